@@ -1,0 +1,275 @@
+"""YAML data -> frozen dataclasses, driven by the dataclasses' type hints.
+
+One description, two uses: ``to_type`` converts located YAML data into the
+records of ``engine/model.py`` and reports every mismatch with file, line and
+key path; ``json_schema`` derives a JSON Schema from the same type hints.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import types
+import typing
+from collections.abc import Mapping
+from functools import cache
+from types import MappingProxyType
+from typing import Any, Literal, Union
+
+from .errors import Problem
+from .model import Item, Where
+from .yamlnodes import LList, LMap
+
+
+class Context:
+    """Collects problems for one file."""
+
+    def __init__(self, shown: str):
+        self.shown = shown
+        self.problems: list[Problem] = []
+
+    def problem(self, line: int, path: str, message: str) -> None:
+        self.problems.append(Problem(self.shown, line, path, message))
+
+
+_INVALID = object()
+
+
+def freeze(value: Any) -> Any:
+    """Plain YAML data as immutable values: lists -> tuples, mappings -> read-only."""
+    if isinstance(value, list):
+        return tuple(freeze(v) for v in value)
+    if isinstance(value, dict):
+        return MappingProxyType({k: freeze(v) for k, v in value.items()})
+    return value
+
+
+@cache
+def hints(cls: type) -> dict[str, Any]:
+    return typing.get_type_hints(cls)
+
+
+def yaml_key(f: dataclasses.Field) -> str:
+    return f.metadata.get("key", f.name)
+
+
+@cache
+def fields_of(cls: type) -> tuple[dataclasses.Field, ...]:
+    return tuple(f for f in dataclasses.fields(cls) if not f.metadata.get("internal"))
+
+
+def _required(f: dataclasses.Field) -> bool:
+    return f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
+
+
+def to_type(raw: Any, tp: Any, ctx: Context, path: str, line: int) -> Any:
+    """Convert ``raw`` to type ``tp``; on a mismatch record a problem, return _INVALID."""
+    line = getattr(raw, "line", 0) or line
+    if tp is Any:
+        return freeze(raw)
+    origin = typing.get_origin(tp)
+    if origin in (Union, types.UnionType):
+        return _union(raw, tp, ctx, path, line)
+    if origin is Literal:
+        allowed = typing.get_args(tp)
+        if raw in allowed:
+            return raw
+        choices = ", ".join(str(a) for a in allowed)
+        return _bad(ctx, line, path, f"{raw!r} is not allowed (allowed: {choices})")
+    if origin is tuple:
+        return _tuple(raw, typing.get_args(tp)[0], ctx, path, line)
+    if origin in (Mapping, dict) or tp is Mapping:
+        return _mapping(raw, typing.get_args(tp)[1], ctx, path, line)
+    if dataclasses.is_dataclass(tp):
+        return to_record(raw, tp, ctx, path, line)
+    return _scalar(raw, tp, ctx, path, line)
+
+
+def _bad(ctx: Context, line: int, path: str, message: str) -> object:
+    ctx.problem(line, path, message)
+    return _INVALID
+
+
+def _union(raw, tp, ctx, path, line):
+    options = typing.get_args(tp)
+    if raw is None and type(None) in options:
+        return None
+    non_none = [o for o in options if o is not type(None)]
+    if len(non_none) == 1:
+        return to_type(raw, non_none[0], ctx, path, line)
+    for option in non_none:
+        trial = Context(ctx.shown)
+        value = to_type(raw, option, trial, path, line)
+        if not trial.problems:
+            return value
+    names = " or ".join(_type_name(o) for o in non_none)
+    return _bad(ctx, line, path, f"{raw!r} is not {names}")
+
+
+def _tuple(raw, item_tp, ctx, path, line):
+    if isinstance(raw, str | int | float) and item_tp is str and not isinstance(raw, bool):
+        raw = [raw]
+        if not isinstance(raw[0], str):
+            return _bad(ctx, line, path, f"{raw[0]!r} must be quoted text (rule numbers, ids)")
+    if not isinstance(raw, list):
+        return _bad(ctx, line, path, f"expected a list, got {_describe(raw)}")
+    out = []
+    for i, item in enumerate(raw):
+        item_line = raw.line_of(i) if isinstance(raw, LList) else line
+        out.append(to_type(item, item_tp, ctx, f"{path}[{_item_name(item, i)}]", item_line))
+    return tuple(out)
+
+
+def _item_name(item: Any, index: int) -> str:
+    if isinstance(item, dict) and isinstance(item.get("id"), str):
+        return item["id"]
+    return str(index)
+
+
+def _mapping(raw, value_tp, ctx, path, line):
+    if not isinstance(raw, dict):
+        return _bad(ctx, line, path, f"expected a mapping, got {_describe(raw)}")
+    out = {}
+    for key, value in raw.items():
+        key_line = raw.line_of(key) if isinstance(raw, LMap) else line
+        out[key] = to_type(value, value_tp, ctx, f"{path}.{key}", key_line)
+    return MappingProxyType(out)
+
+
+def _scalar(raw, tp, ctx, path, line):
+    if tp is float and isinstance(raw, int | float) and not isinstance(raw, bool):
+        return float(raw)
+    if tp is int and isinstance(raw, int) and not isinstance(raw, bool):
+        return raw
+    if tp is bool and isinstance(raw, bool):
+        return raw
+    if tp is str and isinstance(raw, str):
+        return raw
+    hint = " (quote it)" if tp is str and raw is not None else ""
+    return _bad(ctx, line, path, f"expected {_type_name(tp)}, got {_describe(raw)}{hint}")
+
+
+def to_record(raw: Any, cls: type, ctx: Context, path: str, line: int) -> Any:
+    """Convert a mapping to the dataclass ``cls``; unknown keys are problems unless OPEN."""
+    if not isinstance(raw, dict):
+        return _bad(ctx, line, path, f"expected a mapping, got {_describe(raw)}")
+    line = getattr(raw, "line", 0) or line
+    kwargs: dict[str, Any] = {}
+    ok = True
+    known = set()
+    for f in fields_of(cls):
+        key = yaml_key(f)
+        known.add(key)
+        if key not in raw:
+            if _required(f):
+                ctx.problem(line, path, f"missing required key {key!r}")
+                ok = False
+            continue
+        key_line = raw.line_of(key) if isinstance(raw, LMap) else line
+        value = to_type(raw[key], hints(cls)[f.name], ctx, f"{path}.{key}", key_line)
+        if value is _INVALID:
+            ok = False
+        else:
+            kwargs[f.name] = value
+    unknown = [k for k in raw if k not in known]
+    if unknown and getattr(cls, "OPEN", False):
+        kwargs["extra"] = freeze({k: raw[k] for k in unknown})
+    elif unknown:
+        allowed = ", ".join(sorted(known))
+        for key in unknown:
+            key_line = raw.line_of(key) if isinstance(raw, LMap) else line
+            ctx.problem(key_line, f"{path}.{key}", f"unknown key {key!r} (allowed: {allowed})")
+        ok = False
+    if not ok:
+        return _INVALID
+    if issubclass(cls, Item):
+        kwargs["origin"] = Where(ctx.shown, line)
+    return cls(**kwargs)
+
+
+def _describe(raw: Any) -> str:
+    if raw is None:
+        return "nothing (null)"
+    if isinstance(raw, bool):
+        return f"yes/no ({'yes' if raw else 'no'})"
+    if isinstance(raw, dict):
+        return "a mapping"
+    if isinstance(raw, list):
+        return "a list"
+    return f"{type(raw).__name__} {raw!r}"
+
+
+def _type_name(tp: Any) -> str:
+    names = {str: "text", int: "an integer", float: "a number", bool: "yes/no"}
+    if tp in names:
+        return names[tp]
+    if dataclasses.is_dataclass(tp):
+        return "a mapping"
+    origin = typing.get_origin(tp)
+    if origin is tuple:
+        return "a list"
+    if origin is Literal:
+        return "one of " + ", ".join(map(str, typing.get_args(tp)))
+    return str(tp)
+
+
+# --- JSON Schema ------------------------------------------------------------
+
+
+def json_schema_of(tp: Any) -> dict[str, Any]:
+    """The JSON Schema of a type used in ``engine/model.py``."""
+    if tp is Any:
+        return {}
+    origin = typing.get_origin(tp)
+    if origin in (Union, types.UnionType):
+        options = [json_schema_of(o) for o in typing.get_args(tp)]
+        return {"anyOf": options}
+    if tp is type(None):
+        return {"type": "null"}
+    if origin is Literal:
+        return {"enum": list(typing.get_args(tp))}
+    if origin is tuple:
+        item = typing.get_args(tp)[0]
+        schema = {"type": "array", "items": json_schema_of(item)}
+        if item is str:
+            return {"anyOf": [{"type": "string"}, schema]}
+        return schema
+    if origin in (Mapping, dict):
+        return {"type": "object", "additionalProperties": json_schema_of(typing.get_args(tp)[1])}
+    if dataclasses.is_dataclass(tp):
+        return {"$ref": f"#/$defs/{tp.__name__}"}
+    return {
+        str: {"type": "string"},
+        int: {"type": "integer"},
+        float: {"type": "number"},
+        bool: {"type": "boolean"},
+    }[tp]
+
+
+def record_schema(cls: type, defs: dict[str, Any]) -> None:
+    """Add the schema of dataclass ``cls`` (and those it uses) to ``defs``."""
+    if cls.__name__ in defs:
+        return
+    defs[cls.__name__] = {}
+    props: dict[str, Any] = {}
+    required = []
+    for f in fields_of(cls):
+        tp = hints(cls)[f.name]
+        props[yaml_key(f)] = json_schema_of(tp)
+        if _required(f):
+            required.append(yaml_key(f))
+        for inner in _dataclasses_in(tp):
+            record_schema(inner, defs)
+    doc = (cls.__doc__ or "").strip().splitlines()
+    schema: dict[str, Any] = {"type": "object", "properties": props}
+    if doc and not doc[0].startswith(cls.__name__ + "("):
+        schema["description"] = doc[0]
+    if required:
+        schema["required"] = required
+    schema["additionalProperties"] = bool(getattr(cls, "OPEN", False))
+    defs[cls.__name__] = schema
+
+
+def _dataclasses_in(tp: Any) -> list[type]:
+    if dataclasses.is_dataclass(tp):
+        return [tp]
+    return [c for arg in typing.get_args(tp) for c in _dataclasses_in(arg)]

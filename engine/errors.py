@@ -1,0 +1,49 @@
+"""Domain errors of the engine.
+
+The library raises these; ``cli.py`` maps them to exit codes (bad input: 2).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+class WarpressError(Exception):
+    """Base class of every error warpress raises on purpose."""
+
+
+class BadInput(WarpressError, ValueError):
+    """Input a user typed (a game, table, input name or value) is not allowed.
+
+    The message names the input and what is allowed.
+    """
+
+
+@dataclass(frozen=True, order=True)
+class Problem:
+    """One problem in a game's data, located by file, line and key path."""
+
+    file: str
+    line: int
+    path: str
+    message: str
+
+    def __str__(self) -> str:
+        where = f"{self.file}:{self.line}" if self.line else self.file
+        return f"{where}: {self.path}: {self.message}" if self.path else f"{where}: {self.message}"
+
+
+class DataError(WarpressError):
+    """A game's data has problems; ``problems`` lists every one of them."""
+
+    def __init__(self, problems: list[Problem]):
+        self.problems = sorted(set(problems))
+        super().__init__("\n".join(str(p) for p in self.problems))
+
+
+class RuleViolation(WarpressError):
+    """A procedure was asked to do what the rules forbid; names the rule."""
+
+    def __init__(self, rule: str, message: str):
+        self.rule = rule
+        super().__init__(f"{message} (rule {rule})")

@@ -1,0 +1,129 @@
+"""Load a game folder into a frozen ``Game``; report every problem at once.
+
+``load_game("midway")`` reads the built-in game; ``load_game("path/to/folder")``
+reads a designer's own. Problems come back as one ``DataError`` listing
+``file:line: key.path: message`` for each.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+from .convert import Context, to_record
+from .errors import BadInput, DataError, Problem
+from .model import SECTIONS, ExtraRecord, Game, GameInfo
+from .yamlnodes import LList, LMap, read_yaml
+
+GAMES_DIR = Path(__file__).resolve().parent.parent / "games"
+
+
+def builtin_games() -> tuple[str, ...]:
+    """Ids of the games shipped with warpress (folders under games/)."""
+    return tuple(sorted(p.name for p in GAMES_DIR.iterdir() if (p / "game.yaml").is_file()))
+
+
+def game_dir(name_or_path: str | Path) -> tuple[Path, str]:
+    """Resolve GAME (a built-in id or a folder path) to (folder, prefix shown in messages)."""
+    text = str(name_or_path)
+    if text in builtin_games():
+        return GAMES_DIR / text, f"games/{text}"
+    path = Path(text)
+    if path.is_dir():
+        return path, text.rstrip("/")
+    choices = ", ".join(builtin_games())
+    raise BadInput(f"unknown game {text!r} (choose from: {choices}; or give a game folder path)")
+
+
+def load_game(name_or_path: str | Path) -> Game:
+    """Load and convert a game; raise DataError with every structural problem."""
+    folder, shown = game_dir(name_or_path)
+    game, problems = load_game_collecting(folder, shown)
+    if problems or game is None:
+        raise DataError(problems)
+    return game
+
+
+@cache
+def _cached_builtin(name: str) -> Game:
+    return load_game(name)
+
+
+def builtin(name: str) -> Game:
+    """A built-in game, loaded once per process."""
+    return _cached_builtin(name)
+
+
+def load_game_collecting(folder: Path, shown: str) -> tuple[Game | None, list[Problem]]:
+    """Load ``folder``; return (game or None, problems) without raising."""
+    files = sorted(folder.glob("*.yaml")) + sorted(folder.glob("*.yml"))
+    problems: list[Problem] = []
+    if not files:
+        return None, [Problem(shown, 0, "", "no .yaml files in this game folder")]
+    documents = []
+    for path in files:
+        data, found = read_yaml(path, f"{shown}/{path.name}")
+        problems.extend(found)
+        if data is None:
+            continue
+        if not isinstance(data, dict):
+            problems.append(Problem(f"{shown}/{path.name}", getattr(data, "line", 1), "",
+                                    "a game file must be a mapping of sections (game, units, ...)"))
+            continue
+        documents.append((f"{shown}/{path.name}", data))
+    info = _game_info(documents, folder, shown, problems)
+    extra_names = info.sections if info else ()
+    sections: dict[str, list] = {name: [] for name in (*SECTIONS, *extra_names)}
+    for file_shown, data in documents:
+        ctx = Context(file_shown)
+        for key, value in data.items():
+            if key == "game":
+                continue
+            line = data.line_of(key) if isinstance(data, LMap) else 0
+            if key not in sections:
+                allowed = ", ".join(["game", *sections])
+                ctx.problem(line, key, f"unknown section {key!r} (allowed: {allowed}; "
+                            "declare extra sections in game.sections)")
+                continue
+            sections[key].extend(_records(value, key, SECTIONS.get(key, ExtraRecord), ctx, line))
+        problems.extend(ctx.problems)
+    if info is None:
+        return None, problems
+    typed = {name: tuple(sections[name]) for name in SECTIONS}
+    extra = {name: tuple(sections[name]) for name in extra_names}
+    return Game(path=folder, info=info, extra=extra, **typed), problems
+
+
+def _game_info(documents, folder: Path, shown: str, problems: list[Problem]) -> GameInfo | None:
+    found = [(f, d) for f, d in documents if "game" in d]
+    if not found:
+        problems.append(Problem(f"{shown}/game.yaml", 0, "game",
+                                "no file has the 'game' section (id, name, kind, players)"))
+        return None
+    for file_shown, data in found[1:]:
+        problems.append(Problem(file_shown, data.line_of("game"), "game",
+                                f"'game' appears again (first in {found[0][0]})"))
+    file_shown, data = found[0]
+    ctx = Context(file_shown)
+    info = to_record(data["game"], GameInfo, ctx, "game", data.line_of("game"))
+    problems.extend(ctx.problems)
+    if ctx.problems:
+        return None
+    if info.id != folder.name and folder.name:
+        problems.append(Problem(file_shown, data["game"].line_of("id"), "game.id",
+                                f"id {info.id!r} differs from the folder name {folder.name!r}"))
+    return info
+
+
+def _records(value, section: str, cls, ctx: Context, line: int) -> list:
+    if not isinstance(value, list):
+        ctx.problem(line, section, "expected a list of records")
+        return []
+    out = []
+    for i, raw in enumerate(value):
+        item_line = value.line_of(i) if isinstance(value, LList) else line
+        name = raw.get("id") if isinstance(raw, dict) and isinstance(raw.get("id"), str) else i
+        record = to_record(raw, cls, ctx, f"{section}[{name}]", item_line)
+        if isinstance(record, cls):
+            out.append(record)
+    return out

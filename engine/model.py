@@ -1,0 +1,533 @@
+"""Typed, immutable game data.
+
+Every section of a game's YAML becomes a tuple of frozen dataclasses defined
+here. The dataclasses are the schema: the loader converts YAML to them field by
+field (``engine/convert.py``), and ``warpress schema`` derives the JSON Schema
+from the same type hints. See docs/data-format.md for the YAML side.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any, Literal
+
+from .errors import BadInput
+
+EMPTY: Mapping[str, Any] = MappingProxyType({})
+
+#: A plain data value: number, text, yes/no, null, or a tuple / mapping of those.
+Value = Any
+
+#: Keys every record and nested item may carry besides its own fields.
+COMMON_KEYS = ("id", "name", "name_ja", "rule", "source", "note", "assumed", "errata")
+
+
+@dataclass(frozen=True)
+class Where:
+    """Where a record was written: file as shown to the user, and line."""
+
+    file: str = ""
+    line: int = 0
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}"
+
+
+NOWHERE = Where()
+
+
+def _internal() -> Any:
+    return field(default=NOWHERE, compare=False, repr=False, metadata={"internal": True})
+
+
+def _extra() -> Any:
+    return field(default_factory=_empty_map, compare=False, repr=False,
+                 metadata={"internal": True})
+
+
+def _empty_map() -> Mapping[str, Any]:
+    return EMPTY
+
+
+def _no_map() -> Any:
+    return field(default_factory=_empty_map)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Item:
+    """A nested item: a table row, a map feature, a box. Provenance is inherited."""
+
+    OPEN = False  # open items keep unknown keys in ``extra``
+
+    id: str | None = None
+    name: str | None = None
+    name_ja: str | None = None
+    rule: tuple[str, ...] = ()
+    source: Literal["assumed"] | None = None
+    note: str | None = None
+    assumed: Mapping[str, str] = _no_map()
+    errata: tuple[str, ...] = ()
+    extra: Mapping[str, Value] = _extra()
+    origin: Where = _internal()
+
+    @property
+    def is_assumed(self) -> bool:
+        """True when the whole item is marked ``source: assumed``."""
+        return self.source == "assumed"
+
+    def field_assumed(self, path: str) -> bool:
+        """True when the field ``path`` (e.g. ``stats.attack``) is marked assumed."""
+        return self.is_assumed or any(
+            path == key or path.startswith(key + ".") for key in self.assumed
+        )
+
+    @property
+    def label(self) -> str:
+        """English name with the Japanese name beside it: ``Akagi 赤城``."""
+        english = self.name or self.id or ""
+        return f"{english} {self.name_ja}" if self.name_ja else english
+
+    def get(self, key: str, default: Value = None) -> Value:
+        """A field or an ``extra`` key by its YAML name."""
+        if key in self.extra:
+            return self.extra[key]
+        return getattr(self, key, default)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Record(Item):
+    """A top-level record of a list section: it must have an id."""
+
+    id: str
+
+
+# --- game -----------------------------------------------------------------
+
+
+@dataclass(frozen=True, kw_only=True)
+class Side(Record):
+    color: str | None = None
+    alliance: str | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class GameInfo(Record):
+    """The ``game`` mapping. Here ``source`` names the rule text in shared/seeds."""
+
+    source: str | None = None  # type: ignore[assignment]
+    kind: Literal["hex", "point-to-point", "cards", "strategic"]
+    players: str
+    solitaire: bool = False
+    publisher: str | None = None
+    dice: tuple[str, ...] = ()
+    sides: tuple[Side, ...] = ()
+    engine: str | None = None
+    sections: tuple[str, ...] = ()
+    counter_mm: float | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class Erratum(Record):
+    rules: tuple[str, ...]
+    summary: str
+    readings: tuple[str, ...]
+    ruling: str
+    why: str
+    severity: Literal["high", "medium", "low"] | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class Constant(Record):
+    value: Value
+    unit: str | None = None
+
+
+# --- tables ---------------------------------------------------------------
+
+
+@dataclass(frozen=True, kw_only=True)
+class TableKey(Record):
+    kind: Literal["roll", "int", "enum"]
+    min: int | None = None
+    max: int | None = None
+    values: tuple[Value, ...] = ()
+
+
+@dataclass(frozen=True, kw_only=True)
+class Modifier(Item):
+    OPEN = True
+    text: str | None = None
+    value: Value = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class TableRow(Item):
+    """A row: its key conditions and result fields are kept in ``extra``."""
+
+    OPEN = True
+
+
+@dataclass(frozen=True, kw_only=True)
+class Table(Record):
+    dice: str | None = None
+    keys: tuple[TableKey, ...] = ()
+    results: tuple[str, ...]
+    modifiers: tuple[Modifier, ...] = ()
+    rows: tuple[TableRow, ...]
+    text: str | None = None
+
+    @cached_property
+    def key_ids(self) -> tuple[str, ...]:
+        return tuple(k.id for k in self.keys)
+
+    def key(self, key_id: str) -> TableKey:
+        for k in self.keys:
+            if k.id == key_id:
+                return k
+        raise BadInput(f"table {self.id!r} has no key {key_id!r} (keys: {', '.join(self.key_ids)})")
+
+    def conditions(self, row: TableRow) -> dict[str, Value]:
+        """The key conditions of ``row`` (keys left out of the row match anything)."""
+        return {k: row.extra[k] for k in self.key_ids if k in row.extra}
+
+    def result(self, row: TableRow) -> dict[str, Value]:
+        """The result fields of ``row``."""
+        return {k: v for k, v in row.extra.items() if k not in self.key_ids}
+
+
+# --- components -----------------------------------------------------------
+
+
+@dataclass(frozen=True, kw_only=True)
+class Track(Record):
+    values: tuple[Value, ...]
+    start: Value = None
+    labels: Mapping[str, str] = _no_map()
+    side: str | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class Unit(Record):
+    side: str | None = None
+    type: str
+    count: int | None = None
+    steps: int | None = None
+    stats: Mapping[str, Value] = _no_map()
+    tags: tuple[str, ...] = ()
+    year: Value = None
+    back: Value = None
+    size_mm: float | None = None
+    text: str | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class Marker(Record):
+    count: int | None = None
+    side: str | None = None
+    back: Value = None
+    size_mm: float | None = None
+    color: str | None = None
+    text: str | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class Deck(Record):
+    count: int
+    back: str | None = None
+    side: str | None = None
+    color: str | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class Card(Record):
+    deck: str
+    number: Value = None
+    count: int = 1
+    timing: str | None = None
+    playable_by: str | None = None
+    text: str | None = None
+    text_ja: str | None = None
+    stats: Mapping[str, Value] = _no_map()
+    side: str | None = None
+
+
+# --- maps and displays ----------------------------------------------------
+
+
+@dataclass(frozen=True, kw_only=True)
+class Axis:
+    """One axis of a hex grid: how many columns or rows and how they are labelled."""
+
+    count: int
+    labels: Literal["letters", "numbers"] = "numbers"
+    first: int = 1
+    pad: int = 0
+
+    def label(self, index: int) -> str:
+        if self.labels == "letters":
+            return _letters(self.first - 1 + index)
+        return str(self.first + index).zfill(self.pad)
+
+    def all_labels(self) -> tuple[str, ...]:
+        return tuple(self.label(i) for i in range(self.count))
+
+
+def _letters(index: int) -> str:
+    out = ""
+    index += 1
+    while index:
+        index, rem = divmod(index - 1, 26)
+        out = chr(65 + rem) + out
+    return out
+
+
+@dataclass(frozen=True, kw_only=True)
+class Feature(Item):
+    OPEN = True
+    kind: str
+    hexes: tuple[str, ...] = ()
+    label: str | None = None
+    text: str | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class HexMap(Record):
+    columns: Axis
+    rows: Axis
+    hex_id: str = "{col}{row}"
+    orientation: Literal["flat", "pointy"] = "flat"
+    offset: Literal["odd-q", "even-q", "odd-r", "even-r"] = "even-q"
+    hex_size_mm: float | None = None
+    features: tuple[Feature, ...] = ()
+
+    @cached_property
+    def hex_ids(self) -> tuple[str, ...]:
+        """Every hex id, column by column."""
+        cols, rows = self.columns.all_labels(), self.rows.all_labels()
+        return tuple(self.hex_id.format(col=c, row=r) for c in cols for r in rows)
+
+    @cached_property
+    def hex_set(self) -> frozenset[str]:
+        return frozenset(self.hex_ids)
+
+    def feature(self, feature_id: str) -> Feature:
+        for f in self.features:
+            if f.id == feature_id:
+                return f
+        raise BadInput(f"map {self.id!r} has no feature {feature_id!r}")
+
+
+@dataclass(frozen=True, kw_only=True)
+class Point(Record):
+    OPEN = True
+    kind: str | None = None
+    capacity: Value = None
+    flags: tuple[str, ...] = ()
+    x: float | None = None
+    y: float | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class Route(Item):
+    OPEN = True
+    a: str
+    b: str
+    kind: str | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class PointMap(Record):
+    points: tuple[Point, ...]
+    routes: tuple[Route, ...] = ()
+    width_mm: float | None = None
+    height_mm: float | None = None
+
+    @cached_property
+    def point_ids(self) -> frozenset[str]:
+        return frozenset(p.id for p in self.points)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Box(Record):
+    OPEN = True
+    kind: str | None = None
+    capacity: int | None = None
+    accepts: tuple[str, ...] = ()
+    holds: str | None = None
+    group: str | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class Arrow(Item):
+    from_: str = field(metadata={"key": "from"})
+    to: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class Display(Record):
+    side: str | None = None
+    boxes: tuple[Box, ...] = ()
+    arrows: tuple[Arrow, ...] = ()
+
+    def box(self, box_id: str) -> Box:
+        for b in self.boxes:
+            if b.id == box_id:
+                return b
+        raise BadInput(f"display {self.id!r} has no box {box_id!r}")
+
+
+# --- play -------------------------------------------------------------------
+
+
+@dataclass(frozen=True, kw_only=True)
+class Placement(Item):
+    OPEN = True
+    unit: str | None = None
+    marker: str | None = None
+    count: int | None = None
+    where: Value = None
+    steps: int | None = None
+    per: str | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class SetupItem(Record):
+    side: str | None = None
+    scenario: str | None = None
+    text: str | None = None
+    place: tuple[Placement, ...] = ()
+
+
+@dataclass(frozen=True, kw_only=True)
+class Phase(Record):
+    OPEN = True
+    order: int | None = None
+    who: str | None = None
+    steps: tuple[str, ...] = ()
+    turns: Value = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class VictoryCondition(Record):
+    when: str | None = None
+    condition: str | None = None
+    result: str | None = None
+    side: str | None = None
+    params: Mapping[str, Value] = _no_map()
+
+
+@dataclass(frozen=True, kw_only=True)
+class SheetSection(Item):
+    title: str | None = None
+    title_ja: str | None = None
+    lines: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, kw_only=True)
+class Sheet(Record):
+    kind: Literal["plan-sheet", "play-aid", "log", "setup", "reference"]
+    sections: tuple[SheetSection, ...] = ()
+    tables: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, kw_only=True)
+class ExtraRecord(Record):
+    """A record of an extra section declared in ``game.sections``."""
+
+    OPEN = True
+
+
+#: List sections and the record type of their items, in report order.
+SECTIONS: Mapping[str, type[Record]] = MappingProxyType(
+    {
+        "errata": Erratum,
+        "constants": Constant,
+        "tables": Table,
+        "tracks": Track,
+        "units": Unit,
+        "markers": Marker,
+        "decks": Deck,
+        "cards": Card,
+        "hex_maps": HexMap,
+        "point_maps": PointMap,
+        "displays": Display,
+        "setup": SetupItem,
+        "sequence": Phase,
+        "victory": VictoryCondition,
+        "sheets": Sheet,
+    }
+)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Game:
+    """A whole game: every section as a tuple of frozen records."""
+
+    path: Path
+    info: GameInfo
+    errata: tuple[Erratum, ...] = ()
+    constants: tuple[Constant, ...] = ()
+    tables: tuple[Table, ...] = ()
+    tracks: tuple[Track, ...] = ()
+    units: tuple[Unit, ...] = ()
+    markers: tuple[Marker, ...] = ()
+    decks: tuple[Deck, ...] = ()
+    cards: tuple[Card, ...] = ()
+    hex_maps: tuple[HexMap, ...] = ()
+    point_maps: tuple[PointMap, ...] = ()
+    displays: tuple[Display, ...] = ()
+    setup: tuple[SetupItem, ...] = ()
+    sequence: tuple[Phase, ...] = ()
+    victory: tuple[VictoryCondition, ...] = ()
+    sheets: tuple[Sheet, ...] = ()
+    extra: Mapping[str, tuple[ExtraRecord, ...]] = _no_map()
+
+    @property
+    def id(self) -> str:
+        return self.info.id
+
+    def section(self, name: str) -> tuple[Record, ...]:
+        """A list section by its YAML name (typed or extra)."""
+        if name in SECTIONS:
+            return getattr(self, name)
+        if name in self.extra:
+            return self.extra[name]
+        raise BadInput(f"game {self.id!r} has no section {name!r}")
+
+    @cached_property
+    def _index(self) -> dict[tuple[str, str], Record]:
+        index: dict[tuple[str, str], Record] = {}
+        for name in (*SECTIONS, *self.extra):
+            for record in self.section(name):
+                index.setdefault((name, record.id), record)
+        return index
+
+    def get(self, section: str, record_id: str) -> Record:
+        """One record; an unknown id raises BadInput listing the ids allowed."""
+        try:
+            return self._index[(section, record_id)]
+        except KeyError:
+            ids = ", ".join(r.id for r in self.section(section))
+            raise BadInput(f"{self.id}: no {section} record {record_id!r} (have: {ids})") from None
+
+    def constant(self, constant_id: str) -> Value:
+        """The value of a constant: the one place a number lives."""
+        return self.get("constants", constant_id).value  # type: ignore[attr-defined]
+
+    def table(self, table_id: str) -> Table:
+        return self.get("tables", table_id)  # type: ignore[return-value]
+
+    def erratum(self, erratum_id: str) -> Erratum:
+        return self.get("errata", erratum_id)  # type: ignore[return-value]
+
+    def hex_map(self, map_id: str | None = None) -> HexMap:
+        """A hex map by id, or the game's first."""
+        if map_id is None:
+            if not self.hex_maps:
+                raise BadInput(f"game {self.id!r} has no hex map")
+            return self.hex_maps[0]
+        return self.get("hex_maps", map_id)  # type: ignore[return-value]

@@ -1,0 +1,152 @@
+"""Die-range tables: parse row conditions and look a result up.
+
+A row condition for a ``roll`` or ``int`` key is an integer, a range string
+(``"2-4"``, ``"7+"``, ``"9-"``) or a ``[lo, hi]`` list with ``null`` for an
+open end; for an ``enum`` key it is a value or a list of values. Open-ended
+ranges also match values beyond the key's domain (modified rolls that run off
+the table).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .errors import BadInput
+from .model import Table, TableKey, TableRow, Value
+
+_RANGE = re.compile(r"^\s*(-?\d+)\s*(?:-|–|~)\s*(-?\d+)\s*$")
+_PLUS = re.compile(r"^\s*(-?\d+)\s*\+\s*$")
+_MINUS = re.compile(r"^\s*(-?\d+)\s*-\s*$")
+
+
+@dataclass(frozen=True)
+class Interval:
+    """Integers from ``lo`` to ``hi`` inclusive; ``None`` is an open end."""
+
+    lo: int | None
+    hi: int | None
+
+    def __contains__(self, value: object) -> bool:
+        if not isinstance(value, int) or isinstance(value, bool):
+            return False
+        return (self.lo is None or value >= self.lo) and (self.hi is None or value <= self.hi)
+
+    def __str__(self) -> str:
+        if self.lo == self.hi:
+            return str(self.lo)
+        if self.lo is None:
+            return f"{self.hi}-"
+        if self.hi is None:
+            return f"{self.lo}+"
+        return f"{self.lo}-{self.hi}"
+
+
+def norm(value: Value) -> Value:
+    """Normalise an enum value for comparison: yes/no words and bools alike."""
+    if isinstance(value, str):
+        low = value.strip().lower()
+        if low in ("yes", "true"):
+            return True
+        if low in ("no", "false"):
+            return False
+        return value.strip()
+    return value
+
+
+def parse_condition(key: TableKey, raw: Value) -> Interval | frozenset:
+    """Parse one row condition; raise ValueError with a readable message."""
+    if key.kind == "enum":
+        items = raw if isinstance(raw, tuple | list) else (raw,)
+        values = {norm(v) for v in key.values}
+        bad = [v for v in items if norm(v) not in values]
+        if bad:
+            allowed = ", ".join(str(v) for v in key.values)
+            raise ValueError(f"{bad[0]!r} is not a value of key {key.id!r} (values: {allowed})")
+        return frozenset(norm(v) for v in items)
+    return parse_interval(raw)
+
+
+def parse_interval(raw: Value) -> Interval:
+    if isinstance(raw, bool):
+        raise ValueError(f"{raw!r} is not a number or range")
+    if isinstance(raw, int):
+        return Interval(raw, raw)
+    if isinstance(raw, tuple | list) and len(raw) == 2:
+        lo, hi = raw
+        if all(v is None or (isinstance(v, int) and not isinstance(v, bool)) for v in raw):
+            if lo is not None and hi is not None and lo > hi:
+                raise ValueError(f"range {list(raw)} runs backwards")
+            return Interval(lo, hi)
+    if isinstance(raw, str):
+        text = raw.replace("≤", "").replace("≥", "")
+        for pattern, build in (
+            (_RANGE, lambda m: Interval(int(m[1]), int(m[2]))),
+            (_PLUS, lambda m: Interval(int(m[1]), None)),
+            (_MINUS, lambda m: Interval(None, int(m[1]))),
+        ):
+            match = pattern.match(text)
+            if match:
+                interval = build(match)
+                lo, hi = interval.lo, interval.hi
+                if lo is not None and hi is not None and lo > hi:
+                    raise ValueError(f"range {raw!r} runs backwards")
+                return interval
+        if re.fullmatch(r"\s*-?\d+\s*", text):
+            return Interval(int(text), int(text))
+    raise ValueError(f"{raw!r} is not a number, a range like '2-4', '7+' or '9-', or [lo, hi]")
+
+
+_COMPILED: dict[int, tuple[Table, tuple]] = {}
+
+
+def compiled(table: Table) -> tuple[tuple[TableRow, dict[str, Interval | frozenset]], ...]:
+    """Rows with parsed conditions (rows whose conditions do not parse are skipped)."""
+    hit = _COMPILED.get(id(table))
+    if hit is not None and hit[0] is table:
+        return hit[1]
+    out = []
+    for row in table.rows:
+        try:
+            conds = {k: parse_condition(table.key(k), v) for k, v in table.conditions(row).items()}
+        except ValueError:
+            continue
+        out.append((row, conds))
+    _COMPILED[id(table)] = (table, tuple(out))
+    return _COMPILED[id(table)][1]
+
+
+def matches(conds: dict[str, Interval | frozenset], inputs: dict[str, Value]) -> bool:
+    for key, cond in conds.items():
+        value = inputs[key]
+        if isinstance(cond, Interval):
+            if value not in cond:
+                return False
+        elif norm(value) not in cond:
+            return False
+    return True
+
+
+def matching_rows(table: Table, inputs: dict[str, Value]) -> list[TableRow]:
+    return [row for row, conds in compiled(table) if matches(conds, inputs)]
+
+
+def lookup(table: Table, **inputs: Value) -> dict[str, Value]:
+    """The result fields of the one row matching ``inputs`` (every key must be given)."""
+    return lookup_row(table, **inputs)[1]
+
+
+def lookup_row(table: Table, **inputs: Value) -> tuple[TableRow, dict[str, Value]]:
+    missing = [k for k in table.key_ids if k not in inputs]
+    if missing:
+        raise BadInput(f"table {table.id!r} needs {', '.join(missing)}")
+    unknown = [k for k in inputs if k not in table.key_ids]
+    if unknown:
+        raise BadInput(f"table {table.id!r} has no key {unknown[0]!r} "
+                       f"(keys: {', '.join(table.key_ids)})")
+    rows = matching_rows(table, inputs)
+    if len(rows) != 1:
+        shown = ", ".join(f"{k}={v}" for k, v in inputs.items())
+        what = "no row" if not rows else f"{len(rows)} rows"
+        raise BadInput(f"table {table.id!r}: {what} for {shown}")
+    return rows[0], table.result(rows[0])
