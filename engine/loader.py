@@ -97,6 +97,8 @@ def load_game_collecting(folder: Path, shown: str) -> tuple[Game | None, list[Pr
 def _game_info(documents, folder: Path, shown: str, problems: list[Problem]) -> GameInfo | None:
     found = [(f, d) for f, d in documents if "game" in d]
     if not found:
+        if problems:
+            return None  # a file that did not parse may hold it
         problems.append(Problem(f"{shown}/game.yaml", 0, "game",
                                 "no file has the 'game' section (id, name, kind, players)"))
         return None

@@ -22,6 +22,7 @@ from ..engine.model import (
     Card,
     Display,
     Erratum,
+    Feature,
     Game,
     HexMap,
     Item,
@@ -269,18 +270,14 @@ def check_references(game: Game) -> Iterator[Problem]:
     targets = _ref_targets(game)
     for section, record in records(game):
         for owner, path, key, value in walk_values(record, _section_path(section, record)):
-            if key not in targets or value is None:
-                continue
+            if key not in targets or value is None or isinstance(owner, Feature):
+                continue  # feature hexes are checked against their own map
             what, allowed = targets[key]
             for ref in value if isinstance(value, tuple) else (value,):
                 if isinstance(ref, Mapping | tuple):
                     continue
                 if ref not in allowed:
                     yield _problem(owner, path, _dangling(what, ref, allowed))
-        for ref in record.errata:
-            if ref not in targets["errata"][1]:
-                yield _problem(record, f"{_section_path(section, record)}.errata",
-                               _dangling("erratum", ref, targets["errata"][1]))
 
 
 def _dangling(what: str, ref: object, allowed: frozenset) -> str:

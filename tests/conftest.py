@@ -1,0 +1,18 @@
+"""Shared fixtures: a small valid game folder that tests copy and break."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+FIXTURES = Path(__file__).parent / "fixtures"
+
+
+@pytest.fixture
+def tiny_game(tmp_path: Path) -> Path:
+    """A copy of tests/fixtures/games/tiny that a test may edit."""
+    target = tmp_path / "tiny"
+    shutil.copytree(FIXTURES / "games" / "tiny", target)
+    return target

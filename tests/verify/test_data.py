@@ -1,0 +1,158 @@
+"""verify/data.py: every broken-data case is reported with file, line and key."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from click.testing import CliRunner
+from warpress.cli import main
+from warpress.verify.data import check_folder
+
+
+def _edit(folder: Path, old: str, new: str, name: str = "game.yaml") -> None:
+    path = folder / name
+    text = path.read_text(encoding="utf-8")
+    assert old in text, f"fixture lacks {old!r}"
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def _messages(folder: Path) -> list[str]:
+    return [str(p) for p in check_folder(str(folder)).problems]
+
+
+def test_the_fixture_is_clean(tiny_game):
+    report = check_folder(str(tiny_game))
+    assert report.ok, report.problems
+    assert report.sourced > 0 and report.assumed == 5
+
+
+def test_yaml_syntax_error_names_file_and_line(tiny_game):
+    _edit(tiny_game, "  players: \"2\"", "  players: [\"2\"")
+    (msg,) = _messages(tiny_game)
+    assert msg.startswith(f"{tiny_game}/game.yaml:")
+    assert "YAML syntax error" in msg
+
+
+def test_file_that_is_not_yaml(tiny_game):
+    (tiny_game / "units.yaml").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\xff\xfe")
+    msgs = _messages(tiny_game)
+    assert any("units.yaml" in m and "not a UTF-8 text file" in m for m in msgs), msgs
+
+
+def test_file_that_is_yaml_but_not_a_mapping(tiny_game):
+    (tiny_game / "units.yaml").write_text("- just\n- a list\n", encoding="utf-8")
+    msgs = _messages(tiny_game)
+    assert any("units.yaml:1" in m and "mapping of sections" in m for m in msgs), msgs
+
+
+def test_wrong_type_names_line_and_key_path(tiny_game):
+    _edit(tiny_game, "count: 4, steps: 2", "count: four, steps: 2")
+    (msg,) = _messages(tiny_game)
+    line = _line_of(tiny_game / "game.yaml", "id: tank")
+    assert msg == (f"{tiny_game}/game.yaml:{line}: units[tank].count: "
+                   "expected an integer, got str 'four'")
+
+
+def test_duplicate_id(tiny_game):
+    _edit(tiny_game, "  - {id: reach,", "  - {id: capacity,")
+    msgs = _messages(tiny_game)
+    assert any("constants[capacity]" in m and "duplicate id 'capacity'" in m for m in msgs), msgs
+
+
+def test_duplicate_yaml_key(tiny_game):
+    _edit(tiny_game, "  kind: hex\n", "  kind: hex\n  kind: cards\n")
+    msgs = _messages(tiny_game)
+    assert any("game.kind: duplicate key 'kind'" in m for m in msgs), msgs
+
+
+def test_dangling_references(tiny_game):
+    _edit(tiny_game, "side: red, type: armor", "side: green, type: armor")
+    _edit(tiny_game, "errata: [E1]", "errata: [E9]")
+    _edit(tiny_game, "hexes: [C-2]", "hexes: [Q-2]")
+    msgs = _messages(tiny_game)
+    assert any("units[tank].side: side 'green' does not exist (have: blue, red)" in m
+               for m in msgs), msgs
+    assert any("constants[capacity].errata: erratum 'E9' does not exist" in m for m in msgs)
+    assert any("features[town].hexes: hex 'Q-2' is not on the map" in m for m in msgs)
+    assert len(msgs) == 3
+
+
+def test_table_gap(tiny_game):
+    _edit(tiny_game, '{roll: "1-2", hits: 1}', '{roll: "1", hits: 1}')
+    (msg,) = _messages(tiny_game)
+    assert "tables[hit].rows: gap: no row for roll=2, armored=yes; roll=2, armored=no" in msg
+
+
+def test_table_overlap(tiny_game):
+    _edit(tiny_game, '{roll: "3-5", armored: yes', '{roll: "2-5", armored: yes')
+    (msg,) = _messages(tiny_game)
+    assert "overlap: rows[0] and rows[2] all match roll=2, armored=yes" in msg
+    line = _line_of(tiny_game / "game.yaml", 'roll: "2-5"')
+    assert f":{line}:" in msg
+
+
+def test_unknown_key_lists_the_allowed_ones(tiny_game):
+    _edit(tiny_game, "count: 4, steps: 2", "cuont: 4, steps: 2")
+    (msg,) = _messages(tiny_game)
+    assert "units[tank].cuont: unknown key 'cuont' (allowed:" in msg
+
+
+def test_missing_provenance(tiny_game):
+    _edit(tiny_game, ', rule: "5.1"}', "}")
+    (msg,) = _messages(tiny_game)
+    assert "tracks[turn]: no provenance" in msg
+
+
+def test_assumed_without_note(tiny_game):
+    _edit(tiny_game, "source: assumed, note: not in the text", "source: assumed")
+    (msg,) = _messages(tiny_game)
+    assert "constants[reach]: source: assumed needs a one-line note" in msg
+
+
+def test_unquoted_rule_number(tiny_game):
+    _edit(tiny_game, 'rule: "2.2"', "rule: 2.2")
+    (msg,) = _messages(tiny_game)
+    assert "units[tank].rule" in msg and "quoted" in msg
+
+
+def test_track_start_out_of_range(tiny_game):
+    _edit(tiny_game, "start: 1,", "start: 9,")
+    (msg,) = _messages(tiny_game)
+    assert "tracks[turn].start: start 9 is not a box of the track (1, 2, 3, 4)" in msg
+
+
+def test_every_problem_is_reported_in_one_run(tiny_game):
+    _edit(tiny_game, "count: 4, steps: 2", "count: four, steps: 2")
+    _edit(tiny_game, '{roll: "1-2", hits: 1}', '{roll: "1", hits: 1}')
+    _edit(tiny_game, "start: 1,", "start: 9,")
+    assert len(_messages(tiny_game)) == 3
+
+
+def test_cli_verify_reports_and_exits_2(tiny_game, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    _edit(tiny_game, "count: 4, steps: 2", "count: four, steps: 2")
+    result = CliRunner().invoke(main, ["verify", str(tiny_game), "--data"])
+    assert result.exit_code == 2
+    assert "units[tank].count: expected an integer" in result.output
+    assert "Traceback" not in result.output
+    assert not (tmp_path / "output").exists()
+
+
+def test_cli_verify_ok(tiny_game):
+    result = CliRunner().invoke(main, ["verify", str(tiny_game), "--data"])
+    assert result.exit_code == 0, result.output
+    assert "tiny: data OK" in result.output
+
+
+def test_cli_unknown_game_is_one_line_exit_2():
+    result = CliRunner().invoke(main, ["verify", "no-such-game", "--data"])
+    assert result.exit_code == 2
+    assert result.output.strip().count("\n") == 0
+    assert "unknown game 'no-such-game'" in result.output
+
+
+def _line_of(path: Path, needle: str) -> int:
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if needle in line:
+            return number
+    raise AssertionError(needle)
