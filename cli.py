@@ -127,3 +127,67 @@ def errata(game: str) -> None:
             click.echo(f"    reading: {reading}")
         click.echo(f"    ruling:  {erratum.ruling}")
         click.echo(f"    why:     {erratum.why}")
+
+
+def _query_command(name: str, help_text: str, mode: str, options=()):
+    def command(game: str, table: str, pairs: tuple[str, ...], as_json: bool, **opts):
+        from .engine.loader import load_cached
+        from .engine.query import render_text, run_lookup, run_odds, run_roll
+        from .engine.registry import ref_table
+
+        data = load_cached(game)
+        ref = ref_table(data, table)
+        if mode == "lookup":
+            payload = run_lookup(data, ref, pairs)
+        elif mode == "roll":
+            payload = run_roll(data, ref, pairs, opts.get("seed"))
+        else:
+            payload = run_odds(data, ref, pairs)
+        if as_json:
+            click.echo(json.dumps(payload, ensure_ascii=False, default=str))
+        else:
+            click.echo(render_text(payload))
+
+    command = friendly(command)
+    for option in options:
+        command = option(command)
+    command = click.option("--json", "as_json", is_flag=True,
+                           help="Print exactly one JSON object.")(command)
+    command = click.argument("pairs", nargs=-1)(command)
+    command = click.argument("table")(command)
+    command = click.argument("game")(command)
+    return main.command(name=name, help=help_text)(command)
+
+
+_query_command("lookup", "Resolve GAME's TABLE with the dice you rolled: NAME=VALUE ...", "lookup")
+_query_command("roll", "Resolve GAME's TABLE, rolling the dice you leave out (--seed N).", "roll",
+               [click.option("--seed", type=int, default=None,
+                             help="Seed for the dice (printed, so a roll can be replayed).")])
+_query_command("odds", "The exact probability distribution of GAME's TABLE.", "odds")
+
+
+@main.command()
+@click.argument("game")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@friendly
+def tables(game: str, as_json: bool) -> None:
+    """List GAME's tables: their inputs, result fields and rules."""
+    from .engine.loader import load_cached
+    from .engine.registry import ref_tables
+
+    data = load_cached(game)
+    listing = ref_tables(data)
+    if as_json:
+        out = {name: {"summary": t.summary, "rules": list(t.rules),
+                      "inputs": {i.name: i.allowed() for i in t.inputs},
+                      "results": list(t.results)} for name, t in listing.items()}
+        click.echo(json.dumps({"game": data.id, "tables": out}, ensure_ascii=False, indent=2))
+        return
+    for name, t in listing.items():
+        rules = ", ".join(t.rules)
+        click.echo(f"{name}  [{rules}]  {t.summary}")
+        for item in t.inputs:
+            optional = "" if item.required or item.is_roll else " (optional)"
+            click.echo(f"    {item.name}={item.allowed()}{optional}")
+        if t.results:
+            click.echo(f"    -> {', '.join(t.results)}")

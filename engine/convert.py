@@ -12,11 +12,10 @@ import types
 import typing
 from collections.abc import Mapping
 from functools import cache
-from types import MappingProxyType
 from typing import Any, Literal, Union
 
 from .errors import Problem
-from .model import Item, Where
+from .model import FrozenDict, Item, Where
 from .yamlnodes import LList, LMap
 
 
@@ -39,7 +38,7 @@ def freeze(value: Any) -> Any:
     if isinstance(value, list):
         return tuple(freeze(v) for v in value)
     if isinstance(value, dict):
-        return MappingProxyType({k: freeze(v) for k, v in value.items()})
+        return FrozenDict({k: freeze(v) for k, v in value.items()})
     return value
 
 
@@ -132,7 +131,7 @@ def _mapping(raw, value_tp, ctx, path, line):
     for key, value in raw.items():
         key_line = raw.line_of(key) if isinstance(raw, LMap) else line
         out[key] = to_type(value, value_tp, ctx, f"{path}.{key}", key_line)
-    return MappingProxyType(out)
+    return FrozenDict(out)
 
 
 def _scalar(raw, tp, ctx, path, line):

@@ -7,6 +7,10 @@ reads a designer's own. Problems come back as one ``DataError`` listing
 
 from __future__ import annotations
 
+import hashlib
+import os
+import pickle
+import tempfile
 from functools import cache
 from pathlib import Path
 
@@ -46,12 +50,60 @@ def load_game(name_or_path: str | Path) -> Game:
 
 @cache
 def _cached_builtin(name: str) -> Game:
-    return load_game(name)
+    return load_cached(name)
 
 
 def builtin(name: str) -> Game:
     """A built-in game, loaded once per process."""
     return _cached_builtin(name)
+
+
+def load_cached(name_or_path: str | Path) -> Game:
+    """Like ``load_game``, but reuse a pickled copy while no YAML file has changed.
+
+    The cache lives in ``$WARPRESS_CACHE`` or ``~/.cache/warpress``; its key
+    covers every YAML file's name, size and modification time and the source of
+    the model, so an edited game or a new warpress version is loaded afresh.
+    A cache that cannot be read or written is ignored.
+    """
+    folder, _shown = game_dir(name_or_path)
+    path = _cache_path(folder)
+    if path is not None:
+        try:
+            with path.open("rb") as handle:
+                return pickle.load(handle)
+        except (OSError, pickle.UnpicklingError, EOFError, AttributeError, TypeError):
+            pass
+    game = load_game(name_or_path)
+    if path is not None:
+        _write_cache(path, game)
+    return game
+
+
+def _cache_path(folder: Path) -> Path | None:
+    root = Path(os.environ.get("WARPRESS_CACHE") or Path.home() / ".cache" / "warpress")
+    digest = hashlib.sha256()
+    here = Path(__file__).resolve().parent
+    for source in ("model.py", "convert.py", "loader.py"):
+        digest.update((here / source).read_bytes())
+    try:
+        for file in sorted(folder.glob("*.y*ml")):
+            stat = file.stat()
+            digest.update(f"{file.name}:{stat.st_size}:{stat.st_mtime_ns};".encode())
+    except OSError:
+        return None
+    digest.update(str(folder.resolve()).encode())
+    return root / f"{folder.name}-{digest.hexdigest()[:24]}.pickle"
+
+
+def _write_cache(path: Path, game: Game) -> None:
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile("wb", dir=path.parent, delete=False) as handle:
+            pickle.dump(game, handle, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(handle.name, path)
+    except OSError:
+        pass
 
 
 def load_game_collecting(folder: Path, shown: str) -> tuple[Game | None, list[Problem]]:

@@ -12,12 +12,27 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from types import MappingProxyType
 from typing import Any, Literal
 
 from .errors import BadInput
 
-EMPTY: Mapping[str, Any] = MappingProxyType({})
+
+class FrozenDict(dict):
+    """A read-only dict: the mapping type of all loaded data (picklable, unlike a proxy)."""
+
+    __slots__ = ()
+
+    def _read_only(self, *args: Any, **kwargs: Any) -> None:
+        raise TypeError("game data is read-only")
+
+    __setitem__ = __delitem__ = _read_only  # type: ignore[assignment]
+    clear = pop = popitem = setdefault = update = _read_only  # type: ignore[assignment]
+
+    def __reduce__(self):
+        return (FrozenDict, (dict(self),))
+
+
+EMPTY: Mapping[str, Any] = FrozenDict()
 
 #: A plain data value: number, text, yes/no, null, or a tuple / mapping of those.
 Value = Any
@@ -442,7 +457,7 @@ class ExtraRecord(Record):
 
 
 #: List sections and the record type of their items, in report order.
-SECTIONS: Mapping[str, type[Record]] = MappingProxyType(
+SECTIONS: Mapping[str, type[Record]] = FrozenDict(
     {
         "errata": Erratum,
         "constants": Constant,

@@ -1,0 +1,231 @@
+"""Run a referee table in one of three modes: lookup, roll, odds.
+
+The same procedure answers all three: with the rolls the user typed
+(``lookup``), with seeded random dice for the rolls left out (``roll``), and
+exactly, as a probability distribution over every roll (``odds``). The result
+is the JSON shape of the referee catalogue (shared/design/referee-catalogue.md).
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Mapping, Sequence
+from fractions import Fraction
+from typing import Any
+
+from .dice import GivenDice, MissingRoll, SeededDice, distribution, read_roll
+from .errors import BadInput
+from .model import Game
+from .registry import REQUIRED, Input, OddsAnswer, RefTable
+
+YES = frozenset({"yes", "true"})
+NO = frozenset({"no", "false"})
+
+
+def parse_pairs(ref: RefTable, pairs: Sequence[str]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """``NAME=VALUE`` words -> (args, given rolls); every value checked against its input."""
+    args: dict[str, Any] = {}
+    rolls: dict[str, Any] = {}
+    for pair in pairs:
+        name, sep, text = pair.partition("=")
+        if not sep or not name:
+            raise BadInput(f"expected NAME=VALUE, got {pair!r}")
+        item = ref.input(name.strip())
+        if item.name in args or item.name in rolls:
+            raise BadInput(f"input {item.name!r} given twice")
+        target = rolls if item.is_roll else args
+        target[item.name] = parse_value(item, text.strip())
+    for item in ref.inputs:
+        if item.is_roll or item.name in args:
+            continue
+        if item.required:
+            raise BadInput(f"missing input {item.name!r} ({item.allowed()})")
+        args[item.name] = item.default
+    return args, rolls
+
+
+def parse_value(item: Input, text: str) -> Any:
+    """One input's text -> its value; bad text raises BadInput naming input and allowed."""
+    def bad() -> BadInput:
+        return BadInput(f"input {item.name}={text!r} is not allowed ({item.allowed()})")
+
+    if item.kind == "bool":
+        low = text.lower()
+        if low in YES | NO:
+            return low in YES
+        raise bad()
+    if item.kind == "enum":
+        if text in item.choices:
+            return text
+        lowered = {c.lower(): c for c in item.choices}
+        if text.lower() in lowered:
+            return lowered[text.lower()]
+        raise bad()
+    if item.kind == "int":
+        try:
+            value = int(text)
+        except ValueError:
+            raise bad() from None
+        too_low = item.min is not None and value < item.min
+        if too_low or (item.max is not None and value > item.max):
+            raise bad()
+        return value
+    if item.kind == "roll":
+        return read_roll(item.die, text, item.name)
+    if item.kind == "rolls":
+        parts = [p for p in text.replace(" ", "").split(",") if p]
+        if not parts:
+            raise bad()
+        return [read_roll(item.die, p, item.name) for p in parts]
+    if item.kind == "ids":
+        return [p.strip() for p in text.split(",") if p.strip()]
+    return text
+
+
+def _base(game: Game, ref: RefTable, args: dict, rolls: dict) -> dict[str, Any]:
+    shown = {k: v for k, v in args.items() if v is not REQUIRED}
+    shown.update(rolls)
+    return {"game": game.id, "table": ref.name, "inputs": shown}
+
+
+def run_lookup(game: Game, ref: RefTable, pairs: Sequence[str]) -> dict[str, Any]:
+    """Resolve with the rolls the user gave; a missing roll is bad input."""
+    if not ref.lookup_allowed:
+        raise BadInput(f"table {ref.name!r} answers only 'odds'")
+    args, rolls = parse_pairs(ref, pairs)
+    dice = GivenDice(rolls)
+    try:
+        answer = ref.resolve(game, args, dice)
+    except MissingRoll as exc:
+        item = next((i for i in ref.inputs if i.name == exc.name), None)
+        allowed = item.allowed() if item else f"{exc.die} result"
+        raise BadInput(f"missing input {exc.name!r} ({allowed})") from None
+    out = _base(game, ref, args, rolls)
+    out.update(result=dict(answer.result), rules=list(answer.rules or ref.rules),
+               errata=list(answer.errata or ref.errata))
+    if answer.text:
+        out["text"] = answer.text
+    return out
+
+
+def run_roll(game: Game, ref: RefTable, pairs: Sequence[str], seed: int | None) -> dict[str, Any]:
+    """Roll the dice the user left out, with a seed that makes the run replayable."""
+    if not ref.lookup_allowed:
+        raise BadInput(f"table {ref.name!r} answers only 'odds'")
+    args, rolls = parse_pairs(ref, pairs)
+    seed = secrets.randbelow(2**31) if seed is None else seed
+    dice = SeededDice(seed, rolls)
+    answer = ref.resolve(game, args, dice)
+    out = _base(game, ref, args, {})
+    out.update(result=dict(answer.result), rules=list(answer.rules or ref.rules),
+               errata=list(answer.errata or ref.errata))
+    out["rolls"] = [{"input": name, "die": die, "value": value} for name, die, value in dice.rolls]
+    out["seed"] = seed
+    if answer.text:
+        out["text"] = answer.text
+    return out
+
+
+def run_odds(game: Game, ref: RefTable, pairs: Sequence[str]) -> dict[str, Any]:
+    """The exact distribution of the table's result over every roll."""
+    args, rolls = parse_pairs(ref, pairs)
+    if rolls:
+        name = next(iter(rolls))
+        raise BadInput(f"odds enumerates every roll: leave out {name!r}")
+    if ref.odds is not None:
+        answer = ref.odds(game, args)
+        return _odds_payload(game, ref, args, answer)
+    if ref.odds_field is None:
+        raise BadInput(f"table {ref.name!r} has no single result to give odds for")
+    field = ref.odds_field
+    dist = distribution(lambda dice: ref.resolve(game, args, dice).result[field])
+    exact = {value_key(v): p for v, p in sorted(dist.items(), key=lambda kv: _order(kv[0]))}
+    answer = OddsAnswer(result={"field": field}, exact=exact)
+    return _odds_payload(game, ref, args, answer)
+
+
+def _odds_payload(game: Game, ref: RefTable, args: dict, answer: OddsAnswer) -> dict[str, Any]:
+    out = _base(game, ref, args, {})
+    result = dict(answer.result)
+    if "field" in result:
+        result["distribution"] = {k: float(p) for k, p in answer.exact.items()}
+        result["exact"] = {k: fraction_text(p) for k, p in answer.exact.items()}
+    else:
+        result["exact"] = {k: fraction_text(p) for k, p in answer.exact.items()}
+    out.update(result=result, rules=list(answer.rules or ref.rules),
+               errata=list(answer.errata or ref.errata))
+    if answer.text:
+        out["text"] = answer.text
+    return out
+
+
+def value_key(value: Any) -> str:
+    """A result value as a JSON object key: yes/no for booleans."""
+    if value is True:
+        return "yes"
+    if value is False:
+        return "no"
+    return str(value)
+
+
+def _order(value: Any) -> tuple:
+    return (0, value, "") if isinstance(value, int | float) and not isinstance(value, bool) \
+        else (1, 0, str(value))
+
+
+def fraction_text(p: Fraction) -> str:
+    return f"{p.numerator}/{p.denominator}"
+
+
+# --- text answers ---------------------------------------------------------------------
+
+
+def render_text(payload: Mapping[str, Any]) -> str:
+    """A short human answer with the rule numbers."""
+    lines = []
+    head = f"{payload['game']} {payload['table']}"
+    if payload.get("text"):
+        lines.append(f"{head}: {payload['text']}")
+    else:
+        lines.append(head)
+    result = payload["result"]
+    if "exact" in result:
+        lines.extend(_odds_lines(result))
+    else:
+        lines.extend(f"  {k}: {_show(v)}" for k, v in result.items())
+    if payload.get("rolls"):
+        rolled = ", ".join(f"{r['input']}={r['value']}" for r in payload["rolls"])
+        lines.append(f"  rolled ({payload['seed']}): {rolled}")
+    rules = ", ".join(payload.get("rules") or [])
+    errata = ", ".join(payload.get("errata") or [])
+    tail = f"rules {rules}" if rules else ""
+    if errata:
+        tail += f"; errata {errata}"
+    if tail:
+        lines.append(f"  ({tail})")
+    return "\n".join(lines)
+
+
+def _odds_lines(result: Mapping[str, Any]) -> list[str]:
+    lines = []
+    if "field" in result:
+        lines.append(f"  {result['field']}:")
+    extra = {k: v for k, v in result.items() if k not in ("field", "distribution", "exact")}
+    for key, value in extra.items():
+        lines.append(f"  {key}: {_show(value)}")
+    for key, text in result["exact"].items():
+        num, den = (int(x) for x in text.split("/"))
+        lines.append(f"    {key:>12}  {100 * num / den:8.4f}%  ({text})")
+    return lines
+
+
+def _show(value: Any) -> str:
+    if value is True:
+        return "yes"
+    if value is False:
+        return "no"
+    if isinstance(value, list | tuple):
+        return ", ".join(_show(v) for v in value)
+    if isinstance(value, dict):
+        return "; ".join(f"{k} {_show(v)}" for k, v in value.items())
+    return str(value)

@@ -1,0 +1,252 @@
+"""The game registry: which engine module serves which game, and its tables.
+
+Each game module (``engine/games/<game>.py``) creates one ``GameEngine`` with
+``register("<game>")`` and declares its referee tables with the
+``@ENGINE.table(...)`` decorator. ``engine_for(game)`` imports the module the
+game's data names in ``game.engine`` (no ``if game == ...`` anywhere). Every
+die-range table of the game's YAML is also served as a plain lookup, so a
+designer's data-only game answers ``warpress lookup`` too.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any, Literal
+
+from .dice import Dice
+from .errors import BadInput
+from .model import Game, Table
+from .tables import lookup_row
+
+REQUIRED: Any = object()
+
+InputKind = Literal["int", "enum", "bool", "roll", "rolls", "text", "ids"]
+
+
+@dataclass(frozen=True)
+class Input:
+    """One NAME=VALUE input of a referee table.
+
+    ``roll`` is a die result the user rolled (``lookup`` needs it; ``roll``
+    rolls it when missing; ``odds`` enumerates it). ``rolls`` is a
+    comma-separated sequence of such results. ``ids`` is a comma-separated list
+    of words. ``int`` may have ``min``/``max``; ``enum`` has ``choices``.
+    """
+
+    name: str
+    kind: InputKind
+    help: str = ""
+    choices: tuple[str, ...] = ()
+    min: int | None = None
+    max: int | None = None
+    default: Any = REQUIRED
+    die: str | None = None
+
+    @property
+    def required(self) -> bool:
+        return self.default is REQUIRED and self.kind not in ("roll", "rolls")
+
+    @property
+    def is_roll(self) -> bool:
+        return self.kind in ("roll", "rolls")
+
+    def allowed(self) -> str:
+        """What the input accepts, for messages and ``warpress tables``."""
+        if self.kind == "enum":
+            return "|".join(self.choices)
+        if self.kind == "bool":
+            return "yes|no"
+        if self.is_roll:
+            from .dice import faces
+
+            lo, hi = min(faces(self.die)), max(faces(self.die))
+            text = f"{self.die} result {lo}-{hi}"
+            return text if self.kind == "roll" else f"comma-separated {text}s"
+        if self.kind == "int":
+            lo = "" if self.min is None else str(self.min)
+            hi = "" if self.max is None else str(self.max)
+            return f"integer {lo}..{hi}" if (lo or hi) else "integer"
+        if self.kind == "ids":
+            return "comma-separated list"
+        return "text"
+
+
+@dataclass(frozen=True)
+class Answer:
+    """What a referee table answers: result fields, the rules and errata behind them."""
+
+    result: Mapping[str, Any]
+    rules: tuple[str, ...] = ()
+    errata: tuple[str, ...] = ()
+    text: str | None = None
+
+
+Resolve = Callable[[Game, dict[str, Any], Dice], Answer]
+Odds = Callable[[Game, dict[str, Any]], "OddsAnswer"]
+
+
+@dataclass(frozen=True)
+class OddsAnswer:
+    """An exact answer of ``odds``: named probabilities or a distribution of one field."""
+
+    result: Mapping[str, Any]
+    exact: Mapping[str, Fraction]
+    rules: tuple[str, ...] = ()
+    errata: tuple[str, ...] = ()
+    text: str | None = None
+
+
+@dataclass(frozen=True)
+class RefTable:
+    """A table a referee can query: its inputs, result fields and procedure."""
+
+    name: str
+    summary: str
+    rules: tuple[str, ...]
+    inputs: tuple[Input, ...]
+    results: tuple[str, ...]
+    resolve: Resolve
+    odds_field: str | None = None
+    odds: Odds | None = None
+    errata: tuple[str, ...] = ()
+    lookup_allowed: bool = True
+
+    def input(self, name: str) -> Input:
+        for item in self.inputs:
+            if item.name == name:
+                return item
+        names = ", ".join(i.name for i in self.inputs) or "none"
+        raise BadInput(f"unknown input {name!r} for table {self.name!r} (inputs: {names})")
+
+
+@dataclass
+class GameEngine:
+    """The procedures of one game, registered by its module."""
+
+    game_id: str
+    tables: dict[str, RefTable] = field(default_factory=dict)
+
+    def table(
+        self,
+        name: str,
+        *,
+        rules: tuple[str, ...] | list[str],
+        inputs: tuple[Input, ...] | list[Input] = (),
+        results: tuple[str, ...] | list[str] = (),
+        summary: str = "",
+        odds_field: str | None = None,
+        odds: Odds | None = None,
+        errata: tuple[str, ...] | list[str] = (),
+        lookup_allowed: bool = True,
+    ) -> Callable[[Resolve], Resolve]:
+        """Decorator: register ``fn(game, args, dice) -> Answer`` as table ``name``."""
+
+        def register_fn(fn: Resolve) -> Resolve:
+            self.tables[name] = RefTable(
+                name=name,
+                summary=summary or (fn.__doc__ or "").strip().splitlines()[0],
+                rules=tuple(rules),
+                inputs=tuple(inputs),
+                results=tuple(results),
+                resolve=fn,
+                odds_field=odds_field,
+                odds=odds,
+                errata=tuple(errata),
+                lookup_allowed=lookup_allowed,
+            )
+            return fn
+
+        return register_fn
+
+
+_ENGINES: dict[str, GameEngine] = {}
+
+
+def register(game_id: str) -> GameEngine:
+    """Create (once) and return the engine of ``game_id``; called by game modules."""
+    return _ENGINES.setdefault(game_id, GameEngine(game_id))
+
+
+def engine_module_name(engine: str) -> str:
+    """``midway-cards`` -> ``warpress.engine.games.midway_cards``; dotted names stay."""
+    if "." in engine:
+        return engine
+    return f"{__package__}.games.{engine.replace('-', '_')}"
+
+
+def engine_for(game: Game) -> GameEngine:
+    """The registered engine of ``game`` (importing its module), or an empty one."""
+    name = game.info.engine
+    if not name:
+        return GameEngine(game.id)
+    if name not in _ENGINES:
+        try:
+            importlib.import_module(engine_module_name(name))
+        except ModuleNotFoundError as exc:
+            raise BadInput(f"game {game.id!r} names engine {name!r}, which cannot be "
+                           f"imported ({exc.name} not found)") from None
+    return _ENGINES.get(name, GameEngine(game.id))
+
+
+def ref_tables(game: Game) -> dict[str, RefTable]:
+    """Every table a referee can query: the engine's, then the data's die-range tables."""
+    tables = dict(engine_for(game).tables)
+    for table in game.tables:
+        tables.setdefault(table.id, data_ref_table(table))
+    return dict(sorted(tables.items()))
+
+
+def ref_table(game: Game, name: str) -> RefTable:
+    tables = ref_tables(game)
+    if name not in tables:
+        raise BadInput(f"unknown table {name!r} for {game.id} (tables: {', '.join(tables)})")
+    return tables[name]
+
+
+# --- data tables served as they are ------------------------------------------------
+
+
+def data_ref_table(table: Table) -> RefTable:
+    """A YAML die-range table as a referee table: its keys are the inputs."""
+    inputs = tuple(_key_input(table, key) for key in table.keys)
+
+    def resolve(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
+        values = {}
+        for item in inputs:
+            values[item.name] = dice.roll(item.die, item.name) if item.is_roll else args[item.name]
+        row, result = lookup_row(table, **values)
+        rules = row.rule or table.rule
+        return Answer(result=result, rules=tuple(rules), errata=tuple(table.errata + row.errata))
+
+    odds_field = table.results[0] if len(table.results) == 1 else None
+    return RefTable(
+        name=table.id,
+        summary=table.label,
+        rules=table.rule,
+        inputs=inputs,
+        results=table.results,
+        resolve=resolve,
+        odds_field=odds_field,
+        errata=table.errata,
+    )
+
+
+def _key_input(table: Table, key) -> Input:
+    if key.kind == "roll" and table.dice and table.dice != "none":
+        from .dice import faces
+
+        try:
+            faces(table.dice)
+        except BadInput:
+            pass
+        else:
+            return Input(key.id, "roll", help=key.name or "", die=table.dice)
+    if key.kind == "enum":
+        bools = {str(v).lower() for v in key.values} <= {"true", "false", "yes", "no"}
+        if bools:
+            return Input(key.id, "bool", help=key.name or "")
+        return Input(key.id, "enum", help=key.name or "", choices=tuple(map(str, key.values)))
+    return Input(key.id, "int", help=key.name or "", min=key.min, max=key.max)
