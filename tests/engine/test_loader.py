@@ -1,0 +1,69 @@
+"""engine/loader.py: frozen typed objects, the pickled cache, game resolution."""
+
+from __future__ import annotations
+
+import dataclasses
+import pickle
+
+import pytest
+
+from warpress.engine.errors import BadInput, DataError
+from warpress.engine.loader import game_dir, load_cached, load_game
+from warpress.engine.model import Constant, Unit
+
+
+def test_records_are_typed_and_frozen(tiny_game):
+    game = load_game(str(tiny_game))
+    tank = game.get("units", "tank")
+    assert isinstance(tank, Unit) and tank.stats["attack"] == 3
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        tank.count = 5
+    with pytest.raises(TypeError):
+        tank.stats["attack"] = 9
+    assert tank.field_assumed("stats.move") and not tank.field_assumed("stats.attack")
+    assert tank.label == "Tank 戦車"
+    assert tank.origin.file.endswith("game.yaml") and tank.origin.line > 0
+    assert isinstance(game.get("constants", "capacity"), Constant)
+    assert game.constant("capacity") == 5
+
+
+def test_unknown_record_lists_the_ids(tiny_game):
+    game = load_game(str(tiny_game))
+    with pytest.raises(BadInput, match=r"no units record 'jeep' \(have: tank\)"):
+        game.get("units", "jeep")
+
+
+def test_hex_ids_follow_the_declared_notation(tiny_game):
+    field = load_game(str(tiny_game)).hex_map("field")
+    assert field.hex_ids[:3] == ("A-1", "A-2", "A-3") and len(field.hex_ids) == 20
+
+
+def test_load_game_raises_every_problem(tiny_game):
+    text = (tiny_game / "game.yaml").read_text(encoding="utf-8")
+    text = text.replace("count: 4,", "count: x,").replace('players: "2"', "players: 2")
+    (tiny_game / "game.yaml").write_text(text, encoding="utf-8")
+    with pytest.raises(DataError) as info:
+        load_game(str(tiny_game))
+    assert len(info.value.problems) == 2
+
+
+def test_cache_returns_an_equal_game_and_notices_edits(tiny_game, tmp_path, monkeypatch):
+    monkeypatch.setenv("WARPRESS_CACHE", str(tmp_path / "cache"))
+    first = load_cached(str(tiny_game))
+    assert list((tmp_path / "cache").glob("*.pickle"))
+    again = load_cached(str(tiny_game))
+    assert again == first
+    path = tiny_game / "game.yaml"
+    path.write_text(path.read_text(encoding="utf-8").replace("value: 5,", "value: 6,"),
+                    encoding="utf-8")
+    assert load_cached(str(tiny_game)).constant("capacity") == 6
+
+
+def test_game_pickles(tiny_game):
+    game = load_game(str(tiny_game))
+    assert pickle.loads(pickle.dumps(game)) == game
+
+
+def test_unknown_game_lists_choices():
+    with pytest.raises(BadInput, match="unknown game 'zork'"):
+        game_dir("zork")
