@@ -6,7 +6,6 @@ import dataclasses
 import pickle
 
 import pytest
-
 from warpress.engine.errors import BadInput, DataError
 from warpress.engine.loader import game_dir, load_cached, load_game
 from warpress.engine.model import Constant, Unit

@@ -7,7 +7,6 @@ from fractions import Fraction
 
 import pytest
 from click.testing import CliRunner
-
 from warpress.cli import main
 from warpress.engine.errors import BadInput
 from warpress.engine.loader import load_game
