@@ -29,6 +29,7 @@ from ..engine.model import (
     PointMap,
     Record,
     Table,
+    TableRow,
     Track,
 )
 from ..engine.tables import matches, norm, parse_condition
@@ -270,8 +271,8 @@ def check_references(game: Game) -> Iterator[Problem]:
     targets = _ref_targets(game)
     for section, record in records(game):
         for owner, path, key, value in walk_values(record, _section_path(section, record)):
-            if key not in targets or value is None or isinstance(owner, Feature):
-                continue  # feature hexes are checked against their own map
+            if key not in targets or value is None or isinstance(owner, Feature | TableRow):
+                continue  # feature hexes are checked against their map; rows hold results
             what, allowed = targets[key]
             for ref in value if isinstance(value, tuple) else (value,):
                 if isinstance(ref, Mapping | tuple):
