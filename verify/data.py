@@ -20,6 +20,7 @@ from ..engine.loader import game_dir, load_game_collecting
 from ..engine.model import (
     SECTIONS,
     Card,
+    Constant,
     Display,
     Erratum,
     Feature,
@@ -273,6 +274,8 @@ def check_references(game: Game) -> Iterator[Problem]:
         for owner, path, key, value in walk_values(record, _section_path(section, record)):
             if key not in targets or value is None or isinstance(owner, Feature | TableRow):
                 continue  # feature hexes are checked against their map; rows hold results
+            if isinstance(owner, Constant) and key == "unit":
+                continue  # a constant's unit is a measure (hexes, IPC), not a unit id
             what, allowed = targets[key]
             for ref in value if isinstance(value, tuple) else (value,):
                 if isinstance(ref, Mapping | tuple):
