@@ -284,3 +284,18 @@ def test_counter_mix_covers_setup(game):
         assert m.get("count") == m.get("starting") + m.get("reserve") >= start[(side, unit)]
     for unit in game.units:
         assert unit.count == sum(m.get("count") for (s, u), m in mix.items() if u == unit.id)
+
+
+def test_examples_and_invariants(game):
+    assert [w.id for w in game.extra["worked-examples"]] == [f"W{i:02d}" for i in range(1, 36)]
+    assert [i.id for i in game.extra["invariants"]] == [f"I{i}" for i in range(1, 22)]
+
+
+def test_player_allocation(game):
+    rows = {r.get("players"): r.get("seats") for r in game.extra["player-allocation"]}
+    assert sorted(rows) == [2, 3, 4, 5]
+    for players, seats in rows.items():
+        assert len(seats) == players
+        assert sorted(p for seat in seats for p in seat) == sorted(POWERS)
+        for seat in seats:  # a player never controls powers of both alliances
+            assert len({game.get("alliances", "axis").get("members").__contains__(p) for p in seat}) == 1
