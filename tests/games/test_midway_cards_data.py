@@ -11,7 +11,6 @@ from collections import Counter
 from itertools import product
 
 import pytest
-
 from warpress.engine.loader import load_game
 from warpress.engine.tables import lookup, matching_rows
 from warpress.verify.data import check_folder
