@@ -284,10 +284,42 @@ def test_solitaire_setup(game):
 
 
 def test_sequence_of_play(game):
-    day = sorted((p for p in game.sequence if p.get("turns") is None), key=lambda p: p.order)
-    assert [p.id for p in day][:7] == [
+    day = sorted((p for p in game.sequence
+                  if p.get("turns") is None and p.get("scenario") is None), key=lambda p: p.order)
+    assert [p.id for p in day] == [
         "base-attack-declaration", "us-movement-planning", "japanese-movement", "base-attack",
-        "us-movement-execution", "search", "air-operations"]
+        "us-movement-execution", "search", "air-operations", "end-of-turn"]
+    night = {p.id for p in game.sequence if p.get("turns") == (4,)}
+    assert night == {"night-movement", "night-search", "night-air-operations"}
+    solitaire = {p.id for p in game.sequence if p.get("scenario") == "solitaire"}
+    assert solitaire == {"solitaire-procedure", "solitaire-us-air-policy"}
+
+
+def _search(game, side, distance, base_distance=None, base_destroyed=False, base_strikes=0):
+    """7.1-7.4 computed from the constants (digest section 7 pseudo-code)."""
+    lo, hi = game.constant("search-result-min"), game.constant("search-result-max")
+    if side == "japan":
+        result = game.constant("search-capability-ichikokan") - distance
+    else:
+        result = game.constant("search-capability-us-fleet") - distance
+        if base_distance is not None:
+            base = game.constant("search-capability-base-destroyed" if base_destroyed
+                                 else "search-capability-base")
+            result = max(result, base - base_distance)
+    aop = min(hi, max(lo, result))
+    return max(game.constant("aop-min-after-base-attack"), aop - base_strikes)
+
+
+@pytest.mark.parametrize("side, distance, base_distance, strikes, aop", [
+    ("us", 5, None, 0, 2), ("japan", 5, None, 0, 1),      # M-EX4
+    ("us", 5, 4, 0, 4),                                   # M-EX5
+    ("us", 3, None, 0, 4), ("japan", 4, None, 0, 2),      # M-EX6
+    ("japan", 10, None, 0, 1), ("us", 0, 1, 0, 4),        # M-EX7 clamp
+    ("japan", 5, None, 2, 0),                             # M-EX8
+    ("japan", 2, None, 0, 4), ("us", 2, None, 0, 4),      # M-EX21
+])
+def test_search_examples_from_constants(game, side, distance, base_distance, strikes, aop):
+    assert _search(game, side, distance, base_distance, base_strikes=strikes) == aop
 
 
 def test_victory(game):
