@@ -96,8 +96,8 @@ def walk_values(item: Item, path: str) -> Iterator[tuple[Item, str, str, object]
     for f in fields_of(type(item)):
         key = yaml_key(f)
         value = getattr(item, f.name)
-        if is_default(f, value) and key != "count":
-            continue
+        if (is_default(f, value) and key != "count") or key == "assumed":
+            continue  # `assumed` maps field paths to notes: no values, no references
         yield from _walk(item, f"{path}.{key}", key, value)
     for key, value in item.extra.items():
         yield from _walk(item, f"{path}.{key}", key, value)

@@ -156,3 +156,9 @@ def _line_of(path: Path, needle: str) -> int:
         if needle in line:
             return number
     raise AssertionError(needle)
+
+
+def test_assumed_notes_are_not_references(tiny_game):
+    _edit(tiny_game, 'assumed: {stats.move: "movement not printed"}',
+          'assumed: {stats.move: "movement not printed", side: "colour only"}')
+    assert _messages(tiny_game) == []
