@@ -191,3 +191,42 @@ def tables(game: str, as_json: bool) -> None:
             click.echo(f"    {item.name}={item.allowed()}{optional}")
         if t.results:
             click.echo(f"    -> {', '.join(t.results)}")
+
+
+@main.command()
+@click.argument("game")
+@click.option("--paper", "paper_name", default="a4", show_default=True,
+              help="a4, letter, a3 or tabloid.")
+@click.option("--out", "out_dir", default="output", show_default=True,
+              type=click.Path(file_okay=False), help="Folder for the kits.")
+@click.option("--format", "formats", default="pdf,svg", show_default=True,
+              help="Comma-separated: pdf, svg, png (png needs pdftoppm).")
+@click.option("--duplex", default="long", show_default=True,
+              type=click.Choice(["long", "short"]), help="How the printer flips the sheet.")
+@click.option("--back-offset", default="0,0", show_default=True,
+              help="X,Y mm by which backs are moved (read it off the calibration page).")
+@click.option("--only", default=None, help="Comma-separated parts: map, counters, cards, sheets.")
+@friendly
+def build(game: str, paper_name: str, out_dir: str, formats: str, duplex: str,
+          back_offset: str, only: str | None) -> None:
+    """Build GAME's (or all games') print-and-play kit into OUT/<game>/."""
+    from pathlib import Path
+
+    from .components.kit import build_kit, parse_options
+    from .engine.loader import load_cached
+
+    options = parse_options(paper_name, formats, duplex, back_offset, only)
+    names = _game_names(game)
+    games_data = [load_cached(name) for name in names]
+    steps = len(games_data) * (len(options.only) + len(options.formats))
+    results = []
+    with click.progressbar(length=steps, label="building", file=sys.stderr) as bar:
+        for data in games_data:
+            results.append(build_kit(data, Path(out_dir), options,
+                                     progress=lambda _stage: bar.update(1)))
+    for result in results:
+        click.echo(f"{result.game}: {result.pages} pages, {len(result.files)} files, "
+                   f"{result.seconds:.1f} s -> {result.folder}/")
+    total = sum(r.seconds for r in results)
+    click.echo(f"built {len(results)} kit(s): {sum(len(r.files) for r in results)} files, "
+               f"{sum(r.pages for r in results)} pages in {total:.1f} s")

@@ -95,6 +95,7 @@ class Group(Shape):
     dx: float = 0.0
     dy: float = 0.0
     rotate: float = 0.0
+    scale: float = 1.0
     clip: tuple[float, float, float, float] | None = None
 
 

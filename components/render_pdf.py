@@ -122,6 +122,8 @@ def _group(canvas: Canvas, item: Group) -> None:
         canvas.translate(item.dx, item.dy)
     if item.rotate:
         canvas.rotate(item.rotate)
+    if item.scale != 1.0:
+        canvas.scale(item.scale, item.scale)
     if item.clip:
         x, y, w, h = item.clip
         path = canvas.beginPath()

@@ -74,6 +74,8 @@ class _SvgWriter:
             transform.append(f"translate({num(item.dx)} {num(item.dy)})")
         if item.rotate:
             transform.append(f"rotate({num(item.rotate)})")
+        if item.scale != 1.0:
+            transform.append(f"scale({num(item.scale)})")
         if transform:
             element["transform"] = " ".join(transform)
         if item.clip:

@@ -1,0 +1,311 @@
+"""A game's print-and-play kit: the parts, page furniture, and atomic output.
+
+``build_kit`` lays out every part the options ask for (map, counters, cards,
+sheets) from the game's data, numbers the pages, adds footers, checks every
+glyph against the embedded font, and writes one PDF (all pages in print
+order) plus one SVG per page. Files are written to a temporary folder and
+moved into place only when everything succeeded.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..engine.errors import BadInput
+from ..engine.model import Game
+from . import aids
+from .fonts import missing_glyphs
+from .hexmap import hex_map_drawing
+from .impose import Piece, Sheet, assembly_items, calibration_items, impose, tile
+from .page import Paper, footer, paper
+from .pieces import CARD_BLEED, card_pieces, marker_pieces, unit_pieces
+from .primitives import Page, Primitive, texts
+
+PARTS = ("map", "counters", "cards", "sheets")
+FORMATS = ("pdf", "svg", "png")
+#: Typographic stand-ins for symbols the embedded font lacks (documented, not silent).
+TYPOGRAPHY = {"≥": "≧", "≤": "≦", "⅝": "5/8", "⅜": "3/8", "−": "-", "＊": "*"}
+
+
+@dataclass(frozen=True)
+class Options:
+    paper: Paper = field(default_factory=lambda: paper("a4"))
+    formats: tuple[str, ...] = ("pdf", "svg")
+    duplex: str = "long"
+    back_offset: tuple[float, float] = (0.0, 0.0)
+    only: tuple[str, ...] = PARTS
+
+
+@dataclass(frozen=True)
+class KitPage:
+    part: str
+    page: Page
+
+
+@dataclass(frozen=True)
+class BuildResult:
+    game: str
+    folder: Path
+    files: tuple[Path, ...]
+    pages: int
+    seconds: float
+
+
+def parse_options(paper_name: str, formats: str, duplex: str, back_offset: str,
+                  only: str | None) -> Options:
+    """Command-line words -> Options; anything not allowed is BadInput naming it."""
+    fmts = tuple(f.strip().lower() for f in formats.split(",") if f.strip())
+    bad = [f for f in fmts if f not in FORMATS]
+    if bad or not fmts:
+        raise BadInput(f"unknown format {bad[0] if bad else formats!r} "
+                       f"(allowed: {', '.join(FORMATS)})")
+    parts = tuple(p.strip().lower() for p in only.split(",")) if only else PARTS
+    bad = [p for p in parts if p not in PARTS]
+    if bad:
+        raise BadInput(f"unknown kit part {bad[0]!r} for --only (allowed: {', '.join(PARTS)})")
+    if duplex not in ("long", "short"):
+        raise BadInput(f"unknown duplex {duplex!r} (allowed: long, short)")
+    try:
+        x_text, y_text = back_offset.split(",")
+        offset = (float(x_text), float(y_text))
+    except ValueError:
+        raise BadInput(f"--back-offset {back_offset!r} is not X,Y in mm (e.g. 0.5,-0.3)") from None
+    return Options(paper(paper_name), fmts, duplex, offset, parts)
+
+
+# --- parts ------------------------------------------------------------------------------
+
+
+def map_pages(game: Game, options: Options) -> list[KitPage]:
+    pages: list[KitPage] = []
+    for hex_map in game.hex_maps:
+        drawing, width, height = hex_map_drawing(hex_map, game_id=game.id)
+        pages.extend(_tiled(drawing, width, height, options, f"map {hex_map.id}"))
+    for point_map in game.point_maps:
+        drawing, width, height = aids.point_map_drawing(point_map)
+        pages.extend(_tiled(drawing, width, height, options, f"map {point_map.id}"))
+    blocks = [aids.track_block(t, options.paper.content()[2]) for t in game.tracks]
+    blocks += [aids.display_block(d, options.paper.content()[2]) for d in game.displays]
+    pages.extend(_flowed(blocks, options.paper, "tracks and displays"))
+    return pages
+
+
+def _tiled(drawing, width, height, options: Options, name: str) -> list[KitPage]:
+    tiles = tile(drawing, width, height, options.paper, name=name)
+    pages = [KitPage(name, Page(t.page.width, t.page.height, t.items, id=f"{name}-{t.label}"))
+             for t in tiles]
+    if len(tiles) > 1:
+        land = options.paper.landscape
+        pages.append(KitPage(name, Page(land.width, land.height,
+                                        assembly_items(tiles, width, height, land, name),
+                                        id=f"{name}-assembly")))
+    return pages
+
+
+def counter_pages(game: Game, options: Options) -> list[KitPage]:
+    pieces: list[Piece] = []
+    for unit in game.units:
+        pieces.extend(unit_pieces(game, unit))
+    for marker in game.markers:
+        pieces.extend(marker_pieces(game, marker))
+    by_size: dict[tuple[float, float], list[Piece]] = {}
+    for piece in pieces:
+        by_size.setdefault((round(piece.w, 3), round(piece.h, 3)), []).append(piece)
+    pages: list[KitPage] = []
+    for (w, _h), group in sorted(by_size.items()):
+        sheets = impose(group, options.paper, duplex=options.duplex,
+                        back_offset=options.back_offset, what="counter")
+        pages.extend(_sheet_pages(sheets, f"counters {w:g} mm"))
+    return pages
+
+
+def card_pages(game: Game, options: Options) -> list[KitPage]:
+    pages: list[KitPage] = []
+    for deck in game.decks:
+        pieces = card_pieces(game, deck)
+        sheets = impose(pieces, options.paper, bleed=CARD_BLEED, duplex=options.duplex,
+                        back_offset=options.back_offset, what="card")
+        pages.extend(_sheet_pages(sheets, f"cards {deck.id}"))
+    return pages
+
+
+def _sheet_pages(sheets: list[Sheet], part: str) -> list[KitPage]:
+    pages = []
+    for i, sheet in enumerate(sheets, 1):
+        p = sheet.paper
+        pages.append(KitPage(part, Page(p.width, p.height, sheet.front, id=f"{part}-{i}-front")))
+        if sheet.back is not None:
+            pages.append(KitPage(part, Page(p.width, p.height, sheet.back,
+                                            id=f"{part}-{i}-back")))
+    return pages
+
+
+def sheet_pages(game: Game, options: Options) -> list[KitPage]:
+    width = options.paper.content()[2]
+    pages: list[KitPage] = []
+    for sheet in game.sheets:
+        pages.extend(_flowed(list(aids.sheet_blocks(game, sheet, width)), options.paper,
+                             f"sheet {sheet.id}"))
+    if game.tables:
+        blocks = [aids.heading(f"{game.info.label}: tables", width, 5.0)]
+        blocks += [aids.table_block(t, width) for t in game.tables]
+        pages.extend(_flowed(blocks, options.paper, "play aid"))
+    return pages
+
+
+def _flowed(blocks, paper_: Paper, part: str) -> list[KitPage]:
+    return [KitPage(part, Page(paper_.width, paper_.height, items, id=f"{part}-{i}"))
+            for i, items in enumerate(aids.flow(blocks, paper_.content()), 1)]
+
+
+PART_BUILDERS: dict[str, Callable[[Game, Options], list[KitPage]]] = {
+    "map": map_pages,
+    "counters": counter_pages,
+    "cards": card_pages,
+    "sheets": sheet_pages,
+}
+
+
+def kit_pages(game: Game, options: Options, progress: Callable[[str], None] | None = None
+              ) -> list[Page]:
+    """Every page of the kit in print order, numbered, with footers."""
+    pages: list[KitPage] = []
+    for part in options.only:
+        if progress:
+            progress(part)
+        pages.extend(PART_BUILDERS[part](game, options))
+    two_sided = any(p.page.id.endswith("-back") for p in pages)
+    if two_sided:
+        portrait = options.paper.portrait
+        for side in (False, True):
+            pages.append(KitPage("duplex calibration", Page(
+                portrait.width, portrait.height, calibration_items(portrait, side),
+                id=f"calibration-{'back' if side else 'front'}")))
+    width = options.paper.content()[2]
+    pages.extend(_flowed(list(aids.assumed_blocks(game, width)), options.paper, "assumed values"))
+    return _finish(game, pages, options)
+
+
+def _finish(game: Game, pages: list[KitPage], options: Options) -> list[Page]:
+    total = len(pages)
+    out = []
+    for number, kit_page in enumerate(pages, 1):
+        page = kit_page.page
+        sized = Paper(options.paper.name, page.width, page.height)
+        items = (*_typeset(page.items), *footer(sized, game.info.name, kit_page.part,
+                                                 number, total))
+        out.append(Page(page.width, page.height, items, id=_safe_id(page.id),
+                        title=f"{game.info.name}: {kit_page.part}"))
+    check_glyphs(out)
+    return out
+
+
+def _typeset(items: Iterable[Primitive]) -> tuple[Primitive, ...]:
+    from dataclasses import replace
+
+    from .primitives import Group, Text
+
+    out = []
+    for item in items:
+        if isinstance(item, Text) and any(ch in item.text for ch in TYPOGRAPHY):
+            text = "".join(TYPOGRAPHY.get(ch, ch) for ch in item.text)
+            out.append(replace(item, text=text))
+        elif isinstance(item, Group):
+            out.append(replace(item, items=_typeset(item.items)))
+        else:
+            out.append(item)
+    return tuple(out)
+
+
+def check_glyphs(pages: list[Page]) -> None:
+    """Stop the build on a glyph the embedded font lacks, naming the text and the page."""
+    for page in pages:
+        for text in texts(page.items):
+            missing = missing_glyphs(text.text)
+            if missing:
+                raise BadInput(f"{page.title} (page {page.id}): text {text.text!r} has "
+                               f"characters no embedded font covers: {missing}")
+
+
+def _safe_id(text: str) -> str:
+    return "".join(ch if ch.isalnum() or ch in "-_" else "-" for ch in text).strip("-")
+
+
+# --- writing ------------------------------------------------------------------------------
+
+
+def build_kit(game: Game, out_root: Path, options: Options,
+              progress: Callable[[str], None] | None = None) -> BuildResult:
+    """Lay out and write the kit of ``game`` into ``out_root/<game>/`` atomically."""
+    from .render_pdf import pdf_bytes
+    from .render_svg import svg_text
+
+    started = time.perf_counter()
+    pages = kit_pages(game, options, progress)
+    files: dict[str, bytes] = {}
+    if "pdf" in options.formats:
+        if progress:
+            progress("pdf")
+        files[f"{game.id}.pdf"] = pdf_bytes(pages, f"{game.info.name} — print-and-play kit",
+                                            subject=f"warpress kit, {options.paper.label}")
+    if "svg" in options.formats:
+        if progress:
+            progress("svg")
+        for number, page in enumerate(pages, 1):
+            files[f"svg/{game.id}-{number:03d}-{page.id}.svg"] = svg_text(page).encode()
+    if "png" in options.formats:
+        if progress:
+            progress("png")
+        files.update(_png_previews(game, files.get(f"{game.id}.pdf") or pdf_bytes(
+            pages, game.info.name)))
+    folder = out_root / game.id
+    _write_atomically(folder, files)
+    seconds = time.perf_counter() - started
+    return BuildResult(game.id, folder, tuple(folder / name for name in sorted(files)),
+                       len(pages), seconds)
+
+
+def _png_previews(game: Game, pdf: bytes) -> dict[str, bytes]:
+    """PNG previews with poppler's pdftoppm, if it is installed; otherwise a clear error."""
+    import subprocess
+
+    if shutil.which("pdftoppm") is None:
+        raise BadInput("--format png needs pdftoppm (poppler-utils), which is not installed")
+    with tempfile.TemporaryDirectory() as tmp:
+        source = Path(tmp) / "kit.pdf"
+        source.write_bytes(pdf)
+        subprocess.run(["pdftoppm", "-r", "50", "-png", str(source), str(Path(tmp) / "p")],
+                       check=True, capture_output=True)
+        return {f"png/{game.id}-{p.stem.split('-')[-1]}.png": p.read_bytes()
+                for p in sorted(Path(tmp).glob("p-*.png"))}
+
+
+def _write_atomically(folder: Path, files: dict[str, bytes]) -> None:
+    """Write every file into a temporary sibling folder, then swap it into place."""
+    try:
+        folder.parent.mkdir(parents=True, exist_ok=True)
+        staging = Path(tempfile.mkdtemp(prefix=f".{folder.name}-", dir=folder.parent))
+    except OSError as exc:
+        raise BadInput(f"output folder {str(folder.parent)!r} cannot be written: "
+                       f"{exc.strerror}") from None
+    try:
+        for name, data in files.items():
+            target = staging / name
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(data)
+        old = None
+        if folder.exists():
+            old = folder.with_name(f".{folder.name}-old-{os.getpid()}")
+            folder.rename(old)
+        staging.rename(folder)
+        if old is not None:
+            shutil.rmtree(old, ignore_errors=True)
+    except OSError as exc:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise BadInput(f"output folder {str(folder)!r} cannot be written: {exc.strerror}") from None
