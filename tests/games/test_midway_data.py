@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
-
 from warpress.engine.loader import load_game
 from warpress.engine.tables import lookup
 from warpress.verify.data import check_folder
@@ -216,7 +215,8 @@ def test_constants(game, cid, value):
 
 @pytest.mark.parametrize("roll, box", [(1, "front"), (3, "front"), (4, "rear"), (6, "rear")])
 def test_carrier_damage_hit_location(game, roll, box):
-    assert lookup(game.table("carrier-damage"), damaged="no", roll=roll) == {"box": box, "sunk": False}
+    result = lookup(game.table("carrier-damage"), damaged="no", roll=roll)
+    assert result == {"box": box, "sunk": False}
 
 
 def test_second_hit_sinks(game):
@@ -340,3 +340,31 @@ def test_data_checks_pass():
     report = check_folder("midway")
     assert report.problems == (), "\n".join(map(str, report.problems))
     assert report.assumed > 0 and report.sourced > report.assumed
+
+
+def _base_damage(game, garrison, hits_this_turn, hits):
+    """9.6(2)(3) from the constants: (applied, ignored, garrison after)."""
+    room = max(0, game.constant("base-hits-per-turn") - hits_this_turn)
+    applied = min(hits, room)
+    after = max(game.constant("garrison-air-attack-floor"), garrison - applied)
+    return applied, hits - applied, after
+
+
+def test_base_attack_example(game):
+    # M-EX13: 6 attack steps roll at attack 3 - 1 = 2; 3 hits, the 3rd is void; Garrison 6 -> 4.
+    d3a = game.get("units", "d3a").stats["attack"]
+    modifier = lookup(game.table("attack-modifier"), target="base", dive_bomber="yes",
+                      deck_loaded="yes", combined="no")["modifier"]
+    assert d3a + modifier == 2
+    assert _base_damage(game, garrison=6, hits_this_turn=0, hits=3) == (2, 1, 4)
+    assert _base_damage(game, garrison=4, hits_this_turn=0, hits=2) == (2, 0, 2)
+    assert _base_damage(game, garrison=2, hits_this_turn=0, hits=1) == (1, 0, 2)  # E23 floor
+
+
+@pytest.mark.parametrize("japan, us, winner", [
+    (4, 1, "japan"), (3, 1, "japan"), (2, 1, None), (1, 3, "us"), (1, 2, None), (4, 3, None),
+])
+def test_day_1_victory(game, japan, us, winner):
+    ratio = game.get("victory", "day-1").params["ratio"]
+    got = "japan" if japan >= ratio * us else "us" if us >= ratio * japan else None
+    assert got == winner
