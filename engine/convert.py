@@ -115,7 +115,7 @@ def _tuple(raw, item_tp, ctx, path, line):
     for i, item in enumerate(raw):
         item_line = raw.line_of(i) if isinstance(raw, LList) else line
         out.append(to_type(item, item_tp, ctx, f"{path}[{_item_name(item, i)}]", item_line))
-    return tuple(out)
+    return _INVALID if any(v is _INVALID for v in out) else tuple(out)
 
 
 def _item_name(item: Any, index: int) -> str:
@@ -131,7 +131,7 @@ def _mapping(raw, value_tp, ctx, path, line):
     for key, value in raw.items():
         key_line = raw.line_of(key) if isinstance(raw, LMap) else line
         out[key] = to_type(value, value_tp, ctx, f"{path}.{key}", key_line)
-    return FrozenDict(out)
+    return _INVALID if any(v is _INVALID for v in out.values()) else FrozenDict(out)
 
 
 def _scalar(raw, tp, ctx, path, line):

@@ -162,3 +162,9 @@ def test_assumed_notes_are_not_references(tiny_game):
     _edit(tiny_game, 'assumed: {stats.move: "movement not printed"}',
           'assumed: {stats.move: "movement not printed", side: "colour only"}')
     assert _messages(tiny_game) == []
+
+
+def test_a_bad_field_inside_a_table_row_is_reported_not_a_crash(tiny_game):
+    _edit(tiny_game, '{roll: "1-2", hits: 1}', '{roll: "1-2", hits: 1, name: [a, b]}')
+    msgs = _messages(tiny_game)
+    assert any("tables[hit].rows[0].name: expected text, got a list" in m for m in msgs), msgs
