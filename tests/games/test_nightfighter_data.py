@@ -270,3 +270,34 @@ def test_constants(game):
     assert game.constant("torpedo-columns") == (7, 12)
     assert game.constant("entry-delay-max-turns") == 2
     assert game.constant("deconfliction-range") == 5
+
+
+def test_worked_examples_part_5(game):
+    # T43: alert bombers move faster (optional 28.2)
+    alert = game.table("alert-mp")
+    assert [lookup(alert, mp=m)["alert_mp"] for m in ("2", "2*", "3", "3*", "4")] == [
+        "2*", "3", "3*", "4", "4*"]
+    # T62: heavy jamming 1 die (+2 Experte +3 anti-jam = 6)
+    jammed = game.table("jammed-ai-dice")
+    mods = {m.id: m.value for m in jammed.modifiers}
+    assert lookup(jammed, jamming="heavy")["dice"] + mods["expert"] + mods["anti-jam"] == 6
+    # T66: following an S-band contact with an Experte: 4 + 2 dice
+    follow = game.table("corkscrew-follow-dice")
+    assert lookup(follow, contact="S")["dice"] + follow.modifiers[0].value == 6
+    # T32, T33: low altitude S-band halved, L-band range 0
+    low = game.table("low-altitude-ai")
+    assert lookup(low, band="S")["range"] == "half-round-down"
+    assert lookup(low, band="L")["range"] == "0"
+    # T14: moon roll 5 in Europe after April 1942 (+2) is New
+    moon = game.table("moon")
+    europe = next(m for m in moon.modifiers if m.id == "europe-after-april-1942").value
+    assert lookup(moon, roll=5 + europe)["moon"] == "new"
+    # T8, T9: one entrant uses the top number, three use all three
+    entry = game.table("entry-numbers")
+    assert lookup(entry, entrants=1)["positions"] == ("top",)
+    assert lookup(entry, entrants=3)["positions"] == ("top", "middle", "bottom")
+
+
+def test_contents_list(game):
+    contents = {c.id: c.get("count") for c in game.extra["contents"]}
+    assert contents["dice"] == 6 and contents["patrol-display"] == 1
