@@ -301,3 +301,10 @@ def test_worked_examples_part_5(game):
 def test_contents_list(game):
     contents = {c.id: c.get("count") for c in game.extra["contents"]}
     assert contents["dice"] == 6 and contents["patrol-display"] == 1
+
+
+def test_digest_checks_are_data(game):
+    assert len(game.extra["examples"]) == 66
+    assert len(game.extra["invariants"]) == 60
+    assert len(game.extra["leak-checks"]) == 7
+    assert len(game.extra["referee-messages"]) == 15
