@@ -44,23 +44,51 @@ class Sheet:
     front: tuple[Primitive, ...]
     back: tuple[Primitive, ...] | None
     count: int
+    footer: str = "bottom"
+
+
+@dataclass(frozen=True)
+class Grid:
+    """How pieces sit on a page: columns, rows, footer side and outer bleed per axis."""
+
+    page: Paper
+    cols: int
+    rows: int
+    footer: str
+    x0: float
+    y0: float
+    bleed_x: float
+    bleed_y: float
+    spare_x: float
+    spare_y: float
 
 
 def grid_size(paper: Paper, w: float, h: float, bleed: float) -> tuple[int, int]:
-    """(columns, rows) of butted w x h pieces that fit the content area with the bleed."""
-    _x, _y, aw, ah = paper.content()
-    cols = int((aw - 2 * bleed) // w) if aw > 2 * bleed else 0
-    rows = int((ah - 2 * bleed) // h) if ah > 2 * bleed else 0
-    return cols, rows
+    """(columns, rows) of butted w x h pieces on ``paper`` as it is oriented."""
+    grid = best_grid(paper, w, h, bleed, orientations=False)
+    return grid.cols, grid.rows
 
 
-def best_paper(paper: Paper, w: float, h: float, bleed: float) -> Paper:
-    """Portrait or landscape, whichever holds more pieces (portrait on a tie)."""
-    portrait = paper.portrait
-    landscape = paper.landscape
-    pc, pr = grid_size(portrait, w, h, bleed)
-    lc, lr = grid_size(landscape, w, h, bleed)
-    return landscape if lc * lr > pc * pr else portrait
+def _grid(page: Paper, side: str, w: float, h: float, bleed: float) -> Grid:
+    x, y, aw, ah = page.content(side)
+    cols, rows = max(0, int(aw // w)), max(0, int(ah // h))
+    spare_x, spare_y = (aw - cols * w) / 2, (ah - rows * h) / 2
+    return Grid(page, cols, rows, side, x + spare_x, y + spare_y, min(bleed, spare_x),
+                min(bleed, spare_y), spare_x, spare_y)
+
+
+def best_grid(paper: Paper, w: float, h: float, bleed: float,
+              orientations: bool = True) -> Grid:
+    """The orientation and footer side that hold the most pieces (portrait, bottom on ties)."""
+    pages = (paper.portrait, paper.landscape) if orientations else (paper,)
+    best = None
+    for page in pages:
+        for side in ("bottom", "right"):
+            grid = _grid(page, side, w, h, bleed)
+            key = (grid.cols * grid.rows, min(grid.bleed_x, grid.bleed_y))
+            if best is None or key > best[0]:
+                best = (key, grid)
+    return best[1]
 
 
 def impose(pieces: list[Piece], paper: Paper, *, bleed: float = 0.0, duplex: str = "long",
@@ -69,27 +97,18 @@ def impose(pieces: list[Piece], paper: Paper, *, bleed: float = 0.0, duplex: str
     if not pieces:
         return []
     w, h = pieces[0].w, pieces[0].h
-    page = best_paper(paper, w, h, bleed)
-    cols, rows = grid_size(page, w, h, bleed)
-    if cols * rows == 0:
+    grid = best_grid(paper, w, h, bleed)
+    if grid.cols * grid.rows == 0:
         raise BadInput(f"{what} {pieces[0].id!r} ({w:g} x {h:g} mm) is larger than the "
                        f"printable area of {paper.label} paper")
-    per_page = cols * rows
-    sheets = []
-    for start in range(0, len(pieces), per_page):
-        batch = pieces[start:start + per_page]
-        sheets.append(_sheet(batch, page, cols, rows, bleed, duplex, back_offset))
-    return sheets
+    per_page = grid.cols * grid.rows
+    return [_sheet(pieces[start:start + per_page], grid, duplex, back_offset)
+            for start in range(0, len(pieces), per_page)]
 
 
-def _origin(page: Paper, cols: int, rows: int, w: float, h: float) -> tuple[float, float]:
-    x, y, aw, ah = page.content()
-    return x + (aw - cols * w) / 2, y + (ah - rows * h) / 2
-
-
-def _sheet(batch, page: Paper, cols, rows, bleed, duplex, back_offset) -> Sheet:
+def _sheet(batch, grid: Grid, duplex, back_offset) -> Sheet:
     w, h = batch[0].w, batch[0].h
-    x0, y0 = _origin(page, cols, rows, w, h)
+    page, cols = grid.page, grid.cols
     fronts: list[Primitive] = []
     backs: list[Primitive] = []
     used_cols = min(cols, len(batch))
@@ -97,19 +116,20 @@ def _sheet(batch, page: Paper, cols, rows, bleed, duplex, back_offset) -> Sheet:
     mirror_cols = _mirrors_columns(page, duplex)
     for index, piece in enumerate(batch):
         row, col = divmod(index, cols)
-        clip = _clip(col, row, used_cols, used_rows, w, h, bleed)
-        x, y = x0 + col * w, y0 + row * h
+        clip = _clip(col, row, used_cols, used_rows, w, h, grid.bleed_x, grid.bleed_y)
+        x, y = grid.x0 + col * w, grid.y0 + row * h
         fronts.append(Group(piece.front, dx=x, dy=y, clip=clip, id=piece.id, cls=piece.cls))
         if piece.back is not None:
             bx, by = _back_position(page, x, y, w, h, mirror_cols)
             bx, by = bx + back_offset[0], by + back_offset[1]
-            back_clip = (0.0, 0.0, w, h) if bleed == 0 else (-bleed, -bleed, w + 2 * bleed,
-                                                                h + 2 * bleed)
+            back_clip = (-grid.bleed_x, -grid.bleed_y, w + 2 * grid.bleed_x,
+                         h + 2 * grid.bleed_y)
             backs.append(Group(piece.back, dx=bx, dy=by, clip=back_clip,
                                id=f"{piece.id}-back", cls=f"{piece.cls} back"))
-    fronts.extend(crop_marks(x0, y0, used_cols, used_rows, w, h, bleed))
+    fronts.extend(crop_marks(grid, used_cols, used_rows, w, h))
     has_back = any(p.back is not None for p in batch)
-    return Sheet(page, tuple(fronts), tuple(backs) if has_back else None, len(batch))
+    return Sheet(page, tuple(fronts), tuple(backs) if has_back else None, len(batch),
+                 grid.footer)
 
 
 def _mirrors_columns(page: Paper, duplex: str) -> bool:
@@ -126,34 +146,40 @@ def _back_position(page: Paper, x, y, w, h, mirror_cols: bool) -> tuple[float, f
     return x, page.height - y - h
 
 
-def _clip(col, row, cols, rows, w, h, bleed) -> tuple[float, float, float, float]:
-    left = bleed if col == 0 else 0.0
-    top = bleed if row == 0 else 0.0
-    right = bleed if col == cols - 1 else 0.0
-    bottom = bleed if row == rows - 1 else 0.0
+def _clip(col, row, cols, rows, w, h, bleed_x, bleed_y) -> tuple[float, float, float, float]:
+    left = bleed_x if col == 0 else 0.0
+    top = bleed_y if row == 0 else 0.0
+    right = bleed_x if col == cols - 1 else 0.0
+    bottom = bleed_y if row == rows - 1 else 0.0
     return (-left, -top, w + left + right, h + top + bottom)
 
 
-def crop_marks(x0, y0, cols, rows, w, h, bleed) -> list[Primitive]:
-    """Short lines on every cut line, outside the block of trims and its bleed."""
+def crop_marks(grid: Grid, cols: int, rows: int, w: float, h: float) -> list[Primitive]:
+    """Short lines on every cut line, outside the trims: beyond the bleed where there is
+    room, otherwise over the outer bleed band (still outside the trim)."""
     marks: list[Primitive] = []
-    out = bleed + CROP_GAP
-    top, bottom = y0 - out, y0 + rows * h + out
-    left, right = x0 - out, x0 + cols * w + out
+    x0, y0 = grid.x0, grid.y0
+    y_from, y_len = _mark_band(grid.bleed_y, grid.spare_y)
+    x_from, x_len = _mark_band(grid.bleed_x, grid.spare_x)
+    top, bottom = y0 - y_from, y0 + rows * h + y_from
+    left, right = x0 - x_from, x0 + cols * w + x_from
     for c in range(cols + 1):
         x = x0 + c * w
-        marks.append(Line(x, top - CROP, x, top, HAIRLINE, cls="crop-mark"))
-        marks.append(Line(x, bottom, x, bottom + CROP, HAIRLINE, cls="crop-mark"))
+        marks.append(Line(x, top - y_len, x, top, HAIRLINE, cls="crop-mark"))
+        marks.append(Line(x, bottom, x, bottom + y_len, HAIRLINE, cls="crop-mark"))
     for r in range(rows + 1):
         y = y0 + r * h
-        marks.append(Line(left - CROP, y, left, y, HAIRLINE, cls="crop-mark"))
-        marks.append(Line(right, y, right + CROP, y, HAIRLINE, cls="crop-mark"))
+        marks.append(Line(left - x_len, y, left, y, HAIRLINE, cls="crop-mark"))
+        marks.append(Line(right, y, right + x_len, y, HAIRLINE, cls="crop-mark"))
     return marks
 
 
-def crop_space(bleed: float) -> float:
-    """How far crop marks reach beyond the trim."""
-    return bleed + CROP_GAP + CROP
+def _mark_band(bleed: float, spare: float) -> tuple[float, float]:
+    """(distance from the trim where a mark starts, its length) within ``spare`` mm."""
+    if spare >= bleed + CROP_GAP + 2.0:
+        start = bleed + CROP_GAP
+        return start, min(CROP, spare - start)
+    return 0.3, max(spare - 0.3, 0.5)
 
 
 # --- tiling -----------------------------------------------------------------------------

@@ -139,10 +139,11 @@ def _sheet_pages(sheets: list[Sheet], part: str) -> list[KitPage]:
     pages = []
     for i, sheet in enumerate(sheets, 1):
         p = sheet.paper
-        pages.append(KitPage(part, Page(p.width, p.height, sheet.front, id=f"{part}-{i}-front")))
+        pages.append(KitPage(part, Page(p.width, p.height, sheet.front, id=f"{part}-{i}-front",
+                                        footer=sheet.footer)))
         if sheet.back is not None:
             pages.append(KitPage(part, Page(p.width, p.height, sheet.back,
-                                            id=f"{part}-{i}-back")))
+                                            id=f"{part}-{i}-back", footer=sheet.footer)))
     return pages
 
 
@@ -199,9 +200,9 @@ def _finish(game: Game, pages: list[KitPage], options: Options) -> list[Page]:
         page = kit_page.page
         sized = Paper(options.paper.name, page.width, page.height)
         items = (*_typeset(page.items), *footer(sized, game.info.name, kit_page.part,
-                                                 number, total))
+                                                 number, total, page.footer))
         out.append(Page(page.width, page.height, items, id=_safe_id(page.id),
-                        title=f"{game.info.name}: {kit_page.part}"))
+                        title=f"{game.info.name}: {kit_page.part}", footer=page.footer))
     check_glyphs(out)
     return out
 

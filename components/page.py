@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..engine.errors import BadInput
-from .primitives import HAIRLINE, Line, Primitive, Rect, Style, Text
+from .primitives import HAIRLINE, Group, Line, Primitive, Rect, Style, Text
 
 PAPERS: dict[str, tuple[float, float]] = {
     "a4": (210.0, 297.0),
@@ -36,8 +36,10 @@ class Paper:
     def portrait(self) -> Paper:
         return Paper(self.name, min(self.width, self.height), max(self.width, self.height))
 
-    def content(self) -> tuple[float, float, float, float]:
-        """(x, y, w, h) of the area inside the margin and above the footer."""
+    def content(self, footer_side: str = "bottom") -> tuple[float, float, float, float]:
+        """(x, y, w, h) of the area inside the margin, beside the footer band."""
+        if footer_side == "right":
+            return (MARGIN, MARGIN, self.width - 2 * MARGIN - FOOTER, self.height - 2 * MARGIN)
         return (MARGIN, MARGIN, self.width - 2 * MARGIN, self.height - 2 * MARGIN - FOOTER)
 
     @property
@@ -55,8 +57,17 @@ def paper(name: str) -> Paper:
     return Paper(key, width, height)
 
 
-def footer(paper: Paper, game: str, part: str, number: int, total: int) -> list[Primitive]:
-    """Footer text and the 50 mm scale bar, inside the margin at the bottom of the page."""
+def footer(paper: Paper, game: str, part: str, number: int, total: int,
+           side: str = "bottom") -> list[Primitive]:
+    """Footer text and the 50 mm scale bar, inside the margin at the bottom of the page.
+
+    With ``side="right"`` the same footer runs up the right-hand edge (for sheets
+    whose pieces need the full page height, such as 9 cards on Letter).
+    """
+    if side == "right":
+        turned = Paper(paper.name, paper.height, paper.width)
+        return [Group(tuple(footer(turned, game, part, number, total)), dy=paper.height,
+                      rotate=-90, cls="footer-right")]
     base = paper.height - MARGIN - 1.0
     text = f"{game} · {part} · page {number}/{total} · {paper.label}"
     items: list[Primitive] = [Text(MARGIN, base, text, size=2.6, cls="footer")]

@@ -111,6 +111,7 @@ class Page:
     items: tuple[Primitive, ...]
     id: str
     title: str = ""
+    footer: str = "bottom"  # or "right": where the page furniture goes
 
 
 def group(items: Sequence[Primitive], **kwargs) -> Group:

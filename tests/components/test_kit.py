@@ -1,0 +1,151 @@
+"""components/kit.py: structure of a built kit, not pixels."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from pypdf import PdfReader
+from warpress.cli import main
+from warpress.components.kit import build_kit, kit_pages, parse_options
+from warpress.components.primitives import Group, walk
+from warpress.engine.errors import BadInput
+from warpress.engine.loader import builtin
+
+A4 = (210 * 72 / 25.4, 297 * 72 / 25.4)
+
+
+def _svgs(kit, part: str) -> list[str]:
+    return [p.read_text(encoding="utf-8") for p in kit.files
+            if p.suffix == ".svg" and part in p.name]
+
+
+def test_every_hex_of_the_midway_map_is_drawn_with_its_id(midway_kit):
+    hex_map = builtin("midway").hex_map()
+    drawn = set()
+    for svg in _svgs(midway_kit, "map-operations-area"):
+        drawn |= set(re.findall(r'id="hex-([A-Z]+-\d+)"', svg))
+    assert drawn == set(hex_map.hex_ids)
+    f6 = re.search(r'class="([^"]*)"[^>]*id="hex-F-6"', "".join(_svgs(midway_kit, "map-oper")))
+    assert {"hex", "island", "midway"} <= set(f6.group(1).split())
+
+
+def test_counter_and_card_counts_match_the_data(midway_kit):
+    game = builtin("midway")
+    fronts = "".join(_svgs(midway_kit, "counters-15-875-mm-1-front"))
+    counters = re.findall(r'<g class="counter [^"]*" [^>]*id="counter-[^"]*"', fronts)
+    expected = sum(u.count or 1 for u in game.units) + sum(m.count or 1 for m in game.markers)
+    assert len(counters) == expected
+    cards = re.findall(r'id="card-event-[^"]*-\d+"', "".join(_svgs(midway_kit, "cards-event")))
+    assert len(cards) == sum(c.count for c in game.cards) == 8
+
+
+def test_pdf_pages_are_true_size_and_fonts_embedded(midway_kit):
+    reader = PdfReader(midway_kit.folder / "midway.pdf")
+    assert len(reader.pages) == midway_kit.pages
+    for page in reader.pages:
+        size = sorted((float(page.mediabox.width), float(page.mediabox.height)))
+        assert size == pytest.approx(sorted(A4), abs=0.01)
+        for font in (page.get("/Resources") or {}).get("/Font", {}).values():
+            descriptor = font.get_object()
+            if "/DescendantFonts" in descriptor:
+                descriptor = descriptor["/DescendantFonts"][0].get_object()
+            assert "/FontFile2" in descriptor["/FontDescriptor"], descriptor
+
+
+def test_japanese_text_is_extractable(midway_kit):
+    reader = PdfReader(midway_kit.folder / "midway.pdf")
+    text = "".join(page.extract_text() for page in reader.pages)
+    assert "赤城" in text or "ミッドウェイ" in text
+    assert "page 1/" in text
+
+
+def test_same_input_gives_byte_identical_files(midway_kit, tmp_path):
+    again = build_kit(builtin("midway"), tmp_path, parse_options("a4", "pdf,svg", "long", "0,0",
+                                                                 None))
+    assert [p.name for p in again.files] == [p.name for p in midway_kit.files]
+    for first, second in zip(midway_kit.files, again.files, strict=True):
+        assert first.read_bytes() == second.read_bytes(), first.name
+
+
+def test_backs_are_mirrored_for_long_edge_duplex():
+    game = builtin("midway")
+    pages = kit_pages(game, parse_options("a4", "pdf", "long", "0,0", "cards"))
+    front, back = pages[0], pages[1]
+    fronts = {g.id: g for g in walk(front.items) if isinstance(g, Group) and g.id
+              and g.id.startswith("card-")}
+    backs = {g.id[:-5]: g for g in walk(back.items) if isinstance(g, Group) and g.id
+             and g.id.endswith("-back")}
+    assert fronts.keys() == backs.keys()
+    for key, g in fronts.items():
+        assert backs[key].dx == pytest.approx(front.width - g.dx - 63.0)
+        assert backs[key].dy == pytest.approx(g.dy)
+
+
+def test_short_edge_duplex_and_back_offset_move_the_backs():
+    game = builtin("midway")
+    pages = kit_pages(game, parse_options("a4", "pdf", "short", "1.5,-0.5", "cards"))
+    front, back = pages[0], pages[1]
+    first = next(g for g in walk(front.items) if isinstance(g, Group) and g.id
+                 and g.id.startswith("card-"))
+    its_back = next(g for g in walk(back.items) if isinstance(g, Group)
+                    and g.id == f"{first.id}-back")
+    assert its_back.dx == pytest.approx(first.dx + 1.5)
+    assert its_back.dy == pytest.approx(front.height - first.dy - 88.0 - 0.5)
+
+
+def test_cards_are_nine_up_with_crop_marks_on_a4_and_letter():
+    game = builtin("midway")
+    for paper in ("a4", "letter"):
+        pages = kit_pages(game, parse_options(paper, "pdf", "long", "0,0", "cards"))
+        cards = [g for g in walk(pages[0].items) if isinstance(g, Group) and g.id
+                 and g.id.startswith("card-")]
+        assert len(cards) == 8  # the event deck has 8 cards: one sheet
+        marks = [i for i in walk(pages[0].items) if getattr(i, "cls", None) == "crop-mark"]
+        assert marks
+
+
+def test_calibration_and_assumed_pages_are_in_the_kit(midway_kit):
+    names = [p.name for p in midway_kit.files]
+    assert any("calibration-front" in n for n in names)
+    assert any("assumed-values" in n for n in names)
+    assert any("map-operations-area-assembly" in n for n in names)
+
+
+def test_bad_options_are_refused():
+    with pytest.raises(BadInput, match="unknown paper 'b5'"):
+        parse_options("b5", "pdf", "long", "0,0", None)
+    with pytest.raises(BadInput, match="unknown format 'gif'"):
+        parse_options("a4", "pdf,gif", "long", "0,0", None)
+    with pytest.raises(BadInput, match="unknown kit part 'dice'"):
+        parse_options("a4", "pdf", "long", "0,0", "map,dice")
+    with pytest.raises(BadInput, match="--back-offset 'x'"):
+        parse_options("a4", "pdf", "long", "x", None)
+
+
+def test_cli_build_writes_nothing_when_the_output_cannot_be_written(tmp_path: Path):
+    blocker = tmp_path / "output"
+    blocker.write_text("a file where the folder should be", encoding="utf-8")
+    result = CliRunner().invoke(main, ["build", "midway", "--out", str(blocker / "x")])
+    assert result.exit_code == 2
+    assert "cannot be written" in result.output
+    assert "Traceback" not in result.output
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["output"]
+
+
+def test_cli_build_unknown_paper_is_exit_2(tmp_path: Path):
+    result = CliRunner().invoke(main, ["build", "midway", "--paper", "b5", "--out",
+                                       str(tmp_path)])
+    assert result.exit_code == 2
+    assert "unknown paper 'b5' (allowed: a4, letter, a3, tabloid)" in result.output
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_cli_build_only_cards_prints_a_summary(tmp_path: Path):
+    result = CliRunner().invoke(main, ["build", "midway", "--only", "cards", "--format", "pdf",
+                                       "--out", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    assert "midway: " in result.output and "built 1 kit(s)" in result.output
+    assert (tmp_path / "midway" / "midway.pdf").is_file()
