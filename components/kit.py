@@ -26,6 +26,7 @@ from .impose import Piece, Sheet, assembly_items, calibration_items, impose, til
 from .page import Paper, footer, paper
 from .pieces import CARD_BLEED, card_pieces, marker_pieces, unit_pieces
 from .primitives import Page, Primitive, texts
+from .registry import extensions
 
 PARTS = ("map", "counters", "cards", "sheets")
 FORMATS = ("pdf", "svg", "png")
@@ -180,7 +181,11 @@ def kit_pages(game: Game, options: Options, progress: Callable[[str], None] | No
     for part in options.only:
         if progress:
             progress(part)
-        pages.extend(PART_BUILDERS[part](game, options))
+        extra = extensions(game.id, part)
+        if not any(e.replaces for e in extra):
+            pages.extend(PART_BUILDERS[part](game, options))
+        for extension in extra:
+            pages.extend(extension.build(game, options))
     two_sided = any(p.page.id.endswith("-back") for p in pages)
     if two_sided:
         portrait = options.paper.portrait

@@ -1,0 +1,1 @@
+"""Per-game kit extensions (see components/registry.py)."""
