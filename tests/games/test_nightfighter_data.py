@@ -228,7 +228,7 @@ def test_shootdown_evade_flak(game):
     assert lookup(game.table("collision"), oblique="no")["fp"] == 2
     assert lookup(game.table("collision"), oblique="yes")["fp"] == 0
     flak = game.table("flak")
-    assert lookup(flak, roll=11, task_force="no")["fires"] is False
+    assert lookup(flak, roll=11, task_force="no")["hit_dice"] == 0
     assert lookup(flak, roll=12, task_force="no")["hit_dice"] == 4
     assert lookup(flak, roll=12, task_force="yes")["hit_dice"] == 8
 
