@@ -6,7 +6,6 @@ import re
 from statistics import mean
 
 import pytest
-
 from warpress.engine.loader import load_game
 from warpress.engine.tables import lookup
 from warpress.verify.data import check_folder, check_table
