@@ -230,3 +230,7 @@ def build(game: str, paper_name: str, out_dir: str, formats: str, duplex: str,
     total = sum(r.seconds for r in results)
     click.echo(f"built {len(results)} kit(s): {sum(len(r.files) for r in results)} files, "
                f"{sum(r.pages for r in results)} pages in {total:.1f} s")
+
+
+if __name__ == "__main__":
+    main()

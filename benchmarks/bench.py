@@ -1,0 +1,177 @@
+"""Benchmarks, run on demand (not part of the test suite).
+
+    python benchmarks/bench.py            # everything
+    python benchmarks/bench.py engine     # lookups from a cold start, battle odds
+    python benchmarks/bench.py kits       # counters, cards, a tiled map, build all
+
+Prints the median wall time over several runs and the peak memory of each job,
+with the target it is held to. Record the figures in BENCHMARKS.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import tracemalloc
+from collections.abc import Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+#: One cold-start lookup per game (a fresh process each run, as a referee types it).
+LOOKUPS = {
+    "midway": ["lookup", "midway", "carrier-damage", "damaged=no", "roll=2"],
+    "midway-cards": ["lookup", "midway-cards", "air-combat", "attacker=A", "defender=B"],
+    "nimitz": ["lookup", "nimitz", "attack", "value=4/6", "roll=3"],
+    "nightfighter": ["lookup", "nightfighter", "combat", "roll=11", "fp=1"],
+    "axis-allies": ["lookup", "axis-allies", "unit", "type=armor"],
+}
+BATTLES = [
+    ("27 units (13 v 14)", "6 infantry, 3 armor, 2 fighter, 2 bomber",
+     "8 infantry, 2 armor, 2 fighter, 1 antiaircraft, 1 bomber"),
+    ("40 v 40", "20 infantry, 10 armor, 6 fighter, 4 bomber",
+     "24 infantry, 8 armor, 6 fighter, 1 antiaircraft, 1 bomber"),
+]
+
+
+def warpress() -> list[str]:
+    beside = Path(sys.executable).parent / "warpress"
+    exe = str(beside) if beside.exists() else shutil.which("warpress")
+    return [exe] if exe else [sys.executable, "-m", "warpress.cli"]
+
+
+def timed_process(args: list[str], runs: int) -> tuple[float, float, str]:
+    """(median seconds, peak RSS MiB of the child, last output line) over ``runs``."""
+    times = []
+    out = ""
+    for _ in range(runs):
+        start = time.perf_counter()
+        done = subprocess.run(args, capture_output=True, text=True, check=False)
+        times.append(time.perf_counter() - start)
+        out = (done.stdout or done.stderr).strip().splitlines()[-1:] or [""]
+        out = out[0] if done.returncode == 0 else f"exit {done.returncode}: {out[0]}"
+    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    return statistics.median(times), peak, out
+
+
+def timed_call(fn: Callable[[], object], runs: int) -> tuple[float, float]:
+    """(median seconds over ``runs``, peak traced MiB of one more traced run) of ``fn``."""
+    fn()  # warm-up: font registration and imports are not the job
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    tracemalloc.start()
+    fn()
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    return statistics.median(times), peak / 2**20
+
+
+def row(name: str, seconds: float, peak: float, target: str, note: str = "") -> None:
+    print(f"| {name} | {seconds:.3f} s | {peak:.0f} MiB | {target} | {note} |", flush=True)
+
+
+def bench_engine(runs: int) -> None:
+    print("\n| engine job | median | peak memory | target | note |\n|---|---|---|---|---|")
+    cache = tempfile.mkdtemp(prefix="warpress-cache-")
+    env_runs = max(runs, 5)
+    for game, args in LOOKUPS.items():
+        os.environ["WARPRESS_CACHE"] = cache
+        subprocess.run([*warpress(), *args], capture_output=True, check=False)  # warm the cache
+        seconds, peak, out = timed_process([*warpress(), *args], env_runs)
+        row(f"lookup {game} (cold process)", seconds, peak, "< 0.3 s", out[:60])
+    for label, attacker, defender in BATTLES:
+        args = [*warpress(), "odds", "axis-allies", "battle", f"attacker={attacker}",
+                f"defender={defender}", "--json"]
+        seconds, peak, out = timed_process(args, runs)
+        row(f"odds axis-allies battle {label}", seconds, peak, "< 1 s (40 a side)", out[:40])
+    shutil.rmtree(cache, ignore_errors=True)
+
+
+def bench_kits(runs: int) -> None:
+    from warpress.components.hexmap import hex_map_drawing
+    from warpress.components.impose import Piece, impose, tile
+    from warpress.components.kit import build_kit, parse_options
+    from warpress.components.page import paper
+    from warpress.components.pieces import CARD_BLEED, card_back, card_front, unit_pieces
+    from warpress.components.primitives import Page
+    from warpress.components.render_pdf import pdf_bytes
+    from warpress.engine.loader import builtin
+
+    print("\n| kit job | median | peak memory | target | note |\n|---|---|---|---|---|")
+    a4 = paper("a4")
+    midway = builtin("midway")
+    unit = next(u for u in midway.units if u.steps == 2)
+    counter = unit_pieces(midway, unit)[0]
+    counters = [Piece(f"c{i}", counter.w, counter.h, counter.front, counter.back)
+                for i in range(200)]
+
+    def counters_pdf() -> bytes:
+        sheets = impose(counters, a4)
+        pages = [Page(s.paper.width, s.paper.height, part, id=f"p{i}")
+                 for i, s in enumerate(sheets) for part in (s.front, s.back)]
+        return pdf_bytes(pages, "counters")
+
+    seconds, peak = timed_call(counters_pdf, runs)
+    row("200 double-sided counters to PDF", seconds, peak, "< 1 s")
+
+    cards_game = builtin("midway-cards")
+    deck = cards_game.decks[0]
+    card = next(c for c in cards_game.cards if c.deck == deck.id)
+    front, back = card_front(cards_game, card, deck), card_back(cards_game, deck)
+    cards = [Piece(f"k{i}", 63, 88, front, back) for i in range(54)]
+
+    def cards_pdf() -> bytes:
+        sheets = impose(cards, a4, bleed=CARD_BLEED)
+        pages = [Page(s.paper.width, s.paper.height, part, id=f"p{i}")
+                 for i, s in enumerate(sheets) for part in (s.front, s.back)]
+        return pdf_bytes(pages, "cards")
+
+    seconds, peak = timed_call(cards_pdf, runs)
+    row("54 poker cards front and back to PDF", seconds, peak, "< 1 s")
+
+    nightfighter = builtin("nightfighter")
+
+    def nightfighter_map() -> bytes:
+        drawing, width, height = hex_map_drawing(nightfighter.hex_map(), game_id="nightfighter")
+        tiles = tile(drawing, width, height, a4)
+        return pdf_bytes([Page(t.page.width, t.page.height, t.items, id=t.label)
+                          for t in tiles], "map")
+
+    seconds, peak = timed_call(nightfighter_map, runs)
+    row("Nightfighter player map tiled on A4 to PDF", seconds, peak, "-")
+
+    out = Path(tempfile.mkdtemp(prefix="warpress-bench-"))
+    seconds, peak, note = timed_process([*warpress(), "build", "all", "--out", str(out)],
+                                        max(1, runs // 2))
+    row("build all (5 kits, PDF + SVG, fresh process)", seconds, peak, "< 30 s", note[:60])
+    shutil.rmtree(out, ignore_errors=True)
+    opts = parse_options("a4", "pdf", "long", "0,0", None)
+    seconds, peak = timed_call(lambda: build_kit(midway, out, opts), runs)
+    row("build midway kit, PDF only (in process)", seconds, peak, "-")
+    shutil.rmtree(out, ignore_errors=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("what", nargs="?", default="all", choices=["all", "engine", "kits"])
+    parser.add_argument("--runs", type=int, default=5, help="runs per job (median reported)")
+    args = parser.parse_args()
+    print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores, runs={args.runs}")
+    if args.what in ("all", "engine"):
+        bench_engine(args.runs)
+    if args.what in ("all", "kits"):
+        bench_kits(args.runs)
+
+
+if __name__ == "__main__":
+    main()
