@@ -1,0 +1,65 @@
+"""The data-facing commands: games, schema, errata, verify all."""
+
+from __future__ import annotations
+
+import json
+
+import jsonschema
+import pytest
+import yaml
+from click.testing import CliRunner
+from warpress.cli import main
+from warpress.engine.loader import GAMES_DIR, builtin_games
+
+GAMES = ("axis-allies", "midway", "midway-cards", "nightfighter", "nimitz")
+
+
+def _run(*args: str):
+    return CliRunner().invoke(main, list(args))
+
+
+def test_the_five_games_ship():
+    assert builtin_games() == GAMES
+
+
+def test_games_lists_kind_counts_and_provenance_share():
+    result = _run("games", "--json")
+    assert result.exit_code == 0, result.output
+    rows = {row["id"]: row for row in json.loads(result.output)["games"]}
+    assert set(rows) == set(GAMES)
+    for row in rows.values():
+        assert row["sourced"] + row["assumed"] == row["values"] > 0
+        assert row["sourced_pct"] + row["assumed_pct"] == pytest.approx(100.0)
+    assert rows["midway"]["kind"] == "hex" and rows["nimitz"]["kind"] == "point-to-point"
+    assert rows["midway"]["components"]["cards"] == 8
+    text = _run("games").output
+    assert all(g in text for g in GAMES) and "% sourced" in text
+
+
+def test_verify_all_data_passes():
+    result = _run("verify", "all", "--data")
+    assert result.exit_code == 0, result.output
+    assert result.output.count("data OK") == 5
+
+
+def test_schema_is_valid_and_every_shipped_file_follows_it():
+    schema = json.loads(_run("schema").output)
+    jsonschema.Draft202012Validator.check_schema(schema)
+    validator = jsonschema.Draft202012Validator(schema)
+    for path in sorted(GAMES_DIR.glob("*/*.yaml")):
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        errors = sorted(validator.iter_errors(data), key=str)
+        assert not errors, f"{path.name}: {errors[0].message} at {list(errors[0].path)}"
+
+
+def test_schema_rejects_what_the_loader_rejects():
+    schema = json.loads(_run("schema").output)
+    bad = {"units": [{"id": "tank", "type": "armor", "count": "four", "rule": "1"}]}
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(bad, schema)
+
+
+def test_errata_prints_readings_and_ruling():
+    result = _run("errata", "midway")
+    assert result.exit_code == 0
+    assert "E1 [" in result.output and "ruling:" in result.output and "reading:" in result.output
