@@ -14,10 +14,8 @@ import tempfile
 from functools import cache
 from pathlib import Path
 
-from .convert import Context, to_record
 from .errors import BadInput, DataError, Problem
 from .model import SECTIONS, ExtraRecord, Game, GameInfo
-from .yamlnodes import LList, LMap, read_yaml
 
 GAMES_DIR = Path(__file__).resolve().parent.parent / "games"
 
@@ -108,6 +106,9 @@ def _write_cache(path: Path, game: Game) -> None:
 
 def load_game_collecting(folder: Path, shown: str) -> tuple[Game | None, list[Problem]]:
     """Load ``folder``; return (game or None, problems) without raising."""
+    from .convert import Context  # YAML parsing is imported only when a game is parsed
+    from .yamlnodes import LMap, read_yaml
+
     files = sorted(folder.glob("*.yaml")) + sorted(folder.glob("*.yml"))
     problems: list[Problem] = []
     if not files:
@@ -147,6 +148,8 @@ def load_game_collecting(folder: Path, shown: str) -> tuple[Game | None, list[Pr
 
 
 def _game_info(documents, folder: Path, shown: str, problems: list[Problem]) -> GameInfo | None:
+    from .convert import Context, to_record
+
     found = [(f, d) for f, d in documents if "game" in d]
     if not found:
         if problems:
@@ -169,7 +172,10 @@ def _game_info(documents, folder: Path, shown: str, problems: list[Problem]) -> 
     return info
 
 
-def _records(value, section: str, cls, ctx: Context, line: int) -> list:
+def _records(value, section: str, cls, ctx, line: int) -> list:
+    from .convert import to_record
+    from .yamlnodes import LList
+
     if not isinstance(value, list):
         ctx.problem(line, section, "expected a list of records")
         return []

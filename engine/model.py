@@ -125,6 +125,8 @@ class Record(Item):
 
 @dataclass(frozen=True, kw_only=True)
 class Side(Record):
+    """Side record (see docs/data-format.md)."""
+
     color: str | None = None
     alliance: str | None = None
 
@@ -147,6 +149,8 @@ class GameInfo(Record):
 
 @dataclass(frozen=True, kw_only=True)
 class Erratum(Record):
+    """Erratum record (see docs/data-format.md)."""
+
     rules: tuple[str, ...]
     summary: str
     readings: tuple[str, ...]
@@ -157,6 +161,8 @@ class Erratum(Record):
 
 @dataclass(frozen=True, kw_only=True)
 class Constant(Record):
+    """Constant record (see docs/data-format.md)."""
+
     value: Value
     unit: str | None = None
 
@@ -166,6 +172,8 @@ class Constant(Record):
 
 @dataclass(frozen=True, kw_only=True)
 class TableKey(Record):
+    """TableKey record (see docs/data-format.md)."""
+
     kind: Literal["roll", "int", "enum"]
     min: int | None = None
     max: int | None = None
@@ -174,6 +182,8 @@ class TableKey(Record):
 
 @dataclass(frozen=True, kw_only=True)
 class Modifier(Item):
+    """Modifier record (see docs/data-format.md)."""
+
     OPEN = True
     text: str | None = None
     value: Value = None
@@ -188,6 +198,8 @@ class TableRow(Item):
 
 @dataclass(frozen=True, kw_only=True)
 class Table(Record):
+    """Table record (see docs/data-format.md)."""
+
     dice: str | None = None
     keys: tuple[TableKey, ...] = ()
     results: tuple[str, ...]
@@ -219,6 +231,8 @@ class Table(Record):
 
 @dataclass(frozen=True, kw_only=True)
 class Track(Record):
+    """Track record (see docs/data-format.md)."""
+
     values: tuple[Value, ...]
     start: Value = None
     labels: Mapping[str, str] = _no_map()
@@ -227,6 +241,8 @@ class Track(Record):
 
 @dataclass(frozen=True, kw_only=True)
 class Unit(Record):
+    """Unit record (see docs/data-format.md)."""
+
     side: str | None = None
     type: str
     count: int | None = None
@@ -241,6 +257,8 @@ class Unit(Record):
 
 @dataclass(frozen=True, kw_only=True)
 class Marker(Record):
+    """Marker record (see docs/data-format.md)."""
+
     count: int | None = None
     side: str | None = None
     back: Value = None
@@ -251,6 +269,8 @@ class Marker(Record):
 
 @dataclass(frozen=True, kw_only=True)
 class Deck(Record):
+    """Deck record (see docs/data-format.md)."""
+
     count: int
     back: str | None = None
     side: str | None = None
@@ -259,6 +279,8 @@ class Deck(Record):
 
 @dataclass(frozen=True, kw_only=True)
 class Card(Record):
+    """Card record (see docs/data-format.md)."""
+
     deck: str
     number: Value = None
     count: int = 1
@@ -302,6 +324,8 @@ def _letters(index: int) -> str:
 
 @dataclass(frozen=True, kw_only=True)
 class Feature(Item):
+    """Feature record (see docs/data-format.md)."""
+
     OPEN = True
     kind: str
     hexes: tuple[str, ...] = ()
@@ -311,6 +335,8 @@ class Feature(Item):
 
 @dataclass(frozen=True, kw_only=True)
 class HexMap(Record):
+    """HexMap record (see docs/data-format.md)."""
+
     columns: Axis
     rows: Axis
     hex_id: str = "{col}{row}"
@@ -338,6 +364,8 @@ class HexMap(Record):
 
 @dataclass(frozen=True, kw_only=True)
 class Point(Record):
+    """Point record (see docs/data-format.md)."""
+
     OPEN = True
     kind: str | None = None
     capacity: Value = None
@@ -348,6 +376,8 @@ class Point(Record):
 
 @dataclass(frozen=True, kw_only=True)
 class Route(Item):
+    """Route record (see docs/data-format.md)."""
+
     OPEN = True
     a: str
     b: str
@@ -356,6 +386,8 @@ class Route(Item):
 
 @dataclass(frozen=True, kw_only=True)
 class PointMap(Record):
+    """PointMap record (see docs/data-format.md)."""
+
     points: tuple[Point, ...]
     routes: tuple[Route, ...] = ()
     width_mm: float | None = None
@@ -368,6 +400,8 @@ class PointMap(Record):
 
 @dataclass(frozen=True, kw_only=True)
 class Box(Record):
+    """Box record (see docs/data-format.md)."""
+
     OPEN = True
     kind: str | None = None
     capacity: int | None = None
@@ -378,12 +412,16 @@ class Box(Record):
 
 @dataclass(frozen=True, kw_only=True)
 class Arrow(Item):
+    """Arrow record (see docs/data-format.md)."""
+
     from_: str = field(metadata={"key": "from"})
     to: str
 
 
 @dataclass(frozen=True, kw_only=True)
 class Display(Record):
+    """Display record (see docs/data-format.md)."""
+
     side: str | None = None
     boxes: tuple[Box, ...] = ()
     arrows: tuple[Arrow, ...] = ()
@@ -400,6 +438,8 @@ class Display(Record):
 
 @dataclass(frozen=True, kw_only=True)
 class Placement(Item):
+    """Placement record (see docs/data-format.md)."""
+
     OPEN = True
     unit: str | None = None
     marker: str | None = None
@@ -411,6 +451,8 @@ class Placement(Item):
 
 @dataclass(frozen=True, kw_only=True)
 class SetupItem(Record):
+    """SetupItem record (see docs/data-format.md)."""
+
     side: str | None = None
     scenario: str | None = None
     text: str | None = None
@@ -419,6 +461,8 @@ class SetupItem(Record):
 
 @dataclass(frozen=True, kw_only=True)
 class Phase(Record):
+    """Phase record (see docs/data-format.md)."""
+
     OPEN = True
     order: int | None = None
     who: str | None = None
@@ -428,6 +472,8 @@ class Phase(Record):
 
 @dataclass(frozen=True, kw_only=True)
 class VictoryCondition(Record):
+    """VictoryCondition record (see docs/data-format.md)."""
+
     when: str | None = None
     condition: str | None = None
     result: str | None = None
@@ -437,6 +483,8 @@ class VictoryCondition(Record):
 
 @dataclass(frozen=True, kw_only=True)
 class SheetSection(Item):
+    """SheetSection record (see docs/data-format.md)."""
+
     title: str | None = None
     title_ja: str | None = None
     lines: tuple[str, ...] = ()
@@ -444,6 +492,8 @@ class SheetSection(Item):
 
 @dataclass(frozen=True, kw_only=True)
 class Sheet(Record):
+    """Sheet record (see docs/data-format.md)."""
+
     kind: Literal["plan-sheet", "play-aid", "log", "setup", "reference"]
     sections: tuple[SheetSection, ...] = ()
     tables: tuple[str, ...] = ()
