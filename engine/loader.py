@@ -100,6 +100,9 @@ def _write_cache(path: Path, game: Game) -> None:
         with tempfile.NamedTemporaryFile("wb", dir=path.parent, delete=False) as handle:
             pickle.dump(game, handle, protocol=pickle.HIGHEST_PROTOCOL)
         os.replace(handle.name, path)
+        for stale in path.parent.glob(f"{path.name.rsplit('-', 1)[0]}-*.pickle"):
+            if stale != path:
+                stale.unlink(missing_ok=True)  # an older version of this game's data
     except OSError:
         pass
 
