@@ -82,26 +82,62 @@ def games(as_json: bool) -> None:
 @main.command()
 @click.argument("game")
 @click.option("--data", "data_only", is_flag=True, help="Run only the data checks.")
+@click.option("--thorough", is_flag=True, help="Run the rule invariants with more examples.")
 @friendly
-def verify(game: str, data_only: bool) -> None:
-    """Check GAME (or all): the data checks, every problem as file:line: key: message."""
+def verify(game: str, data_only: bool, thorough: bool) -> None:
+    """Check GAME (or all): data checks, then the rule invariants with a fixed seed.
+
+    Data problems are printed as file:line: key: message (exit 2); each invariant
+    is reported PASS or FAIL with its rule number and, for a FAIL, the shrunk
+    counterexample (exit 1).
+    """
     from .verify.data import check_folder
 
-    failed = False
+    data_failed = invariant_failed = False
     for name in _game_names(game):
         report = check_folder(name)
         for problem in report.problems:
             click.echo(str(problem), err=True)
-        if report.ok:
-            total = report.sourced + report.assumed
-            share = 100.0 * report.sourced / total if total else 0.0
-            click.echo(f"{report.game.id}: data OK: {total} values, {share:.1f}% sourced, "
-                       f"{report.assumed} assumed")
-        else:
-            failed = True
+        if not report.ok:
+            data_failed = True
             click.echo(f"{name}: {len(report.problems)} data problem(s)", err=True)
-    if failed:
+            continue
+        total = report.sourced + report.assumed
+        share = 100.0 * report.sourced / total if total else 0.0
+        click.echo(f"{report.game.id}: data OK: {total} values, {share:.1f}% sourced, "
+                   f"{report.assumed} assumed")
+        if not data_only:
+            invariant_failed |= _run_invariants(report.game, thorough)
+    if data_failed:
         sys.exit(2)
+    if invariant_failed:
+        sys.exit(1)
+
+
+def _run_invariants(game, thorough: bool) -> bool:
+    """Print each invariant's PASS/FAIL; True when one failed (or could not run)."""
+    from .verify.invariants import QUICK, THOROUGH, invariants_for, run
+
+    try:
+        invariants = invariants_for(game)
+    except WarpressError as exc:
+        click.echo(f"  FAIL  {game.id}: invariants cannot run: {exc}")
+        return True
+    failed = False
+    for inv in invariants:
+        try:
+            outcome = run(inv, game, THOROUGH if thorough else QUICK)
+        except WarpressError as exc:
+            click.echo(f"  FAIL  {inv.label}: cannot run: {exc}")
+            failed = True
+            continue
+        click.echo(f"  {outcome.status}  {inv.label} ({outcome.examples} examples)")
+        if not outcome.passed:
+            failed = True
+            detail = outcome.counterexample or outcome.error
+            for line in detail.splitlines():
+                click.echo(f"        {line}")
+    return failed
 
 
 @main.command()

@@ -1,0 +1,108 @@
+"""verify/invariants.py: properties pass on the rules and FAIL, with a counterexample,
+when a rule is deliberately broken."""
+
+from __future__ import annotations
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import given
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
+from warpress.cli import main
+from warpress.engine.loader import load_game
+from warpress.engine.tables import lookup
+from warpress.verify import invariants as inv_module
+from warpress.verify.invariants import Invariant, run
+
+
+def _hits_never_exceed_two(game):
+    @given(st.integers(1, 6), st.booleans())
+    def check(roll, armored):
+        hits = lookup(game.table("hit"), roll=roll, armored=armored)["hits"]
+        assert hits <= 2, f"{hits} hits"
+
+    return check
+
+
+def _box_capacity(game):
+    capacity = game.constant("capacity")  # the engine's rule, read from the data
+
+    class Box(RuleBasedStateMachine):
+        def __init__(self):
+            super().__init__()
+            self.units = 0
+
+        @rule()
+        def add(self):
+            if self.units < capacity:  # the procedure under test refuses a full box
+                self.units += 1
+
+        @rule()
+        def remove(self):
+            self.units = max(0, self.units - 1)
+
+        @invariant()
+        def at_most_five(self):
+            assert self.units <= 5, f"box holds {self.units} units (rule 2.1: 5)"
+
+    return Box
+
+
+def _edit(folder, old: str, new: str) -> None:
+    path = folder / "game.yaml"
+    path.write_text(path.read_text(encoding="utf-8").replace(old, new, 1), encoding="utf-8")
+
+
+def test_a_property_passes_on_the_rules(tiny_game):
+    game = load_game(str(tiny_game))
+    outcome = run(Invariant("tiny", "4.1", "hits 0-2", _hits_never_exceed_two), game)
+    assert outcome.passed and outcome.examples > 0
+
+
+def test_a_broken_table_fails_with_the_shrunk_counterexample(tiny_game):
+    _edit(tiny_game, "{roll: 6, armored: yes, hits: 2}", "{roll: 6, armored: yes, hits: 3}")
+    game = load_game(str(tiny_game))
+    outcome = run(Invariant("tiny", "4.1", "hits 0-2", _hits_never_exceed_two), game)
+    assert not outcome.passed
+    assert "check(" in outcome.counterexample
+    assert "roll=6" in outcome.counterexample and "armored=True" in outcome.counterexample
+    assert "3 hits" in outcome.counterexample
+
+
+def test_a_state_machine_passes_with_the_rule_capacity(tiny_game):
+    game = load_game(str(tiny_game))
+    assert run(Invariant("tiny", "2.1", "capacity", _box_capacity), game).passed
+
+
+def test_a_capacity_of_six_fails_with_a_replayable_program(tiny_game):
+    _edit(tiny_game, "value: 5,", "value: 6,")
+    outcome = run(Invariant("tiny", "2.1", "capacity", _box_capacity), load_game(str(tiny_game)))
+    assert not outcome.passed
+    assert "state = Box()" in outcome.counterexample
+    assert outcome.counterexample.count("state.add()") == 6
+    assert "box holds 6 units" in outcome.counterexample
+
+
+def test_cli_verify_reports_fail_and_exits_1(tiny_game, monkeypatch):
+    registry = {"tiny": [Invariant("tiny", "4.1", "hits 0-2", _hits_never_exceed_two)]}
+    monkeypatch.setattr(inv_module, "_INVARIANTS", registry)
+    monkeypatch.setattr(inv_module, "_LOADED", {"tiny"})
+    ok = CliRunner().invoke(main, ["verify", str(tiny_game)])
+    assert ok.exit_code == 0, ok.output
+    assert "PASS  4.1 hits 0-2" in ok.output
+    _edit(tiny_game, "{roll: 6, armored: yes, hits: 2}", "{roll: 6, armored: yes, hits: 3}")
+    bad = CliRunner().invoke(main, ["verify", str(tiny_game)])
+    assert bad.exit_code == 1
+    assert "FAIL  4.1 hits 0-2" in bad.output and "roll=6" in bad.output
+
+
+@pytest.mark.parametrize("game", ["midway", "nightfighter", "nimitz", "axis-allies"])
+def test_generic_probability_invariants_pass(game):
+    from warpress.engine.loader import builtin
+    from warpress.verify.invariants import invariants_for
+
+    data = builtin(game)
+    for inv in invariants_for(data):
+        if inv.game == "*":
+            outcome = run(inv, data, examples=10)
+            assert outcome.passed, outcome.counterexample or outcome.error

@@ -1,0 +1,1 @@
+"""Per-game rule invariants (see verify/invariants.py)."""

@@ -1,0 +1,117 @@
+"""Invariants every game keeps, whatever its rules: probability is conserved.
+
+For every referee table that answers ``odds``, over inputs hypothesis draws
+from the table's declared inputs: the exact distribution sums to exactly 1,
+and a seeded Monte Carlo of the same procedure (``roll``) agrees with it.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+from ..engine.errors import BadInput, RuleViolation
+from ..engine.model import Game
+from ..engine.query import run_odds, run_roll, value_key
+from ..engine.registry import Input, RefTable, ref_tables
+from .invariants import invariant
+
+SAMPLED_KINDS = frozenset({"int", "enum", "bool"})
+MONTE_CARLO_RUNS = 300
+
+
+def odds_tables(game: Game) -> list[RefTable]:
+    """Tables whose odds can be asked with inputs drawn from their declarations."""
+    out = []
+    for table in ref_tables(game).values():
+        if table.odds is None and table.odds_field is None:
+            continue
+        if all(i.is_roll or i.kind in SAMPLED_KINDS or not i.required for i in table.inputs):
+            out.append(table)
+    return out
+
+
+def input_strategy(item: Input):
+    """A hypothesis strategy for one input, as NAME=VALUE text."""
+    from hypothesis import strategies as st
+
+    if item.kind == "bool":
+        values = st.sampled_from(["yes", "no"])
+    elif item.kind == "enum":
+        values = st.sampled_from(list(item.choices))
+    else:
+        lo = item.min if item.min is not None else 0
+        hi = item.max if item.max is not None else lo + 12
+        values = st.integers(lo, min(hi, lo + 40)).map(str)
+    return values.map(lambda v: f"{item.name}={v}")
+
+
+def pairs_strategy(table: RefTable):
+    from hypothesis import strategies as st
+
+    drawn = [input_strategy(i) for i in table.inputs if not i.is_roll and i.kind in SAMPLED_KINDS]
+    return st.tuples(*drawn).map(list) if drawn else st.just([])
+
+
+def _odds(game: Game, table: RefTable, pairs: list[str]):
+    from hypothesis import assume
+
+    try:
+        return run_odds(game, table, pairs)
+    except (BadInput, RuleViolation):
+        assume(False)
+
+
+@invariant("*", "odds", "every odds distribution sums to exactly 1")
+def odds_sum_to_one(game: Game):
+    from hypothesis import given
+    from hypothesis import strategies as st
+
+    tables = odds_tables(game)
+    if not tables:
+        return lambda: None
+
+    @given(st.data())
+    def check(data):
+        table = data.draw(st.sampled_from(tables), label="table")
+        pairs = data.draw(pairs_strategy(table), label=f"{game.id} {table.name} inputs")
+        payload = _odds(game, table, pairs)
+        exact = payload["result"]["exact"]
+        total = sum(Fraction(v) for v in exact.values())
+        if "field" in payload["result"]:
+            assert total == 1, f"odds {game.id} {table.name} {' '.join(pairs)} sum to {total}"
+        else:
+            assert all(0 <= Fraction(v) <= 1 for v in exact.values())
+
+    return check
+
+
+@invariant("*", "odds", "exact odds agree with a seeded Monte Carlo of the same procedure",
+           max_examples=8)
+def odds_agree_with_monte_carlo(game: Game):
+    from hypothesis import given
+    from hypothesis import strategies as st
+
+    tables = [t for t in odds_tables(game) if t.odds_field and t.lookup_allowed]
+    if not tables:
+        return lambda: None
+
+    @given(st.data())
+    def check(data):
+        table = data.draw(st.sampled_from(tables), label="table")
+        pairs = data.draw(pairs_strategy(table), label=f"{game.id} {table.name} inputs")
+        exact = {k: Fraction(v) for k, v in _odds(game, table, pairs)["result"]["exact"].items()}
+        counts: dict[str, int] = {}
+        for seed in range(MONTE_CARLO_RUNS):
+            result = run_roll(game, table, pairs, seed)["result"][table.odds_field]
+            key = value_key(result)
+            counts[key] = counts.get(key, 0) + 1
+        for key, p in exact.items():
+            seen = counts.get(key, 0) / MONTE_CARLO_RUNS
+            sigma = math.sqrt(float(p) * (1 - float(p)) / MONTE_CARLO_RUNS) or 1e-9
+            assert abs(seen - float(p)) <= 5 * sigma + 1e-9, (
+                f"{game.id} {table.name} {' '.join(pairs)}: {key} exact {float(p):.4f}, "
+                f"Monte Carlo {seen:.4f} over {MONTE_CARLO_RUNS} seeded runs")
+        assert set(counts) <= set(exact), f"Monte Carlo saw {set(counts) - set(exact)}"
+
+    return check

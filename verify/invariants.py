@@ -1,0 +1,150 @@
+"""Rule invariants as hypothesis properties, run by ``warpress verify``.
+
+An invariant is registered for a game with the rule number it holds the engine
+to::
+
+    @invariant("midway", "8.3(3)", "a carrier never holds more than 5 aircraft units")
+    def carrier_capacity(game):
+        return CarrierMachine.TestCase          # or a function decorated with @given
+
+The function receives the loaded ``Game`` (so a test can swap in a broken rule
+by handing it a modified game) and returns something hypothesis can run: a
+``@given`` test function, or a ``RuleBasedStateMachine`` class. ``run`` runs it
+with a fixed seed and a bounded budget and returns PASS, or FAIL with the
+shrunk counterexample hypothesis printed (a replayable call or state-machine
+program).
+"""
+
+from __future__ import annotations
+
+import importlib
+import io
+import traceback
+from collections.abc import Callable
+from contextlib import redirect_stdout
+from dataclasses import dataclass, field
+
+from ..engine.model import Game
+
+Factory = Callable[[Game], object]
+
+#: budgets (examples per property) for the quick and the thorough run
+QUICK = 60
+THOROUGH = 1000
+SEED = 20261121
+
+
+@dataclass(frozen=True)
+class Invariant:
+    game: str
+    rule: str
+    summary: str
+    factory: Factory
+    name: str = ""
+    max_examples: int | None = None  # a cap for slow properties
+
+    @property
+    def label(self) -> str:
+        return f"{self.rule} {self.summary}"
+
+
+@dataclass(frozen=True)
+class Outcome:
+    invariant: Invariant
+    passed: bool
+    counterexample: str = ""
+    examples: int = 0
+    error: str = ""
+
+    @property
+    def status(self) -> str:
+        return "PASS" if self.passed else "FAIL"
+
+
+_INVARIANTS: dict[str, list[Invariant]] = {}
+_LOADED: set[str] = set()
+
+
+def invariant(game: str, rule: str, summary: str, *,
+              max_examples: int | None = None) -> Callable[[Factory], Factory]:
+    """Decorator: register a property factory for ``game`` (``*``: every game) under ``rule``."""
+
+    def register(factory: Factory) -> Factory:
+        _INVARIANTS.setdefault(game, []).append(
+            Invariant(game, rule, summary, factory, factory.__name__, max_examples))
+        return factory
+
+    return register
+
+
+def invariants_for(game: Game) -> list[Invariant]:
+    """The generic invariants plus the game's own (from ``verify/games/<game>.py``)."""
+    if game.id not in _LOADED:
+        _LOADED.add(game.id)
+        module = f"{__package__}.games.{game.id.replace('-', '_')}"
+        try:
+            importlib.import_module(module)
+        except ModuleNotFoundError as exc:
+            if exc.name != module:
+                raise
+    importlib.import_module(f"{__package__}.generic")
+    return [*_INVARIANTS.get("*", []), *_INVARIANTS.get(game.id, [])]
+
+
+def run(inv: Invariant, game: Game, examples: int = QUICK, seed: int = SEED) -> Outcome:
+    """Run one invariant with a fixed seed and budget; collect the counterexample."""
+    from hypothesis import HealthCheck, settings
+    from hypothesis import seed as fixed_seed
+    from hypothesis.stateful import RuleBasedStateMachine, run_state_machine_as_test
+
+    if inv.max_examples is not None:
+        examples = min(examples, inv.max_examples)
+    config = settings(max_examples=examples, deadline=None, database=None, derandomize=False,
+                      print_blob=False, stateful_step_count=40,
+                      suppress_health_check=list(HealthCheck))
+    target = inv.factory(game)
+    if not hasattr(target, "hypothesis") and not isinstance(target, type):
+        return Outcome(inv, True, examples=0)  # nothing to check for this game
+    report = io.StringIO()
+    try:
+        with redirect_stdout(report):
+            if isinstance(target, type) and issubclass(target, RuleBasedStateMachine):
+                fixed_seed(seed)(lambda: run_state_machine_as_test(target, settings=config))()
+            else:
+                test = config(target)
+                fixed_seed(seed)(test)()
+    except AssertionError as exc:
+        return Outcome(inv, False, _counterexample(report.getvalue(), exc), examples)
+    except Exception as exc:  # noqa: BLE001 - an engine crash is a failed invariant too
+        detail = "".join(traceback.format_exception_only(type(exc), exc)).strip()
+        return Outcome(inv, False, _counterexample(report.getvalue(), exc), examples, detail)
+    return Outcome(inv, True, examples=examples)
+
+
+def _counterexample(printed: str, exc: BaseException) -> str:
+    notes = getattr(exc, "__notes__", []) or []
+    lines = [*notes, *printed.splitlines()]
+    kept = [line for line in lines if line.strip() and "Trying example" not in line]
+    message = str(exc).strip()
+    if message and message not in kept:
+        kept.append(message)
+    return "\n".join(kept)
+
+
+@dataclass
+class GameReport:
+    game: str
+    outcomes: list[Outcome] = field(default_factory=list)
+
+    @property
+    def failed(self) -> list[Outcome]:
+        return [o for o in self.outcomes if not o.passed]
+
+
+def verify_game(game: Game, thorough: bool = False) -> GameReport:
+    """Run every invariant of ``game`` with the quick or the thorough budget."""
+    examples = THOROUGH if thorough else QUICK
+    report = GameReport(game.id)
+    for inv in invariants_for(game):
+        report.outcomes.append(run(inv, game, examples))
+    return report
