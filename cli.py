@@ -72,7 +72,8 @@ def games(as_json: bool) -> None:
         click.echo(json.dumps({"games": rows}, ensure_ascii=False, indent=2))
         return
     for row in rows:
-        counts = ", ".join(f"{n} {k}" for k, n in row["components"].items() if n)
+        counts = ", ".join(f"{n} {k[:-1] if n == 1 and k.endswith('s') else k}"
+                           for k, n in row["components"].items() if n)
         click.echo(f"{row['id']:<13} {row['kind']:<15} {row['name']}")
         click.echo(f"{'':<13} {counts}")
         click.echo(f"{'':<13} {row['values']} values: {row['sourced_pct']:.1f}% sourced, "
