@@ -56,3 +56,15 @@ def test_golden_counter_primitives(tiny_game):
             pytest.fail("golden file was missing and has been written; run again")
     expected = json.loads(path.read_text(encoding="utf-8"))
     assert actual == expected, "layout changed: rerun with WARPRESS_UPDATE_GOLDEN=1 if intended"
+
+
+def test_card_text_that_cannot_fit_stops_the_build():
+    from dataclasses import replace
+
+    from warpress.components.pieces import card_front
+    from warpress.engine.loader import builtin
+
+    game = builtin("midway")
+    card = replace(game.cards[0], text="A very long effect. " * 200)
+    with pytest.raises(BadInput, match=r"card 01: text does not fit the card"):
+        card_front(game, card, game.decks[0])
