@@ -115,13 +115,13 @@ def bench_kits(runs: int) -> None:
     counters = [Piece(f"c{i}", counter.w, counter.h, counter.front, counter.back)
                 for i in range(200)]
 
-    def counters_pdf() -> bytes:
-        sheets = impose(counters, a4)
+    def imposed_pdf(pieces, bleed: float = 0.0) -> bytes:
+        sheets = impose(pieces, a4, bleed=bleed)
         pages = [Page(s.paper.width, s.paper.height, part, id=f"p{i}")
                  for i, s in enumerate(sheets) for part in (s.front, s.back)]
-        return pdf_bytes(pages, "counters")
+        return pdf_bytes(pages, "bench")
 
-    seconds, peak = timed_call(counters_pdf, runs)
+    seconds, peak = timed_call(lambda: imposed_pdf(counters), runs)
     row("200 double-sided counters to PDF", seconds, peak, "< 1 s")
 
     cards_game = builtin("midway-cards")
@@ -130,13 +130,7 @@ def bench_kits(runs: int) -> None:
     front, back = card_front(cards_game, card, deck), card_back(cards_game, deck)
     cards = [Piece(f"k{i}", 63, 88, front, back) for i in range(54)]
 
-    def cards_pdf() -> bytes:
-        sheets = impose(cards, a4, bleed=CARD_BLEED)
-        pages = [Page(s.paper.width, s.paper.height, part, id=f"p{i}")
-                 for i, s in enumerate(sheets) for part in (s.front, s.back)]
-        return pdf_bytes(pages, "cards")
-
-    seconds, peak = timed_call(cards_pdf, runs)
+    seconds, peak = timed_call(lambda: imposed_pdf(cards, CARD_BLEED), runs)
     row("54 poker cards front and back to PDF", seconds, peak, "< 1 s")
 
     nightfighter = builtin("nightfighter")
