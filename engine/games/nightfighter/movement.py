@@ -380,3 +380,38 @@ def turn_marker(game: Game, turn: int) -> tuple[int, bool]:
     if turn < 1:
         raise BadInput(f"input turn={turn!r} is not a game turn (1 or more)")
     return ((turn - 1) % spaces) + 1, turn > spaces
+
+
+def fighter_chart_mp(game: Game, unit_id: str, radar: str | None = None) -> str:
+    """A fighter type's chart MP; a Ju88G-6 with Berlin N1A or Bremen 0 has MP 4* [24.1.2]."""
+    stats = game.get("units", unit_id).stats
+    if radar in ("berlin-n1a", "bremen-0") and stats.get("mp_with_berlin_or_bremen"):
+        return str(stats["mp_with_berlin_or_bremen"])
+    return str(stats["mp"])
+
+
+def chart_types(name: str) -> tuple[str, ...]:
+    """The types one chart entry covers: ``"Ju88G-1/G-6"`` -> Ju88G-1 and Ju88G-6 [6.0]."""
+    parts = [p.strip() for p in name.split("/") if p.strip()]
+    if not parts:
+        return ()
+    head = parts[0]
+    out = [head]
+    for part in parts[1:]:
+        out.append(head[: len(head) - len(part)] + part if len(part) < len(head) else part)
+    return tuple(out)
+
+
+# --- naval: flares [26.2.2] ---------------------------------------------------------------
+
+
+def flare_counter(game: Game, turn: int, current: int | None) -> int:
+    """A flare dropper ends its move in the Task Force box: the flare counter goes to
+    turn + 3, or moves there if it is nearer [26.2.2]."""
+    ahead = turn + const(game, "flare-duration-turns")
+    return ahead if current is None else max(current, ahead)
+
+
+def flare_lit(turn: int, counter: int | None) -> bool:
+    """The task force is illuminated while the turn marker has not reached the counter."""
+    return counter is not None and turn < counter
