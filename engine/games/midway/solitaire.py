@@ -1,0 +1,218 @@
+"""Solitaire 「飛龍奮戦す」 (12.0): the US movement cards and the US air-operation policy."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ...dice import Dice
+from ...errors import BadInput
+from ...model import Game
+from ...tables import lookup
+from . import area as A
+from .area import Air, CarrierArea
+from .combat import launch
+from .common import (
+    const,
+    distance,
+    divisions,
+    grid,
+    is_attack,
+    is_fighter,
+    midway_hex,
+    northing,
+    violation,
+)
+from .movement import allowance
+
+RESHUFFLE = "reshuffle"
+
+
+def move_card(game: Game, card: int) -> dict:
+    """The solitaire-move row of an event card number (12.3(2))."""
+    return lookup(game.table("solitaire-move"), card=card)
+
+
+# --------------------------------------------------------------------------- the card deck
+
+
+@dataclass(frozen=True)
+class Cards:
+    """The solitaire event cards: the deck, the discards (E21) and cards out of play."""
+
+    deck: tuple[int, ...]
+    discard: tuple[int, ...] = ()
+
+
+def draw_move_card(game: Game, cards: Cards, dice: Dice) -> tuple[int, Cards]:
+    """Draw the US movement card (12.3(2)); #08 shuffles discards and deck and draws again.
+
+    A card is drawn at random (one roll of a die with as many faces as cards);
+    a drawn card goes to the discards (E21). The reshuffle card is set aside:
+    it is not among the cards shuffled back.
+    """
+    card, cards = _draw(cards, dice)
+    while move_card(game, card)["move"] == RESHUFFLE:
+        pool = tuple(sorted(c for c in cards.deck + cards.discard if c != card))
+        cards = Cards(deck=pool, discard=())
+        card, cards = _draw(cards, dice)
+    return card, Cards(cards.deck, cards.discard + (card,))
+
+
+def _draw(cards: Cards, dice: Dice) -> tuple[int, Cards]:
+    if not cards.deck:
+        raise violation("12.3(2)", "the event deck is empty: no card to draw")
+    index = 0 if len(cards.deck) == 1 else dice.roll(f"d{len(cards.deck)}", "card") - 1
+    card = cards.deck[index]
+    return card, Cards(cards.deck[:index] + cards.deck[index + 1:], cards.discard)
+
+
+# --------------------------------------------------------------------------- the US move
+
+
+def solitaire_move(game: Game, us_hex: str, ichikokan_hex: str, card: int, *,
+                   turn: int) -> str:
+    """Where the card sends the US fleet (12.3(2)), a hex id.
+
+    Toward: the reachable hex (within the card's hexes, never through Midway)
+    nearest the 1st Air Fleet; away: the farthest. Among equals the card's
+    preference (north/south, by hex-centre height) decides, then the shorter
+    move, then the map order. By day the fleet cannot end in the 1st Air Fleet's
+    hex (6.1(4)); on the night turn it may (12.3(5)).
+    """
+    row = move_card(game, card)
+    if row["move"] == RESHUFFLE:
+        raise violation("12.3(2)", "card #08 is not a move: reshuffle and draw again")
+    if row["move"] == "stay":
+        return us_hex
+    night = turn == const(game, "night-turn")
+    hexes = int(row["hexes"]) * (2 if night and _night_doubles(game) else 1)
+    forbidden = {midway_hex(game)} | (set() if night else {ichikokan_hex})
+    reach = _reachable(game, us_hex, min(hexes, allowance(game, "us-fleet", turn)), forbidden)
+    sign = 1 if row["move"] == "toward" else -1
+    prefer = {"north": 1, "south": -1}.get(str(row["prefer"]), 0)
+    order = {h: i for i, h in enumerate(grid(game).all_hexes())}
+    return min(reach, key=lambda h: (sign * distance(game, h, ichikokan_hex),
+                                     prefer * northing(game, h), reach[h], order[h]))
+
+
+def _night_doubles(game: Game) -> bool:
+    """Whether solitaire card moves double at night: not stated (digest 15.5); taken as no."""
+    return False
+
+
+def _reachable(game: Game, start: str, steps: int, forbidden: set[str]) -> dict[str, int]:
+    """Hexes within ``steps`` moves of ``start`` that avoid ``forbidden``, with their distance."""
+    area = grid(game)
+    seen = {start: 0}
+    frontier = [start]
+    for step in range(1, steps + 1):
+        nxt = []
+        for hex_id in frontier:
+            for n in area.neighbours(hex_id):
+                if n not in seen and n not in forbidden:
+                    seen[n] = step
+                    nxt.append(n)
+        frontier = nxt
+    return seen
+
+
+# --------------------------------------------------------------------------- US air policy
+
+
+def us_carriers(game: Game, state: CarrierArea) -> list[str]:
+    """The US carriers afloat, in data order."""
+    return [c for d in divisions(game, "us") for c in A.division_carriers(game, d)
+            if c not in state.sunk]
+
+
+def us_cap_fighters(game: Game, state: CarrierArea) -> list[Air]:
+    return [u for d in divisions(game, "us") for u in state.in_box(d, _cap(game, d))]
+
+
+def _cap(game: Game, display_id: str) -> str:
+    return next(b.id for b in A.display(game, display_id).boxes if b.kind == "cap")
+
+
+def _free_deck_boxes(game: Game, state: CarrierArea, holder: str) -> list[tuple[str, str]]:
+    return [(d, b.id) for d, b in A.deck_boxes(game, holder)
+            if (d, b.id) not in state.damage and not state.in_box(d, b.id)]
+
+
+@dataclass(frozen=True)
+class PolicyStep:
+    """The result of the US policy for one air operation: the new state and the launches."""
+
+    state: CarrierArea
+    launch: tuple[tuple[str, ...], ...]
+    to_cap: tuple[str, ...]
+
+
+def us_air_operation(game: Game, state: CarrierArea, fleet_hex: str) -> PolicyStep:
+    """The solitaire US player's carrier-area moves in one air operation (12.3(4) b-d, f).
+
+    b. attack aircraft on deck launch against the 1st Air Fleet; with no US
+       fighter in CAP exactly one deck fighter moves to CAP and the other deck
+       fighters launch with the attack aircraft (a group per carrier, from
+       ``fleet_hex``);
+    c. hangar units move to freed deck boxes, attack aircraft first; with
+       fighters also in the hangar, one attack aircraft and one fighter;
+    d. Return 1 / Return 2 units make their forced moves (8.3(1)).
+    CAP fighters never move (a); the US never reorganizes (f).
+    """
+    deck = {c: A.on_deck(game, state, c) for c in us_carriers(game, state)}
+    to_cap: list[str] = []
+    if not us_cap_fighters(game, state):
+        fighter = next((u for c in deck for u in deck[c] if is_fighter(game, u.type)), None)
+        if fighter is not None:
+            to_cap.append(fighter.uid)
+            state = A.move(game, state, fighter.uid, _cap(game, fighter.display))
+    launches = []
+    for holder, units in deck.items():
+        if any(is_attack(game, u.type) for u in units):
+            group = tuple(u.uid for u in units if u.uid not in to_cap)
+            state = launch(game, state, group, fleet_hex, f"{holder}-strike")
+            launches.append(group)
+    state = _hangar_to_deck(game, state)
+    state = A.advance_returns(game, state, "us")
+    return PolicyStep(state, tuple(launches), tuple(to_cap))
+
+
+def _hangar_to_deck(game: Game, state: CarrierArea) -> CarrierArea:
+    for holder in us_carriers(game, state):
+        display_id, hangar = A.hangar_box(game, holder)
+        units = state.in_box(display_id, hangar.id)
+        attackers = [u for u in units if is_attack(game, u.type)]
+        fighters = [u for u in units if is_fighter(game, u.type)]
+        movers = ([attackers[0], fighters[0]] if attackers and fighters
+                  else attackers or fighters)
+        for air in movers:
+            free = _free_deck_boxes(game, state, holder)
+            if not free:
+                break
+            state = A.move(game, state, air.uid, free[0][1])
+    return state
+
+
+def us_night_deploy(game: Game, state: CarrierArea) -> CarrierArea:
+    """12.3(4)g, last step of the night operation: per carrier 1 fighter and 1 attack
+    aircraft to the deck and, with 2 or more fighters, 1 more fighter to CAP."""
+    for holder in us_carriers(game, state):
+        display_id, hangar = A.hangar_box(game, holder)
+        units = state.in_box(display_id, hangar.id)
+        fighters = [u for u in units if is_fighter(game, u.type)]
+        attackers = [u for u in units if is_attack(game, u.type)]
+        for air in [*fighters[:1], *attackers[:1]]:
+            free = _free_deck_boxes(game, state, holder)
+            if free:
+                state = A.move(game, state, air.uid, free[0][1], night=True)
+        if len(fighters) >= 2:
+            state = A.move(game, state, fighters[1].uid, _cap(game, display_id), night=True)
+    return state
+
+
+def us_return_display(game: Game) -> str:
+    """After an air attack all solitaire US aircraft go to TF16's return box (12.3(4)d)."""
+    target = str(const(game, "solitaire-us-return-task-force"))
+    if target not in divisions(game, "us"):
+        raise BadInput(f"solitaire-us-return-task-force {target!r} is not a US task force")
+    return target
