@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
 from ...dice import Dice
 from ...errors import BadInput
 from ...model import Game
-from ...registry import Answer, Input
+from ...registry import Answer, Input, OddsAnswer
 from . import combat
 from .common import DIE, ENGINE, SIDES, STATS, parse_piece, parse_value, table_row
 
@@ -212,3 +213,214 @@ def bonus_marker(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
 
 def exact_text(dist: dict[int, Fraction]) -> dict[str, Fraction]:
     return {str(k): v for k, v in sorted(dist.items())}
+
+
+# --------------------------------------------------------------------------- extra tables
+
+
+def _ships(game: Game, ids: list[str]) -> list:
+    from .common import is_ship, unit
+
+    out = []
+    for unit_id in ids:
+        item = unit(game, unit_id, "ships")
+        if not is_ship(item):
+            raise BadInput(f"input ships={unit_id!r} is not a ship ({item.type})")
+        out.append(item)
+    return out
+
+
+def _aa_values(game: Game, args: dict[str, Any]) -> tuple[list, list[combat.AttackValue]]:
+    ships = _ships(game, args["ships"])
+    rows = combat.aa_rows(game, ships, args["aircraft"])
+    firing = [s for row in rows for s in row]
+    markers = args["markers"] or []
+    values = [combat.marked_value(game, combat.aa_value(s), "aa", markers) for s in firing]
+    return firing, values
+
+
+@ENGINE.table(
+    "aa-fire",
+    rules=["10.12", "10.12.1"],
+    inputs=[
+        Input("ships", "ids", "unit ids of one side's ships in the area"),
+        Input("aircraft", "int", "enemy aircraft in the area", min=0, max=60),
+        Input("markers", "ids", "Japanese bonus markers in effect (Japanese ships)", default=[]),
+        Input("rolls", "rolls", "one d10 per firing ship, escort row first", die=DIE),
+    ],
+    results=["firing", "hits"],
+)
+def aa_fire(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
+    """AA fire of one side's ships: escort row, then carrier row, one shot per aircraft."""
+    firing, values = _aa_values(game, args)
+    hits = sum(combat.attack(game, v, dice, "rolls") for v in values)
+    return Answer({"firing": [s.id for s in firing], "hits": hits},
+                  rules=("10.12", "10.12.1"))
+
+
+def _aa_odds(game: Game, args: dict[str, Any]) -> OddsAnswer:
+    firing, values = _aa_values(game, args)
+    dist = combat.total_hit_weights(game, values)
+    return OddsAnswer({"field": "hits", "firing": [s.id for s in firing]}, exact_text(dist))
+
+
+ENGINE.tables["aa-fire"] = replace(ENGINE.tables["aa-fire"], odds=_aa_odds)
+
+
+def _planes(game: Game, items: list[str]) -> list[combat.Plane]:
+    planes = []
+    for text in items:
+        piece = parse_piece(game, text, "aircraft")
+        if piece.is_airfield:
+            raise BadInput(f"input aircraft={text!r}: state must be full or damaged")
+        planes.append(combat.Plane(piece.name, piece.cost, piece.state))
+    return planes
+
+
+def _landing(done: combat.Landing) -> dict[str, Any]:
+    return {"landed": [p.name for p in done.landed], "removed": [p.name for p in done.removed],
+            "player_choice": done.player_choice}
+
+
+@ENGINE.table(
+    "carrier-return",
+    rules=["10.20.2", "10.20.3", "10.20.4"],
+    inputs=[
+        Input("side", "enum", "the carrier's side", choices=SIDES),
+        Input("complement", "int", "aircraft the carrier had at battle start", min=0, max=20),
+        Input("damaged", "bool", "the carrier is damaged (or sunk)"),
+        Input("aircraft", "ids", "returning aircraft NAME:COST:full|damaged,...", default=[]),
+    ],
+    results=["landed", "removed", "player_choice"],
+)
+def carrier_return(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
+    """Carrier aircraft landing on their carrier; the excess is removed from the battle."""
+    planes = _planes(game, args["aircraft"])
+    done = combat.carrier_return(game, args["side"], args["complement"], args["damaged"], planes)
+    rule = "10.20.3" if args["side"] == "japan" else "10.20.4"
+    return Answer(_landing(done), rules=("10.20.2", rule))
+
+
+@ENGINE.table(
+    "airfield-capacity",
+    rules=["10.21"],
+    inputs=[
+        Input("side", "enum", "the airfield's side", choices=SIDES),
+        Input("capacity", "int", "the airfield's capacity now", min=0, max=60),
+        Input("aircraft", "ids", "land aircraft at it NAME:COST:full|damaged,...", default=[]),
+    ],
+    results=["landed", "removed", "player_choice"],
+)
+def airfield_capacity(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
+    """Land aircraft beyond the airfield's capacity are removed (Japan: damaged, cheap first)."""
+    planes = _planes(game, args["aircraft"])
+    done = combat.airfield_landing(game, args["side"], args["capacity"], planes)
+    rule = "10.21.1" if args["side"] == "japan" else "10.21.2"
+    return Answer(_landing(done), rules=("10.21", rule))
+
+
+@ENGINE.table(
+    "supply",
+    rules=["11.4", "4.1"],
+    inputs=[
+        Input("us", "ids", "points with US ground units or land aircraft"),
+        Input("japan", "ids", "points with Japanese ground units or land aircraft", default=[]),
+    ],
+    results=["held", "supplied", "out_of_supply"],
+)
+def supply(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
+    """US supply check: a route from the West Coast through US-held points."""
+    from .campaign import MapView, held_points, supply_check
+    from .common import check_points
+
+    view = MapView(us_ground=check_points(game, args["us"], "us"),
+                   japanese_ground=check_points(game, args["japan"], "japan"))
+    checked = supply_check(game, view)
+    hits = combat_supply_hits(game)
+    return Answer({"held": sorted(held_points(game, view)),
+                   "supplied": [p for p, ok in checked.items() if ok],
+                   "out_of_supply": [p for p, ok in checked.items() if not ok],
+                   "hits_each": hits}, rules=("11.4", "4.1"))
+
+
+def combat_supply_hits(game: Game) -> int:
+    from .campaign import supply_hits
+
+    return supply_hits(game, False)
+
+
+@ENGINE.table(
+    "japanese-reinforcement",
+    rules=["11.1"],
+    inputs=[
+        ROLL,
+        Input("supply_markers", "int", "Japanese supply markers (Standby orders)", min=0,
+              default=0),
+        Input("damaged", "int", "damaged Japanese units on the map (not infantry with US units)",
+              min=0, default=0),
+        Input("raiding_subs", "int", "US submarines placed in the commerce-raiding box",
+              min=0, default=0),
+        Input("campaign", "enum", "campaign year (1944: +2 infantry)", choices=YEARS,
+              default="1942"),
+    ],
+    results=["modified", "ships", "infantry", "land_air", "battalions"],
+    odds_field="modified",
+)
+def japanese_reinforcement(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
+    """Japanese reinforcements: d10 + supply markers - damaged - 2 per raiding submarine."""
+    from .campaign import reinforcement_roll, reinforcements
+
+    roll = dice.roll(DIE, "roll")
+    modified = reinforcement_roll(game, roll, args["supply_markers"], args["damaged"],
+                                  args["raiding_subs"])
+    got = reinforcements(game, modified, campaign=args["campaign"])
+    return Answer({"modified": modified, "ships": got.ships, "infantry": got.infantry,
+                   "land_air": got.land_air, "battalions": got.battalions},
+                  rules=("11.1",) + (("12.1",) if args["campaign"] == "1944" else ()))
+
+
+@ENGINE.table(
+    "japanese-order",
+    rules=["9.1", "9.2"],
+    inputs=[
+        Input("point", "text", "the point whose Japanese units are determined"),
+        Input("ships", "int", "undetermined Japanese ships there", min=0, max=30, default=0),
+        Input("ground", "int", "undetermined Japanese ground units there", min=0, max=30,
+              default=0),
+        Input("land_air", "int", "undetermined Japanese land aircraft there", min=0, max=30,
+              default=0),
+        Input("staying", "int", "Japanese ground/air there that do not move", min=0, default=0),
+        Input("us", "ids", "points with US units", default=[]),
+        Input("japan", "ids", "other points with garrisoned Japanese ground/air", default=[]),
+        Input("campaign", "enum", "campaign (objective points)", choices=YEARS,
+              default="1942"),
+        Input("roll", "rolls", "order roll, then destination rolls", die=DIE),
+    ],
+    results=["order", "executed", "destination", "ships", "ground", "land_air", "battalions",
+             "supply_markers"],
+)
+def japanese_order(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
+    """One Japanese movement determination at a point (order table, 9.1-9.2.8)."""
+    from .campaign import MapView
+    from .common import check_point, check_points, extra
+    from .orders import Board, Stack, determine
+
+    point = check_point(game, args["point"], "point")
+    us = check_points(game, args["us"], "us")
+    japan = check_points(game, args["japan"], "japan")
+    if args["ground"] or args["land_air"] or args["staying"]:
+        japan = japan | {point}
+    stack = Stack(point, tuple(f"ship-{i + 1}" for i in range(args["ships"])),
+                  tuple(f"ground-{i + 1}" for i in range(args["ground"])),
+                  tuple(f"air-{i + 1}" for i in range(args["land_air"])), args["staying"])
+    if stack.empty:
+        raise BadInput("give ships=, ground= or land_air= (the units to determine)")
+    objectives = frozenset(extra(game, "campaigns", args["campaign"]).get("objectives"))
+    board = Board(MapView(us_ground=us, japanese_ground=japan), objectives)
+    move = determine(game, stack, board, dice)
+    result = {"order": move.order, "executed": move.executed, "destination": move.destination,
+              "ships": len(move.ships), "ground": len(move.ground),
+              "land_air": len(move.land_air), "battalions": move.battalions,
+              "transport": move.transport, "supply_markers": move.supply_markers,
+              "reason": move.reason}
+    return Answer(result, rules=move.rules)
