@@ -158,10 +158,7 @@ def allocate_hits(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
     done = combat.allocate_hits(game, pieces, args["hits"])
     result = {"units": [_piece_result(p) for p in done.pieces], "unused": done.unused,
               "player_choice": done.player_choice}
-    how = ("US hits on Japanese units: lowest cost first, damaged first"
-           if args["side"] == "japan" else
-           "Japanese hits on US units: the player chooses, lower cost first")
-    return Answer(result, rules=("10.10.2", "10.18.2", "1.3"), text=how)
+    return Answer(result, rules=("10.10.2", "10.18.2", "1.3"))
 
 
 # --------------------------------------------------------------------------- results
@@ -180,7 +177,7 @@ def linked_result(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
     if hi is not None and args["total"] > hi:
         raise BadInput(f"input total={args['total']!r} is not allowed (integer {lo}..{hi})")
     row = table_row(game, "linked-result", total=args["total"])
-    return Answer(row, rules=("12.6",), text=f"{row['label']} ({row['label_ja']})")
+    return Answer(row, rules=("12.6",))
 
 
 def _marker_names(game: Game) -> tuple[str, ...]:
