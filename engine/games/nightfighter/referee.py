@@ -14,7 +14,7 @@ from ...model import Game
 from ...registry import Answer, Input, OddsAnswer
 from ...tables import lookup
 from . import combat, detection, movement
-from .common import ENGINE, check_hex, check_sighting, modifier, mp_for_turn, parse_mp
+from .common import ENGINE, check_hex, check_sighting, modifier, mp_for_turn, parse_mp, unit
 
 YES_NO = "bool"
 MOONS = ("full", "half", "new")
@@ -260,3 +260,130 @@ def flak(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
         dice.check_all_used()
     return Answer({"hits": combat.flak_hits(rolls, sighting)}, rules=("22.0", "26.1"),
                   errata=("E21",))
+
+
+# --- play-aid tables beyond the catalogue ---------------------------------------------------
+
+
+@ENGINE.table(
+    "flak-check",
+    rules=["22.0", "26.1"],
+    inputs=[Input("roll", "roll", "2d6 flak check (once per Flak phase)", die="2d6"),
+            Input("task_force", YES_NO, "a fighter is over the Task Force box", default=False)],
+    results=["fires", "hit_dice"],
+    odds_field="fires",
+    errata=["E21"],
+)
+def flak_check(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
+    """The flak check: only a double 6 fires, then 4 hit dice (8 over a task force) [22.0]."""
+    row = lookup(game.table("flak"), roll=dice.roll("2d6", "roll"),
+                 task_force="yes" if args["task_force"] else "no")
+    return Answer({"fires": row["hit_dice"] > 0, "hit_dice": row["hit_dice"]},
+                  rules=("22.0", "26.1"),
+                  errata=("E21",))
+
+
+@ENGINE.table(
+    "searchlight-dice",
+    rules=["14.2.1", "14.2.4", "14.3"],
+    inputs=[Input("mode", "enum", "searchlight, radar-guided, hand-off or flare (flare-only zone)",
+                  choices=("searchlight", "radar-guided", "hand-off", "flare")),
+            Input("visibility", "enum", "visibility", choices=VISIBILITIES, default="average"),
+            Input("moon", "enum", "moon", choices=MOONS, default="new"),
+            Input("flare_too", YES_NO, "the searchlit zone is also flare-illuminated (+1)",
+                  default=False),
+            Input("confusion", YES_NO, "optional 28.3: a fighter in or next to the zone (half)",
+                  default=False),
+            Input("jammed", YES_NO, "searchlight radar jammed (24.5.3)", default=False)],
+    results=["dice"],
+    odds_field="dice",
+)
+def searchlight_dice(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
+    """Searchlight dice: visibility + moon, 4 radar-guided or hand-off, flares 1 (+1 moon)."""
+    env = detection.environment(game, args["moon"], args["visibility"])
+    count = detection.searchlight_dice(game, env, mode=args["mode"], flare_too=args["flare_too"],
+                                       confusion=args["confusion"], jammed=args["jammed"])
+    rules = ["14.2.1", "14.2.4", "14.3"] + (["28.3"] if args["confusion"] else []) + (
+        ["24.5.3"] if args["jammed"] else [])
+    return Answer({"dice": count}, rules=tuple(rules))
+
+
+@ENGINE.table(
+    "min-range-modifier",
+    rules=["19.1.3", "21.1"],
+    inputs=[Input("radar_modifier", "int", "the bracketed value of the AI radar", min=-9, max=3),
+            Input("band", "enum", "radar band", choices=("P", "L", "S", "X"), default="L"),
+            Input("low_altitude", YES_NO, "fighter at low altitude (-1, X band exempt)",
+                  default=False),
+            Input("same_facing", YES_NO, "fighter faces as the target", default=True),
+            Input("turned", YES_NO, "fighter turned in the last Fighter Movement phase (-1)",
+                  default=False),
+            Input("fighter_mp", "int", "MP the fighter spent this turn", min=0, max=12,
+                  default=0),
+            Input("target_mp", "int", "MP the target spent this turn", min=0, max=12,
+                  default=0)],
+    results=["modifier"],
+    odds_field="modifier",
+)
+def min_range(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
+    """The AI radar's minimum-range modifier with its extra -1s [19.1.3]."""
+    value = detection.min_range_modifier(
+        game, args["radar_modifier"], band=args["band"], low_altitude=args["low_altitude"],
+        same_facing=args["same_facing"], turned=args["turned"], fighter_mp=args["fighter_mp"],
+        target_mp=args["target_mp"])
+    return Answer({"modifier": value}, rules=("19.1.3", "21.1"))
+
+
+@ENGINE.table(
+    "firepower",
+    rules=["17.1", "17.4.2"],
+    inputs=[Input("fp", "int", "the chart FP (fighter, oblique, or bomber for defensive fire)",
+                  min=-9, max=20),
+            Input("corkscrewed", YES_NO, "target corkscrewed this turn (base 0)", default=False),
+            Input("expert", YES_NO, "Experte (+2)", default=False),
+            Input("green", YES_NO, "novice (-1)", default=False),
+            Input("unfavourable", YES_NO, "optional 28.4: unfavourable position (-2)",
+                  default=False),
+            Input("oblique", YES_NO, "oblique guns", default=False),
+            Input("defensive", YES_NO, "defensive fire by the bomber", default=False),
+            Input("vs_oblique", YES_NO, "defensive fire at an oblique attacker (-1)",
+                  default=False),
+            Input("village_inn", YES_NO, "defensive fire with Village Inn (+1)", default=False)],
+    results=["fp"],
+    odds_field="fp",
+)
+def firepower(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
+    """FP after the 17.1 modifiers (or defensive FP, 17.4.2), for the combat table's fp."""
+    if args["defensive"]:
+        value = combat.defensive_fp(game, args["fp"], vs_oblique=args["vs_oblique"],
+                                    village_inn=args["village_inn"])
+        return Answer({"fp": value}, rules=("17.4.2",))
+    value = combat.attack_fp(game, args["fp"], corkscrewed=args["corkscrewed"],
+                             expert=args["expert"], green=args["green"],
+                             unfavourable=args["unfavourable"], oblique=args["oblique"])
+    return Answer({"fp": value}, rules=("17.1",), errata=("E20",) if args["corkscrewed"] else ())
+
+
+@ENGINE.table(
+    "aircraft",
+    rules=["6.0", "19.1"],
+    inputs=[Input("unit", "text", "unit type id (e.g. bf110g-4, lancaster)")],
+    results=["name", "side", "type", "mp", "fp", "defensive_fp", "oblique_fp", "damage",
+             "ai_radar", "good_visibility"],
+)
+def aircraft(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
+    """An aircraft type's chart line: MP, FP (defensive, oblique), damage, AI radar [6.0]."""
+    record = unit(game, args["unit"])
+    stats = record.stats
+    radar = stats.get("ai_radar")
+    text = None
+    if radar:
+        text = (f"{radar['name']}: {radar['range']} {radar['arc']} ({radar['modifier']}) "
+                f"{radar['band']}-band{' ¶' if radar.get('anti_jam') else ''}")
+    return Answer({
+        "name": record.name, "side": record.side, "type": record.type,
+        "mp": str(stats.get("mp")), "fp": stats.get("fp"),
+        "defensive_fp": stats.get("defensive_fp"), "oblique_fp": stats.get("oblique_fp"),
+        "damage": stats.get("damage"), "ai_radar": text,
+        "good_visibility": bool(stats.get("good_visibility")),
+    }, rules=("6.0", "19.1"))

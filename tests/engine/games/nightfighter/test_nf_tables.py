@@ -1,0 +1,314 @@
+"""Every catalogue table of Nightfighter at its edges, and exact odds against Monte Carlo."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from warpress.engine.dice import BadInput, monte_carlo
+from warpress.engine.query import run_lookup, run_odds
+from warpress.engine.registry import ref_table, ref_tables
+
+CATALOGUE = {
+    "combat": ["hits"],
+    "moon": ["moon"],
+    "visibility": ["visibility", "range", "lit_range"],
+    "clouds": ["clouds"],
+    "sighting-dice": ["dice"],
+    "captured-sighting-dice": ["dice"],
+    "reaction": ["reacts"],
+    "reaction-effect": ["effect"],
+    "corkscrew": ["direction"],
+    "shootdown": ["effect"],
+    "bomber-move": ["path", "exited"],
+    "flak": ["hits"],
+}
+
+
+def ask(game, table, *pairs):
+    """The result of ``lookup`` for NAME=VALUE words."""
+    return run_lookup(game, ref_table(game, table), pairs)["result"]
+
+
+def odds(game, table, *pairs):
+    return run_odds(game, ref_table(game, table), pairs)["result"]
+
+
+def test_catalogue_tables_registered_with_their_fields(game):
+    tables = ref_tables(game)
+    for name, fields in CATALOGUE.items():
+        assert name in tables, name
+        assert list(tables[name].results) == fields
+
+
+# --- environment ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("roll,europe,moon", [
+    (2, "no", "full"), (4, "no", "full"), (5, "no", "half"), (6, "no", "half"),
+    (7, "no", "new"), (12, "no", "new"), (2, "yes", "full"), (3, "yes", "half"),
+    (5, "yes", "new"), (12, "yes", "new"),
+])
+def test_moon_edges(game, roll, europe, moon):
+    assert ask(game, "moon", f"roll={roll}", f"europe_after_april_1942={europe}") == {
+        "moon": moon}
+
+
+@pytest.mark.parametrize("roll,pacific,vis,x,y", [
+    (2, "no", "poor", 0, 1), (4, "no", "poor", 0, 1), (5, "no", "average", 0, 3),
+    (9, "no", "average", 0, 3), (10, "no", "good", 1, 5), (12, "no", "good", 1, 5),
+    (2, "yes", "poor", 0, 1), (3, "yes", "average", 0, 3), (12, "yes", "good", 1, 5),
+])
+def test_visibility_edges(game, roll, pacific, vis, x, y):
+    result = ask(game, "visibility", f"roll={roll}", f"pacific={pacific}")
+    assert result == {"visibility": vis, "range": x, "lit_range": y}
+
+
+@pytest.mark.parametrize("roll,clouds", [(1, "overcast"), (3, "overcast"), (4, "clear"),
+                                         (6, "clear")])
+def test_clouds_edges(game, roll, clouds):
+    assert ask(game, "clouds", f"roll={roll}") == {"clouds": clouds}
+
+
+def test_environment_odds_are_exact(game):
+    assert odds(game, "moon")["exact"] == {"full": "1/6", "half": "1/4", "new": "7/12"}
+    assert odds(game, "moon", "europe_after_april_1942=yes")["exact"] == {
+        "full": "1/36", "half": "5/36", "new": "5/6"}
+    assert odds(game, "clouds")["exact"] == {"clear": "1/2", "overcast": "1/2"}
+    assert odds(game, "visibility", "pacific=yes")["exact"]["good"] == "5/12"
+
+
+# --- sighting ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("vis,moon,dice", [
+    ("poor", "new", 1), ("poor", "half", 2), ("average", "new", 2), ("average", "full", 3),
+    ("good", "new", 3), ("good", "full", 4),
+])
+def test_sighting_dice_all_cells(game, vis, moon, dice):
+    assert ask(game, "sighting-dice", f"visibility={vis}", f"moon={moon}") == {"dice": dice}
+
+
+@pytest.mark.parametrize("pairs,dice", [
+    ((), 3),
+    (("expert=yes", "both=yes", "searchlight=yes"), 6),
+    (("expert=yes", "both=yes", "radar_modifier=-9"), 6),
+    (("radar_modifier=3",), 6),
+    (("radar_modifier=3", "searchlight=yes"), 3),
+    (("radar_modifier=-2",), 1),
+    (("green=yes",), 1),
+    (("green=yes", "rear=yes", "radar_modifier=-9"), 1),
+    (("green=yes", "expert=yes"), 3),
+])
+def test_captured_sighting_dice_caps_and_floor(game, pairs, dice):
+    assert ask(game, "captured-sighting-dice", "moon=new", *pairs) == {"dice": dice}
+
+
+def test_captured_sighting_dice_largest(game):
+    pairs = ("moon=full", "expert=yes", "both=yes")
+    assert ask(game, "captured-sighting-dice", *pairs) == {"dice": 7}
+    assert ask(game, "captured-sighting-dice", "moon=half", "radar_modifier=3",
+               "expert=yes") == {"dice": 9}
+
+
+def test_captured_sighting_dice_radar_modifier_range(game):
+    with pytest.raises(BadInput, match="radar_modifier"):
+        ask(game, "captured-sighting-dice", "moon=new", "radar_modifier=4")
+    with pytest.raises(BadInput, match="radar_modifier"):
+        ask(game, "captured-sighting-dice", "moon=new", "radar_modifier=-10")
+
+
+# --- reactions -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("warning,alerted,lowest", [
+    ("no", "no", 6), ("yes", "no", 5), ("no", "yes", 4), ("yes", "yes", 3),
+])
+def test_reaction_columns(game, warning, alerted, lowest):
+    for roll in range(1, 7):
+        result = ask(game, "reaction", f"roll={roll}", f"warning={warning}",
+                     f"alerted={alerted}")
+        assert result == {"reacts": roll >= lowest}, roll
+
+
+@pytest.mark.parametrize("roll,pairs,effect", [
+    (1, (), "corkscrew"), (2, (), "corkscrew"), (3, (), "return-fire"), (4, (), "return-fire"),
+    (5, (), "none"), (6, (), "none"),
+    (1, ("green=yes", "illuminated=yes"), "corkscrew"),
+    (3, ("illuminated=yes",), "corkscrew"),
+    (6, ("oblique=yes", "expert=yes", "held_fire=yes"), "none"),
+    (2, ("oblique=yes",), "return-fire"),
+    (1, ("oblique=yes", "expert=yes", "held_fire=yes"), "none"),
+])
+def test_reaction_effect_edges(game, roll, pairs, effect):
+    assert ask(game, "reaction-effect", f"roll={roll}", *pairs) == {"effect": effect}
+
+
+@pytest.mark.parametrize("roll,direction", [(1, "left"), (2, "left"), (3, "forward"),
+                                            (4, "forward"), (5, "right"), (6, "right")])
+def test_corkscrew_every_face(game, roll, direction):
+    assert ask(game, "corkscrew", f"roll={roll}") == {"direction": direction}
+
+
+@pytest.mark.parametrize("roll,effect", [(1, "evade"), (2, "flash"), (3, "follow"),
+                                         (5, "follow"), (6, "none")])
+def test_shootdown_every_face(game, roll, effect):
+    assert ask(game, "shootdown", f"roll={roll}") == {"effect": effect}
+
+
+def test_reaction_odds(game):
+    assert odds(game, "reaction")["exact"] == {"no": "5/6", "yes": "1/6"}
+    assert odds(game, "reaction", "warning=yes", "alerted=yes")["exact"] == {
+        "no": "1/3", "yes": "2/3"}
+    assert odds(game, "corkscrew")["exact"] == {"forward": "1/3", "left": "1/3",
+                                                "right": "1/3"}
+
+
+# --- combat --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("roll,fp,hits", [
+    (2, -20, 0), (2, 0, 0), (9, 0, 0), (8, 2, 1), (10, 0, 1), (11, 0, 2), (12, 0, 3),
+    (12, 1, 4), (2, 11, 4), (12, 20, 4), (12, -3, 0), (12, -2, 1),
+])
+def test_combat_edges(game, roll, fp, hits):
+    assert ask(game, "combat", f"roll={roll}", f"fp={fp}") == {"hits": hits}
+
+
+def test_combat_hits_are_capped_and_monotone(game):
+    last = 0
+    for total in range(-18, 33):
+        hits = ask(game, "combat", "roll=2", f"fp={total - 2}")["hits"] if -20 <= total - 2 <= 20 \
+            else None
+        if hits is None:
+            continue
+        assert 0 <= hits <= 4 and hits >= last
+        last = hits
+
+
+def test_combat_odds_match_monte_carlo(game):
+    ref = ref_table(game, "combat")
+    exact = run_odds(game, ref, ["fp=3"])["result"]["distribution"]
+    n = 20000
+    seen = monte_carlo(lambda d: str(ref.resolve(game, {"fp": 3}, d).result["hits"]), n, seed=7)
+    for key, p in exact.items():
+        se = math.sqrt(p * (1 - p) / n)
+        assert abs(seen.get(key, 0.0) - p) <= 4 * se + 1e-9, key
+
+
+# --- bomber move ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("hex_id,mp,turn,path,exited", [
+    ("0712", "3", 1, ["0713", "0714", "0715"], False),
+    ("0712", "2*", 1, ["0713", "0714"], False),
+    ("0712", "2*", 2, ["0713", "0714", "0715"], False),
+    ("0726", "1", 1, ["0727"], False),
+    ("0726", "2", 1, ["0727"], True),
+    ("0727", "1", 1, [], True),
+    ("1825", "4*", 2, ["1826", "1827"], True),
+    ("0101", "2", 1, ["0102", "0103"], False),
+])
+def test_bomber_move_edges(game, hex_id, mp, turn, path, exited):
+    result = ask(game, "bomber-move", f"hex={hex_id}", f"mp={mp}", f"turn={turn}")
+    assert result == {"path": path, "exited": exited}
+
+
+@pytest.mark.parametrize("pairs,word", [
+    (("hex=1901", "mp=2", "turn=1"), "hex"),
+    (("hex=0728", "mp=2", "turn=1"), "hex"),
+    (("hex=0700", "mp=2", "turn=1"), "hex"),
+    (("hex=ab12", "mp=2", "turn=1"), "hex"),
+    (("hex=0712", "mp=x", "turn=1"), "mp"),
+    (("hex=0712", "mp=0", "turn=1"), "mp"),
+    (("hex=0712", "mp=2", "turn=0"), "turn"),
+])
+def test_bomber_move_bad_input(game, pairs, word):
+    with pytest.raises(BadInput, match=word):
+        ask(game, "bomber-move", *pairs)
+
+
+# --- flak ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("pairs,hits", [
+    (("rolls=1,2,4,4", "sighting=4"), 2),
+    (("rolls=6,6,6,6", "sighting=6"), 4),
+    (("rolls=1,2,3,5", "sighting=6"), 0),
+    (("rolls=1,1,1,1,1,1,1,1", "sighting=1", "task_force=yes"), 8),
+    (("rolls=1,2,3,4,5,6,1,2", "sighting=2", "task_force=yes"), 2),
+])
+def test_flak_edges(game, pairs, hits):
+    assert ask(game, "flak", *pairs) == {"hits": hits}
+
+
+@pytest.mark.parametrize("pairs", [
+    ("rolls=1,2,4", "sighting=4"),
+    ("rolls=1,2,4,4,5", "sighting=4"),
+    ("rolls=1,2,4,7", "sighting=4"),
+    ("rolls=1,2,4,4", "sighting=7"),
+    ("rolls=1,2,4,4", "sighting=0"),
+    ("rolls=1,2,4,4",),
+])
+def test_flak_bad_input(game, pairs):
+    with pytest.raises(BadInput):
+        ask(game, "flak", *pairs)
+
+
+@pytest.mark.parametrize("task_force,count", [("no", 4), ("yes", 8)])
+def test_flak_odds_match_monte_carlo(game, task_force, count):
+    ref = ref_table(game, "flak")
+    result = run_odds(game, ref, [f"task_force={task_force}", "sighting=3"])["result"]
+    exact = result["distribution"]
+    assert len(exact) == count + 1
+    assert math.isclose(sum(exact.values()), 1.0)
+    args = {"sighting": 3, "task_force": task_force == "yes"}
+    n = 20000
+    seen = monte_carlo(lambda d: str(ref.resolve(game, args, d).result["hits"]), n, seed=11)
+    for key, p in exact.items():
+        se = math.sqrt(p * (1 - p) / n)
+        assert abs(seen.get(key, 0.0) - p) <= 4 * se + 1e-3, key
+
+
+def test_flak_check_only_double_six(game):
+    assert ask(game, "flak-check", "roll=11") == {"fires": False, "hit_dice": 0}
+    assert ask(game, "flak-check", "roll=12") == {"fires": True, "hit_dice": 4}
+    assert ask(game, "flak-check", "roll=12", "task_force=yes") == {"fires": True,
+                                                                   "hit_dice": 8}
+    assert odds(game, "flak-check")["exact"] == {"no": "35/36", "yes": "1/36"}
+
+
+# --- tables beyond the catalogue ----------------------------------------------------------------
+
+
+def test_searchlight_dice_table(game):
+    assert ask(game, "searchlight-dice", "mode=searchlight", "visibility=poor") == {"dice": 1}
+    assert ask(game, "searchlight-dice", "mode=searchlight", "visibility=good", "moon=full",
+               "flare_too=yes") == {"dice": 5}
+    assert ask(game, "searchlight-dice", "mode=radar-guided", "jammed=yes") == {"dice": 2}
+    assert ask(game, "searchlight-dice", "mode=hand-off", "confusion=yes") == {"dice": 4}
+
+
+def test_min_range_modifier_table(game):
+    assert ask(game, "min-range-modifier", "radar_modifier=0", "fighter_mp=4",
+               "target_mp=2", "turned=yes") == {"modifier": -2}
+    assert ask(game, "min-range-modifier", "radar_modifier=0", "low_altitude=yes",
+               "band=X") == {"modifier": 0}
+    assert ask(game, "min-range-modifier", "radar_modifier=-2", "low_altitude=yes",
+               "band=L", "same_facing=no", "turned=yes", "fighter_mp=5",
+               "target_mp=2") == {"modifier": -6}
+
+
+def test_firepower_table(game):
+    assert ask(game, "firepower", "fp=4", "corkscrewed=yes", "expert=yes") == {"fp": 2}
+    assert ask(game, "firepower", "fp=1", "green=yes", "unfavourable=yes") == {"fp": -2}
+    assert ask(game, "firepower", "fp=2", "defensive=yes", "vs_oblique=yes",
+               "village_inn=yes") == {"fp": 2}
+
+
+def test_aircraft_table(game):
+    result = ask(game, "aircraft", "unit=me262b-1a-u1")
+    stats = game.get("units", "me262b-1a-u1").stats
+    assert result["mp"] == str(stats["mp"]) and result["type"] == "night-fighter"
+    with pytest.raises(BadInput, match="spitfire"):
+        ask(game, "aircraft", "unit=spitfire")
