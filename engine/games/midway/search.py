@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from ...dice import Dice
@@ -177,3 +177,38 @@ def check_aop(name: str, value: int, game: Game) -> int:
         raise BadInput(f"input {name}={value} is not allowed "
                        f"(integer {min(values)}..{max(values)})")
     return value
+
+
+# --------------------------------------------------------------------------- search cards (11.0(2))
+
+PROTOTYPE_SCOUT = "試作高速偵察機"
+SCOUT_MALFUNCTION = "偵察機の不調"
+
+
+def card_id(game: Game, name_ja: str) -> str:
+    """The id of the event card the rules name ``name_ja``."""
+    for card in game.cards:
+        if card.name_ja == name_ja:
+            return card.id
+    raise BadInput(f"midway has no card named {name_ja}")
+
+
+def search_cards(game: Game, plays: Sequence[str]) -> tuple[str, ...]:
+    """The search-phase cards that take effect, from the card ids played in order (11.0(2)).
+
+    The Japanese decide first whether to play 試作高速偵察機 (Prototype High-Speed
+    Scout); once the US has played 偵察機の不調 (Scout Plane Malfunction) it can no
+    longer be played. If the US answers it with 偵察機の不調, the Prototype is
+    discarded and only the Malfunction applies.
+    """
+    prototype = card_id(game, PROTOTYPE_SCOUT)
+    malfunction = card_id(game, SCOUT_MALFUNCTION)
+    applied: list[str] = []
+    for card in plays:
+        if card == prototype and malfunction in applied:
+            raise violation("11.0(2)", f"card {prototype} ({PROTOTYPE_SCOUT}) cannot be played "
+                                       f"after {malfunction} ({SCOUT_MALFUNCTION})")
+        if card == malfunction and prototype in applied:
+            applied.remove(prototype)
+        applied.append(card)
+    return tuple(applied)

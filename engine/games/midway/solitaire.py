@@ -216,3 +216,49 @@ def us_return_display(game: Game) -> str:
     if target not in divisions(game, "us"):
         raise BadInput(f"solitaire-us-return-task-force {target!r} is not a US task force")
     return target
+
+
+# --------------------------------------------------------------------------- the start (12.2)
+
+
+def solitaire_start(game: Game) -> CarrierArea:
+    """The carrier area at the start of 「飛龍奮戦す」, built from the setup records (12.2)."""
+    units: list[Air] = []
+    damage: set[tuple[str, str]] = set()
+    sunk: set[str] = set()
+    garrison = A.track_start(game, "garrison")
+    pending: list[tuple[str, list[str]]] = []
+    for item in game.setup:
+        if item.scenario != "solitaire":
+            continue
+        for p in item.place:
+            display_id = p.get("display")
+            if p.unit and display_id:
+                for _ in range(p.count or 1):
+                    uid = f"{p.unit}-{p.per or display_id}-{len(units) + 1}"
+                    units.append(A.make_unit(game, uid, p.unit, display_id, str(p.where), p.steps))
+            elif p.marker == "damage" and p.get("face") == "sunk":
+                sunk.add(str(p.where))
+            elif p.marker == "damage" and display_id:
+                pending.append((display_id, _box_words(game, display_id, str(p.where))))
+            elif p.marker == "garrison":
+                garrison = int(p.where)
+    occupied = {(u.display, u.box) for u in units}
+    base = A.base_display(game).id
+    for display_id, options in pending:
+        if display_id == base:
+            runway = [b.id for _, b in A.deck_boxes(game, A.base_holder(game))]
+            hits = A.track_start(game, "garrison") - garrison
+            damage.update((display_id, b) for b in runway[:hits])
+            continue
+        free = [b for b in options if (display_id, b) not in occupied]
+        damage.add((display_id, (free or options)[0]))
+    hits = A.track_start(game, "garrison") - garrison
+    return A.new_area(game, units, damage=frozenset(damage), sunk=frozenset(sunk),
+                      garrison=garrison, base_hits=hits)
+
+
+def _box_words(game: Game, display_id: str, text: str) -> list[str]:
+    """The box ids named in a setup text such as ``"a-deck-front or a-deck-rear (choice)"``."""
+    ids = {b.id for b in A.display(game, display_id).boxes}
+    return [w for w in text.replace(",", " ").split() if w in ids]
