@@ -283,3 +283,13 @@ def strategic_bombing(game: Game, bws: int) -> tuple[int, int]:
     """(SP paid, Japanese units removed from Japan) for BWs in the bombing box (12.2)."""
     return (bws * int(const(game, "bw-strategic-bombing-cost")),
             bws * int(const(game, "bw-removals-per-bw")))
+
+
+def damaged_count(units: Iterable[tuple[str, bool, bool]]) -> int:
+    """Damaged Japanese units for the reinforcement roll (11.1).
+
+    ``units`` holds (kind, damaged, at a point with US units); damaged infantry at
+    points with US units are not counted.
+    """
+    return sum(1 for kind, damaged, with_us in units
+               if damaged and not (kind in ("infantry", "battalion") and with_us))

@@ -429,3 +429,34 @@ def cancel_hits(game: Game, hits: int, markers_left: int = 1) -> int:
     """Hits left after cancelling markers (emergency repair, escort fleet, seabees ...)."""
     per = int(const(game, "hits-cancelled-per-marker"))
     return max(0, hits - per * markers_left)
+
+
+def bonus_extra_hits(game: Game, hits: int) -> int:
+    """Hits with a US add-on marker (melee, VT fuze, dive bombing, radar gunnery; 10.5)."""
+    return hits + int(const(game, "bonus-extra-hits")) if hits > 0 else hits
+
+
+def asw_attackers(game: Game, ships: Sequence[Unit], subs: int) -> tuple[Unit, ...]:
+    """Ships that attack enemy submarines: one per submarine, highest ASW first (10.15)."""
+    per_sub = int(const(game, "asw-attacks-per-submarine"))
+    able = [s for s in ships if stat(s, "asw") is not None]
+    able.sort(key=lambda s: -int(stat(s, "asw")))
+    return tuple(able[: subs * per_sub])
+
+
+def island_ground_targetable(game: Game, own_ground_on_island: bool) -> bool:
+    """Enemy ground units on the island can be bombed / shelled only if the attacker
+    has ground units on the island (10.18.1, E14); the airfield always can."""
+    return own_ground_on_island or not const(game, "island-targets-need-own-ground")
+
+
+def ground_move(where: str, marine: bool) -> str:
+    """Ground-unit movement step (10.19): beach -> position; transport -> beach
+    (marines straight to the position); position stays."""
+    if where == "beach":
+        return "position"
+    if where == "transport":
+        return "position" if marine else "beach"
+    if where == "position":
+        return "position"
+    raise BadInput(f"input where={where!r} is not allowed (transport|beach|position)")
