@@ -3,7 +3,7 @@
 Modules: ``common`` (grid, MP values, data look-ups), ``state`` (the frozen night and the
 player's view), ``movement`` (bombers, entry, fighters), ``detection`` (sighting, radar,
 AI radar, searchlights), ``combat`` (attacks, reactions, corkscrews, flak) and ``referee``
-(the catalogue tables, registered on import).
+(the catalogue tables, registered on import), ``phases`` (steps that combine them).
 """
 
 from __future__ import annotations

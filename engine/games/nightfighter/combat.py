@@ -246,7 +246,7 @@ def resolve_attack(
     deconfliction: bool = False,
     illuminated: bool = False,
     unfavourable: bool = False,
-    dived: bool = False,
+    dived: bool | None = None,
     follow: str | None = None,
 ) -> tuple[Night, AttackReport]:
     """Combat phase for one fighter and one bomber in the same hex and facing [11, 17, 20].
@@ -264,7 +264,7 @@ def resolve_attack(
                                     "facing")
     if attack:
         check_attack(game, night, fighter, bomber, deconfliction=deconfliction,
-                     oblique=oblique, dived=dived)
+                     oblique=oblique, dived=fighter.dived if dived is None else dived)
     report = AttackReport()
     effect = _reaction(game, dice, bomber, fighter, attack=attack, oblique=oblique,
                        illuminated=illuminated, alerted=bomber.alert)
@@ -367,7 +367,7 @@ def _shootdown(game: Game, night: Night, fighter: Fighter, dice: Dice, report: A
         if result == "evade":
             heading = (fighter.facing + RELATIVE[direction]) % 6
             target = grid(game).neighbour_in_direction(fighter.hex, heading)
-            fighter = replace(fighter, hex=target, facing=heading, evaded_last_turn=True,
+            fighter = replace(fighter, hex=target, facing=heading, evaded_turn=night.turn,
                               status="off-map" if target is None else fighter.status,
                               sighting=None, ai_contact=None)
             night = night.with_fighter(fighter)

@@ -95,23 +95,6 @@ def alert_mp(game: Game, mp: MP) -> MP:
     return parse_mp(row["alert_mp"])
 
 
-def move_bombers(game: Game, night: Night, *, alert_rule: bool = False) -> Night:
-    """Bomber Movement phase for column flyers: nearest the exit first [7.2.1], then each
-    flies its MP; exited bombers are removed with their markers [7.2.2]."""
-    order = sorted(
-        (b for b in night.on_map_bombers() if b.kind != "intruder"),
-        key=lambda b: (-row_of(game, b.hex), b.id),
-    )
-    for bomber in order:
-        move = bomber_path(game, bomber.hex, bomber_mp(game, bomber, night.turn,
-                                                         alert_rule=alert_rule))
-        if move.exited:
-            night = remove_bomber(night, bomber, "exited")
-        elif move.path:
-            night = night.with_bomber(replace(bomber, hex=move.end))
-    return night
-
-
 def remove_bomber(night: Night, bomber: Bomber, status: str) -> Night:
     """Take a bomber off the map (exited or destroyed): its markers go too [7.2.2, 11.0]."""
     night = night.with_bomber(replace(bomber, hex=None, status=status))
@@ -337,7 +320,7 @@ def move_fighter(game: Game, night: Night, fighter_id: str, plan: str, *, dives:
     if fighter.status != ON_MAP:
         raise RuleViolation("9.2.1", f"fighter {fighter_id!r} is not on the map "
                                      f"({fighter.status})")
-    if fighter.evaded_last_turn:
+    if fighter.evaded_turn and fighter.evaded_turn == night.turn - 1:
         raise RuleViolation("17.3.1", f"fighter {fighter_id!r} evaded last turn and does "
                                       "not move this turn")
     if dives and not 1 <= dives <= fighter.dives_left:
@@ -357,6 +340,7 @@ def move_fighter(game: Game, night: Night, fighter_id: str, plan: str, *, dives:
         mp_spent=move.mp_spent,
         turned=move.turns > 0,
         dives_left=fighter.dives_left - dives,
+        dived=bool(dives),
         evading=evade,
         sighting=None if evade else fighter.sighting,
         ai_contact=None if evade else fighter.ai_contact,

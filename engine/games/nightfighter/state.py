@@ -52,6 +52,7 @@ class Bomber:
     status: str = "pool"
     launched: bool = False
     equipment: frozenset[str] = frozenset()
+    moved: int = 0
 
     @property
     def sighting(self) -> int:
@@ -78,7 +79,8 @@ class Fighter:
     hits: int = 0
     dives_left: int = 0
     dazzled_until: int = 0
-    evaded_last_turn: bool = False
+    evaded_turn: int = 0
+    dived: bool = False
     evading: bool = False
     corkscrewed: bool = False
     expert: bool = False

@@ -1,0 +1,183 @@
+"""Phase steps over a ``Night`` that combine several procedures [4.0].
+
+Bomber Movement with searchlight hand-off and fog-of-war displacement [7, 14.2.4, 16.0],
+Flak [22.0, 26.1], acquired-target sighting [15.1], End of Turn [4.0 phase 10]. Each step
+returns a new ``Night`` (and a small report where the player is told something).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from ...dice import Dice
+from ...errors import RuleViolation
+from ...model import Game
+from . import combat, detection, movement
+from .common import grid, row_of
+from .state import Bomber, Night
+
+# --- bomber movement, hand-off, displacement -----------------------------------------------
+
+
+def displace(game: Game, night: Night, bomber_id: str, dice: Dice) -> Night:
+    """16.0: a bomber no longer sighted or acquired is displaced as if it corkscrewed (roll
+    ``displacement``); it stays put if still known to the player."""
+    bomber = night.bomber(bomber_id)
+    if not bomber.on_map or night.known(bomber_id):
+        return night
+    direction = combat.corkscrew_direction(game, dice.roll("d6", "displacement"))
+    return night.with_bomber(replace(bomber, hex=movement.corkscrew_hex(game, night, bomber,
+                                                                        direction)))
+
+
+def _searchlit(night: Night) -> tuple[str, ...]:
+    """Zones with available searchlights (the Task Force box has none) [14.2, 26.1]."""
+    return tuple(z for z in night.zones if not (night.task_force and z == "N"))
+
+
+def _step_capture(game: Game, night: Night, bomber: Bomber, zone: str, dice: Dice,
+                  tries: frozenset[str]) -> tuple[Night, str | None]:
+    """The captured bomber has just entered ``bomber.hex``: keep, hand off or lose [14.2.3-4]."""
+    here = detection.zone_of(game, bomber.hex, night.zones)
+    if here == zone:
+        return night, zone
+    others = [c for c in night.captures if c[1] != bomber.id]
+    can_capture = night.env.clouds != "overcast" and night.env.altitude != "high"
+    if (here is not None and here in _searchlit(night) and can_capture
+            and all(z != here for z, _ in others) and bomber.id in tries
+            and detection.hand_off(game, dice, bomber.sighting)):
+        return replace(night, captures=(*others, (here, bomber.id))), here
+    return replace(night, captures=tuple(others)), None
+
+
+def bomber_movement(game: Game, night: Night, dice: Dice, *,
+                    hand_offs: frozenset[str] = frozenset(),
+                    alert_rule: bool = False) -> Night:
+    """Bomber Movement phase for column flyers [7.2, 7.2.1, 7.2.2, 14.2.4, 16.0]: nearest the
+    exit first; a captured bomber entering another free zone keeps its capture if the player
+    tries (``hand_offs``) and rolls its sighting number on 4 dice (``hand_off``), else loses
+    it and, unknown to the player, is displaced (``displacement``)."""
+    order = sorted((b for b in night.on_map_bombers() if b.kind != "intruder"),
+                   key=lambda b: (-row_of(game, b.hex), b.id))
+    for bomber in order:
+        night = _move_one(game, night, bomber, dice, hand_offs, alert_rule)
+    return night
+
+
+def _move_one(game: Game, night: Night, start: Bomber, dice: Dice, hand_offs: frozenset[str],
+              alert_rule: bool) -> Night:
+    """One bomber's move, hex by hex, with its capture checked on each hex entered."""
+    mp = movement.bomber_mp(game, start, night.turn, alert_rule=alert_rule)
+    move = movement.bomber_path(game, start.hex, mp)
+    zone = next((z for z, b in night.captures if b == start.id), None)
+    lost = False
+    for hex_id in move.path:
+        night = night.with_bomber(replace(night.bomber(start.id), hex=hex_id))
+        if zone is not None:
+            night, zone = _step_capture(game, night, night.bomber(start.id), zone, dice,
+                                        hand_offs)
+            lost = zone is None
+    if move.exited:
+        return movement.remove_bomber(night, night.bomber(start.id), "exited")
+    if lost:
+        night = displace(game, night, start.id, dice)
+    return night.with_bomber(replace(night.bomber(start.id), moved=mp))
+
+
+# --- flak ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class FlakReport:
+    """What the player is told: the check, the announced dice and the hits per fighter."""
+
+    check: int | None
+    rolls: tuple[int, ...] = ()
+    task_force_rolls: tuple[int, ...] = ()
+    hits: tuple[tuple[str, int], ...] = ()
+
+
+def flak_phase(game: Game, night: Night, dice: Dice) -> tuple[Night, FlakReport]:
+    """Flak phase [22.0, 26.1]: if a fighter is in a flak zone, roll 2d6 (``check``) once; on
+    6-6 roll 4 dice (``rolls``; 8 over the Task Force box) and hit every fighter in a flak
+    zone once per die equal to its sighting number. Bombers are never hit."""
+    if not night.flak and not night.task_force:
+        return night, FlakReport(None)
+    flak_zones = night.zones if night.flak else ("N",)
+    exposed = [f for f in night.fighters if f.on_map
+               and detection.zone_of(game, f.hex, flak_zones) is not None]
+    if not exposed:
+        return night, FlakReport(None)
+    over_tf = [f for f in exposed if night.task_force
+               and detection.zone_of(game, f.hex, ("N",)) == "N"]
+    check = dice.roll("2d6", "check")
+    rolls = tuple(dice.roll("d6", "rolls") for _ in range(combat.flak_dice(game, check)))
+    tf_rolls = tuple(dice.roll("d6", "rolls")
+                     for _ in range(combat.flak_dice(game, check, True) if over_tf else 0))
+    hits = []
+    for f in exposed:
+        n = combat.flak_hits(tf_rolls if f in over_tf else rolls, f.sighting_number)
+        hits.append((f.id, n))
+        if n:
+            night, _, _ = combat._hit_fighter(night, night.fighter(f.id), n)
+    return night, FlakReport(check, rolls, tf_rolls, tuple(hits))
+
+
+# --- acquired-target sighting [15.1] --------------------------------------------------------
+
+
+def acquired_sighting(game: Game, night: Night, fighter_id: str, target_id: str, dice: Dice,
+                      *, rear_rule: bool = False) -> tuple[Night, tuple[int, ...]]:
+    """One fighter's roll to sight an acquired target [15.1, 15.1.1, 19.1.3, 28.6]: with an
+    AI contact it must try that one, else only a searchlight-captured target; within sighting
+    range; dice ``acquired``. Returns the new night and the announced dice."""
+    fighter, bomber = night.fighter(fighter_id), night.bomber(target_id)
+    if not detection.can_sight(fighter, night.turn):
+        raise RuleViolation("15.1", f"fighter {fighter_id!r} cannot sight now (dazzled, "
+                                    "evading or corkscrewed)")
+    if fighter.sighting is not None:
+        raise RuleViolation("10.2", f"fighter {fighter_id!r} already maintains a sighting")
+    captured = night.captured(target_id)
+    if fighter.ai_contact is not None and fighter.ai_contact != target_id:
+        raise RuleViolation("15.1", f"fighter {fighter_id!r} has an AI contact and must try it")
+    if fighter.ai_contact is None and not captured:
+        raise RuleViolation("15.1", f"bomber {target_id!r} is not acquired by this fighter's "
+                                    "AI radar or by a searchlight")
+    if not detection.in_range(game, night, fighter, bomber):
+        raise RuleViolation("15.1", f"bomber {target_id!r} is beyond fighter {fighter_id!r}'s "
+                                    "sighting range")
+    count = acquired_dice(game, night, fighter_id, target_id, rear_rule=rear_rule)
+    results = tuple(dice.roll("d6", "acquired") for _ in range(count))
+    if bomber.sighting in results:
+        night = night.with_fighter(replace(fighter, sighting=target_id))
+    return night, results
+
+
+def acquired_dice(game: Game, night: Night, fighter_id: str, target_id: str, *,
+                  rear_rule: bool = False) -> int:
+    """The dice of an acquired-target roll from the state of the night [15.1.1, 19.1.3]."""
+    fighter, bomber = night.fighter(fighter_id), night.bomber(target_id)
+    captured = night.captured(target_id)
+    ai = fighter.ai_contact == target_id
+    radar = detection.unit_radar(game, fighter.unit) if fighter.unit else None
+    mod = 0
+    if ai and radar is not None:
+        mod = detection.min_range_modifier(
+            game, radar.modifier, band=radar.band, low_altitude=night.env.altitude == "low",
+            same_facing=fighter.facing == bomber.facing, turned=fighter.turned,
+            fighter_mp=fighter.mp_spent, target_mp=bomber.moved)
+    rear = rear_rule and not grid(game).in_arc(fighter.hex, fighter.facing, bomber.hex, "hemi")
+    return detection.captured_sighting_dice(
+        game, moon=night.env.moon, expert=fighter.expert, green=fighter.green,
+        both=ai and captured, radar_modifier=mod, searchlight=captured, rear=rear)
+
+
+# --- end of turn ----------------------------------------------------------------------------
+
+
+def end_turn(night: Night) -> Night:
+    """End of Turn [4.0 phase 10]: the turn advances; this turn's flags are cleared."""
+    fighters = tuple(replace(f, mp_spent=0, turned=False, attacked=False, evading=False,
+                             corkscrewed=False, dived=False) for f in night.fighters)
+    bombers = tuple(replace(b, moved=0) for b in night.bombers)
+    return replace(night, turn=night.turn + 1, fighters=fighters, bombers=bombers)
