@@ -254,7 +254,9 @@ def _check_holder_limits(game: Game, state: CarrierArea, holder: str) -> None:
     if holder in state.sunk and units:
         raise violation("9.4(2)", f"sunk {holder} still holds {joined_ids(units)}")
     if len(units) > capacity(game, holder):
-        raise violation("8.3(3)", f"{holder} holds {len(units)} units")
+        rule = "9.6(1)" if is_base(game, holder) else "8.3(3)"
+        raise violation(rule, f"{holder} holds {len(units)} units (at most "
+                              f"{capacity(game, holder)})")
     deck = on_deck(game, state, holder)
     free = len(deck_boxes(game, holder)) - len(damaged_boxes(game, state, holder))
     if len(deck) > min(free, deck_limit(game, holder)):
