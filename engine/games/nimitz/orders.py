@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from fractions import Fraction
 
-from ...dice import Dice
+from ...dice import Dice, weights
 from ...errors import RuleViolation
 from ...model import Game
 from .campaign import MapView
@@ -181,6 +182,12 @@ def _battalions(game: Game, wanted: int, moving: int, available: int, blocked: b
 def determine(game: Game, stack: Stack, board: Board, dice: Dice) -> Move:
     """One determination for the stack at a point (9.1, 9.2)."""
     roll = dice.roll(DIE, "roll")
+    return resolve_order(game, stack, board, roll,
+                         lambda options: random_choice(game, options, dice))
+
+
+def resolve_order(game: Game, stack: Stack, board: Board, roll: int, choose) -> Move:
+    """The determination for an order roll; ``choose`` picks among destinations."""
     rolled = str(table_row(game, "japanese-orders", roll=roll)["order"])
     rec = extra(game, "orders", rolled)
     target = str(rec.get("target"))
@@ -189,10 +196,33 @@ def determine(game: Game, stack: Stack, board: Board, dice: Dice) -> Move:
     options = candidates(game, target, stack, board)
     if not options:
         return standby(game, roll, rolled, stack, "the order cannot be executed")
-    dest = random_choice(game, options, dice)
+    dest = choose(options)
     if dest == stack.point:
         return standby(game, roll, rolled, stack, "the destination is the own point")
     return _execute(game, roll, rolled, rec, stack, board, dest)
+
+
+def outcome(move: Move) -> str:
+    """A short name of a determination's outcome: ``standby`` or ``ORDER:DESTINATION``."""
+    return "standby" if move.executed == "standby" else f"{move.executed}:{move.destination}"
+
+
+def outcome_odds(game: Game, stack: Stack, board: Board) -> dict[str, Fraction]:
+    """Exact odds of each outcome of one determination.
+
+    Re-rolling the leftover faces makes every destination equally likely (1.3),
+    so each of n candidates has probability 1/n whatever the die.
+    """
+    out: dict[str, Fraction] = {}
+    for face, p in weights(DIE).items():
+        rolled = str(table_row(game, "japanese-orders", roll=face)["order"])
+        options = candidates(game, str(extra(game, "orders", rolled).get("target")), stack, board)
+        picks = options or [None]
+        for dest in picks:
+            move = resolve_order(game, stack, board, face, lambda _o, d=dest: d)
+            key = outcome(move)
+            out[key] = out.get(key, Fraction(0)) + p / len(picks)
+    return out
 
 
 def _execute(game: Game, roll: int, rolled: str, rec, stack: Stack, board: Board,

@@ -7,7 +7,7 @@ from fractions import Fraction
 from typing import Any
 
 from ...dice import Dice
-from ...errors import BadInput
+from ...errors import BadInput, RuleViolation
 from ...model import Game
 from ...registry import Answer, Input, OddsAnswer
 from . import combat
@@ -75,6 +75,14 @@ def attack_table(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
         Input("valid", "ids", "areas with a valid target (default: all four)", default=None),
         Input("forced", "bool", "carrier attack / first strike / kamikaze: roll reads 10",
               default=False),
+        Input("group", "enum", "bombers or fighters: valid areas from the situation below",
+              choices=("any", "bombers", "fighters"), default="any"),
+        Input("us_ships", "ids", "areas with US ships other than submarines", default=[]),
+        Input("us_land_air", "bool", "US land aircraft on the island", default=False),
+        Input("us_ground", "bool", "US ground units on the island", default=False),
+        Input("japanese_ground_or_air", "bool", "Japanese ground units or land aircraft on "
+              "the island", default=False),
+        Input("aircraft", "ids", "areas with Japanese or US aircraft (fighters)", default=[]),
     ],
     results=["area", "rolled", "moved"],
     odds_field="area",
@@ -82,13 +90,32 @@ def attack_table(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
 )
 def japanese_air(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
     """Where a Japanese aircraft group goes (10.9.1), with the fall-through."""
-    areas = combat.air_areas(game)
-    valid = areas if args["valid"] is None else args["valid"]
+    valid = _air_valid(game, args)
     roll = combat.forced_roll(game) if args["forced"] else dice.roll(DIE, "roll")
     rolled, area = combat.air_destination(game, roll, valid)
     rules = ("10.9.1",) + (("10.7",) if args["forced"] else ())
+    rules += {"bombers": ("10.9.2",), "fighters": ("10.9.3",)}.get(args["group"], ())
     return Answer({"area": area or "stay", "rolled": rolled, "moved": area is not None},
                   rules=rules, errata=("E12",) + (("E2",) if args["forced"] else ()))
+
+
+def _air_valid(game: Game, args: dict[str, Any]):
+    """Areas with a valid target: given, or from the situation (10.9.2, 10.9.3)."""
+    if args["group"] == "any":
+        return combat.air_areas(game) if args["valid"] is None else args["valid"]
+    if args["valid"] is not None:
+        raise BadInput("give either valid= or group= with the situation, not both")
+    areas = combat.air_areas(game)
+    for name in ("us_ships", "aircraft"):
+        bad = [a for a in args[name] if a not in areas]
+        if bad:
+            raise BadInput(f"input {name}={bad[0]!r} is not a battle area "
+                           f"(areas: {', '.join(areas)})")
+    view = combat.AirView(frozenset(args["us_ships"]), args["us_land_air"], args["us_ground"],
+                          args["japanese_ground_or_air"], frozenset(args["aircraft"]))
+    if args["group"] == "bombers":
+        return combat.bomber_areas(view)
+    return combat.fighter_areas(view)
 
 
 # --------------------------------------------------------------------------- costs
@@ -155,6 +182,9 @@ def allocate_hits(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
     if not args["units"]:
         raise BadInput("input units='' is not allowed (NAME:COST:full|damaged,...)")
     pieces = [parse_piece(game, text) for text in args["units"]]
+    if any(p.name in ("transport", "TR") for p in pieces):
+        raise RuleViolation("10.10.2", "a transport never takes hits: list the ground units "
+                                       "aboard it instead")
     done = combat.allocate_hits(game, pieces, args["hits"])
     result = {"units": [_piece_result(p) for p in done.pieces], "unused": done.unused,
               "player_choice": done.player_choice}
@@ -398,9 +428,22 @@ def japanese_reinforcement(game: Game, args: dict[str, Any], dice: Dice) -> Answ
 )
 def japanese_order(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
     """One Japanese movement determination at a point (order table, 9.1-9.2.8)."""
+    from .orders import determine
+
+    stack, board = _order_situation(game, args)
+    move = determine(game, stack, board, dice)
+    result = {"order": move.order, "executed": move.executed, "destination": move.destination,
+              "ships": len(move.ships), "ground": len(move.ground),
+              "land_air": len(move.land_air), "battalions": move.battalions,
+              "transport": move.transport, "supply_markers": move.supply_markers,
+              "reason": move.reason}
+    return Answer(result, rules=move.rules)
+
+
+def _order_situation(game: Game, args: dict[str, Any]):
     from .campaign import MapView
     from .common import check_point, check_points, extra
-    from .orders import Board, Stack, determine
+    from .orders import Board, Stack
 
     point = check_point(game, args["point"], "point")
     us = check_points(game, args["us"], "us")
@@ -414,10 +457,15 @@ def japanese_order(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
         raise BadInput("give ships=, ground= or land_air= (the units to determine)")
     objectives = frozenset(extra(game, "campaigns", args["campaign"]).get("objectives"))
     board = Board(MapView(us_ground=us, japanese_ground=japan), objectives)
-    move = determine(game, stack, board, dice)
-    result = {"order": move.order, "executed": move.executed, "destination": move.destination,
-              "ships": len(move.ships), "ground": len(move.ground),
-              "land_air": len(move.land_air), "battalions": move.battalions,
-              "transport": move.transport, "supply_markers": move.supply_markers,
-              "reason": move.reason}
-    return Answer(result, rules=move.rules)
+    return stack, board
+
+
+def _order_odds(game: Game, args: dict[str, Any]) -> OddsAnswer:
+    from .orders import outcome_odds
+
+    stack, board = _order_situation(game, args)
+    dist = outcome_odds(game, stack, board)
+    return OddsAnswer({"field": "outcome"}, dict(sorted(dist.items())), rules=("9.1", "9.2"))
+
+
+ENGINE.tables["japanese-order"] = replace(ENGINE.tables["japanese-order"], odds=_order_odds)

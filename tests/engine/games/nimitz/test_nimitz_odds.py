@@ -70,3 +70,38 @@ def test_attack_invariant_i3(game, normal, superior, roll):
     assert hits in (0, 1, 2)
     assert (hits == 2) == (roll <= superior)
     assert (hits >= 1) == (roll <= normal)
+
+
+def test_japanese_order_odds_match_monte_carlo(game):
+    from warpress.engine.games.nimitz import orders as od
+    from warpress.engine.games.nimitz.campaign import MapView
+
+    args = ["point=caroline-islands", "ships=3", "ground=2",
+            "us=solomon-islands,new-guinea,midway,borneo", "japan=borneo"]
+    payload = run_odds(game, ref_table(game, "japanese-order"), args)
+    exact = {k: Fraction(v) for k, v in payload["result"]["exact"].items()}
+    assert sum(exact.values()) == 1
+    stack = od.Stack("caroline-islands", ("s1", "s2", "s3"), ("g1", "g2"))
+    us = frozenset({"solomon-islands", "new-guinea", "midway", "borneo"})
+    board = od.Board(MapView(us_ground=us,
+                             japanese_ground=frozenset({"borneo", "caroline-islands"})),
+                     frozenset(game.get("campaigns", "1942").get("objectives")))
+    sampled = monte_carlo(lambda d: od.outcome(od.determine(game, stack, board, d)), N, seed=5)
+    assert set(sampled) <= set(exact)
+    close(exact, sampled)
+
+
+def test_whole_point_determination_terminates(game):
+    from warpress.engine.dice import SeededDice
+    from warpress.engine.games.nimitz import orders as od
+    from warpress.engine.games.nimitz.campaign import MapView
+
+    board = od.Board(MapView(us_ground=frozenset({"midway", "solomon-islands"})),
+                     frozenset({"midway", "solomon-islands"}))
+    for seed in range(30):
+        stack = od.Stack("japan", tuple(f"s{i}" for i in range(9)), ("g1", "g2"), ("a1",))
+        moves = od.determine_point(game, stack, board, SeededDice(seed))
+        moved = sum(len(m.ships) + len(m.ground) + len(m.land_air) for m in moves)
+        assert moved == 12
+        assert sum(m.supply_markers for m in moves) == sum(m.executed == "standby"
+                                                           for m in moves)
