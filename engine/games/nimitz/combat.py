@@ -75,10 +75,19 @@ def kamikaze_hits(game: Game, stat_kind: str, markers: Iterable[str],
     return int(const(game, "kamikaze-extra-hits"))
 
 
+_HITS: dict[tuple[int, int, int, int], tuple[object, int]] = {}
+
+
 def attack_hits(game: Game, value: AttackValue, roll: int) -> int:
     """Hits of one attack die: <= normal 1 hit, <= superior 2 hits (table attack)."""
+    table = game.table("attack")
+    key = (id(table), value.normal, value.superior, roll)
+    hit = _HITS.get(key)
+    if hit is not None and hit[0] is table:
+        return hit[1]
     row = table_row(game, "attack", value=value.normal, superior=value.superior, roll=roll)
-    return int(row["hits"])
+    _HITS[key] = (table, int(row["hits"]))
+    return _HITS[key][1]
 
 
 def attack(game: Game, value: AttackValue, dice: Dice, name: str = "roll",
