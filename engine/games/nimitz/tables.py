@@ -129,6 +129,7 @@ def _air_valid(game: Game, args: dict[str, Any]):
         Input("unit", "text", "or a unit id: its purchase cost is used", default=None),
     ],
     results=["supply"],
+    odds_field="supply",
 )
 def repair_cost(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
     """SP to repair a damaged US unit: half its cost, rounded down, at least 1."""
@@ -147,6 +148,7 @@ def repair_cost(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
     rules=["10.5"],
     inputs=[Input("supply", "int", "supply points spent on the battle", min=0)],
     results=["bpp"],
+    odds_field="bpp",
 )
 def battle_points(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
     """US battle-plan points: 3 free plus 3 per SP spent."""
@@ -199,7 +201,7 @@ def allocate_hits(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
     rules=["12.6"],
     inputs=[Input("total", "int", "objectives held at the end of the four campaigns", min=0)],
     results=["result", "label", "label_ja"],
-    odds_field=None,
+    odds_field="result",
 )
 def linked_result(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
     """Result of the linked 1942-1945 campaign from its total objectives."""
@@ -222,6 +224,7 @@ def _marker_names(game: Game) -> tuple[str, ...]:
         Input("name", "text", "the marker's id, e.g. melee"),
     ],
     results=["cost", "effect"],
+    odds_field="cost",
 )
 def bonus_marker(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
     """A battle-bonus marker: its BPP cost (US) and effect."""
