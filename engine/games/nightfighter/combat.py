@@ -88,12 +88,12 @@ def shootdown(game: Game, dice: Dice, name: str = "shootdown") -> str:
 def evade_result(game: Game, dice: Dice, oblique: bool = False) -> tuple[str, str | None]:
     """The evade die: (collision, None) on a 1, else (evade, relative direction); after an
     oblique attack every result but 1 is ignored (no evade) [17.3.1]."""
-    row = lookup(game.table("evade"), roll=dice.roll("d6", "evade"))
-    if row["result"] == "collision":
+    result = lookup(game.table("evade"), roll=dice.roll("d6", "evade"))["result"]
+    if result == "collision":
         return "collision", None
     if oblique:
         return "none", None
-    return "evade", row["direction"]
+    return "evade", result
 
 
 # --- reactions [17.4] ---------------------------------------------------------------------

@@ -111,7 +111,9 @@ def flak_phase(game: Game, night: Night, dice: Dice) -> tuple[Night, FlakReport]
     over_tf = [f for f in exposed if night.task_force
                and detection.zone_of(game, f.hex, ("N",)) == "N"]
     check = dice.roll("2d6", "check")
-    rolls = tuple(dice.roll("d6", "rolls") for _ in range(combat.flak_dice(game, check)))
+    land = len(over_tf) < len(exposed)
+    rolls = tuple(dice.roll("d6", "rolls")
+                  for _ in range(combat.flak_dice(game, check) if land else 0))
     tf_rolls = tuple(dice.roll("d6", "rolls")
                      for _ in range(combat.flak_dice(game, check, True) if over_tf else 0))
     hits = []
