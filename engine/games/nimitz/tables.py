@@ -472,3 +472,38 @@ def _order_odds(game: Game, args: dict[str, Any]) -> OddsAnswer:
 
 
 ENGINE.tables["japanese-order"] = replace(ENGINE.tables["japanese-order"], odds=_order_odds)
+
+
+@ENGINE.table(
+    "campaign-result",
+    rules=["4.0", "11.5.1", "12.3"],
+    inputs=[
+        Input("campaign", "enum", "campaign year", choices=YEARS),
+        Input("objectives", "int", "objective points the US holds", min=0, max=25),
+        Input("invasion_cost", "int", "1945: total cost of the units in the Japan-invasion box",
+              min=0, max=300, default=0),
+    ],
+    results=["total", "level", "label_ja", "dismissed"],
+    odds_field="level",
+)
+def campaign_result(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
+    """A campaign's victory level; in 1945 the invasion box adds objectives (12.3)."""
+    from .campaign import campaign_level, invasion_objectives
+
+    campaign, total = args["campaign"], args["objectives"]
+    rules: tuple[str, ...] = ("4.0", "11.5.1")
+    if args["invasion_cost"]:
+        if "12.3" not in extra_record(game, campaign).get("special_rules", ()):
+            raise RuleViolation("12.3", f"the Japan-invasion box is used only in 1945, "
+                                        f"not in {campaign}")
+        total += invasion_objectives(game, args["invasion_cost"])
+        rules += ("12.3",)
+    row = campaign_level(game, campaign, total)
+    return Answer({"total": total, "level": row["level"], "label_ja": row["label_ja"],
+                   "dismissed": row["level"] == "dismissal"}, rules=rules)
+
+
+def extra_record(game: Game, campaign: str):
+    from .common import extra
+
+    return extra(game, "campaigns", campaign)

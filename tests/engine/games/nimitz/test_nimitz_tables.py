@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from warpress.engine.errors import BadInput
+from warpress.engine.errors import BadInput, RuleViolation
 from warpress.engine.query import run_lookup
 from warpress.engine.registry import ref_table
 
@@ -224,3 +224,72 @@ def test_bonus_marker_not_of_that_side(look, side, name):
 def test_bonus_marker_rules_follow_the_side(game):
     out = run_lookup(game, ref_table(game, "bonus-marker"), ["side=japan", "name=kamikaze"])
     assert out["rules"] == ["10.7"]
+
+
+# --- campaign-result, japanese-reinforcement, japanese-order ----------------------------
+
+
+def test_campaign_result_1945_with_invasion(look):
+    result = look("campaign-result", "campaign=1945", "objectives=13", "invasion_cost=82")
+    assert result == {"total": 15, "level": "as-historical", "label_ja": "史実同様",
+                      "dismissed": False}
+
+
+def test_campaign_result_dismissal(look):
+    assert look("campaign-result", "campaign=1942", "objectives=0")["dismissed"]
+    assert not look("campaign-result", "campaign=1942", "objectives=8")["dismissed"]
+
+
+def test_campaign_result_invasion_only_in_1945(look):
+    with pytest.raises(RuleViolation, match="12.3"):
+        look("campaign-result", "campaign=1942", "objectives=5", "invasion_cost=10")
+
+
+def test_reinforcement_1944_extra_infantry(look):
+    result = look("japanese-reinforcement", "roll=9", "campaign=1944")
+    assert (result["ships"], result["infantry"], result["land_air"]) == (2, 4, 1)
+
+
+@pytest.mark.parametrize(("roll", "row"), [(1, (0, 0, 0)), (10, (2, 2, 2))])
+def test_reinforcement_smallest_and_largest_die(look, roll, row):
+    result = look("japanese-reinforcement", f"roll={roll}")
+    assert (result["ships"], result["infantry"], result["land_air"]) == row
+
+
+def test_reinforcement_deep_negative_and_high_rolls(look):
+    assert look("japanese-reinforcement", "roll=1", "damaged=20")["ships"] == 0
+    assert look("japanese-reinforcement", "roll=10", "supply_markers=20")["ships"] == 3
+
+
+def test_japanese_order_1945_okinawa_not_determined(game):
+    from warpress.engine.games.nimitz import orders as od
+
+    stack = od.phase_start(game, od.Stack("okinawa", ("s1",), ("g1", "g2")), False, "1945")
+    assert stack.ground == () and stack.staying == 2
+    assert od.phase_start(game, od.Stack("okinawa", ("s1",), ("g1", "g2")), False,
+                          "1944").ground == ("g1", "g2")
+
+
+def test_japanese_order_needs_units(look):
+    with pytest.raises(BadInput, match="ships="):
+        look("japanese-order", "point=japan", "roll=2")
+
+
+def test_japanese_order_unknown_point(look):
+    with pytest.raises(BadInput, match="point='atlantis'"):
+        look("japanese-order", "point=atlantis", "ships=1", "roll=2")
+
+
+def test_aa_fire_rejects_non_ships(look):
+    with pytest.raises(BadInput, match="ships='a6m'"):
+        look("aa-fire", "ships=a6m", "aircraft=1", "rolls=1")
+
+
+def test_aa_fire_needs_one_roll_per_firing_ship(look):
+    with pytest.raises(BadInput, match="rolls"):
+        look("aa-fire", "ships=kaga,nagato-mutsu", "aircraft=2", "rolls=1")
+
+
+def test_transport_takes_no_hits(look):
+    with pytest.raises(RuleViolation, match="10.10.2"):
+        look("allocate-hits", "units=transport:0:full", "hits=1", "side=japan")
