@@ -73,11 +73,12 @@ def solitaire_move(game: Game, us_hex: str, ichikokan_hex: str, card: int, *,
                    turn: int) -> str:
     """Where the card sends the US fleet (12.3(2)), a hex id.
 
-    Toward: the reachable hex (within the card's hexes, never through Midway)
-    nearest the 1st Air Fleet; away: the farthest. Among equals the card's
-    preference (north/south, by hex-centre height) decides, then the shorter
-    move, then the map order. By day the fleet cannot end in the 1st Air Fleet's
-    hex (6.1(4)); on the night turn it may (12.3(5)).
+    Each hex of the move must bring the fleet nearer the 1st Air Fleet (toward)
+    or take it farther (away); the fleet never enters Midway's hex (6.1(2)) and by
+    day never the 1st Air Fleet's (it stops in the hex before, 6.1(4)); on the
+    night turn it may share it (12.3(5)). The move stops early where no hex
+    qualifies. Among the hexes reached, the card's preference (the more northerly
+    or southerly hex centre) decides, then the map order.
     """
     row = move_card(game, card)
     if row["move"] == RESHUFFLE:
@@ -85,35 +86,27 @@ def solitaire_move(game: Game, us_hex: str, ichikokan_hex: str, card: int, *,
     if row["move"] == "stay":
         return us_hex
     night = turn == const(game, "night-turn")
-    hexes = int(row["hexes"]) * (2 if night and _night_doubles(game) else 1)
     forbidden = {midway_hex(game)} | (set() if night else {ichikokan_hex})
-    reach = _reachable(game, us_hex, min(hexes, allowance(game, "us-fleet", turn)), forbidden)
+    steps = min(int(row["hexes"]), allowance(game, "us-fleet", turn))
     sign = 1 if row["move"] == "toward" else -1
+    level = _strict_moves(game, us_hex, ichikokan_hex, steps, sign, forbidden)
     prefer = {"north": 1, "south": -1}.get(str(row["prefer"]), 0)
     order = {h: i for i, h in enumerate(grid(game).all_hexes())}
-    return min(reach, key=lambda h: (sign * distance(game, h, ichikokan_hex),
-                                     prefer * northing(game, h), reach[h], order[h]))
+    return min(level, key=lambda h: (prefer * northing(game, h), order[h]))
 
 
-def _night_doubles(game: Game) -> bool:
-    """Whether solitaire card moves double at night: not stated (digest 15.5); taken as no."""
-    return False
-
-
-def _reachable(game: Game, start: str, steps: int, forbidden: set[str]) -> dict[str, int]:
-    """Hexes within ``steps`` moves of ``start`` that avoid ``forbidden``, with their distance."""
-    area = grid(game)
-    seen = {start: 0}
-    frontier = [start]
-    for step in range(1, steps + 1):
-        nxt = []
-        for hex_id in frontier:
-            for n in area.neighbours(hex_id):
-                if n not in seen and n not in forbidden:
-                    seen[n] = step
-                    nxt.append(n)
-        frontier = nxt
-    return seen
+def _strict_moves(game: Game, start: str, target: str, steps: int, sign: int,
+                  forbidden: set[str]) -> set[str]:
+    """The hexes ``steps`` moves from ``start``, each move nearer (sign 1) or farther (-1)."""
+    level = {start}
+    for _ in range(steps):
+        nxt = {n for h in level for n in grid(game).neighbours(h)
+               if n not in forbidden
+               and sign * distance(game, n, target) < sign * distance(game, h, target)}
+        if not nxt:
+            break
+        level = nxt
+    return level
 
 
 # --------------------------------------------------------------------------- US air policy
