@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
@@ -11,7 +10,33 @@ from ...errors import BadInput, RuleViolation
 from ...model import Game
 from ...registry import Answer, Input, OddsAnswer
 from . import combat
-from .common import DIE, ENGINE, SIDES, STATS, parse_piece, parse_value, table_row
+from .campaign import (
+    MapView,
+    campaign_level,
+    held_points,
+    invasion_objectives,
+    reinforcement_roll,
+    reinforcements,
+    repair_supply,
+    supply_check,
+    supply_hits,
+    unit_buy_cost,
+)
+from .common import (
+    DIE,
+    ENGINE,
+    SIDES,
+    STATS,
+    check_point,
+    check_points,
+    extra,
+    is_ship,
+    parse_piece,
+    parse_value,
+    table_row,
+    unit,
+)
+from .orders import Board, Stack, determine, outcome_odds
 
 YEARS = ("1942", "1943", "1944", "1945")
 ROLL = Input("roll", "roll", "d10 result (0 reads 10)", die=DIE)
@@ -133,8 +158,6 @@ def _air_valid(game: Game, args: dict[str, Any]):
 )
 def repair_cost(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
     """SP to repair a damaged US unit: half its cost, rounded down, at least 1."""
-    from .campaign import repair_supply, unit_buy_cost
-
     cost = args["cost"]
     if (cost is None) == (args["unit"] is None):
         raise BadInput("give exactly one of cost=N or unit=ID")
@@ -249,8 +272,6 @@ def exact_text(dist: dict[int, Fraction]) -> dict[str, Fraction]:
 
 
 def _ships(game: Game, ids: list[str]) -> list:
-    from .common import is_ship, unit
-
     out = []
     for unit_id in ids:
         item = unit(game, unit_id, "ships")
@@ -269,6 +290,12 @@ def _aa_values(game: Game, args: dict[str, Any]) -> tuple[list, list[combat.Atta
     return firing, values
 
 
+def _aa_odds(game: Game, args: dict[str, Any]) -> OddsAnswer:
+    firing, values = _aa_values(game, args)
+    dist = combat.total_hit_weights(game, values)
+    return OddsAnswer({"field": "hits", "firing": [s.id for s in firing]}, exact_text(dist))
+
+
 @ENGINE.table(
     "aa-fire",
     rules=["10.12", "10.12.1"],
@@ -279,6 +306,7 @@ def _aa_values(game: Game, args: dict[str, Any]) -> tuple[list, list[combat.Atta
         Input("rolls", "rolls", "one d10 per firing ship, escort row first", die=DIE),
     ],
     results=["firing", "hits"],
+    odds=_aa_odds,
 )
 def aa_fire(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
     """AA fire of one side's ships: escort row, then carrier row, one shot per aircraft."""
@@ -286,15 +314,6 @@ def aa_fire(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
     hits = sum(combat.attack(game, v, dice, "rolls") for v in values)
     return Answer({"firing": [s.id for s in firing], "hits": hits},
                   rules=("10.12", "10.12.1"))
-
-
-def _aa_odds(game: Game, args: dict[str, Any]) -> OddsAnswer:
-    firing, values = _aa_values(game, args)
-    dist = combat.total_hit_weights(game, values)
-    return OddsAnswer({"field": "hits", "firing": [s.id for s in firing]}, exact_text(dist))
-
-
-ENGINE.tables["aa-fire"] = replace(ENGINE.tables["aa-fire"], odds=_aa_odds)
 
 
 def _planes(game: Game, items: list[str]) -> list[combat.Plane]:
@@ -360,23 +379,14 @@ def airfield_capacity(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
 )
 def supply(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
     """US supply check: a route from the West Coast through US-held points."""
-    from .campaign import MapView, held_points, supply_check
-    from .common import check_points
-
     view = MapView(us_ground=check_points(game, args["us"], "us"),
                    japanese_ground=check_points(game, args["japan"], "japan"))
     checked = supply_check(game, view)
-    hits = combat_supply_hits(game)
+    hits = supply_hits(game, False)
     return Answer({"held": sorted(held_points(game, view)),
                    "supplied": [p for p, ok in checked.items() if ok],
                    "out_of_supply": [p for p, ok in checked.items() if not ok],
                    "hits_each": hits}, rules=("11.4", "4.1"))
-
-
-def combat_supply_hits(game: Game) -> int:
-    from .campaign import supply_hits
-
-    return supply_hits(game, False)
 
 
 @ENGINE.table(
@@ -398,8 +408,6 @@ def combat_supply_hits(game: Game) -> int:
 )
 def japanese_reinforcement(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
     """Japanese reinforcements: d10 + supply markers - damaged - 2 per raiding submarine."""
-    from .campaign import reinforcement_roll, reinforcements
-
     roll = dice.roll(DIE, "roll")
     modified = reinforcement_roll(game, roll, args["supply_markers"], args["damaged"],
                                   args["raiding_subs"])
@@ -407,6 +415,12 @@ def japanese_reinforcement(game: Game, args: dict[str, Any], dice: Dice) -> Answ
     return Answer({"modified": modified, "ships": got.ships, "infantry": got.infantry,
                    "land_air": got.land_air, "battalions": got.battalions},
                   rules=("11.1",) + (("12.1",) if args["campaign"] == "1944" else ()))
+
+
+def _order_odds(game: Game, args: dict[str, Any]) -> OddsAnswer:
+    stack, board = _order_situation(game, args)
+    dist = outcome_odds(game, stack, board)
+    return OddsAnswer({"field": "outcome"}, dict(sorted(dist.items())), rules=("9.1", "9.2"))
 
 
 @ENGINE.table(
@@ -428,11 +442,10 @@ def japanese_reinforcement(game: Game, args: dict[str, Any], dice: Dice) -> Answ
     ],
     results=["order", "executed", "destination", "ships", "ground", "land_air", "battalions",
              "supply_markers"],
+    odds=_order_odds,
 )
 def japanese_order(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
     """One Japanese movement determination at a point (order table, 9.1-9.2.8)."""
-    from .orders import determine
-
     stack, board = _order_situation(game, args)
     move = determine(game, stack, board, dice)
     result = {"order": move.order, "executed": move.executed, "destination": move.destination,
@@ -444,10 +457,6 @@ def japanese_order(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
 
 
 def _order_situation(game: Game, args: dict[str, Any]):
-    from .campaign import MapView
-    from .common import check_point, check_points, extra
-    from .orders import Board, Stack
-
     point = check_point(game, args["point"], "point")
     us = check_points(game, args["us"], "us")
     japan = check_points(game, args["japan"], "japan")
@@ -461,17 +470,6 @@ def _order_situation(game: Game, args: dict[str, Any]):
     objectives = frozenset(extra(game, "campaigns", args["campaign"]).get("objectives"))
     board = Board(MapView(us_ground=us, japanese_ground=japan), objectives)
     return stack, board
-
-
-def _order_odds(game: Game, args: dict[str, Any]) -> OddsAnswer:
-    from .orders import outcome_odds
-
-    stack, board = _order_situation(game, args)
-    dist = outcome_odds(game, stack, board)
-    return OddsAnswer({"field": "outcome"}, dict(sorted(dist.items())), rules=("9.1", "9.2"))
-
-
-ENGINE.tables["japanese-order"] = replace(ENGINE.tables["japanese-order"], odds=_order_odds)
 
 
 @ENGINE.table(
@@ -488,12 +486,10 @@ ENGINE.tables["japanese-order"] = replace(ENGINE.tables["japanese-order"], odds=
 )
 def campaign_result(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
     """A campaign's victory level; in 1945 the invasion box adds objectives (12.3)."""
-    from .campaign import campaign_level, invasion_objectives
-
     campaign, total = args["campaign"], args["objectives"]
     rules: tuple[str, ...] = ("4.0", "11.5.1")
     if args["invasion_cost"]:
-        if "12.3" not in extra_record(game, campaign).get("special_rules", ()):
+        if "12.3" not in extra(game, "campaigns", campaign).get("special_rules", ()):
             raise RuleViolation("12.3", f"the Japan-invasion box is used only in 1945, "
                                         f"not in {campaign}")
         total += invasion_objectives(game, args["invasion_cost"])
@@ -501,9 +497,3 @@ def campaign_result(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
     row = campaign_level(game, campaign, total)
     return Answer({"total": total, "level": row["level"], "label_ja": row["label_ja"],
                    "dismissed": row["level"] == "dismissal"}, rules=rules)
-
-
-def extra_record(game: Game, campaign: str):
-    from .common import extra
-
-    return extra(game, "campaigns", campaign)
