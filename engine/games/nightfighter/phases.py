@@ -13,7 +13,7 @@ from ...dice import Dice
 from ...errors import RuleViolation
 from ...model import Game
 from . import combat, detection, movement
-from .common import grid, row_of
+from .common import const, grid, row_of
 from .state import Bomber, Night
 
 # --- bomber movement, hand-off, displacement -----------------------------------------------
@@ -183,3 +183,61 @@ def end_turn(night: Night) -> Night:
                              corkscrewed=False, dived=False) for f in night.fighters)
     bombers = tuple(replace(b, moved=0) for b in night.bombers)
     return replace(night, turn=night.turn + 1, fighters=fighters, bombers=bombers)
+
+
+# --- bomber entry [8] --------------------------------------------------------------------------
+
+
+def draw_chit(game: Game, night: Night, dice: Dice) -> tuple[Night, str]:
+    """Draw one entry chit at random from the cup (``chit``); all go back when it is empty
+    [8.1.3]. The drawn chits are the umpire's secret."""
+    ids = [c.id for c in game.section("entry-chits")]
+    drawn = night.chits_drawn
+    if len(drawn) >= len(ids) and const(game, "chits-refill-when-empty"):
+        drawn = ()
+    cup = [i for i in ids if i not in drawn]
+    pick = cup[0] if len(cup) == 1 else cup[dice.roll(f"d{len(cup)}", "chit") - 1]
+    return replace(night, chits_drawn=(*drawn, pick)), pick
+
+
+def _draw_entrants(game: Game, night: Night, dice: Dice, entrants: int) -> list[str]:
+    """Random draws from the pool (``pool``); one intruder per draw at most, the others
+    go back and bombers are drawn instead [8.1.1, 27.1, E26]. Intruders come first (they
+    take the chit's first column)."""
+    limit = const(game, "intruders-per-entry-draw")
+    pool = [b.id for b in night.bombers if b.status == "pool"]
+    kinds = {b.id: b.kind for b in night.bombers}
+    chosen: list[str] = []
+    while len(chosen) < entrants and pool:
+        index = 0 if len(pool) == 1 else dice.roll(f"d{len(pool)}", "pool") - 1
+        pick = pool.pop(index)
+        if kinds[pick] == "intruder" and sum(kinds[c] == "intruder" for c in chosen) >= limit:
+            pool = [p for p in pool if kinds[p] != "intruder"]
+            continue
+        chosen.append(pick)
+    return sorted(chosen, key=lambda c: kinds[c] != "intruder")
+
+
+def bomber_entry(game: Game, night: Night, dice: Dice, entrants: int, *,
+                 mps: tuple[int, ...] | None = None) -> Night:
+    """Bomber Entry phase [8.1.1-8.2.1]: draw ``entrants`` aircraft at random from the pool
+    (``pool``), one chit, and enter them in its columns on the secret face, each using the MP
+    the umpire picks (``mps``; default: its full MP). A torpedo bomber takes the first
+    column 07-12, drawing again while none is [26.3.1]."""
+    chosen = _draw_entrants(game, night, dice, entrants)
+    if not chosen:
+        return night
+    night, chit = draw_chit(game, night, dice)
+    numbers = movement.chit_numbers(game, chit, night.chit_face)
+    columns = list(movement.entry_columns(game, numbers, len(chosen)))
+    for i, bomber_id in enumerate(chosen):
+        bomber = night.bomber(bomber_id)
+        column = columns[i]
+        if bomber.kind == "torpedo":
+            while (found := movement.torpedo_column(game, numbers)) is None:
+                night, chit = draw_chit(game, night, dice)
+                numbers = movement.chit_numbers(game, chit, night.chit_face)
+            column = found
+        mp = mps[i] if mps else movement.bomber_mp(game, bomber, night.turn)
+        night = movement.enter_bomber(game, night, bomber_id, column, mp)
+    return night

@@ -125,6 +125,7 @@ class Night:
     captures: tuple[tuple[str, str], ...] = ()
     counters: tuple[Counter, ...] = ()
     chit_face: str = "red"
+    chits_drawn: tuple[str, ...] = ()
     zones: tuple[str, ...] = ()
     flare_zones: tuple[str, ...] = ()
     radar_guided: bool = False
