@@ -88,18 +88,22 @@ class MapView:
 
     @property
     def us_ground_or_air(self) -> frozenset[str]:
+        """Points with US ground units or land aircraft."""
         return self.us_ground | self.us_land_air
 
     @property
     def japanese_ground_or_air(self) -> frozenset[str]:
+        """Points with Japanese ground units or land aircraft."""
         return self.japanese_ground | self.japanese_land_air
 
     @property
     def us_any(self) -> frozenset[str]:
+        """Points with any US unit."""
         return self.us_ground | self.us_land_air | self.us_ships
 
     @property
     def japanese_any(self) -> frozenset[str]:
+        """Points with any Japanese unit."""
         return self.japanese_ground | self.japanese_land_air | self.japanese_ships
 
 
@@ -186,6 +190,8 @@ def reinforcement_roll(game: Game, roll: int, supply_markers: int, damaged: int,
 
 @dataclass(frozen=True)
 class Reinforcements:
+    """Japanese units arriving in Japan in the reinforcement phase (11.1)."""
+
     ships: int
     infantry: int
     land_air: int

@@ -183,6 +183,7 @@ def allocate_hits(game: Game, pieces: Sequence[Piece], hits: int) -> Allocation:
 
 
 def aa_value(item: Unit) -> AttackValue:
+    """A ship's AA value (0 when it has none)."""
     value = unit_value(item, "aa")
     return value if value is not None else AttackValue(0, 0)
 

@@ -72,14 +72,17 @@ def is_ship(item: Unit) -> bool:
 
 
 def is_aircraft(item: Unit) -> bool:
+    """Fighters and bombers (2.7.2)."""
     return item.type in ("fighter", "bomber")
 
 
 def is_ground(item: Unit) -> bool:
+    """Infantry and battalions are ground units (2.8)."""
     return item.type in ("infantry", "battalion")
 
 
 def is_land_air(item: Unit) -> bool:
+    """Land-based aircraft: every aircraft that is not carrier-based (2.7.1)."""
     return is_aircraft(item) and "carrier-based" not in item.tags
 
 
@@ -87,6 +90,7 @@ def is_land_air(item: Unit) -> bool:
 
 
 def campaign_map(game: Game) -> PointMap:
+    """The campaign map (2.1)."""
     return game.get("point_maps", "campaign")  # type: ignore[return-value]
 
 
@@ -114,10 +118,12 @@ def check_point(game: Game, point: str, name: str = "point") -> str:
 
 
 def check_points(game: Game, points: list[str] | tuple[str, ...], name: str) -> frozenset[str]:
+    """Several points, each checked with :func:`check_point`."""
     return frozenset(check_point(game, p, name) for p in points)
 
 
 def point_record(game: Game, point: str):
+    """The map record of a point (capacity, flags)."""
     for p in campaign_map(game).points:
         if p.id == point:
             return p
@@ -142,16 +148,16 @@ class AttackValue:
         return AttackValue(self.normal + normal, self.superior + superior)
 
 
-def parse_value(text: Any, name: str = "value") -> AttackValue:
+def parse_value(text: Any, name: str = "value", limit: int = 20) -> AttackValue:
     """``"4"`` or ``"4/2"`` (normal/superior) -> AttackValue; anything else is bad input."""
     raw = str(text).strip()
     parts = raw.split("/")
-    allowed = "N or N/M (normal/superior), whole numbers 0-20, superior <= normal"
+    allowed = f"N or N/M (normal/superior), whole numbers 0-{limit}, superior <= normal"
     if len(parts) not in (1, 2) or not all(p.strip().isdigit() for p in parts):
         raise BadInput(f"input {name}={raw!r} is not allowed ({allowed})")
     normal = int(parts[0])
     superior = int(parts[1]) if len(parts) == 2 else 0
-    if normal > 20 or superior > normal:
+    if normal > limit or superior > normal:
         raise BadInput(f"input {name}={raw!r} is not allowed ({allowed})")
     return AttackValue(normal, superior)
 
@@ -181,6 +187,7 @@ class Piece:
 
     @property
     def is_airfield(self) -> bool:
+        """An airfield takes hits as lost capacity (10.18.2)."""
         return self.capacity is not None
 
 

@@ -32,6 +32,7 @@ class Stack:
 
     @property
     def empty(self) -> bool:
+        """No unit left to determine."""
         return not (self.ships or self.ground or self.land_air)
 
 
@@ -45,6 +46,7 @@ class Board:
 
     @property
     def japanese_garrison(self) -> frozenset[str]:
+        """Points with garrisoned Japanese ground units or land aircraft (9.2.5 note)."""
         if self.garrisoned is not None:
             return self.garrisoned
         return self.view.japanese_ground_or_air
@@ -277,7 +279,8 @@ def determine_point(game: Game, stack: Stack, board: Board, dice: Dice,
 def phase_start(game: Game, stack: Stack, us_here: bool, campaign: str = "1942") -> Stack:
     """Units frozen before any roll (9.0 steps 1 and 3, 12.4): the rest to determine."""
     exempt = set(const(game, "last-unit-exempt-points"))
-    if campaign == "1945" and stack.point in const(game, "no-determination-points-1945"):
+    special = extra(game, "campaigns", campaign).get("special_rules", ())
+    if "12.4" in special and stack.point in const(game, "no-determination-points-1945"):
         return Stack(stack.point, staying=stack.staying + len(stack.ground) + len(stack.land_air))
     single = not stack.ships and len(stack.ground) + len(stack.land_air) == 1
     if single and stack.staying == 0 and stack.point not in exempt:

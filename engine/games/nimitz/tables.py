@@ -43,6 +43,7 @@ ROLL = Input("roll", "roll", "d10 result (0 reads 10)", die=DIE)
 
 
 def _key_range(game: Game, table_id: str, key: str) -> tuple[int | None, int | None]:
+    """The range of a data table's key (what an input may be)."""
     item = game.table(table_id).key(key)
     return item.min, item.max
 
@@ -51,7 +52,7 @@ def _key_range(game: Game, table_id: str, key: str) -> tuple[int | None, int | N
 
 
 def _attack_value(game: Game, args: dict[str, Any]) -> combat.AttackValue:
-    value = parse_value(args["value"])
+    value = parse_value(args["value"], limit=game.table("attack").key("value").max or 20)
     markers = args["markers"] or []
     if markers and args["stat"] == "any":
         raise BadInput(f"input markers={','.join(markers)!r} needs stat= "
@@ -265,6 +266,7 @@ def bonus_marker(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
 
 
 def exact_text(dist: dict[int, Fraction]) -> dict[str, Fraction]:
+    """A hits distribution keyed by strings, lowest first."""
     return {str(k): v for k, v in sorted(dist.items())}
 
 
