@@ -20,8 +20,10 @@ from .area import Air, CarrierArea
 from .common import (
     DIE,
     base_display,
+    check_hex,
     const,
     display,
+    distance,
     division_carriers,
     divisions,
     hit_number,
@@ -100,6 +102,35 @@ def _check_group_size(game: Game, units: Sequence[Air], holders: set[str]) -> No
 def group_move(game: Game, units: Sequence[Air]) -> int:
     """A group's movement allowance: the lowest of its units' (8.5(2))."""
     return min(int(unit_stat(game, u.type, "move")) for u in units)
+
+
+def fly(game: Game, state: CarrierArea, group: str, to_hex: str, *,
+        just_launched: bool = False) -> CarrierArea:
+    """Move an air group in the combat area (8.4(1), 8.5(1)(2)).
+
+    A group launched in this operation moves up to ``launch-move`` hexes whatever
+    its printed allowance; a group that started the operation in the combat area
+    moves up to its slowest unit's allowance, and is no longer "just launched"
+    (it returns to Return 2 after attacking, 9.5(2)).
+    """
+    units = state.group(group)
+    if not units:
+        raise violation("8.5", f"no air group {group!r} in the combat area")
+    check_hex(game, to_hex, "to_hex")
+    reach = const(game, "launch-move") if just_launched else group_move(game, units)
+    dist = distance(game, units[0].box, to_hex)
+    if dist > reach:
+        rule = "8.4(1)" if just_launched else "8.5(2)"
+        raise violation(rule, f"group {group} moves {dist} hexes; at most {reach}")
+    for air in units:
+        state = A._put(state, replace(air, box=to_hex, launched=just_launched and air.launched))
+    return state
+
+
+def no_target(game: Game, state: CarrierArea, group: str, display_id: str) -> CarrierArea:
+    """A group with no target in range goes straight to Return 2 of an own fleet (8.5(3))."""
+    box_id = str(lookup(game.table("return-box"), case="no-target")["box"])
+    return send_to_return(game, state, [u.uid for u in state.group(group)], display_id, box_id)
 
 
 # --------------------------------------------------------------------------- the strike

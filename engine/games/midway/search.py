@@ -153,6 +153,17 @@ def initiative(game: Game, japan: int, us: int, cards_left: int, dice: Dice) -> 
             return result
 
 
+def initiative_with_draw(game: Game, japan: int, us: int, deck: Sequence[str], dice: Dice
+                         ) -> tuple[Initiative, str | None, tuple[str, ...]]:
+    """Initiative (8.1) with the card draw of an unequal-AOP tie: the winner takes a random
+    card from ``deck`` (if any is left); returns the result, the card drawn and the deck."""
+    result = initiative(game, japan, us, len(deck), dice)
+    if not result.draws_card:
+        return result, None, tuple(deck)
+    index = 0 if len(deck) == 1 else dice.roll(f"d{len(deck)}", "card") - 1
+    return result, deck[index], tuple(deck[:index]) + tuple(deck[index + 1:])
+
+
 def solitaire_initiative(game: Game, japan: int, us: int) -> str:
     """Solitaire: no roll; the side with more AOP flies, the US on equal AOP (12.3(3))."""
     if japan <= 0 and us <= 0:

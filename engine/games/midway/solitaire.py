@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ...dice import Dice
@@ -10,7 +11,7 @@ from ...model import Game
 from ...tables import lookup
 from . import area as A
 from .area import Air, CarrierArea
-from .combat import launch
+from .combat import group_move, launch
 from .common import (
     const,
     distance,
@@ -201,6 +202,31 @@ def us_night_deploy(game: Game, state: CarrierArea) -> CarrierArea:
         if len(fighters) >= 2:
             state = A.move(game, state, fighters[1].uid, _cap(game, display_id), night=True)
     return state
+
+
+def us_cap_return(game: Game, state: CarrierArea, interceptors: Sequence[str]
+                  ) -> dict[str, tuple[str, str]]:
+    """12.3(4)a: after intercepting, the player returns CAP fighters to the deck of any US
+    carrier; here the first free undamaged deck boxes, carriers in data order (a
+    fighter left without a box lands by the normal rules)."""
+    chosen: dict[str, tuple[str, str]] = {}
+    taken: set[tuple[str, str]] = set()
+    for uid in interceptors:
+        for holder in us_carriers(game, state):
+            free = [b for b in _free_deck_boxes(game, state, holder) if b not in taken]
+            if free and len(A.aboard(game, state, holder)) < A.capacity(game, holder):
+                chosen[uid] = free[0]
+                taken.add(free[0])
+                break
+    return chosen
+
+
+def us_group_action(game: Game, state: CarrierArea, group: str, ichikokan_hex: str) -> str:
+    """12.3(4)e: a US group in the combat area attacks the 1st Air Fleet if it can reach it
+    (``attack``), else returns by 8.5(3) (``return``, inference)."""
+    units = state.group(group)
+    reach = group_move(game, units)
+    return "attack" if distance(game, units[0].box, ichikokan_hex) <= reach else "return"
 
 
 def us_return_display(game: Game) -> str:

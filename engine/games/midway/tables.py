@@ -374,7 +374,6 @@ def solitaire_move_table(game: Game, args: dict[str, Any], dice: Dice) -> Answer
     key = game.table("solitaire-move").key("card")
     check_between("card", args["card"], key.min, key.max)
     row = move_card(game, args["card"])
-    errata = ("E21",) if row["move"] == "reshuffle" else ("E22",) if args["card"] in (4, 7) else ()
     return Answer({"move": row["move"], "hexes": row["hexes"], "prefer": row["prefer"]},
-                  rules=("12.3(2)",), errata=errata)
+                  rules=("12.3(2)",), errata=tuple(game.table("solitaire-move").errata))
 

@@ -214,3 +214,49 @@ def test_strike_odds_by_enumeration(game, build):
     # 1 AA die (damaged carrier) hits on 1 (the group is all dive bombers, no fighter: 1-2).
     dist = distribution(sunk)
     assert dist[True] == pytest.approx(4 / 6 * 3 / 6) and sum(dist.values()) == 1
+
+
+def test_fly_within_the_launch_move_or_the_group_allowance(game, build):
+    state = us_strike_state(game, build)  # launched at C-3
+    state = C.fly(game, state, "g1", "A-3", just_launched=True)
+    assert {u.box for u in state.group("g1")} == {"A-3"}
+    with pytest.raises(RuleViolation, match=r"8\.4\(1\)"):
+        C.fly(game, state, "g1", "D-3", just_launched=True)
+    state = C.fly(game, state, "g1", "D-3")  # SBD 3, F4F 3: the group moves 3
+    assert not any(u.launched for u in state.group("g1"))
+    with pytest.raises(RuleViolation, match=r"8\.5\(2\)"):
+        C.fly(game, state, "g1", "H-3")
+
+
+def test_a_group_from_the_combat_area_returns_to_return_2(game, build):
+    state = C.fly(game, us_strike_state(game, build), "g1", "C-4")
+    strike = C.Strike(("s1", "f1"), "cardiv1", {"s1": "kaga"}, return_to="tf17")
+    state, _ = C.air_strike(game, state, strike, GivenDice({"aa": [6] * 4, "attack": [6, 6]}))
+    assert {(u.display, u.box) for u in state.units if u.uid in ("s1", "f1")} == {
+        ("tf17", "return-2")}
+
+
+def test_no_target_goes_to_return_2_of_an_own_fleet(game, build):
+    state = C.no_target(game, us_strike_state(game, build), "g1", "tf17")
+    assert state.unit("s1").box == "return-2" and state.unit("s1").display == "tf17"
+    with pytest.raises(RuleViolation, match=r"9\.5\(2\)"):
+        C.no_target(game, us_strike_state(game, build), "g1", "cardiv1")
+
+
+def test_a_day_of_air_operations_end_to_end(game, build):
+    """Search, initiative, launch, strike, then the forced return moves of later operations."""
+    from warpress.engine.games.midway import search as S
+
+    aop = S.search_phase(game, S.Positions("C-3", "E-3"), turn=2)
+    assert aop == {"japan": 4, "us": 4}
+    first = S.initiative(game, aop["japan"], aop["us"], 6, GivenDice({"japan_roll": 2,
+                                                                      "us_roll": 5}))
+    assert first.winner == "us"
+    state = C.launch(game, build(JAPAN + US_DECK), ["s1", "f1"], "E-3", "g1")
+    state = C.fly(game, state, "g1", "C-3", just_launched=True)
+    strike = C.Strike(("s1", "f1"), "cardiv1", {"s1": "kaga"}, return_to="tf16")
+    state, _ = C.air_strike(game, state, strike, GivenDice({"aa": [6] * 4, "attack": [6, 6]}))
+    assert state.unit("s1").box == "return-1"
+    state = A.advance_returns(game, state, "us")
+    assert state.unit("s1").box == "enterprise-hangar"
+    assert S.spend_aop(game, aop["us"]) == 3

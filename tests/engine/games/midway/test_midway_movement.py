@@ -138,3 +138,12 @@ def test_an_air_operation_costs_1_aop(game):
     assert S.spend_aop(game, 1) == 0
     with pytest.raises(RuleViolation, match=r"8\.2"):
         S.spend_aop(game, 0)
+
+
+def test_unequal_aop_tie_draws_a_card_from_the_deck(game):
+    dice = GivenDice({"japan_roll": [2], "us_roll": [3], "card": [2]})
+    result, card, deck = S.initiative_with_draw(game, 3, 2, ("03", "05", "06"), dice)
+    assert result.winner == "japan" and card == "05" and deck == ("03", "06")
+    result, card, deck = S.initiative_with_draw(game, 3, 2, (), GivenDice(
+        {"japan_roll": [2], "us_roll": [3]}))
+    assert result.winner == "japan" and card is None and deck == ()

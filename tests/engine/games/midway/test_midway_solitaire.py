@@ -100,3 +100,20 @@ def test_policy_g_night_deploy(game, build):
     assert state.unit("s1").box == "hornet-deck-rear"
     assert state.unit("f2").box == "cap"
     assert state.unit("s2").box == "hornet-hangar"
+
+
+def test_policy_a_cap_returns_to_a_us_deck(game, build):
+    rows = [("c1", "f4f", "tf16", "cap", 1), ("c2", "f4f", "tf16", "cap", 1),
+            ("x", "sbd", "tf17", "yorktown-deck-front", 1)]
+    state = build(rows, damage=frozenset({("tf17", "yorktown-deck-rear")}))
+    assert SOL.us_cap_return(game, state, ["c1", "c2"]) == {
+        "c1": ("tf16", "enterprise-deck-front"), "c2": ("tf16", "enterprise-deck-rear")}
+
+
+def test_policy_e_attack_if_in_reach(game, build):
+    from warpress.engine.games.midway import combat as C
+
+    state = build([("s", "sbd", "tf16", "enterprise-deck-front")])
+    state = C.launch(game, state, ["s"], "F-3", "g")
+    assert SOL.us_group_action(game, state, "g", "D-3") == "attack"
+    assert SOL.us_group_action(game, state, "g", "A-3") == "return"
