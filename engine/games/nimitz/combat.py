@@ -470,3 +470,33 @@ def ground_move(where: str, marine: bool) -> str:
     if where == "position":
         return "position"
     raise BadInput(f"input where={where!r} is not allowed (transport|beach|position)")
+
+
+# --------------------------------------------------------------------------- air combat
+
+
+@dataclass(frozen=True)
+class Flyer:
+    """An aircraft in an area: what takes hits and its air-to-air value (None: bomber)."""
+
+    piece: Piece
+    air: AttackValue | None = None
+
+
+def air_combat(game: Game, us: Sequence[Flyer], japan: Sequence[Flyer], dice: Dice,
+               melee: bool = False) -> tuple[tuple[Piece, ...], tuple[Piece, ...]]:
+    """Air combat in one area (10.11): every aircraft with air-to-air rolls, US first.
+
+    Both sides' hits are counted before any is applied (simultaneous fire); hits go
+    to the enemy's aircraft in the area only, lowest cost first, damaged first.
+    ``melee`` is the US marker: +1 hit when the US scores (10.5).
+    """
+    if not us or not japan:
+        return tuple(f.piece for f in us), tuple(f.piece for f in japan)
+    us_hits = sum(attack(game, f.air, dice, "us") for f in us if f.air is not None)
+    jp_hits = sum(attack(game, f.air, dice, "japan") for f in japan if f.air is not None)
+    if melee:
+        us_hits = bonus_extra_hits(game, us_hits)
+    us_after = allocate_hits(game, [f.piece for f in us], jp_hits).pieces
+    jp_after = allocate_hits(game, [f.piece for f in japan], us_hits).pieces
+    return us_after, jp_after

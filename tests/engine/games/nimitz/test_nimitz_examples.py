@@ -596,3 +596,18 @@ def test_t123_invasion_82(game):
     (26, "disappointing"), (25, "ignominious-defeat"), (0, "ignominious-defeat")])
 def test_t124_linked_campaign(game, total, result):
     assert cp.linked_result(game, total)["result"] == result
+
+
+def test_air_combat_is_simultaneous_i43(game):
+    a6m = cb.Flyer(Piece("a6m", 2), unit_value(game.get("units", "a6m"), "air"))
+    f4f = cb.Flyer(Piece("f4f", 2), unit_value(game.get("units", "f4f"), "air"))
+    # PE round 2: A6M die 7 -> 1 hit on the F4F; F4F die 4 -> 1 hit + melee -> A6M destroyed
+    us, jp = cb.air_combat(game, [f4f], [a6m], GivenDice({"us": 4, "japan": 7}), melee=True)
+    assert us[0].state == "damaged" and jp[0].state == "destroyed"
+
+
+def test_t70_air_combat_hits_stay_with_aircraft(game):
+    flyers = [cb.Flyer(Piece(f"f{i}", 2), AttackValue(10, 10)) for i in range(2)]
+    zero = cb.Flyer(Piece("zero", 2))
+    us, jp = cb.air_combat(game, flyers, [zero], GivenDice({"us": [1, 1]}))
+    assert jp[0].state == "destroyed" and all(p.state == "full" for p in us)
