@@ -16,6 +16,7 @@ from ...errors import RuleViolation
 from ...model import Game
 from ...tables import lookup
 from .common import RELATIVE, const, grid, modifier, relative_hex
+from .detection import zone_of
 from .movement import corkscrew_hex, remove_bomber
 from .state import Bomber, Fighter, Night
 
@@ -125,6 +126,11 @@ def reaction_effect(game: Game, roll: int, *, oblique: bool = False, expert: boo
 def corkscrew_direction(game: Game, roll: int) -> str:
     """Corkscrew direction: 1-2 left, 3-4 forward, 5-6 right [17.4.3]."""
     return lookup(game.table("corkscrew"), roll=roll)["direction"]
+
+
+def lit_for_reaction(game: Game, night: Night, bomber: Bomber) -> bool:
+    """-1 on the second reaction roll: a flare-illuminated zone or a Full moon [17.4, 14.3]."""
+    return night.env.moon == "full" or zone_of(game, bomber.hex, night.flare_zones) is not None
 
 
 def has_warning(game: Game, bomber: Bomber, fighter: Fighter) -> bool:
@@ -244,7 +250,7 @@ def resolve_attack(
     attack: bool = True,
     oblique: bool = False,
     deconfliction: bool = False,
-    illuminated: bool = False,
+    illuminated: bool | None = None,
     unfavourable: bool = False,
     dived: bool | None = None,
     follow: str | None = None,
@@ -265,6 +271,8 @@ def resolve_attack(
     if attack:
         check_attack(game, night, fighter, bomber, deconfliction=deconfliction,
                      oblique=oblique, dived=fighter.dived if dived is None else dived)
+    if illuminated is None:
+        illuminated = lit_for_reaction(game, night, bomber)
     report = AttackReport()
     effect = _reaction(game, dice, bomber, fighter, attack=attack, oblique=oblique,
                        illuminated=illuminated, alerted=bomber.alert)

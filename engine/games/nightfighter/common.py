@@ -110,10 +110,22 @@ def const(game: Game, constant_id: str) -> Any:
 
 def modifier(table: Table, modifier_id: str) -> Any:
     """The ``value`` of a table's modifier by id (the number the play aid prints)."""
+    return modifier_item(table, modifier_id).value
+
+
+def modifier_item(table: Table, modifier_id: str) -> Any:
+    """A table's modifier record by id (its ``value``, ``when`` ...)."""
     for item in table.modifiers:
         if item.id == modifier_id:
-            return item.value
+            return item
     raise BadInput(f"table {table.id!r} has no modifier {modifier_id!r}")
+
+
+def applies(item: Any, **state: Any) -> bool:
+    """Whether a modifier's ``when`` conditions (``{moon: [full, half]}``) hold."""
+    when = item.get("when") or {}
+    return all(state.get(key) in (values if isinstance(values, list | tuple) else (values,))
+               for key, values in when.items())
 
 
 def record(game: Game, section: str, record_id: str) -> Any:

@@ -17,7 +17,7 @@ from ...dice import Dice
 from ...errors import BadInput, RuleViolation
 from ...model import Game
 from ...tables import lookup
-from .common import check_hex, const, grid, modifier, record
+from .common import applies, check_hex, const, grid, modifier, modifier_item, record
 from .state import Bomber, Counter, Environment, Fighter, Night
 
 Choose = Callable[[Sequence[Any]], Any]
@@ -230,8 +230,9 @@ def captured_sighting_dice(game: Game, *, moon: str, expert: bool = False, green
     total = 0
     if expert:
         total += modifier(table, "expert")
-    if moon in ("full", "half"):
-        total += modifier(table, "moon")
+    moon_item = modifier_item(table, "moon")
+    if applies(moon_item, moon=moon):
+        total += moon_item.value
     if both:
         total += modifier(table, "both")
     if not (searchlight or both):
@@ -429,8 +430,8 @@ def ai_range(game: Game, radar: Radar, altitude: str = "normal") -> int:
     rule = lookup(game.table("low-altitude-ai"), band=radar.band)["range"]
     if rule == "unchanged":
         return radar.range
-    if rule == "half-round-down":
-        return radar.range // 2
+    if str(rule).startswith("half"):
+        return _scaled(radar.range, rule)
     return int(rule)
 
 
@@ -499,8 +500,17 @@ def searchlight_dice(game: Game, env: Environment, *, mode: str = "searchlight",
     if flare_too and mode != "flare":
         dice += modifier(table, "flare-too")
     if confusion and mode != "hand-off":
-        dice = math.ceil(dice / 2)
+        dice = _scaled(dice, modifier(table, "confusion"))
     return dice
+
+
+def _scaled(dice: int, how: str) -> int:
+    """Apply a dice rule written in the data: ``half-round-up`` or ``half-round-down``."""
+    if how == "half-round-up":
+        return math.ceil(dice / 2)
+    if how == "half-round-down":
+        return dice // 2
+    raise BadInput(f"unknown dice rule {how!r} in the data")
 
 
 def capture_candidates(game: Game, night: Night, zone: str,

@@ -29,11 +29,6 @@ class Environment:
     clouds: str = "clear"
     altitude: str = "normal"
 
-    @property
-    def bright(self) -> bool:
-        """Half or Full moon (+1 die to several rolls)."""
-        return self.moon in ("full", "half")
-
 
 @dataclass(frozen=True)
 class Bomber:

@@ -224,3 +224,18 @@ def test_flak_phase_task_force_eight_dice(game):
     after, report = phases.flak_phase(game, n, GivenDice({"check": 12, "rolls": [4] * 8}))
     assert report.task_force_rolls == (4,) * 8 and report.rolls == ()
     assert report.hits == (("204", 8),)
+
+
+def test_full_moon_or_flare_zone_lights_the_reaction(game):
+    from warpress.engine.games.nightfighter.detection import environment
+
+    n = duel()
+    assert not combat.lit_for_reaction(game, n, n.bomber("102"))
+    full = replace(n, env=environment(game, "full", "good"))
+    assert combat.lit_for_reaction(game, full, full.bomber("102"))
+    flare = replace(n, flare_zones=("B",), bombers=(replace(n.bomber("102"), hex="0905"),))
+    assert combat.lit_for_reaction(game, flare, flare.bomber("102"))
+    dice = GivenDice({"reaction": 6, "reaction_effect": 3, "defensive_fire": 2, "corkscrew": 3})
+    moved = full.with_fighter(replace(full.fighter("204")))
+    after, report = combat.resolve_attack(game, moved, "204", "102", dice)
+    assert report.reaction == "corkscrew"
