@@ -69,9 +69,10 @@ def card_type(instance: str) -> str:
 def card(game: Game, instance: str, name: str = "card") -> Card:
     """The card record of a card id or instance; BadInput lists the ids allowed."""
     card_id = card_type(str(instance).strip())
-    for item in game.cards:
-        if item.id == card_id:
-            return item
+    try:
+        return game.get("cards", card_id)  # type: ignore[return-value]
+    except BadInput:
+        pass
     raise BadInput(f"input {name}={instance!r} is not a card of {game.id} "
                    f"(cards: {', '.join(c.id for c in game.cards)})")
 

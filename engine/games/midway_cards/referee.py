@@ -348,6 +348,10 @@ def strike_table(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
     for c in cards:
         drawn = secondary_card(game, _draw_fresh(game, dice, deck))
         hits.append(combat.hit(game, c, site, drawn, args["rearming"]))
+    if isinstance(dice, GivenDice) and dice.remaining():
+        extra = len(next(iter(dice.remaining().values())))
+        raise BadInput(f"input draws: {len(cards)} card(s) attack, so give {len(cards)} "
+                       f"secondary-damage card number(s), not {len(cards) + extra}")
     result = {"hits": [{"card": h.card, "secondary": h.secondary, "result": h.result,
                         "damage": h.damage, "kind": h.kind} for h in hits]}
     result.update(_strike_outcome(game, args, target, hits))

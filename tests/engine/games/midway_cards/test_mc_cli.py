@@ -1,0 +1,103 @@
+"""The command line for midway-cards: JSON shape, roll, odds, bad input."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from mc_helpers import cli, cli_json
+
+KEYS = {"game", "table", "inputs", "result", "rules", "errata"}
+
+
+@pytest.mark.parametrize(("table", "pairs", "result"), [
+    ("air-combat", ["attacker=B", "defender=C"], {"removed": "defender"}),
+    ("defense", ["defense=A", "attack=A"], {"stopped": True}),
+    ("ship-status", ["ship=yorktown", "side_damage=5", "disabled=yes"],
+     {"status": "heavy", "flight_ops": False, "vp": 6, "vp_box": "heavy"}),
+    ("base-status", ["damage=40"], {"status": "destroyed", "vp": 20}),
+    ("hand", ["hand=1"], {"draw": 5, "discard": 0, "hand_after": 6}),
+])
+def test_lookup_json_shape(table, pairs, result):
+    out = cli_json("lookup", "midway-cards", table, *pairs)
+    assert set(out) >= KEYS and out["game"] == "midway-cards" and out["table"] == table
+    assert out["result"] == result
+    assert out["rules"]
+
+
+def test_lookup_normalises_inputs():
+    out = cli_json("lookup", "midway-cards", "defense", "defense=a", "attack=c")
+    assert out["inputs"] == {"defense": "A", "attack": "C", "kind": "AA", "base": False}
+
+
+def test_roll_adds_rolls_and_seed():
+    out = cli_json("roll", "midway-cards", "strike", "target=akagi", "cards=us-sbd,us-tbd",
+                   "--seed", "5")
+    assert set(out) >= KEYS | {"rolls", "seed"} and out["seed"] == 5
+    numbers = [r["value"] for r in out["rolls"]]
+    assert all(r["die"] == "d16" and r["input"] == "draws" for r in out["rolls"])
+    assert len(numbers) >= 2 and len(out["result"]["hits"]) == 2
+    drawn = [h["secondary"] for h in out["result"]["hits"]]
+    assert len(set(drawn)) == 2  # without replacement
+    again = cli_json("roll", "midway-cards", "strike", "target=akagi", "cards=us-sbd,us-tbd",
+                     "--seed", "5")
+    assert again == out
+
+
+def test_roll_of_a_table_without_dice():
+    out = cli_json("roll", "midway-cards", "base-status", "damage=3", "--seed", "1")
+    assert out["rolls"] == [] and out["result"]["status"] == "intact"
+
+
+def test_odds_shape():
+    out = cli_json("odds", "midway-cards", "strike", "target=yorktown", "cards=j-b5n,j-d3a")
+    result = out["result"]
+    assert result["field"] == "status"
+    assert set(result["distribution"]) == set(result["exact"])
+    assert abs(sum(result["distribution"].values()) - 1) < 1e-9
+
+
+def test_text_output_names_rules():
+    code, out, _ = cli("lookup", "midway-cards", "air-combat", "attacker=A", "defender=A")
+    assert code == 0 and "任務完了" in out and "7-1-2" in out
+
+
+def test_tables_lists_the_catalogue():
+    code, out, _ = cli("tables", "midway-cards")
+    assert code == 0
+    for name in ("air-combat", "defense", "ship-status", "base-status", "hand"):
+        assert f"{name}  [" in out
+
+
+@pytest.mark.parametrize(("args", "named"), [
+    (["lookup", "midway-cards", "nosuch"], "nosuch"),
+    (["lookup", "midway-cards", "air-combat", "attacker=E", "defender=A"], "attacker"),
+    (["lookup", "midway-cards", "air-combat", "attacker=A"], "defender"),
+    (["lookup", "midway-cards", "air-combat", "attacker=A", "defender=A", "x=1"], "x"),
+    (["lookup", "midway-cards", "ship-status", "ship=bismarck"], "bismarck"),
+    (["lookup", "midway-cards", "base-status", "damage=-3"], "damage"),
+    (["lookup", "midway-cards", "base-status", "damage=lots"], "damage"),
+    (["lookup", "midway-cards", "hand", "hand=99"], "hand"),
+    (["lookup", "midway-cards", "attack-damage", "card=j-b5n", "draw=17"], "draw"),
+    (["lookup", "midway-cards", "attack-damage", "card=j-b5n"], "draw"),
+    (["lookup", "midway-cards", "attack-damage", "card=tiger", "draw=1"], "tiger"),
+    (["lookup", "midway-cards", "strike", "target=yorktown", "cards=j-b5n",
+      "draws=3,3"], "draws"),
+    (["odds", "midway-cards", "attack-damage", "card=j-b5n", "draw=3"], "draw"),
+])
+def test_bad_input_exit_2_one_line(args, named):
+    code, out, err = cli(*args)
+    assert code == 2, (out, err)
+    assert "Traceback" not in err and len(err.strip().splitlines()) == 1
+    assert named in err
+
+
+def test_rule_violation_exit_1():
+    code, _, err = cli("lookup", "midway-cards", "defense", "defense=A", "attack=A", "kind=ES",
+                       "base=yes")
+    assert code == 1 and "12-4" in err and "Traceback" not in err
+
+
+def test_json_is_one_object():
+    code, out, _ = cli("lookup", "midway-cards", "hand", "hand=8", "--json")
+    assert code == 0 and json.loads(out)["result"]["discard"] == 2
