@@ -181,7 +181,8 @@ def _query_command(name: str, help_text: str, mode: str, options=()):
         else:
             payload = run_odds(data, ref, pairs)
         if as_json:
-            click.echo(json.dumps(payload, ensure_ascii=False, default=str))
+            shown = {k: v for k, v in payload.items() if k != "text"}  # the catalogue's shape
+            click.echo(json.dumps(shown, ensure_ascii=False, default=str))
         else:
             click.echo(render_text(payload))
 

@@ -70,8 +70,8 @@ class Input:
             hi = "" if self.max is None else str(self.max)
             return f"integer {lo}..{hi}" if (lo or hi) else "integer"
         if self.kind == "ids":
-            return "comma-separated list"
-        return "text"
+            return f"comma-separated list: {self.help}" if self.help else "comma-separated list"
+        return self.help or "text"
 
 
 @dataclass(frozen=True)
@@ -239,11 +239,14 @@ def _key_input(table: Table, key) -> Input:
         from .dice import faces
 
         try:
-            faces(table.dice)
+            shown = faces(table.dice)
         except BadInput:
-            pass
-        else:
+            shown = ()
+        plain = shown and key.min >= shown[0] and key.max <= shown[-1]
+        if plain:
             return Input(key.id, "roll", help=key.name or "", die=table.dice)
+        # a modified roll (die plus modifiers) is typed as the number it came to
+        return Input(key.id, "int", help=key.name or "", min=key.min, max=key.max)
     if key.kind == "enum":
         bools = {str(v).lower() for v in key.values} <= {"true", "false", "yes", "no"}
         if bools:
