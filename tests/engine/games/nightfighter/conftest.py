@@ -1,9 +1,19 @@
-"""Fixtures of the Nightfighter engine tests: the built-in game."""
+"""Fixtures of the Nightfighter engine tests: the built-in game.
+
+The folder is put on ``sys.path`` so that ``nf_helpers`` imports under any import mode.
+"""
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
 import pytest
 from warpress.engine.loader import builtin
+
+HERE = str(Path(__file__).resolve().parent)
+if HERE not in sys.path:
+    sys.path.insert(0, HERE)
 
 
 @pytest.fixture(scope="session")
