@@ -44,6 +44,35 @@ class Cards:
     discard: tuple[int, ...] = ()
 
 
+def solitaire_cards(game: Game) -> Cards:
+    """The event cards at the start of 「飛龍奮戦す」 (12.2): #04 in the Japanese hand, #07 used
+    (a discard, E21/E22), the other six in the deck."""
+    hand, used = set(), set()
+    for item in game.setup:
+        if item.scenario == "solitaire":
+            for p in item.place:
+                card = p.get("card")
+                if card is not None and "hand" in str(p.where):
+                    hand.add(int(card))
+                elif card is not None:
+                    used.add(int(card))
+    numbers = sorted(int(c.number) for c in game.cards)
+    deck = tuple(n for n in numbers if n not in hand | used)
+    return Cards(deck=deck, discard=tuple(sorted(used)))
+
+
+def take_card_instead_of_op(game: Game, times_used: int, aop: int) -> int:
+    """12.3(7): once per game the Japanese may spend 1 AOP to take a card instead of flying;
+    returns the AOP left."""
+    allowed = const(game, "solitaire-card-instead-of-op")
+    if times_used >= allowed:
+        raise violation("12.3(7)", f"the Japanese may take a card instead of an air operation "
+                                   f"{allowed} time(s) per game")
+    from .search import spend_aop
+
+    return spend_aop(game, aop)
+
+
 def draw_move_card(game: Game, cards: Cards, dice: Dice) -> tuple[int, Cards]:
     """Draw the US movement card (12.3(2)); #08 shuffles discards and deck and draws again.
 
@@ -156,8 +185,8 @@ def us_air_operation(game: Game, state: CarrierArea, fleet_hex: str) -> PolicySt
     deck = {c: A.on_deck(game, state, c) for c in us_carriers(game, state)}
     to_cap: list[str] = []
     if not us_cap_fighters(game, state):
-        fighter = next((u for c in deck for u in deck[c] if is_fighter(game, u.type)), None)
-        if fighter is not None:
+        fighters = [u for c in deck for u in deck[c] if is_fighter(game, u.type)]
+        for fighter in fighters[:const(game, "solitaire-us-cap-fighters")]:
             to_cap.append(fighter.uid)
             state = A.move(game, state, fighter.uid, _cap(game, fighter.display))
     launches = []
@@ -177,7 +206,8 @@ def _hangar_to_deck(game: Game, state: CarrierArea) -> CarrierArea:
         units = state.in_box(display_id, hangar.id)
         attackers = [u for u in units if is_attack(game, u.type)]
         fighters = [u for u in units if is_fighter(game, u.type)]
-        movers = ([attackers[0], fighters[0]] if attackers and fighters
+        each = const(game, "solitaire-us-hangar-to-deck")
+        movers = ([*attackers[:each], *fighters[:each]] if attackers and fighters
                   else attackers or fighters)
         for air in movers:
             free = _free_deck_boxes(game, state, holder)
@@ -195,12 +225,14 @@ def us_night_deploy(game: Game, state: CarrierArea) -> CarrierArea:
         units = state.in_box(display_id, hangar.id)
         fighters = [u for u in units if is_fighter(game, u.type)]
         attackers = [u for u in units if is_attack(game, u.type)]
-        for air in [*fighters[:1], *attackers[:1]]:
+        each = const(game, "solitaire-us-night-deck")
+        for air in [*fighters[:each], *attackers[:each]]:
             free = _free_deck_boxes(game, state, holder)
             if free:
                 state = A.move(game, state, air.uid, free[0][1], night=True)
-        if len(fighters) >= 2:
-            state = A.move(game, state, fighters[1].uid, _cap(game, display_id), night=True)
+        if len(fighters) >= const(game, "solitaire-us-night-cap-fighters-needed"):
+            for air in fighters[each:each + const(game, "solitaire-us-night-cap")]:
+                state = A.move(game, state, air.uid, _cap(game, display_id), night=True)
     return state
 
 

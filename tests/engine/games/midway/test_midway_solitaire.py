@@ -117,3 +117,22 @@ def test_policy_e_attack_if_in_reach(game, build):
     state = C.launch(game, state, ["s"], "F-3", "g")
     assert SOL.us_group_action(game, state, "g", "D-3") == "attack"
     assert SOL.us_group_action(game, state, "g", "A-3") == "return"
+
+
+def test_solitaire_cards_at_the_start(game):
+    assert SOL.solitaire_cards(game) == SOL.Cards(deck=(1, 2, 3, 5, 6, 8), discard=(7,))
+
+
+def test_card_07_comes_back_only_through_08(game):
+    """E22: #07 is a discard at the start; #08 shuffles it back into the deck."""
+    cards = SOL.solitaire_cards(game)
+    card, after = SOL.draw_move_card(game, cards, GivenDice({"card": [6, 6]}))
+    # 1st draw: index 6 of (1, 2, 3, 5, 6, 8) is #08 -> pool (1, 2, 3, 5, 6, 7); index 6: #07.
+    assert card == 7 and after == SOL.Cards(deck=(1, 2, 3, 5, 6), discard=(7,))
+    assert SOL.solitaire_move(game, "F-3", "D-3", card, turn=3) == "H-4"
+
+
+def test_card_instead_of_an_operation_once_per_game(game):
+    assert SOL.take_card_instead_of_op(game, 0, 2) == 1
+    with pytest.raises(RuleViolation, match=r"12\.3\(7\)"):
+        SOL.take_card_instead_of_op(game, 1, 2)
