@@ -55,6 +55,7 @@ class Player:
     used: bool = False  # used hand cards in this turn (hand adjustment, 9)
     drawn: tuple[str, ...] = ()  # cards drawn in this turn's draw phase
     captured: tuple[str, ...] = ()  # enemy ship cards this player sank (7-4)
+    redraws: int = 0  # opening redraws taken (6)
 
 
 @dataclass(frozen=True)
@@ -149,6 +150,32 @@ def new_game(game: Game, seed: int = 0, shuffle: bool = True) -> State:
         seed=seed,
         shuffles=3,
     )
+
+
+def has_attack_card(game: Game, hand: Sequence[str]) -> bool:
+    """True when a hand holds an 'attack card': an aircraft card able to fly A (C-E18)."""
+    return any(kind(game, c) == "aircraft" and "A" in (stat(game, c, "missions") or ())
+               for c in hand)
+
+
+def redraw_opening(state: State, game: Game, side: str) -> State:
+    """Setup (6): a player whose opening hand holds no attack card may redraw it, once.
+
+    The procedure is not given: the hand is shuffled back into the deck and as many cards
+    are drawn again (assumed, setup note).
+    """
+    p = state.player(side)
+    allowed = int(const(game, "opening-redraws"))
+    if state.turn != 1 or state.attacked_this_turn or p.discard:
+        raise RuleViolation("6", "the opening redraw is made at setup only")
+    if p.redraws >= allowed:
+        raise RuleViolation("6", f"{side} may redraw the opening hand {allowed} time(s) only")
+    if has_attack_card(game, p.hand):
+        raise RuleViolation("6", f"the {side} opening hand holds an attack card: no redraw")
+    deck = _shuffled(p.deck + p.hand, state.seed, state.shuffles)
+    size = len(p.hand)
+    p = replace(p, deck=deck[size:], hand=deck[:size], redraws=p.redraws + 1)
+    return replace(with_player(state, p), shuffles=state.shuffles + 1)
 
 
 # --- drawing and deck cycling (5-1, 8, 9, 11) ----------------------------------------------------
@@ -346,6 +373,13 @@ def carriers_out(state: State, game: Game, side: str) -> bool:
     """All of a side's carriers are 戦闘不能: 大破 or sunk (11)."""
     return all(ship_status(game, s)["status"] in ("heavy", "sunk")
                for s in side_ships(state, game, side))
+
+
+def rearm_obligation_met(state: State, game: Game) -> bool:
+    """False once the Japanese are on their second deck without the armament change(s)
+    12-2 requires during the first deck (CI22)."""
+    need = int(const(game, "min-armament-changes-first-deck"))
+    return not (need and state.japan.deck_number > 1 and not state.rearmed_in_first_deck)
 
 
 def base_heavy(state: State, game: Game) -> bool:
