@@ -38,6 +38,15 @@ from .common import (
 
 INVASION = "invasion"
 
+#: The rules and errata a strike on each kind of target follows.
+STRIKE_RULES = {
+    "carrier": ("9.1", "9.2", "9.3", "9.4(1)", "9.4(2)", "9.5"),
+    "base": ("6.4", "9.2", "9.3(1)", "9.4(3)", "9.6"),
+    "invasion": ("9.3(1)", "9.4(3)", "9.5"),
+}
+STRIKE_ERRATA = {"carrier": ("E17", "E25"), "base": ("E7", "E14", "E16", "E23"),
+                 "invasion": ()}
+
 #: ``losses(units, hits) -> uids``: who loses each step (the receiving player's choice).
 Losses = Callable[[Sequence[Air], int], list[str]]
 
@@ -111,7 +120,8 @@ def fly(game: Game, state: CarrierArea, group: str, to_hex: str, *,
     A group launched in this operation moves up to ``launch-move`` hexes whatever
     its printed allowance; a group that started the operation in the combat area
     moves up to its slowest unit's allowance, and is no longer "just launched"
-    (it returns to Return 2 after attacking, 9.5(2)).
+    (it returns to Return 2 after attacking, 9.5(2)). The launch move is "up to"
+    2 hexes (E15).
     """
     units = state.group(group)
     if not units:
@@ -170,6 +180,8 @@ class StrikeReport:
     base_hits_applied: int = 0
     sunk: tuple[str, ...] = ()
     removed: tuple[str, ...] = ()
+    rules: tuple[str, ...] = ()
+    errata: tuple[str, ...] = ()
 
 
 def air_strike(game: Game, state: CarrierArea, strike: Strike, dice: Dice, *,
@@ -188,6 +200,8 @@ def air_strike(game: Game, state: CarrierArea, strike: Strike, dice: Dice, *,
         attack_hits=hits, base_hits_applied=applied,
         sunk=tuple(sorted(state.sunk - before_sunk)),
         removed=tuple(u.uid for u in state.removed if u.uid not in before_removed),
+        rules=STRIKE_RULES[target_kind(game, strike.target)],
+        errata=STRIKE_ERRATA[target_kind(game, strike.target)],
     )
     return state, report
 
@@ -218,7 +232,7 @@ def _check_target(game: Game, state: CarrierArea, strike: Strike, side: str) -> 
     if strike.target == base:
         if side != "japan":
             raise violation("9.1", "the US does not attack its own base")
-        if not strike.base_attack_phase:
+        if not strike.base_attack_phase:  # E16: Midway is "no target" in the air-ops phase
             raise violation("6.4", "the Japanese may attack Midway only in the base-attack "
                                    "phase, never in the air operations phase")
         return
@@ -392,7 +406,7 @@ def attack(game: Game, state: CarrierArea, strike: Strike, side: str, dice: Dice
 def return_case(game: Game, strike: Strike, launched: bool) -> str:
     """The return-box table's case for the group."""
     if strike.target == base_display(game).id:
-        return "attacked-base"
+        return "attacked-base"  # 9.6(5) applies after base attacks only (E14)
     return "attacked-on-launch" if launched else "attacked-from-combat-area"
 
 

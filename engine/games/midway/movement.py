@@ -19,7 +19,10 @@ ENTRY = {"ichikokan": "ichikokan-entry", "invasion-force": "invasion-force-entry
 
 
 def allowance(game: Game, fleet: str, turn: int) -> int:
-    """Hexes a fleet may move this turn: day or night allowance (6.1(1), 10.1(1))."""
+    """Hexes a fleet may move this turn: day or night allowance (6.1(1), 10.1(1)).
+
+    The night turn is Turn 4 (E1) and the Invasion Force enters on it (E2).
+    """
     if fleet not in FLEETS:
         raise BadInput(f"fleet {fleet!r} is not allowed ({'|'.join(FLEETS)})")
     day, night = FLEETS[fleet]

@@ -26,7 +26,10 @@ def victory_param(game: Game, record: str, name: str) -> int:
 
 
 def automatic(japan: int, us: int) -> str | None:
-    """4.3: a side that has sunk every enemy carrier wins; both at once is a draw."""
+    """4.3: a side that has sunk every enemy carrier wins; both at once is a draw.
+
+    Checked at the end of a turn, not the moment the last carrier sinks (E12).
+    """
     if japan == 0 and us == 0:
         return "draw"
     if us == 0:

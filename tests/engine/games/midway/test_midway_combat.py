@@ -260,3 +260,10 @@ def test_a_day_of_air_operations_end_to_end(game, build):
     state = A.advance_returns(game, state, "us")
     assert state.unit("s1").box == "enterprise-hangar"
     assert S.spend_aop(game, aop["us"]) == 3
+
+
+def test_the_report_names_rules_and_errata(game, build):
+    state = us_strike_state(game, build)
+    strike = C.Strike(("s1", "f1"), "cardiv1", {"s1": "kaga"})
+    _, report = C.air_strike(game, state, strike, GivenDice({"aa": [6] * 4, "attack": [6, 6]}))
+    assert "9.4(1)" in report.rules and "E25" in report.errata
