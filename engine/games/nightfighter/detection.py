@@ -18,6 +18,7 @@ from ...errors import BadInput, RuleViolation
 from ...model import Game
 from ...tables import lookup
 from .common import applies, check_hex, const, grid, modifier, modifier_item, record
+from .movement import displace, displace_lost
 from .state import Bomber, Counter, Environment, Fighter, Night
 
 Choose = Callable[[Sequence[Any]], Any]
@@ -185,9 +186,11 @@ def _good_visibility(game: Game, fighter: Fighter) -> bool:
     return bool(game.get("units", fighter.unit).stats.get("good_visibility"))
 
 
-def keep_sightings(game: Game, night: Night, roll: SightingRoll,
-                   keep: dict[str, str]) -> Night:
-    """The player keeps at most one sighting per fighter, within its range [10.1, 10.2]."""
+def keep_sightings(game: Game, night: Night, roll: SightingRoll, keep: dict[str, str],
+                   dice: Dice | None = None) -> Night:
+    """The player keeps at most one sighting per fighter, within its range [10.1, 10.2]; a
+    sighted bomber nobody keeps and nothing else acquires is displaced (``displacement``)
+    when ``dice`` are given [16.0]."""
     allowed = dict(roll.sighted)
     fighters = []
     for f in night.fighters:
@@ -202,11 +205,17 @@ def keep_sightings(game: Game, night: Night, roll: SightingRoll,
             raise RuleViolation("10.2", f"fighter {f.id!r} already maintains a sighting; "
                                         "drop it before the roll")
         fighters.append(replace(f, sighting=target))
-    return replace(night, fighters=tuple(fighters))
+    night = replace(night, fighters=tuple(fighters))
+    if dice is not None:
+        for bomber_id, _ in roll.sighted:
+            night = displace(game, night, bomber_id, dice)
+    return night
 
 
-def maintain_sightings(game: Game, night: Night) -> Night:
-    """Start of the Sighting phase: sightings out of range are lost [10.2]."""
+def maintain_sightings(game: Game, night: Night, dice: Dice | None = None) -> Night:
+    """Start of the Sighting phase: sightings out of range are lost [10.2]; a bomber so lost
+    to the player is displaced (``displacement``) when ``dice`` are given [16.0]."""
+    before = night
     fighters = []
     for f in night.fighters:
         if f.sighting is not None:
@@ -214,7 +223,7 @@ def maintain_sightings(game: Game, night: Night) -> Night:
             if not b.on_map or not in_range(game, night, f, b):
                 f = replace(f, sighting=None)
         fighters.append(f)
-    return replace(night, fighters=tuple(fighters))
+    return displace_lost(game, before, replace(night, fighters=tuple(fighters)), dice)
 
 
 # --- acquired-target sighting [15.1.1, 19.1.3] --------------------------------------------
@@ -444,9 +453,12 @@ def ai_candidates(game: Game, hex_id: str, facing: int, radar: Radar, targets: I
     return nearest(game, hex_id, inside)
 
 
-def ai_search(game: Game, night: Night, choose: Choose = first) -> Night:
+def ai_search(game: Game, night: Night, choose: Choose = first,
+              dice: Dice | None = None) -> Night:
     """AI Search phase [19.1.2]: each fighter that may detect holds the nearest bomber in arc
-    and range (keeping its old contact among equals); others lose their contact."""
+    and range (keeping its old contact among equals); others lose their contact. A bomber so
+    lost to the player is displaced (``displacement``) when ``dice`` are given [16.0]."""
+    before = night
     fighters = []
     bombers = night.on_map_bombers()
     for f in night.fighters:
@@ -459,7 +471,7 @@ def ai_search(game: Game, night: Night, choose: Choose = first) -> Night:
         ids = sorted(b.id for b in bombers if b.hex in hexes)
         contact = f.ai_contact if f.ai_contact in ids else (choose(ids) if ids else None)
         fighters.append(replace(f, ai_contact=contact))
-    return replace(night, fighters=tuple(fighters))
+    return displace_lost(game, before, replace(night, fighters=tuple(fighters)), dice)
 
 
 def jammed_ai_dice(game: Game, jamming: str, *, expert: bool = False,

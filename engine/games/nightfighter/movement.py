@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from ...dice import Dice
 from ...errors import BadInput, RuleViolation
 from ...model import Game
 from ...tables import lookup
@@ -185,6 +186,27 @@ def corkscrew_hex(game: Game, night: Night | None, bomber: Bomber, direction: st
         if not lo <= column_of(game, target) <= hi:
             return bomber.hex
     return target
+
+
+def displace(game: Game, night: Night, bomber_id: str, dice: Dice) -> Night:
+    """16.0: a bomber no longer sighted or acquired is displaced at once as if it corkscrewed
+    (roll ``displacement`` on the corkscrew table); it stays put while still known."""
+    bomber = night.bomber(bomber_id)
+    if not bomber.on_map or night.known(bomber_id):
+        return night
+    roll = dice.roll("d6", "displacement")
+    direction = lookup(game.table("corkscrew"), roll=roll)["direction"]
+    return night.with_bomber(replace(bomber, hex=corkscrew_hex(game, night, bomber, direction)))
+
+
+def displace_lost(game: Game, before: Night, after: Night, dice: Dice | None) -> Night:
+    """Displace every bomber known in ``before`` and no longer known in ``after`` [16.0]."""
+    if dice is None:
+        return after
+    for bomber in before.on_map_bombers():
+        if before.known(bomber.id) and not after.known(bomber.id):
+            after = displace(game, after, bomber.id, dice)
+    return after
 
 
 def serrate_path(game: Game, hex_id: str, facing: int, side: str, mp: int) -> BomberMove:

@@ -19,17 +19,6 @@ from .state import Bomber, Night
 # --- bomber movement, hand-off, displacement -----------------------------------------------
 
 
-def displace(game: Game, night: Night, bomber_id: str, dice: Dice) -> Night:
-    """16.0: a bomber no longer sighted or acquired is displaced as if it corkscrewed (roll
-    ``displacement``); it stays put if still known to the player."""
-    bomber = night.bomber(bomber_id)
-    if not bomber.on_map or night.known(bomber_id):
-        return night
-    direction = combat.corkscrew_direction(game, dice.roll("d6", "displacement"))
-    return night.with_bomber(replace(bomber, hex=movement.corkscrew_hex(game, night, bomber,
-                                                                        direction)))
-
-
 def _searchlit(night: Night) -> tuple[str, ...]:
     """Zones with available searchlights (the Task Force box has none) [14.2, 26.1]."""
     return tuple(z for z in night.zones if not (night.task_force and z == "N"))
@@ -80,7 +69,7 @@ def _move_one(game: Game, night: Night, start: Bomber, dice: Dice, hand_offs: fr
     if move.exited:
         return movement.remove_bomber(night, night.bomber(start.id), "exited")
     if lost:
-        night = displace(game, night, start.id, dice)
+        night = movement.displace(game, night, start.id, dice)
     return night.with_bomber(replace(night.bomber(start.id), moved=mp))
 
 

@@ -281,3 +281,35 @@ def test_i60_view_independent_of_unknown_positions(hidden, other):
                  [fighter("204", "0712", sighting="101")], captures=(("B", "101"),))
     moved = base.with_bomber(replace(base.bomber("102"), hex=other))
     assert player_view(base) == player_view(moved)
+
+
+# --- fog of war: displacement [16.0] -------------------------------------------------------------
+
+
+def test_sighting_not_kept_displaces_the_bomber(game):
+    env = detection.environment(game, "new", "good")
+    n = night([bomber("102", "0712"), bomber("112", "0813")], [fighter("204", "0713")], env=env)
+    roll = detection.general_sighting(game, n, GivenDice({"sighting": [2, 3, 4]}))
+    assert dict(roll.sighted) == {"102": ("204",), "112": ("204",)}
+    kept = detection.keep_sightings(game, n, roll, {"204": "102"},
+                                    GivenDice({"displacement": 6}))
+    assert kept.bomber("102").hex == "0712"
+    moved = kept.bomber("112").hex
+    assert moved != "0813" and grid(game).distance(moved, "0813") == 1
+
+
+def test_ai_contact_lost_displaces_unless_still_known(game):
+    n = night([bomber("101", "0909")], [fighter("204", "0910", facing=0, ai_contact="101")])
+    turned = n.with_fighter(replace(n.fighter("204"), facing=3))
+    after = detection.ai_search(game, turned, dice=GivenDice({"displacement": 1}))
+    assert after.fighter("204").ai_contact is None and after.bomber("101").hex != "0909"
+    kept = replace(turned, captures=(("B", "101"),))
+    after = detection.ai_search(game, kept, dice=GivenDice({}))
+    assert after.bomber("101").hex == "0909"
+
+
+def test_sighting_out_of_range_lost_and_displaced(game):
+    env = detection.environment(game, "new", "good")
+    n = night([bomber("102", "0715")], [fighter("204", "0712", sighting="102")], env=env)
+    after = detection.maintain_sightings(game, n, GivenDice({"displacement": 3}))
+    assert after.fighter("204").sighting is None and after.bomber("102").hex == "0715"
