@@ -10,13 +10,12 @@ drawn is read as its card number, a "d16" (the deck's size, from the data).
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...dice import Dice, GivenDice
 from ...errors import BadInput, RuleViolation
 from ...model import Game
 from ...registry import Answer, Input, OddsAnswer
-from . import combat
 from .common import (
     BASE_ID,
     ENGINE,
@@ -33,7 +32,9 @@ from .common import (
     ship_vp,
     stat,
 )
-from .state import adjustment, winner
+
+if TYPE_CHECKING:
+    from . import combat
 
 #: Level scales as printed on the cards; tests hold them equal to the constants
 #: air-combat-levels and defense-levels.
@@ -58,6 +59,7 @@ SECONDARY_DIE = "d16"
 )
 def air_combat_table(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
     """Which card of a pair (組) is removed: attacker, defender or both (任務完了)."""
+    from . import combat
     removed = combat.air_combat_result(game, args["attacker"], args["defender"])
     text = "mission complete 任務完了: both removed" if removed == "both" else None
     return Answer({"removed": removed}, rules=("7-1-2",),
@@ -81,6 +83,7 @@ def air_combat_table(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
 )
 def defense_table(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
     """Whether a defense card stops an aircraft card's attack (level >= anti-ship level)."""
+    from . import combat
     rules: tuple[str, ...] = ("7-3", "3-3")
     if args["base"]:
         allowed = tuple(str(k) for k in const(game, "base-defense-card-kinds"))
@@ -169,6 +172,7 @@ def base_status_table(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
 )
 def hand_table(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
     """Hand adjustment: cards to draw or discard to reach the hand limit (手札上限)."""
+    from .state import adjustment
     largest = max(deck_count(game, d.id) for d in game.decks)
     if args["hand"] > largest:
         raise BadInput(f"input hand={args['hand']} is not allowed (integer 0..{largest})")
@@ -195,6 +199,8 @@ def secondary_card(game: Game, number: int) -> str:
 
 
 def _attack_card(game: Game, text: str, target: str) -> str:
+    from . import combat
+
     card(game, text)
     what = kind(game, text)
     if what not in ("aircraft", "armament-change") or stat(game, text, "damage") is None:
@@ -219,6 +225,7 @@ def _attack_card(game: Game, text: str, target: str) -> str:
 )
 def attack_damage_table(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
     """One attacking card's damage after its secondary-damage card (7-4)."""
+    from . import combat
     card_id = _attack_card(game, args["card"], args["target"])
     drawn = secondary_card(game, dice.roll(secondary_die(game), "draw"))
     target = BASE_ID if args["target"] == "base" else "ship"
@@ -298,6 +305,7 @@ def _draw_fresh(game: Game, dice: Dice, left: set[int]) -> int:
 def strike_odds(game: Game, args: dict[str, Any]) -> OddsAnswer:
     """Exact distribution of the target's status, by dynamic programming over the set of
     secondary-damage cards left (draws without replacement)."""
+    from . import combat
     target, cards, left = _strike_setup(game, args)
     rearming = args["rearming"]
     site = BASE_ID if target == BASE_ID else target
@@ -341,6 +349,7 @@ def strike_odds(game: Game, args: dict[str, Any]) -> OddsAnswer:
 )
 def strike_table(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
     """Every card that got through against one target: secondary damage and status."""
+    from . import combat
     target, cards, left = _strike_setup(game, args)
     site = BASE_ID if target == BASE_ID else target
     deck = set(left)
@@ -376,6 +385,7 @@ def strike_table(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
 )
 def victory_table(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
     """Who wins at game end (11): carriers out, the base rule (12-4), then VP."""
+    from .state import winner
     if args["japan_out"] and args["us_out"]:
         raise BadInput("japan_out=yes and us_out=yes: only one side is attacked at a time, "
                        "so the game ends when the first side is out (11)")
