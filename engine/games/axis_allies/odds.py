@@ -1,0 +1,320 @@
+"""Exact battle odds by dynamic programming over (attacker losses, defender losses).
+
+Casualties follow each side's fixed order, so a side's survivors are always a suffix
+of its casualty order and a state is two counts ``(i, j)``: units lost by the attacker
+and by the defender. Per state, the hits a side scores are a convolution of per-unit
+distributions (one d6 per unit hitting at its value, ``value`` faces of 6; heavy bombers
+roll more dice); these are integer "ways" over ``6**dice``, computed once per suffix.
+
+A round in which nobody is hit leaves the state unchanged and repeats: the transitions
+out of a state are normalised by ``1 / (1 - p_stay)``, i.e. divided by
+``T = 6**dice - ways_stay``. All arithmetic is on integers over one common denominator
+``Q`` (the opening's ``6**k`` times every state's ``T``): a state's outflow
+``W = Q * p / T`` is an exact integer division. Contributions from earlier defender-loss
+columns are gathered column by column with a Horner scheme over the defenders' per-unit
+distributions (the defenders' suffix distribution ``D_j`` is ``delta_j * D_(j+1)``), so a
+40-against-40 battle costs O(n^3) big-integer steps instead of O(n^4).
+
+The one-time steps (AA fire, the submarines' first strike and sea round 1, E4) are
+enumerated exactly into the starting distribution of the chain.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass
+from fractions import Fraction
+
+from ...model import Game
+from .battle import BattleSpec, BattleState, first_strikers, has_aa
+from .common import aa_faces, const, flag, has_tag, hit_faces, shot
+
+Poly = tuple[int, ...]
+State = tuple[int, int]
+
+
+# --------------------------------------------------------------------------- polynomials
+
+
+def polymul(a: Poly, b: Poly) -> Poly:
+    """Product of two hit distributions (integer ways, index = hits)."""
+    out = [0] * (len(a) + len(b) - 1)
+    for i, x in enumerate(a):
+        if x:
+            for j, y in enumerate(b):
+                out[i + j] += x * y
+    return tuple(out)
+
+
+def unit_poly(game: Game, unit_type: str, role: str, weapons: frozenset[str]) -> Poly:
+    """One unit's hits in ``role``: ways over ``6**dice`` (``(1,)`` if it never rolls)."""
+    s = shot(game, unit_type, role, weapons)
+    if not s.rolls:
+        return (1,)
+    f = hit_faces(game, s.value)
+    out: Poly = (1,)
+    for _ in range(s.dice):
+        out = polymul(out, (6 - f, f))
+    return out
+
+
+def suffix_products(polys: list[Poly]) -> list[Poly]:
+    """``out[i]`` = the hit distribution of units ``i..end`` (``out[len] = (1,)``)."""
+    out: list[Poly] = [(1,)] * (len(polys) + 1)
+    for i in range(len(polys) - 1, -1, -1):
+        out[i] = polymul(polys[i], out[i + 1])
+    return out
+
+
+def conv_cap(vec: list[int], taps: Poly, cap: int) -> list[int]:
+    """Convolve ``vec`` with ``taps``, folding indices beyond ``cap`` into ``cap``."""
+    out = [0] * (cap + 1)
+    for i, v in enumerate(vec):
+        if v:
+            for t, c in enumerate(taps):
+                if c:
+                    k = i + t
+                    out[k if k < cap else cap] += v * c
+    return out
+
+
+# --------------------------------------------------------------------------- the chain
+
+
+@dataclass(frozen=True)
+class Chain:
+    """Per-unit hit distributions of both sides, in casualty order."""
+
+    alpha: tuple[Poly, ...]  # attackers' attack
+    delta: tuple[Poly, ...]  # defenders' defense
+
+
+def chain_terminals(chain: Chain, start: dict[State, int], den0: int) -> tuple[dict, int]:
+    """Absorbing states reached from ``start`` (numerators over ``den0``): ``(nums, Q)``.
+
+    Absorbing: a side eliminated (``i == na`` or ``j == nd``), or a stalemate (nobody
+    can hit, ``T == 0``). Returned numerators are over the common denominator ``Q``.
+    """
+    alpha, delta = list(chain.alpha), list(chain.delta)
+    na, nd = len(alpha), len(delta)
+    A, D = suffix_products(alpha), suffix_products(delta)
+    tot_a = [sum(p) for p in A]
+    tot_d = [sum(p) for p in D]
+    T = [[tot_a[i] * tot_d[j] - A[i][0] * D[j][0] for j in range(nd)] for i in range(na)]
+    Q = den0 * math.prod(t for row in T for t in row if t)
+    scale = Q // den0
+    tail_a = [_tails(p) for p in A]
+    W = [[0] * nd for _ in range(na)]
+    term: dict[State, int] = {}
+    for jp in range(nd + 1):
+        R = _from_earlier_columns(A, tail_a, delta, W, jp, na, nd)
+        if jp == nd:
+            for i in range(na + 1):
+                p = R[i] + start.get((i, nd), 0) * scale
+                if p:
+                    term[(i, nd)] = p
+            continue
+        _column(A, D[jp], T, W, R, start, scale, jp, na, term)
+    return term, Q
+
+
+def _tails(p: Poly) -> Poly:
+    """``out[x]`` = ways of ``x`` or more hits."""
+    out = list(p)
+    for k in range(len(out) - 2, -1, -1):
+        out[k] += out[k + 1]
+    return tuple(out)
+
+
+def _from_earlier_columns(A, tail_a, delta, W, jp: int, na: int, nd: int) -> list[int]:
+    """Flow into column ``jp`` from columns ``j < jp`` (Horner over the defenders)."""
+    R = [0] * (na + 1)
+    active = False
+    last = jp == nd
+    for j in range(nd):
+        if j < jp:
+            x = jp - j
+            for i in range(na):
+                w = W[i][j]
+                if not w:
+                    continue
+                coeffs = tail_a[i] if last else A[i]
+                if x < len(coeffs) and coeffs[x]:
+                    R[i] += w * coeffs[x]
+                    active = True
+        elif not active:
+            break
+        if active and len(delta[j]) > 1:
+            R = conv_cap(R, delta[j], na)
+    return R
+
+
+def _column(A, Dj, T, W, R, start, scale, jp: int, na: int, term: dict) -> None:
+    """Settle column ``jp``: rows in order, pushing same-column flow (no defender lost)."""
+    same = [0] * (na + 1)
+    for i in range(na):
+        p = R[i] + same[i] + start.get((i, jp), 0) * scale
+        if not p:
+            continue
+        t = T[i][jp]
+        if t == 0:
+            term[(i, jp)] = p  # stalemate: nobody can hit
+            continue
+        w = p // t
+        W[i][jp] = w
+        a0 = A[i][0]
+        if a0:
+            v = w * a0
+            for y in range(1, len(Dj)):
+                d = Dj[y]
+                if d:
+                    k = i + y
+                    same[k if k < na else na] += v * d
+    p = R[na] + same[na] + start.get((na, jp), 0) * scale
+    if p:
+        term[(na, jp)] = p
+
+
+# --------------------------------------------------------------------------- openings
+
+
+@dataclass(frozen=True)
+class Opening:
+    """After the one-time steps: the attacker's order, the chain start and its denominator."""
+
+    attacker: tuple[str, ...]
+    start: dict
+    den: int
+
+
+def openings(game: Game, spec: BattleSpec) -> list[Opening]:
+    """The exact one-time steps: AA fire splits the attacker's force; sea round 1 (E4)."""
+    out = []
+    for attacker, ways, den in _after_aa(game, spec):
+        if spec.kind == "sea" and first_strikers(game, attacker):
+            start, den1 = _sea_first_round(game, spec, attacker)
+            out.append(Opening(attacker, {s: n * ways for s, n in start.items()}, den * den1))
+        else:
+            out.append(Opening(attacker, {(0, 0): ways}, den))
+    return out
+
+
+def _after_aa(game: Game, spec: BattleSpec) -> list[tuple[tuple[str, ...], int, int]]:
+    """``(attacker order, ways, denominator)`` for each AA result (land 2), I5)."""
+    if not has_aa(game, spec, BattleState(spec.attacker, spec.defender)):
+        return [(spec.attacker, 1, 1)]
+    per = int(const(game, "aa-dice-per-aircraft"))
+    miss = (6 - aa_faces(game)) ** per
+    kill = 6**per - miss
+    counts: dict[str, int] = {}
+    for plane in spec.aircraft:
+        counts[plane] = counts.get(plane, 0) + 1
+    results = [({}, 1)]
+    for plane, n in counts.items():
+        results = [({**lost, plane: k}, w * math.comb(n, k) * kill**k * miss ** (n - k))
+                   for lost, w in results for k in range(n + 1)]
+    den = 6 ** (per * len(spec.aircraft))
+    return [(_without(spec.attacker, lost), w, den) for lost, w in results]
+
+
+def _without(units: tuple[str, ...], lost: dict[str, int]) -> tuple[str, ...]:
+    """The order with ``lost[type]`` units of each type removed (the last ones)."""
+    out = list(units)
+    for plane, k in lost.items():
+        for _ in range(k):
+            idx = len(out) - 1 - out[::-1].index(plane)
+            del out[idx]
+    return tuple(out)
+
+
+def _sea_first_round(game: Game, spec: BattleSpec, attacker: tuple[str, ...]):
+    """Submarine first strike (sea 2)-3)) then round 1 without the subs (E4): start states."""
+    subs = first_strikers(game, attacker)
+    sub_hits = _side_poly(game, subs, "attack", spec.attacker_weapons)
+    again = flag(game, "subs-fire-again-round-one")
+    firers = attacker if again else tuple(t for t in attacker
+                                          if not has_tag(game, t, "first-strike"))
+    att_hits = _side_poly(game, firers, "attack", spec.attacker_weapons)
+    na, nd = len(attacker), len(spec.defender)
+    dd = suffix_products([unit_poly(game, t, "defense", spec.defender_weapons)
+                          for t in spec.defender])
+    den_d = max(sum(p) for p in dd)
+    start: dict[State, int] = {}
+    for h, wh in enumerate(sub_hits):
+        j1 = min(h, nd)
+        if j1 == nd:
+            _add(start, (0, nd), wh * sum(att_hits) * den_d)
+            continue
+        scale = den_d // sum(dd[j1])
+        for x, wx in enumerate(att_hits):
+            for y, wy in enumerate(dd[j1]):
+                _add(start, (min(y, na), min(j1 + x, nd)), wh * wx * wy * scale)
+    return start, sum(sub_hits) * sum(att_hits) * den_d
+
+
+def _side_poly(game: Game, units: Iterable[str], role: str, weapons: frozenset[str]) -> Poly:
+    out: Poly = (1,)
+    for t in units:
+        out = polymul(out, unit_poly(game, t, role, weapons))
+    return out
+
+
+def _add(acc: dict, key, value: int) -> None:
+    if value:
+        acc[key] = acc.get(key, 0) + value
+
+
+# --------------------------------------------------------------------------- summary
+
+
+FIELDS = ("attacker_wins", "defender_wins", "mutual_destruction", "undecided",
+          "attacker_takes", "attacker_survivors", "defender_survivors")
+
+
+def battle_odds(game: Game, spec: BattleSpec) -> dict[str, Fraction]:
+    """Exact probabilities (and expected survivors) of a battle fought to the end."""
+    if spec.rounds is not None:
+        from .rounds import capped_terminals
+
+        parts = [capped_terminals(game, spec, op) for op in openings(game, spec)]
+    else:
+        parts = [_chain_part(game, spec, op) for op in openings(game, spec)]
+    totals = dict.fromkeys(FIELDS, Fraction(0))
+    for attacker, nums, den in parts:
+        sums = summarise(game, spec, attacker, nums)
+        for key, value in sums.items():
+            totals[key] += Fraction(value, den)
+    return totals
+
+
+def _chain_part(game: Game, spec: BattleSpec, op: Opening):
+    chain = Chain(
+        tuple(unit_poly(game, t, "attack", spec.attacker_weapons) for t in op.attacker),
+        tuple(unit_poly(game, t, "defense", spec.defender_weapons) for t in spec.defender),
+    )
+    nums, q = chain_terminals(chain, op.start, op.den)
+    return op.attacker, nums, q
+
+
+def summarise(game: Game, spec: BattleSpec, attacker: tuple[str, ...],
+              nums: dict[State, int]) -> dict[str, int]:
+    """Integer numerators of every field from the absorbing states' numerators."""
+    from .battle import takes
+
+    na, nd = len(attacker), len(spec.defender)
+    out = dict.fromkeys(FIELDS, 0)
+    for (i, j), n in nums.items():
+        if i == na and j == nd:
+            out["mutual_destruction"] += n
+        elif j == nd:
+            out["attacker_wins"] += n
+            if takes(game, spec, attacker[i:], True):
+                out["attacker_takes"] += n
+        elif i == na:
+            out["defender_wins"] += n
+        else:
+            out["undecided"] += n
+        out["attacker_survivors"] += n * (na - i)
+        out["defender_survivors"] += n * (nd - j)
+    return out
