@@ -17,7 +17,17 @@ from ...dice import Dice
 from ...errors import BadInput, RuleViolation
 from ...model import Game
 from ...tables import lookup
-from .common import applies, check_hex, const, grid, modifier, modifier_item, record
+from .common import (
+    applies,
+    check_hex,
+    column_of,
+    const,
+    grid,
+    modifier,
+    modifier_item,
+    record,
+    row_of,
+)
 from .movement import displace, displace_lost
 from .state import Bomber, Counter, Environment, Fighter, Night
 
@@ -573,6 +583,19 @@ def hand_off(game: Game, dice: Dice, sighting: int) -> bool:
     count = searchlight_dice(game, Environment(), mode="hand-off")
     results = [dice.roll("d6", "hand_off") for _ in range(count)]
     return sighting in results
+
+
+# --- contrails [21.2.1] -------------------------------------------------------------------
+
+
+def contrails(game: Game, night: Night, fighter: Fighter) -> bool:
+    """High altitude, contrails in play: the fighter is in a bomber's column between it and
+    the entry edge (a lower row) (digest 21.2.1, INF-M)."""
+    if night.env.altitude != "high" or not fighter.on_map or fighter.hex is None:
+        return False
+    col, row = column_of(game, fighter.hex), row_of(game, fighter.hex)
+    return any(column_of(game, b.hex) == col and row_of(game, b.hex) > row
+               for b in night.on_map_bombers())
 
 
 # --- tail warning [27.3] ------------------------------------------------------------------

@@ -380,6 +380,31 @@ def may_leave_beacon_box(game: Game, turn: int, last_departure: int | None,
     return turn - last_departure > const(game, "radio-beacon-exit-gap-turns")
 
 
+def leave_beacon_box(game: Game, night: Night, fighter_id: str, hex_id: str, facing: int,
+                     plan: str = "") -> Night:
+    """A fighter leaves the radio beacon box [23.0]: 1 MP into a hex next to the box, any
+    facing, then the rest of its move by ``plan``; one per phase, none right after another."""
+    fighter = night.fighter(fighter_id)
+    if fighter.status != "beacon-box":
+        raise RuleViolation("23.0", f"fighter {fighter_id!r} is not in the radio beacon box")
+    if not may_leave_beacon_box(game, night.turn, night.beacon_departure):
+        raise RuleViolation("23.0", "one fighter leaves the box per Fighter Movement phase, "
+                                    "none if another left in the previous turn")
+    exits = game.hex_map().feature("radio-beacon-box").hexes
+    if check_hex(game, hex_id) not in exits:
+        raise RuleViolation("23.0", f"hex {hex_id!r} is not next to the radio beacon box "
+                                    f"({', '.join(exits)})")
+    cost = const(game, "radio-beacon-exit-mp-cost")
+    move = check_fighter_plan(
+        game, hex_id, facing, plan,
+        max_mp=fighter_max_mp(game, fighter.mp, night.turn) - cost,
+        min_mp=max(0, fighter_min_mp(game, fighter.unit or None) - cost))
+    moved = replace(fighter, status="off-map" if move.left_map else ON_MAP,
+                    hex=None if move.left_map else (move.path[-1] if move.path else hex_id),
+                    facing=move.facing, mp_spent=move.mp_spent + cost, turned=move.turns > 0)
+    return replace(night.with_fighter(moved), beacon_departure=night.turn)
+
+
 def turn_marker(game: Game, turn: int) -> tuple[int, bool]:
     """Where the Game Turn marker stands for ``turn``: (box, on its +20 side) [2.1.5, E35]."""
     spaces = len(game.get("tracks", "game-turn").values)

@@ -16,7 +16,7 @@ from . import combat, detection, movement
 from .common import const, grid, row_of
 from .state import Bomber, Night
 
-# --- bomber movement, hand-off, displacement -----------------------------------------------
+# --- bomber movement, hand-off, displacement ----------------------------------------------
 
 
 def _searchlit(night: Night) -> tuple[str, ...]:
@@ -58,6 +58,10 @@ def _move_one(game: Game, night: Night, start: Bomber, dice: Dice, hand_offs: fr
     """One bomber's move, hex by hex, with its capture checked on each hex entered."""
     mp = movement.bomber_mp(game, start, night.turn, alert_rule=alert_rule)
     move = movement.bomber_path(game, start.hex, mp)
+    if alert_rule and start.alert and move.end in {b.hex for b in night.on_map_bombers()
+                                                   if b.id != start.id}:
+        mp = movement.bomber_mp(game, start, night.turn)  # 28.2: increase ignored
+        move = movement.bomber_path(game, start.hex, mp)
     zone = next((z for z, b in night.captures if b == start.id), None)
     lost = False
     for hex_id in move.path:
@@ -73,7 +77,7 @@ def _move_one(game: Game, night: Night, start: Bomber, dice: Dice, hand_offs: fr
     return night.with_bomber(replace(night.bomber(start.id), moved=mp))
 
 
-# --- flak ----------------------------------------------------------------------------------
+# --- flak ---------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -114,7 +118,7 @@ def flak_phase(game: Game, night: Night, dice: Dice) -> tuple[Night, FlakReport]
     return night, FlakReport(check, rolls, tf_rolls, tuple(hits))
 
 
-# --- acquired-target sighting [15.1] --------------------------------------------------------
+# --- acquired-target sighting [15.1] ------------------------------------------------------
 
 
 def acquired_sighting(game: Game, night: Night, fighter_id: str, target_id: str, dice: Dice,
@@ -163,7 +167,7 @@ def acquired_dice(game: Game, night: Night, fighter_id: str, target_id: str, *,
         both=ai and captured, radar_modifier=mod, searchlight=captured, rear=rear)
 
 
-# --- end of turn ----------------------------------------------------------------------------
+# --- end of turn --------------------------------------------------------------------------
 
 
 def end_turn(night: Night) -> Night:
@@ -174,7 +178,7 @@ def end_turn(night: Night) -> Night:
     return replace(night, turn=night.turn + 1, fighters=fighters, bombers=bombers)
 
 
-# --- bomber entry [8] --------------------------------------------------------------------------
+# --- bomber entry [8] ---------------------------------------------------------------------
 
 
 def draw_chit(game: Game, night: Night, dice: Dice) -> tuple[Night, str]:

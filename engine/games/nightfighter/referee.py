@@ -262,7 +262,7 @@ def flak(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
                   errata=("E21",))
 
 
-# --- play-aid tables beyond the catalogue ---------------------------------------------------
+# --- play-aid tables beyond the catalogue -------------------------------------------------
 
 
 @ENGINE.table(

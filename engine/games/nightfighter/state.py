@@ -121,6 +121,7 @@ class Night:
     counters: tuple[Counter, ...] = ()
     chit_face: str = "red"
     chits_drawn: tuple[str, ...] = ()
+    beacon_departure: int | None = None
     zones: tuple[str, ...] = ()
     flare_zones: tuple[str, ...] = ()
     radar_guided: bool = False

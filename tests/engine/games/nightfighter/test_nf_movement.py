@@ -279,3 +279,31 @@ def test_end_turn_clears_turn_flags(game):
     assert (f.mp_spent, f.turned, f.attacked, f.evading, f.dived) == (0, False, False, False,
                                                                       False)
     assert after.bomber("102").moved == 0
+
+
+def test_alert_bomber_faster_unless_it_would_stack(game):
+    n = night([bomber("101", "0710", mp="2", alert=True)], turn=2)
+    assert phases.bomber_movement(game, n, GivenDice({}), alert_rule=True).bomber(
+        "101").hex == "0713"
+    assert phases.bomber_movement(game, n, GivenDice({})).bomber("101").hex == "0712"
+    blocked = night([bomber("101", "0710", mp="2", alert=True), bomber("102", "0712", mp="1")],
+                    turn=2)
+    after = phases.bomber_movement(game, blocked, GivenDice({}), alert_rule=True)
+    assert after.bomber("102").hex == "0713" and after.bomber("101").hex == "0712"
+
+
+def test_leave_the_radio_beacon_box(game):
+    exits = game.hex_map().feature("radio-beacon-box").hexes
+    n = night(fighters=[fighter("204", None, status="beacon-box"),
+                        fighter("205", None, status="beacon-box")], turn=3)
+    after = movement.leave_beacon_box(game, n, "204", exits[0], 5, "F")
+    f = after.fighter("204")
+    assert f.on_map and f.mp_spent == 2 and after.beacon_departure == 3
+    with pytest.raises(RuleViolation, match="23.0"):
+        movement.leave_beacon_box(game, replace(after, turn=4), "205", exits[0], 5, "F")
+    later = movement.leave_beacon_box(game, replace(after, turn=5), "205", exits[1], 4, "F")
+    assert later.fighter("205").on_map
+    with pytest.raises(RuleViolation, match="23.0"):
+        movement.leave_beacon_box(game, n, "204", "0101", 5, "F")
+    with pytest.raises(RuleViolation, match=r"9\.1"):
+        movement.leave_beacon_box(game, n, "204", exits[0], 5, "")

@@ -313,3 +313,13 @@ def test_sighting_out_of_range_lost_and_displaced(game):
     n = night([bomber("102", "0715")], [fighter("204", "0712", sighting="102")], env=env)
     after = detection.maintain_sightings(game, n, GivenDice({"displacement": 3}))
     assert after.fighter("204").sighting is None and after.bomber("102").hex == "0715"
+
+
+def test_contrails_at_high_altitude(game):
+    high = replace(detection.environment(game, "new", "good"), altitude="high")
+    me = fighter("204", "0705")
+    n = night([bomber("101", "0712")], [me], env=high)
+    assert detection.contrails(game, n, me)
+    assert not detection.contrails(game, night([bomber("101", "0702")], [me], env=high), me)
+    assert not detection.contrails(game, replace(n, env=detection.environment(game, "new",
+                                                                              "good")), me)
