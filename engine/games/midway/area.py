@@ -196,13 +196,13 @@ def check_place(game: Game, state: CarrierArea, air: Air, display_id: str, box_i
                                f"{display_id!r}")
     if target.kind == "launch":
         raise violation("8.4(1)", f"{air.uid}: {box_id!r} is the way to the combat area, not a box")
+    if air.home == "land" and display_id != base_display(game).id:
+        raise violation("9.5(3)", f"{air.uid} is a land-based unit: it never goes to a carrier")
     if target.kind == "cap":
         if not is_fighter(game, air.type):
             raise violation("8.3(2)", f"{air.uid} ({air.type}) is not a fighter: only fighters "
                                       f"may enter the CAP box")
         return
-    if air.home == "land" and display_id != base_display(game).id:
-        raise violation("9.5(3)", f"{air.uid} is a land-based unit: it never goes to a carrier")
     if target.kind == "return":
         return
     _check_holder(game, state, air, display_id, target)
@@ -236,6 +236,8 @@ def check_state(game: Game, state: CarrierArea) -> None:
             raise violation("2.2(4)", f"{air.uid} has {air.steps} steps (1..{full})")
         if not air.airborne:
             box(game, air.display, air.box)
+            if air.home == "land" and air.display != base_display(game).id:
+                raise violation("9.5(3)", f"land-based {air.uid} is in {air.display}")
     for d in air_displays(game):
         for b in d.boxes:
             if b.kind == "cap" and any(not is_fighter(game, u.type)

@@ -269,3 +269,11 @@ def test_any_sequence_of_transitions_keeps_the_limits(game, actions):
         steps = sum(u.steps for u in state.units)
         assert total == 0 or steps <= total
         total = steps
+
+
+def test_land_based_fighters_not_in_a_division_cap(game, build):
+    state = build([("f", "f2a", "midway-base", "cap")])
+    with pytest.raises(RuleViolation, match=r"9\.5\(3\)"):
+        A.place(game, state, "f", "tf16", "cap")
+    with pytest.raises(RuleViolation, match=r"9\.5\(3\)"):
+        build([("f", "f2a", "tf16", "cap")])

@@ -267,3 +267,49 @@ def test_the_report_names_rules_and_errata(game, build):
     strike = C.Strike(("s1", "f1"), "cardiv1", {"s1": "kaga"})
     _, report = C.air_strike(game, state, strike, GivenDice({"aa": [6] * 4, "attack": [6, 6]}))
     assert "9.4(1)" in report.rules and "E25" in report.errata
+
+
+def test_strike_odds_match_a_seeded_monte_carlo(game, build):
+    from warpress.engine.dice import monte_carlo
+
+    rows = [("a", "sbd", "tf16", "enterprise-deck-front"), ("f", "f4f", "tf16",
+                                                             "enterprise-deck-rear")]
+    state = build(rows + [("c", "a6m", "cardiv1", "cap", 1)],
+                  damage=frozenset({("cardiv1", "akagi-deck-front")}), sunk=frozenset({"kaga"}))
+    state = C.launch(game, state, ["a", "f"], "C-3", "g")
+    strike = C.Strike(("a", "f"), "cardiv1", {"a": "akagi"}, cap=("c",))
+
+    def sunk(dice):
+        return "akagi" in C.air_strike(game, state, strike, dice)[0].sunk
+
+    exact = float(distribution(sunk)[True])
+    n = 4000
+    seen = monte_carlo(sunk, n, seed=7).get(True, 0.0)
+    assert abs(seen - exact) < 4 * (exact * (1 - exact) / n) ** 0.5
+
+
+DECKS = ("akagi-deck-front", "akagi-deck-rear", "kaga-deck-front", "kaga-deck-rear")
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_base_attacks_never_break_the_cap_or_the_floor(game, build, seed):
+    """Three turns of base attacks with seeded dice: <= 2 hits a turn, Garrison >= 2 (9.6(3))."""
+    from warpress.engine.dice import SeededDice
+
+    garrison = 3 + seed % 4
+    state = build([(f"v{i}", "d3a", "cardiv1", box) for i, box in enumerate(DECKS)],
+                  garrison=garrison, base_hits=6 - garrison)
+    dice = SeededDice(seed)
+    for turn in range(3):
+        state = A.new_turn(state)
+        alive = [u.uid for u in state.units]
+        if not alive:
+            break
+        for uid, box in zip(alive, DECKS, strict=False):
+            state = A.place(game, state, uid, "cardiv1", box)
+        state = C.launch(game, state, alive, "F-6", f"g{turn}")
+        strike = C.Strike(tuple(alive), "midway-base", base_attack_phase=True)
+        state, report = C.air_strike(game, state, strike, dice)
+        assert report.base_hits_applied <= game.constant("base-hits-per-turn")
+        assert state.garrison >= game.constant("garrison-air-attack-floor")
+        A.check_state(game, state)
