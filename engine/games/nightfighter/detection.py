@@ -380,9 +380,11 @@ def mew_sweeps(game: Game, counter_hex: str, targets: Iterable[str],
 
 
 def radar_search(game: Game, night: Night, placements: Sequence[tuple[str, str]], *,
-                 jamming: str = "none", choose: Choose = first) -> Night:
+                 jamming: str | None = None, choose: Choose = first) -> Night:
     """Radar Search phase [13.1.1-13.1.3, 25]: old counters go; each (radar, hex) placed gets
-    contact or a sweep toward the bombers. ``choose`` is the umpire's pick among candidates."""
+    contact or a sweep toward the bombers. ``choose`` is the umpire's pick among candidates;
+    ``jamming`` defaults to the night's search-radar jamming [24.5.1]."""
+    jamming = night.search_jamming if jamming is None else jamming
     targets = [b.hex for b in night.on_map_bombers()]
     counters = []
     for radar_id, hex_id in placements:
@@ -473,7 +475,7 @@ def ai_search(game: Game, night: Night, choose: Choose = first,
     bombers = night.on_map_bombers()
     for f in night.fighters:
         radar = unit_radar(game, f.unit) if f.unit else None
-        if radar is None or not can_sight(f, night.turn):
+        if radar is None or not can_sight(f, night.turn) or jammed(night, radar):
             fighters.append(replace(f, ai_contact=None))
             continue
         hexes = ai_candidates(game, f.hex, f.facing, radar, [b.hex for b in bombers],
@@ -482,6 +484,31 @@ def ai_search(game: Game, night: Night, choose: Choose = first,
         contact = f.ai_contact if f.ai_contact in ids else (choose(ids) if ids else None)
         fighters.append(replace(f, ai_contact=contact))
     return displace_lost(game, before, replace(night, fighters=tuple(fighters)), dice)
+
+
+def jammed(night: Night, radar: Radar) -> bool:
+    """Whether the night's AI jamming covers this radar's band [24.5.2]."""
+    return night.ai_jamming != "none" and radar.band in night.jammed_bands
+
+
+def jammed_ai_roll(game: Game, night: Night, fighter_id: str, dice: Dice,
+                   choose: Choose = first) -> tuple[Night, tuple[int, ...]]:
+    """A jammed AI radar: the player rolls (``jammed_ai``) heavy 1 / light 3 dice, +2
+    Experte, +3 ¶; a bomber in arc and range whose sighting number is rolled is detected,
+    the nearest of several [24.5.2]. The contact must be renewed every AI Search phase."""
+    f = night.fighter(fighter_id)
+    radar = unit_radar(game, f.unit) if f.unit else None
+    if radar is None or not jammed(night, radar):
+        raise RuleViolation("24.5.2", f"fighter {fighter_id!r} has no jammed AI radar")
+    if not can_sight(f, night.turn):
+        raise RuleViolation("17.3.2", f"fighter {fighter_id!r} cannot detect now")
+    count = jammed_ai_dice(game, night.ai_jamming, expert=f.expert, anti_jam=radar.anti_jam)
+    results = tuple(dice.roll("d6", "jammed_ai") for _ in range(count))
+    matching = [b for b in night.on_map_bombers() if b.sighting in results]
+    hexes = ai_candidates(game, f.hex, f.facing, radar, [b.hex for b in matching],
+                          night.env.altitude)
+    ids = sorted(b.id for b in matching if b.hex in hexes)
+    return night.with_fighter(replace(f, ai_contact=choose(ids) if ids else None)), results
 
 
 def jammed_ai_dice(game: Game, jamming: str, *, expert: bool = False,
@@ -554,23 +581,44 @@ def capture_candidates(game: Game, night: Night, zone: str,
     return tuple(sorted(b.id for b in found if gap(b) == best))
 
 
-def searchlight_search(game: Game, night: Night, zone: str, dice: Dice, *,
-                       confusion: bool = False, choose: Choose = first) -> Night:
-    """One searchlight roll for ``zone`` [14.2.1-14.2.2, 14.1, 21.2]: a capture if a rolled
-    number matches a bomber there (one capture per zone)."""
+def search_dice_for_zone(game: Game, night: Night, zone: str, *,
+                         confusion_rule: bool = False) -> int:
+    """Dice of the searchlight (or flare) roll of ``zone`` from the night [14.1-14.3, 21.2,
+    24.5.3, 28.3]; RuleViolation where no roll is made."""
     if zone not in night.zones:
         raise RuleViolation("14.2", f"zone {zone!r} is not available in this scenario")
     if any(z == zone for z, _ in night.captures):
         raise RuleViolation("14.2.2", f"zone {zone!r} already holds a capture")
     flare = zone in night.flare_zones
     searchlit = not (night.task_force and zone == "N")
-    if night.env.altitude == "high" or (night.env.clouds == "overcast" and not flare):
-        raise RuleViolation("14.1" if night.env.altitude != "high" else "21.2",
-                            "searchlights cannot capture in cloud or at high altitude")
-    mode = "flare" if flare and not searchlit else (
-        "radar-guided" if night.radar_guided else "searchlight")
-    count = searchlight_dice(game, night.env, mode=mode, flare_too=flare and mode != "flare",
-                             confusion=confusion)
+    cloud = night.env.clouds == "overcast"
+    if night.env.altitude == "high":
+        raise RuleViolation("21.2", "at high altitude search markers are placed, no roll made")
+    if cloud and not flare:
+        raise RuleViolation("14.1", "searchlights cannot search or capture in cloud")
+    confusion = confusion_rule and _fighter_near_zone(game, night, zone)
+    if flare and (cloud or not searchlit):
+        return searchlight_dice(game, night.env, mode="flare", searchlights_too=searchlit,
+                                confusion=confusion)
+    mode = "radar-guided" if night.radar_guided else "searchlight"
+    return searchlight_dice(game, night.env, mode=mode, flare_too=flare, confusion=confusion,
+                            jammed=night.searchlight_jammed)
+
+
+def _fighter_near_zone(game: Game, night: Night, zone: str) -> bool:
+    """Optional 28.3: a night fighter in a zone hex or adjacent to the zone."""
+    g = grid(game)
+    reach = const(game, "confusion-range")
+    hexes = zone_hexes(game, zone)
+    return any(f.on_map and f.hex and min(g.distance(f.hex, h) for h in hexes) <= reach
+               for f in night.fighters)
+
+
+def searchlight_search(game: Game, night: Night, zone: str, dice: Dice, *,
+                       confusion_rule: bool = False, choose: Choose = first) -> Night:
+    """One searchlight roll for ``zone`` [14.2.1-14.2.2, 14.1, 14.3, 21.2]: a capture if a
+    rolled number (dice ``searchlight``) matches a bomber there; one capture per zone."""
+    count = search_dice_for_zone(game, night, zone, confusion_rule=confusion_rule)
     results = [dice.roll("d6", "searchlight") for _ in range(count)]
     options = capture_candidates(game, night, zone, results)
     if not options:

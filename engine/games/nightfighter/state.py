@@ -122,6 +122,10 @@ class Night:
     chit_face: str = "red"
     chits_drawn: tuple[str, ...] = ()
     beacon_departure: int | None = None
+    search_jamming: str = "none"
+    ai_jamming: str = "none"
+    jammed_bands: tuple[str, ...] = ()
+    searchlight_jammed: bool = False
     zones: tuple[str, ...] = ()
     flare_zones: tuple[str, ...] = ()
     radar_guided: bool = False

@@ -323,3 +323,32 @@ def test_contrails_at_high_altitude(game):
     assert not detection.contrails(game, night([bomber("101", "0702")], [me], env=high), me)
     assert not detection.contrails(game, replace(n, env=detection.environment(game, "new",
                                                                               "good")), me)
+
+
+def test_searchlight_dice_from_the_night(game):
+    env = detection.environment(game, "full", "average")
+    n = night([bomber("104", "0305")], [fighter("204", "0312")], env=env, zones=("A",))
+    assert detection.search_dice_for_zone(game, n, "A") == 3
+    assert detection.search_dice_for_zone(game, replace(n, radar_guided=True), "A") == 4
+    jammed = replace(n, radar_guided=True, searchlight_jammed=True)
+    assert detection.search_dice_for_zone(game, jammed, "A") == 3
+    assert detection.search_dice_for_zone(game, replace(n, flare_zones=("A",)), "A") == 4
+    near = n.with_fighter(replace(n.fighter("204"), hex="0310"))
+    assert detection.search_dice_for_zone(game, near, "A", confusion_rule=True) == 2
+    assert detection.search_dice_for_zone(game, n, "A", confusion_rule=True) == 3
+    cloud = replace(n, env=replace(env, clouds="overcast"), flare_zones=("A",))
+    assert detection.search_dice_for_zone(game, cloud, "A") == 1
+    tf = replace(n, zones=("N",), flare_zones=("N",), task_force=True)
+    assert detection.search_dice_for_zone(game, tf, "N") == 2
+
+
+def test_jammed_ai_radar_rolls_instead(game):
+    n = night([bomber("101", "0908"), bomber("102", "0909")],
+              [fighter("204", "0910", facing=0)], ai_jamming="light", jammed_bands=("L",))
+    assert detection.ai_search(game, n).fighter("204").ai_contact is None
+    after, rolled = detection.jammed_ai_roll(game, n, "204", GivenDice({"jammed_ai": [1, 3, 5]}))
+    assert rolled == (1, 3, 5) and after.fighter("204").ai_contact == "101"
+    other = replace(n, jammed_bands=("S",))
+    assert detection.ai_search(game, other).fighter("204").ai_contact == "102"
+    with pytest.raises(RuleViolation, match="24.5.2"):
+        detection.jammed_ai_roll(game, other, "204", GivenDice({}))
