@@ -276,7 +276,8 @@ def joined_ids(units: Iterable[Air]) -> str:
 # --------------------------------------------------------------------------- transitions
 
 
-def _put(state: CarrierArea, air: Air) -> CarrierArea:
+def put(state: CarrierArea, air: Air) -> CarrierArea:
+    """``state`` with ``air`` replacing the unit of the same uid (no checks)."""
     units = tuple(air if u.uid == air.uid else u for u in state.units)
     return replace(state, units=units)
 
@@ -285,7 +286,7 @@ def place(game: Game, state: CarrierArea, uid: str, display_id: str, box_id: str
     """Put a unit in a box (setup, or where a rule moves it directly), checking the limits."""
     air = state.unit(uid)
     check_place(game, state, air, display_id, box_id)
-    return _put(state, replace(air, display=display_id, box=box_id, group=None, launched=False))
+    return put(state, replace(air, display=display_id, box=box_id, group=None, launched=False))
 
 
 def arrow_exists(game: Game, display_id: str, src: str, dst: str, night: bool = False) -> bool:
@@ -320,7 +321,7 @@ def lose_steps(state: CarrierArea, uid: str, steps: int = 1) -> CarrierArea:
     air = state.unit(uid)
     if air.steps <= steps:
         return remove(state, [uid])
-    return _put(state, replace(air, steps=air.steps - steps))
+    return put(state, replace(air, steps=air.steps - steps))
 
 
 def reorganize(game: Game, state: CarrierArea, keep: str, merge: str) -> CarrierArea:
@@ -339,7 +340,7 @@ def reorganize(game: Game, state: CarrierArea, keep: str, merge: str) -> Carrier
     if a.steps != 1 or b.steps != 1 or full < 2:
         raise violation("8.3(4)", "only two 1-step units of a 2-step type can be combined")
     merged = replace(a, steps=a.steps + b.steps)
-    return remove(_put(state, merged), [merge])
+    return remove(put(state, merged), [merge])
 
 
 # --------------------------------------------------------------------------- forced moves

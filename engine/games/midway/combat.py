@@ -76,7 +76,7 @@ def launch(game: Game, state: CarrierArea, uids: Sequence[str], hex_id: str, gro
     holders = {_deck_holder(game, u) for u in units}
     _check_group_size(game, units, holders)
     for air in units:
-        state = A._put(state, replace(air, display=A.COMBAT_AREA, box=hex_id, group=group,
+        state = A.put(state, replace(air, display=A.COMBAT_AREA, box=hex_id, group=group,
                                       launched=True))
     return state
 
@@ -133,7 +133,7 @@ def fly(game: Game, state: CarrierArea, group: str, to_hex: str, *,
         rule = "8.4(1)" if just_launched else "8.5(2)"
         raise violation(rule, f"group {group} moves {dist} hexes; at most {reach}")
     for air in units:
-        state = A._put(state, replace(air, box=to_hex, launched=just_launched and air.launched))
+        state = A.put(state, replace(air, box=to_hex, launched=just_launched and air.launched))
     return state
 
 

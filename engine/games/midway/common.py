@@ -6,7 +6,6 @@ Every number of the rules is read from the game's YAML through these helpers
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from ...dice import faces
@@ -53,13 +52,6 @@ def hit_number(value: int, die: str = DIE) -> int:
 def other(side: str) -> str:
     """The enemy of ``side``."""
     return SIDES[1 - SIDES.index(side)]
-
-
-def check_side(side: str) -> str:
-    """``side`` if it is japan or us, else BadInput."""
-    if side not in SIDES:
-        raise BadInput(f"side {side!r} is not allowed (japan|us)")
-    return side
 
 
 def check_between(name: str, value: int, lo: int, hi: int) -> int:
@@ -220,7 +212,3 @@ def track_start(game: Game, track_id: str) -> int:
 def violation(rule: str, message: str) -> RuleViolation:
     """A RuleViolation naming ``rule``."""
     return RuleViolation(rule, message)
-
-
-def joined(items: Iterable[Any]) -> str:
-    return ", ".join(str(i) for i in items)

@@ -21,6 +21,7 @@ from .common import (
     is_fighter,
     midway_hex,
     northing,
+    track_start,
     violation,
 )
 from .movement import allowance
@@ -277,7 +278,7 @@ def solitaire_start(game: Game) -> CarrierArea:
     units: list[Air] = []
     damage: set[tuple[str, str]] = set()
     sunk: set[str] = set()
-    garrison = A.track_start(game, "garrison")
+    garrison = track_start(game, "garrison")
     pending: list[tuple[str, list[str]]] = []
     for item in game.setup:
         if item.scenario != "solitaire":
@@ -299,12 +300,12 @@ def solitaire_start(game: Game) -> CarrierArea:
     for display_id, options in pending:
         if display_id == base:
             runway = [b.id for _, b in A.deck_boxes(game, A.base_holder(game))]
-            hits = A.track_start(game, "garrison") - garrison
+            hits = track_start(game, "garrison") - garrison
             damage.update((display_id, b) for b in runway[:hits])
             continue
         free = [b for b in options if (display_id, b) not in occupied]
         damage.add((display_id, (free or options)[0]))
-    hits = A.track_start(game, "garrison") - garrison
+    hits = track_start(game, "garrison") - garrison
     return A.new_area(game, units, damage=frozenset(damage), sunk=frozenset(sunk),
                       garrison=garrison, base_hits=hits)
 

@@ -15,7 +15,17 @@ from ...errors import BadInput
 from ...model import Game
 from ...registry import Answer, Input, OddsAnswer
 from ...tables import lookup
-from .common import DIE, ENGINE, check_between, const, hit_number, track_start, track_values
+from .common import (
+    DIE,
+    ENGINE,
+    carriers,
+    check_between,
+    const,
+    die_min,
+    hit_number,
+    track_start,
+    track_values,
+)
 
 # The procedures are imported inside the tables that use them, so that a cold
 # ``warpress lookup`` loads only what its table needs.
@@ -176,8 +186,6 @@ def anti_aircraft_table(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
 
 
 def _most_carriers_per_division(game: Game) -> int:
-    from .common import carriers
-
     counts: dict[str, int] = {}
     for item in carriers(game):
         counts[item.get("division")] = counts.get(item.get("division"), 0) + 1
@@ -224,16 +232,10 @@ def carrier_damage_table(game: Game, args: dict[str, Any], dice: Dice) -> Answer
     """Where a hit lands on a carrier, and whether it sinks (9.4(2))."""
     table = game.table("carrier-damage")
     if args["damaged"]:
-        row = lookup(table, damaged=True, roll=min(_faces()))
+        row = lookup(table, damaged=True, roll=die_min())
     else:
         row = lookup(table, damaged=False, roll=dice.roll(DIE, "roll"))
     return Answer({"box": row["box"], "sunk": bool(row["sunk"])}, rules=("9.4(2)",))
-
-
-def _faces() -> tuple[int, ...]:
-    from ...dice import faces
-
-    return faces(DIE)
 
 
 @ENGINE.table(
