@@ -59,6 +59,7 @@ class Air:
 
     @property
     def airborne(self) -> bool:
+        """The unit is in the combat area (in an air group)."""
         return self.display == COMBAT_AREA
 
 
@@ -130,10 +131,12 @@ def holder_boxes(game: Game, holder: str) -> tuple[tuple[str, Box], ...]:
 
 
 def deck_boxes(game: Game, holder: str) -> tuple[tuple[str, Box], ...]:
+    """(display, box) of the deck boxes of a carrier, or the runway boxes of the base."""
     return tuple((d, b) for d, b in holder_boxes(game, holder) if b.kind in ("deck", "runway"))
 
 
 def hangar_box(game: Game, holder: str) -> tuple[str, Box]:
+    """(display, box) of the hangar of a carrier or the base."""
     (found,) = [(d, b) for d, b in holder_boxes(game, holder) if b.kind == "hangar"]
     return found
 
@@ -144,6 +147,7 @@ def base_holder(game: Game) -> str:
 
 
 def is_base(game: Game, holder: str | None) -> bool:
+    """Whether ``holder`` is Midway base (not a carrier)."""
     return holder is not None and holder == base_holder(game)
 
 
@@ -164,11 +168,13 @@ def aboard(game: Game, state: CarrierArea, holder: str) -> tuple[Air, ...]:
 
 
 def on_deck(game: Game, state: CarrierArea, holder: str) -> tuple[Air, ...]:
+    """Units on the deck (or the base runway) of ``holder``."""
     places = {(d, b.id) for d, b in deck_boxes(game, holder)}
     return tuple(u for u in state.units if (u.display, u.box) in places)
 
 
 def damaged_boxes(game: Game, state: CarrierArea, holder: str) -> tuple[str, ...]:
+    """Deck or runway boxes of ``holder`` with a damage marker."""
     return tuple(b.id for d, b in deck_boxes(game, holder) if (d, b.id) in state.damage)
 
 
@@ -209,6 +215,7 @@ def check_place(game: Game, state: CarrierArea, air: Air, display_id: str, box_i
 
 
 def _check_holder(game: Game, state: CarrierArea, air: Air, display_id: str, target: Box) -> None:
+    """Raise unless ``holder`` (carrier or base) can take ``air`` in ``target`` now."""
     holder = target.holds
     if holder in state.sunk:
         raise violation("9.4(2)", f"{holder} is sunk: {air.uid} cannot go there")
@@ -252,6 +259,7 @@ def check_state(game: Game, state: CarrierArea) -> None:
 
 
 def _check_holder_limits(game: Game, state: CarrierArea, holder: str) -> None:
+    """Raise if a carrier or the base breaks its capacity or deck limits."""
     units = aboard(game, state, holder)
     if holder in state.sunk and units:
         raise violation("9.4(2)", f"sunk {holder} still holds {joined_ids(units)}")
@@ -270,6 +278,7 @@ def _check_holder_limits(game: Game, state: CarrierArea, holder: str) -> None:
 
 
 def joined_ids(units: Iterable[Air]) -> str:
+    """Unit ids for messages."""
     return ", ".join(u.uid for u in units) or "nothing"
 
 
@@ -492,6 +501,7 @@ def hit_base(game: Game, state: CarrierArea, hits: int,
 
 
 def _lose_runway_box(game: Game, state: CarrierArea, chosen: list[str]) -> CarrierArea:
+    """Put a damage marker on a runway box (the US's choice, else an empty one first)."""
     left = [(d, b.id) for d, b in deck_boxes(game, base_holder(game))
             if (d, b.id) not in state.damage]
     if not left:

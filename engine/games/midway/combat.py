@@ -82,6 +82,7 @@ def launch(game: Game, state: CarrierArea, uids: Sequence[str], hex_id: str, gro
 
 
 def _deck_holder(game: Game, air: Air) -> str:
+    """The carrier (or base) whose deck ``air`` stands on; only deck units launch."""
     target = A.box(game, air.display, air.box) if not air.airborne else None
     if target is None or target.kind not in ("deck", "runway"):
         raise violation("8.4(1)", f"{air.uid} is not on a flight deck or runway: only units on "
@@ -90,6 +91,7 @@ def _deck_holder(game: Game, air: Air) -> str:
 
 
 def _check_group_size(game: Game, units: Sequence[Air], holders: set[str]) -> None:
+    """Group limits of 8.4(2)(3): one side, one carrier for the US, the sizes."""
     sides = {unit_side(game, u.type) for u in units}
     if len(sides) != 1:
         raise violation("8.4(2)", "a group holds one side's units")
@@ -224,6 +226,7 @@ def check_strike(game: Game, state: CarrierArea, strike: Strike) -> str:
 
 
 def _check_target(game: Game, state: CarrierArea, strike: Strike, side: str) -> None:
+    """The target is an enemy division / task force, the base or the Invasion Force."""
     base = base_display(game).id
     if strike.target == INVASION:
         if side != "us" or state.invasion < 1:
@@ -248,6 +251,7 @@ def _check_target(game: Game, state: CarrierArea, strike: Strike, side: str) -> 
 
 def _check_assignments(game: Game, state: CarrierArea, strike: Strike,
                        units: Sequence[Air]) -> None:
+    """Every attack unit is assigned to a carrier afloat in the target (9.4)."""
     if strike.target not in divisions(game, "japan") + divisions(game, "us"):
         return
     allowed = [c for c in division_carriers(game, strike.target) if c not in state.sunk]
@@ -261,6 +265,7 @@ def _check_assignments(game: Game, state: CarrierArea, strike: Strike,
 
 
 def _check_interceptors(game: Game, state: CarrierArea, strike: Strike, side: str) -> None:
+    """Only fighters in the target's CAP box intercept (9.2)."""
     if not strike.cap:
         return
     if strike.target == INVASION:
@@ -277,15 +282,18 @@ def _check_interceptors(game: Game, state: CarrierArea, strike: Strike, side: st
 
 
 def _alive(state: CarrierArea, uids: Sequence[str]) -> list[Air]:
+    """The units of ``uids`` still in play."""
     present = {u.uid: u for u in state.units}
     return [present[u] for u in uids if u in present]
 
 
 def _fighters(game: Game, units: Sequence[Air]) -> list[Air]:
+    """The fighters among ``units``."""
     return [u for u in units if is_fighter(game, u.type)]
 
 
 def _attackers(game: Game, units: Sequence[Air]) -> list[Air]:
+    """The attack aircraft among ``units``."""
     return [u for u in units if is_attack(game, u.type)]
 
 
@@ -300,6 +308,7 @@ def _fire(game: Game, shooters: Sequence[Air], bonus: int, dice: Dice, name: str
 
 def _apply_losses(state: CarrierArea, units: Sequence[Air], hits: int, choose: Losses
                   ) -> CarrierArea:
+    """Take ``hits`` steps from ``units``, chosen by the receiving player."""
     hits = min(hits, sum(u.steps for u in units))
     for uid in choose(units, hits)[:hits]:
         state = A.lose_steps(state, uid)
@@ -444,6 +453,7 @@ def send_to_return(game: Game, state: CarrierArea, uids: Sequence[str], display_
 
 
 def _land_cap(game: Game, state: CarrierArea, strike: Strike) -> CarrierArea:
+    """Interceptors land on a deck or hangar of the target, or are removed (9.5(1), E17)."""
     interceptors = _alive(state, strike.cap)
     if strike.target == INVASION or not interceptors:
         return state

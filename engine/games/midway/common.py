@@ -146,6 +146,7 @@ def is_land_based(game: Game, unit_id: str) -> bool:
 
 
 def unit_side(game: Game, unit_id: str) -> str:
+    """The side of an aircraft or fleet type."""
     return str(unit(game, unit_id).side)
 
 
@@ -156,6 +157,7 @@ def carriers(game: Game, side: str | None = None) -> tuple[Record, ...]:
 
 
 def carrier(game: Game, carrier_id: str) -> Record:
+    """A carrier record by id; an unknown id is BadInput."""
     for item in carriers(game):
         if item.id == carrier_id:
             return item
@@ -191,6 +193,7 @@ def base_display(game: Game) -> Display:
 
 
 def display(game: Game, display_id: str) -> Display:
+    """A display (division, task force, base, card space) by id."""
     return game.get("displays", display_id)  # type: ignore[return-value]
 
 
@@ -206,6 +209,7 @@ def track_values(game: Game, track_id: str) -> tuple[int, ...]:
 
 
 def track_start(game: Game, track_id: str) -> int:
+    """The start value of a track (3.3)."""
     return int(game.get("tracks", track_id).start)
 
 

@@ -69,6 +69,7 @@ def landing(game: Game, invasion: int, garrison: int, dice: Dice) -> dict:
 
 
 def _result(outcome: str, invasion: int, garrison: int) -> dict:
+    """The landing's result fields, tracks as printed."""
     return {"outcome": outcome, "invasion": _track(invasion), "garrison": _track(garrison)}
 
 

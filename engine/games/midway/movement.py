@@ -41,6 +41,7 @@ def parse_plan(game: Game, text: str) -> list[str]:
 
 
 def entry_hexes(game: Game, fleet: str) -> tuple[str, ...]:
+    """The entry hexes of a Japanese fleet (6.3(1))."""
     return game.hex_map().feature(ENTRY[fleet]).hexes
 
 

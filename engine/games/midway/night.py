@@ -48,6 +48,7 @@ def apply_surface_hits(game: Game, state: CarrierArea, side: str, targets: Seque
 
 
 def _targets_left(state: CarrierArea, side: str, allowed: Sequence[str]) -> bool:
+    """Whether any of ``allowed`` can still take a hit."""
     return any(t not in state.sunk and (t != INVASION or state.invasion > 0) for t in allowed)
 
 
@@ -82,6 +83,7 @@ def night_operation(game: Game, state: CarrierArea, side: str, dice: Dice,
 
 def _night_landings(game: Game, state: CarrierArea, side: str, displays: Sequence[str],
                     dice: Dice) -> CarrierArea:
+    """Step a: a die per step in Return 2; survivors to Return 1."""
     for display_id in displays:
         r1, r2 = A.return_box(game, display_id, 1), A.return_box(game, display_id, 2)
         for air in state.in_box(display_id, r2):
@@ -106,6 +108,7 @@ def _hangar_options(game: Game, state: CarrierArea, air: A.Air, displays: Sequen
 
 def _returns_to_hangars(game: Game, state: CarrierArea, side: str, displays: Sequence[str],
                         choose: A.Chooser) -> CarrierArea:
+    """Step b: Return 1 to the hangars (another division's if none is left)."""
     for display_id in displays:
         r1 = A.return_box(game, display_id, 1)
         for air in state.in_box(display_id, r1):
@@ -117,6 +120,7 @@ def _returns_to_hangars(game: Game, state: CarrierArea, side: str, displays: Seq
 
 def _stow(game: Game, state: CarrierArea, displays: Sequence[str],
           choose: A.Chooser) -> CarrierArea:
+    """Step c: decks and CAP boxes to the hangars."""
     for display_id in displays:
         for b in A.display(game, display_id).boxes:
             if b.kind not in ("deck", "runway", "cap"):

@@ -90,6 +90,7 @@ def draw_move_card(game: Game, cards: Cards, dice: Dice) -> tuple[int, Cards]:
 
 
 def _draw(cards: Cards, dice: Dice) -> tuple[int, Cards]:
+    """Draw a card at random: one roll of a die with as many faces as cards."""
     if not cards.deck:
         raise violation("12.3(2)", "the event deck is empty: no card to draw")
     index = 0 if len(cards.deck) == 1 else dice.roll(f"d{len(cards.deck)}", "card") - 1
@@ -150,14 +151,17 @@ def us_carriers(game: Game, state: CarrierArea) -> list[str]:
 
 
 def us_cap_fighters(game: Game, state: CarrierArea) -> list[Air]:
+    """US fighters in any task force's CAP box."""
     return [u for d in divisions(game, "us") for u in state.in_box(d, _cap(game, d))]
 
 
 def _cap(game: Game, display_id: str) -> str:
+    """The CAP box id of a display."""
     return next(b.id for b in A.display(game, display_id).boxes if b.kind == "cap")
 
 
 def _free_deck_boxes(game: Game, state: CarrierArea, holder: str) -> list[tuple[str, str]]:
+    """Undamaged, empty deck boxes of a carrier."""
     return [(d, b.id) for d, b in A.deck_boxes(game, holder)
             if (d, b.id) not in state.damage and not state.in_box(d, b.id)]
 
@@ -202,6 +206,7 @@ def us_air_operation(game: Game, state: CarrierArea, fleet_hex: str) -> PolicySt
 
 
 def _hangar_to_deck(game: Game, state: CarrierArea) -> CarrierArea:
+    """12.3(4)c: hangar units to free deck boxes, attack aircraft first."""
     for holder in us_carriers(game, state):
         display_id, hangar = A.hangar_box(game, holder)
         units = state.in_box(display_id, hangar.id)

@@ -34,6 +34,7 @@ SIDE = ("japan", "us")
 
 
 def _deck_size(game: Game) -> int:
+    """Cards in the event deck (2.3)."""
     return game.get("decks", "event").count  # type: ignore[attr-defined]
 
 
@@ -186,6 +187,7 @@ def anti_aircraft_table(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
 
 
 def _most_carriers_per_division(game: Game) -> int:
+    """The most carriers any division or task force has."""
     counts: dict[str, int] = {}
     for item in carriers(game):
         counts[item.get("division")] = counts.get(item.get("division"), 0) + 1
@@ -281,6 +283,7 @@ def surface_battle_table(game: Game, args: dict[str, Any], dice: Dice) -> Answer
 
 
 def _surface_odds(game: Game) -> OddsAnswer:
+    """Exact odds of each side's surface-battle hits."""
     from .night import surface_battle
 
     dist = distribution(lambda d: tuple(sorted(surface_battle(game, d).items())))
@@ -330,6 +333,7 @@ def landing_table(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
 
 
 def _landing_odds(game: Game, args: dict[str, Any]) -> OddsAnswer:
+    """Exact odds of the landing's outcome (DP, see landing.py)."""
     from . import landing as L
 
     exact = L.landing_odds(game, args["invasion"], args["garrison"])

@@ -15,6 +15,7 @@ def fleet_size(game: Game, side: str) -> int:
 
 
 def check_afloat(game: Game, japan: int, us: int) -> None:
+    """BadInput unless each side's carriers afloat are 0..its fleet."""
     for name, value, side in (("japan_carriers", japan, "japan"), ("us_carriers", us, "us")):
         top = fleet_size(game, side)
         if not 0 <= value <= top:
@@ -22,6 +23,7 @@ def check_afloat(game: Game, japan: int, us: int) -> None:
 
 
 def victory_param(game: Game, record: str, name: str) -> int:
+    """A parameter of a victory record (ratio, points)."""
     return int(game.get("victory", record).params[name])  # type: ignore[attr-defined]
 
 
