@@ -1,10 +1,11 @@
 """Nightfighter (GMT): the reference rules engine.
 
 Modules: ``common`` (grid, MP values, data look-ups), ``state`` (the frozen night and the
-player's view), ``movement`` (bombers, entry, fighters), ``detection`` (sighting, radar,
-AI radar, searchlights), ``combat`` (attacks, reactions, corkscrews, flak) and ``referee``
-(the catalogue tables, registered on import), ``phases`` (steps that combine them) and
-``intruders`` (Serrate and Chase behaviour).
+player's view), ``movement`` (bombers, entry, fighters), ``detection`` (environment, zones,
+sighting), ``radars`` (search radar, sweeps, AI radar), ``searchlights`` (searchlights,
+flares, hand-off), ``combat`` (attacks, reactions, corkscrews, flak), ``intruders``
+(Serrate and Chase), ``phases`` (steps that combine them) and ``referee`` (the catalogue
+tables, registered on import).
 """
 
 from __future__ import annotations

@@ -8,6 +8,7 @@ column 07, row 12). Directions follow ``engine/hexgrid.py`` (flat-topped hexes,
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -195,3 +196,11 @@ def unit(game: Game, unit_id: str, name: str = "unit") -> Any:
         raise BadInput(f"input {name}={unit_id!r} is not a unit type of nightfighter "
                        f"({', '.join(ids)})")
     return game.get("units", unit_id)
+
+def scaled(dice: int, how: str) -> int:
+    """Apply a dice rule written in the data: ``half-round-up`` or ``half-round-down``."""
+    if how == "half-round-up":
+        return math.ceil(dice / 2)
+    if how == "half-round-down":
+        return dice // 2
+    raise BadInput(f"unknown dice rule {how!r} in the data")

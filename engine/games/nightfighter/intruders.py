@@ -9,7 +9,7 @@ from dataclasses import replace
 from ...errors import RuleViolation
 from ...model import Game
 from ...tables import lookup
-from . import detection, movement
+from . import movement, radars
 from .common import REAR_LEFT, column_of, grid, relative_hex
 from .detection import Choose, first
 from .state import Bomber, Night
@@ -18,11 +18,11 @@ from .state import Bomber, Night
 def ai_target(game: Game, night: Night, intruder: Bomber, choose: Choose = first) -> str | None:
     """The defending fighter the intruder's AI radar detects (never jammed; no marker, the
     player is not told) [27.2.3]."""
-    radar = detection.unit_radar(game, intruder.unit) if intruder.unit else None
+    radar = radars.unit_radar(game, intruder.unit) if intruder.unit else None
     if radar is None:
         return None
     fighters = [f for f in night.fighters if f.on_map]
-    hexes = detection.ai_candidates(game, intruder.hex, intruder.facing, radar,
+    hexes = radars.ai_candidates(game, intruder.hex, intruder.facing, radar,
                                     [f.hex for f in fighters], night.env.altitude)
     ids = sorted(f.id for f in fighters if f.hex in hexes)
     return choose(ids) if ids else None

@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 from ...dice import Dice
 from ...errors import RuleViolation
 from ...model import Game
-from . import combat, detection, movement
+from . import combat, detection, movement, radars, searchlights
 from .common import const, grid, row_of
 from .state import Bomber, Night
 
@@ -34,7 +34,7 @@ def _step_capture(game: Game, night: Night, bomber: Bomber, zone: str, dice: Dic
     can_capture = night.env.clouds != "overcast" and night.env.altitude != "high"
     if (here is not None and here in _searchlit(night) and can_capture
             and all(z != here for z, _ in others) and bomber.id in tries
-            and detection.hand_off(game, dice, bomber.sighting)):
+            and searchlights.hand_off(game, dice, bomber.sighting)):
         return replace(night, captures=(*others, (here, bomber.id))), here
     return replace(night, captures=tuple(others)), None
 
@@ -154,7 +154,7 @@ def acquired_dice(game: Game, night: Night, fighter_id: str, target_id: str, *,
     fighter, bomber = night.fighter(fighter_id), night.bomber(target_id)
     captured = night.captured(target_id)
     ai = fighter.ai_contact == target_id
-    radar = detection.unit_radar(game, fighter.unit) if fighter.unit else None
+    radar = radars.unit_radar(game, fighter.unit) if fighter.unit else None
     mod = 0
     if ai and radar is not None:
         mod = detection.min_range_modifier(

@@ -13,7 +13,7 @@ from ...dice import Dice, GivenDice
 from ...model import Game
 from ...registry import Answer, Input, OddsAnswer
 from ...tables import lookup
-from . import combat, detection, movement
+from . import combat, detection, movement, searchlights
 from .common import ENGINE, check_hex, check_sighting, modifier, mp_for_turn, parse_mp, unit
 
 YES_NO = "bool"
@@ -301,7 +301,7 @@ def flak_check(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
 def searchlight_dice(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
     """Searchlight dice: visibility + moon, 4 radar-guided or hand-off, flares 1 (+1 moon)."""
     env = detection.environment(game, args["moon"], args["visibility"])
-    count = detection.searchlight_dice(game, env, mode=args["mode"], flare_too=args["flare_too"],
+    count = searchlights.searchlight_dice(game, env, mode=args["mode"], flare_too=args["flare_too"],
                                        confusion=args["confusion"], jammed=args["jammed"])
     rules = ["14.2.1", "14.2.4", "14.3"] + (["28.3"] if args["confusion"] else []) + (
         ["24.5.3"] if args["jammed"] else [])

@@ -8,7 +8,7 @@ import pytest
 from nf_helpers import bomber, fighter, night
 from warpress.engine.dice import GivenDice
 from warpress.engine.errors import RuleViolation
-from warpress.engine.games.nightfighter import combat, detection, movement
+from warpress.engine.games.nightfighter import combat, detection, movement, radars, searchlights
 from warpress.engine.games.nightfighter.common import mp_for_turn, parse_mp, record
 from warpress.engine.games.nightfighter.state import Environment
 
@@ -145,13 +145,13 @@ def test_t23_9_fp0_is_0_hits(game):
 
 
 def test_t24_freya_contact_wurzburg_none(game):
-    assert detection.search_value(game, "freya") == 2
-    assert detection.search_value(game, "wurzburg") == 1
+    assert radars.search_value(game, "freya") == 2
+    assert radars.search_value(game, "wurzburg") == 1
     bombers = ["1012", "1213"]
-    assert detection.radar_contact(game, "1112", 2, bombers)
-    assert not detection.radar_contact(game, "1116", 1, bombers)
+    assert radars.radar_contact(game, "1112", 2, bombers)
+    assert not radars.radar_contact(game, "1116", 1, bombers)
     n = night([bomber("101", "1012"), bomber("102", "1213")])
-    after = detection.radar_search(game, n, [("freya", "1112"), ("wurzburg", "1116")])
+    after = radars.radar_search(game, n, [("freya", "1112"), ("wurzburg", "1116")])
     freya, wurzburg = after.counters
     assert freya.contact and freya.sweeps == ()
     assert not wurzburg.contact and len(wurzburg.sweeps) == 1
@@ -159,20 +159,20 @@ def test_t24_freya_contact_wurzburg_none(game):
 
 def test_t25_freya_sweep_1017_or_1118(game):
     # A bomber at 1115, Freya at 1018: 1017 and 1118 are equally near it.
-    options = detection.sweep_candidates(game, "1018", ["1115"])
+    options = radars.sweep_candidates(game, "1018", ["1115"])
     assert options == ("1017", "1118")
     n = night([bomber("101", "1115")])
-    after = detection.radar_search(game, n, [("freya", "1018")], choose=lambda o: o[0])
+    after = radars.radar_search(game, n, [("freya", "1018")], choose=lambda o: o[0])
     assert after.counters[0].sweeps == ("1017",)
 
 
 def test_t26_wurzburg_equidistant_bombers_1317_or_1418(game):
-    options = detection.sweep_candidates(game, "1318", ["1315", "1619"])
+    options = radars.sweep_candidates(game, "1318", ["1315", "1619"])
     assert options == ("1317", "1418")
 
 
 def test_t27_radar_string(game):
-    radar = detection.parse_radar("2 Narrow (0) L-band")
+    radar = radars.parse_radar("2 Narrow (0) L-band")
     assert (radar.range, radar.arc, radar.modifier, radar.band) == (2, "Narrow", 0, "L")
 
 
@@ -198,14 +198,14 @@ def test_t31_searchlight_and_ai_four_dice_ignore_min_range(game):
 
 
 def test_t32_low_altitude_s_band_3_is_1(game):
-    radar = detection.parse_radar("3 Wide (0) S-band")
-    assert detection.ai_range(game, radar, "low") == 1
+    radar = radars.parse_radar("3 Wide (0) S-band")
+    assert radars.ai_range(game, radar, "low") == 1
 
 
 def test_t33_low_altitude_l_band_4_is_0(game):
-    radar = detection.parse_radar("4 Wide (0) L-band")
-    assert detection.ai_range(game, radar, "low") == 0
-    assert detection.ai_range(game, radar, "normal") == 4
+    radar = radars.parse_radar("4 Wide (0) L-band")
+    assert radars.ai_range(game, radar, "low") == 0
+    assert radars.ai_range(game, radar, "normal") == 4
 
 
 def test_t34_flak_6_6_then_1_2_4_4_two_hits_on_204(game):
@@ -365,37 +365,37 @@ def test_t57_corkscrew_off_the_map_stays(game):
 
 def test_t58_searchlight_average_full_3_radar_guided_4(game):
     env = detection.environment(game, "full", "average")
-    assert detection.searchlight_dice(game, env) == 3
-    assert detection.searchlight_dice(game, env, mode="radar-guided") == 4
+    assert searchlights.searchlight_dice(game, env) == 3
+    assert searchlights.searchlight_dice(game, env, mode="radar-guided") == 4
 
 
 def test_t59_flare_zone_new_1_half_2(game):
-    assert detection.searchlight_dice(game, detection.environment(game, "new", "good"),
+    assert searchlights.searchlight_dice(game, detection.environment(game, "new", "good"),
                                       mode="flare") == 1
-    assert detection.searchlight_dice(game, detection.environment(game, "half", "good"),
+    assert searchlights.searchlight_dice(game, detection.environment(game, "half", "good"),
                                       mode="flare") == 2
 
 
 def test_t60_searchlights_and_flares_4(game):
     env = detection.environment(game, "new", "good")
-    assert detection.searchlight_dice(game, env, flare_too=True) == 4
+    assert searchlights.searchlight_dice(game, env, flare_too=True) == 4
 
 
 def test_t61_confusion_halves_but_not_hand_off(game):
     env = detection.environment(game, "new", "good")
-    assert detection.searchlight_dice(game, env, mode="radar-guided", confusion=True) == 2
-    assert detection.searchlight_dice(game, env, mode="hand-off", confusion=True) == 4
+    assert searchlights.searchlight_dice(game, env, mode="radar-guided", confusion=True) == 2
+    assert searchlights.searchlight_dice(game, env, mode="hand-off", confusion=True) == 4
 
 
 def test_t62_heavy_jamming_experte_anti_jam_6_dice(game):
-    assert detection.jammed_ai_dice(game, "heavy", expert=True, anti_jam=True) == 6
+    assert radars.jammed_ai_dice(game, "heavy", expert=True, anti_jam=True) == 6
 
 
 def test_t63_heavy_jamming_freya_value_4_no_sweep(game):
-    assert detection.search_value(game, "freya", "heavy") == 4
-    assert not detection.sweeps_allowed(game, "freya", "heavy")
+    assert radars.search_value(game, "freya", "heavy") == 4
+    assert not radars.sweeps_allowed(game, "freya", "heavy")
     n = night([bomber("101", "0101")])
-    after = detection.radar_search(game, n, [("freya", "1820")], jamming="heavy")
+    after = radars.radar_search(game, n, [("freya", "1820")], jamming="heavy")
     assert after.counters[0].sweeps == () and not after.counters[0].contact
 
 
@@ -416,7 +416,7 @@ def test_t65_deconfliction_5_hexes(game):
 
 
 def test_t66_s_band_contact_experte_6_dice(game):
-    assert detection.follow_dice(game, "S", expert=True) == 6
+    assert radars.follow_dice(game, "S", expert=True) == 6
 
 
 def test_t24_radar_values_are_data(game):

@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 from nf_helpers import bomber, fighter, night
 from warpress.engine.dice import GivenDice
 from warpress.engine.errors import RuleViolation
-from warpress.engine.games.nightfighter import detection, phases
-from warpress.engine.games.nightfighter.common import grid
+from warpress.engine.games.nightfighter import detection, phases, radars, searchlights
+from warpress.engine.games.nightfighter.common import grid, record
 from warpress.engine.games.nightfighter.state import player_view
 from warpress.engine.loader import builtin
 
@@ -119,7 +119,7 @@ def test_acquired_sighting_needs_an_acquired_target(game):
 
 
 def test_sweep_without_bombers_any_adjacent_hex(game):
-    assert detection.sweep_candidates(game, "0910", []) == tuple(
+    assert radars.sweep_candidates(game, "0910", []) == tuple(
         sorted(grid(game).neighbours("0910")))
 
 
@@ -127,9 +127,9 @@ def test_sweep_without_bombers_any_adjacent_hex(game):
 @given(counter=HEXES, targets=st.lists(HEXES, min_size=1, max_size=4))
 def test_i35_sweep_adjacent_and_nearest(counter, targets):
     g = grid(GAME)
-    options = detection.sweep_candidates(GAME, counter, targets)
+    options = radars.sweep_candidates(GAME, counter, targets)
     assert options and all(g.distance(counter, h) == 1 for h in options)
-    near = detection.nearest(GAME, counter, targets)
+    near = radars.nearest(GAME, counter, targets)
     best = min(min(g.distance(h, t) for t in near) for h in g.neighbours(counter))
     assert all(min(g.distance(h, t) for t in near) == best for h in options)
 
@@ -139,36 +139,36 @@ def test_i35_sweep_adjacent_and_nearest(counter, targets):
 def test_i34_contact_iff_a_bomber_within_value(counter, targets, value):
     g = grid(GAME)
     expected = any(g.distance(counter, t) <= value for t in targets)
-    assert detection.radar_contact(GAME, counter, value, targets) == expected
+    assert radars.radar_contact(GAME, counter, value, targets) == expected
 
 
 def test_gci_sweeps(game):
     n = night([bomber("101", "0910"), bomber("102", "1520")])
-    after = detection.radar_search(game, n, [("gci", "0905")])
+    after = radars.radar_search(game, n, [("gci", "0905")])
     counter = after.counters[0]
     assert not counter.contact and grid(game).distance(counter.sweeps[0], "0910") <= 1
-    assert detection.radar_search(game, night(), [("gci", "0905")]).counters[0].sweeps == ()
-    same = detection.radar_search(game, n, [("gci", "0910")]).counters[0]
+    assert radars.radar_search(game, night(), [("gci", "0905")]).counters[0].sweeps == ()
+    same = radars.radar_search(game, n, [("gci", "0910")]).counters[0]
     assert same.contact and same.sweeps == ("0910",)
-    heavy = detection.radar_search(game, n, [("gci", "0910")], jamming="heavy").counters[0]
+    heavy = radars.radar_search(game, n, [("gci", "0910")], jamming="heavy").counters[0]
     assert heavy.sweeps == ()
 
 
 def test_mew_sweeps_one_per_bomber_up_to_its_count(game):
-    limit = detection.record(game, "radars", "mew").get("sweeps")
+    limit = record(game, "radars", "mew").get("sweeps")
     targets = ["0101", "0301", "0501", "0701", "0901", "1101", "1301"]
-    sweeps = detection.mew_sweeps(game, "0127", targets)
+    sweeps = radars.mew_sweeps(game, "0127", targets)
     assert len(sweeps) == min(limit, len(targets))
-    near = detection.mew_sweeps(game, "0505", ["0506", "0507", "1527"])
+    near = radars.mew_sweeps(game, "0505", ["0506", "0507", "1527"])
     assert near[:2] == ("0506", "0507") and grid(game).distance(near[2], "1527") <= 1
-    assert detection.mew_sweeps(game, "0505", []) == ()
+    assert radars.mew_sweeps(game, "0505", []) == ()
 
 
 def test_light_jamming_no_sweep_but_printed_value(game):
-    assert detection.search_value(game, "wurzburg", "light") == 1
-    assert not detection.sweeps_allowed(game, "wurzburg", "light")
-    assert detection.search_value(game, "mew", "heavy") == detection.search_value(game, "mew")
-    assert detection.sweeps_allowed(game, "mew", "heavy")
+    assert radars.search_value(game, "wurzburg", "light") == 1
+    assert not radars.sweeps_allowed(game, "wurzburg", "light")
+    assert radars.search_value(game, "mew", "heavy") == radars.search_value(game, "mew")
+    assert radars.sweeps_allowed(game, "mew", "heavy")
 
 
 # --- AI radar ------------------------------------------------------------------------------
@@ -183,25 +183,25 @@ def test_arc_sizes_at_range_2(game):
 def test_ai_contact_is_the_nearest_in_arc(game):
     n = night([bomber("101", "0908"), bomber("102", "0909"), bomber("103", "0911")],
               [fighter("204", "0910", facing=0)])
-    assert detection.ai_search(game, n).fighter("204").ai_contact == "102"
+    assert radars.ai_search(game, n).fighter("204").ai_contact == "102"
     dazzled = n.with_fighter(replace(n.fighter("204"), dazzled_until=1))
-    assert detection.ai_search(game, dazzled).fighter("204").ai_contact is None
+    assert radars.ai_search(game, dazzled).fighter("204").ai_contact is None
 
 
 def test_ai_low_altitude_l_band_same_hex_only(game):
     env = replace(detection.environment(game, "new", "good"), altitude="low")
     n = night([bomber("101", "0909")], [fighter("204", "0910", facing=0)], env=env)
-    assert detection.ai_search(game, n).fighter("204").ai_contact is None
+    assert radars.ai_search(game, n).fighter("204").ai_contact is None
     n = n.with_bomber(replace(n.bomber("101"), hex="0910"))
-    assert detection.ai_search(game, n).fighter("204").ai_contact == "101"
+    assert radars.ai_search(game, n).fighter("204").ai_contact == "101"
 
 
 @settings(max_examples=40, deadline=None)
 @given(origin=HEXES, facing=st.integers(0, 5), targets=st.lists(HEXES, max_size=5))
 def test_i28_ai_contact_nearest_in_arc_and_range(origin, facing, targets):
-    radar = detection.parse_radar("3 Wide (0) L-band")
+    radar = radars.parse_radar("3 Wide (0) L-band")
     g = grid(GAME)
-    found = detection.ai_candidates(GAME, origin, facing, radar, targets)
+    found = radars.ai_candidates(GAME, origin, facing, radar, targets)
     inside = [t for t in targets if g.in_arc(origin, facing, t, "wide", 3)]
     if not inside:
         assert found == ()
@@ -217,30 +217,30 @@ def test_searchlight_capture_nearest_to_a_fighter(game):
     env = detection.environment(game, "new", "good")
     n = night([bomber("104", "0305"), bomber("114", "0309")], [fighter("204", "0310")],
               env=env, zones=("A",))
-    after = detection.searchlight_search(game, n, "A", GivenDice({"searchlight": [4, 2, 2]}))
+    after = searchlights.searchlight_search(game, n, "A", GivenDice({"searchlight": [4, 2, 2]}))
     assert after.captures == (("A", "114"),)
     with pytest.raises(RuleViolation, match="14.2.2"):
-        detection.searchlight_search(game, after, "A", GivenDice({}))
+        searchlights.searchlight_search(game, after, "A", GivenDice({}))
 
 
 def test_searchlight_rules(game):
     n = night([bomber("104", "0305")], zones=("A",),
               env=detection.environment(game, "new", "good", "overcast"))
     with pytest.raises(RuleViolation, match="14.1"):
-        detection.searchlight_search(game, n, "A", GivenDice({}))
+        searchlights.searchlight_search(game, n, "A", GivenDice({}))
     with pytest.raises(RuleViolation, match="14.2"):
-        detection.searchlight_search(game, replace(n, zones=()), "A", GivenDice({}))
+        searchlights.searchlight_search(game, replace(n, zones=()), "A", GivenDice({}))
     high = replace(n, env=replace(detection.environment(game, "new", "good"), altitude="high"))
     with pytest.raises(RuleViolation, match="21.2"):
-        detection.searchlight_search(game, high, "A", GivenDice({}))
+        searchlights.searchlight_search(game, high, "A", GivenDice({}))
     miss = replace(n, env=detection.environment(game, "new", "good"), radar_guided=True)
-    assert detection.searchlight_search(game, miss, "A",
+    assert searchlights.searchlight_search(game, miss, "A",
                                         GivenDice({"searchlight": [1, 2, 3, 5]})).captures == ()
 
 
 def test_hand_off_four_dice(game):
-    assert detection.hand_off(game, GivenDice({"hand_off": [1, 2, 3, 4]}), 4)
-    assert not detection.hand_off(game, GivenDice({"hand_off": [1, 2, 3, 5]}), 4)
+    assert searchlights.hand_off(game, GivenDice({"hand_off": [1, 2, 3, 4]}), 4)
+    assert not searchlights.hand_off(game, GivenDice({"hand_off": [1, 2, 3, 5]}), 4)
 
 
 def test_zone_of_and_bad_zone(game):
@@ -301,10 +301,10 @@ def test_sighting_not_kept_displaces_the_bomber(game):
 def test_ai_contact_lost_displaces_unless_still_known(game):
     n = night([bomber("101", "0909")], [fighter("204", "0910", facing=0, ai_contact="101")])
     turned = n.with_fighter(replace(n.fighter("204"), facing=3))
-    after = detection.ai_search(game, turned, dice=GivenDice({"displacement": 1}))
+    after = radars.ai_search(game, turned, dice=GivenDice({"displacement": 1}))
     assert after.fighter("204").ai_contact is None and after.bomber("101").hex != "0909"
     kept = replace(turned, captures=(("B", "101"),))
-    after = detection.ai_search(game, kept, dice=GivenDice({}))
+    after = radars.ai_search(game, kept, dice=GivenDice({}))
     assert after.bomber("101").hex == "0909"
 
 
@@ -328,27 +328,27 @@ def test_contrails_at_high_altitude(game):
 def test_searchlight_dice_from_the_night(game):
     env = detection.environment(game, "full", "average")
     n = night([bomber("104", "0305")], [fighter("204", "0312")], env=env, zones=("A",))
-    assert detection.search_dice_for_zone(game, n, "A") == 3
-    assert detection.search_dice_for_zone(game, replace(n, radar_guided=True), "A") == 4
+    assert searchlights.search_dice_for_zone(game, n, "A") == 3
+    assert searchlights.search_dice_for_zone(game, replace(n, radar_guided=True), "A") == 4
     jammed = replace(n, radar_guided=True, searchlight_jammed=True)
-    assert detection.search_dice_for_zone(game, jammed, "A") == 3
-    assert detection.search_dice_for_zone(game, replace(n, flare_zones=("A",)), "A") == 4
+    assert searchlights.search_dice_for_zone(game, jammed, "A") == 3
+    assert searchlights.search_dice_for_zone(game, replace(n, flare_zones=("A",)), "A") == 4
     near = n.with_fighter(replace(n.fighter("204"), hex="0310"))
-    assert detection.search_dice_for_zone(game, near, "A", confusion_rule=True) == 2
-    assert detection.search_dice_for_zone(game, n, "A", confusion_rule=True) == 3
+    assert searchlights.search_dice_for_zone(game, near, "A", confusion_rule=True) == 2
+    assert searchlights.search_dice_for_zone(game, n, "A", confusion_rule=True) == 3
     cloud = replace(n, env=replace(env, clouds="overcast"), flare_zones=("A",))
-    assert detection.search_dice_for_zone(game, cloud, "A") == 1
+    assert searchlights.search_dice_for_zone(game, cloud, "A") == 1
     tf = replace(n, zones=("N",), flare_zones=("N",), task_force=True)
-    assert detection.search_dice_for_zone(game, tf, "N") == 2
+    assert searchlights.search_dice_for_zone(game, tf, "N") == 2
 
 
 def test_jammed_ai_radar_rolls_instead(game):
     n = night([bomber("101", "0908"), bomber("102", "0909")],
               [fighter("204", "0910", facing=0)], ai_jamming="light", jammed_bands=("L",))
-    assert detection.ai_search(game, n).fighter("204").ai_contact is None
-    after, rolled = detection.jammed_ai_roll(game, n, "204", GivenDice({"jammed_ai": [1, 3, 5]}))
+    assert radars.ai_search(game, n).fighter("204").ai_contact is None
+    after, rolled = radars.jammed_ai_roll(game, n, "204", GivenDice({"jammed_ai": [1, 3, 5]}))
     assert rolled == (1, 3, 5) and after.fighter("204").ai_contact == "101"
     other = replace(n, jammed_bands=("S",))
-    assert detection.ai_search(game, other).fighter("204").ai_contact == "102"
+    assert radars.ai_search(game, other).fighter("204").ai_contact == "102"
     with pytest.raises(RuleViolation, match="24.5.2"):
-        detection.jammed_ai_roll(game, other, "204", GivenDice({}))
+        radars.jammed_ai_roll(game, other, "204", GivenDice({}))
