@@ -48,7 +48,8 @@ class AttackPlan:
     ``plays``: the attacker's cards in play order with the mission declared (F / A);
     ``cap``: the defender's CAP cards answering them in order (the list ends where he
     passes); ``target``: one ship card id, or a mapping card -> ship (US, 12-3);
-    ``defense``: attacking card -> the defense card played against it;
+    ``defense``: attacking card -> the defense card played against it (an answer to a
+    card removed in air combat is not played: the card stays in hand);
     ``keep_winners``: F cards that won go back to hand (else discarded).
     """
 
@@ -157,9 +158,10 @@ def carrier_attack(state: State, game: Game, plan: AttackPlan) -> tuple[State, A
         return check_game_end(state, game), AttackReport(pairing, (), ())
     targets = combat.assign_targets(game, side, pairing.attackers, plan.target)
     _check_targets(state, game, side, targets)
-    state = _play_cards(state, enemy, list(plan.defense.values()), "7-3")
-    stopped, through = combat.defend(game, targets, plan.defense)
-    state = to_discard(state, game, list(plan.defense.values()))
+    answers = {a: d for a, d in plan.defense.items() if a in targets}
+    state = _play_cards(state, enemy, list(answers.values()), "7-3")
+    stopped, through = combat.defend(game, targets, answers)
+    state = to_discard(state, game, list(answers.values()))
     state, hits = resolve_hits(state, game, targets, through)
     sunk = []
     for ship_id in dict.fromkeys(targets[c] for c in through):

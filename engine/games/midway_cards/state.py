@@ -375,6 +375,15 @@ def carriers_out(state: State, game: Game, side: str) -> bool:
                for s in side_ships(state, game, side))
 
 
+def markers_in_use(state: State, game: Game) -> dict[str, int]:
+    """Damage markers on the ship cards afloat: red (deck), blue (side), yellow (発着艦不能)
+    (7-4); a sunk ship card leaves the table with its markers (CI28)."""
+    afloat = [s for s in state.ships if not s.sunk]
+    return {"damage-red": sum(s.deck_damage for s in afloat),
+            "damage-blue": sum(s.side_damage for s in afloat),
+            "disabled-yellow": sum(1 for s in afloat if s.disabled)}
+
+
 def rearm_obligation_met(state: State, game: Game) -> bool:
     """False once the Japanese are on their second deck without the armament change(s)
     12-2 requires during the first deck (CI22)."""

@@ -56,22 +56,48 @@ def cli_json(*args):
     return json.loads(out)
 
 
+def _pick(cards, room, flown, rng, chance):
+    """Cards that fit the ③ capacity ``room`` (a Counter, updated), each with ``chance``."""
+    chosen = []
+    for c in cards:
+        if room[flown(c)] > 0 and rng.random() < chance:
+            room[flown(c)] -= 1
+            chosen.append(c)
+    return chosen
+
+
 def random_attack(state, game, rng):
-    """A legal attack of the turn player when he can make one: every A-capable card he
-    may fly (③ capacity), no CAP, no defense, against the first enemy ship afloat."""
+    """A legal attack of the turn player when he can make one: random escorts (F), attack
+    cards (A) within the ③ capacity, random CAP and defense cards of the defender, against
+    one enemy ship afloat."""
     side = state.turn_player
+    enemy = opponent(side)
+    targets = [s for s in st.side_ships(state, game, enemy) if not s.sunk]
+    hand = state.player(side).hand
     room = st.capacity(state, game, side)
-    plays = []
-    for c in state.player(side).hand:
-        if kind(game, c) == "aircraft" and "A" in missions(game, c):
-            flown = flown_type(game, c, "A")
-            if room[flown] > 0 and rng.random() < 0.8:
-                room[flown] -= 1
-                plays.append((c, "A"))
-    targets = [s for s in st.side_ships(state, game, opponent(side)) if not s.sunk]
-    if not plays or not targets:
+    fighters = [c for c in hand if kind(game, c) == "aircraft" and "F" in missions(game, c)
+                and flown_type(game, c, "A") == "fighter"]
+    escorts = _pick(fighters, room, lambda c: "fighter", rng, 0.3)
+    strikers = [c for c in hand if c not in escorts and kind(game, c) == "aircraft"
+                and "A" in missions(game, c)]
+    attackers = _pick(strikers, room, lambda c: flown_type(game, c, "A"), rng, 0.8)
+    if not attackers or not targets:
         return state
-    plan = atk.AttackPlan(plays=tuple(plays), target=targets[0].id)
+    plays = tuple((c, "F") for c in escorts) + tuple((c, "A") for c in attackers)
+    enemy_hand = state.player(enemy).hand
+    cap_room = st.capacity(state, game, enemy)
+    cap = _pick([c for c in enemy_hand if kind(game, c) == "aircraft"
+                 and "F" in missions(game, c)], cap_room, lambda c: "fighter", rng, 0.6)
+    cap = cap[:len(plays)]
+    target = rng.choice(targets).id
+    level = game.get("cards", target).stats.get("defense_level", "A")
+    ranks = {lv: n for n, lv in enumerate(game.constant("defense-levels"))}
+    usable = [c for c in enemy_hand if kind(game, c) == "defense"
+              and ranks[str(game.get("cards", c.split("#")[0]).stats["level"])] >= ranks[level]]
+    defense = dict(zip(attackers, rng.sample(usable, min(len(usable), len(attackers))),
+                       strict=False))
+    plan = atk.AttackPlan(plays=plays, cap=tuple(cap), target=target, defense=defense,
+                          keep_winners=rng.random() < 0.8)
     return atk.carrier_attack(state, game, plan)[0]
 
 

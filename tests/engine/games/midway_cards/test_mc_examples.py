@@ -60,6 +60,8 @@ def test_c_ex1_rule_13_combat_example(game):
     status = st.ship_status(game, yorktown)
     assert status["status"] == "heavy" and status["flight_ops"] is False
     assert report.sunk == ()
+    assert st.markers_in_use(after, game) == {"damage-red": 0, "damage-blue": 5,
+                                              "disabled-yellow": 1}
     # return: J3 removed, the US recovers U6 (won pair 3)
     assert after.japan.hand == (J1,)
     assert sorted(after.us.hand) == sorted((U3, U6))
