@@ -7,6 +7,7 @@
 - ``combat``: launches and air strikes (8.4, 9.x);
 - ``night``: surface battle and the night air operation (10.1(2), 10.2);
 - ``landing``: the landing and its exact odds (10.3);
+- ``setup``: a legal start of the two-player game from the setup data (3.x);
 - ``victory``: 4.1-4.3;
 - ``solitaire``: the US movement cards and air policy (12.3);
 - ``tables``: the referee tables of the catalogue.

@@ -277,3 +277,20 @@ def test_land_based_fighters_not_in_a_division_cap(game, build):
         A.place(game, state, "f", "tf16", "cap")
     with pytest.raises(RuleViolation, match=r"9\.5\(3\)"):
         build([("f", "f2a", "tf16", "cap")])
+
+
+def test_standard_start_places_every_unit_legally(game):
+    from collections import Counter
+
+    from warpress.engine.games.midway.setup import standard_start
+
+    state = standard_start(game, cap_fighters=2)
+    assert Counter(u.type for u in state.units) == {
+        "a6m": 8, "d3a": 4, "b5n": 4, "f4f": 6, "sbd": 6, "tbd": 3,
+        "f2a": 1, "sbd-land": 1, "sb2u": 1, "tbf": 1, "b26": 1}
+    assert all(u.steps == 2 for u in state.units)
+    assert len(state.in_box("cardiv1", "cap")) == 2 and len(state.in_box("tf17", "cap")) == 2
+    assert {u.type for u in state.in_box("midway-base", "cap")} == {"f2a"}
+    for carrier in ("akagi", "kaga", "hiryu", "soryu", "enterprise", "hornet", "yorktown"):
+        assert len(A.on_deck(game, state, carrier)) == 2
+    assert len(standard_start(game).in_box("cardiv2", "cap")) == 0
