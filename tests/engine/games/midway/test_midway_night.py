@@ -65,3 +65,32 @@ def test_surface_battle_rolls_and_allocation(game, build):
         N.apply_surface_hits(game, state, "us", ["hornet"], 2, GivenDice({"hit_location": [1]}))
     with pytest.raises(RuleViolation, match=r"10\.1\(2\)"):
         N.apply_surface_hits(game, state, "us", ["akagi"], 1, GivenDice({}))
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_night_operation_from_any_return_boxes_keeps_the_limits(game, seed):
+    """Send a random half of each side's aircraft to Return 1/2, then fly both night ops."""
+    import random
+    from dataclasses import replace
+
+    from warpress.engine.dice import SeededDice
+    from warpress.engine.games.midway.setup import standard_start
+
+    rng = random.Random(seed)
+    state = standard_start(game, cap_fighters=1)
+    moved = []
+    for air in state.units:
+        if air.home == "carrier" and rng.random() < 0.5:
+            moved.append(replace(air, box=rng.choice(["return-1", "return-2"])))
+        else:
+            moved.append(air)
+    state = replace(state, units=tuple(moved), sunk=frozenset(rng.sample(
+        ["akagi", "kaga", "hiryu", "soryu", "enterprise", "hornet", "yorktown"], seed % 4)))
+    state = A.remove(state, [u.uid for c in state.sunk for u in A.aboard(game, state, c)])
+    steps_before = sum(u.steps for u in state.units)
+    dice = SeededDice(seed)
+    for side in ("japan", "us"):
+        state = N.night_operation(game, state, side, dice)
+        A.check_state(game, state)
+    assert not [u for u in state.units if A.box(game, u.display, u.box).kind == "return"]
+    assert sum(u.steps for u in state.units) <= steps_before
