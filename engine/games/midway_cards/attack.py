@@ -31,6 +31,7 @@ from .common import (
 from .state import (
     ShipState,
     State,
+    carriers_out,
     check_capacity,
     check_game_end,
     ship_status,
@@ -50,7 +51,8 @@ class AttackPlan:
     passes); ``target``: one ship card id, or a mapping card -> ship (US, 12-3);
     ``defense``: attacking card -> the defense card played against it (an answer to a
     card removed in air combat is not played: the card stays in hand);
-    ``keep_winners``: F cards that won go back to hand (else discarded).
+    ``keep_winners`` / ``cap_keep_winners``: the attacker's / the defender's F cards that
+    won go back to hand (else they are discarded).
     """
 
     plays: tuple[tuple[str, str], ...]
@@ -58,6 +60,7 @@ class AttackPlan:
     target: str | Mapping[str, str] = ""
     defense: Mapping[str, str] = field(default_factory=dict)
     keep_winners: bool = True
+    cap_keep_winners: bool = True
 
 
 @dataclass(frozen=True)
@@ -71,10 +74,17 @@ class AttackReport:
 
 
 def _check_turn(state: State, side: str, rule: str, what: str) -> None:
+    """The game goes on and it is ``side``'s turn, else RuleViolation(rule)."""
     if state.over:
         raise RuleViolation("11", f"the game is over ({state.end_reason})")
     if state.turn_player != side:
         raise RuleViolation(rule, f"{what} only in the {side} turn (now: {state.turn_player})")
+
+
+def _check_one_attack(state: State) -> None:
+    """One attack per aircraft attack phase: a ship attack or a base attack (5-1, C-E12)."""
+    if state.attacked_this_turn:
+        raise RuleViolation("5-1", "this turn's aircraft attack has been made already")
 
 
 def draw_secondary(state: State, game: Game) -> tuple[State, str]:
@@ -121,6 +131,7 @@ def damage_ship(state: State, game: Game, attacker: str, ship_id: str,
 
 
 def _check_targets(state: State, game: Game, side: str, targets: Mapping[str, str]) -> None:
+    """Every target is an enemy ship card afloat (7-2), never the base."""
     for c, t in targets.items():
         if t == BASE_ID:
             raise RuleViolation("12-1", f"{c!r}: the Midway base is attacked with a base "
@@ -142,6 +153,9 @@ def carrier_attack(state: State, game: Game, plan: AttackPlan) -> tuple[State, A
     """The aircraft attack phase of the turn player against enemy ship cards (7)."""
     side = state.turn_player
     _check_turn(state, side, "7", "an aircraft attack")
+    _check_one_attack(state)
+    if state.turn == 1:
+        raise RuleViolation("12-1", "the game's first turn is the Japanese attack on Midway")
     enemy = opponent(side)
     combat.check_plays(game, plan.plays)
     check_capacity(state, game, side, [flown_type(game, c, m) for c, m in plan.plays], "7")
@@ -150,7 +164,8 @@ def carrier_attack(state: State, game: Game, plan: AttackPlan) -> tuple[State, A
     attack_cards = [c for c, _ in plan.plays]
     state = _play_cards(state, side, attack_cards, "7-1-1")
     state = _play_cards(state, enemy, plan.cap, "7-1-1")
-    pairing = combat.air_combat(game, plan.plays, plan.cap, plan.keep_winners)
+    pairing = combat.air_combat(game, plan.plays, plan.cap, plan.keep_winners,
+                                plan.cap_keep_winners)
     state = to_discard(state, game, pairing.removed)
     state = _back_to_hand(state, game, pairing.returned)
     state = replace(state, attacked_this_turn=True)
@@ -174,6 +189,7 @@ def carrier_attack(state: State, game: Game, plan: AttackPlan) -> tuple[State, A
 
 
 def _back_to_hand(state: State, game: Game, cards: Sequence[str]) -> State:
+    """Cards go back to their owners' hands (7-1-2, 7-5)."""
     for c in cards:
         p = state.player(owner(game, c))
         state = with_player(state, replace(p, hand=p.hand + (c,)))
@@ -223,6 +239,7 @@ def base_attack(state: State, game: Game, cards: Sequence[str],
     armament-change cards back to their pile.
     """
     _check_turn(state, JAPAN, "12-1", "a base attack")
+    _check_one_attack(state)
     defense = dict(defense or {})
     if not cards:
         raise RuleViolation("12-1", "a base attack needs at least one card")
@@ -263,6 +280,7 @@ def finish_attack_phase(state: State, game: Game, discard: str | None = None) ->
 
 
 def _is(game: Game, c: str, name_ja: str) -> bool:
+    """True when a card is the tactics card of that Japanese name."""
     return card(game, c).name_ja == name_ja
 
 
@@ -286,6 +304,7 @@ def emergency_repair(state: State, game: Game,
 
 
 def _repair_one(state: State, game: Game, target: str, colour: str, amount: int) -> State:
+    """Remove ``amount`` damage of one colour from the base or a damaged US ship."""
     if target == BASE_ID:
         if state.base_damage <= 0:
             raise RuleViolation("10-2", "the Midway base has no damage to repair")
@@ -311,6 +330,9 @@ def aircraft_repair(state: State, game: Game, repair_card: str, take: str) -> St
     _check_turn(state, side, "10", "損傷機修理")
     if not _is(game, repair_card, "損傷機修理"):
         raise RuleViolation("10-1", f"{repair_card!r} is not a 損傷機修理 card")
+    if side == US and carriers_out(state, game, US):
+        raise RuleViolation("11", "with every US carrier out of action the US may use only "
+                                  "defense cards and 応急修理")
     p = state.player(side)
     if take not in p.discard or kind(game, take) != "aircraft":
         raise RuleViolation("10-1", f"{take!r} is not an aircraft card in the {side} "

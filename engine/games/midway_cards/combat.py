@@ -106,11 +106,12 @@ def fight(game: Game, pair: Pair) -> Pair:
 
 
 def air_combat(game: Game, plays: Sequence[tuple[str, str]], cap: Sequence[str],
-               keep_winners: bool = True) -> Pairing:
+               keep_winners: bool = True, cap_keep_winners: bool = True) -> Pairing:
     """Pair creation and air combat (7-1): who goes on to attack, who is removed.
 
-    F cards that won their pair go back to hand when ``keep_winners`` (7-1-2, 7-5);
-    otherwise they are discarded. Unpaired F cards of the attacker go back to hand.
+    F cards that won their pair go back to hand when their player keeps them
+    (``keep_winners`` for the attacker's escorts, ``cap_keep_winners`` for the CAP, 7-1-2,
+    7-5); otherwise they are discarded. Unpaired F cards of the attacker go back to hand.
     """
     pairs, unpaired = make_pairs(game, plays, cap)
     fought = tuple(fight(game, p) for p in pairs)
@@ -132,7 +133,9 @@ def air_combat(game: Game, plays: Sequence[tuple[str, str]], cap: Sequence[str],
                 won.append(pair.attacker)
     attackers.extend(a for a, m in unpaired if m == "A")
     returned.extend(a for a, m in unpaired if m == "F")
-    (returned if keep_winners else removed).extend(won)
+    for card_won in won:
+        keep = cap_keep_winners if card_won in cap else keep_winners
+        (returned if keep else removed).append(card_won)
     return Pairing(fought, tuple(attackers), tuple(removed), tuple(returned), tuple(won))
 
 

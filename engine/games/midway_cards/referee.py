@@ -199,6 +199,7 @@ def secondary_card(game: Game, number: int) -> str:
 
 
 def _attack_card(game: Game, text: str, target: str) -> str:
+    """Check that a card id can attack this kind of target; return it."""
     from . import combat
 
     card(game, text)
@@ -250,6 +251,7 @@ STRIKE_INPUTS = [
 
 
 def _strike_setup(game: Game, args: dict[str, Any]) -> tuple[str, list[str], frozenset[int]]:
+    """(target, attacking card ids, numbers of the secondary cards left)."""
     target = str(args["target"])
     if target != BASE_ID:
         ship(game, target, "target")
@@ -273,6 +275,7 @@ def _strike_setup(game: Game, args: dict[str, Any]) -> tuple[str, list[str], fro
 
 def _strike_outcome(game: Game, args: dict[str, Any], target: str,
                     hits: list[combat.Hit]) -> dict[str, Any]:
+    """Damage, 発着艦不能 and status of the target after the hits."""
     if target == BASE_ID:
         damage = args["deck_damage"] + sum(h.damage for h in hits)
         status = base_status(game, damage)["status"]

@@ -70,6 +70,7 @@ class ShipState:
 
     @property
     def damage(self) -> int:
+        """Deck and side damage together."""
         return self.deck_damage + self.side_damage
 
 
@@ -98,9 +99,11 @@ class State:
     log: tuple[str, ...] = field(default=(), compare=False)
 
     def player(self, side: str) -> Player:
+        """One side's cards."""
         return self.japan if side == JAPAN else self.us
 
     def ship(self, ship_id: str) -> ShipState:
+        """A ship card's state by id (RuleViolation if not in play)."""
         for item in self.ships:
             if item.id == ship_id:
                 return item
@@ -119,6 +122,7 @@ def with_ship(state: State, new: ShipState) -> State:
 
 
 def _shuffled(cards: Sequence[str], seed: int, salt: int) -> tuple[str, ...]:
+    """A seeded shuffle: the same seed and salt give the same order."""
     out = list(cards)
     random.Random(seed * 1_000_003 + salt).shuffle(out)
     return tuple(out)
@@ -233,6 +237,7 @@ def draw_phase(state: State, game: Game) -> State:
 
 def _remove(cards: tuple[str, ...], gone: Sequence[str], rule: str, where: str) -> tuple[
         str, ...]:
+    """``cards`` less ``gone`` (one copy each); RuleViolation if one is missing."""
     left = list(cards)
     for c in gone:
         if c not in left:

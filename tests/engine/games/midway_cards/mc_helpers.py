@@ -101,10 +101,30 @@ def random_attack(state, game, rng):
     return atk.carrier_attack(state, game, plan)[0]
 
 
+def random_base_attack(state, game, rng):
+    """The Japanese re-arm some bombers and attack the base with them and some Zeros; the
+    US answers with AA cards."""
+    hand = state.japan.hand
+    bombers = [c for c in hand if c.startswith(("j-d3a", "j-b5n"))]
+    state = atk.rearm(state, game, [c for c in bombers if rng.random() < 0.7])
+    room = st.capacity(state, game, JAPAN)
+    ready = [c for c in state.japan.hand if c.startswith(("ac-", "j-zero"))]
+    flown = {c: ("bomber" if c.startswith("j-zero") else
+                 str(game.get("cards", c.split("#")[0]).stats["aircraft_type"])) for c in ready}
+    cards = _pick(ready, room, flown.get, rng, 0.8)
+    if not cards:
+        return atk.finish_attack_phase(state, game) if state.japan.drawn else state
+    aa = [c for c in state.us.hand if c.startswith("us-aa")]
+    defense = dict(zip(cards, rng.sample(aa, min(len(aa), len(cards))), strict=False))
+    return atk.base_attack(state, game, cards, defense)[0]
+
+
 def play_random_turn(state, game, rng: random.Random):
     """One turn: draw, maybe attack, a random hand exchange, hand adjustment, end."""
     state = st.draw_phase(state, game)
-    if rng.random() < 0.5:
+    if state.turn_player == JAPAN and (state.turn == 1 or rng.random() < 0.15):
+        state = random_base_attack(state, game, rng)
+    elif rng.random() < 0.5:
         state = random_attack(state, game, rng)
     if state.over:
         return state

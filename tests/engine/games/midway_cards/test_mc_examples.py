@@ -154,7 +154,7 @@ def _all_us_carriers_heavy(state):
 
 
 def test_c_ex8_us_carriers_out_base_below_20_game_goes_on(game):
-    state = _all_us_carriers_heavy(state_with(game, (J1,), (U1, U3), base_damage=19))
+    state = _all_us_carriers_heavy(state_with(game, (J1,), (U1, U3), base_damage=19, turn=4))
     assert st.carriers_out(state, game, "us")
     assert not st.check_game_end(state, game).over
     # the US can no longer attack: no ship can launch

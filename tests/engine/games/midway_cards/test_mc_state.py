@@ -150,9 +150,13 @@ def test_sunk_ship_goes_to_the_attacker_and_stops_flying(game):
     assert report.sunk == ("soryu",) and after.ship("soryu").sunk
     assert after.us.captured == ("soryu",)
     assert st.capacity(after, game, "japan")["fighter"] == 3
-    with pytest.raises(RuleViolation, match="7-2"):
+    with pytest.raises(RuleViolation, match="5-1"):  # one attack per turn
         atk.carrier_attack(after, game, atk.AttackPlan(plays=(("us-tbd#2", "A"),),
-                                                       target="soryu"))
+                                                       target="kaga"))
+    next_us = st.end_turn(st.end_turn(after, game), game)
+    with pytest.raises(RuleViolation, match="7-2"):
+        atk.carrier_attack(next_us, game, atk.AttackPlan(plays=(("us-tbd#2", "A"),),
+                                                         target="soryu"))
 
 
 def test_us_split_targets(game):
@@ -190,6 +194,16 @@ def test_rearming_adds_one_to_us_cards_until_the_cards_are_used(game):
     back = st.end_turn(st.end_turn(state, game), game)
     after, _ = atk.base_attack(back, game, [ac])
     assert not after.rearming and ac in after.armament_pile
+
+
+def test_first_turn_is_the_midway_attack_and_one_attack_a_turn(game):
+    """12-1: no ship attack in the first turn; 5-1 / C-E12: one attack per turn."""
+    state = state_with(game, (J_D3A, J_ZERO, "j-zero#2"), ())
+    with pytest.raises(RuleViolation, match="12-1"):
+        atk.carrier_attack(state, game, atk.AttackPlan(plays=((J_D3A, "A"),), target="hornet"))
+    after, _ = atk.base_attack(state, game, [J_ZERO])
+    with pytest.raises(RuleViolation, match="5-1"):
+        atk.base_attack(after, game, ["j-zero#2"])
 
 
 def test_rearm_refuses_other_cards_and_the_us(game):
@@ -335,3 +349,15 @@ def test_rearm_obligation_of_the_first_deck(game):
     assert not st.rearm_obligation_met(st.draw(late, game, "japan", 1), game)
     assert st.rearm_obligation_met(replace(st.draw(late, game, "japan", 1),
                                            rearmed_in_first_deck=True), game)
+
+
+def test_winning_f_cards_return_or_are_discarded_by_choice(game):
+    """7-1-2: each player may take his winning F card back or discard it."""
+    plays = ((J_ZERO, "F"), (J_D3A, "A"))
+    cap = ("us-sbd-escort#1",)  # CAP level C loses to the Zero's A
+    kept = combat.air_combat(game, plays, cap)
+    assert J_ZERO in kept.returned and "us-sbd-escort#1" in kept.removed
+    dropped = combat.air_combat(game, plays, cap, keep_winners=False)
+    assert J_ZERO in dropped.removed
+    won_by_cap = combat.air_combat(game, ((J_D3A, "A"),), (U_F4F,), cap_keep_winners=False)
+    assert set(won_by_cap.removed) == {J_D3A, U_F4F} and won_by_cap.attackers == ()
