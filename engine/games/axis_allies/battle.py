@@ -246,3 +246,10 @@ def result(game: Game, spec: BattleSpec, state: BattleState) -> dict[str, Any]:
 def rules_of(spec: BattleSpec) -> tuple[str, ...]:
     """The battle steps a spec follows."""
     return LAND_RULES if spec.kind == "land" else SEA_RULES
+
+
+def retreat(game: Game, side: str) -> None:
+    """Declare a retreat: the attacker may (land 6), sea 8)); the defender never (I9, E5)."""
+    constant = "attacker-may-retreat" if side == "attacker" else "defender-may-retreat"
+    if not flag(game, constant):
+        raise RuleViolation("land 6)", f"the {side} cannot retreat")

@@ -282,7 +282,8 @@ def combat_move(game: Game, power: str, unit_type: str, path: list[str], control
 
     Only armor may blitz (constant blitz-units): pass through an enemy-controlled
     territory with no enemy units, taking it (I21). Other units stop at the first
-    enemy territory; nobody passes a space with enemy units or a neutral territory.
+    enemy territory (aircraft fly over); nobody passes a space with enemy units or a
+    neutral territory. A land unit ending in an empty enemy territory takes it.
     """
     occupied = set(enemy_units)
     _check_path(game, unit_type, path)
@@ -297,7 +298,7 @@ def combat_move(game: Game, power: str, unit_type: str, path: list[str], control
         if where in occupied:
             raise RuleViolation("② combat movement", f"{unit_type} cannot move through {where}: "
                                                      "it holds enemy units")
-        if _hostile(game, power, where, control):
+        if _hostile(game, power, where, control) and not has_tag(game, unit_type, "aircraft"):
             if unit_type not in const(game, "blitz-units"):
                 who = ", ".join(const(game, "blitz-units"))
                 raise RuleViolation("② combat movement", f"only {who} may blitz through {where}")
@@ -386,3 +387,21 @@ def sub_withdrawal(game: Game, side: str, zone: str, to: str, *, entered_from: s
     if b.id in set(enemy_zones):
         raise RuleViolation("sea 7)", f"{b.id} holds enemy units")
     return b.id
+
+
+# --------------------------------------------------------------------------- sequence
+
+
+def next_turn(game: Game, power: str, round_number: int) -> tuple[str, int]:
+    """The power whose turn follows, and its round (constant turn-order, I1)."""
+    order = list(const(game, "turn-order"))
+    if power not in order:
+        raise BadInput(f"input power={power!r} is not a power ({', '.join(order)})")
+    k = order.index(power) + 1
+    return (order[k], round_number) if k < len(order) else (order[0], round_number + 1)
+
+
+def year_of_round(game: Game, round_number: int) -> int:
+    """The year of a round: 4 rounds a year from 1942 (constants rounds-per-year, start-year)."""
+    per_year = int(const(game, "rounds-per-year"))
+    return int(const(game, "start-year")) + (round_number - 1) // per_year

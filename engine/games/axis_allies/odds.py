@@ -48,14 +48,15 @@ def polymul(a: Poly, b: Poly) -> Poly:
 
 
 def unit_poly(game: Game, unit_type: str, role: str, weapons: frozenset[str]) -> Poly:
-    """One unit's hits in ``role``: ways over ``6**dice`` (``(1,)`` if it never rolls)."""
+    """One unit's hits in ``role`` as integer ways (``(1,)`` if it never rolls)."""
     s = shot(game, unit_type, role, weapons)
     if not s.rolls:
         return (1,)
     f = hit_faces(game, s.value)
+    g = math.gcd(6 - f, f)  # ways over the smallest total: (4, 2) of 6 -> (2, 1) of 3
     out: Poly = (1,)
     for _ in range(s.dice):
-        out = polymul(out, (6 - f, f))
+        out = polymul(out, ((6 - f) // g, f // g))
     return out
 
 

@@ -58,3 +58,11 @@ def develop(game: Game, dice: int, developed: list[str], rolls: Dice) -> dict[st
         gained.append(weapon)
     return {"cost": dice_cost(game, dice), "sixes": sixes, "success": sixes > 0,
             "weapons": ",".join(gained) or "none"}
+
+
+def purchase_cost(game: Game, units: dict[str, int], dice: int = 0) -> int:
+    """IPC spent in ①: development dice plus the units' costs (I17)."""
+    from .common import unit_row
+
+    return dice_cost(game, dice) + sum(unit_row(game, t, "units")["cost"] * n
+                                       for t, n in units.items())
