@@ -119,8 +119,9 @@ def random_base_attack(state, game, rng):
     return atk.base_attack(state, game, cards, defense)[0]
 
 
-def play_random_turn(state, game, rng: random.Random):
-    """One turn: draw, maybe attack, a random hand exchange, hand adjustment, end."""
+def play_random_turn(state, game, rng: random.Random, after_adjustment=None):
+    """One turn: draw, maybe attack, a random hand exchange, hand adjustment, end.
+    ``after_adjustment(state)`` is called on the state right after the hand adjustment."""
     state = st.draw_phase(state, game)
     if state.turn_player == JAPAN and (state.turn == 1 or rng.random() < 0.15):
         state = random_base_attack(state, game, rng)
@@ -132,4 +133,6 @@ def play_random_turn(state, game, rng: random.Random):
     swap = rng.sample(hand, min(len(hand), rng.randint(0, 3)))
     state = st.hand_exchange(state, game, swap)
     state = st.hand_adjustment(state, game)
+    if after_adjustment is not None:
+        after_adjustment(state)
     return st.end_turn(state, game)

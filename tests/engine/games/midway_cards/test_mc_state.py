@@ -275,10 +275,19 @@ def test_random_play_conserves_cards_and_hand_limit(seed, turns):
     rng = random.Random(seed)
     state = st.new_game(game, seed=seed)
     limit = game.constant("hand-limit")
+
+    def hands_adjusted(now):
+        """CI1: everyone <= 6; the turn player and card users exactly 6 unless out of cards."""
+        for side in ("japan", "us"):
+            p = now.player(side)
+            assert len(p.hand) <= limit
+            if side == now.turn_player or p.used:
+                assert len(p.hand) == limit or (not p.deck and p.deck_number == 2)
+
     for _ in range(turns):
         if state.over:
             break
-        state = play_random_turn(state, game, rng)
+        state = play_random_turn(state, game, rng, hands_adjusted)
         assert st.census_ok(state, game)
         assert all(len(state.player(s).hand) <= limit for s in ("japan", "us"))
         if state.end_after_turn is not None:
