@@ -211,12 +211,22 @@ def _draw_entrants(game: Game, night: Night, dice: Dice, entrants: int) -> list[
     return sorted(chosen, key=lambda c: kinds[c] != "intruder")
 
 
+def _free_entry_mp(game: Game, night: Night, bomber: Bomber, column: int) -> int:
+    """The default entry MP: the most that does not end on another bomber [8.2.1, E24]."""
+    taken = {b.hex for b in night.on_map_bombers()}
+    top = movement.bomber_mp(game, bomber, night.turn)
+    for mp in range(top, const(game, "entry-mp-min") - 1, -1):
+        if movement.entry_path(game, column, mp, top).end not in taken:
+            return mp
+    return top
+
+
 def bomber_entry(game: Game, night: Night, dice: Dice, entrants: int, *,
                  mps: tuple[int, ...] | None = None) -> Night:
     """Bomber Entry phase [8.1.1-8.2.1]: draw ``entrants`` aircraft at random from the pool
     (``pool``), one chit, and enter them in its columns on the secret face, each using the MP
-    the umpire picks (``mps``; default: its full MP). A torpedo bomber takes the first
-    column 07-12, drawing again while none is [26.3.1]."""
+    the umpire picks (``mps``; default: the most that does not stack). A torpedo bomber
+    takes the first column 07-12, drawing again while none is [26.3.1]."""
     chosen = _draw_entrants(game, night, dice, entrants)
     if not chosen:
         return night
@@ -231,6 +241,6 @@ def bomber_entry(game: Game, night: Night, dice: Dice, entrants: int, *,
                 night, chit = draw_chit(game, night, dice)
                 numbers = movement.chit_numbers(game, chit, night.chit_face)
             column = found
-        mp = mps[i] if mps else movement.bomber_mp(game, bomber, night.turn)
+        mp = mps[i] if mps else _free_entry_mp(game, night, bomber, column)
         night = movement.enter_bomber(game, night, bomber_id, column, mp)
     return night
