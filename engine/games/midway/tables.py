@@ -33,6 +33,20 @@ from .common import (
 SIDE = ("japan", "us")
 
 
+def _label(game: Game, section: str, record_id: str, english: str) -> str:
+    """An English term with the rules' Japanese term beside it, read from the data."""
+    name_ja = game.get(section, record_id).name_ja
+    return f"{english} ({name_ja})" if name_ja else english
+
+
+def _side(game: Game, side: str) -> str:
+    """``Japanese 日本軍`` / ``US 米軍``."""
+    for item in game.info.sides:
+        if item.id == side:
+            return item.label
+    return side
+
+
 def _deck_size(game: Game) -> int:
     """Cards in the event deck (2.3)."""
     return game.get("decks", "event").count  # type: ignore[attr-defined]
@@ -69,12 +83,18 @@ def search_table(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
             raise BadInput("input base_distance is for side=us only (Midway searches for the US)")
         aop = S.japan_aop(game, args["distance"], args["base_strikes"])
         rules = ("7.1", "7.2", "7.3") + (("7.4",) if args["base_strikes"] else ())
-        return Answer({"aop": aop}, rules=rules)
+        return Answer({"aop": aop}, rules=rules, text=_search_text(game, "japan", aop))
     if args["base_strikes"]:
         raise BadInput("input base_strikes is for side=japan only (7.4)")
     aop = S.us_aop(game, args["distance"], args["base_distance"], args["base_destroyed"])
     rules = ("7.1", "7.2", "7.3") + (("9.6(2)",) if args["base_destroyed"] else ())
-    return Answer({"aop": aop}, rules=rules)
+    return Answer({"aop": aop}, rules=rules, text=_search_text(game, "us", aop))
+
+
+def _search_text(game: Game, side: str, aop: int) -> str:
+    """A short answer of the search table."""
+    return (f"{_side(game, side)} {_label(game, 'sequence', 'search', 'search')}: "
+            f"{aop} AOP")
 
 
 @ENGINE.table(
@@ -92,8 +112,9 @@ def base_attack_table(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
     if args["distance"] > reach:
         raise BadInput(f"input distance={args['distance']} is not allowed (integer 1..{reach}: "
                        f"a base attack needs the 1st Air Fleet within {reach} hexes, 6.4(2))")
-    return Answer({"operations": S.base_attack_operations(game, args["distance"])},
-                  rules=("6.4(2)", "6.4(3)"))
+    ops = S.base_attack_operations(game, args["distance"])
+    text = f"{ops} air operation(s) in the {_label(game, 'sequence', 'base-attack', 'base attack')}"
+    return Answer({"operations": ops}, rules=("6.4(2)", "6.4(3)"), text=text)
 
 
 @ENGINE.table(
@@ -129,7 +150,11 @@ def initiative_table(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
         rules = ("8.1(1)", "8.1(2)")
     else:
         rules = ("8.1(1)",)
-    return Answer({"winner": result.winner, "draws_card": result.draws_card}, rules=rules)
+    who = "roll again" if result.winner == "reroll" else _side(game, result.winner)
+    text = _label(game, "constants", "initiative-die", "initiative") + f": {who}"
+    text += ", who draws an event card" if result.draws_card else ""
+    return Answer({"winner": result.winner, "draws_card": result.draws_card}, rules=rules,
+                  text=text)
 
 
 # --------------------------------------------------------------------------- air combat (9.x)
@@ -148,7 +173,10 @@ def initiative_table(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
 def cap_table(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
     """CAP fire: each die at or below this number hits the attacking group (9.2(1))."""
     bonus = 0 if args["escorted"] else const(game, "cap-unescorted-bonus")
-    return Answer({"hit_on": hit_number(args["air"] + bonus)}, rules=("9.2(1)",))
+    hit_on = hit_number(args["air"] + bonus)
+    text = (_label(game, "constants", "cap-unescorted-bonus", "CAP fire")
+            + f": each fighter step's die hits on {hit_on} or less")
+    return Answer({"hit_on": hit_on}, rules=("9.2(1)",), text=text)
 
 
 @ENGINE.table(
@@ -174,7 +202,8 @@ def anti_aircraft_table(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
     if args["track"] is not None:
         top = max(max(track_values(game, "garrison")), max(track_values(game, "invasion-force")))
         check_between("track", args["track"], 0, top)
-        return Answer({"dice": args["track"], "hit_on": hit_on}, rules=("9.3(1)", "9.3(2)"))
+        return Answer({"dice": args["track"], "hit_on": hit_on}, rules=("9.3(1)", "9.3(2)"),
+                      text=_aa_text(game, args["track"], hit_on))
     intact, damaged = args["intact"] or 0, args["damaged"] or 0
     most = _most_carriers_per_division(game)
     if intact + damaged > most:
@@ -183,7 +212,14 @@ def anti_aircraft_table(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
     table = game.table("aa-dice")
     count = (intact * int(lookup(table, carrier="intact")["dice"])
              + damaged * int(lookup(table, carrier="damaged")["dice"]))
-    return Answer({"dice": count, "hit_on": hit_on}, rules=("9.3", "9.3(2)"))
+    return Answer({"dice": count, "hit_on": hit_on}, rules=("9.3", "9.3(2)"),
+                  text=_aa_text(game, count, hit_on))
+
+
+def _aa_text(game: Game, dice: int, hit_on: int) -> str:
+    """A short answer of the anti-aircraft table."""
+    return (_label(game, "tables", "aa-dice", "anti-aircraft fire")
+            + f": {dice} dice, each {hit_on} or less hits an attack aircraft")
 
 
 def _most_carriers_per_division(game: Game) -> int:
@@ -216,8 +252,11 @@ def hit_number_table(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
                  deck_loaded=args["deck_loaded"], combined=args["combined"])
     rules = {"carrier": ("9.4(1)",), "invasion": ("9.4(3)",), "base": ("9.6(2)", "9.6(4)")}
     errata = {"carrier": ("E25",), "invasion": (), "base": ("E7",)}
-    return Answer({"hit_on": hit_number(args["attack"] + int(row["modifier"]))},
-                  rules=rules[args["target"]], errata=errata[args["target"]])
+    hit_on = hit_number(args["attack"] + int(row["modifier"]))
+    text = (_label(game, "tables", "attack-modifier", "attack")
+            + f": modifier {int(row['modifier']):+d}, each step's die hits on {hit_on} or less")
+    return Answer({"hit_on": hit_on}, rules=rules[args["target"]],
+                  errata=errata[args["target"]], text=text)
 
 
 @ENGINE.table(
@@ -237,7 +276,9 @@ def carrier_damage_table(game: Game, args: dict[str, Any], dice: Dice) -> Answer
         row = lookup(table, damaged=True, roll=die_min())
     else:
         row = lookup(table, damaged=False, roll=dice.roll(DIE, "roll"))
-    return Answer({"box": row["box"], "sunk": bool(row["sunk"])}, rules=("9.4(2)",))
+    text = _label(game, "tables", "carrier-damage", "carrier damage") + (
+        ": sunk" if row["sunk"] else f": damage marker on the {row['box']} deck box")
+    return Answer({"box": row["box"], "sunk": bool(row["sunk"])}, rules=("9.4(2)",), text=text)
 
 
 @ENGINE.table(
@@ -260,7 +301,10 @@ def base_damage_table(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
     check_between("garrison", args["garrison"], floor, track_start(game, "garrison"))
     check_between("hits_this_turn", args["hits_this_turn"], 0, const(game, "base-hits-per-turn"))
     result = base_damage(game, args["garrison"], args["hits_this_turn"], args["hits"])
-    return Answer(result, rules=("9.6(2)", "9.6(3)"))
+    text = (_label(game, "constants", "base-hits-per-turn", "base hits")
+            + f": {result['applied']} applied, {result['ignored']} void; "
+            + _label(game, "tracks", "garrison", "Garrison") + f" {result['garrison']}")
+    return Answer(result, rules=("9.6(2)", "9.6(3)"), text=text)
 
 
 # --------------------------------------------------------------------------- night (10.x)
@@ -279,7 +323,11 @@ def surface_battle_table(game: Game, args: dict[str, Any], dice: Dice) -> Answer
     """Night surface battle hits: Japanese roll - 2 on the US, US roll - 4 on the Japanese."""
     from .night import surface_battle
 
-    return Answer(surface_battle(game, dice), rules=("10.1(2)",))
+    result = surface_battle(game, dice)
+    text = (_label(game, "tables", "surface-battle", "surface battle")
+            + f": {result['hits_on_us']} hit(s) on the US, {result['hits_on_japan']} on the "
+            "Japanese (the Japanese allocate them)")
+    return Answer(result, rules=("10.1(2)",), text=text)
 
 
 def _surface_odds(game: Game) -> OddsAnswer:
@@ -308,8 +356,10 @@ def night_landing_table(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
     """Is a step lost landing at night? (10.2(2)a)"""
     from .night import night_landing_lost
 
-    return Answer({"lost": night_landing_lost(game, args["side"], dice.roll(DIE, "roll"))},
-                  rules=("10.2(2)a",))
+    lost = night_landing_lost(game, args["side"], dice.roll(DIE, "roll"))
+    text = (_label(game, "tables", "night-landing", "night landing")
+            + (": the step is lost" if lost else ": the step lands"))
+    return Answer({"lost": lost}, rules=("10.2(2)a",), text=text)
 
 
 @ENGINE.table(
@@ -328,8 +378,9 @@ def landing_table(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
     """The landing on Midway at the end of Turn 7 (10.3)."""
     from . import landing as L
 
-    return Answer(L.landing(game, args["invasion"], args["garrison"], dice),
-                  rules=("10.3(1)", "10.3(2)"), errata=("E9",))
+    result = L.landing(game, args["invasion"], args["garrison"], dice)
+    text = _label(game, "victory", "landing", "landing") + f": {result['outcome']}"
+    return Answer(result, rules=("10.3(1)", "10.3(2)"), errata=("E9",), text=text)
 
 
 def _landing_odds(game: Game, args: dict[str, Any]) -> OddsAnswer:
@@ -337,8 +388,9 @@ def _landing_odds(game: Game, args: dict[str, Any]) -> OddsAnswer:
     from . import landing as L
 
     exact = L.landing_odds(game, args["invasion"], args["garrison"])
-    return OddsAnswer(result={}, exact=exact, rules=("10.3",), errata=("E9",),
-                      text="exact, by dynamic programming over (invasion, garrison)")
+    text = (_label(game, "victory", "landing", "landing")
+            + ": exact, by dynamic programming over (invasion, garrison)")
+    return OddsAnswer(result={}, exact=exact, rules=("10.3",), errata=("E9",), text=text)
 
 
 # --------------------------------------------------------------------------- victory, solitaire
@@ -363,7 +415,11 @@ def victory_table(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
     result = V.victory(game, args["turn"], args["japan_carriers"], args["us_carriers"],
                        args["midway"])
     rules = V.rules_for(game, args["turn"], args["japan_carriers"], args["us_carriers"])
-    return Answer(result, rules=rules, errata=("E12",) if "4.3" == rules[0] else ())
+    record = {"4.1": "day-1", "4.2": "day-2", "4.3": "automatic"}[rules[0]]
+    who = {"japan": _side(game, "japan"), "us": _side(game, "us"), "draw": "a draw",
+           "none": "nobody yet"}[result["winner"]]
+    text = _label(game, "victory", record, "victory") + f": {who}"
+    return Answer(result, rules=rules, errata=("E12",) if "4.3" == rules[0] else (), text=text)
 
 
 @ENGINE.table(
@@ -380,6 +436,10 @@ def solitaire_move_table(game: Game, args: dict[str, Any], dice: Dice) -> Answer
     key = game.table("solitaire-move").key("card")
     check_between("card", args["card"], key.min, key.max)
     row = move_card(game, args["card"])
+    text = _label(game, "tables", "solitaire-move", "US fleet") + f": {row['move']}"
+    if row["hexes"]:
+        text += f" {row['hexes']} hex(es), the more {row['prefer']}erly hex on a tie"
     return Answer({"move": row["move"], "hexes": row["hexes"], "prefer": row["prefer"]},
-                  rules=("12.3(2)",), errata=tuple(game.table("solitaire-move").errata))
+                  rules=("12.3(2)",), errata=tuple(game.table("solitaire-move").errata),
+                  text=text)
 

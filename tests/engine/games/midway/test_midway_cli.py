@@ -113,3 +113,16 @@ def test_bad_input_exits_2_with_one_line(cli, args, named):
     assert "Traceback" not in result.output
     lines = [line for line in result.output.splitlines() if line.strip()]
     assert len(lines) == 1 and named in lines[0]
+
+
+@pytest.mark.parametrize(("args", "words"), [
+    (("search", "side=japan", "distance=3"), ["Japanese", "日本軍", "索敵", "3 AOP"]),
+    (("surface-battle", "japan_roll=6", "us_roll=6"), ["水上戦", "4 hit(s) on the US"]),
+    (("landing", "invasion=4", "garrison=1", "rolls=1"), ["上陸作戦", "captured"]),
+    (("victory", "turn=3", "japan_carriers=0", "us_carriers=0"), ["自動的勝利", "a draw"]),
+])
+def test_text_answers_carry_the_japanese_terms(cli, args, words):
+    result = cli("lookup", "midway", *args)
+    assert result.exit_code == 0, result.output
+    first = result.output.splitlines()[0]
+    assert all(w in first for w in words), first
