@@ -272,8 +272,8 @@ def test_the_report_names_rules_and_errata(game, build):
 def test_strike_odds_match_a_seeded_monte_carlo(game, build):
     from warpress.engine.dice import monte_carlo
 
-    rows = [("a", "sbd", "tf16", "enterprise-deck-front"), ("f", "f4f", "tf16",
-                                                             "enterprise-deck-rear")]
+    rows = [("a", "sbd", "tf16", "enterprise-deck-front", 1),
+            ("f", "f4f", "tf16", "enterprise-deck-rear", 1)]
     state = build(rows + [("c", "a6m", "cardiv1", "cap", 1)],
                   damage=frozenset({("cardiv1", "akagi-deck-front")}), sunk=frozenset({"kaga"}))
     state = C.launch(game, state, ["a", "f"], "C-3", "g")
@@ -283,7 +283,7 @@ def test_strike_odds_match_a_seeded_monte_carlo(game, build):
         return "akagi" in C.air_strike(game, state, strike, dice)[0].sunk
 
     exact = float(distribution(sunk)[True])
-    n = 4000
+    n = 3000
     seen = monte_carlo(sunk, n, seed=7).get(True, 0.0)
     assert abs(seen - exact) < 4 * (exact * (1 - exact) / n) ** 0.5
 
