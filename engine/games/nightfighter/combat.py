@@ -15,6 +15,7 @@ from ...dice import Dice, weights
 from ...errors import RuleViolation
 from ...model import Game
 from ...tables import lookup
+from . import naval
 from .common import RELATIVE, const, grid, modifier, relative_hex
 from .detection import zone_of
 from .movement import corkscrew_hex, remove_bomber
@@ -130,7 +131,9 @@ def corkscrew_direction(game: Game, roll: int) -> str:
 
 def lit_for_reaction(game: Game, night: Night, bomber: Bomber) -> bool:
     """-1 on the second reaction roll: a flare-illuminated zone or a Full moon [17.4, 14.3]."""
-    return night.env.moon == "full" or zone_of(game, bomber.hex, night.flare_zones) is not None
+    return (night.env.moon == "full"
+            or zone_of(game, bomber.hex, night.flare_zones) is not None
+            or (naval.in_task_force_box(game, night, bomber.hex) and naval.task_force_lit(night)))
 
 
 def has_warning(game: Game, bomber: Bomber, fighter: Fighter) -> bool:

@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 from ...dice import Dice
 from ...errors import RuleViolation
 from ...model import Game
-from . import combat, detection, movement, radars, searchlights
+from . import combat, detection, movement, naval, radars, searchlights
 from .common import const, grid, row_of
 from .state import Bomber, Night
 
@@ -49,8 +49,12 @@ def bomber_movement(game: Game, night: Night, dice: Dice, *,
     order = sorted((b for b in night.on_map_bombers() if b.kind != "intruder"),
                    key=lambda b: (-row_of(game, b.hex), b.id))
     for bomber in order:
+        if bomber.kind == "flare-dropper":
+            mp = movement.bomber_mp(game, bomber, night.turn)
+            night = naval.move_flare_dropper(game, night, bomber, mp)
+            continue
         night = _move_one(game, night, bomber, dice, hand_offs, alert_rule)
-    return night
+    return naval.after_movement(game, night)
 
 
 def _move_one(game: Game, night: Night, start: Bomber, dice: Dice, hand_offs: frozenset[str],
@@ -171,11 +175,16 @@ def acquired_dice(game: Game, night: Night, fighter_id: str, target_id: str, *,
 
 
 def end_turn(night: Night) -> Night:
-    """End of Turn [4.0 phase 10]: the turn advances; this turn's flags are cleared."""
+    """End of Turn [4.0 phase 10, 26.2.2]: the turn advances, this turn's flags are cleared,
+    a flare counter reached by the turn marker is removed."""
     fighters = tuple(replace(f, mp_spent=0, turned=False, attacked=False, evading=False,
                              corkscrewed=False, dived=False) for f in night.fighters)
     bombers = tuple(replace(b, moved=0) for b in night.bombers)
-    return replace(night, turn=night.turn + 1, fighters=fighters, bombers=bombers)
+    turn = night.turn + 1
+    counter = night.flare_counter
+    if counter is not None and turn >= counter:
+        counter = None  # 26.2.2: removed as the turn marker reaches it
+    return replace(night, turn=turn, fighters=fighters, bombers=bombers, flare_counter=counter)
 
 
 # --- bomber entry [8] ---------------------------------------------------------------------
@@ -236,6 +245,10 @@ def bomber_entry(game: Game, night: Night, dice: Dice, entrants: int, *,
     for i, bomber_id in enumerate(chosen):
         bomber = night.bomber(bomber_id)
         column = columns[i]
+        if bomber.kind == "flare-dropper":
+            mp = mps[i] if mps else movement.bomber_mp(game, bomber, night.turn)
+            night = naval.enter_flare_dropper(game, night, bomber_id, numbers[0], mp)
+            continue
         if bomber.kind == "torpedo":
             while (found := movement.torpedo_column(game, numbers)) is None:
                 night, chit = draw_chit(game, night, dice)

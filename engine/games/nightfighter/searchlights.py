@@ -13,6 +13,7 @@ from ...dice import Dice
 from ...errors import RuleViolation
 from ...model import Game
 from ...tables import lookup
+from . import naval
 from .common import const, grid, modifier, scaled
 from .detection import Choose, first, sighting_dice, zone_hexes
 from .state import Bomber, Environment, Night
@@ -71,11 +72,14 @@ def search_dice_for_zone(game: Game, night: Night, zone: str, *,
         raise RuleViolation("14.2", f"zone {zone!r} is not available in this scenario")
     if any(z == zone for z, _ in night.captures):
         raise RuleViolation("14.2.2", f"zone {zone!r} already holds a capture")
-    flare = zone in night.flare_zones
-    searchlit = not (night.task_force and zone == "N")
+    flare = zone in night.flare_zones or (
+        night.task_force and zone == naval.TASK_FORCE_ZONE and naval.task_force_lit(night))
+    searchlit = not (night.task_force and zone == naval.TASK_FORCE_ZONE)
     cloud = night.env.clouds == "overcast"
     if night.env.altitude == "high":
         raise RuleViolation("21.2", "at high altitude search markers are placed, no roll made")
+    if not searchlit and not flare:
+        raise RuleViolation("26.1", "the Task Force box has no searchlights")
     if cloud and not flare:
         raise RuleViolation("14.1", "searchlights cannot search or capture in cloud")
     confusion = confusion_rule and _fighter_near_zone(game, night, zone)

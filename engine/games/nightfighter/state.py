@@ -48,6 +48,7 @@ class Bomber:
     launched: bool = False
     equipment: frozenset[str] = frozenset()
     moved: int = 0
+    route: int | None = None
 
     @property
     def sighting(self) -> int:
@@ -126,6 +127,7 @@ class Night:
     ai_jamming: str = "none"
     jammed_bands: tuple[str, ...] = ()
     searchlight_jammed: bool = False
+    flare_counter: int | None = None
     zones: tuple[str, ...] = ()
     flare_zones: tuple[str, ...] = ()
     radar_guided: bool = False
