@@ -31,6 +31,8 @@ RELATIVE = {
     "front-left": FRONT_LEFT,
 }
 FACINGS = ("N", "NE", "SE", "S", "SW", "NW")
+#: 26.1: a scenario may put the Task Force counter in searchlight zone N (the Task Force box).
+TASK_FORCE_ZONE = "N"
 
 _GRIDS: dict[int, tuple[HexMap, HexGrid]] = {}
 

@@ -17,6 +17,7 @@ from ...errors import BadInput, RuleViolation
 from ...model import Game
 from ...tables import lookup
 from .common import (
+    TASK_FORCE_ZONE,
     applies,
     column_of,
     const,
@@ -88,7 +89,7 @@ def zone_of(game: Game, hex_id: str | None, zones: Iterable[str]) -> str | None:
 
 def illuminated_cloud(game: Game, night: Night, hex_id: str | None) -> bool:
     """Cloud plus an available searchlight zone: every zone hex is illuminated cloud [14.1]."""
-    searchlit = [z for z in night.zones if not (night.task_force and z == "N")]
+    searchlit = [z for z in night.zones if not (night.task_force and z == TASK_FORCE_ZONE)]
     return night.env.clouds == "overcast" and zone_of(game, hex_id, searchlit) is not None
 
 
@@ -166,7 +167,7 @@ def general_sighting(game: Game, night: Night, dice: Dice) -> SightingRoll:
     spotters = [f for f in night.fighters if can_sight(f, night.turn)]
     bombers = night.on_map_bombers()
     cloud_on_map = night.env.clouds == "overcast" and any(
-        not (night.task_force and z == "N") for z in night.zones)
+        not (night.task_force and z == TASK_FORCE_ZONE) for z in night.zones)
     cloud = ()
     if cloud_on_map:
         cloud = tuple(dice.roll("d6", "cloud_bonus")

@@ -12,12 +12,10 @@ from dataclasses import dataclass, replace
 
 from ...errors import BadInput, RuleViolation
 from ...model import Game
-from .common import grid
+from .common import TASK_FORCE_ZONE, grid
 from .detection import zone_of
 from .movement import flare_counter, flare_lit, remove_bomber
 from .state import ON_MAP, Bomber, Night
-
-TASK_FORCE_ZONE = "N"  # 26.1 names searchlight zone N as the Task Force box
 
 
 def flare_route(game: Game, number: int) -> tuple[str, ...]:

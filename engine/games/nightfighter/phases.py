@@ -13,7 +13,7 @@ from ...dice import Dice
 from ...errors import RuleViolation
 from ...model import Game
 from . import combat, detection, movement, naval, radars, searchlights
-from .common import const, grid, row_of
+from .common import TASK_FORCE_ZONE, const, grid, row_of
 from .state import Bomber, Night
 
 # --- bomber movement, hand-off, displacement ----------------------------------------------
@@ -21,7 +21,7 @@ from .state import Bomber, Night
 
 def _searchlit(night: Night) -> tuple[str, ...]:
     """Zones with available searchlights (the Task Force box has none) [14.2, 26.1]."""
-    return tuple(z for z in night.zones if not (night.task_force and z == "N"))
+    return tuple(z for z in night.zones if not (night.task_force and z == TASK_FORCE_ZONE))
 
 
 def _step_capture(game: Game, night: Night, bomber: Bomber, zone: str, dice: Dice,
@@ -100,13 +100,13 @@ def flak_phase(game: Game, night: Night, dice: Dice) -> tuple[Night, FlakReport]
     zone once per die equal to its sighting number. Bombers are never hit."""
     if not night.flak and not night.task_force:
         return night, FlakReport(None)
-    flak_zones = night.zones if night.flak else ("N",)
+    flak_zones = night.zones if night.flak else (TASK_FORCE_ZONE,)
     exposed = [f for f in night.fighters if f.on_map
                and detection.zone_of(game, f.hex, flak_zones) is not None]
     if not exposed:
         return night, FlakReport(None)
     over_tf = [f for f in exposed if night.task_force
-               and detection.zone_of(game, f.hex, ("N",)) == "N"]
+               and detection.zone_of(game, f.hex, (TASK_FORCE_ZONE,)) == TASK_FORCE_ZONE]
     check = dice.roll("2d6", "check")
     land = len(over_tf) < len(exposed)
     rolls = tuple(dice.roll("d6", "rolls")
