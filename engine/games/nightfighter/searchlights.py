@@ -14,7 +14,7 @@ from ...errors import RuleViolation
 from ...model import Game
 from ...tables import lookup
 from . import naval
-from .common import const, grid, modifier, scaled
+from .common import TASK_FORCE_ZONE, const, grid, modifier, scaled
 from .detection import Choose, first, sighting_dice, zone_hexes
 from .state import Bomber, Environment, Night
 
@@ -73,8 +73,8 @@ def search_dice_for_zone(game: Game, night: Night, zone: str, *,
     if any(z == zone for z, _ in night.captures):
         raise RuleViolation("14.2.2", f"zone {zone!r} already holds a capture")
     flare = zone in night.flare_zones or (
-        night.task_force and zone == naval.TASK_FORCE_ZONE and naval.task_force_lit(night))
-    searchlit = not (night.task_force and zone == naval.TASK_FORCE_ZONE)
+        night.task_force and zone == TASK_FORCE_ZONE and naval.task_force_lit(night))
+    searchlit = not (night.task_force and zone == TASK_FORCE_ZONE)
     cloud = night.env.clouds == "overcast"
     if night.env.altitude == "high":
         raise RuleViolation("21.2", "at high altitude search markers are placed, no roll made")
