@@ -185,7 +185,10 @@ class BomberMarker:
 
 @dataclass(frozen=True)
 class PlayerView:
-    """What the player may see: a function of his own pieces and known bombers only."""
+    """What the player may see: a function of his own pieces and known bombers only.
+
+    Bomber ids never appear (their last digit is the sighting number, digest N21): a fighter's
+    sighting or AI contact shows as a marker carrying the fighter's id."""
 
     turn: int
     env: Environment
@@ -207,5 +210,6 @@ def player_view(night: Night) -> PlayerView:
         if target in by_id:
             b = by_id[target]
             markers.append(BomberMarker(f"captured:{zone}", b.hex or "", b.facing))
-    return PlayerView(night.turn, night.env, night.fighters, night.counters,
+    own = tuple(replace(f, sighting=None, ai_contact=None) for f in night.fighters)
+    return PlayerView(night.turn, night.env, own, night.counters,
                       tuple(sorted(markers, key=lambda m: (m.kind, m.hex, m.fighter or ""))))

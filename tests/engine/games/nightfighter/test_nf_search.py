@@ -272,6 +272,7 @@ def test_player_view_shows_only_known_bombers(game):
               [fighter("204", "0712", sighting="101")])
     view = player_view(n)
     assert [(m.kind, m.hex, m.fighter) for m in view.markers] == [("sighting", "0712", "204")]
+    assert "101" not in repr(view) and "102" not in repr(view)
 
 
 @settings(max_examples=40, deadline=None)
