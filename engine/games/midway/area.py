@@ -402,20 +402,47 @@ def advance_returns(game: Game, state: CarrierArea, side: str,
     A unit in Return 1 that no carrier of its display can take (all full or
     sunk) is removed from the game (8.3(3)). Each unit moves once.
     """
-    for d in air_displays(game):
-        if d.side != side:
-            continue
-        r1, r2 = return_box(game, d.id, 1), return_box(game, d.id, 2)
-        movers_r2 = state.in_box(d.id, r2)
-        for air in state.in_box(d.id, r1):
-            options = [(d.id, h) for h in hangars_from_return(game, d.id)
-                       if (d.id, h) in legal_targets(game, state, air, [d.id], ["hangar"])]
-            if options:
-                state = place(game, state, air.uid, *choose(air, options))
-            else:
-                state = remove(state, [air.uid])
-        for air in movers_r2:
-            state = place(game, state, air.uid, d.id, r1)
+    return operation_moves(game, state, side, (), choose)
+
+
+def operation_moves(game: Game, state: CarrierArea, side: str,
+                    moves: Sequence[tuple[str, str]] = (),
+                    choose: Chooser = first_choice) -> CarrierArea:
+    """The carrier-area part of one air operation (8.2, 8.3): each unit moves at most once.
+
+    ``moves`` lists (unit, box) moves along the arrows, in the order made; a unit
+    in Return 1 may be sent to the hangar of its choice here. Every unit left in
+    a Return box then makes its forced move (8.3(1)); a Return 2 unit can only go
+    to Return 1. A unit named twice, or of the other side, is a violation.
+    """
+    seen: set[str] = set()
+    for uid, box_id in moves:
+        air = state.unit(uid)
+        if uid in seen:
+            raise violation("8.2", f"{uid} already moved in this air operation")
+        if unit_side(game, air.type) != side:
+            raise violation("8.2", f"{uid} is not a {side} unit")
+        seen.add(uid)
+        state = move(game, state, uid, box_id)
+    forced = [u for u in state.units if u.uid not in seen and not u.airborne
+              and box(game, u.display, u.box).kind == "return"
+              and unit_side(game, u.type) == side]
+    return _forced(game, state, forced, choose)
+
+
+def _forced(game: Game, state: CarrierArea, units: Sequence[Air],
+            choose: Chooser) -> CarrierArea:
+    """The forced moves of the given Return-box units (8.3(1)(3)), Return 1 first."""
+    ones = [u for u in units if u.box == return_box(game, u.display, 1)]
+    twos = [u for u in units if u.box == return_box(game, u.display, 2)]
+    for air in ones:
+        options = [(air.display, h) for h in hangars_from_return(game, air.display)
+                   if (air.display, h) in legal_targets(game, state, air, [air.display],
+                                                        ["hangar"])]
+        state = place(game, state, air.uid, *choose(air, options)) if options \
+            else remove(state, [air.uid])
+    for air in twos:
+        state = place(game, state, air.uid, air.display, return_box(game, air.display, 1))
     return state
 
 

@@ -294,3 +294,20 @@ def test_standard_start_places_every_unit_legally(game):
     for carrier in ("akagi", "kaga", "hiryu", "soryu", "enterprise", "hornet", "yorktown"):
         assert len(A.on_deck(game, state, carrier)) == 2
     assert len(standard_start(game).in_box("cardiv2", "cap")) == 0
+
+
+def test_each_unit_moves_once_per_air_operation(game, build):
+    state = build([("z", "a6m", "cardiv1", "akagi-hangar"), ("r1", "d3a", "cardiv1", "return-1"),
+                   ("r2", "b5n", "cardiv1", "return-2"), ("f", "f4f", "tf16", "return-2")])
+    after = A.operation_moves(game, state, "japan",
+                              [("z", "akagi-deck-front"), ("r1", "kaga-hangar")])
+    assert after.unit("z").box == "akagi-deck-front"
+    assert after.unit("r1").box == "kaga-hangar"          # the owner's choice of carrier
+    assert after.unit("r2").box == "return-1"             # forced
+    assert after.unit("f").box == "return-2"              # the other side's units wait
+    with pytest.raises(RuleViolation, match=r"8\.2"):
+        A.operation_moves(game, state, "japan", [("z", "akagi-deck-front"), ("z", "cap")])
+    with pytest.raises(RuleViolation, match=r"8\.2"):
+        A.operation_moves(game, state, "japan", [("f", "return-1")])
+    with pytest.raises(RuleViolation, match="no arrow"):
+        A.operation_moves(game, state, "japan", [("r2", "akagi-hangar")])
