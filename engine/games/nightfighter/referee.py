@@ -228,8 +228,14 @@ def bomber_move(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
 # --- flak [22.0, 26.1] --------------------------------------------------------------------
 
 
-def _flak_count(game: Game, args: dict[str, Any]) -> int:
-    return combat.flak_dice(game, game.table("flak").key("roll").max, args["task_force"])
+def _flak_count(game: Game, args: dict[str, Any], dice: Dice | None = None) -> int:
+    """4 hit dice, or 8 over a task force: said with task_force=yes, or 8 dice typed."""
+    fires = game.table("flak").key("roll").max
+    if isinstance(dice, GivenDice) and not args["task_force"]:
+        typed = len(dice.remaining().get("rolls", ()))
+        if typed == combat.flak_dice(game, fires, True):
+            return typed
+    return combat.flak_dice(game, fires, args["task_force"])
 
 
 def _flak_odds(game: Game, args: dict[str, Any]) -> OddsAnswer:
@@ -243,8 +249,8 @@ def _flak_odds(game: Game, args: dict[str, Any]) -> OddsAnswer:
 @ENGINE.table(
     "flak",
     rules=["22.0", "26.1"],
-    inputs=[Input("rolls", "rolls", "the 4 announced dice after a 6-6 (8 over a task force)",
-                  die="d6"),
+    inputs=[Input("rolls", "rolls", "the 4 announced dice after a 6-6 (8 over a task force: "
+                  "type 8)", die="d6"),
             Input("sighting", "int", "the fighter's sighting number", min=1, max=6),
             Input("task_force", YES_NO, "the fighter is over the Task Force box (8 dice)",
                   default=False)],
@@ -255,7 +261,7 @@ def _flak_odds(game: Game, args: dict[str, Any]) -> OddsAnswer:
 def flak(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
     """Flak hits after a double 6: one per die equal to the fighter's sighting number [22.0]."""
     sighting = check_sighting(game, args["sighting"])
-    rolls = [dice.roll("d6", "rolls") for _ in range(_flak_count(game, args))]
+    rolls = [dice.roll("d6", "rolls") for _ in range(_flak_count(game, args, dice))]
     if isinstance(dice, GivenDice):
         dice.check_all_used()
     return Answer({"hits": combat.flak_hits(rolls, sighting)}, rules=("22.0", "26.1"),

@@ -237,6 +237,7 @@ def test_bomber_move_bad_input(game, pairs, word):
     (("rolls=1,2,3,5", "sighting=6"), 0),
     (("rolls=1,1,1,1,1,1,1,1", "sighting=1", "task_force=yes"), 8),
     (("rolls=1,2,3,4,5,6,1,2", "sighting=2", "task_force=yes"), 2),
+    (("rolls=1,2,3,4,5,6,1,2", "sighting=2"), 2),
 ])
 def test_flak_edges(game, pairs, hits):
     assert ask(game, "flak", *pairs) == {"hits": hits}
@@ -245,6 +246,8 @@ def test_flak_edges(game, pairs, hits):
 @pytest.mark.parametrize("pairs", [
     ("rolls=1,2,4", "sighting=4"),
     ("rolls=1,2,4,4,5", "sighting=4"),
+    ("rolls=1,2,4,4", "sighting=4", "task_force=yes"),
+    ("rolls=1,2,4,4,5,6,1", "sighting=4"),
     ("rolls=1,2,4,7", "sighting=4"),
     ("rolls=1,2,4,4", "sighting=7"),
     ("rolls=1,2,4,4", "sighting=0"),
