@@ -267,6 +267,13 @@ def us_group_action(game: Game, state: CarrierArea, group: str, ichikokan_hex: s
     return "attack" if distance(game, units[0].box, ichikokan_hex) <= reach else "return"
 
 
+def solitaire_reorganize(game: Game, state: CarrierArea, keep: str, merge: str) -> CarrierArea:
+    """12.3(4)f, 12.3(7): in solitaire only the Japanese reorganize (8.3(4))."""
+    if A.unit_side(game, state.unit(keep).type) == "us":
+        raise violation("12.3(4)f", "the solitaire US never reorganizes")
+    return A.reorganize(game, state, keep, merge)
+
+
 def us_return_display(game: Game) -> str:
     """After an air attack all solitaire US aircraft go to TF16's return box (12.3(4)d)."""
     target = str(const(game, "solitaire-us-return-task-force"))

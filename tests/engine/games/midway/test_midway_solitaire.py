@@ -136,3 +136,12 @@ def test_card_instead_of_an_operation_once_per_game(game):
     assert SOL.take_card_instead_of_op(game, 0, 2) == 1
     with pytest.raises(RuleViolation, match=r"12\.3\(7\)"):
         SOL.take_card_instead_of_op(game, 1, 2)
+
+
+def test_policy_f_the_us_never_reorganizes(game):
+    state = SOL.solitaire_start(game)
+    with pytest.raises(RuleViolation, match=r"12\.3\(4\)f"):
+        SOL.solitaire_reorganize(game, state, "sbd-enterprise-8", "sbd-enterprise-9")
+    state = A.place(game, state, "a6m-hiryu-1", "cardiv2", "hiryu-hangar")
+    merged = SOL.solitaire_reorganize(game, state, "a6m-hiryu-1", "a6m-hiryu-4")
+    assert merged.unit("a6m-hiryu-1").steps == 2
