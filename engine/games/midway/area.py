@@ -21,6 +21,7 @@ from ...tables import lookup
 from .common import (
     DIE,
     air_displays,
+    base_damage,
     base_display,
     const,
     die_min,
@@ -487,22 +488,6 @@ def sink(game: Game, state: CarrierArea, carrier_id: str) -> CarrierArea:
     """A carrier sinks: its deck and hangar units are removed, its marker flipped (9.4(2))."""
     state = remove(state, [u.uid for u in aboard(game, state, carrier_id)])
     return replace(state, sunk=state.sunk | {carrier_id})
-
-
-def base_damage(game: Game, garrison: int, hits_this_turn: int, hits: int) -> dict:
-    """Base hits applied this time (9.6(2)(3)): at most 2 per turn, never below Garrison 2.
-
-    Returns applied, ignored, the Garrison after and whether the base function is
-    destroyed (``base-function-destroyed-hits`` hits in total, counted from the
-    Garrison's start value since only base hits move it before the landing).
-    """
-    room_turn = max(0, const(game, "base-hits-per-turn") - hits_this_turn)
-    room_floor = max(0, garrison - const(game, "garrison-air-attack-floor"))
-    applied = min(hits, room_turn, room_floor)
-    after = garrison - applied
-    total = track_start(game, "garrison") - after
-    return {"applied": applied, "ignored": hits - applied, "garrison": after,
-            "base_destroyed": total >= const(game, "base-function-destroyed-hits")}
 
 
 def hit_base(game: Game, state: CarrierArea, hits: int,

@@ -216,3 +216,19 @@ def track_start(game: Game, track_id: str) -> int:
 def violation(rule: str, message: str) -> RuleViolation:
     """A RuleViolation naming ``rule``."""
     return RuleViolation(rule, message)
+
+
+def base_damage(game: Game, garrison: int, hits_this_turn: int, hits: int) -> dict:
+    """Base hits applied this time (9.6(2)(3)): at most 2 per turn, never below Garrison 2.
+
+    Returns applied, ignored, the Garrison after and whether the base function is
+    destroyed (``base-function-destroyed-hits`` hits in total, counted from the
+    Garrison's start value since only base hits move it before the landing).
+    """
+    room_turn = max(0, const(game, "base-hits-per-turn") - hits_this_turn)
+    room_floor = max(0, garrison - const(game, "garrison-air-attack-floor"))
+    applied = min(hits, room_turn, room_floor)
+    after = garrison - applied
+    total = track_start(game, "garrison") - after
+    return {"applied": applied, "ignored": hits - applied, "garrison": after,
+            "base_destroyed": total >= const(game, "base-function-destroyed-hits")}

@@ -18,6 +18,7 @@ from ...tables import lookup
 from .common import (
     DIE,
     ENGINE,
+    base_damage,
     carriers,
     check_between,
     const,
@@ -295,8 +296,6 @@ def carrier_damage_table(game: Game, args: dict[str, Any], dice: Dice) -> Answer
 )
 def base_damage_table(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
     """Base hits applied: at most 2 a turn, never below Garrison 2 (9.6(2)(3))."""
-    from .area import base_damage
-
     floor = const(game, "garrison-air-attack-floor")
     check_between("garrison", args["garrison"], floor, track_start(game, "garrison"))
     check_between("hits_this_turn", args["hits_this_turn"], 0, const(game, "base-hits-per-turn"))
