@@ -412,11 +412,3 @@ def flak(game: Game, dice: Dice, sightings: Sequence[int], task_force: bool = Fa
     count = flak_dice(game, dice.roll("2d6", "check"), task_force)
     rolls = tuple(dice.roll("d6", "rolls") for _ in range(count))
     return rolls, tuple(flak_hits(rolls, s) for s in sightings)
-
-
-def flak_odds(count: int) -> dict[int, Fraction]:
-    """Exact hits of one fighter from ``count`` announced dice (binomial, p = 1/6)."""
-    p = weights("d6")[1]
-    from math import comb
-
-    return {k: comb(count, k) * p**k * (1 - p) ** (count - k) for k in range(count + 1)}

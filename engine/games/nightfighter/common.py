@@ -11,8 +11,11 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
+from fractions import Fraction
+from math import comb
 from typing import Any
 
+from ...dice import weights
 from ...errors import BadInput
 from ...hexgrid import HexGrid
 from ...model import Game, HexMap, Table
@@ -206,3 +209,10 @@ def scaled(dice: int, how: str) -> int:
     if how == "half-round-down":
         return dice // 2
     raise BadInput(f"unknown dice rule {how!r} in the data")
+
+
+def matching_odds(count: int) -> dict[int, Fraction]:
+    """Exact chance that k of ``count`` d6 show one given number (binomial, p = 1/6): flak hits
+    [22.0], sighting matches [10.1, 15.1.1]."""
+    p = weights("d6")[1]
+    return {k: comb(count, k) * p**k * (1 - p) ** (count - k) for k in range(count + 1)}

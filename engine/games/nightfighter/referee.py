@@ -14,7 +14,16 @@ from ...model import Game
 from ...registry import Answer, Input, OddsAnswer
 from ...tables import lookup
 from . import combat, detection, movement, searchlights
-from .common import ENGINE, check_hex, check_sighting, modifier, mp_for_turn, parse_mp, unit
+from .common import (
+    ENGINE,
+    check_hex,
+    check_sighting,
+    matching_odds,
+    modifier,
+    mp_for_turn,
+    parse_mp,
+    unit,
+)
 
 YES_NO = "bool"
 MOONS = ("full", "half", "new")
@@ -240,7 +249,7 @@ def _flak_count(game: Game, args: dict[str, Any], dice: Dice | None = None) -> i
 
 def _flak_odds(game: Game, args: dict[str, Any]) -> OddsAnswer:
     check_sighting(game, args["sighting"])
-    exact = combat.flak_odds(_flak_count(game, args))
+    exact = matching_odds(_flak_count(game, args))
     return OddsAnswer(result={"field": "hits"},
                       exact={str(k): p for k, p in exact.items() if p > Fraction(0)},
                       rules=("22.0", "26.1"), errata=("E21",))
@@ -393,3 +402,31 @@ def aircraft(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
         "damage": stats.get("damage"), "ai_radar": text,
         "good_visibility": bool(stats.get("good_visibility")),
     }, rules=("6.0", "19.1"))
+
+
+def _sighting_roll_odds(game: Game, args: dict[str, Any]) -> OddsAnswer:
+    check_sighting(game, args["sighting"])
+    exact = matching_odds(args["dice"])
+    miss = exact[0]
+    return OddsAnswer(result={"field": "sighted"}, exact={"no": miss, "yes": 1 - miss},
+                      rules=("10.1", "15.1.1"))
+
+
+@ENGINE.table(
+    "sighting-roll",
+    rules=["10.1", "15.1.1", "28.4"],
+    inputs=[Input("dice", "int", "how many dice are rolled", min=1, max=12),
+            Input("rolls", "rolls", "the results, one per die", die="d6"),
+            Input("sighting", "int", "the target's sighting number", min=1, max=6)],
+    results=["sighted", "matching", "announced"],
+    odds=_sighting_roll_odds,
+)
+def sighting_roll(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
+    """A sighting roll: announced numbers (no duplicates), sighted, dice matching [10.1]."""
+    sighting = check_sighting(game, args["sighting"])
+    rolls = [dice.roll("d6", "rolls") for _ in range(args["dice"])]
+    if isinstance(dice, GivenDice):
+        dice.check_all_used()
+    count = detection.matches(rolls, sighting)
+    return Answer({"sighted": count > 0, "matching": count,
+                   "announced": list(detection.announce(rolls))}, rules=("10.1", "15.1.1"))

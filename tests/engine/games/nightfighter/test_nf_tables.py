@@ -315,3 +315,26 @@ def test_aircraft_table(game):
     assert result["mp"] == str(stats["mp"]) and result["type"] == "night-fighter"
     with pytest.raises(BadInput, match="spitfire"):
         ask(game, "aircraft", "unit=spitfire")
+
+
+def test_sighting_roll_table(game):
+    assert ask(game, "sighting-roll", "dice=3", "rolls=2,2,6", "sighting=2") == {
+        "sighted": True, "matching": 2, "announced": [2, 6]}
+    assert ask(game, "sighting-roll", "dice=1", "rolls=5", "sighting=2")["sighted"] is False
+    with pytest.raises(BadInput):
+        ask(game, "sighting-roll", "dice=2", "rolls=5", "sighting=2")
+    with pytest.raises(BadInput):
+        ask(game, "sighting-roll", "dice=1", "rolls=5,4", "sighting=2")
+    assert odds(game, "sighting-roll", "dice=2", "sighting=4")["exact"] == {
+        "no": "25/36", "yes": "11/36"}
+
+
+def test_sighting_roll_odds_match_monte_carlo(game):
+    ref = ref_table(game, "sighting-roll")
+    args = {"dice": 3, "sighting": 5}
+    exact = run_odds(game, ref, ["dice=3", "sighting=5"])["result"]["distribution"]
+    n = 20000
+    seen = monte_carlo(lambda d: "yes" if ref.resolve(game, args, d).result["sighted"]
+                       else "no", n, seed=19)
+    for key, p in exact.items():
+        assert abs(seen.get(key, 0.0) - p) <= 4 * math.sqrt(p * (1 - p) / n)
