@@ -83,7 +83,7 @@ def parse_value(item: Input, text: str) -> Any:
 
 
 def _base(game: Game, ref: RefTable, args: dict, rolls: dict) -> dict[str, Any]:
-    shown = {k: v for k, v in args.items() if v is not REQUIRED}
+    shown = {k: v for k, v in args.items() if v is not REQUIRED and v is not None}
     shown.update(rolls)
     return {"game": game.id, "table": ref.name, "inputs": shown}
 
@@ -100,12 +100,23 @@ def run_lookup(game: Game, ref: RefTable, pairs: Sequence[str]) -> dict[str, Any
         item = next((i for i in ref.inputs if i.name == exc.name), None)
         allowed = item.allowed() if item else f"{exc.die} result"
         raise BadInput(f"missing input {exc.name!r} ({allowed})") from None
+    _check_sequences_used(ref, dice)
     out = _base(game, ref, args, rolls)
     out.update(result=dict(answer.result), rules=list(answer.rules or ref.rules),
                errata=list(answer.errata or ref.errata))
     if answer.text:
         out["text"] = answer.text
     return out
+
+
+def _check_sequences_used(ref: RefTable, dice: GivenDice) -> None:
+    """A sequence of rolls the procedure did not use up is bad input, not silently dropped."""
+    for name, rest in dice.remaining().items():
+        item = next((i for i in ref.inputs if i.name == name), None)
+        if item is not None and item.kind == "rolls":
+            shown = ",".join(str(v) for v in rest)
+            raise BadInput(f"input {name!r}: {len(rest)} roll(s) not used by the procedure "
+                           f"({shown})")
 
 
 def run_roll(game: Game, ref: RefTable, pairs: Sequence[str], seed: int | None) -> dict[str, Any]:

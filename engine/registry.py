@@ -63,8 +63,9 @@ class Input:
             from .dice import faces
 
             lo, hi = min(faces(self.die)), max(faces(self.die))
-            text = f"{self.die} result {lo}-{hi}"
-            return text if self.kind == "roll" else f"comma-separated {text}s"
+            if self.kind == "roll":
+                return f"{self.die} result {lo}-{hi}"
+            return f"comma-separated {self.die} results ({lo}-{hi} each)"
         if self.kind == "int":
             lo = "" if self.min is None else str(self.min)
             hi = "" if self.max is None else str(self.max)
@@ -242,7 +243,8 @@ def _key_input(table: Table, key) -> Input:
             shown = faces(table.dice)
         except BadInput:
             shown = ()
-        plain = shown and key.min >= shown[0] and key.max <= shown[-1]
+        bounded = key.min is not None and key.max is not None
+        plain = bool(shown) and bounded and key.min >= shown[0] and key.max <= shown[-1]
         if plain:
             return Input(key.id, "roll", help=key.name or "", die=table.dice)
         # a modified roll (die plus modifiers) is typed as the number it came to

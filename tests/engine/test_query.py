@@ -119,3 +119,17 @@ def test_tables_lists_inputs_and_rules(tiny_game):
 def test_parse_pairs_applies_types(tiny):
     args, rolls = parse_pairs(ref_table(tiny, "hit"), ["armored=No", "roll=2"])
     assert args == {"armored": False} and rolls == {"roll": 2}
+
+
+def test_unused_rolls_of_a_sequence_are_bad_input_not_dropped(tiny_game):
+    from warpress.engine.registry import Answer, Input, RefTable
+
+    def two_rolls(game, args, dice):
+        return Answer({"sum": dice.roll("d6", "rolls") + dice.roll("d6", "rolls")})
+
+    ref = RefTable("pair", "two rolls", ("1",), (Input("rolls", "rolls", die="d6"),), ("sum",),
+                   two_rolls)
+    tiny = load_game(str(tiny_game))
+    assert run_lookup(tiny, ref, ["rolls=3,4"])["result"] == {"sum": 7}
+    with pytest.raises(BadInput, match=r"input 'rolls': 1 roll\(s\) not used by the procedure"):
+        run_lookup(tiny, ref, ["rolls=3,4,5"])
