@@ -1,0 +1,115 @@
+"""The command line: JSON shapes of lookup, roll and odds; bad input exits 2, no traceback."""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+
+import pytest
+from click.testing import CliRunner
+from warpress.cli import main
+
+KEYS = {"game", "table", "inputs", "result", "rules", "errata"}
+
+
+def run(*args: str):
+    return CliRunner().invoke(main, list(args))
+
+
+def as_json(*args: str) -> dict:
+    out = run(*args, "--json")
+    assert out.exit_code == 0, out.output
+    return json.loads(out.output)
+
+
+def test_lookup_shape():
+    data = as_json("lookup", "axis-allies", "unit", "type=fighter")
+    assert set(data) == KEYS
+    assert data["result"] == {"cost": 12, "move": 4, "attack": 3, "defense": 4}
+    assert data["inputs"] == {"type": "fighter"} and data["rules"] == ["unit table"]
+
+
+def test_roll_shape_and_replay():
+    args = ("roll", "axis-allies", "battle", "attacker=3 infantry, 1 armor, 1 fighter",
+            "defender=3 infantry, 1 antiaircraft", "--seed", "11")
+    data = as_json(*args)
+    assert set(data) == KEYS | {"rolls", "seed"} and data["seed"] == 11
+    assert data["result"]["winner"] in ("attacker", "defender", "mutual")
+    assert {r["input"] for r in data["rolls"]} <= {"aa_rolls", "attacker_rolls",
+                                                   "defender_rolls"}
+    assert all(r["die"] == "d6" and 1 <= r["value"] <= 6 for r in data["rolls"])
+    assert as_json(*args) == data  # the same seed, the same battle
+    given = [f"{name}={','.join(str(r['value']) for r in data['rolls'] if r['input'] == name)}"
+             for name in ("aa_rolls", "attacker_rolls", "defender_rolls")]
+    again = as_json("lookup", "axis-allies", "battle", *args[3:5], *given)
+    assert again["result"] == data["result"]
+
+
+def test_odds_shape():
+    data = as_json("odds", "axis-allies", "battle", "attacker=2 infantry, 1 armor",
+                   "defender=2 infantry")
+    assert set(data) == KEYS
+    result = data["result"]
+    for name in ("attacker_wins", "defender_wins", "mutual_destruction", "attacker_takes",
+                 "attacker_survivors", "defender_survivors"):
+        exact = Fraction(result["exact"][name])
+        assert abs(float(exact) - result[name]) < 1e-12
+    total = sum(Fraction(result["exact"][k]) for k in ("attacker_wins", "defender_wins",
+                                                        "mutual_destruction", "undecided"))
+    assert total == 1
+
+
+def test_odds_sea_battle_text():
+    out = run("odds", "axis-allies", "battle", "kind=sea", "attacker=2 submarine",
+              "defender=1 transport, 1 carrier")
+    assert out.exit_code == 0 and "attacker_wins" in out.output and "sea 2)" in out.output
+
+
+def test_research_shape():
+    data = as_json("lookup", "axis-allies", "research", "dice=2")
+    assert data["result"] == {"cost": 10, "p_success": "11/36"}
+
+
+@pytest.mark.parametrize("args,needle", [
+    (("lookup", "axis-allies", "nosuch"), "unknown table"),
+    (("lookup", "axis-allies", "unit", "kind=armor"), "unknown input 'kind'"),
+    (("lookup", "axis-allies", "unit"), "missing input 'type'"),
+    (("lookup", "axis-allies", "unit", "type=tank"), "type='tank'"),
+    (("lookup", "axis-allies", "combat-hit", "value=2", "roll=7"), "roll"),
+    (("lookup", "axis-allies", "research", "dice=x"), "dice='x'"),
+    (("lookup", "axis-allies", "victory", "axis_capitals_lost=0", "allied_capitals_lost=0",
+      "axis_npl=10", "round_end=maybe"), "round_end='maybe'"),
+    (("odds", "axis-allies", "battle", "attacker=3 tanks", "defender=1 infantry"), "tanks"),
+    (("odds", "axis-allies", "battle", "attacker=1 infantry", "defender=1 infantry",
+      "attacker_rolls=1"), "leave out"),
+    (("odds", "axis-allies", "battle", "attacker=1 infantry"), "missing input 'defender'"),
+    (("odds", "axis-allies", "battle", "attacker=1 infantry", "defender=1 infantry",
+      "kind=air"), "kind='air'"),
+    (("lookup", "axis-allies", "battle", "attacker=1 infantry", "defender=1 infantry"),
+     "missing input 'attacker_rolls'"),
+    (("lookup", "axis-allies", "distance", "start=atlantis", "end=germany"), "atlantis"),
+    (("lookup", "axis-allies", "income", "power=italy"), "power='italy'"),
+])
+def test_bad_input_exits_2_without_traceback(args, needle):
+    out = run(*args)
+    assert out.exit_code == 2, out.output
+    assert needle in out.output and "Traceback" not in out.output
+    assert len(out.output.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("args,needle", [
+    (("lookup", "axis-allies", "placement-limit", "factory=built", "income=3", "place=4"),
+     "rule ⑤"),
+    (("odds", "axis-allies", "battle", "attacker=1 battleship", "defender=1 infantry"),
+     "rule ③ combat"),
+])
+def test_rule_violations_exit_1_naming_the_rule(args, needle):
+    out = run(*args)
+    assert out.exit_code == 1 and needle in out.output and "Traceback" not in out.output
+
+
+def test_tables_lists_the_catalogue():
+    out = run("tables", "axis-allies")
+    assert out.exit_code == 0
+    for name in ("unit", "research", "placement-limit", "victory", "battle"):
+        assert f"\n{name}  " in "\n" + out.output
