@@ -1,0 +1,284 @@
+"""The Fateful Midway Card Game's own kit pages: damage markers as counters in
+their colours, card faces whose stats read as a panel (ranks, defence levels,
+durabilities, VP) with a back per deck, and the turn-procedure sheet once per
+side.
+
+The stat panel follows the ``card-fields`` records (the callouts ① ② ... of
+rules 3-1 to 3-3); the secondary-damage results are named by the
+``secondary-damage`` table, the same rows the engine reads.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ...engine.errors import BadInput
+from ...engine.model import Card, Deck, Game, Marker
+from ..fonts import text_width, wrap
+from ..impose import Piece, impose
+from ..kit import KitPage, Options
+from ..pieces import CARD_BLEED, CARD_H, CARD_W, card_back, counter_size, fit_text, side_colour
+from ..primitives import Primitive, Rect, Style, Text
+from ..registry import kit_part
+from .midway import counter_sheets, dagger, sheet_pages
+
+GAME = "midway-cards"
+#: Colour words of the data -> print colours (and the ink that reads on them).
+COLOURS = {"red": ("#d23a3a", "#ffffff"), "blue": ("#2f63c4", "#ffffff"),
+           "yellow": ("#f4d23c", "#000000"), "green": ("#3f9d4a", "#ffffff"),
+           "white": ("#ffffff", "#000000")}
+DAMAGE_INK = {"bombing": "#d23a3a", "torpedo": "#2f63c4"}
+STAT_WORDS = {
+    "missions": "Missions", "aircraft_type": "Aircraft type", "air_combat_f": "Air combat (F)",
+    "air_combat_a": "Air combat (A)", "anti_ship": "Anti-ship level", "damage": "Damage",
+    "defense_kind": "Defense type", "level": "Level", "vp_sunk": "VP 撃沈/大破/中破",
+    "vp_destroyed": "VP 破壊/大破", "aircraft_f": "Aircraft",
+    "side_durability": "Side durability", "deck_durability": "Deck durability",
+    "defense_level": "Defense-card level", "defense_kinds": "Defense cards",
+    "durability": "Durability", "kind": "Card kind", "damage_kind": "Damage to"}
+TYPE_LETTER = {"fighter": "F", "bomber": "B", "torpedo-bomber": "T"}
+FIELD_GROUP = {"aircraft": "aircraft-card", "armament-change": "armament-change-card",
+               "defense": "defense-card", "tactics": "tactics-card"}
+
+
+# --- damage markers ------------------------------------------------------------------------
+
+
+def marker_colours(marker: Marker) -> tuple[str, str]:
+    """(ground, ink) for a marker's colour word; a #rrggbb colour is used as it is."""
+    colour = marker.color or ""
+    if colour.startswith("#"):
+        return colour, "#000000"
+    return COLOURS.get(colour, ("#ececec", "#000000"))
+
+
+def _big_and_small(marker: Marker) -> tuple[str, str]:
+    """'1 bombing damage (deck durability)' -> ('1', 'bombing damage');
+    '発着艦不能 - flight deck unusable / propulsion hit' -> ('発着艦不能', 'flight deck ...')."""
+    text = marker.text or marker.name or marker.id
+    number = re.match(r"(\d+)\s+(.*)", text)
+    if number:
+        return number.group(1), number.group(2).split("(")[0].strip()
+    big, _, small = text.partition(" - ")
+    return big.strip(), small.strip()
+
+
+def marker_face(game: Game, marker: Marker) -> tuple[Primitive, ...]:
+    """A damage marker: its colour, the value large, what it marks, the Japanese name."""
+    s = counter_size(game, marker)
+    ground, ink = marker_colours(marker)
+    big, small = _big_and_small(marker)
+    big += dagger(marker.field_assumed("text"))
+    pad = s * 0.08
+    items: list[Primitive] = [
+        Rect(0, 0, s, s, Style(fill=ground, stroke=None),
+             cls=f"counter-face marker {marker.color}"),
+        Rect(pad / 2, pad / 2, s - pad, s - pad, Style(fill=None, stroke="#9a9a9a", width=0.15)),
+        Text(s / 2, s * 0.5, big, size=fit_text(big, s * 0.42, s - 2 * pad), anchor="middle",
+             fill=ink, bold=True)]
+    for text, y, size in ((small, 0.72, 0.12), (_ja_short(marker), 0.9, 0.11)):
+        if text:
+            items.append(Text(s / 2, s * y, text, size=fit_text(text, s * size, s - 2 * pad),
+                              anchor="middle", fill=ink))
+    return tuple(items)
+
+
+def _ja_short(marker: Marker) -> str:
+    """'ダメージ表示マーカー（赤）' -> 'ダメージ（赤）': the marker's Japanese name, short."""
+    name = marker.name_ja or ""
+    return name.replace("表示マーカー", "")
+
+
+def marker_pieces(game: Game) -> list[Piece]:
+    """Every marker as counters, a back in the same colour."""
+    pieces = []
+    for marker in game.markers:
+        s = counter_size(game, marker)
+        ground, _ink = marker_colours(marker)
+        back = (Rect(0, 0, s, s, Style(fill=ground, stroke=None), cls="counter-back blank"),)
+        front = marker_face(game, marker)
+        pieces += [Piece(f"counter-{marker.id}-{i + 1}", s, s, front, back,
+                         cls=f"counter marker {marker.id}") for i in range(marker.count or 1)]
+    return pieces
+
+
+@kit_part(GAME, "counters", replaces=True)
+def damage_counters(game: Game, options: Options) -> list[KitPage]:
+    """The damage markers as counters in the colours their names give."""
+    return counter_sheets(marker_pieces(game), options)
+
+
+# --- card faces ----------------------------------------------------------------------------
+
+
+def _fields(game: Game, group: str | None) -> list:
+    for record in game.extra.get("card-fields", ()):
+        if record.id == group:
+            return list(record.extra.get("fields", ()))
+    return []
+
+
+def _field_group(card: Card) -> str | None:
+    kind = card.stats.get("kind")
+    if kind in FIELD_GROUP:
+        return FIELD_GROUP[kind]
+    if "deck_durability" in card.stats:
+        return "ship-card"
+    if "durability" in card.stats:
+        return "base-card"
+    return None
+
+
+def _value(card: Card, key: str) -> str:
+    value = card.stats.get(key)
+    if isinstance(value, tuple | list):
+        value = " ".join(str(v) for v in value)
+    if key == "aircraft_type":
+        value = f"{value} ({TYPE_LETTER.get(str(value), '?')})"
+    # a wholly assumed card carries one dagger, on its name
+    return f"{value}{dagger(not card.is_assumed and card.field_assumed(f'stats.{key}'))}"
+
+
+def stat_rows(game: Game, card: Card) -> list[tuple[str, str, str]]:
+    """(label, value, ink) per printed field of the card, in callout order."""
+    rows = []
+    for field in _fields(game, _field_group(card)):
+        keys = [k for k in field.get("stats", ()) if k in card.stats and k != "kind"]
+        if not keys:
+            continue
+        rows.extend(_rows_for(card, keys, field["callout"], field.get("name_ja", "")))
+    if not rows and {"bombing", "torpedo"} <= set(card.stats):
+        rows = secondary_rows(game, card)
+    return rows
+
+
+def _rows_for(card: Card, keys: list[str], callout: str,
+             name_ja: str) -> list[tuple[str, str, str]]:
+    label = f"{callout} {STAT_WORDS.get(keys[0], keys[0])} {name_ja}"
+    if keys[0].startswith("aircraft_") and keys[0] != "aircraft_type":
+        value = " ".join(f"{k[-1].upper()}{_value(card, k)}" for k in keys)
+        return [(label, value, "#000000")]
+    if keys[0].startswith("vp_"):
+        return [(label, " / ".join(_value(card, k) for k in keys), "#000000")]
+    out = []
+    for key in keys:
+        ink = DAMAGE_INK.get(str(card.stats.get("damage_kind")), "#000000") if key in (
+            "damage", "damage_kind") else "#000000"
+        out.append((f"{callout} {STAT_WORDS.get(key, key)} {name_ja}", _value(card, key), ink))
+    return out
+
+
+def secondary_rows(game: Game, card: Card) -> list[tuple[str, str, str]]:
+    """A secondary-damage card: its bombing and torpedo results, named by the table."""
+    table = game.table("secondary-damage")
+    rows = []
+    for key, label in (("bombing", "Bombing 爆撃 (red)"), ("torpedo", "Torpedo 雷撃 (blue)")):
+        result = card.stats[key]
+        row = next((r for r in table.rows if table.conditions(r).get("result") == result), None)
+        name = f"{row.name} {row.name_ja or ''}".strip() if row else str(result)
+        mark = dagger(not card.is_assumed and card.field_assumed(f"stats.{key}"))
+        rows.append((label, name + mark, DAMAGE_INK[key]))
+    return rows
+
+
+def card_front(game: Game, card: Card, deck: Deck) -> tuple[Primitive, ...]:
+    """A card: deck and number, name (English and Japanese), the stat panel, its text."""
+    w, h, b = CARD_W, CARD_H, CARD_BLEED
+    colour = side_colour(game, card.side or deck.side)
+    items: list[Primitive] = [
+        Rect(-b, -b, w + 2 * b, h + 2 * b, Style(fill=colour, stroke=None), cls="card-bleed"),
+        Rect(3, 3, w - 6, h - 6, Style(fill="#ffffff", stroke="#555555", width=0.3), r=2,
+             cls="card-frame")]
+    number = "" if card.number is None else f"#{card.number}  "
+    head = f"{number}{deck.label}"
+    items.append(Text(6, 8.5, head, size=fit_text(head, 2.4, w - 12), fill="#444444"))
+    name = (card.name or card.id) + dagger(card.is_assumed)
+    items.append(Text(w / 2, 15.5, name, size=fit_text(name, 4.6, w - 12), anchor="middle",
+                      bold=True))
+    y = 17.5
+    if card.name_ja:
+        items.append(Text(w / 2, 22.5, card.name_ja, size=fit_text(card.name_ja, 4.0, w - 12),
+                          anchor="middle"))
+        y = 24.5
+    panel, y = stat_panel(stat_rows(game, card), y)
+    items += panel
+    items += card_text(card, y + 1.5, h - 10 - y)
+    rules = ", ".join(card.rule)
+    if rules:
+        items.append(Text(w - 6, h - 5.5, f"rule {rules}", size=2.0, anchor="end",
+                          fill="#666666"))
+    return tuple(items)
+
+
+def stat_panel(rows: list[tuple[str, str, str]], y: float) -> tuple[list[Primitive], float]:
+    """Rows of label (small, left) and value (large, bold, right) on a tinted band; a value
+    too long for the right-hand side gets a line of its own under its label."""
+    items: list[Primitive] = []
+    if not rows:
+        return items, y
+    top = y + 1
+    for label, value, ink in rows:
+        row, top = _stat_row(label, value, ink, top)
+        items += row
+    band = Rect(5, y, CARD_W - 10, top - y + 0.6, Style(fill="#f1f1ec", stroke="#bbbbbb",
+                                                          width=0.2), r=1, cls="card-stats")
+    return [band, *items], top + 0.6
+
+
+def _stat_row(label: str, value: str, ink: str, top: float) -> tuple[list[Primitive], float]:
+    full = CARD_W - 13
+    if text_width(value, 3.4) <= 26:
+        size = 3.8 if text_width(value, 3.8) <= 26 else 3.4
+        base = top + 4.4
+        label_size = fit_text(label, 2.3, full - text_width(value, size) - 2)
+        return [Text(6.5, base, label, size=label_size, fill="#333333", cls="card-stat-label"),
+                Text(CARD_W - 6.5, base, value, size=size, anchor="end", bold=True, fill=ink,
+                     cls="card-stat")], top + 6.2
+    size = fit_text(value, 3.4, full)
+    return [Text(6.5, top + 3.0, label, size=fit_text(label, 2.3, full), fill="#333333",
+                 cls="card-stat-label"),
+            Text(CARD_W - 6.5, top + 3.4 + size * 1.05, value, size=size, anchor="end",
+                 bold=True, fill=ink, cls="card-stat")], top + 4.4 + size * 1.2
+
+
+def card_text(card: Card, y: float, height: float) -> list[Primitive]:
+    """The card's text (and a pointer to the assumed-values page) shrunk to fit, or stop."""
+    body = card.text or ""
+    if card.is_assumed:
+        body = (body + "\n" if body else "") + f"{dagger(True)} assumed: see Assumed values"
+    size = 3.0
+    while True:
+        lines = wrap(body, size, CARD_W - 12) if body else []
+        if len(lines) * size * 1.25 <= height:
+            break
+        if size <= 2.0:
+            raise BadInput(f"card {card.id}: text does not fit under its stats "
+                           f"({len(lines)} lines at {size:.1f} mm)")
+        size = round(size - 0.2, 2)
+    return [Text(6, y + (i + 0.8) * size * 1.25, line, size=size, cls="card-text")
+            for i, line in enumerate(lines)]
+
+
+def card_pieces(game: Game, deck: Deck) -> list[Piece]:
+    """A deck's cards with their stat panels; one back for the deck."""
+    back = card_back(game, deck)
+    pieces = []
+    for card in game.cards:
+        if card.deck == deck.id:
+            front = card_front(game, card, deck)
+            pieces += [Piece(f"card-{deck.id}-{card.id}-{i + 1}", CARD_W, CARD_H, front, back,
+                             cls=f"card {deck.id}") for i in range(card.count)]
+    return pieces
+
+
+@kit_part(GAME, "cards", replaces=True)
+def cards(game: Game, options: Options) -> list[KitPage]:
+    """Every deck, 9 up with crop marks, the deck's back on the following page."""
+    pages: list[KitPage] = []
+    for deck in game.decks:
+        sheets = impose(card_pieces(game, deck), options.paper, bleed=CARD_BLEED,
+                        duplex=options.duplex, back_offset=options.back_offset, what="card")
+        pages.extend(sheet_pages(sheets, f"cards {deck.id}"))
+    return pages
+
+
