@@ -70,6 +70,8 @@ def suffix_products(polys: list[Poly]) -> list[Poly]:
 
 def conv_cap(vec: list[int], taps: Poly, cap: int) -> list[int]:
     """Convolve ``vec`` with ``taps``, folding indices beyond ``cap`` into ``cap``."""
+    if len(taps) == 2:
+        return _conv2(vec, taps[0], taps[1], cap)
     out = [0] * (cap + 1)
     for i, v in enumerate(vec):
         if v:
@@ -77,6 +79,19 @@ def conv_cap(vec: list[int], taps: Poly, cap: int) -> list[int]:
                 if c:
                     k = i + t
                     out[k if k < cap else cap] += v * c
+    return out
+
+
+def _conv2(vec: list[int], q: int, p: int, cap: int) -> list[int]:
+    """``conv_cap`` for one die: ``out[i] = q*vec[i] + p*vec[i-1]``, the top folded."""
+    out = [0] * (cap + 1)
+    prev = 0
+    for i in range(cap):
+        v = vec[i]
+        out[i] = (v * q if v else 0) + (prev * p if prev else 0)
+        prev = v
+    top = vec[cap]
+    out[cap] = (top * (q + p) if top else 0) + (prev * p if prev else 0)
     return out
 
 
@@ -106,10 +121,11 @@ def chain_terminals(chain: Chain, start: dict[State, int], den0: int) -> tuple[d
     Q = den0 * math.prod(t for row in T for t in row if t)
     scale = Q // den0
     tail_a = [_tails(p) for p in A]
+    chunks = tail_chunks(delta)
     W = [[0] * nd for _ in range(na)]
     term: dict[State, int] = {}
     for jp in range(nd + 1):
-        R = _from_earlier_columns(A, tail_a, delta, W, jp, na, nd)
+        R = _from_earlier_columns(A, tail_a, delta, chunks, W, jp, na)
         if jp == nd:
             for i in range(na + 1):
                 p = R[i] + start.get((i, nd), 0) * scale
@@ -128,27 +144,47 @@ def _tails(p: Poly) -> Poly:
     return tuple(out)
 
 
-def _from_earlier_columns(A, tail_a, delta, W, jp: int, na: int, nd: int) -> list[int]:
-    """Flow into column ``jp`` from columns ``j < jp`` (Horner over the defenders)."""
+def _from_earlier_columns(A, tail_a, delta, chunks, W, jp: int, na: int) -> list[int]:
+    """Flow into column ``jp`` from columns ``j < jp`` (Horner over the defenders).
+
+    Defenders ``j < jp`` are applied one by one (a source column joins after each);
+    the rest, ``D_jp``, in chunks of several defenders at once (``tail_chunks``).
+    """
     R = [0] * (na + 1)
     active = False
-    last = jp == nd
-    for j in range(nd):
-        if j < jp:
-            x = jp - j
-            for i in range(na):
-                w = W[i][j]
-                if not w:
-                    continue
-                coeffs = tail_a[i] if last else A[i]
-                if x < len(coeffs) and coeffs[x]:
-                    R[i] += w * coeffs[x]
-                    active = True
-        elif not active:
-            break
+    last = jp == len(delta)
+    for j in range(jp):
+        x = jp - j
+        for i in range(na):
+            w = W[i][j]
+            if not w:
+                continue
+            coeffs = tail_a[i] if last else A[i]
+            if x < len(coeffs) and coeffs[x]:
+                R[i] += w * coeffs[x]
+                active = True
         if active and len(delta[j]) > 1:
             R = conv_cap(R, delta[j], na)
+    if active and not last:
+        for taps in chunks[jp]:
+            R = conv_cap(R, taps, na)
     return R
+
+
+def tail_chunks(delta: list[Poly], limit: int = 1 << 30) -> list[list[Poly]]:
+    """``out[j]``: ``delta[j:]`` multiplied together in runs whose ways stay one machine
+    digit (applying a run costs one pass instead of one per defender)."""
+    out: list[list[Poly]] = [[] for _ in range(len(delta) + 1)]
+    for j in range(len(delta) - 1, -1, -1):
+        run: Poly = (1,)
+        k = j
+        while k < len(delta) and max(polymul(run, delta[k])) < limit:
+            run = polymul(run, delta[k])
+            k += 1
+        if k == j:  # one defender's ways alone exceed the limit
+            run, k = delta[j], j + 1
+        out[j] = ([run] if len(run) > 1 else []) + out[k]
+    return out
 
 
 def _column(A, Dj, T, W, R, start, scale, jp: int, na: int, term: dict) -> None:
