@@ -11,16 +11,19 @@ rules 3-1 to 3-3); the secondary-damage results are named by the
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from ...engine.errors import BadInput
 from ...engine.model import Card, Deck, Game, Marker
+from .. import aids, kit
+from ..aids import Block
 from ..fonts import text_width, wrap
 from ..impose import Piece, impose
 from ..kit import KitPage, Options
 from ..pieces import CARD_BLEED, CARD_H, CARD_W, card_back, counter_size, fit_text, side_colour
-from ..primitives import Primitive, Rect, Style, Text
+from ..primitives import Group, Primitive, Rect, Style, Text
 from ..registry import kit_part
-from .midway import counter_sheets, dagger, sheet_pages
+from .midway import SIDE_INK, counter_sheets, dagger, page_of, sheet_pages, text_lines
 
 GAME = "midway-cards"
 #: Colour words of the data -> print colours (and the ink that reads on them).
@@ -282,3 +285,124 @@ def cards(game: Game, options: Options) -> list[KitPage]:
     return pages
 
 
+
+
+# --- the turn-procedure sheet, once per side ------------------------------------------------
+
+
+def matrix_block(table, width: float) -> Block | None:
+    """A two-key, one-result table as a grid (first key down, second across), when every
+    pair has exactly one row; None otherwise."""
+    if len(table.key_ids) != 2 or len(table.results) != 1:
+        return None
+    down, across = table.key_ids
+    cells: dict[tuple[str, str], str] = {}
+    for row in table.rows:
+        c = table.conditions(row)
+        key = (str(c[down]), str(c[across]))
+        if key in cells:
+            return None
+        value = table.result(row)[table.results[0]]
+        shown = {True: "yes", False: "no"}.get(value, value) if isinstance(value, bool) else value
+        cells[key] = f"{shown}{dagger(row.is_assumed)}"
+    rows = list(dict.fromkeys(k[0] for k in cells))
+    cols = list(dict.fromkeys(k[1] for k in cells))
+    cell = min(12.0, width / (len(cols) + 2))
+    title = f"{table.label}  [{', '.join(table.rule)}]"
+    items: list[Primitive] = [Text(0, 3.0, title, size=fit_text(title, 3.0, width), bold=True)]
+    corner = f"{down} \\ {across}: {table.results[0]}"
+    items.append(Text(0, 7.0, corner, size=fit_text(corner, 2.4, width), fill="#555555"))
+    y0, head_w = 8.5, cell * 2
+    for j, col in enumerate(cols):
+        items += _cell(head_w + j * cell, y0, cell, col, aids.HEAD)
+    for i, row in enumerate(rows):
+        y = y0 + (i + 1) * 5.5
+        items += _cell(0, y, head_w, row, aids.HEAD)
+        for j, col in enumerate(cols):
+            items += _cell(head_w + j * cell, y, cell, cells.get((row, col), "-"), aids.CELL)
+    return Block(tuple(items), y0 + (len(rows) + 1) * 5.5 + 2, id=f"matrix-{table.id}",
+                 cls="table matrix")
+
+
+def _cell(x: float, y: float, w: float, text: str, style: Style) -> list[Primitive]:
+    return [Rect(x, y, w, 5.5, style),
+            Text(x + w / 2, y + 3.9, text, size=fit_text(text, 2.6, w - 1), anchor="middle")]
+
+
+def side_by_side(blocks: list[Block], width: float) -> Block:
+    """Blocks next to each other in equal columns."""
+    col = width / len(blocks)
+    items = tuple(Group(b.items, dx=i * col, id=b.id, cls=b.cls) for i, b in enumerate(blocks))
+    return Block(items, max(b.height for b in blocks), cls="columns")
+
+
+def procedure_blocks(game: Game, sheet, width: float) -> list[Block]:
+    """A procedure sheet: its side's colour band, the steps, then its tables (grids where
+    the table is a grid)."""
+    ink = SIDE_INK.get(_sheet_side(game, sheet), "#444444")
+    head = f"{sheet.label}{dagger(sheet.is_assumed)}  [{', '.join(sheet.rule)}]"
+    blocks = [Block((Rect(0, 0, width, 8, Style(fill=ink, stroke=None)),
+                     Text(2, 5.8, head, size=fit_text(head, 4.4, width - 4), bold=True,
+                          fill="#ffffff")), 9, id=f"{sheet.id}-head", cls="sheet-head")]
+    for section in sheet.sections:
+        title = " ".join(t for t in (section.title, section.title_ja) if t)
+        title += f"  [{', '.join(section.rule)}]" if section.rule else ""
+        blocks.append(section_block(title, section.lines, width))
+    return blocks + table_rows([game.table(t) for t in sheet.tables], width)
+
+
+def _natural_width(block: Block) -> float:
+    return max((r.x + r.w for r in block.items if isinstance(r, Rect)), default=0.0)
+
+
+def table_rows(tables, width: float) -> list[Block]:
+    """Grids and narrow tables three to a row, the other tables two to a row."""
+    third, half = width / 3 - 4, width / 2 - 4
+    narrow: list[Block] = []
+    wide: list[Block] = []
+    for table in tables:
+        grid = matrix_block(table, third)
+        block = grid or aids.table_block(table, 1000)
+        if grid or _natural_width(block) <= third:
+            narrow.append(grid or aids.table_block(table, third))
+        else:
+            wide.append(aids.table_block(table, half))
+    rows = [side_by_side(narrow[i:i + 3] + [Block((), 0)] * (3 - len(narrow[i:i + 3])), width)
+            for i in range(0, len(narrow), 3)]
+    rows += [side_by_side(wide[i:i + 2] + [Block((), 0)] * (2 - len(wide[i:i + 2])), width)
+             for i in range(0, len(wide), 2)]
+    return rows
+
+
+def section_block(title: str, lines, width: float, size: float = 2.75) -> Block:
+    """A bold title and its lines, each wrapped, in one block."""
+    items: list[Primitive] = [Text(0, 3.4, title, size=fit_text(title, 3.4, width), bold=True)]
+    y = 5.0
+    for line in lines:
+        wrapped, h = text_lines(line, 0, y, size, width)
+        items += wrapped
+        y += h + 0.4
+    return Block(tuple(items), y, cls="sheet-section")
+
+
+def _sheet_side(game: Game, sheet) -> str | None:
+    sides = [s.id for s in game.info.sides]
+    return next((s for s in sides if sheet.id.endswith(f"-{s}")), None)
+
+
+def is_procedure_sheet(sheet) -> bool:
+    return sheet.kind == "play-aid" and sheet.id.startswith("procedure-sheet")
+
+
+@kit_part(GAME, "sheets", replaces=True)
+def sheets(game: Game, options: Options) -> list[KitPage]:
+    """The turn-procedure sheet once per side, then the generic sheets and play aid."""
+    width = options.paper.content()[2]
+    pages: list[KitPage] = []
+    for sheet in game.sheets:
+        if is_procedure_sheet(sheet):
+            flowed = aids.flow(procedure_blocks(game, sheet, width), options.paper.content())
+            pages += [page_of(f"sheet {sheet.id}", options, items, f"{sheet.id}-{i}")
+                      for i, items in enumerate(flowed, 1)]
+    rest = replace(game, sheets=tuple(s for s in game.sheets if not is_procedure_sheet(s)))
+    return pages + kit.sheet_pages(rest, options)
