@@ -1,0 +1,433 @@
+"""Nightfighter's own kit pages: the player and referee maps, the two counter sheets and the
+referee screen.
+
+Everything is drawn from the game's YAML. The maps are two renderings of the one 18x27 hex
+map (``map.yaml``) at the sheet sizes of the constants ``player-map-size-in`` (17x22 in) and
+``umpire-map-size-in`` (11x17 in); the hex size is derived so that the grid fills the sheet
+(the generic tiler splits it over smaller paper). Searchlight zones are dotted outlines with
+their letters, flare-dropper paths are arrows, the player map carries the Game Turn track
+and the environment boxes (``tracks.yaml``). The counters follow ``counter-sheets``: aircraft
+with type, 3-digit id, large sighting number and a nose arrow; radar search/sweep pairs with
+the ``radars`` search values; the 40 ``entry-chits`` with a red front and a yellow back.
+The referee screen prints every table of ``tables.yaml`` as the engine reads it, plus the
+radar arcs drawn with the engine's ``HexGrid.arc_hexes``.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+
+from ...engine.model import Game, HexMap
+from .. import aids
+from ..fonts import text_width, wrap
+from ..hexmap import HexGeometry
+from ..impose import CROP
+from ..kit import KitPage, Options, _flowed, _tiled
+from ..page import FOOTER, MARGIN
+from ..pieces import DAGGER, fit_text
+from ..primitives import Group, Line, Polygon, Primitive, Rect, Style, Text
+from ..registry import kit_part
+
+GAME = "nightfighter"
+INCH = 25.4
+INK = "#222222"
+GREY = "#666666"
+ZONE_INK = "#9a6a00"
+FLARE_INK = "#d0601a"
+ENTRY_INK = "#b02020"
+EXIT_INK = "#303090"
+PLAIN_HEX = Style(fill="#ffffff", stroke="#7f93ad", width=0.2)
+ENTRY_HEX = Style(fill="#fbe3e3", stroke="#7f93ad", width=0.2)
+EXIT_HEX = Style(fill="#e3e5f6", stroke="#7f93ad", width=0.2)
+UNIT_VECTORS = {"N": (0.0, -1.0), "S": (0.0, 1.0), "NE": (0.866, -0.5), "SE": (0.866, 0.5),
+                "SW": (-0.866, 0.5), "NW": (-0.866, -0.5)}
+#: which sheet each map fills: (constant with its size in inches, title, Japanese title)
+MAP_SHEETS = {
+    "player": ("player-map-size-in", "Player map", "プレイヤーマップ"),
+    "referee": ("umpire-map-size-in", "Referee (umpire) map", "審判用マップ"),
+}
+
+
+def dagger(assumed: bool) -> str:
+    """A dagger after values the data marks assumed."""
+    return DAGGER if assumed else ""
+
+
+def rules(record) -> str:
+    """``[2.1.3, 14.2]`` for a record with rules, else an empty string."""
+    return f"[{', '.join(record.rule)}]" if record.rule else ""
+
+
+# --- geometry helpers --------------------------------------------------------------------
+
+
+def arrow(points, style: Style, head: float = 2.0, id: str | None = None,
+          cls: str = "arrow") -> Group:
+    """A polyline through ``points`` with a filled arrowhead at its last point."""
+    (x1, y1), (x2, y2) = points[-2], points[-1]
+    length = math.hypot(x2 - x1, y2 - y1) or 1.0
+    ux, uy = (x2 - x1) / length, (y2 - y1) / length
+    base = (x2 - ux * head, y2 - uy * head)
+    wing = (-uy * head * 0.45, ux * head * 0.45)
+    shaft = Polygon((*points[:-1], base), replace(style, fill=None), closed=False)
+    tip = Polygon(((x2, y2), (base[0] + wing[0], base[1] + wing[1]),
+                   (base[0] - wing[0], base[1] - wing[1])),
+                  Style(fill=style.stroke, stroke=None, opacity=style.opacity))
+    return Group((shaft, tip), id=id, cls=cls)
+
+
+def outline_edges(geo: HexGeometry, hexes, index) -> list[tuple[tuple[float, float], ...]]:
+    """The outer edges of a set of hexes: the hex sides no other hex of the set shares."""
+    count: dict[tuple[float, float], tuple[tuple[float, float], ...]] = {}
+    seen: dict[tuple[float, float], int] = {}
+    for hex_id in hexes:
+        corners = geo.corners(*index[hex_id])
+        for i in range(6):
+            a, b = corners[i], corners[(i + 1) % 6]
+            key = (round((a[0] + b[0]) / 2, 2), round((a[1] + b[1]) / 2, 2))
+            seen[key] = seen.get(key, 0) + 1
+            count[key] = (a, b)
+    return [count[k] for k, n in seen.items() if n == 1]
+
+
+def wrapped(text: str, x: float, y: float, size: float, width: float,
+            **kw) -> tuple[list[Primitive], float]:
+    """Lines of ``text`` wrapped to ``width`` from the top ``y``; the items and height used."""
+    lines = wrap(text, size, width)
+    step = size * 1.28
+    items: list[Primitive] = [Text(x, y + size + i * step, line, size=size, **kw)
+                              for i, line in enumerate(lines)]
+    return items, len(lines) * step + size * 0.3
+
+
+# --- the maps ----------------------------------------------------------------------------
+
+PAD = 4.0  # border inside the drawing
+TITLE_H = 10.0
+BOTTOM_H = 7.0
+BEACON_W = 1.7  # radio-beacon box column, in hex sizes (circumradius)
+PANEL_W = 84.0  # player map: turn track and environment boxes
+
+
+def sheet_size(game: Game, which: str) -> tuple[float, float]:
+    """Width and height (mm) of the printed sheet ``which`` map fills: the map's own sheet
+    less the printer margin, crop and label band, so that it prints on one sheet of paper
+    that size."""
+    inches = game.constant(MAP_SHEETS[which][0])
+    w, h = (float(v) * INCH for v in inches)
+    return w - 2 * (MARGIN + CROP), h - 2 * (MARGIN + CROP) - FOOTER - 4.0
+
+
+def map_geometry(game: Game, which: str) -> tuple[HexGeometry, float, float]:
+    """The hex geometry that fills the sheet, and the drawing's width and height."""
+    hex_map = game.hex_map()
+    w, h = sheet_size(game, which)
+    probe = HexGeometry.of(hex_map, 10.0)
+    pw, ph = probe.extent()
+    side = PANEL_W if which == "player" else 0.0
+    beacon = BEACON_W * probe.size
+    fit_w = (w - 2 * PAD - side) / (pw + beacon)
+    fit_h = (h - 2 * PAD - TITLE_H - BOTTOM_H) / ph
+    return HexGeometry.of(hex_map, 10.0 * min(fit_w, fit_h)), w, h
+
+
+def map_drawing(game: Game, which: str) -> tuple[tuple[Primitive, ...], float, float]:
+    """The whole map ``which`` (player or referee) at full size: (items, width, height)."""
+    hex_map = game.hex_map()
+    geo, w, h = map_geometry(game, which)
+    gw, gh = geo.extent()
+    x0, y0 = PAD, PAD + TITLE_H
+    index = {hex_id: (c, r) for hex_id, c, r in geo.cells()}
+    grid: list[Primitive] = [*_hexes(hex_map, geo, which), *_entry_marks(hex_map, geo, index),
+                             *_zones(hex_map, geo, index), *_flare_paths(hex_map, geo, index),
+                             *_beacons(hex_map, geo, index),
+                             Rect(0, 0, gw, gh, Style(width=0.5), cls="map-border")]
+    grid.extend(_radio_beacon_box(hex_map, geo, index))
+    items: list[Primitive] = [Rect(0, 0, w, h, Style(fill="#ffffff", stroke=None),
+                                   cls="map-sheet"),
+                              *_title(game, which, w),
+                              Group(tuple(grid), dx=x0, dy=y0, id=f"{which}-map-grid",
+                                    cls=f"map-grid {which}")]
+    items.extend(_exit_caption(hex_map, geo, x0, y0 + gh))
+    if which == "player":
+        px = x0 + gw + BEACON_W * geo.size + 4.0
+        items.append(Group(tuple(player_panel(game, w - px - PAD)), dx=px, dy=y0,
+                           id="player-map-panel", cls="map-panel"))
+    return tuple(items), w, h
+
+
+def _title(game: Game, which: str, width: float) -> list[Primitive]:
+    _const, english, japanese = MAP_SHEETS[which]
+    inches = "x".join(str(v) for v in game.constant(MAP_SHEETS[which][0]))
+    hex_map = game.hex_map()
+    text = (f"{game.info.name.split(':')[0]} — {english} {japanese} ({inches} in) · "
+            f"{hex_map.columns.count}x{hex_map.rows.count} hexes {rules(hex_map)}")
+    return [Text(PAD, PAD + 6.0, text, size=fit_text(text, 6.0, width - 2 * PAD), bold=True,
+                 cls="map-title")]
+
+
+def _hexes(hex_map: HexMap, geo: HexGeometry, which: str) -> list[Primitive]:
+    kinds: dict[str, str] = {}
+    for feature in hex_map.features:
+        if feature.kind in ("entry", "exit"):
+            for hex_id in feature.hexes:
+                kinds[hex_id] = feature.kind
+    polygons: list[Primitive] = []
+    labels: list[Primitive] = []
+    size = min(2.6, geo.size * 0.24)
+    for hex_id, c, r in geo.cells():
+        kind = kinds.get(hex_id)
+        style = {"entry": ENTRY_HEX, "exit": EXIT_HEX}.get(kind or "", PLAIN_HEX)
+        cls = " ".join(["hex", GAME, which, *([kind] if kind else [])])
+        polygons.append(Polygon(geo.corners(c, r), style, id=f"{which}-hex-{hex_id}", cls=cls))
+        cx, cy = geo.centre(c, r)
+        labels.append(Text(cx, cy - geo.size * 0.55, hex_id, size=size, anchor="middle",
+                           fill="#555555", cls="hex-id"))
+    return [Group(tuple(polygons), cls="hexes"), Group(tuple(labels), cls="hex-ids")]
+
+
+def _entry_marks(hex_map: HexMap, geo: HexGeometry, index) -> list[Primitive]:
+    """Entry hexes: the column number in large type and an arrow down the column."""
+    items: list[Primitive] = []
+    feature = next((f for f in hex_map.features if f.kind == "entry"), None)
+    if feature is None:
+        return items
+    labels = feature.get("labels") or {}
+    ux, uy = UNIT_VECTORS.get(str(feature.get("facing") or "S"), (0.0, 1.0))
+    s = geo.size
+    for hex_id in feature.hexes:
+        cx, cy = geo.centre(*index[hex_id])
+        label = str(labels.get(hex_id, hex_id))
+        mark = Text(cx, cy + s * 0.22, label, size=s * 0.62, anchor="middle", bold=True,
+                    fill=ENTRY_INK)
+        tail = (cx + ux * s * 0.38, cy + uy * s * 0.38)
+        tip = (cx + ux * s * 0.8, cy + uy * s * 0.8)
+        items.append(Group((mark, arrow([tail, tip], Style(stroke=ENTRY_INK, width=0.5),
+                                        head=s * 0.22)),
+                           id=f"entry-{hex_id}", cls="entry-hex"))
+    return items
+
+
+def _zones(hex_map: HexMap, geo: HexGeometry, index) -> list[Primitive]:
+    """Searchlight zones as dotted outlines with their letter ids (no fill)."""
+    items: list[Primitive] = []
+    dotted = Style(stroke=ZONE_INK, width=0.7, dash=(1.4, 0.9))
+    for feature in hex_map.features:
+        if feature.kind != "searchlight-zone":
+            continue
+        edges = [Line(a[0], a[1], b[0], b[1], dotted)
+                 for a, b in outline_edges(geo, feature.hexes, index)]
+        first = min(feature.hexes, key=lambda h: index[h])
+        cx, cy = geo.centre(*index[first])
+        letter = (feature.label or feature.id) + dagger(feature.is_assumed or
+                                                        bool(feature.assumed))
+        box_w = text_width(letter, geo.size * 0.7) + 2.0
+        tag = [Rect(cx - box_w / 2, cy - geo.size * 0.28, box_w, geo.size * 0.82,
+                    Style(fill="#ffffff", stroke=ZONE_INK, width=0.4), r=0.8),
+               Text(cx, cy + geo.size * 0.4, letter, size=geo.size * 0.7, anchor="middle",
+                    bold=True, fill=ZONE_INK, cls="zone-letter")]
+        items.append(Group((*edges, *tag), id=f"zone-{feature.label or feature.id}",
+                           cls="searchlight-zone"))
+    return items
+
+
+def _flare_paths(hex_map: HexMap, geo: HexGeometry, index) -> list[Primitive]:
+    """Flare-dropper entry hexes (numbered tags) and their diagonal paths as arrows."""
+    entries = {f.label: f for f in hex_map.features if f.kind == "flare-dropper-entry"}
+    items: list[Primitive] = []
+    s = geo.size
+    for feature in hex_map.features:
+        if feature.kind != "flare-dropper-path" or len(feature.hexes) < 2:
+            continue
+        points = [geo.centre(*index[h]) for h in feature.hexes]
+        entry = next((e for e in entries.values() if e.hexes and e.hexes[0] == feature.hexes[0]),
+                     None)
+        number = entry.label if entry else feature.id
+        faint = Style(stroke=FLARE_INK, width=0.35, dash=(2.0, 1.2), opacity=0.55)
+        path = arrow(points[1:] if len(points) > 2 else points, faint, head=s * 0.3)
+        bold = arrow([points[0], _towards(points[0], points[1], s * 0.95)],
+                     Style(stroke=FLARE_INK, width=0.8), head=s * 0.32)
+        cx, cy = points[0]
+        tag = Text(cx, cy + s * 0.2, f"F{number}{dagger(feature.is_assumed)}", size=s * 0.34,
+                   anchor="middle", bold=True, fill=FLARE_INK, cls="flare-entry-label")
+        items.append(Group((path, bold, tag), id=f"flare-path-{number}",
+                           cls="flare-dropper-path"))
+    return items
+
+
+def _towards(a, b, length: float) -> tuple[float, float]:
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    d = math.hypot(dx, dy) or 1.0
+    return a[0] + dx / d * length, a[1] + dy / d * length
+
+
+def _beacons(hex_map: HexMap, geo: HexGeometry, index) -> list[Primitive]:
+    """The searchlight beacon: a star in its hex with its name."""
+    items: list[Primitive] = []
+    for feature in hex_map.features:
+        if feature.kind != "searchlight-beacon" or not feature.hexes:
+            continue
+        cx, cy = geo.centre(*index[feature.hexes[0]])
+        s = geo.size
+        star = tuple((cx + (s * 0.32 if i % 2 == 0 else s * 0.13) * math.sin(math.pi * i / 5),
+                      cy - s * 0.05 - (s * 0.32 if i % 2 == 0 else s * 0.13)
+                      * math.cos(math.pi * i / 5)) for i in range(10))
+        name = (feature.name or "Searchlight beacon") + dagger(bool(feature.assumed))
+        width = s * 1.6
+        items.append(Group((Polygon(star, Style(fill="#f2c200", stroke=ZONE_INK, width=0.3)),
+                            Text(cx, cy + s * 0.5, name, size=fit_text(name, s * 0.2, width),
+                                 anchor="middle", bold=True),
+                            Text(cx, cy + s * 0.75, feature.name_ja or "",
+                                 size=fit_text(feature.name_ja or "", s * 0.2, width),
+                                 anchor="middle")),
+                           id="searchlight-beacon", cls="searchlight-beacon"))
+    return items
+
+
+def _radio_beacon_box(hex_map: HexMap, geo: HexGeometry, index) -> list[Primitive]:
+    """The radio-beacon box beyond the east edge, with arrows to its adjacent hexes."""
+    feature = next((f for f in hex_map.features if f.kind == "radio-beacon-box"), None)
+    if feature is None or not feature.hexes:
+        return []
+    gw, _gh = geo.extent()
+    s = geo.size
+    centres = [geo.centre(*index[h]) for h in feature.hexes]
+    top = min(y for _x, y in centres) - s * 0.8
+    bottom = max(y for _x, y in centres) + s * 0.8
+    x = gw + s * 0.35
+    box_w = (BEACON_W - 0.45) * s
+    items: list[Primitive] = [Rect(x, top, box_w, bottom - top,
+                                   Style(fill="#eef3e6", stroke="#2f6b2f", width=0.6), r=1.5)]
+    name = (feature.name or "Radio beacon box") + dagger(bool(feature.assumed))
+    for i, text in enumerate((name, feature.name_ja or "")):
+        size = fit_text(text, s * 0.3, bottom - top - 2)
+        items.append(Text(x + box_w * (0.38 + 0.36 * i), (top + bottom) / 2, text, size=size,
+                          anchor="middle", rotate=90, bold=i == 0))
+    for (cx, cy), hex_id in zip(centres, feature.hexes, strict=True):
+        items.append(arrow([(x - 0.3, cy), (cx + s * 0.5, cy)],
+                           Style(stroke="#2f6b2f", width=0.45), head=s * 0.2,
+                           id=f"radio-beacon-to-{hex_id}", cls="radio-beacon-exit"))
+    return [Group(tuple(items), id="radio-beacon-box", cls="radio-beacon-box")]
+
+
+def _exit_caption(hex_map: HexMap, geo: HexGeometry, x: float, y: float) -> list[Primitive]:
+    feature = next((f for f in hex_map.features if f.kind == "exit"), None)
+    if feature is None:
+        return []
+    gw = geo.extent()[0]
+    text = f"↓ {feature.name} {feature.name_ja or ''} {rules(feature)}: {feature.note or ''} ↓"
+    return [Text(x + gw / 2, y + 5.0, text, size=fit_text(text, 3.6, gw), anchor="middle",
+                 fill=EXIT_INK, bold=True, cls="exit-caption")]
+
+
+# --- player map panel: turn track, environment boxes, legend ------------------------------
+
+BOX = 19.0  # a box holds a 5/8-in counter
+
+
+def player_panel(game: Game, width: float) -> list[Primitive]:
+    """The Game Turn track, the environment boxes and the map legend, top to bottom."""
+    items: list[Primitive] = []
+    y = 0.0
+    for track in game.tracks:
+        group, height = turn_track(track, width)
+        items.append(replace(group, dy=y))
+        y += height + 6.0
+    for display in game.displays:
+        if any(box.kind == "environment" for box in display.boxes):
+            group, height = environment_boxes(display, width)
+            items.append(replace(group, dy=y))
+            y += height + 6.0
+    items.append(replace(map_legend(game, width), dy=y))
+    return items
+
+
+def turn_track(track, width: float) -> tuple[Group, float]:
+    """The track in columns of boxes; asterisked values (the data's labels) marked."""
+    title = f"{track.label}{dagger(bool(track.assumed))} {rules(track)}"
+    items: list[Primitive] = [Text(0, 4.0, title, size=fit_text(title, 4.0, width), bold=True)]
+    cols = max(1, min(4, int(width // (BOX + 1))))
+    per_col = math.ceil(len(track.values) / cols)
+    for i, value in enumerate(track.values):
+        c, r = divmod(i, per_col)
+        x, y = c * (BOX + 1), 6.0 + r * BOX
+        star = track.labels.get(str(value), "")
+        items.append(Rect(x, y, BOX, BOX, Style(fill="#fbf3dc" if star else "#ffffff",
+                                                stroke=INK, width=0.35),
+                          id=f"track-{track.id}-{value}", cls="track-box"))
+        items.append(Text(x + 2.0, y + 7.0, f"{value}{star}", size=6.0, bold=True,
+                          cls="track-value"))
+    y = 6.0 + per_col * BOX + 1.0
+    note, h = wrapped(track.note or "", 0, y, 2.6, width)
+    return Group((*items, *note), id=f"track-{track.id}", cls="turn-track"), y + h
+
+
+def environment_boxes(display, width: float) -> tuple[Group, float]:
+    """One row of boxes per group (moon, visibility, clouds), each box sized for a counter."""
+    title = f"{display.label} {rules(display)}"
+    items: list[Primitive] = [Text(0, 4.0, title, size=fit_text(title, 4.0, width), bold=True)]
+    groups: dict[str, list] = {}
+    for box in display.boxes:
+        groups.setdefault(box.group or box.id, []).append(box)
+    y = 7.0
+    for name, boxes in groups.items():
+        rule = ", ".join(boxes[0].rule)
+        items.append(Text(0, y + 3.0, f"{name.capitalize()} [{rule}]", size=3.0, bold=True))
+        y += 4.5
+        box_w = min(BOX + 8, (width - 2 * (len(boxes) - 1)) / len(boxes))
+        for i, box in enumerate(boxes):
+            x = i * (box_w + 2)
+            items.append(Rect(x, y, box_w, BOX, Style(fill="#ffffff", stroke=INK, width=0.35),
+                              r=1.0, id=f"box-{display.id}-{box.id}", cls="environment-box"))
+            for j, text in enumerate((box.name or box.id, box.name_ja or "")):
+                items.append(Text(x + box_w / 2, y + 4.0 + j * 3.6, text, anchor="middle",
+                                  size=fit_text(text, 3.0, box_w - 2), fill=GREY))
+        y += BOX + 3.0
+    return Group(tuple(items), id=f"display-{display.id}", cls="environment"), y
+
+
+def map_legend(game: Game, width: float) -> Group:
+    """What the marks on the map are, with the rules and which are assumed layouts."""
+    hex_map = game.hex_map()
+    items: list[Primitive] = [Text(0, 4.0, "Legend 凡例", size=4.0, bold=True)]
+    y = 7.0
+    samples = [("entry", ENTRY_HEX, "Entry edge, row 01: column number, facing arrow"),
+               ("exit", EXIT_HEX, "Exit edge, row 27"),
+               ("searchlight-zone", Style(stroke=ZONE_INK, width=0.7, dash=(1.4, 0.9)),
+                "Searchlight zone (4x6 hexes) with its letter"),
+               ("flare-dropper-path", Style(stroke=FLARE_INK, width=0.8),
+                "Flare-dropper entry hex Fnn and its path"),
+               ("searchlight-beacon", Style(fill="#f2c200", stroke=ZONE_INK, width=0.3),
+                "Searchlight beacon"),
+               ("radio-beacon-box", Style(fill="#eef3e6", stroke="#2f6b2f", width=0.6),
+                "Radio beacon box: fighters leave to the arrowed hexes")]
+    present = {f.kind for f in hex_map.features}
+    for kind, style, text in samples:
+        if kind not in present:
+            continue
+        feature = next(f for f in hex_map.features if f.kind == kind)
+        line = f"{text} {feature.name_ja or ''} {rules(feature)}"
+        items.append(Rect(0, y, 8, 4.5, style, cls=f"legend-{kind}"))
+        lines, h = wrapped(line, 10, y - 0.4, 2.6, width - 10)
+        items.extend(lines)
+        y += max(h, 5.5) + 1.0
+    note = (f"{DAGGER} position not in the rules (digest N3, N11-N13): an assumed layout; "
+            "see the Assumed values page.")
+    lines, h = wrapped(note, 0, y, 2.4, width, fill=GREY)
+    items.extend(lines)
+    return Group(tuple(items), id="map-legend", cls="map-legend")
+
+
+@kit_part(GAME, "map", replaces=True)
+def map_pages(game: Game, options: Options) -> list[KitPage]:
+    """The player map (17x22 in) and the referee map (11x17 in), tiled to the paper."""
+    pages: list[KitPage] = []
+    for which in MAP_SHEETS:
+        drawing, width, height = map_drawing(game, which)
+        pages.extend(_tiled(drawing, width, height, options, f"{which} map"))
+    width = options.paper.content()[2]
+    blocks = [aids.display_block(d, width) for d in game.displays
+              if not any(box.kind == "environment" for box in d.boxes)]
+    pages.extend(_flowed(blocks, options.paper, "off-map displays"))
+    return pages
