@@ -337,6 +337,12 @@ def _phase_box(phase: Phase, width: float, size: float = 2.5) -> Block:
     return Block(tuple(items), y + 1, id=f"sop-{phase.id}", cls=f"sop-phase {phase.who or ''}")
 
 
+def stacked(top: Block, below: Block) -> Block:
+    """Two blocks as one, so a heading never ends a page alone."""
+    return Block((*top.items, Group(below.items, dy=top.height, id=below.id, cls=below.cls)),
+                 top.height + below.height, cls=below.cls)
+
+
 def sequence_pages(game: Game, options: Options) -> list[KitPage]:
     """The sequence of play: the turn's phases in order, the night turn, solitaire, tables."""
     sheet: Sheet = game.get("sheets", AID_SHEET)  # type: ignore[assignment]
@@ -347,15 +353,15 @@ def sequence_pages(game: Game, options: Options) -> list[KitPage]:
                   and p.order), key=lambda p: p.order)
     night = [p for p in game.sequence if p.turns]
     solo = [p for p in game.sequence if p.extra.get("scenario")]
-    blocks.append(aids.heading("Each turn 毎ターンの手順", width, 3.8))
-    blocks += [_phase_box(p, width) for p in day]
+    groups = [("Each turn 毎ターンの手順", day)]
     if night:
         turns = ", ".join(str(t) for t in night[0].turns)
-        blocks.append(aids.heading(f"Night turn (Turn {turns}) 夜間ターン: changes", width, 3.8))
-        blocks += [_phase_box(p, width) for p in night]
+        groups.append((f"Night turn (Turn {turns}) 夜間ターン: changes", night))
     if solo:
-        blocks.append(aids.heading("Solitaire 飛龍奮戦す", width, 3.8))
-        blocks += [_phase_box(p, width) for p in solo]
+        groups.append(("Solitaire 飛龍奮戦す", solo))
+    for title, phases in groups:
+        boxes = [_phase_box(p, width) for p in phases]
+        blocks += [stacked(aids.heading(title, width, 3.8), boxes[0]), *boxes[1:]]
     blocks += [aids.table_block(game.table(t), width) for t in sheet.tables]
     return [page_of(f"sheet {sheet.id}", options, items, f"sequence-of-play-{i}")
             for i, items in enumerate(aids.flow(blocks, options.paper.content()), 1)]
