@@ -735,6 +735,10 @@ def unit_counter_pieces(game: Game) -> list[Piece]:
 def midway_counters(game: Game, options: Options) -> list[KitPage]:
     """Units (2-step aircraft with their reduced backs) and markers, imposed by size."""
     pieces = unit_counter_pieces(game)
+    units = {u.id for u in game.units}
     for marker in game.markers:
-        pieces.extend(marker_pieces(game, marker))
+        made = marker_pieces(game, marker)
+        if marker.id in units:  # a marker named like a unit: keep the SVG ids unique
+            made = [replace(p, id=p.id.replace("counter-", "counter-marker-", 1)) for p in made]
+        pieces.extend(made)
     return counter_sheets(pieces, options)
