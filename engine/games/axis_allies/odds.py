@@ -73,12 +73,16 @@ def conv_cap(vec: list[int], taps: Poly, cap: int) -> list[int]:
     if len(taps) == 2:
         return _conv2(vec, taps[0], taps[1], cap)
     out = [0] * (cap + 1)
+    tails = _tails(taps)
     for i, v in enumerate(vec):
         if v:
-            for t, c in enumerate(taps):
+            room = cap - i  # taps from ``room`` on all land on ``cap``
+            for t in range(min(room, len(taps))):
+                c = taps[t]
                 if c:
-                    k = i + t
-                    out[k if k < cap else cap] += v * c
+                    out[i + t] += v * c
+            if room < len(taps):
+                out[cap] += v * tails[room]
     return out
 
 
@@ -190,6 +194,7 @@ def tail_chunks(delta: list[Poly], limit: int = 1 << 30) -> list[list[Poly]]:
 def _column(A, Dj, T, W, R, start, scale, jp: int, na: int, term: dict) -> None:
     """Settle column ``jp``: rows in order, pushing same-column flow (no defender lost)."""
     same = [0] * (na + 1)
+    tail_d = _tails(Dj)
     for i in range(na):
         p = R[i] + same[i] + start.get((i, jp), 0) * scale
         if not p:
@@ -203,11 +208,13 @@ def _column(A, Dj, T, W, R, start, scale, jp: int, na: int, term: dict) -> None:
         a0 = A[i][0]
         if a0:
             v = w * a0
-            for y in range(1, len(Dj)):
+            room = na - i  # defender hits from ``room`` on kill every attacker left
+            for y in range(1, min(room, len(Dj))):
                 d = Dj[y]
                 if d:
-                    k = i + y
-                    same[k if k < na else na] += v * d
+                    same[i + y] += v * d
+            if room < len(Dj):
+                same[na] += v * tail_d[room]
     p = R[na] + same[na] + start.get((na, jp), 0) * scale
     if p:
         term[(na, jp)] = p
@@ -319,9 +326,11 @@ def battle_odds(game: Game, spec: BattleSpec) -> dict[str, Fraction]:
         parts = [_chain_part(game, spec, op) for op in openings(game, spec)]
     totals = dict.fromkeys(FIELDS, Fraction(0))
     for attacker, nums, den in parts:
-        sums = summarise(game, spec, attacker, nums)
-        for key, value in sums.items():
-            totals[key] += Fraction(value, den)
+        reduced: dict[int, Fraction] = {}  # equal numerators share one (costly) reduction
+        for key, value in summarise(game, spec, attacker, nums).items():
+            if value not in reduced:
+                reduced[value] = Fraction(value, den)
+            totals[key] += reduced[value]
     return totals
 
 
