@@ -13,10 +13,7 @@ from typing import Any
 from ...dice import Dice
 from ...model import Game
 from ...registry import Answer, Input, OddsAnswer
-from . import battle as B
-from . import board, research
 from .common import DIE, ENGINE, unit_row
-from .odds import FIELDS, battle_odds
 
 
 def _game():
@@ -57,6 +54,8 @@ def unit(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
 )
 def research_table(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
     """IPC for N development dice and the chance that at least one shows a 6."""
+    from . import research
+
     n = args["dice"]
     p = research.p_success(game, n)
     cost = research.dice_cost(game, n)
@@ -66,6 +65,8 @@ def research_table(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
 
 
 def _development_odds(game: Game, args: dict[str, Any]) -> OddsAnswer:
+    from . import research
+
     p = research.p_success(game, args["dice"])
     return OddsAnswer(result={"field": "success"}, exact={"yes": p, "no": 1 - p},
                       rules=("① weapons development",))
@@ -87,6 +88,8 @@ def _development_odds(game: Game, args: dict[str, Any]) -> OddsAnswer:
 )
 def development(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
     """Roll development dice: success on any 6; one chart roll per 6 (re-roll duplicates)."""
+    from . import research
+
     out = research.develop(game, args["dice"], args.get("developed") or [], dice)
     return Answer(out, rules=("① weapons development",), errata=("E12",))
 
@@ -112,6 +115,8 @@ def development(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
 )
 def placement_limit(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
     """How many units one factory may place per turn (⑤)."""
+    from . import board
+
     limit = board.placement_limit(game, args["factory"], args.get("income"),
                                   args.get("territory"), args.get("place"))
     return Answer({"limit": limit}, rules=("⑤",))
@@ -140,6 +145,8 @@ def _victory_inputs() -> list[Input]:
 )
 def victory(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
     """Who has won at this check: capitals, or the Axis NPL at the end of a round."""
+    from . import board
+
     out, rules, errata = board.victory_check(game, args["axis_capitals_lost"],
                                              args["allied_capitals_lost"], args["axis_npl"],
                                              args["round_end"])
@@ -159,6 +166,8 @@ def victory(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
 )
 def board_victory(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
     """Victory over the Classic board: capitals held and the Axis NPL from the map."""
+    from . import board
+
     control = board.control_after(game, args.get("control") or [], "control")
     out, rules, errata = board.board_victory(game, control, args["round_end"])
     return Answer(out, rules=rules, errata=errata)
@@ -178,6 +187,8 @@ def board_victory(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
 )
 def income(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
     """A power's NPL (its territories' income values) and the IPC it collects in ⑥."""
+    from . import board
+
     control = board.control_after(game, args.get("control") or [], "control")
     npl = board.npl(game, args["power"], control)
     held = board.territories_of(game, args["power"], control)
@@ -198,6 +209,8 @@ def income(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
 )
 def distance(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
     """Spaces between two points of the board for a unit type, and whether it reaches."""
+    from . import board
+
     steps = board.distance(game, args["start"], args["end"], args["type"])
     move = unit_row(game, args["type"])["move"]
     return Answer({"distance": steps, "move": move,
@@ -209,6 +222,9 @@ def distance(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
 
 
 def _battle_odds(game: Game, args: dict[str, Any]) -> OddsAnswer:
+    from . import battle as B
+    from .odds import FIELDS, battle_odds
+
     spec = B.make_spec(game, args)
     exact = battle_odds(game, spec)
     _allow_long_fractions(exact.values())
@@ -229,7 +245,7 @@ def _allow_long_fractions(values) -> None:
         sys.set_int_max_str_digits(digits)
 
 
-def _battle_errata(spec: B.BattleSpec) -> tuple[str, ...]:
+def _battle_errata(spec) -> tuple[str, ...]:
     return ("E1", "E3") if spec.kind == "land" else ("E1", "E4")
 
 
@@ -264,6 +280,8 @@ ROLL_INPUTS = [
 )
 def battle(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
     """Fight a land or sea battle (③): AA fire, submarine first strike, rounds to the end."""
+    from . import battle as B
+
     spec = B.make_spec(game, args)
     state = B.resolve(game, spec, dice)
     return Answer(B.result(game, spec, state), rules=B.rules_of(spec),
