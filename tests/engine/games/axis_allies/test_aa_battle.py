@@ -91,6 +91,9 @@ CASES = [
      {"attacker_weapons": ["super-submarines"]}),
     ("sea", "3 submarine", "1 transport", {}),
     ("sea", "1 transport", "1 transport", {}),
+    ("land", "2 fighter", "1 antiaircraft, 1 infantry", {}),
+    ("land", "1 antiaircraft, 1 infantry", "1 antiaircraft, 1 infantry",
+     {"attacker_order": ["infantry"], "defender_order": ["infantry"]}),
 ]
 
 
@@ -174,6 +177,10 @@ def test_land_odds_properties(game, a_inf, a_arm, a_ftr, d_inf, d_aa, d_ftr):
 def test_stalemate_is_undecided(game):
     got = battle_odds(game, spec(game, "1 antiaircraft", "1 antiaircraft"))
     assert got["undecided"] == 1 and got["attacker_survivors"] == 1
+    # both infantry lost, two AA guns left facing each other: nobody can ever hit
+    late = battle_odds(game, spec(game, "1 antiaircraft, 1 infantry", "1 antiaircraft, 1 infantry",
+                                  attacker_order=["infantry"], defender_order=["infantry"]))
+    assert 0 < late["undecided"] < 1
 
 
 def test_rounds_cap_leaves_battles_undecided(game):
