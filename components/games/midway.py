@@ -662,12 +662,40 @@ def display_blocks(game: Game, width: float) -> list[Block]:
     return blocks
 
 
+def track_block(game: Game, track, width: float) -> Block:
+    """A track whose box labels are wrapped under the boxes (not shrunk to fit one line);
+    the night turn's box is dark."""
+    n = len(track.values)
+    box, size = min(26.0, width / max(n, 1)), 2.3
+    mark = dagger(track.field_assumed("values"))
+    head = f"{track.label}{mark}  [{', '.join(track.rule)}]"
+    if mark:
+        head += f"  {DAGGER} boxes assumed"
+    items: list[Primitive] = [Text(0, 3.4, head, size=fit_text(head, 3.4, width), bold=True)]
+    night = str(game.constant("night-turn")) if track.id == "turn" else None
+    deepest = 0
+    for i, value in enumerate(track.values):
+        x, dark = i * box, str(value) == night
+        fill = "#24324a" if dark else "#fff3c4" if str(value) == str(track.start) else "#ffffff"
+        items.append(Rect(x, 5.5, box, 13, Style(fill=fill, stroke="#333333", width=0.3),
+                          id=f"track-{track.id}-{value}", cls="track-box"))
+        items.append(Text(x + box / 2, 15, str(value),
+                          size=7, anchor="middle", bold=True,
+                          fill="#ffffff" if dark else INK))
+        lines = wrap(track.labels.get(str(value), ""), size, box - 1.5)
+        for j, line in enumerate(lines if lines != [""] else []):
+            items.append(Text(x + box / 2, 18.5 + size * 1.3 * (j + 1), line, size=size,
+                              anchor="middle", fill=GREY, cls="track-label"))
+        deepest = max(deepest, len(lines) if lines != [""] else 0)
+    return Block(tuple(items), 21 + deepest * size * 1.3, id=f"track-{track.id}", cls="track")
+
+
 @kit_part(GAME, "map", replaces=True)
 def midway_map(game: Game, options: Options) -> list[KitPage]:
     """The generic map tiles, then the tracks and Midway's own displays."""
     maps = kit.map_pages(replace(game, tracks=(), displays=()), options)
     width = options.paper.content()[2]
-    blocks = [aids.track_block(t, width) for t in game.tracks] + display_blocks(game, width)
+    blocks = [track_block(game, t, width) for t in game.tracks] + display_blocks(game, width)
     return maps + [page_of("tracks and displays", options, items, f"tracks-and-displays-{i}")
                    for i, items in enumerate(aids.flow(blocks, options.paper.content()), 1)]
 
