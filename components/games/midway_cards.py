@@ -245,19 +245,33 @@ def _stat_row(label: str, value: str, ink: str, top: float) -> tuple[list[Primit
 
 
 def card_text(card: Card, y: float, height: float) -> list[Primitive]:
-    """The card's text (and a pointer to the assumed-values page) shrunk to fit, or stop."""
+    """The card's text, its Japanese text when there is room, and a pointer to the
+    assumed-values page, shrunk to fit; text that cannot fit stops the build."""
     body = card.text or ""
     if card.is_assumed:
         body = (body + "\n" if body else "") + f"{dagger(True)} assumed: see Assumed values"
+    if card.text_ja:
+        lines = _fitted(f"{body}\n{card.text_ja}", height, 2.4)
+        if lines:
+            return _text_items(*lines, y)
+    lines = _fitted(body, height, 2.0)
+    if lines is None:
+        raise BadInput(f"card {card.id}: text does not fit under its stats")
+    return _text_items(*lines, y)
+
+
+def _fitted(body: str, height: float, smallest: float) -> tuple[list[str], float] | None:
+    """(lines, size) of ``body`` wrapped to the card at the largest size that fits."""
     size = 3.0
-    while True:
+    while size >= smallest - 1e-9:
         lines = wrap(body, size, CARD_W - 12) if body else []
         if len(lines) * size * 1.25 <= height:
-            break
-        if size <= 2.0:
-            raise BadInput(f"card {card.id}: text does not fit under its stats "
-                           f"({len(lines)} lines at {size:.1f} mm)")
+            return lines, size
         size = round(size - 0.2, 2)
+    return None
+
+
+def _text_items(lines: list[str], size: float, y: float) -> list[Primitive]:
     return [Text(6, y + (i + 0.8) * size * 1.25, line, size=size, cls="card-text")
             for i, line in enumerate(lines)]
 
