@@ -431,3 +431,366 @@ def map_pages(game: Game, options: Options) -> list[KitPage]:
               if not any(box.kind == "environment" for box in d.boxes)]
     pages.extend(_flowed(blocks, options.paper, "off-map displays"))
     return pages
+
+
+# --- counters ----------------------------------------------------------------------------
+
+RED_CHIT = "#d23b34"
+YELLOW_CHIT = "#f3d03e"
+NOTE_BLUE = "#1f4e9a"
+PLOT_COLOURS = {"red": "#e8a0a0", "blue": "#a8c0e8", "green": "#a8d8a0", "yellow": "#f0e090"}
+#: ground colour of a marker by the first word of its id
+MARKER_COLOURS = {"searchlight": "#fff2a8", "ai": "#d9e4f2", "sighting": "#ffffff",
+                  "hit": "#ffffff", "generic": "#e4e4e4", "alert": "#ffd9a0",
+                  "game": "#e6e0f0", "moon": "#e6e0f0", "visibility": "#e6e0f0",
+                  "clouds": "#e6e0f0", "experte": "#dcecd5", "novice": "#dcecd5",
+                  "dive": "#dcecd5", "task": "#cfe0ee", "victory": "#e6e0f0", "flare": "#ffe0c0"}
+MARKER_FRAMES = {"hit": "#c02020", "sighting": "#303030"}
+RADAR_COLOURS = {"search": "#cfe3c4", "gci": "#f1e4b0", "homing": "#f3d2b5"}
+
+
+def silhouette(cx: float, cy: float, length: float, engines: int, ink: str = INK,
+               jet: bool = False) -> Group:
+    """A top view of an aircraft pointing up (its nose is the counter's facing)."""
+    L = length
+    style = Style(fill=ink, stroke=None)
+    body = Polygon(((cx, cy - L / 2), (cx + L * 0.06, cy - L * 0.38), (cx + L * 0.05, cy + L / 2),
+                    (cx - L * 0.05, cy + L / 2), (cx - L * 0.06, cy - L * 0.38)), style)
+    sweep = L * 0.12 if jet else 0.0
+    wing = Polygon(((cx - L / 2, cy - L * 0.02 + sweep), (cx, cy - L * 0.14),
+                    (cx + L / 2, cy - L * 0.02 + sweep), (cx + L / 2, cy + L * 0.08 + sweep),
+                    (cx, cy + L * 0.02), (cx - L / 2, cy + L * 0.08 + sweep)), style)
+    tail = Polygon(((cx - L * 0.2, cy + L * 0.36), (cx + L * 0.2, cy + L * 0.36),
+                    (cx + L * 0.2, cy + L * 0.44), (cx - L * 0.2, cy + L * 0.44)), style)
+    offsets = {1: (), 2: (0.2,), 4: (0.16, 0.34)}.get(engines, (0.2,))
+    pods = [Rect(cx + side * dx * L - L * 0.035, cy - L * 0.22 + abs(dx) * sweep, L * 0.07,
+                 L * 0.22, style) for dx in offsets for side in (-1, 1)]
+    return Group((body, wing, tail, *pods), cls="silhouette")
+
+
+def nose_arrow(s: float, ink: str = INK) -> Polygon:
+    """The facing mark: a small triangle at the top edge of a counter."""
+    return Polygon(((s / 2, s * 0.03), (s / 2 + s * 0.07, s * 0.13), (s / 2 - s * 0.07, s * 0.13)),
+                   Style(fill=ink, stroke=None), cls="facing-arrow")
+
+
+def _engines(unit) -> tuple[int, bool]:
+    tags = set(unit.tags)
+    if "four-engine" in tags:
+        return 4, False
+    if "jet" in tags:
+        return 2, True
+    return (1 if "single-engine" in tags else 2), False
+
+
+def _has_equipment(unit, item: str) -> bool:
+    return any(isinstance(e, dict) and e.get("item") == item
+               for e in unit.stats.get("equipment") or ())
+
+
+def aircraft_face(game: Game, unit, counter_id: str, s: float, back: bool = False
+                  ) -> tuple[Primitive, ...]:
+    """Type, silhouette, 3-digit id with the sighting number large, and the nose arrow."""
+    from ..pieces import side_colour
+
+    items: list[Primitive] = [Rect(0, 0, s, s, Style(fill=side_colour(game, unit.side),
+                                                     stroke=None), cls="counter-face aircraft"),
+                              nose_arrow(s)]
+    name = unit.name or unit.id
+    items.append(Text(s / 2, s * 0.27, name, size=fit_text(name, s * 0.13, s * 0.9),
+                      anchor="middle", bold=True, cls="aircraft-type"))
+    engines, jet = _engines(unit)
+    items.append(silhouette(s * 0.24, s * 0.6, s * 0.36, engines, jet=jet))
+    head, last = counter_id[:-1], counter_id[-1:]
+    mark = dagger(unit.field_assumed("stats.counter_ids"))
+    items.append(Text(s * 0.66, s * 0.86, head, size=s * 0.16, anchor="end", cls="aircraft-id"))
+    items.append(Text(s * 0.66, s * 0.86, last, size=s * 0.46, bold=True, cls="sighting-number"))
+    if mark:
+        items.append(Text(s * 0.96, s * 0.4, mark, size=s * 0.12, anchor="end"))
+    if _h2s_printed(unit, last):
+        items.append(Text(s * 0.96, s * 0.97, "H2S", size=s * 0.1, anchor="end", bold=True,
+                          cls="h2s"))
+    if back and _has_equipment(unit, "schrage-musik"):
+        items.append(Text(s * 0.05, s * 0.2, "♪", size=s * 0.2, fill=NOTE_BLUE, bold=True,
+                          cls="schrage-musik-note"))
+    return tuple(items)
+
+
+def _h2s_printed(unit, sighting: str) -> bool:
+    """24.3.1: a bomber with sighting number 6 that can carry H2S has it printed."""
+    return unit.type == "bomber" and sighting == "6" and _has_equipment(unit, "h2s")
+
+
+def aircraft_pieces(game: Game, unit) -> list:
+    """One counter per copy, with the copy's 3-digit id; fighters have their back too."""
+    from ..impose import Piece
+    from ..pieces import counter_size
+
+    s = counter_size(game, unit)
+    count = unit.count or 1
+    ids = [str(i) for i in unit.stats.get("counter_ids") or ()]
+    ids += [f"{i + 1:03d}" for i in range(len(ids), count)]
+    pieces = []
+    for counter_id in ids[:count]:
+        back = aircraft_face(game, unit, counter_id, s, back=True) if unit.back else None
+        pieces.append(Piece(f"counter-{unit.id}-{counter_id}", s, s,
+                            aircraft_face(game, unit, counter_id, s), back,
+                            cls=f"counter aircraft {unit.type} {unit.id}"))
+    return pieces
+
+
+def label_face(s: float, colour: str, lines, cls: str) -> tuple[Primitive, ...]:
+    """A counter with centred lines ``(text, size as a share of s, bold)``, stacked."""
+    items: list[Primitive] = [Rect(0, 0, s, s, Style(fill=colour, stroke=None), cls=cls)]
+    sizes = [fit_text(text, s * share, s * 0.88) for text, share, _bold in lines]
+    total = sum(size * 1.15 for size in sizes)
+    y = (s - total) / 2
+    for (text, _share, bold), size in zip(lines, sizes, strict=True):
+        y += size * 1.15
+        items.append(Text(s / 2, y - size * 0.18, text, size=size, anchor="middle", bold=bold))
+    return tuple(items)
+
+
+def _short(text) -> str:
+    """Printed text of a data description: up to the first ' (' or ':'."""
+    return str(text).split(" (")[0].split(":")[0].strip()
+
+
+def marker_colour(marker) -> str:
+    if (marker.color or "").startswith("#"):
+        return marker.color
+    return MARKER_COLOURS.get(marker.id.split("-")[0], "#ececec")
+
+
+def radar_of(game: Game, marker_id: str):
+    """(radar record, "search" or "sweep") for a radar counter, else (None, "")."""
+    for radar in game.section("radars") if "radars" in game.extra else ():
+        markers = list(radar.get("markers") or ())
+        if marker_id in markers:
+            return radar, ("search" if markers.index(marker_id) == 0 else "sweep")
+    return None, ""
+
+
+def copy_ids(game: Game, marker) -> list[str] | None:
+    """Ids printed per copy: the radar's counter ids, else a range written in the text."""
+    import re
+
+    radar, _role = radar_of(game, marker.id)
+    if radar is not None and radar.get("counter_ids"):
+        mark = dagger(radar.field_assumed("counter_ids"))
+        return [f"{i}{mark}" for i in radar.get("counter_ids")]
+    found = re.search(r"(\d+)-(\d+)", marker.text or "")
+    if found and int(found[2]) - int(found[1]) + 1 == (marker.count or 1):
+        mark = dagger(marker.field_assumed("text"))
+        return [f"{i}{mark}" for i in range(int(found[1]), int(found[2]) + 1)]
+    return None
+
+
+def radar_face(radar, role: str, copy: str | None, s: float, contact: bool = False
+               ) -> tuple[Primitive, ...]:
+    """A search counter (name, search value, search/contact side) or a sweep counter."""
+    colour = RADAR_COLOURS.get(str(radar.get("kind")), "#dddddd")
+    name = _short(radar.name or radar.id) + (f" {copy}" if copy else "")
+    if role == "sweep":
+        lines = [(name, 0.2, True), (radar.name_ja or "", 0.14, False),
+                 ("sweep スイープ", 0.15, False)]
+        return label_face(s, "#ffffff", lines, "counter-face sweep") + (
+            Rect(s * 0.06, s * 0.06, s * 0.88, s * 0.88, Style(fill=None, stroke=colour,
+                                                               width=s * 0.05)),)
+    value = f"{radar.get('search_value')}{dagger(radar.field_assumed('search_value'))}"
+    side = "contact 探知" if contact else "search 捜索"
+    lines = [(name, 0.15, True), (radar.name_ja or "", 0.11, False), (value, 0.3, True),
+             (side, 0.12, False)]
+    return label_face(s, colour if not contact else "#f7f7f7", lines,
+                      f"counter-face radar {'contact' if contact else 'search'}")
+
+
+def radar_pieces(game: Game, marker, s: float) -> list:
+    from ..impose import Piece
+
+    radar, role = radar_of(game, marker.id)
+    ids = copy_ids(game, marker) or [None] * (marker.count or 1)
+    pieces = []
+    for i, copy in enumerate(ids, 1):
+        front = radar_face(radar, role, copy, s)
+        back = radar_face(radar, role, copy, s, contact=True) if role == "search" else None
+        pieces.append(Piece(f"counter-{marker.id}-{i}", s, s, front, back,
+                            cls=f"counter marker radar {role} {marker.id}"))
+    return pieces
+
+
+def plot_pieces(game: Game, marker, s: float) -> list:
+    """Plot counters, one per colour of the data: an arrow on the search side."""
+    from ..impose import Piece
+
+    colours = [c.strip() for c in (marker.color or "").split(",") if c.strip()]
+    pieces = []
+    for i in range(marker.count or 1):
+        name = colours[i % len(colours)] if colours else ""
+        ground = PLOT_COLOURS.get(name, "#dddddd")
+        front = (*label_face(s, ground, [("Plot 記録", 0.15, True), ("", 0.3, False),
+                                         ("search 捜索", 0.12, False)], "counter-face plot"),
+                 arrow([(s / 2, s * 0.62), (s / 2, s * 0.3)], Style(stroke=INK, width=s * 0.05),
+                       head=s * 0.14))
+        back = label_face(s, ground, [("Plot 記録", 0.15, True), ("contact", 0.15, False),
+                                      ("探知", 0.15, False)], "counter-back plot")
+        pieces.append(Piece(f"counter-{marker.id}-{i + 1}", s, s, front, back,
+                            cls=f"counter marker plot {name}"))
+    return pieces
+
+
+def searchlight_pieces(game: Game, marker, s: float) -> list:
+    """Search side with a beam; captured side with a bomber silhouette and nose arrow."""
+    from ..impose import Piece
+
+    colour = marker_colour(marker)
+    beam = Polygon(((s * 0.5, s * 0.72), (s * 0.36, s * 0.44), (s * 0.64, s * 0.44)),
+                   Style(fill="#ffe34d", stroke="#9a6a00", width=0.2))
+    front = (*label_face(s, colour, [("Searchlight", 0.13, True), ("サーチライト", 0.11, False),
+                                     ("", 0.3, False), ("search 捜索", 0.12, False)],
+                         "counter-face searchlight"), beam)
+    back = (Rect(0, 0, s, s, Style(fill="#fff8cc", stroke=None), cls="counter-back captured"),
+            nose_arrow(s), Text(s / 2, s * 0.28, "captured 捕捉", anchor="middle", bold=True,
+                                size=fit_text("captured 捕捉", s * 0.13, s * 0.88)),
+            silhouette(s / 2, s * 0.64, s * 0.5, 4))
+    return [Piece(f"counter-{marker.id}-{i + 1}", s, s, front, back,
+                  cls=f"counter marker {marker.id}") for i in range(marker.count or 1)]
+
+
+def ai_contact_pieces(game: Game, marker, s: float) -> list:
+    """AI contact: four-engine silhouette on the front, twin-engine on the back."""
+    from ..impose import Piece
+
+    colour = marker_colour(marker)
+    faces = []
+    for engines in (4, 2):
+        faces.append((Rect(0, 0, s, s, Style(fill=colour, stroke=None), cls="counter-face"),
+                      Text(s / 2, s * 0.2, "AI contact", size=fit_text("AI contact", s * 0.13,
+                                                                       s * 0.9),
+                           anchor="middle", bold=True),
+                      Text(s / 2, s * 0.93, "AI 探知", size=s * 0.11, anchor="middle"),
+                      silhouette(s / 2, s * 0.55, s * 0.52, engines)))
+    return [Piece(f"counter-{marker.id}-{i + 1}", s, s, faces[0], faces[1],
+                  cls=f"counter marker {marker.id}") for i in range(marker.count or 1)]
+
+
+def chit_face(numbers, colour: str, ink: str, s: float, mark: str, cls: str
+              ) -> tuple[Primitive, ...]:
+    """An entry-chit face: three column numbers printed top to bottom."""
+    items: list[Primitive] = [Rect(0, 0, s, s, Style(fill=colour, stroke=None), cls=cls)]
+    step = s * 0.29
+    for i, number in enumerate(numbers):
+        items.append(Text(s / 2, s * 0.33 + i * step, str(number), size=s * 0.27,
+                          anchor="middle", bold=True, fill=ink, cls="chit-number"))
+    if mark:
+        items.append(Text(s * 0.94, s * 0.16, mark, size=s * 0.12, anchor="end", fill=ink))
+    return tuple(items)
+
+
+def entry_chit_pieces(game: Game, marker, s: float) -> list:
+    """The entry chits of the ``entry-chits`` section: red front, yellow back."""
+    from ..impose import Piece
+
+    pieces = []
+    for chit in game.section("entry-chits"):
+        mark = dagger(chit.is_assumed or bool(chit.assumed))
+        front = chit_face(chit.get("red") or (), RED_CHIT, "#ffffff", s, mark,
+                          "counter-face chit red")
+        back = chit_face(chit.get("yellow") or (), YELLOW_CHIT, INK, s, mark,
+                         "counter-back chit yellow")
+        pieces.append(Piece(f"counter-entry-chit-{chit.id}", s, s, front, back,
+                            cls="counter marker entry-chit"))
+    return pieces
+
+
+def generic_marker_pieces(game: Game, marker, s: float) -> list:
+    """A marker with its printed text (per-copy ids where the data numbers the copies) and
+    the Japanese name; the back as the data describes it (none, the same, or a text)."""
+    from ..impose import Piece
+
+    colour = marker_colour(marker)
+    main = _short(marker.text) if marker.text else _short(marker.name or marker.id)
+    ids = copy_ids(game, marker)
+    if ids:
+        main = main.split(" ")[0]
+    mark = dagger(marker.field_assumed("text"))
+    pieces = []
+    for i in range(marker.count or 1):
+        text = f"{main} {ids[i]}" if ids else main + mark
+        front = label_face(s, colour, [(text, 0.24, True), (marker.name_ja or "", 0.13, False)],
+                           f"counter-face marker {marker.id}")
+        frame = MARKER_FRAMES.get(marker.id.split("-")[0])
+        if frame:
+            front += (Rect(s * 0.05, s * 0.05, s * 0.9, s * 0.9,
+                           Style(fill=None, stroke=frame, width=s * 0.05)),)
+        pieces.append(Piece(f"counter-{marker.id}-{i + 1}", s, s, front,
+                            _marker_back(marker, front, colour, s),
+                            cls=f"counter marker {marker.id}"))
+    return pieces
+
+
+def _marker_back(marker, front, colour: str, s: float):
+    if not marker.back or _short(marker.back).lower().startswith("none"):
+        return None
+    if _short(marker.back).lower().startswith("same"):
+        return front
+    text = _short(marker.back) + dagger(marker.field_assumed("back"))
+    return label_face(s, colour, [(text, 0.24, True), (marker.name_ja or "", 0.13, False)],
+                      f"counter-back marker {marker.id}")
+
+
+SPECIAL_MARKERS = {"plot": plot_pieces, "searchlight": searchlight_pieces,
+                   "ai-contact": ai_contact_pieces, "entry-chit": entry_chit_pieces}
+
+
+def nightfighter_marker_pieces(game: Game, marker) -> list:
+    """The pieces of one marker record, drawn the way its kind needs."""
+    from ..pieces import counter_size
+
+    s = counter_size(game, marker)
+    if radar_of(game, marker.id)[0] is not None:
+        return radar_pieces(game, marker, s)
+    builder = SPECIAL_MARKERS.get(marker.id, generic_marker_pieces)
+    return builder(game, marker, s)
+
+
+def counter_sheet_pieces(game: Game) -> list[tuple[str, list]]:
+    """(sheet name, pieces) per counter sheet of the data, then anything on no sheet."""
+    sheets = game.section("counter-sheets") if "counter-sheets" in game.extra else ()
+    placed: set[str] = set()
+    out: list[tuple[str, list]] = []
+    for sheet in sheets:
+        pieces: list = []
+        for unit_id in sheet.get("units") or ():
+            pieces.extend(aircraft_pieces(game, game.get("units", unit_id)))
+            placed.add(f"units/{unit_id}")
+        for marker_id in sheet.get("markers") or ():
+            pieces.extend(nightfighter_marker_pieces(game, game.get("markers", marker_id)))
+            placed.add(f"markers/{marker_id}")
+        out.append((sheet.name or sheet.id, pieces))
+    rest = [p for u in game.units if f"units/{u.id}" not in placed
+            for p in aircraft_pieces(game, u)]
+    rest += [p for m in game.markers if f"markers/{m.id}" not in placed
+             for p in nightfighter_marker_pieces(game, m)]
+    if rest:
+        out.append(("other counters", rest))
+    return out
+
+
+@kit_part(GAME, "counters", replaces=True)
+def counter_pages(game: Game, options: Options) -> list[KitPage]:
+    """The 5/8-in and the 1/2-in counter sheets, fronts then mirrored backs."""
+    from ..impose import impose
+    from ..kit import _sheet_pages
+
+    pages: list[KitPage] = []
+    for name, pieces in counter_sheet_pieces(game):
+        by_size: dict[float, list] = {}
+        for piece in pieces:
+            by_size.setdefault(round(piece.w, 3), []).append(piece)
+        for size, group in by_size.items():
+            sheets = impose(group, options.paper, duplex=options.duplex,
+                            back_offset=options.back_offset, what="counter")
+            part = f"counters {name}" + ("" if len(by_size) == 1 else f" {size:g} mm")
+            pages.extend(_sheet_pages(sheets, part))
+    return pages
