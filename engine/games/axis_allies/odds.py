@@ -324,14 +324,25 @@ def battle_odds(game: Game, spec: BattleSpec) -> dict[str, Fraction]:
         parts = [capped_terminals(game, spec, op) for op in openings(game, spec)]
     else:
         parts = [_chain_part(game, spec, op) for op in openings(game, spec)]
-    totals = dict.fromkeys(FIELDS, Fraction(0))
-    for attacker, nums, den in parts:
-        reduced: dict[int, Fraction] = {}  # equal numerators share one (costly) reduction
-        for key, value in summarise(game, spec, attacker, nums).items():
-            if value not in reduced:
-                reduced[value] = Fraction(value, den)
-            totals[key] += reduced[value]
-    return totals
+    return _combine([(summarise(game, spec, att, nums), den) for att, nums, den in parts])
+
+
+def _combine(parts: list[tuple[dict[str, int], int]]) -> dict[str, Fraction]:
+    """Add the parts' numerators over one running common denominator (one gcd per part),
+    then reduce each field once (equal numerators share one reduction)."""
+    total = dict.fromkeys(FIELDS, 0)
+    common = 1
+    for sums, den in parts:
+        g = math.gcd(common, den)
+        old_scale, new_scale = den // g, common // g
+        for key in FIELDS:
+            total[key] = total[key] * old_scale + sums[key] * new_scale
+        common *= old_scale
+    reduced: dict[int, Fraction] = {}
+    for value in total.values():
+        if value not in reduced:
+            reduced[value] = Fraction(value, common)
+    return {key: reduced[total[key]] for key in FIELDS}
 
 
 def _chain_part(game: Game, spec: BattleSpec, op: Opening):
