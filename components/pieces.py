@@ -19,13 +19,29 @@ SIDE_COLOURS = ["#f2c7c7", "#c7d7f2", "#d5ecc8", "#f2e3c0", "#e0cdef", "#d9d9d9"
 DAGGER = "†"
 
 
+#: print colours for the colour words game data uses (pale enough to print text on)
+COLOUR_WORDS = {
+    "red": "#f2b8b8", "blue": "#b8cdf2", "green": "#c4e6b4", "yellow": "#f6e7a1",
+    "white": "#ffffff", "black": "#9a9a9a", "grey": "#d9d9d9", "gray": "#d9d9d9",
+    "brown": "#dcc3a5", "orange": "#f6cfa0", "purple": "#dcc7ee", "khaki": "#e3dcb5",
+    "tan": "#e8d8bc", "olive": "#d2d6a6", "navy": "#b9c2dc", "pink": "#f5c9d8",
+}
+
+
+def colour(word: str | None) -> str | None:
+    """A ``#rrggbb`` colour, or the print colour of a colour word; None if neither."""
+    if not word:
+        return None
+    if word.startswith("#"):
+        return word
+    return COLOUR_WORDS.get(word.strip().lower())
+
+
 def side_colour(game: Game, side: str | None) -> str:
     sides = [s.id for s in game.info.sides]
     if side in sides:
-        explicit = game.info.sides[sides.index(side)].color
-        if explicit and explicit.startswith("#"):
-            return explicit
-        return SIDE_COLOURS[sides.index(side) % len(SIDE_COLOURS)]
+        explicit = colour(game.info.sides[sides.index(side)].color)
+        return explicit or SIDE_COLOURS[sides.index(side) % len(SIDE_COLOURS)]
     return "#ececec"
 
 
@@ -63,10 +79,10 @@ def _show(value) -> str:
     return str(value)
 
 
-def counter_face(record: Unit | Marker, s: float, colour: str, lines: list[str],
+def counter_face(record: Unit | Marker, s: float, ground: str, lines: list[str],
                  cls: str) -> tuple[Primitive, ...]:
     """A square counter face: coloured ground, name, Japanese name, a stats line."""
-    items: list[Primitive] = [Rect(0, 0, s, s, Style(fill=colour, stroke=None), cls=cls)]
+    items: list[Primitive] = [Rect(0, 0, s, s, Style(fill=ground, stroke=None), cls=cls)]
     pad = s * 0.06
     usable = s - 2 * pad
     title = record.name or record.id
@@ -83,10 +99,10 @@ def counter_face(record: Unit | Marker, s: float, colour: str, lines: list[str],
 
 def unit_pieces(game: Game, unit: Unit) -> list[Piece]:
     s = counter_size(game, unit)
-    colour = side_colour(game, unit.side)
+    ground = side_colour(game, unit.side)
     front_lines = [_type_line(unit), _stats_line(unit, unit.stats)]
-    front = counter_face(unit, s, colour, front_lines, "counter-face")
-    back = _unit_back(game, unit, s, colour)
+    front = counter_face(unit, s, ground, front_lines, "counter-face")
+    back = _unit_back(game, unit, s, ground)
     count = unit.count or 1
     return [Piece(f"counter-{unit.id}-{i + 1}", s, s, front, back, cls=f"counter unit {unit.id}")
             for i in range(count)]
@@ -97,7 +113,7 @@ def _type_line(unit: Unit) -> str:
     return f"{unit.type}{mark}"
 
 
-def _unit_back(game: Game, unit: Unit, s: float, colour: str) -> tuple[Primitive, ...]:
+def _unit_back(game: Game, unit: Unit, s: float, ground: str) -> tuple[Primitive, ...]:
     if isinstance(unit.back, dict):
         lines = ["reduced", _stats_line(unit, unit.back, "back")]
     elif unit.back:
@@ -105,25 +121,23 @@ def _unit_back(game: Game, unit: Unit, s: float, colour: str) -> tuple[Primitive
     elif unit.steps == 2:
         lines = ["1 step", ""]
     else:
-        return (Rect(0, 0, s, s, Style(fill=colour, stroke=None), cls="counter-back blank"),)
+        return (Rect(0, 0, s, s, Style(fill=ground, stroke=None), cls="counter-back blank"),)
     faded = Style(fill="#ffffff", stroke=None, opacity=0.45)
-    return (*counter_face(unit, s, colour, lines, "counter-back"),
+    return (*counter_face(unit, s, ground, lines, "counter-back"),
             Rect(0, s * 0.62, s, s * 0.38, faded, cls="reduced-band"))
 
 
 def marker_pieces(game: Game, marker: Marker) -> list[Piece]:
     s = counter_size(game, marker)
-    colour = marker.color if (marker.color or "").startswith("#") else side_colour(
-        game, marker.side)
+    ground = colour(marker.color) or side_colour(game, marker.side)
     text = marker.text or ""
-    front = counter_face(marker, s, colour, [text, ""], "counter-face marker")
-    back = None
+    front = counter_face(marker, s, ground, [text, ""], "counter-face marker")
     if marker.back:
-        back = counter_face(marker, s, colour, [str(marker.back), ""], "counter-back marker")
+        back = counter_face(marker, s, ground, [str(marker.back), ""], "counter-back marker")
     else:
-        back = (Rect(0, 0, s, s, Style(fill=colour, stroke=None), cls="counter-back blank"),)
+        back = (Rect(0, 0, s, s, Style(fill=ground, stroke=None), cls="counter-back blank"),)
     count = marker.count or 1
-    return [Piece(f"counter-{marker.id}-{i + 1}", s, s, front, back,
+    return [Piece(f"counter-marker-{marker.id}-{i + 1}", s, s, front, back,
                   cls=f"counter marker {marker.id}") for i in range(count)]
 
 
@@ -132,9 +146,9 @@ def marker_pieces(game: Game, marker: Marker) -> list[Piece]:
 
 def card_front(game: Game, card: Card, deck: Deck | None) -> tuple[Primitive, ...]:
     w, h, b = CARD_W, CARD_H, CARD_BLEED
-    colour = deck.color if deck and (deck.color or "").startswith("#") else side_colour(
+    ground = (colour(deck.color) if deck else None) or side_colour(
         game, card.side or (deck.side if deck else None))
-    items: list[Primitive] = [Rect(-b, -b, w + 2 * b, h + 2 * b, Style(fill=colour, stroke=None),
+    items: list[Primitive] = [Rect(-b, -b, w + 2 * b, h + 2 * b, Style(fill=ground, stroke=None),
                                    cls="card-bleed"),
                               Rect(3, 3, w - 6, h - 6, Style(fill="#ffffff", stroke="#555555",
                                                              width=0.3), r=2, cls="card-frame")]
@@ -185,9 +199,9 @@ def _paragraph(text: str, x: float, y: float, width: float, height: float,
 
 def card_back(game: Game, deck: Deck) -> tuple[Primitive, ...]:
     w, h, b = CARD_W, CARD_H, CARD_BLEED
-    colour = deck.color if (deck.color or "").startswith("#") else side_colour(game, deck.side)
+    ground = colour(deck.color) or side_colour(game, deck.side)
     items: list[Primitive] = [
-        Rect(-b, -b, w + 2 * b, h + 2 * b, Style(fill=colour, stroke=None), cls="card-back"),
+        Rect(-b, -b, w + 2 * b, h + 2 * b, Style(fill=ground, stroke=None), cls="card-back"),
         Rect(5, 5, w - 10, h - 10, Style(fill=None, stroke="#ffffff", width=0.8), r=3),
         _centred(deck.back or deck.label, w / 2, h / 2 - 4, 5.0, w - 14, bold=True),
         _centred(game.info.name, w / 2, h / 2 + 6, 3.0, w - 14),
