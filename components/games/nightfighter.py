@@ -794,3 +794,350 @@ def counter_pages(game: Game, options: Options) -> list[KitPage]:
             part = f"counters {name}" + ("" if len(by_size) == 1 else f" {size:g} mm")
             pages.extend(_sheet_pages(sheets, part))
     return pages
+
+
+# --- referee screen: every table in landscape panels ----------------------------------------
+
+HEAD_BAR = "#2b3a55"
+CELL_PAD = 1.2
+PANEL_GAP = 4.0
+
+
+class Panel:
+    """A laid-out panel: items at (0, 0), its height, an id and classes."""
+
+    def __init__(self, items, height: float, id: str, cls: str = "aid-panel"):
+        self.items, self.height, self.id, self.cls = tuple(items), height, id, cls
+
+
+def title_bar(text: str, width: float, size: float = 2.9) -> tuple[list[Primitive], float]:
+    """A dark bar with the panel title in white; the items and its height."""
+    lines = wrap(text, size, width - 2.4)
+    h = len(lines) * size * 1.25 + 1.4
+    items: list[Primitive] = [Rect(0, 0, width, h, Style(fill=HEAD_BAR, stroke=None))]
+    items += [Text(1.2, 0.5 + (i + 1) * size * 1.2 - size * 0.2, line, size=size, bold=True,
+                   fill="#ffffff") for i, line in enumerate(lines)]
+    return items, h
+
+
+def _column_widths(headers, rows, size: float, width: float) -> list[float] | None:
+    """Widths that fit ``width``: natural widths, else shares above the longest words."""
+    cols = list(zip(headers, *rows, strict=True))
+    natural = [max(text_width(str(t), size) for t in col) + 2 * CELL_PAD for col in cols]
+    if sum(natural) <= width:
+        spare = (width - sum(natural)) / len(natural)
+        return [n + spare for n in natural]
+    minimal = [max(text_width(word, size) for t in col for word in (str(t).split() or [""]))
+               + 2 * CELL_PAD for col in cols]
+    if sum(minimal) > width:
+        return None
+    stretch = [n - m for n, m in zip(natural, minimal, strict=True)]
+    room = width - sum(minimal)
+    return [m + room * s / (sum(stretch) or 1) for m, s in zip(minimal, stretch, strict=True)]
+
+
+def grid(headers, rows, width: float, size: float = 2.4, id_prefix: str = "row"
+         ) -> tuple[list[Primitive], float]:
+    """A table grid with wrapped cells that fits ``width``; the items and its height."""
+    widths = None
+    while widths is None:
+        widths = _column_widths(headers, rows, size, width)
+        if widths is None:
+            size *= 0.92
+    items: list[Primitive] = []
+    y = 0.0
+    for r, row in enumerate([headers, *rows]):
+        cells = [wrap(str(t), size, w - 2 * CELL_PAD) for t, w in zip(row, widths, strict=True)]
+        h = max(len(c) for c in cells) * size * 1.22 + 1.0
+        x = 0.0
+        style = Style(fill="#e4e8ef" if r == 0 else None, stroke="#8a94a6", width=0.15)
+        cell_items: list[Primitive] = []
+        for lines, w in zip(cells, widths, strict=True):
+            cell_items.append(Rect(x, y, w, h, style))
+            cell_items += [Text(x + CELL_PAD, y + 0.5 + (i + 1) * size * 1.22 - size * 0.22,
+                                line, size=size, bold=r == 0) for i, line in enumerate(lines)]
+            x += w
+        items.append(Group(tuple(cell_items), id=None if r == 0 else f"{id_prefix}-{r}",
+                           cls="aid-head" if r == 0 else "aid-row"))
+        y += h
+    return items, y
+
+
+def _cell(value) -> str:
+    if value is True:
+        return "yes"
+    if value is False:
+        return "no"
+    if value is None:
+        return "-"
+    if isinstance(value, tuple | list):
+        return ", ".join(_cell(v) for v in value)
+    return str(value)
+
+
+def table_rows(table) -> tuple[list[str], list[list[str]]]:
+    """Headers and cells of a data table: keys, results, and the row names if any."""
+    named = any(row.name for row in table.rows)
+    headers = [k.replace("_", " ") for k in (*table.key_ids, *table.results)]
+    if named:
+        headers.append("name 名称")
+    rows = []
+    for row in table.rows:
+        cond, result = table.conditions(row), table.result(row)
+        mark = dagger(row.is_assumed or bool(row.assumed))
+        cells = [_cell(cond.get(k, "any")) for k in table.key_ids]
+        cells += [_cell(result.get(k)) + mark for k in table.results]
+        if named:
+            cells.append(" ".join(t for t in (row.name, row.name_ja) if t))
+        rows.append(cells)
+    return headers, rows
+
+
+def table_panel(table, width: float) -> Panel:
+    """One table of the data: title with rules and dice, the grid, modifiers and the note."""
+    dice = f" · {table.dice}" if table.dice and table.dice != "none" else ""
+    title = f"{table.label}{dagger(table.is_assumed)} [{', '.join(table.rule)}]{dice}"
+    items, y = title_bar(title, width)
+    headers, rows = table_rows(table)
+    cells, h = grid(headers, rows, width, id_prefix=f"table-{table.id}-row")
+    items.append(Group(tuple(cells), dy=y + 0.8, cls="aid-grid"))
+    y += h + 1.6
+    for modifier in table.modifiers:
+        sign = modifier.text or modifier.id
+        lines, lh = wrapped(f"• {sign}{dagger(modifier.is_assumed or bool(modifier.assumed))}",
+                            0, y, 2.1, width, cls="aid-modifier")
+        items.extend(lines)
+        y += lh
+    if table.note:
+        lines, lh = wrapped(table.note, 0, y, 1.9, width, fill=GREY, cls="aid-note")
+        items.extend(lines)
+        y += lh
+    return Panel(items, y + 0.5, f"aid-table-{table.id}", "aid-panel aid-table")
+
+
+def sequence_panel(game: Game, width: float) -> Panel:
+    """The phases of a turn in order, who acts, and their rules."""
+    items, y = title_bar("Sequence of play プレイの手順 [4.0]", width)
+    headers = ["#", "phase フェイズ", "who", "rules"]
+    rows = [[str(p.order or ""), p.label, p.who or "", ", ".join(p.rule[:3])]
+            for p in game.sequence]
+    cells, h = grid(headers, rows, width, id_prefix="phase")
+    items.append(Group(tuple(cells), dy=y + 0.8, cls="aid-grid"))
+    return Panel(items, y + h + 2.0, "aid-sequence", "aid-panel aid-sequence")
+
+
+def radar_panel(game: Game, width: float) -> Panel:
+    """The search, GCI and homing radars: search value, sweeps, jamming."""
+    items, y = title_bar("Search radars 捜索レーダー [13.1, 24, 25]", width)
+    headers = ["radar", "kind", "search value", "sweeps", "jammable", "rules"]
+    rows = []
+    for radar in game.section("radars"):
+        rows.append([radar.label, str(radar.get("kind")),
+                     f"{radar.get('search_value')}"
+                     f"{dagger(radar.field_assumed('search_value'))}",
+                     str(radar.get("sweeps")), _cell(radar.get("jammable", True)),
+                     ", ".join(radar.rule)])
+    cells, h = grid(headers, rows, width, size=2.2, id_prefix="radar")
+    items.append(Group(tuple(cells), dy=y + 0.8, cls="aid-grid"))
+    return Panel(items, y + h + 2.0, "aid-radars", "aid-panel aid-radars")
+
+
+def arc_diagram(game: Game, arc, width: float) -> tuple[Group, float]:
+    """Hexes within range 2 of a fighter facing up, those in ``arc`` filled; the hexes in
+    the arc come from the engine's ``HexGrid.arc_hexes``."""
+    from ...engine.hexgrid import HexGrid
+
+    hex_map = game.hex_map()
+    hexes = HexGrid.numbered(5, 5, orientation=hex_map.orientation, offset=hex_map.offset)
+    origin = hexes.id_of(2, 2)
+    in_arc = set(hexes.arc_hexes(origin, 0, str(arc.id).lower(), 2))
+    s = width / 8.2
+    root3 = math.sqrt(3)
+    items: list[Primitive] = []
+    for hex_id in hexes.within(origin, 2):
+        ci, ri = hexes.coords(hex_id)
+        shifted = ci % 2 == (1 if hexes.offset.startswith("odd") else 0)
+        cx = width / 2 + (ci - 2) * 1.5 * s
+        cy = root3 * s * (ri + (0.5 if shifted else 0) + 0.5)
+        corners = tuple((cx + s * math.cos(math.radians(60 * i)),
+                         cy + s * math.sin(math.radians(60 * i))) for i in range(6))
+        style = Style(fill="#f6d365" if hex_id in in_arc else "#ffffff", stroke="#7f93ad",
+                      width=0.2)
+        items.append(Polygon(corners, style, cls="arc-hex in-arc" if hex_id in in_arc
+                             else "arc-hex"))
+        if hex_id == origin:
+            items.append(silhouette(cx, cy, s * 0.9, 2))
+    height = root3 * s * 5.5
+    label = f"{arc.name}: {len(in_arc)} hexes"
+    items.append(Text(width / 2, height + 3.0, label, size=fit_text(label, 2.6, width),
+                      anchor="middle", bold=True))
+    data = arc.get("hexes_at_range_2")
+    note = f"{arc.get('definition') or ''} (data: {data}{dagger(bool(arc.assumed))})"
+    lines, h = wrapped(note, 0, height + 4.0, 1.9, width, fill=GREY)
+    return Group((*items, *lines), id=f"arc-{arc.id}", cls="arc-diagram"), height + 4.0 + h
+
+
+def arcs_panel(game: Game, width: float) -> Panel:
+    """Narrow, Wide and Hemi at range 2 side by side, then the arc rules of the play aid."""
+    items, y = title_bar("AI radar arcs AI レーダーアーク [19.1.1] (range 2, facing up)", width)
+    arcs = game.section("radar-arcs")
+    gap = 3.0
+    each = (width - gap * (len(arcs) - 1)) / max(1, len(arcs))
+    tallest = 0.0
+    for i, arc in enumerate(arcs):
+        diagram, h = arc_diagram(game, arc, each)
+        items.append(replace(diagram, dx=i * (each + gap), dy=y + 2.0))
+        tallest = max(tallest, h)
+    y += tallest + 3.0
+    for sheet in game.sheets:
+        for section in sheet.sections:
+            if "radar arc" in (section.title or "").lower():
+                for line in section.lines:
+                    lines, h = wrapped(f"• {line}", 0, y, 2.1, width)
+                    items.extend(lines)
+                    y += h
+    return Panel(items, y + 0.5, "aid-radar-arcs", "aid-panel aid-arcs")
+
+
+def summary_panel(sheet, width: float) -> Panel:
+    """The play-aid sheet's reminder sections, one bold title and its lines each."""
+    items, y = title_bar(f"{sheet.label} {rules(sheet)}", width)
+    y += 1.0
+    for section in sheet.sections:
+        title = " ".join(t for t in (section.title, section.title_ja) if t)
+        items.append(Text(0, y + 2.6, f"{title} {rules(section)}", size=2.4, bold=True))
+        y += 3.4
+        for line in section.lines:
+            lines, h = wrapped(f"• {line}", 0, y, 2.0, width)
+            items.extend(lines)
+            y += h
+        y += 0.8
+    return Panel(items, y, f"aid-summary-{sheet.id}", "aid-panel aid-summary")
+
+
+def masonry(panels: list[Panel], paper_, part: str, cols: int | None = None) -> list[KitPage]:
+    """Panels in columns on landscape pages: each goes to the shortest column that holds it."""
+    from ..primitives import Page
+
+    page = paper_.landscape
+    x0, y0, w, h = page.content()
+    cols = cols or (3 if w > 250 else 2)
+    col_w = (w - PANEL_GAP * (cols - 1)) / cols
+    pages: list[list[Primitive]] = [[]]
+    heights = [0.0] * cols
+    for panel in panels:
+        c = min(range(cols), key=lambda i: heights[i])
+        if heights[c] and heights[c] + panel.height > h:
+            if all(heights):
+                pages.append([])
+                heights = [0.0] * cols
+            c = min(range(cols), key=lambda i: heights[i])
+        pages[-1].append(Group(panel.items, dx=x0 + c * (col_w + PANEL_GAP), dy=y0 + heights[c],
+                               id=panel.id, cls=panel.cls))
+        heights[c] += panel.height + PANEL_GAP
+    return [KitPage(part, Page(page.width, page.height, tuple(items), id=f"{part}-{i}"))
+            for i, items in enumerate(pages, 1) if items]
+
+
+def column_width(paper_) -> float:
+    _x, _y, w, _h = paper_.landscape.content()
+    cols = 3 if w > 250 else 2
+    return (w - PANEL_GAP * (cols - 1)) / cols
+
+
+# --- aircraft data chart -----------------------------------------------------------------
+
+CHART_COLUMNS = [("type", "Type タイプ"), ("mp", "MP"), ("fp", "FP 火力"),
+                 ("defensive_fp", "def. FP 防御"), ("oblique_fp", "oblique 斜銃"),
+                 ("ai_radar", "AI radar AI レーダー"), ("damage", "Damage ダメージ"),
+                 ("good_visibility", "Vis. 視界"), ("equipment", "Equipment 装備"),
+                 ("dates", "Dates 時期"), ("counter_ids", "Counter ids")]
+
+
+def _radar_text(radar) -> str:
+    if not isinstance(radar, dict):
+        return "-"
+    modifier = radar.get("modifier", 0)
+    anti = " ¶" if radar.get("anti_jam") else ""
+    return (f"{radar.get('name', '')}: {radar.get('range')} {radar.get('arc')} "
+            f"({modifier:+d}) {radar.get('band')}{anti}" if isinstance(modifier, int) else
+            f"{radar.get('name', '')}: {radar.get('range')} {radar.get('arc')}")
+
+
+def _equipment_text(items) -> str:
+    parts = []
+    for item in items or ():
+        if isinstance(item, dict):
+            when = f" ({item['from']})" if item.get("from") else ""
+            parts.append(f"{item.get('item')} {item.get('class', '')}{when}")
+    return "; ".join(parts) or "-"
+
+
+def _stat_text(unit, key: str) -> str:
+    stats = unit.stats
+    if key == "type":
+        return f"{unit.label} ({unit.type})"
+    value = stats.get(key)
+    if key == "mp" and stats.get("mp_with_berlin_or_bremen"):
+        value = f"{value} (Berlin/Bremen {stats['mp_with_berlin_or_bremen']})"
+    text = {"ai_radar": _radar_text, "equipment": _equipment_text}.get(key, _cell)(value)
+    if key == "dates" and isinstance(value, dict):
+        text = f"{value.get('from')}–{value.get('to') or 'end'}"
+    if key == "good_visibility":
+        text = "●" if value else ("-" if value is None else "")
+    if key == "counter_ids":
+        text = " ".join(str(v) for v in value or ())
+    return text + dagger(unit.field_assumed(f"stats.{key}") and key != "type")
+
+
+def aircraft_chart_panels(game: Game, sheet, width: float) -> list[Panel]:
+    """The Aircraft Data Chart: one row per aircraft type of the data, by side."""
+    panels = []
+    for side in game.info.sides:
+        units = [u for u in game.units if u.side == side.id]
+        if not units:
+            continue
+        items, y = title_bar(f"{sheet.label} {rules(sheet)} — {side.label}", width, 3.2)
+        headers = [label for _key, label in CHART_COLUMNS]
+        rows = [[_stat_text(u, key) for key, _label in CHART_COLUMNS] for u in units]
+        cells, h = grid(headers, rows, width, size=2.3, id_prefix=f"chart-{side.id}")
+        items.append(Group(tuple(cells), dy=y + 0.8, cls="aid-grid"))
+        y += h + 2.0
+        lines, lh = wrapped(f"{DAGGER} {sheet.note or ''}. MP n* = +1 MP on even turns; "
+                            "● = good visibility (+1 bonus sighting die); ¶ = jamming-resistant.",
+                            0, y, 2.1, width, fill=GREY)
+        items.extend(lines)
+        panels.append(Panel(items, y + lh, f"chart-{side.id}", "aid-panel aircraft-chart"))
+    return panels
+
+
+@kit_part(GAME, "sheets", replaces=True)
+def sheet_pages(game: Game, options: Options) -> list[KitPage]:
+    """The referee screen (every table, radar arcs, radars, reminders) in landscape panels,
+    the Aircraft Data Chart, and the other sheets of the data as the generic kit draws them."""
+    width = column_width(options.paper)
+    pages: list[KitPage] = []
+    aid = next((s for s in game.sheets if s.kind == "play-aid"), None)
+    listed = list(aid.tables) if aid else []
+    tables = [game.table(t) for t in listed] + [t for t in game.tables if t.id not in listed]
+    panels = [sequence_panel(game, width)] if game.sequence else []
+    panels += [table_panel(t, width) for t in tables]
+    if "radar-arcs" in game.extra:
+        panels.append(arcs_panel(game, width))
+    if "radars" in game.extra:
+        panels.append(radar_panel(game, width))
+    if aid:
+        panels.append(summary_panel(aid, width))
+    pages.extend(masonry(panels, options.paper, "referee screen"))
+    full = options.paper.landscape.content()[2]
+    for sheet in game.sheets:
+        if sheet is aid:
+            continue
+        if sheet.id == "aircraft-data-chart":
+            pages.extend(masonry(aircraft_chart_panels(game, sheet, full), options.paper,
+                                 f"sheet {sheet.id}", cols=1))
+        else:
+            content = options.paper.content()[2]
+            pages.extend(_flowed(list(aids.sheet_blocks(game, sheet, content)), options.paper,
+                                 f"sheet {sheet.id}"))
+    return pages
