@@ -87,16 +87,31 @@ def conv_cap(vec: list[int], taps: Poly, cap: int) -> list[int]:
 
 
 def _conv2(vec: list[int], q: int, p: int, cap: int) -> list[int]:
-    """``conv_cap`` for one die: ``out[i] = q*vec[i] + p*vec[i-1]``, the top folded."""
+    """``conv_cap`` for one die: ``out[i] = q*vec[i] + p*vec[i-1]``, the top folded.
+
+    Ways of one normalised die are small ((2, 1), (5, 1), (1, 1)...): a factor 1 is
+    skipped and a power of two is a shift.
+    """
+    mq, mp = _scaler(q), _scaler(p)
     out = [0] * (cap + 1)
     prev = 0
     for i in range(cap):
         v = vec[i]
-        out[i] = (v * q if v else 0) + (prev * p if prev else 0)
+        out[i] = (mq(v) if v else 0) + (mp(prev) if prev else 0)
         prev = v
     top = vec[cap]
-    out[cap] = (top * (q + p) if top else 0) + (prev * p if prev else 0)
+    out[cap] = (top * (q + p) if top else 0) + (mp(prev) if prev else 0)
     return out
+
+
+def _scaler(c: int):
+    """``x -> c * x``, as cheap as ``c`` allows."""
+    if c == 1:
+        return lambda x: x
+    if c & (c - 1) == 0:
+        shift = c.bit_length() - 1
+        return lambda x: x << shift
+    return lambda x: x * c
 
 
 # --------------------------------------------------------------------------- the chain
