@@ -229,8 +229,14 @@ def _battle_odds(game: Game, args: dict[str, Any]) -> OddsAnswer:
     exact = battle_odds(game, spec)
     _allow_long_fractions(exact.values())
     result = {k: float(exact[k]) for k in FIELDS}
+    text = (f"attacker wins {result['attacker_wins']:.2%}, defender wins "
+            f"{result['defender_wins']:.2%}, both destroyed {result['mutual_destruction']:.2%}"
+            + (f", undecided {result['undecided']:.2%}" if exact["undecided"] else "")
+            + f"; attacker takes the space {result['attacker_takes']:.2%}; expected survivors:"
+            f" attacker {result['attacker_survivors']:.2f}, defender "
+            f"{result['defender_survivors']:.2f} (survivor lines below are counts, not %)")
     return OddsAnswer(result=result, exact={k: exact[k] for k in FIELDS},
-                      rules=B.rules_of(spec), errata=_battle_errata(spec))
+                      rules=B.rules_of(spec), errata=_battle_errata(spec), text=text)
 
 
 def _allow_long_fractions(values) -> None:
