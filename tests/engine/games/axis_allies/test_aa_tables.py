@@ -250,3 +250,34 @@ def test_i1_turn_order_cycles(game):
         seen.append(power)
         power, rnd = board.next_turn(game, power, rnd)
     assert seen == ["russia", "germany", "uk", "japan", "usa"] * 2 and rnd == 3
+
+
+# --------------------------------------------------------------------------- die extremes
+
+
+@pytest.mark.parametrize("value", range(0, 7))
+def test_combat_hit_smallest_and_largest_roll(lookup, value):
+    assert lookup("combat-hit", f"value={value}", "roll=1")["hit"] is (value >= 1)
+    assert lookup("combat-hit", f"value={value}", "roll=6")["hit"] is (value >= 6)
+
+
+def test_aa_fire_and_research_die_extremes(lookup):
+    assert lookup("aa-fire", "roll=1")["destroyed"] is True
+    assert lookup("aa-fire", "roll=2")["destroyed"] is False
+    assert lookup("aa-fire", "roll=6")["destroyed"] is False
+    assert lookup("research-die", "roll=5")["success"] is False
+    assert lookup("research-die", "roll=6")["success"] is True
+    with pytest.raises(BadInput, match="roll"):
+        lookup("aa-fire", "roll=0")
+
+
+def test_battle_round_of_all_sixes_and_all_ones(lookup):
+    misses = lookup("battle", "attacker=2 infantry, 1 bomber", "defender=2 infantry, 1 fighter",
+                    "attacker_rolls=6,6,6", "defender_rolls=6,6,6", "rounds=1")
+    assert misses["winner"] == "undecided" and misses["attacker_left"] == "2 infantry, 1 bomber"
+    hits = lookup("battle", "attacker=2 infantry, 1 bomber", "defender=2 infantry, 1 fighter",
+                  "attacker_rolls=1,1,1", "defender_rolls=1,1,1", "rounds=1")
+    assert hits["winner"] == "mutual" and hits["rounds"] == 1
+    with pytest.raises(BadInput, match="attacker_rolls"):
+        lookup("battle", "attacker=1 infantry", "defender=1 infantry", "attacker_rolls=7",
+               "defender_rolls=1", "rounds=1")
