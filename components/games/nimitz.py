@@ -1,0 +1,961 @@
+"""Nimitz's own kit pages: the campaign map with its boxes, turn track and tables, the
+battle sheet, counters (front full strength, back damaged) and markers, a setup sheet
+per campaign year, and the player log.
+
+Everything is drawn from the game's YAML: the map from the ``campaign`` point map
+(names, Japanese names, US land-aircraft capacity, Australian flags, routes), the
+boxes from the ``campaign-boxes`` and ``port-return`` displays, the battle sheet from
+the ``battle-sheet`` display and the ``battle-round`` / ``battle-plan-count`` tracks,
+the tables from the ``japanese-orders`` (with the ``orders`` section),
+``japanese-reinforcement`` and ``japanese-air`` tables, the setup sheets from the
+``campaigns`` section, the ``setup`` records and the ``campaign-level`` /
+``port-return`` tables, the player log from the ``player-log`` sheet and the
+``linked-result`` table.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+
+from ...engine.model import Box, Display, Game, Marker, Point, PointMap, Unit
+from .. import aids, kit
+from ..fonts import text_width, wrap
+from ..impose import Piece, assembly_items, impose, tile
+from ..kit import KitPage, Options
+from ..pieces import DAGGER, counter_size, fit_text
+from ..primitives import Circle, Group, Line, Page, Polygon, Primitive, Rect, Style, Text
+from ..registry import kit_part
+
+GAME = "nimitz"
+MAP_ID = "campaign"
+INK = "#222222"
+GREY = "#666666"
+SEA = "#e6f1fa"
+ROUTE = Style(stroke="#6fb3e0", width=0.9)
+#: The sides' colour names in the data (``color: blue`` / ``red``) as print colours.
+NAMED_COLOURS = {"blue": "#a9c4ea", "red": "#eaa9a9", "ochre": "#e3c77a"}
+DEEP = {"us": "#1f4e9a", "japan": "#b02020"}
+PANEL_W = 200.0
+POINT_FILLS = {"island": "#bfe0a8", "territory": "#d9e8c4", "mainland": "#efe2bf",
+               "continent": "#efe2bf", "home-islands": "#f3c1c1"}
+PORT_RETURN = "port-return"
+CAMPAIGN_BOXES = "campaign-boxes"
+BATTLE_SHEET = "battle-sheet"
+
+
+# --- small helpers -----------------------------------------------------------------------
+
+
+def dagger(assumed: bool) -> str:
+    """The assumed-value mark, or nothing."""
+    return DAGGER if assumed else ""
+
+
+def side_fill(game: Game, side_id: str | None, tags: tuple[str, ...] = ()) -> str:
+    """A side's print colour from its colour name in ``game.sides`` (Australian units
+    ochre, 2.5.1); grey for no side."""
+    if "australian" in tags:
+        return NAMED_COLOURS["ochre"]
+    for side in game.info.sides:
+        if side.id == side_id:
+            colour = side.color or ""
+            return colour if colour.startswith("#") else NAMED_COLOURS.get(colour, "#dddddd")
+    return "#e4e4e4"
+
+
+def centred(text: str, x: float, y: float, size: float, width: float, **kw) -> Text:
+    """One line centred on ``x``, shrunk to fit ``width``."""
+    return Text(x, y, text, size=fit_text(text, size, width), anchor="middle", **kw)
+
+
+def fitted(text: str, x: float, y: float, size: float, width: float, **kw) -> Text:
+    """One left-aligned line shrunk to fit ``width``."""
+    return Text(x, y, text, size=fit_text(text, size, width), **kw)
+
+
+def rules(record) -> str:
+    """``[2.1, 8.2.1]`` or nothing."""
+    rule = record.rule if isinstance(record.rule, tuple) else (record.rule,)
+    return f"  [{', '.join(rule)}]" if rule else ""
+
+
+def paragraph(text: str, x: float, y: float, size: float, width: float,
+              **kw) -> tuple[list[Primitive], float]:
+    """Wrapped lines from (x, y) (top); the primitives and the height used."""
+    lines = wrap(text, size, width)
+    step = size * 1.3
+    items: list[Primitive] = [Text(x, y + size + i * step, line, size=size, **kw)
+                              for i, line in enumerate(lines)]
+    return items, len(lines) * step + size * 0.3
+
+
+def grid(x: float, y: float, widths: list[float], rows: list[list[str]], h: float,
+         size: float = 2.6, head: bool = True, id: str | None = None,
+         cls: str = "grid") -> tuple[Group, float]:
+    """A table of framed cells (first row shaded when ``head``); the group and height."""
+    items: list[Primitive] = []
+    for r, row in enumerate(rows):
+        cx = 0.0
+        shade = head and r == 0
+        style = Style(fill="#e8e8e8" if shade else "#ffffff", stroke="#777777", width=0.2)
+        for text, w in zip(row, widths, strict=True):
+            items.append(Rect(cx, r * h, w, h, style))
+            items.append(Text(cx + 1.0, r * h + h * 0.7, text, size=fit_text(text, size, w - 1.6),
+                              bold=shade))
+            cx += w
+    return Group(tuple(items), dx=x, dy=y, id=id, cls=cls), len(rows) * h
+
+
+def labelled_box(box: Box, x: float, y: float, w: float, h: float, fill: str = "#ffffff",
+                 prefix: str = "box") -> Group:
+    """A display box drawn where it belongs: name, Japanese name, what it holds."""
+    items: list[Primitive] = [Rect(0, 0, w, h, Style(fill=fill, stroke="#333333", width=0.35),
+                                   r=1.5)]
+    name = f"{box.name or box.id}{dagger(box.is_assumed)}"
+    items.append(fitted(name, 1.5, 4.0, 2.8, w - 3, bold=True))
+    if box.name_ja:
+        items.append(fitted(box.name_ja, 1.5, 7.6, 2.6, w - 3))
+    info = []
+    if box.accepts:
+        info.append(", ".join(box.accepts) + " only")
+    if box.capacity is not None:
+        info.append(f"capacity {box.capacity}")
+    rule = box.rule if isinstance(box.rule, tuple) else (box.rule,)
+    info.append(f"[{', '.join(rule)}]" if rule else "")
+    text = " · ".join(i for i in info if i)
+    items.append(fitted(text, 1.5, h - 1.6, 2.0, w - 3, fill=GREY))
+    return Group(tuple(items), dx=x, dy=y, id=f"{prefix}-{box.id}",
+                 cls=f"box {box.kind or ''}".strip())
+
+
+def arrow(x1: float, y1: float, x2: float, y2: float, colour: str = "#b03030",
+          id: str | None = None) -> Group:
+    """A straight arrow with its head at (x2, y2)."""
+    length = math.hypot(x2 - x1, y2 - y1) or 1.0
+    ux, uy = (x2 - x1) / length, (y2 - y1) / length
+    base = (x2 - ux * 2.4, y2 - uy * 2.4)
+    wing = (-uy * 1.1, ux * 1.1)
+    style = Style(stroke=colour, width=0.5)
+    return Group((Line(x1, y1, base[0], base[1], style),
+                  Polygon(((x2, y2), (base[0] + wing[0], base[1] + wing[1]),
+                           (base[0] - wing[0], base[1] - wing[1])),
+                          Style(fill=colour, stroke=None))), id=id, cls="arrow")
+
+
+def landscape_page(part: str, options: Options, items, id: str) -> KitPage:
+    """A landscape page of the chosen paper."""
+    p = options.paper.landscape
+    return KitPage(part, Page(p.width, p.height, tuple(items), id=id))
+
+
+def portrait_page(part: str, options: Options, items, id: str) -> KitPage:
+    """A portrait page of the chosen paper."""
+    p = options.paper.portrait
+    return KitPage(part, Page(p.width, p.height, tuple(items), id=id))
+
+
+# --- campaign map ------------------------------------------------------------------------
+
+
+def map_area(point_map: PointMap) -> tuple[float, float]:
+    """The map's size in mm, from the data."""
+    return point_map.width_mm or 560.0, point_map.height_mm or 400.0
+
+
+def point_positions(point_map: PointMap) -> dict[str, tuple[float, float]]:
+    """Every point's centre in mm."""
+    w, h = map_area(point_map)
+    return {p.id: (16 + (p.x if p.x is not None else 0.5) * (w - 32),
+                   14 + (p.y if p.y is not None else 0.5) * (h - 40)) for p in point_map.points}
+
+
+def objective_years(game: Game) -> dict[str, list[str]]:
+    """For each point, the campaign years in which it is an objective."""
+    out: dict[str, list[str]] = {}
+    for campaign in game.section("campaigns"):
+        for point_id in campaign.get("objectives") or ():
+            out.setdefault(str(point_id), []).append(campaign.id)
+    return out
+
+
+def point_group(game: Game, point: Point, x: float, y: float, years: list[str]) -> Group:
+    """A point: a disc in its kind's colour, name and Japanese name, the US land-aircraft
+    capacity, the Australian flag and the years in which it is an objective."""
+    r = 9.0 if point.kind in ("mainland", "continent", "home-islands") else 7.0
+    fill = POINT_FILLS.get(point.kind or "", "#d9e8c4")
+    items: list[Primitive] = [Circle(0, 0, r, Style(fill=fill, stroke="#2f6b2f", width=0.5),
+                                     cls="point-disc")]
+    items.append(centred(point.name or point.id, 0, r + 4.2, 3.4, 46, bold=True,
+                         cls="point-name"))
+    if point.name_ja:
+        items.append(centred(point.name_ja, 0, r + 8.2, 3.0, 46, cls="point-name-ja"))
+    items.extend(capacity_badge(point, r))
+    if "australia" in point.flags:
+        items.extend(australia_flag(-r - 1.5, -r - 2.5, point.field_assumed("flags")))
+    if years:
+        text = "objective " + " ".join(f"'{y[2:]}" for y in years)
+        items.append(centred(text, 0, r + 11.8, 2.4, 46, fill="#7a3b00", cls="objective-years"))
+    return Group(tuple(items), dx=x, dy=y, id=f"point-{point.id}",
+                 cls=f"point {point.kind or ''}".strip())
+
+
+def capacity_badge(point: Point, r: float) -> list[Primitive]:
+    """The US land-aircraft capacity in a white box at the disc's centre."""
+    cap = point.capacity
+    text = "∞" if cap == "unlimited" else ("×" if cap is None else str(cap))
+    mark = dagger(point.field_assumed("capacity"))
+    w = 9.0 if not mark else 11.0
+    return [Rect(-w / 2, -3.2, w, 6.4, Style(fill="#ffffff", stroke="#1f4e9a", width=0.4),
+                 r=1, cls="capacity"),
+            Text(0, 1.4, text + mark, size=3.6, anchor="middle", bold=True, fill="#1f4e9a",
+                 cls="capacity-value")]
+
+
+def australia_flag(x: float, y: float, assumed: bool) -> list[Primitive]:
+    """A small ochre pennant marked AUS."""
+    return [Line(x, y, x, y + 6, Style(stroke="#555555", width=0.3)),
+            Polygon(((x, y), (x + 6, y + 1.6), (x, y + 3.2)),
+                    Style(fill=NAMED_COLOURS["ochre"], stroke="#7a5a00", width=0.2),
+                    cls="australia-flag"),
+            Text(x + 0.5, y - 0.6, "AUS" + dagger(assumed), size=1.8, fill="#7a5a00")]
+
+
+def route_items(point_map: PointMap, pos: dict[str, tuple[float, float]]) -> list[Primitive]:
+    """The light-blue routes between points."""
+    items: list[Primitive] = []
+    for route in point_map.routes:
+        (x1, y1), (x2, y2) = pos[route.a], pos[route.b]
+        items.append(Line(x1, y1, x2, y2, ROUTE, id=f"route-{route.a}-{route.b}",
+                          cls="route"))
+    return items
+
+
+def port_return_items(game: Game, pos: dict[str, tuple[float, float]]) -> list[Primitive]:
+    """The return-to-port boxes beside the Hawaiian Islands, with their arrows (11.3)."""
+    display: Display = game.get("displays", PORT_RETURN)  # type: ignore[assignment]
+    hx, hy = pos["hawaiian-islands"]
+    w, h, gap = 34.0, 15.0, 6.0
+    x0, y0 = hx + 14, hy + 30
+    items: list[Primitive] = [fitted(f"{display.label}{rules(display)}", x0, y0 - 2, 2.8,
+                                     3 * w + 2 * gap, bold=True)]
+    lefts = {}
+    for i, box in enumerate(display.boxes):
+        x = x0 + (len(display.boxes) - 1 - i) * (w + gap)
+        items.append(labelled_box(box, x, y0, w, h, "#f4f0ff", prefix="map-box"))
+        lefts[box.id] = x
+    for a in display.arrows:
+        items.append(arrow(lefts[a.from_] - 0.5, y0 + h / 2, lefts[a.to] + w + 0.5, y0 + h / 2,
+                           id=f"arrow-{a.from_}-{a.to}"))
+    items.append(arrow(lefts["port-return-1942-45"] + w / 2, y0, hx + 4, hy + 8,
+                       id="arrow-port-return-hawaii"))
+    return items
+
+
+def mission_items(game: Game, pos: dict[str, tuple[float, float]]) -> list[Primitive]:
+    """The BW strategic-bombing box beside the Marianas and the Japan-invasion box beside
+    Japan."""
+    display: Display = game.get("displays", CAMPAIGN_BOXES)  # type: ignore[assignment]
+    mx, my = pos["mariana-islands"]
+    jx, jy = pos["japan"]
+    return [labelled_box(display.box("bw-strategic-bombing"), mx + 12, my + 14, 46, 16,
+                         "#fff7d6", prefix="map-box"),
+            labelled_box(display.box("japan-invasion"), jx + 14, jy - 30, 46, 16, "#fde3e3",
+                         prefix="map-box")]
+
+
+def map_legend(game: Game, x: float, y: float, w: float) -> list[Primitive]:
+    """What the symbols mean, at the foot of the map."""
+    point_map = game.get("point_maps", MAP_ID)
+    all_assumed = all(r.is_assumed for r in point_map.routes)  # type: ignore[attr-defined]
+    items: list[Primitive] = [Rect(x, y, w, 14, Style(fill="#ffffff", stroke="#333333",
+                                                      width=0.3))]
+    title = f"{point_map.label}{rules(point_map)}"
+    items.append(fitted(title, x + 2, y + 5, 3.6, 150, bold=True))
+    parts = [("6", "US land-aircraft capacity 陸上機収容力 (∞ unlimited, × US may not enter)"),
+             ("AUS", "Australian flag (Australian units may go there)"),
+             ("'42", "objective in that campaign year 目標")]
+    cx = x + 2
+    for symbol, text in parts:
+        items.append(Text(cx, y + 11, symbol, size=2.8, bold=True, fill="#1f4e9a"))
+        items.append(Text(cx + 8, y + 11, text, size=2.6))
+        cx += 14 + text_width(text, 2.6)
+    items.append(Line(cx, y + 10, cx + 10, y + 10, ROUTE))
+    note = "route ルート" + (f" ({DAGGER} all routes and positions assumed)" if all_assumed else "")
+    items.append(Text(cx + 12, y + 11, note, size=2.6))
+    return items
+
+
+def campaign_map_drawing(game: Game) -> tuple[tuple[Primitive, ...], float, float]:
+    """The whole campaign map: the Pacific with its points and routes, the boxes beside
+    their points, and a panel with the turn track, the boxes and the map's tables."""
+    point_map: PointMap = game.get("point_maps", MAP_ID)  # type: ignore[assignment]
+    w, h = map_area(point_map)
+    pos = point_positions(point_map)
+    years = objective_years(game)
+    items: list[Primitive] = [Rect(0, 0, w, h, Style(fill=SEA, stroke="#333333", width=0.5),
+                                   cls="map-border")]
+    items.append(Group(tuple(route_items(point_map, pos)), cls="routes"))
+    items.append(Group(tuple(point_group(game, p, *pos[p.id], years.get(p.id, []))
+                             for p in point_map.points), cls="points"))
+    items.append(Group(tuple(port_return_items(game, pos)), cls="port-return"))
+    items.append(Group(tuple(mission_items(game, pos)), cls="mission-boxes"))
+    items.append(Group(tuple(map_legend(game, 4, h - 18, w - 8)), cls="map-legend"))
+    panel, _ph = map_panel(game, PANEL_W - 8)
+    items.append(Group(panel, dx=w + 4, dy=4, id="map-panel", cls="map-panel"))
+    items.append(Rect(w, 0, PANEL_W, h, Style(stroke="#333333", width=0.5)))
+    return tuple(items), w + PANEL_W, h
+
+
+# --- the map panel: turn track, boxes, tables ---------------------------------------------
+
+
+def map_panel(game: Game, width: float) -> tuple[tuple[Primitive, ...], float]:
+    """The turn track, the storage boxes and the three tables printed on the map."""
+    blocks = [turn_track(game, width), storage_boxes(game, width), order_table(game, width),
+              reinforcement_table(game, width), air_table(game, width)]
+    items: list[Primitive] = []
+    y = 0.0
+    for group, height in blocks:
+        items.append(replace(group, dy=y))
+        y += height + 4
+    return tuple(items), y
+
+
+def turn_track(game: Game, width: float) -> tuple[Group, float]:
+    """The campaign turn record track: one box per turn, Japanese labels."""
+    track = game.get("tracks", "campaign-turn")
+    values = list(track.values)  # type: ignore[attr-defined]
+    box = width / len(values)
+    items: list[Primitive] = [fitted(f"{track.label}{dagger(track.field_assumed('values'))}"
+                                     f"{rules(track)}", 0, 3.2, 3.2, width, bold=True)]
+    for i, value in enumerate(values):
+        start = str(value) == str(track.start)  # type: ignore[attr-defined]
+        style = Style(fill="#fff3c4" if start else "#ffffff", stroke="#333333", width=0.35)
+        items.append(Rect(i * box, 5, box, 16, style, id=f"track-campaign-turn-{value}",
+                          cls="track-box"))
+        label = track.labels.get(str(value), str(value))  # type: ignore[attr-defined]
+        first, _, rest = label.partition(" ")
+        items.append(centred(first, i * box + box / 2, 12, 3.6, box - 2, bold=True))
+        items.append(centred(str(value), i * box + box / 2, 16, 2.2, box - 2, fill=GREY))
+        if rest:
+            items.append(centred(rest, i * box + box / 2, 19.5, 2.0, box - 2, fill="#b02020"))
+    return Group(tuple(items), id="campaign-turn-track", cls="track"), 22
+
+
+def storage_boxes(game: Game, width: float) -> tuple[Group, float]:
+    """The campaign map's storage boxes (not the ones drawn beside their points)."""
+    display: Display = game.get("displays", CAMPAIGN_BOXES)  # type: ignore[assignment]
+    beside = {"bw-strategic-bombing", "japan-invasion", "japanese-order-table"}
+    boxes = [b for b in display.boxes if b.id not in beside]
+    cols, gap, bh = 2, 3.0, 24.0
+    bw = (width - gap) / cols
+    items: list[Primitive] = [fitted(f"{display.label}{rules(display)}", 0, 3.4, 3.4, width,
+                                     bold=True)]
+    for i, box in enumerate(boxes):
+        r, c = divmod(i, cols)
+        fill = "#eef3fb" if box.id.startswith("us") else "#fbeeee"
+        if box.kind in ("pool", "mission"):
+            fill = "#fff7d6"
+        items.append(labelled_box(box, c * (bw + gap), 6 + r * (bh + gap), bw, bh, fill,
+                                  prefix="map-box"))
+    rows = math.ceil(len(boxes) / cols)
+    return Group(tuple(items), id="storage-boxes", cls="storage-boxes"), 6 + rows * (bh + gap)
+
+
+def order_table(game: Game, width: float) -> tuple[Group, float]:
+    """The Japanese order table: d10 -> order, with the units each order moves (9.2)."""
+    table = game.table("japanese-orders")
+    orders = {o.id: o for o in game.section("orders")}
+    rows = [["d10", "Order 命令", "ships 艦船", "inf. 歩兵", "land air 陸上機"]]
+    for row in table.rows:
+        order = orders[str(table.result(row)["order"])]
+        roll = str(table.conditions(row)["roll"]) + dagger(row.is_assumed)
+        rows.append([roll, f"{order.name} {order.name_ja or ''}", str(order.get("ships")),
+                     str(order.get("infantry")), str(order.get("land_air"))])
+    widths = [12.0, width - 12 - 3 * 22, 22.0, 22.0, 22.0]
+    title = fitted(f"{table.label}{rules(table)}", 0, 3.4, 3.4, width,
+                   bold=True)
+    body, h = grid(0, 5, widths, rows, 5.2, 2.8)
+    note, nh = paragraph("Numbers are the most units taken from the tops of the stacks at "
+                         "the point; an order that cannot be executed or moves nothing is "
+                         "Standby (9.1).", 0, 5 + h, 2.3, width, fill=GREY)
+    return Group((title, body, *note), id="table-japanese-orders", cls="map-table"), 5 + h + nh
+
+
+def reinforcement_table(game: Game, width: float) -> tuple[Group, float]:
+    """The Japanese reinforcement table with its modifiers (11.1)."""
+    table = game.table("japanese-reinforcement")
+    rows = [["modified d10", "ships 艦船", "infantry 歩兵", "land aircraft 陸上機"]]
+    for row in table.rows:
+        result = table.result(row)
+        mark = dagger(row.is_assumed)
+        rows.append([str(table.conditions(row)["roll"]) + mark, str(result["ships"]),
+                     str(result["infantry"]), str(result["land_air"])])
+    widths = [width - 3 * 40, 40.0, 40.0, 40.0]
+    title = fitted(f"{table.label}{rules(table)}", 0, 3.4, 3.4, width,
+                   bold=True)
+    body, h = grid(0, 5, widths, rows, 5.2, 2.8)
+    items: list[Primitive] = [title, body]
+    y = 5 + h
+    for modifier in table.modifiers:
+        line, lh = paragraph(f"• {modifier.text}", 0, y, 2.4, width)
+        items.extend(line)
+        y += lh
+    return Group(tuple(items), id="table-japanese-reinforcement", cls="map-table"), y
+
+
+def air_table(game: Game, width: float) -> tuple[Group, float]:
+    """Japanese aircraft movement: d10 -> area and position number (10.9.1)."""
+    table = game.table("japanese-air")
+    rows = [["d10", "destination 移動先", "position"]]
+    for row in table.rows:
+        result = table.result(row)
+        rows.append([str(table.conditions(row)["roll"]) + dagger(row.is_assumed),
+                     f"{row.name} {row.name_ja or ''}", str(result["position"])])
+    widths = [14.0, width - 34, 20.0]
+    title = fitted(f"{table.label}{rules(table)}", 0, 3.4, 3.4, width,
+                   bold=True)
+    body, h = grid(0, 5, widths, rows, 5.2, 2.8)
+    note, nh = paragraph(table.text or "", 0, 5 + h, 2.3, width, fill=GREY)
+    return Group((title, body, *note), id="table-japanese-air", cls="map-table"), 5 + h + nh
+
+
+def tiled(drawing, width: float, height: float, options: Options, name: str) -> list[KitPage]:
+    """A drawing tiled over the paper (with an assembly page when it needs several)."""
+    tiles = tile(drawing, width, height, options.paper, name=name)
+    pages = [KitPage(name, Page(t.page.width, t.page.height, t.items, id=f"{name}-{t.label}"))
+             for t in tiles]
+    if len(tiles) > 1:
+        land = options.paper.landscape
+        pages.append(KitPage(name, Page(land.width, land.height,
+                                        assembly_items(tiles, width, height, land, name),
+                                        id=f"{name}-assembly")))
+    return pages
+
+
+# --- battle sheet --------------------------------------------------------------------------
+
+
+def area_group(box: Box, x: float, y: float, w: float, h: float, fill: str) -> Group:
+    """A battle-sheet area: its position number (the aircraft-movement roll) and name."""
+    number = str(box.group or "")
+    items: list[Primitive] = [Rect(0, 0, w, h, Style(fill=fill, stroke="#333333", width=0.5),
+                                   r=2),
+                              Circle(7, 7, 4.6, Style(fill="#ffffff", stroke="#333333",
+                                                      width=0.4)),
+                              Text(7, 8.8, number, size=5, anchor="middle", bold=True),
+                              fitted(f"{box.name} {box.name_ja or ''}", 14, 6.2, 4.0, w - 16,
+                                     bold=True)]
+    info = [f"[{', '.join(box.rule)}]"] if box.rule else []
+    if box.accepts:
+        info.insert(0, ", ".join(box.accepts) + " only")
+    if info:
+        items.append(fitted(" · ".join(info), 14, 10.2, 2.2, w - 16, fill=GREY))
+    return Group(tuple(items), dx=x, dy=y, id=f"battle-{box.id}", cls=f"battle-area {box.kind}")
+
+
+def island_group(display: Display, x: float, y: float, w: float, h: float) -> Group:
+    """The island area with both sides' position, beach and airfield."""
+    island = area_group(display.box("island"), 0, 0, w, h, "#d8ecc6")
+    cw, ch = (w - 8) / 3, (h - 20) / 2
+    items: list[Primitive] = [island]
+    for r, side in enumerate(("japanese", "us")):
+        fill = "#fbe3e3" if side == "japanese" else "#e3ecfb"
+        for c, kind in enumerate(("position", "beach", "airfield")):
+            box = display.box(f"{side}-{kind}")
+            items.append(labelled_box(box, 3 + c * (cw + 1), 14 + r * (ch + 2), cw, ch, fill,
+                                      prefix="battle"))
+    return Group(tuple(items), dx=x, dy=y, id="battle-island-boxes", cls="island")
+
+
+def battle_side_column(game: Game, display: Display, x: float, y: float, w: float,
+                       h: float) -> list[Primitive]:
+    """The round track, the battle-plan count box, the holding and bonus boxes, and the
+    aircraft-movement table, beside the areas."""
+    items: list[Primitive] = []
+    for track_id in ("battle-round", "battle-plan-count"):
+        group, height = small_track(game, track_id, w)
+        items.append(replace(group, dx=x, dy=y))
+        y += height + 3
+    for box_id in ("carrier-aircraft-holding", "us-bonus-markers", "japanese-bonus-drawn"):
+        box = display.box(box_id)
+        bh = 18.0 if box_id != "carrier-aircraft-holding" else 26.0
+        fill = {"us-bonus-markers": "#e3ecfb", "japanese-bonus-drawn": "#fbe3e3"}.get(
+            box_id, "#ffffff")
+        items.append(labelled_box(box, x, y, w, bh, fill, prefix="battle"))
+        y += bh + 2
+    group, _height = air_table(game, w)
+    items.append(replace(group, dx=x, dy=y + 1))
+    return items
+
+
+def small_track(game: Game, track_id: str, width: float) -> tuple[Group, float]:
+    """A short track as a row of numbered boxes."""
+    track = game.get("tracks", track_id)
+    values = list(track.values)  # type: ignore[attr-defined]
+    box = min(12.0, width / len(values))
+    title = f"{track.label}{dagger(track.field_assumed('values'))}{rules(track)}"
+    items: list[Primitive] = [fitted(title, 0, 3.0, 3.0, width, bold=True)]
+    for i, value in enumerate(values):
+        items.append(Rect(i * box, 4.5, box, box, Style(fill="#ffffff", stroke="#333333",
+                                                        width=0.35),
+                          id=f"track-{track_id}-{value}", cls="track-box"))
+        items.append(Text(i * box + box / 2, 4.5 + box * 0.65, str(value), size=box * 0.45,
+                          anchor="middle", bold=True))
+        label = track.labels.get(str(value))  # type: ignore[attr-defined]
+        if label:
+            items.append(centred(label, i * box + box / 2, 4.5 + box - 0.8, 1.8, box - 1))
+    return Group(tuple(items), id=f"track-{track_id}", cls="track"), 5 + box
+
+
+def battle_sheet_page(game: Game, options: Options) -> KitPage:
+    """The battle sheet: Japanese sea area, coastal area, island (positions, beaches,
+    airfields) and US sea area, with the tracks and boxes used in a battle."""
+    paper = options.paper.landscape
+    x0, y0, w, h = paper.content()
+    display: Display = game.get("displays", BATTLE_SHEET)  # type: ignore[assignment]
+    title = f"{display.label}{rules(display)}"
+    items: list[Primitive] = [fitted(title, x0, y0 + 5, 5, w, bold=True)]
+    side_w = 72.0
+    area_w = w - side_w - 4
+    top = y0 + 8
+    sea_h = (h - 8) * 0.24
+    mid_h = h - 8 - 2 * sea_h - 4
+    coastal_w = area_w * 0.28
+    items.append(area_group(display.box("japanese-sea"), x0, top, area_w, sea_h, "#fbe3e3"))
+    items.append(area_group(display.box("coastal"), x0, top + sea_h + 2, coastal_w, mid_h,
+                            "#e6f1fa"))
+    items.append(island_group(display, x0 + coastal_w + 2, top + sea_h + 2,
+                              area_w - coastal_w - 2, mid_h))
+    items.append(area_group(display.box("us-sea"), x0, top + sea_h + mid_h + 4, area_w, sea_h,
+                            "#e3ecfb"))
+    items.append(landing_note(display, x0 + 2, top + sea_h + mid_h - 6, coastal_w - 4))
+    items.extend(battle_side_column(game, display, x0 + area_w + 4, top, side_w, h - 8))
+    return KitPage("battle sheet", Page(paper.width, paper.height, tuple(items),
+                                        id="battle-sheet"))
+
+
+def landing_note(display: Display, x: float, y: float, w: float) -> Group:
+    """The ground-movement arrows of the sheet, in words, at the foot of the coastal area."""
+    items: list[Primitive] = []
+    lines = [f"{a.from_} → {a.to} [{', '.join(a.rule) if isinstance(a.rule, tuple) else a.rule}]"
+             for a in display.arrows]
+    for i, line in enumerate(reversed(lines)):
+        items.append(fitted(line, 0, -i * 3.0, 2.2, w, fill=GREY))
+    return Group(tuple(items), dx=x, dy=y, cls="landing-arrows")
+
+
+# --- counters ------------------------------------------------------------------------------
+
+
+SHIP_TYPES = ("CV", "CVL", "CVE", "BB", "CA", "CL", "DD", "SS")
+
+
+def stat(unit: Unit, key: str, sup: str | None = None) -> str:
+    """A value as printed (normal|superior), dagger when assumed; '' when absent."""
+    value = unit.stats.get(key)
+    if value is None:
+        return ""
+    text = str(value)
+    if sup and unit.stats.get(sup) is not None:
+        text += f"|{unit.stats[sup]}"
+    assumed = unit.field_assumed(f"stats.{key}") or bool(sup and unit.field_assumed(
+        f"stats.{sup}"))
+    return text + dagger(assumed)
+
+
+def unit_lines(unit: Unit) -> list[str]:
+    """The counter's value lines in the rulebook's order (2.6.4, 2.7.4, 2.8.3)."""
+    pairs: list[tuple[str, str]]
+    if unit.type in SHIP_TYPES:
+        gun = ("Torp", stat(unit, "torpedo")) if unit.type == "SS" else ("Gun", stat(unit,
+                                                                                "gunnery"))
+        pairs = [("AA", stat(unit, "aa", "aa_sup")), gun, ("ASW", stat(unit, "asw"))]
+    elif unit.type in ("infantry", "battalion"):
+        pairs = [("Ground", stat(unit, "ground"))]
+    else:
+        pairs = [("Air", stat(unit, "air", "air_sup")), ("Ship", stat(unit, "anti_ship")),
+                 ("Gnd", stat(unit, "anti_ground"))]
+    words = [f"{k} {v}" for k, v in pairs if v]
+    return [" ".join(words[:2]), " ".join(words[2:])]
+
+
+def cost_text(unit: Unit) -> str:
+    """Carriers print two costs (hit | buy, 2.6.3), every other unit one."""
+    hit, buy = unit.stats.get("cost_hit"), unit.stats.get("cost_buy")
+    mark = dagger(unit.field_assumed("stats.cost_hit") or unit.field_assumed("stats.cost_buy"))
+    text = f"{hit}|{buy}" if hit != buy else str(hit)
+    return text + mark
+
+
+def unit_face(game: Game, unit: Unit, s: float, damaged: bool) -> tuple[Primitive, ...]:
+    """One side of a unit counter: type and cost on top, name, Japanese name, values; the
+    damaged side carries a band and the damaged values the data gives."""
+    colour = side_fill(game, unit.side, unit.tags)
+    items: list[Primitive] = [Rect(0, 0, s, s, Style(fill=colour, stroke=None),
+                                   cls="counter-back" if damaged else "counter-face")]
+    pad = s * 0.06
+    items.append(Text(pad, s * 0.15, unit.type + dagger(unit.field_assumed("type")),
+                      size=s * 0.11, bold=True))
+    cost = cost_text(unit)
+    items.append(Text(s - pad, s * 0.15, cost, size=fit_text(cost, s * 0.11, s * 0.45),
+                      anchor="end", bold=True, fill="#1f3f6f"))
+    items.append(centred(unit.name or unit.id, s / 2, s * 0.36, s * 0.14, s - 2 * pad,
+                         bold=True))
+    items.append(centred(unit.name_ja or "", s / 2, s * 0.53, s * 0.12, s - 2 * pad))
+    lines = damaged_lines(unit) if damaged else unit_lines(unit)
+    for i, line in enumerate(lines):
+        if line:
+            items.append(centred(line, s / 2, s * (0.72 + 0.14 * i), s * 0.1, s - 2 * pad))
+    if damaged:
+        items.append(Rect(0, s * 0.93, s, s * 0.07, Style(fill="#b02020", stroke=None,
+                                                          opacity=0.8), cls="damaged-band"))
+    return tuple(items)
+
+
+def damaged_lines(unit: Unit) -> list[str]:
+    """The damaged side: 'damaged 損傷' and the reduced values the data gives (2.5.2)."""
+    reduced = unit.back if isinstance(unit.back, dict) else {}
+    values = " ".join(f"{k.replace('_', '-')} {v}{dagger(unit.field_assumed(f'back.{k}'))}"
+                      for k, v in reduced.items())
+    return ["DAMAGED 損傷", values]
+
+
+def unit_pieces(game: Game) -> list[Piece]:
+    """Every unit counter, front full strength, back damaged."""
+    pieces: list[Piece] = []
+    for unit in game.units:
+        s = counter_size(game, unit)
+        front = unit_face(game, unit, s, False)
+        back = unit_face(game, unit, s, True)
+        for i in range(unit.count or 1):
+            pieces.append(Piece(f"counter-{unit.id}-{i + 1}", s, s, front, back,
+                                cls=f"counter unit {unit.id} {unit.side or ''}".strip()))
+    return pieces
+
+
+def bonus_costs(game: Game) -> dict[str, str]:
+    """The BPP cost of each US battle-bonus marker, from the bonus-marker table."""
+    table = game.table("bonus-marker")
+    out = {}
+    for row in table.rows:
+        result = table.result(row)
+        if result.get("marker") and result.get("cost") is not None:
+            out[str(result["marker"])] = f"{result['cost']} BPP" + dagger(
+                row.field_assumed("cost"))
+    return out
+
+
+def marker_face(game: Game, marker: Marker, s: float, note: str = "",
+                colour: str | None = None) -> tuple[Primitive, ...]:
+    """A marker face: name without its 'US bonus:' prefix, Japanese name, a note."""
+    colour = colour or side_fill(game, marker.side)
+    name = (marker.name or marker.id).split(": ", 1)[-1]
+    pad = s * 0.06
+    items: list[Primitive] = [Rect(0, 0, s, s, Style(fill=colour, stroke=None),
+                                   cls="counter-face marker")]
+    lines = wrap(name, s * 0.13, s - 2 * pad)[:2]
+    for i, line in enumerate(lines):
+        items.append(centred(line, s / 2, s * (0.25 + 0.17 * i), s * 0.13, s - 2 * pad,
+                             bold=True))
+    if marker.name_ja:
+        items.append(centred(marker.name_ja, s / 2, s * 0.68, s * 0.12, s - 2 * pad))
+    if note:
+        items.append(centred(note, s / 2, s * 0.88, s * 0.11, s - 2 * pad, bold=True))
+    return tuple(items)
+
+
+def marker_back(game: Game, marker: Marker, s: float,
+                markers: dict[str, Marker]) -> tuple[Primitive, ...]:
+    """The back of a marker: the other marker it carries (recon / moving), the objective's
+    red side, or its colour."""
+    back = marker.back
+    if isinstance(back, str) and back in markers:
+        return marker_face(game, markers[back], s)
+    if marker.id == "objective":
+        return marker_face(game, marker, s, "not US-held", NAMED_COLOURS["red"])
+    colour = (NAMED_COLOURS.get(marker.color or "") or side_fill(game, marker.side))
+    return (Rect(0, 0, s, s, Style(fill=colour, stroke=None), cls="counter-back blank"),)
+
+
+def marker_pieces(game: Game) -> list[Piece]:
+    """Every marker of 2.9 and both sides' battle-bonus markers; a marker printed as the
+    back of another (recon / Japanese moving) is not printed twice."""
+    markers = {m.id: m for m in game.markers}
+    costs = bonus_costs(game)
+    printed_as_back = set()
+    pieces: list[Piece] = []
+    for marker in game.markers:
+        if marker.id in printed_as_back:
+            continue
+        if isinstance(marker.back, str) and marker.back in markers:
+            printed_as_back.add(marker.back)
+        s = counter_size(game, marker)
+        note = costs.get(marker.id, "US-held" if marker.id == "objective" else "")
+        colour = NAMED_COLOURS.get(marker.color or "")
+        front = marker_face(game, marker, s, note, colour)
+        back = marker_back(game, marker, s, markers)
+        for i in range(marker.count or 1):
+            pieces.append(Piece(f"counter-{marker.id}-{i + 1}", s, s, front, back,
+                                cls=f"counter marker {marker.id}"))
+    return pieces
+
+
+def counter_pages(game: Game, options: Options) -> list[KitPage]:
+    """Unit and marker counters imposed with their backs on the following pages."""
+    pieces = unit_pieces(game) + marker_pieces(game)
+    by_size: dict[float, list[Piece]] = {}
+    for piece in pieces:
+        by_size.setdefault(round(piece.w, 3), []).append(piece)
+    pages: list[KitPage] = []
+    for w, group in sorted(by_size.items()):
+        part = f"counters {w:g} mm"
+        sheets = impose(group, options.paper, duplex=options.duplex,
+                        back_offset=options.back_offset, what="counter")
+        for i, sheet in enumerate(sheets, 1):
+            p = sheet.paper
+            pages.append(KitPage(part, Page(p.width, p.height, sheet.front,
+                                            id=f"{part}-{i}-front", footer=sheet.footer)))
+            if sheet.back is not None:
+                pages.append(KitPage(part, Page(p.width, p.height, sheet.back,
+                                                id=f"{part}-{i}-back", footer=sheet.footer)))
+    return pages
+
+
+# --- setup sheets and player log -------------------------------------------------------------
+
+
+def block(items: list[Primitive], height: float, id: str | None = None,
+          cls: str = "block") -> aids.Block:
+    """Primitives drawn from (0, 0) as a flowable block."""
+    return aids.Block(tuple(items), height, id=id, cls=cls)
+
+
+def text_block(title: str, lines: list[str], width: float, id: str | None = None) -> aids.Block:
+    """A bold title and wrapped bullet lines."""
+    items: list[Primitive] = [fitted(title, 0, 4, 3.6, width, bold=True)]
+    y = 5.5
+    for line in lines:
+        part, h = paragraph(f"• {line}", 2, y, 2.8, width - 2)
+        items.extend(part)
+        y += h
+    return block(items, y + 1, id=id, cls="setup-section")
+
+
+def point_name(game: Game, point_id: str) -> str:
+    """A point's English and Japanese name."""
+    point_map: PointMap = game.get("point_maps", MAP_ID)  # type: ignore[assignment]
+    for p in point_map.points:
+        if p.id == point_id:
+            return p.label
+    return point_id
+
+
+def campaign_facts(game: Game, campaign, width: float) -> aids.Block:
+    """Turns, US points per turn and special rules of one campaign."""
+    track = game.get("tracks", "campaign-turn")
+    labels = track.labels  # type: ignore[attr-defined]
+    first, last = str(campaign.get("first_turn")), str(campaign.get("last_turn"))
+    lines = [f"Turns: {labels.get(first, first)} → {labels.get(last, last).split(' ')[0]} "
+             f"({campaign.get('turns')} turns){dagger(campaign.field_assumed('turns'))}",
+             f"US points per turn: {campaign.get('us_rp_per_turn')} RP"
+             f"{dagger(campaign.field_assumed('us_rp_per_turn'))} + "
+             f"{campaign.get('us_sp_per_turn')} SP"
+             f"{dagger(campaign.field_assumed('us_sp_per_turn'))} (6.1)"]
+    special = campaign.get("special_rules") or ()
+    lines.append("Special rules: " + (", ".join(special) if special else "none"))
+    return text_block(f"{campaign.label}{rules(campaign)}", lines, width,
+                      id=f"setup-{campaign.id}-facts")
+
+
+def objectives_block(game: Game, campaign, width: float) -> aids.Block:
+    """The campaign's objective points, each with a box to tick."""
+    objectives = [str(o) for o in campaign.get("objectives") or ()]
+    title = (f"Objectives 目標 ({len(objectives)})"
+             f"{dagger(campaign.field_assumed('objectives'))}")
+    items: list[Primitive] = [fitted(title, 0, 4, 3.6, width, bold=True)]
+    cols = 2
+    col_w = width / cols
+    for i, point_id in enumerate(objectives):
+        r, c = divmod(i, cols)
+        x, y = c * col_w, 6 + r * 6
+        items.append(Rect(x, y, 4, 4, Style(stroke="#333333", width=0.3),
+                          id=f"setup-{campaign.id}-objective-{point_id}", cls="objective-box"))
+        items.append(fitted(point_name(game, point_id), x + 6, y + 3.4, 3.0, col_w - 8))
+    rows = math.ceil(len(objectives) / cols)
+    return block(items, 7 + rows * 6, id=f"setup-{campaign.id}-objectives", cls="objectives")
+
+
+def levels_block(game: Game, campaign, width: float) -> aids.Block:
+    """The victory levels of one campaign (campaign-level table) and its return-to-port
+    boxes (port-return table)."""
+    table = game.table("campaign-level")
+    rows = [["objectives held 保有目標", "level 勝利レベル"]]
+    for row in table.rows:
+        if str(table.conditions(row)["campaign"]) == campaign.id:
+            result = table.result(row)
+            rows.append([str(table.conditions(row)["objectives"]) + dagger(row.is_assumed),
+                         f"{result['level']} {result.get('label_ja') or ''}"])
+    body, h = grid(0, 6, [width * 0.35, width * 0.65], rows, 5.4, 2.8)
+    items: list[Primitive] = [fitted(f"{table.label}{rules(table)}", 0, 4, 3.6, width,
+                                     bold=True), body]
+    port = port_boxes(game, campaign.id)
+    if port:
+        items.append(fitted(f"Return-to-port boxes 帰港ボックス (11.3): {port}", 0, 6 + h + 5,
+                            2.8, width))
+        h += 6
+    return block(items, 8 + h, id=f"setup-{campaign.id}-levels", cls="levels")
+
+
+def port_boxes(game: Game, campaign_id: str) -> str:
+    """The return-to-port boxes used in a campaign year."""
+    table = game.table("port-return")
+    display: Display = game.get("displays", PORT_RETURN)  # type: ignore[assignment]
+    for row in table.rows:
+        years = table.conditions(row)["campaign"]
+        years = years if isinstance(years, tuple | list) else (years,)
+        if campaign_id in [str(y) for y in years]:
+            boxes = table.result(row)["boxes"]
+            return ", ".join(display.box(str(b)).name or str(b) for b in boxes) + dagger(
+                row.field_assumed("boxes"))
+    return ""
+
+
+def placement_block(game: Game, campaign_id: str, width: float) -> aids.Block | None:
+    """The initial placement of a campaign, grouped by where the units go."""
+    units = {u.id: u for u in game.units}
+    lines = []
+    for record in game.setup:
+        if str(record.scenario) != campaign_id:
+            continue
+        placed = [p for p in record.place if p.unit and not p.per]
+        if not placed:
+            lines.append(f"{record.text}{dagger(record.is_assumed)}")
+            continue
+        where = point_name(game, str(placed[0].where))
+        names = ", ".join(f"{units[p.unit].label}" + (f" x{p.count}" if (p.count or 1) > 1
+                                                      else "") for p in placed)
+        side = (record.side or "").upper()
+        lines.append(f"{side} {where}: {names}{dagger(record.is_assumed)}")
+    if not lines:
+        lines = ["Initial placement, reinforcements and carrier complements are not in the "
+                 "rule text (setup sheet absent, 2.3)."]
+    return text_block("Initial placement 初期配置", lines, width,
+                      id=f"setup-{campaign_id}-placement")
+
+
+def setup_pages(game: Game, options: Options) -> list[KitPage]:
+    """One setup sheet per campaign year."""
+    paper = options.paper.portrait
+    width = paper.content()[2]
+    pages: list[KitPage] = []
+    for campaign in game.section("campaigns"):
+        sheet = game.get("sheets", f"setup-{campaign.id}")
+        blocks = [aids.heading(f"{sheet.label}{dagger(sheet.is_assumed)}{rules(sheet)}", width,
+                               5.0),
+                  campaign_facts(game, campaign, width), objectives_block(game, campaign, width),
+                  levels_block(game, campaign, width), placement_block(game, campaign.id, width)]
+        for section in sheet.sections:  # type: ignore[attr-defined]
+            if section.title in ("Objectives", "Victory levels", "Initial placement"):
+                continue
+            blocks.append(text_block(section.title or "", list(section.lines), width))
+        part = f"setup sheet {campaign.id}"
+        for i, items in enumerate(aids.flow(blocks, paper.content()), 1):
+            pages.append(KitPage(part, Page(paper.width, paper.height, items,
+                                            id=f"setup-{campaign.id}-{i}")))
+    return pages
+
+
+def log_grid(game: Game, width: float) -> aids.Block:
+    """Objectives held at the end of each turn, one row per campaign year, turns beyond a
+    campaign's length crossed out."""
+    campaigns = game.section("campaigns")
+    turns = max(int(c.get("turns") or 0) for c in campaigns)
+    head = ["Campaign year キャンペーン年", *[str(t) for t in range(1, turns + 1)],
+            "Final result 最終結果", "Comment コメント"]
+    widths = [38.0, *[13.0] * turns, 30.0]
+    widths.append(width - sum(widths))
+    items: list[Primitive] = []
+    row_h = 12.0
+    items.extend(_log_row(head, widths, 0, 8.0, "#e8e8e8", True))
+    for i, campaign in enumerate(campaigns):
+        n = int(campaign.get("turns") or 0)
+        cells = [campaign.label, *["" if t <= n else "-" for t in range(1, turns + 1)], "", ""]
+        y = 8 + i * row_h
+        items.append(Group(tuple(_log_row(cells, widths, 0, row_h, "#ffffff", False)), dy=y,
+                           id=f"log-{campaign.id}", cls="log-row"))
+        for t in range(n + 1, turns + 1):
+            x = sum(widths[:t])
+            items.append(Rect(x, y, widths[t], row_h, Style(fill="#d0d0d0", stroke="#777777",
+                                                            width=0.2), cls="log-unused"))
+    return block(items, 8 + len(campaigns) * row_h, id="log-grid", cls="log")
+
+
+def _log_row(cells, widths, y, h, fill, bold) -> list[Primitive]:
+    items: list[Primitive] = []
+    x = 0.0
+    for text, w in zip(cells, widths, strict=True):
+        items.append(Rect(x, y, w, h, Style(fill=fill, stroke="#555555", width=0.25)))
+        if text:
+            items.append(centred(text, x + w / 2, y + h / 2 + 1.0, 3.0, w - 2, bold=bold))
+        x += w
+    return items
+
+
+def total_block(game: Game, width: float) -> aids.Block:
+    """The linked-campaign total box and what the total means (12.6)."""
+    table = game.table("linked-result")
+    items: list[Primitive] = [fitted(f"Linked campaign total 保持目標数総計{rules(table)}", 0, 4,
+                                     3.6, width, bold=True),
+                              Rect(0, 6, 40, 14, Style(stroke="#333333", width=0.6),
+                                   id="log-total", cls="log-total"),
+                              Text(42, 12, "= sum of the four final results", size=2.8)]
+    y = 24.0
+    for row in table.rows:
+        result = table.result(row)
+        line = (f"{table.conditions(row)['total']}: {result['label']} {result['label_ja']}"
+                f"{dagger(row.is_assumed)}")
+        items.append(fitted(line, 2, y, 3.0, width - 2))
+        y += 4.2
+    return block(items, y, id="log-linked", cls="log")
+
+
+def player_log_pages(game: Game, options: Options) -> list[KitPage]:
+    """The player log: objectives held per turn and campaign, the linked total."""
+    paper = options.paper.landscape
+    width = paper.content()[2]
+    sheet = game.get("sheets", "player-log")
+    section = sheet.sections[0]  # type: ignore[attr-defined]
+    blocks = [aids.heading(f"{sheet.label}{dagger(sheet.is_assumed)}{rules(sheet)}", width, 5.0),
+              aids.heading(f"{section.title} {section.title_ja or ''}", width, 3.6),
+              log_grid(game, width), total_block(game, width)]
+    return [KitPage("player log", Page(paper.width, paper.height, items, id=f"player-log-{i}"))
+            for i, items in enumerate(aids.flow(blocks, paper.content()), 1)]
+
+
+# --- registered parts ----------------------------------------------------------------------
+
+
+@kit_part(GAME, "map", replaces=True)
+def nimitz_map(game: Game, options: Options) -> list[KitPage]:
+    """The campaign map with its boxes, turn track and tables (tiled), the battle sheet."""
+    drawing, width, height = campaign_map_drawing(game)
+    return [*tiled(drawing, width, height, options, f"map {MAP_ID}"),
+            battle_sheet_page(game, options)]
+
+
+@kit_part(GAME, "counters", replaces=True)
+def nimitz_counters(game: Game, options: Options) -> list[KitPage]:
+    """Every unit (front full strength, back damaged), every marker."""
+    return counter_pages(game, options)
+
+
+@kit_part(GAME, "sheets", replaces=True)
+def nimitz_sheets(game: Game, options: Options) -> list[KitPage]:
+    """A setup sheet per campaign year, the player log, then the generic pages of the other
+    sheets and the play aid of every table."""
+    own = {"player-log", *(f"setup-{c.id}" for c in game.section("campaigns"))}
+    rest = replace(game, sheets=tuple(s for s in game.sheets if s.id not in own))
+    return [*setup_pages(game, options), *player_log_pages(game, options),
+            *kit.sheet_pages(rest, options)]
