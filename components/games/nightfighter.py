@@ -249,7 +249,10 @@ def _flare_paths(hex_map: HexMap, geo: HexGeometry, index) -> list[Primitive]:
         bold = arrow([points[0], _towards(points[0], points[1], s * 0.95)],
                      Style(stroke=FLARE_INK, width=0.8), head=s * 0.32)
         cx, cy = points[0]
-        tag = Text(cx, cy + s * 0.2, f"F{number}{dagger(feature.is_assumed)}", size=s * 0.34,
+        ux, uy = (b - a for a, b in zip(points[0], _towards(points[0], points[1], 1.0),
+                                        strict=True))
+        tag = Text(cx - ux * s * 0.42, cy - uy * s * 0.42 + s * 0.12,
+                   f"F{number}{dagger(feature.is_assumed)}", size=s * 0.34,
                    anchor="middle", bold=True, fill=FLARE_INK, cls="flare-entry-label")
         items.append(Group((path, bold, tag), id=f"flare-path-{number}",
                            cls="flare-dropper-path"))
@@ -408,7 +411,10 @@ def map_legend(game: Game, width: float) -> Group:
             continue
         feature = next(f for f in hex_map.features if f.kind == kind)
         line = f"{text} {feature.name_ja or ''} {rules(feature)}"
-        items.append(Rect(0, y, 8, 4.5, style, cls=f"legend-{kind}"))
+        if kind == "flare-dropper-path":
+            items.append(arrow([(0, y + 4.5), (8, y)], style, head=2.0, cls=f"legend-{kind}"))
+        else:
+            items.append(Rect(0, y, 8, 4.5, style, cls=f"legend-{kind}"))
         lines, h = wrapped(line, 10, y - 0.4, 2.6, width - 10)
         items.extend(lines)
         y += max(h, 5.5) + 1.0
@@ -426,10 +432,6 @@ def map_pages(game: Game, options: Options) -> list[KitPage]:
     for which in MAP_SHEETS:
         drawing, width, height = map_drawing(game, which)
         pages.extend(_tiled(drawing, width, height, options, f"{which} map"))
-    width = options.paper.content()[2]
-    blocks = [aids.display_block(d, width) for d in game.displays
-              if not any(box.kind == "environment" for box in d.boxes)]
-    pages.extend(_flowed(blocks, options.paper, "off-map displays"))
     return pages
 
 
@@ -999,6 +1001,12 @@ def arcs_panel(game: Game, width: float) -> Panel:
     return Panel(items, y + 0.5, "aid-radar-arcs", "aid-panel aid-arcs")
 
 
+def off_map_panel(display, width: float) -> Panel:
+    """The umpire's off-map areas (pool, chit cup ...) beside the referee map."""
+    block = aids.display_block(display, width)
+    return Panel(block.items, block.height, f"aid-display-{display.id}", "aid-panel display")
+
+
 def summary_panel(sheet, width: float) -> Panel:
     """The play-aid sheet's reminder sections, one bold title and its lines each."""
     items, y = title_bar(f"{sheet.label} {rules(sheet)}", width)
@@ -1016,27 +1024,30 @@ def summary_panel(sheet, width: float) -> Panel:
 
 
 def masonry(panels: list[Panel], paper_, part: str, cols: int | None = None) -> list[KitPage]:
-    """Panels in columns on landscape pages: each goes to the shortest column that holds it."""
+    """Panels in columns on landscape pages: each goes to the shortest column of the first
+    page that still holds it (a new page when none does)."""
     from ..primitives import Page
 
     page = paper_.landscape
     x0, y0, w, h = page.content()
     cols = cols or (3 if w > 250 else 2)
     col_w = (w - PANEL_GAP * (cols - 1)) / cols
-    pages: list[list[Primitive]] = [[]]
-    heights = [0.0] * cols
+    pages: list[list[Primitive]] = []
+    heights: list[list[float]] = []
     for panel in panels:
-        c = min(range(cols), key=lambda i: heights[i])
-        if heights[c] and heights[c] + panel.height > h:
-            if all(heights):
-                pages.append([])
-                heights = [0.0] * cols
-            c = min(range(cols), key=lambda i: heights[i])
-        pages[-1].append(Group(panel.items, dx=x0 + c * (col_w + PANEL_GAP), dy=y0 + heights[c],
-                               id=panel.id, cls=panel.cls))
-        heights[c] += panel.height + PANEL_GAP
+        spot = next(((p, c) for p, tops in enumerate(heights)
+                     for c in sorted(range(cols), key=lambda i, t=tops: t[i])
+                     if not tops[c] or tops[c] + panel.height <= h), None)
+        if spot is None:
+            pages.append([])
+            heights.append([0.0] * cols)
+            spot = (len(pages) - 1, 0)
+        p, c = spot
+        pages[p].append(Group(panel.items, dx=x0 + c * (col_w + PANEL_GAP), dy=y0 + heights[p][c],
+                              id=panel.id, cls=panel.cls))
+        heights[p][c] += panel.height + PANEL_GAP
     return [KitPage(part, Page(page.width, page.height, tuple(items), id=f"{part}-{i}"))
-            for i, items in enumerate(pages, 1) if items]
+            for i, items in enumerate(pages, 1)]
 
 
 def column_width(paper_) -> float:
@@ -1121,13 +1132,15 @@ def sheet_pages(game: Game, options: Options) -> list[KitPage]:
     listed = list(aid.tables) if aid else []
     tables = [game.table(t) for t in listed] + [t for t in game.tables if t.id not in listed]
     panels = [sequence_panel(game, width)] if game.sequence else []
+    if aid:
+        panels.append(summary_panel(aid, width))
     panels += [table_panel(t, width) for t in tables]
     if "radar-arcs" in game.extra:
         panels.append(arcs_panel(game, width))
     if "radars" in game.extra:
         panels.append(radar_panel(game, width))
-    if aid:
-        panels.append(summary_panel(aid, width))
+    panels += [off_map_panel(d, width) for d in game.displays
+               if not any(box.kind == "environment" for box in d.boxes)]
     pages.extend(masonry(panels, options.paper, "referee screen"))
     full = options.paper.landscape.content()[2]
     for sheet in game.sheets:

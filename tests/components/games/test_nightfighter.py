@@ -103,7 +103,7 @@ def test_player_map_turn_track_and_environment(game):
 def test_map_pages_tiled_and_on_one_sheet(game):
     a4 = [p for p in kit_pages(game, parse_options("a4", "pdf", "long", "0,0", "map"))]
     parts = {p.title.split(": ")[-1] for p in a4}
-    assert {"player map", "referee map", "off-map displays"} <= parts
+    assert parts == {"player map", "referee map", "assumed values"}
     assert any(p.id == "player-map-assembly" for p in a4)
     tabloid = kit_pages(game, parse_options("tabloid", "pdf", "long", "0,0", "map"))
     referee = [p for p in tabloid if p.title.endswith("referee map")]
@@ -189,6 +189,7 @@ def test_screen_has_every_table_with_its_rows(game, pages):
         assert len(panel) == 1, table.id
         rows = by_id(panel[0].items, f"table-{table.id}-row-")
         assert len(rows) == len(table.rows), table.id
+    assert by_id(items, "aid-display-umpire-off-map")
     combat = by_id(items, "aid-table-combat")[0]
     assert {"9-", "13+", "4"} <= set(texts_of(combat))
 
@@ -222,3 +223,13 @@ def test_text_fits_its_cells(pages):
             for text in (t for t in row.items if isinstance(t, Text)):
                 cell = next(c for c in cells if c.x <= text.x < c.x + c.w)
                 assert text_width(text.text, text.size) <= cell.w, text.text
+
+
+def test_counter_text_fits_the_counter(game):
+    from warpress.components.fonts import text_width
+
+    for _name, pieces in nf.counter_sheet_pieces(game):
+        for piece in pieces:
+            for face in (piece.front, piece.back or ()):
+                for text in (t for t in walk(face) if isinstance(t, Text)):
+                    assert text_width(text.text, text.size) <= piece.w, (piece.id, text.text)
