@@ -881,7 +881,7 @@ def log_grid(game: Game, width: float) -> aids.Block:
     items.extend(_log_row(head, widths, 0, 8.0, "#e8e8e8", True))
     for i, campaign in enumerate(campaigns):
         n = int(campaign.get("turns") or 0)
-        cells = [campaign.label, *["" if t <= n else "-" for t in range(1, turns + 1)], "", ""]
+        cells = [campaign.id, *["" if t <= n else "-" for t in range(1, turns + 1)], "", ""]
         y = 8 + i * row_h
         items.append(Group(tuple(_log_row(cells, widths, 0, row_h, "#ffffff", False)), dy=y,
                            id=f"log-{campaign.id}", cls="log-row"))
