@@ -87,17 +87,17 @@ def map_pages(game: Game, options: Options) -> list[KitPage]:
     pages: list[KitPage] = []
     for hex_map in game.hex_maps:
         drawing, width, height = hex_map_drawing(hex_map, game_id=game.id)
-        pages.extend(_tiled(drawing, width, height, options, f"map {hex_map.id}"))
+        pages.extend(tiled_pages(drawing, width, height, options, f"map {hex_map.id}"))
     for point_map in game.point_maps:
         drawing, width, height = aids.point_map_drawing(point_map)
-        pages.extend(_tiled(drawing, width, height, options, f"map {point_map.id}"))
+        pages.extend(tiled_pages(drawing, width, height, options, f"map {point_map.id}"))
     blocks = [aids.track_block(t, options.paper.content()[2]) for t in game.tracks]
     blocks += [aids.display_block(d, options.paper.content()[2]) for d in game.displays]
-    pages.extend(_flowed(blocks, options.paper, "tracks and displays"))
+    pages.extend(flowed_pages(blocks, options.paper, "tracks and displays"))
     return pages
 
 
-def _tiled(drawing, width, height, options: Options, name: str) -> list[KitPage]:
+def tiled_pages(drawing, width, height, options: Options, name: str) -> list[KitPage]:
     tiles = tile(drawing, width, height, options.paper, name=name)
     pages = [KitPage(name, Page(t.page.width, t.page.height, t.items, id=f"{name}-{t.label}"))
              for t in tiles]
@@ -122,7 +122,7 @@ def counter_pages(game: Game, options: Options) -> list[KitPage]:
     for (w, _h), group in sorted(by_size.items()):
         sheets = impose(group, options.paper, duplex=options.duplex,
                         back_offset=options.back_offset, what="counter")
-        pages.extend(_sheet_pages(sheets, f"counters {w:g} mm"))
+        pages.extend(imposed_pages(sheets, f"counters {w:g} mm"))
     return pages
 
 
@@ -132,11 +132,11 @@ def card_pages(game: Game, options: Options) -> list[KitPage]:
         pieces = card_pieces(game, deck)
         sheets = impose(pieces, options.paper, bleed=CARD_BLEED, duplex=options.duplex,
                         back_offset=options.back_offset, what="card")
-        pages.extend(_sheet_pages(sheets, f"cards {deck.id}"))
+        pages.extend(imposed_pages(sheets, f"cards {deck.id}"))
     return pages
 
 
-def _sheet_pages(sheets: list[Sheet], part: str) -> list[KitPage]:
+def imposed_pages(sheets: list[Sheet], part: str) -> list[KitPage]:
     pages = []
     for i, sheet in enumerate(sheets, 1):
         p = sheet.paper
@@ -152,16 +152,16 @@ def sheet_pages(game: Game, options: Options) -> list[KitPage]:
     width = options.paper.content()[2]
     pages: list[KitPage] = []
     for sheet in game.sheets:
-        pages.extend(_flowed(list(aids.sheet_blocks(game, sheet, width)), options.paper,
+        pages.extend(flowed_pages(list(aids.sheet_blocks(game, sheet, width)), options.paper,
                              f"sheet {sheet.id}"))
     if game.tables:
         blocks = [aids.heading(f"{game.info.label}: tables", width, 5.0)]
         blocks += [aids.table_block(t, width) for t in game.tables]
-        pages.extend(_flowed(blocks, options.paper, "play aid"))
+        pages.extend(flowed_pages(blocks, options.paper, "play aid"))
     return pages
 
 
-def _flowed(blocks, paper_: Paper, part: str) -> list[KitPage]:
+def flowed_pages(blocks, paper_: Paper, part: str) -> list[KitPage]:
     return [KitPage(part, Page(paper_.width, paper_.height, items, id=f"{part}-{i}"))
             for i, items in enumerate(aids.flow(blocks, paper_.content()), 1)]
 
@@ -194,7 +194,7 @@ def kit_pages(game: Game, options: Options, progress: Callable[[str], None] | No
                 portrait.width, portrait.height, calibration_items(portrait, side),
                 id=f"calibration-{'back' if side else 'front'}")))
     width = options.paper.content()[2]
-    pages.extend(_flowed(list(aids.assumed_blocks(game, width)), options.paper, "assumed values"))
+    pages.extend(flowed_pages(list(aids.assumed_blocks(game, width)), options.paper, "assumed values"))
     return _finish(game, pages, options)
 
 

@@ -23,7 +23,7 @@ from .. import aids
 from ..fonts import text_width, wrap
 from ..hexmap import HexGeometry
 from ..impose import CROP
-from ..kit import KitPage, Options, _flowed, _tiled
+from ..kit import KitPage, Options, flowed_pages, tiled_pages
 from ..page import FOOTER, MARGIN
 from ..pieces import DAGGER, fit_text
 from ..primitives import Group, Line, Polygon, Primitive, Rect, Style, Text
@@ -431,7 +431,7 @@ def map_pages(game: Game, options: Options) -> list[KitPage]:
     pages: list[KitPage] = []
     for which in MAP_SHEETS:
         drawing, width, height = map_drawing(game, which)
-        pages.extend(_tiled(drawing, width, height, options, f"{which} map"))
+        pages.extend(tiled_pages(drawing, width, height, options, f"{which} map"))
     return pages
 
 
@@ -783,7 +783,7 @@ def counter_sheet_pieces(game: Game) -> list[tuple[str, list]]:
 def counter_pages(game: Game, options: Options) -> list[KitPage]:
     """The 5/8-in and the 1/2-in counter sheets, fronts then mirrored backs."""
     from ..impose import impose
-    from ..kit import _sheet_pages
+    from ..kit import imposed_pages
 
     pages: list[KitPage] = []
     for name, pieces in counter_sheet_pieces(game):
@@ -794,7 +794,7 @@ def counter_pages(game: Game, options: Options) -> list[KitPage]:
             sheets = impose(group, options.paper, duplex=options.duplex,
                             back_offset=options.back_offset, what="counter")
             part = f"counters {name}" + ("" if len(by_size) == 1 else f" {size:g} mm")
-            pages.extend(_sheet_pages(sheets, part))
+            pages.extend(imposed_pages(sheets, part))
     return pages
 
 
@@ -1151,6 +1151,6 @@ def sheet_pages(game: Game, options: Options) -> list[KitPage]:
                                  f"sheet {sheet.id}", cols=1))
         else:
             content = options.paper.content()[2]
-            pages.extend(_flowed(list(aids.sheet_blocks(game, sheet, content)), options.paper,
+            pages.extend(flowed_pages(list(aids.sheet_blocks(game, sheet, content)), options.paper,
                                  f"sheet {sheet.id}"))
     return pages
