@@ -194,7 +194,8 @@ def kit_pages(game: Game, options: Options, progress: Callable[[str], None] | No
                 portrait.width, portrait.height, calibration_items(portrait, side),
                 id=f"calibration-{'back' if side else 'front'}")))
     width = options.paper.content()[2]
-    pages.extend(flowed_pages(list(aids.assumed_blocks(game, width)), options.paper, "assumed values"))
+    assumed = list(aids.assumed_blocks(game, width))
+    pages.extend(flowed_pages(assumed, options.paper, "assumed values"))
     return _finish(game, pages, options)
 
 
