@@ -113,7 +113,7 @@ def _type_line(unit: Unit) -> str:
     return f"{unit.type}{mark}"
 
 
-def _unit_back(game: Game, unit: Unit, s: float, ground: str) -> tuple[Primitive, ...]:
+def _unit_back(game: Game, unit: Unit, s: float, ground: str) -> tuple[Primitive, ...] | None:
     if isinstance(unit.back, dict):
         lines = ["reduced", _stats_line(unit, unit.back, "back")]
     elif unit.back:
@@ -121,7 +121,7 @@ def _unit_back(game: Game, unit: Unit, s: float, ground: str) -> tuple[Primitive
     elif unit.steps == 2:
         lines = ["1 step", ""]
     else:
-        return (Rect(0, 0, s, s, Style(fill=ground, stroke=None), cls="counter-back blank"),)
+        return None  # a one-sided counter: no back page needed for it
     faded = Style(fill="#ffffff", stroke=None, opacity=0.45)
     return (*counter_face(unit, s, ground, lines, "counter-back"),
             Rect(0, s * 0.62, s, s * 0.38, faded, cls="reduced-band"))
@@ -132,10 +132,9 @@ def marker_pieces(game: Game, marker: Marker) -> list[Piece]:
     ground = colour(marker.color) or side_colour(game, marker.side)
     text = marker.text or ""
     front = counter_face(marker, s, ground, [text, ""], "counter-face marker")
+    back = None  # one-sided unless the data gives a back
     if marker.back:
         back = counter_face(marker, s, ground, [str(marker.back), ""], "counter-back marker")
-    else:
-        back = (Rect(0, 0, s, s, Style(fill=ground, stroke=None), cls="counter-back blank"),)
     count = marker.count or 1
     return [Piece(f"counter-marker-{marker.id}-{i + 1}", s, s, front, back,
                   cls=f"counter marker {marker.id}") for i in range(count)]
