@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 from ...engine.model import Game, Point, PointMap, Side
 from .. import kit
 from ..fonts import text_width, wrap
-from ..impose import Piece, assembly_items, impose, tile
+from ..impose import Piece, impose
 from ..kit import KitPage, Options
 from ..pieces import DAGGER, counter_size, fit_text, marker_pieces
 from ..primitives import Circle, Group, Line, Page, Polygon, Primitive, Rect, Style, Text
@@ -85,18 +85,6 @@ def page_of(part: str, options: Options, items, id: str, landscape: bool = False
     p = options.paper.landscape if landscape else options.paper.portrait
     return KitPage(part, Page(p.width, p.height, tuple(items), id=id))
 
-
-def tiled(drawing, width: float, height: float, options: Options, name: str) -> list[KitPage]:
-    """A drawing tiled over the paper (with an assembly page when it needs several)."""
-    tiles = tile(drawing, width, height, options.paper, name=name)
-    pages = [KitPage(name, Page(t.page.width, t.page.height, t.items, id=f"{name}-{t.label}"))
-             for t in tiles]
-    if len(tiles) > 1:
-        land = options.paper.landscape
-        pages.append(KitPage(name, Page(land.width, land.height,
-                                        assembly_items(tiles, width, height, land, name),
-                                        id=f"{name}-assembly")))
-    return pages
 
 
 def cell(x: float, y: float, w: float, h: float, text: str, size: float = 2.8,
@@ -531,10 +519,10 @@ def weapon_row(game: Game, row, table, weapon, x0: float, y: float, widths) -> G
                   bold=True, anchor="start")
     effect_w = widths[2]
     items.append(Rect(widths[0] + widths[1], 0, effect_w, h, Style(stroke="#777777", width=0.2)))
-    lines = wrap(str(weapon.get("effect") or ""), 2.6, effect_w - 3)
-    size = 2.6 if len(lines) <= 5 else 2.2
+    lines = wrap(str(weapon.get("effect") or ""), 3.2, effect_w - 3)
+    size = 3.2 if len(lines) <= 4 else 2.6
     lines = wrap(str(weapon.get("effect") or ""), size, effect_w - 3)
-    items += [Text(widths[0] + widths[1] + 1.5, 4 + i * size * 1.25, line, size=size)
+    items += [Text(widths[0] + widths[1] + 1.5, 4.5 + i * size * 1.3, line, size=size)
               for i, line in enumerate(lines)]
     x = sum(widths[:3])
     for side in game.info.sides:
@@ -687,14 +675,7 @@ def counter_pages(game: Game, options: Options) -> list[KitPage]:
     for w, group in sorted(by_size.items()):
         sheets = impose(group, options.paper, duplex=options.duplex,
                         back_offset=options.back_offset, what="counter")
-        part = f"counters {w:g} mm"
-        for i, sheet in enumerate(sheets, 1):
-            p = sheet.paper
-            pages.append(KitPage(part, Page(p.width, p.height, sheet.front,
-                                            id=f"{part}-{i}-front", footer=sheet.footer)))
-            if sheet.back is not None:
-                pages.append(KitPage(part, Page(p.width, p.height, sheet.back,
-                                                id=f"{part}-{i}-back", footer=sheet.footer)))
+        pages.extend(kit.imposed_pages(sheets, f"counters {w:g} mm"))
     return pages
 
 
@@ -706,7 +687,7 @@ def axis_allies_map(game: Game, options: Options) -> list[KitPage]:
     """The world schematic (tiled), the battle board, the national production chart, the
     weapons development chart, then the generic round track."""
     drawing, width, height = world_map_drawing(game)
-    pages = tiled(drawing, width, height, options, f"map {MAP_ID}")
+    pages = kit.tiled_pages(drawing, width, height, options, f"map {MAP_ID}")
     pages += [battle_board_page(game, options), production_page(game, options),
               weapons_page(game, options)]
     own_tracks = {"national-production"}

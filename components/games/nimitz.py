@@ -21,7 +21,7 @@ from dataclasses import replace
 from ...engine.model import Box, Display, Game, Marker, Point, PointMap, Unit
 from .. import aids, kit
 from ..fonts import text_width, wrap
-from ..impose import Piece, assembly_items, impose, tile
+from ..impose import Piece, impose
 from ..kit import KitPage, Options
 from ..pieces import DAGGER, counter_size, fit_text
 from ..primitives import Circle, Group, Line, Page, Polygon, Primitive, Rect, Style, Text
@@ -348,7 +348,7 @@ def storage_boxes(game: Game, width: float) -> tuple[Group, float]:
     display: Display = game.get("displays", CAMPAIGN_BOXES)  # type: ignore[assignment]
     beside = {"bw-strategic-bombing", "japan-invasion", "japanese-order-table"}
     boxes = [b for b in display.boxes if b.id not in beside]
-    cols, gap, bh = 2, 3.0, 24.0
+    cols, gap, bh = 2, 3.0, 30.0
     bw = (width - gap) / cols
     items: list[Primitive] = [fitted(f"{display.label}{rules(display)}", 0, 3.4, 3.4, width,
                                      bold=True)]
@@ -420,18 +420,6 @@ def air_table(game: Game, width: float) -> tuple[Group, float]:
     note, nh = paragraph(table.text or "", 0, 5 + h, 2.3, width, fill=GREY)
     return Group((title, body, *note), id="table-japanese-air", cls="map-table"), 5 + h + nh
 
-
-def tiled(drawing, width: float, height: float, options: Options, name: str) -> list[KitPage]:
-    """A drawing tiled over the paper (with an assembly page when it needs several)."""
-    tiles = tile(drawing, width, height, options.paper, name=name)
-    pages = [KitPage(name, Page(t.page.width, t.page.height, t.items, id=f"{name}-{t.label}"))
-             for t in tiles]
-    if len(tiles) > 1:
-        land = options.paper.landscape
-        pages.append(KitPage(name, Page(land.width, land.height,
-                                        assembly_items(tiles, width, height, land, name),
-                                        id=f"{name}-assembly")))
-    return pages
 
 
 # --- battle sheet --------------------------------------------------------------------------
@@ -710,16 +698,9 @@ def counter_pages(game: Game, options: Options) -> list[KitPage]:
         by_size.setdefault(round(piece.w, 3), []).append(piece)
     pages: list[KitPage] = []
     for w, group in sorted(by_size.items()):
-        part = f"counters {w:g} mm"
         sheets = impose(group, options.paper, duplex=options.duplex,
                         back_offset=options.back_offset, what="counter")
-        for i, sheet in enumerate(sheets, 1):
-            p = sheet.paper
-            pages.append(KitPage(part, Page(p.width, p.height, sheet.front,
-                                            id=f"{part}-{i}-front", footer=sheet.footer)))
-            if sheet.back is not None:
-                pages.append(KitPage(part, Page(p.width, p.height, sheet.back,
-                                                id=f"{part}-{i}-back", footer=sheet.footer)))
+        pages.extend(kit.imposed_pages(sheets, f"counters {w:g} mm"))
     return pages
 
 
@@ -941,7 +922,7 @@ def player_log_pages(game: Game, options: Options) -> list[KitPage]:
 def nimitz_map(game: Game, options: Options) -> list[KitPage]:
     """The campaign map with its boxes, turn track and tables (tiled), the battle sheet."""
     drawing, width, height = campaign_map_drawing(game)
-    return [*tiled(drawing, width, height, options, f"map {MAP_ID}"),
+    return [*kit.tiled_pages(drawing, width, height, options, f"map {MAP_ID}"),
             battle_sheet_page(game, options)]
 
 
