@@ -237,7 +237,7 @@ def port_return_items(game: Game, pos: dict[str, tuple[float, float]]) -> list[P
     hx, hy = pos["hawaiian-islands"]
     w, h, gap = 34.0, 15.0, 6.0
     x0, y0 = hx + 14, hy + 30
-    items: list[Primitive] = [fitted(f"{display.label}{rules(display)}", x0, y0 - 2, 2.8,
+    items: list[Primitive] = [fitted(f"{display.label}{rules(display)}", x0, y0 + h + 4, 2.8,
                                      3 * w + 2 * gap, bold=True)]
     lefts = {}
     for i, box in enumerate(display.boxes):
