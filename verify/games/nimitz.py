@@ -211,8 +211,8 @@ def hit_allocation(game: Game):
                 hit = before[changed[0]]
                 best = min(_rank(p) for p in alive)
                 assert _rank(hit) == best, (
-                    f"hit {hit.name} (cost {hit.cost}, {hit.state}) while a target ranked "
-                    f"{best} (cost, full) was alive")
+                    f"hit {hit.name} (cost {hit.cost}, {hit.state}) while a target of cost "
+                    f"{best[0]}, {'full' if best[1] else 'damaged'} was alive")
             self._record(done, 1)
 
         @rule(hits=st.integers(0, 8))
@@ -316,8 +316,8 @@ def transports_never_hit(game: Game):
 
 
 def _aa(item) -> tuple[int, int]:
-    value = cb.aa_value(item)
-    return (value.normal, value.superior)
+    """A ship's printed AA value (normal, superior), read from its counter data."""
+    return (int(stat(item, "aa") or 0), int(stat(item, "aa_sup") or 0))
 
 
 @invariant(GAME, "10.12.1", "AA: per row at most one ship per enemy aircraft, the highest AA fire; "
@@ -432,9 +432,9 @@ def airfield_capacity(game: Game):
             self.capacity = cb.allocate_hits(game, [field], hits).pieces[0].capacity
 
         @precondition(lambda self: self.planes)
-        @rule(data=st.data())
-        def shot_down(self, data):
-            index = data.draw(st.integers(0, len(self.planes) - 1), label="aircraft")
+        @rule(which=st.integers(0, 8))
+        def shot_down(self, which):
+            index = which % len(self.planes)
             self.planes = self.planes[:index] + self.planes[index + 1:]
 
         @rule()
@@ -462,11 +462,14 @@ def airfield_capacity(game: Game):
            "min(carriers, escorts) escorts to the Japanese sea area (I18)")
 def japanese_setup(game: Game):
     per = _int(game, "escorts-per-carrier-in-japanese-sea")
-    ships = _units(game, is_ship, "japan")
+    carriers = _units(game, is_carrier, "japan")
+    escorts = _units(game, is_escort, "japan")
+    subs = _units(game, lambda u: u.type == "SS", "japan")
 
-    @given(_ids(ships, 10), st.booleans(), st.booleans(), st.booleans())
-    def check(fleet_ids, landing, us_carrier, us_coastal):
-        fleet = _get(game, fleet_ids)
+    @given(_ids(carriers, 5), _ids(escorts, 8), _ids(subs, 2), st.booleans(), st.booleans(),
+           st.booleans())
+    def check(carrier_ids, escort_ids, sub_ids, landing, us_carrier, us_coastal):
+        fleet = _get(game, [*carrier_ids, *escort_ids, *sub_ids])
         areas = cb.place_japanese_ships(game, fleet, landing, us_carrier, us_coastal)
         placed = [s for area in areas.values() for s in area]
         assert Counter(s.id for s in placed) == Counter(s.id for s in fleet), "ship lost or doubled"
@@ -618,25 +621,39 @@ def us_movement(game: Game):
     movers = _us_movers(game)
     points = _points(game)
     open_points = [p for p in points if p not in game.constant("us-forbidden-points")]
+    ids = sorted(u.id for u in movers)
+    spot = st.integers(0, 1) | st.sampled_from(points)
 
     class USMovement(RuleBasedStateMachine):
         """One US movement phase: each unit moves at most once, through ``check_us_move``."""
 
-        @initialize(data=st.data())
-        def setup(self, data):
-            self.japanese = frozenset(data.draw(st.sets(st.sampled_from(points), max_size=5),
-                                                label="japanese points"))
+        @initialize(theatre=st.lists(st.sampled_from(open_points), min_size=1, max_size=2,
+                                     unique=True),
+                    japanese=st.sets(spot, max_size=3),
+                    units=st.dictionaries(st.sampled_from(ids), spot, min_size=1, max_size=12))
+        def setup(self, theatre, japanese, units):
+            # a small theatre of points keeps units together, so capacities and pins matter;
+            # an int is a theatre point, a name any point of the map
+            self.theatre = theatre
+            self.japanese = frozenset(self._resolve(p) for p in japanese)
             self.where: dict[str, str] = {}
             self.units = {u.id: u for u in movers}
-            for uid in data.draw(st.lists(st.sampled_from(sorted(self.units)), unique=True,
-                                          min_size=1, max_size=8), label="units"):
-                self._place(self.units[uid], data.draw(st.sampled_from(open_points), label=uid))
+            for uid, spot_drawn in units.items():
+                self._place(self.units[uid], self._resolve(spot_drawn))
             self.start = dict(self.where)
             self.view = self._view()
             self.moved: set[str] = set()
 
+        def _resolve(self, spot_drawn: int | str) -> str:
+            if isinstance(spot_drawn, int):
+                return self.theatre[spot_drawn % len(self.theatre)]
+            return spot_drawn
+
         def _place(self, item, point: str) -> None:
-            """A legal start: flagged points for Australians, land aircraft within capacity."""
+            """A legal start: no forbidden point, flagged points for Australians, land aircraft
+            within capacity."""
+            if point in game.constant("us-forbidden-points"):
+                return
             if "australian" in item.tags and "australia" not in point_record(game, point).flags:
                 return
             if is_land_air(item):
@@ -656,13 +673,13 @@ def us_movement(game: Game):
                               us_ships=self._at(is_ship), japanese_ground=self.japanese,
                               us_land_air_count=dict(air))
 
-        @rule(data=st.data())
-        def move(self, data):
+        @rule(which=st.integers(0, 11), spot_drawn=spot)
+        def move(self, which, spot_drawn):
             waiting = sorted(set(self.where) - self.moved)
             if not waiting:
                 return
-            uid = data.draw(st.sampled_from(waiting), label="unit")
-            dest = data.draw(st.sampled_from(points), label="destination")
+            uid = waiting[which % len(waiting)]
+            dest = self._resolve(spot_drawn)
             now = self._view()
             view = cp.MapView(self.view.us_ground, self.view.us_land_air, self.view.us_ships,
                               self.view.japanese_ground, us_land_air_count=now.us_land_air_count)
