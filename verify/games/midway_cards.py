@@ -1,0 +1,849 @@
+"""Rule invariants of the Fateful Midway Card Game (midway-cards), run by ``warpress verify``.
+
+The invariants of the digest's "Invariants" section (CI1-CI28), as hypothesis properties
+over the engine (``engine/games/midway_cards``), each under its rule number:
+
+* table properties (``@given``): air combat and defense answer every level pair as 7-1-2
+  and 7-3 say; ship status is monotone in damage and sunk exactly at a durability (3-1,
+  7-4); the base status follows its thresholds (12-4); every end state has exactly one
+  outcome and the Japanese never win without the base 大破 (11); the base takes AA cards
+  only, armament-change cards attack only the base, 応急修理 is US-only (12-4, 12-2, 10-2);
+* stateful properties (``GameMachine``): a ``RuleBasedStateMachine`` drives the engine's
+  pure steps (draw, armament change, carrier and base attacks, tactics cards, hand
+  exchange, hand adjustment, end of turn) through any sequence of legal moves and checks
+  the hand limit (9), the exchange (8), card conservation (2), deck cycling and the
+  two-deck end (11, C-E13), damage that only 応急修理 lowers (7-4, 10-2), every attack
+  (7), the end state (11) and the 「兵装変更中」 card (12-2).
+
+Every number comes from the game data (``game.constant``, the card stats, the tables), so a
+test can hand a factory a modified game, or monkeypatch one engine function, and see FAIL.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import replace
+
+from ...engine.errors import RuleViolation
+from ...engine.games.midway_cards import attack as atk
+from ...engine.games.midway_cards import combat
+from ...engine.games.midway_cards import common as cm
+from ...engine.games.midway_cards import state as st
+from ...engine.model import Game
+from ..invariants import invariant
+
+GAME = "midway-cards"
+#: ship statuses from least to most damaged (the ship-damage-status table's values)
+STATUS_ORDER = ("intact", "medium", "heavy", "sunk")
+#: cap for the state machines (each example plays up to 40 steps)
+MACHINE_EXAMPLES = 25
+#: the machine's rules make their choices with ``random.Random(pick)``: a replayable number
+#: (and no ``data()`` draws, whose explain phase would replay each failure hundreds of times)
+PICK_MAX = 2**31 - 1
+
+
+# --- data read by the properties ------------------------------------------------------------
+
+
+def levels(game: Game, scale: str) -> tuple[str, ...]:
+    """A level scale from the data, strongest first (A > B > C ...)."""
+    return tuple(str(v) for v in game.constant(scale))
+
+
+def strength(game: Game, scale: str, level: str) -> int:
+    """Strength of a level on a scale: the strongest scores highest."""
+    scale_levels = levels(game, scale)
+    return len(scale_levels) - scale_levels.index(level)
+
+
+def ship_ids(game: Game) -> tuple[str, ...]:
+    """Every ship card id, Japanese then US."""
+    return tuple(s.id for side in cm.SIDES for s in cm.ships(game, side))
+
+
+def durabilities(game: Game, ship_id: str) -> tuple[int, int]:
+    """(deck, side) durability of a ship card."""
+    return int(cm.stat(game, ship_id, "deck_durability")), int(
+        cm.stat(game, ship_id, "side_durability"))
+
+
+def reaches(game: Game, durability: int, damage: int) -> bool:
+    """A durability is used up (C-E1, the constant sinking-threshold)."""
+    if game.constant("sinking-threshold") == "reaches":
+        return damage >= durability
+    return damage > durability
+
+
+def max_extra_damage(game: Game) -> int:
+    """The largest extra damage of a secondary-damage result (7-4)."""
+    table = game.table("secondary-damage")
+    return max(int(table.result(row).get("extra_damage", 0)) for row in table.rows)
+
+
+def deck_of(game: Game, instance: str) -> str:
+    """The deck a card instance belongs to."""
+    return cm.card(game, instance).deck
+
+
+# --- tables: air combat and defense (7-1-2, 7-3) -------------------------------------------------
+
+
+@invariant(GAME, "7-1-2", "air combat answers every level pair: equal both removed, else the lower")
+def air_combat_total(game: Game):
+    """CI7 over the air-combat table: every (attacker, defender) level pair is answered."""
+    from hypothesis import given
+    from hypothesis import strategies as hs
+
+    scale = levels(game, "air-combat-levels")
+
+    @given(attacker=hs.sampled_from(scale), defender=hs.sampled_from(scale))
+    def check(attacker, defender):
+        removed = combat.air_combat_result(game, attacker, defender)
+        a, d = (strength(game, "air-combat-levels", x) for x in (attacker, defender))
+        want = "both" if a == d else ("defender" if a > d else "attacker")
+        assert removed == want, f"air combat {attacker} vs {defender}: {removed} removed, " \
+                                f"7-1-2 removes {want}"
+
+    return check
+
+
+@invariant(GAME, "7-3", "defense answers every level pair: stopped iff level >= anti-ship level")
+def defense_total(game: Game):
+    """CI9 over the defense table: a defense card stops exactly the attacks at or below it."""
+    from hypothesis import given
+    from hypothesis import strategies as hs
+
+    scale = levels(game, "defense-levels")
+
+    @given(defense=hs.sampled_from(scale), attack=hs.sampled_from(scale))
+    def check(defense, attack):
+        stopped = combat.stops(game, defense, attack)
+        want = strength(game, "defense-levels", defense) >= strength(game, "defense-levels",
+                                                                     attack)
+        assert stopped is want, f"defense {defense} vs anti-ship {attack}: stopped={stopped}, " \
+                                f"7-3 (C-E2) says {want}"
+
+    return check
+
+
+# --- ship and base status (3-1, 7-4, 12-4) ------------------------------------------------------
+
+
+def _status(game: Game, ship_id: str, deck: int, side: int, disabled: bool) -> dict:
+    """The engine's status of a ship card with this damage."""
+    return cm.damage_status(game, *durabilities(game, ship_id), deck, side, disabled)
+
+
+@invariant(GAME, "3-1", "ship status is monotone in damage; 発着艦不能 is at least 大破")
+def ship_status_monotone(game: Game):
+    """CI18 (part): more damage (or a 発着艦不能 result) never gives a lesser status or
+    gives back flight operations; a disabled ship is 大破 or sunk."""
+    from hypothesis import given
+    from hypothesis import strategies as hs
+
+    @given(ship=hs.sampled_from(ship_ids(game)), deck=hs.integers(0, 14),
+           side=hs.integers(0, 14), more_deck=hs.integers(0, 6), more_side=hs.integers(0, 6),
+           disabled=hs.booleans(), now_disabled=hs.booleans())
+    def check(ship, deck, side, more_deck, more_side, disabled, now_disabled):
+        before = _status(game, ship, deck, side, disabled)
+        after = _status(game, ship, deck + more_deck, side + more_side, disabled or now_disabled)
+        ranks = [STATUS_ORDER.index(s["status"]) for s in (before, after)]
+        assert ranks[1] >= ranks[0], (
+            f"{ship}: {before['status']} at deck {deck} side {side} but {after['status']} at "
+            f"deck {deck + more_deck} side {side + more_side}")
+        assert before["flight_ops"] or not after["flight_ops"], f"{ship} flies again"
+        if disabled:
+            assert before["status"] in ("heavy", "sunk"), \
+                f"{ship} 発着艦不能 but {before['status']} (3-1: treated as 大破)"
+
+    return check
+
+
+@invariant(GAME, "7-4", "a ship is sunk exactly when a durability is reached (C-E1)")
+def sunk_at_durability(game: Game):
+    """CI18 (sunk): sunk iff deck or side damage reaches its durability."""
+    from hypothesis import given
+    from hypothesis import strategies as hs
+
+    @given(ship=hs.sampled_from(ship_ids(game)), deck=hs.integers(0, 14),
+           side=hs.integers(0, 14), disabled=hs.booleans())
+    def check(ship, deck, side, disabled):
+        status = _status(game, ship, deck, side, disabled)["status"]
+        deck_max, side_max = durabilities(game, ship)
+        want = reaches(game, deck_max, deck) or reaches(game, side_max, side)
+        assert (status == "sunk") is want, (
+            f"{ship} (deck {deck_max}, side {side_max}) with damage deck {deck} side {side}: "
+            f"{status}, sunk should be {want}")
+
+    return check
+
+
+@invariant(GAME, "12-4", "base 大破 from base-heavy-damage, destroyed from base-destroyed-damage")
+def base_status_thresholds(game: Game):
+    """CI19: the base-status table agrees with the thresholds and VP constants."""
+    from hypothesis import given
+    from hypothesis import strategies as hs
+
+    heavy, destroyed = (int(game.constant(c)) for c in ("base-heavy-damage",
+                                                        "base-destroyed-damage"))
+
+    @given(damage=hs.integers(0, destroyed + 10))
+    def check(damage):
+        got = cm.base_status(game, damage)
+        if damage >= destroyed:
+            want = ("destroyed", int(game.constant("base-destroyed-vp")))
+        elif damage >= heavy:
+            want = ("heavy", int(game.constant("base-heavy-vp")))
+        else:
+            want = ("intact", 0)
+        assert (got["status"], got["vp"]) == want, f"base damage {damage}: {got}, 12-4: {want}"
+
+    return check
+
+
+# --- victory (11) --------------------------------------------------------------------------
+
+
+def japan_may_win(game: Game, base_damage: int) -> bool:
+    """12-4 / 11: the Japanese win only with the base at least 大破 (the base-status table)."""
+    return cm.base_status(game, base_damage)["status"] in ("heavy", "destroyed")
+
+
+@invariant(GAME, "11", "every end state has exactly one outcome; no Japanese win without base 大破")
+def one_outcome(game: Game):
+    """CI27 over the victory rule: one of japan / us / draw; the Japanese never win with the
+    base below 大破; all Japanese carriers out is a US win regardless of VP."""
+    from hypothesis import given
+    from hypothesis import strategies as hs
+
+    most = int(game.constant("base-destroyed-damage")) + 10
+
+    @given(out=hs.sampled_from([(False, False), (True, False), (False, True)]),
+           base=hs.integers(0, most), japan_vp=hs.integers(0, 60), us_vp=hs.integers(0, 60))
+    def check(out, base, japan_vp, us_vp):
+        who, why = st.winner(game, *out, base, japan_vp, us_vp)
+        assert who in (cm.JAPAN, cm.US, "draw") and why, f"outcome {who!r} ({why})"
+        assert (who, why) == st.winner(game, *out, base, japan_vp, us_vp), "two outcomes"
+        if who == cm.JAPAN:
+            assert japan_may_win(game, base), \
+                f"Japanese win with base damage {base} ({cm.base_status(game, base)['status']})"
+        if out[0]:
+            assert who == cm.US, f"all Japanese carriers out but {who} wins"
+
+    return check
+
+
+# --- who may play what (12-4, 12-2, 10-2) ---------------------------------------------------
+
+
+def _refused(step) -> bool:
+    """True when the engine refuses the step with a RuleViolation."""
+    try:
+        step()
+    except RuleViolation:
+        return True
+    return False
+
+
+@invariant(GAME, "12-4", "the Midway base is defended by the base card's defense kinds only")
+def base_defense_kinds(game: Game):
+    """CI10: a defense card of a kind the base card does not list is refused against it."""
+    from hypothesis import given
+    from hypothesis import strategies as hs
+
+    allowed = tuple(str(k) for k in cm.stat(game, cm.BASE_ID, "defense_kinds"))
+    defenders = [c for c in cm.instances(game, cm.ACTION_DECK[cm.US])
+                 if cm.kind(game, c) == "defense"]
+    attackers = [c for c in cm.instances(game, cm.ACTION_DECK[cm.JAPAN])
+                 if cm.stat(game, c, "aircraft_type") == "fighter"]
+    attackers += list(cm.instances(game, cm.ARMAMENT_DECK))
+
+    @given(defense=hs.sampled_from(defenders), attacker=hs.sampled_from(attackers))
+    def check(defense, attacker):
+        refused = _refused(lambda: combat.defend(game, {attacker: cm.BASE_ID},
+                                                 {attacker: defense}))
+        kind = str(cm.stat(game, defense, "defense_kind"))
+        assert refused is (kind not in allowed), \
+            f"{defense} ({kind}) against the base: refused={refused}, allowed {allowed}"
+
+    return check
+
+
+@invariant(GAME, "12-2", "armament-change cards attack only the Midway base, never a ship")
+def armament_change_base_only(game: Game):
+    """CI21: an armament-change card is refused against a ship card, accepted against the
+    base; US cards cannot be re-armed."""
+    from hypothesis import given
+    from hypothesis import strategies as hs
+
+    us_cards = cm.instances(game, cm.ACTION_DECK[cm.US])
+
+    @given(card=hs.sampled_from(cm.instances(game, cm.ARMAMENT_DECK)),
+           ship=hs.sampled_from(ship_ids(game)), us_card=hs.sampled_from(us_cards))
+    def check(card, ship, us_card):
+        assert _refused(lambda: combat.check_attackers(game, [card], ship)), \
+            f"{card} may attack ship card {ship}"
+        assert not _refused(lambda: combat.check_attackers(game, [card], cm.BASE_ID)), \
+            f"{card} may not attack the base"
+        japan_turn = st.new_game(game, shuffle=False)
+        us_turn = replace(japan_turn, turn_player=cm.US, turn=2)
+        for state in (japan_turn, us_turn):
+            assert _refused(lambda s=state: atk.rearm(s, game, [us_card])), \
+                f"{us_card} re-armed in the {state.turn_player} turn"
+
+    return check
+
+
+@invariant(GAME, "10-2", "応急修理 is never played by the Japanese nor outside the US turn")
+def emergency_repair_us_only(game: Game):
+    """CI23: the engine refuses 応急修理 in a Japanese turn, and a Japanese card as 応急修理."""
+    from hypothesis import given
+    from hypothesis import strategies as hs
+
+    repairs = [c for c in cm.instances(game, cm.ACTION_DECK[cm.US]) if _is_repair(game, c)]
+    japanese = cm.instances(game, cm.ACTION_DECK[cm.JAPAN])
+    if not repairs:
+        return lambda: None
+
+    @given(repair=hs.sampled_from(repairs), other=hs.sampled_from(japanese),
+           ship=hs.sampled_from([s.id for s in cm.ships(game, cm.US)]))
+    def check(repair, other, ship):
+        state = st.new_game(game, shuffle=False)
+        hurt = st.with_ship(state, replace(state.ship(ship), deck_damage=1))
+        japan_turn = replace(hurt, us=replace(hurt.us, hand=hurt.us.hand + (repair,),
+                                              deck=tuple(c for c in hurt.us.deck if c != repair)))
+        assert _refused(lambda: atk.emergency_repair(japan_turn, game,
+                                                     [(repair, ship, "deck")])), \
+            "応急修理 played in a Japanese turn"
+        us_turn = replace(japan_turn, turn_player=cm.US, turn=2)
+        assert _refused(lambda: atk.emergency_repair(us_turn, game, [(other, ship, "deck")])), \
+            f"Japanese card {other} played as 応急修理"
+
+    return check
+
+
+def _is_repair(game: Game, instance: str) -> bool:
+    """The card is 応急修理."""
+    return cm.card(game, instance).name_ja == "応急修理"
+
+
+# --- the state machine --------------------------------------------------------------------
+
+#: what each registered machine checks (one rule number each)
+CHECKS = ("hand-limit", "exchange", "census", "decks", "damage", "attack", "end", "rearming")
+
+
+def deck_map(game: Game) -> dict[str, str]:
+    """Card instance -> its deck, for the decks the census counts."""
+    return {c: deck for deck in (cm.ACTION_DECK[cm.JAPAN], cm.ACTION_DECK[cm.US],
+                                 cm.ARMAMENT_DECK, cm.SECONDARY_DECK)
+            for c in cm.instances(game, deck)}
+
+
+def census_problem(state: st.State, game: Game, decks: dict[str, str] | None = None) -> str:
+    """'' when every card is in exactly one place and each deck holds its manifest count
+    (CI25), else what is wrong."""
+    seen: Counter = Counter()
+    for side in cm.SIDES:
+        p = state.player(side)
+        seen.update(p.deck + p.hand + p.discard)
+    seen.update(state.armament_pile + state.secondary_deck + state.secondary_discard)
+    doubled = sorted(c for c, n in seen.items() if n > 1)
+    if doubled:
+        return f"cards in two places: {', '.join(doubled)}"
+    decks = decks or deck_map(game)
+    held_by = Counter(decks.get(c) or deck_of(game, c) for c in seen)
+    for deck in (cm.ACTION_DECK[cm.JAPAN], cm.ACTION_DECK[cm.US], cm.ARMAMENT_DECK,
+                 cm.SECONDARY_DECK):
+        held = held_by[deck]
+        want = int(game.get("decks", deck).count)
+        if held != want:
+            return f"deck {deck} holds {held} cards, its manifest {want}"
+    return ""
+
+
+def out_of_cards(game: Game, player: st.Player) -> bool:
+    """The player's last deck is exhausted (11): he cannot draw any more."""
+    return not player.deck and player.deck_number >= int(game.constant("action-deck-passes"))
+
+
+def game_machine(game: Game, check: str):
+    """A RuleBasedStateMachine playing the engine's steps, asserting one group of checks."""
+    from hypothesis import strategies as hs
+    from hypothesis.stateful import (
+        RuleBasedStateMachine,
+        initialize,
+        precondition,
+        rule,
+    )
+    from hypothesis.stateful import invariant as always
+
+    PICK = hs.integers(0, PICK_MAX)
+    limit = int(game.constant("hand-limit"))
+    passes = int(game.constant("action-deck-passes"))
+    decks = deck_map(game)
+
+    class GameMachine(RuleBasedStateMachine):
+        """A game of midway-cards; ``phase`` walks draw -> attack -> exchange -> adjust -> end."""
+
+        def __init__(self):
+            super().__init__()
+            self.state: st.State | None = None
+            self.phase = "draw"
+            self.repaired: Counter = Counter()  # (target, colour) -> damage removed this step
+            self.before: st.State | None = None
+            self.ran_out: tuple[int, str] | None = None  # (turn, turn player) of deck-out
+            self.turns_seen: list[str] = []
+
+        # --- setup ---------------------------------------------------------------------
+
+        @initialize(seed=hs.integers(0, 10_000), burn_japan=hs.integers(0, 60),
+                    burn_us=hs.integers(0, 60))
+        def setup(self, seed, burn_japan, burn_us):
+            """A new game (6); ``burn`` cards are drawn and discarded as in earlier play, so
+            that the decks cycle within a short program."""
+            state = st.new_game(game, seed=seed)
+            for side, burn in ((cm.JAPAN, burn_japan), (cm.US, burn_us)):
+                state = burn_cards(state, side, burn)
+            self._step(state)
+            self.turns_seen = [state.turn_player]
+
+        def _begin(self) -> None:
+            """A step starts: the state now is the one the step checks compare with."""
+            self.before = self.state
+            self.repaired = Counter()
+
+        def _step(self, new: st.State) -> None:
+            """Record the state a step made."""
+            self.state = new
+            if self.ran_out is None and new.end_after_turn is not None:
+                self.ran_out = (new.turn, new.turn_player)
+
+        def live(self, phase: str) -> bool:
+            return self.state is not None and not self.state.over and self.phase == phase
+
+        # --- the turn ------------------------------------------------------------------
+
+        @precondition(lambda self: self.live("draw"))
+        @rule()
+        def draw_phase(self):
+            """5-1: draw 1 (+1 if only defense / tactics cards); none on the first turn."""
+            self._begin()
+            self._step(st.draw_phase(self.state, game))
+            self.phase = "attack"
+
+        @precondition(lambda self: self.live("attack") and self.state.turn > 1)
+        @rule(pick=PICK)
+        def carrier_attack(self, pick):
+            """7: a legal aircraft attack of the turn player, if he can make one."""
+            self._begin()
+            plan = draw_plan(random.Random(pick), self.state, game)
+            self.phase = "exchange"
+            if plan is None:
+                return
+            before = self.state
+            after, report = atk.carrier_attack(before, game, plan)
+            self._step(after)
+            if check == "attack":
+                check_attack(game, before, after, plan, report)
+
+        @precondition(lambda self: self.live("attack")
+                      and self.state.turn_player == cm.JAPAN)
+        @rule(pick=PICK)
+        def base_attack(self, pick):
+            """12-1, 12-2: re-arm some bombers, attack the base (or re-arm only)."""
+            self._begin()
+            rng = random.Random(pick)
+            before = self.state
+            state = atk.rearm(before, game, draw_rearm(rng, before, game))
+            cards = draw_base_cards(rng, state, game)
+            self.phase = "exchange"
+            if not cards:
+                if state.rearmed_this_turn:
+                    drawn = [c for c in state.japan.drawn if c in state.japan.hand]
+                    others = [c for c in state.japan.hand if deck_of(game, c) != cm.ARMAMENT_DECK]
+                    spare = None if drawn else (others or list(state.japan.hand))[0]
+                    state = atk.finish_attack_phase(state, game, spare)
+                self._step(state)
+                return
+            aa = [c for c in state.us.hand if usable_defense(game, c, cm.BASE_ID)]
+            chosen = rng.sample(aa, rng.randint(0, min(len(aa), len(cards))))
+            defense = dict(zip(cards, chosen, strict=False))
+            after, report = atk.base_attack(state, game, cards, defense)
+            self._step(after)
+            if check == "attack":
+                check_base_attack(game, state, after, cards, defense, report)
+
+        @precondition(lambda self: self.live("attack") or self.live("exchange"))
+        @rule(pick=PICK)
+        def tactics(self, pick):
+            """10: 応急修理 (US, on damaged cards) or 損傷機修理 in the owner's turn."""
+            self._begin()
+            side = self.state.turn_player
+            hand = self.state.player(side).hand
+            repairs = [c for c in hand if _is_repair(game, c)]
+            if side == cm.US and repairs:
+                targets = repair_targets(self.state, game)
+                if targets:
+                    target, colour = random.Random(pick).choice(targets)
+                    self._step(atk.emergency_repair(self.state, game,
+                                                    [(repairs[0], target, colour)]))
+                    self.repaired[(target, colour)] += int(
+                        game.constant("emergency-repair-per-card"))
+                    return
+            spares = [c for c in hand if cm.card(game, c).name_ja == "損傷機修理"]
+            lost = [c for c in self.state.player(side).discard if cm.kind(game, c) == "aircraft"]
+            if spares and lost and not (side == cm.US and st.carriers_out(self.state, game, cm.US)):
+                self._step(atk.aircraft_repair(self.state, game, spares[0],
+                                               random.Random(pick).choice(lost)))
+
+        @precondition(lambda self: self.live("attack"))
+        @rule()
+        def no_attack(self):
+            """The aircraft attack is optional (5-1)."""
+            self._begin()
+            self.phase = "exchange"
+
+        @precondition(lambda self: self.live("exchange"))
+        @rule(pick=PICK)
+        def exchange(self, pick):
+            """8: discard up to hand-exchange-max cards and draw as many; more is refused."""
+            self._begin()
+            most = int(game.constant("hand-exchange-max"))
+            p = self.state.player(self.state.turn_player)
+            rng = random.Random(pick)
+            cards = rng.sample(p.hand, rng.randint(0, len(p.hand)))
+            if len(cards) > most:
+                refused = _refused(lambda: st.hand_exchange(self.state, game, cards))
+                if check == "exchange":
+                    assert refused, f"hand exchange of {len(cards)} cards allowed (8: {most})"
+                return
+            after = st.hand_exchange(self.state, game, cards)
+            self._step(after)
+            self.phase = "adjust"
+            if check == "exchange":
+                check_exchange(game, self.before, after, cards)
+
+        @precondition(lambda self: self.live("adjust"))
+        @rule(pick=PICK)
+        def adjust(self, pick):
+            """9: refill to the hand limit, discard down to it (own choice of cards)."""
+            self._begin()
+            rng = random.Random(pick)
+            choice = {}
+            for side in cm.SIDES:
+                hand = self.state.player(side).hand
+                if len(hand) > limit:
+                    choice[side] = rng.sample(hand, len(hand) - limit)
+            self._step(st.hand_adjustment(self.state, game, choice))
+            self.phase = "end"
+            if check == "hand-limit":
+                check_hands(game, self.state, limit)
+
+        @precondition(lambda self: self.live("end"))
+        @rule()
+        def end_turn(self):
+            """Close the turn (11): the game may end; else the other side moves."""
+            self._begin()
+            self._step(st.end_turn(self.state, game))
+            self.phase = "draw"
+            if not self.state.over:
+                self.turns_seen.append(self.state.turn_player)
+
+        @precondition(lambda self: self.state is not None and self.state.over)
+        @rule()
+        def look(self):
+            """The game is over: its result (a pure query)."""
+            self._begin()
+            result = st.final_result(self.state, game)
+            if check == "end":
+                check_result(game, self.state, result)
+
+        # --- invariants ----------------------------------------------------------------
+
+        @always()
+        def holds(self):
+            if self.state is None:
+                return
+            if check == "census":
+                problem = census_problem(self.state, game, decks)
+                assert not problem, f"card census (2): {problem}"
+            elif check == "decks":
+                check_decks(game, self.state, self.ran_out, passes, self.turns_seen)
+            elif check == "damage" and self.before is not None:
+                check_damage(game, self.before, self.state, self.repaired)
+            elif check == "end" and self.state.over:
+                check_result(game, self.state, st.final_result(self.state, game))
+            elif check == "rearming":
+                hand = self.state.japan.hand
+                held = [c for c in hand if deck_of(game, c) == cm.ARMAMENT_DECK]
+                assert held or not self.state.rearming, (
+                    "「兵装変更中」 on the table but no armament-change card in the Japanese "
+                    f"hand ({', '.join(hand)})")
+            elif check == "hand-limit" and self.phase == "end":
+                check_hands(game, self.state, limit)
+
+    def burn_cards(state: st.State, side: str, burn: int) -> st.State:
+        """Draw and discard ``burn`` cards one at a time through the engine."""
+        for _ in range(burn):
+            hand = state.player(side).hand
+            state = st.draw(state, game, side, 1)
+            new = state.player(side).hand
+            if len(new) == len(hand):
+                break
+            state = st.discard_from_hand(state, game, side, [new[-1]], "setup")
+        return state
+
+    GameMachine.__name__ = GameMachine.__qualname__ = f"MidwayCards_{check.replace('-', '_')}"
+    return GameMachine
+
+
+# --- moves the machine draws ------------------------------------------------------------------
+
+
+def usable_defense(game: Game, instance: str, target: str) -> bool:
+    """A defense card the defender may play for ``target`` (12-4 kinds, the ⑤ level cap)."""
+    return cm.kind(game, instance) == "defense" and not _refused(
+        lambda: combat.check_defense_card(game, instance, target))
+
+
+def _fit(rng: random.Random, cards, room: Counter, flown) -> list[str]:
+    """A random subset of ``cards`` that fits the ③ capacity ``room`` (updated)."""
+    chosen = []
+    for c in cards:
+        if room[flown(c)] > 0 and rng.random() < 0.6:
+            room[flown(c)] -= 1
+            chosen.append(c)
+    return chosen
+
+
+def draw_plan(rng: random.Random, state: st.State, game: Game) -> atk.AttackPlan | None:
+    """A legal carrier-attack plan of the turn player, or None when he has none."""
+    side = state.turn_player
+    enemy = cm.opponent(side)
+    if state.attacked_this_turn:
+        return None
+    targets = [s.id for s in st.side_ships(state, game, enemy) if not s.sunk]
+    hand = [c for c in state.player(side).hand if cm.kind(game, c) == "aircraft"]
+    room = st.capacity(state, game, side)
+    escorts = _fit(rng, [c for c in hand if "F" in cm.missions(game, c)], room,
+                   lambda c: cm.flown_type(game, c, "F"))
+    strikers = _fit(rng, [c for c in hand if c not in escorts and "A" in cm.missions(game, c)],
+                    room, lambda c: cm.flown_type(game, c, "A"))
+    if not strikers or not targets:
+        return None
+    plays = tuple((c, "F") for c in escorts) + tuple((c, "A") for c in strikers)
+    cap_room = st.capacity(state, game, enemy) if game.constant(
+        "cap-limited-by-ship-aircraft") else Counter({"fighter": 99})
+    enemy_hand = state.player(enemy).hand
+    cap = _fit(rng, [c for c in enemy_hand if cm.kind(game, c) == "aircraft"
+                     and "F" in cm.missions(game, c)], cap_room,
+               lambda c: cm.flown_type(game, c, "F"))[:len(plays)]
+    split = side == cm.US and rng.random() < 0.5
+    aim = {c: rng.choice(targets) for c in strikers}
+    target: str | dict[str, str] = aim if split else aim[strikers[0]]
+    defense = {}
+    spare = [c for c in enemy_hand if c not in cap]
+    for c in strikers:
+        usable = [d for d in spare if d not in defense.values()
+                  and usable_defense(game, d, aim[c] if split else aim[strikers[0]])]
+        if usable and rng.random() < 0.6:
+            defense[c] = rng.choice(usable)
+    return atk.AttackPlan(plays=plays, cap=tuple(cap), target=target, defense=defense,
+                          keep_winners=rng.random() < 0.7, cap_keep_winners=rng.random() < 0.7)
+
+
+def draw_rearm(rng: random.Random, state: st.State, game: Game) -> list[str]:
+    """99艦爆 / 97艦攻 cards of the Japanese hand to re-arm (as many as the pile allows)."""
+    pile = Counter(cm.stat(game, a, "replaces") for a in state.armament_pile)
+    chosen = []
+    for c in state.japan.hand:
+        if pile[cm.card_type(c)] > 0 and rng.random() < 0.6:
+            pile[cm.card_type(c)] -= 1
+            chosen.append(c)
+    return chosen
+
+
+def draw_base_cards(rng: random.Random, state: st.State, game: Game) -> list[str]:
+    """Armament-change and 零戦 cards of the Japanese hand for a base attack (③ capacity)."""
+    if state.attacked_this_turn:
+        return []
+    ready = [c for c in state.japan.hand if not _refused(
+        lambda c=c: combat.check_attackers(game, [c], cm.BASE_ID))]
+
+    def flown(c: str) -> str:
+        if cm.kind(game, c) == "aircraft":
+            return cm.flown_type(game, c, "A")
+        return str(cm.stat(game, c, "aircraft_type"))
+
+    return _fit(rng, ready, st.capacity(state, game, cm.JAPAN), flown)
+
+
+def repair_targets(state: st.State, game: Game) -> list[tuple[str, str]]:
+    """(target, colour) pairs 応急修理 may repair: damaged US ships afloat, the base."""
+    out = [(cm.BASE_ID, "deck")] if state.base_damage > 0 else []
+    for s in st.side_ships(state, game, cm.US):
+        if not s.sunk:
+            out += [(s.id, colour) for colour, n in (("deck", s.deck_damage),
+                                                     ("side", s.side_damage)) if n > 0]
+    return out
+
+
+# --- the machine's checks ---------------------------------------------------------------------
+
+
+def check_hands(game: Game, state: st.State, limit: int) -> None:
+    """CI1: after hand adjustment every hand <= the limit; the turn player and every card
+    user hold exactly the limit unless their last deck is exhausted."""
+    for side in cm.SIDES:
+        p = state.player(side)
+        assert len(p.hand) <= limit, f"{side} holds {len(p.hand)} cards after adjustment (9)"
+        if side == state.turn_player or p.used:
+            assert len(p.hand) == limit or out_of_cards(game, p), (
+                f"{side} holds {len(p.hand)} cards after adjustment, the limit is {limit} "
+                f"({len(p.deck)} left in deck {p.deck_number})")
+
+
+def check_exchange(game: Game, before: st.State, after: st.State, cards) -> None:
+    """CI2: as many cards drawn as discarded (unless the last deck ran dry)."""
+    side = before.turn_player
+    hand, new = before.player(side).hand, after.player(side).hand
+    assert len(new) == len(hand) or out_of_cards(game, after.player(side)), \
+        f"hand exchange of {len(cards)}: hand {len(hand)} -> {len(new)} (8)"
+
+
+def check_decks(game: Game, state: st.State, ran_out, passes: int, turns_seen) -> None:
+    """11, C-E13: a first deck that runs out is reshuffled; the game ends after the next
+    turn of the player in whose turn a second deck ran out (the opponent plays one turn)."""
+    for side in cm.SIDES:
+        p = state.player(side)
+        assert 1 <= p.deck_number <= passes, f"{side} on deck {p.deck_number} of {passes}"
+        if p.deck_number < passes:
+            assert p.deck, f"{side}'s deck {p.deck_number} ran out and was not reshuffled"
+    exhausted = any(out_of_cards(game, state.player(s)) for s in cm.SIDES)
+    assert (state.end_after_turn is not None) is exhausted, (
+        f"end turn {state.end_after_turn} but a last deck exhausted: {exhausted}")
+    if ran_out is None:
+        return
+    turn, player = ran_out
+    assert state.over or state.turn <= state.end_after_turn, \
+        f"turn {state.turn} played after the last turn {state.end_after_turn}"
+    if state.over and "deck" in state.end_reason:
+        after = list(turns_seen[turn:state.turn])
+        assert after == [cm.opponent(player), player], (
+            f"a second deck ran out in the {player} turn {turn}; the game ended after turn "
+            f"{state.turn}: turns after it {after}, C-E13 reading A: "
+            f"{[cm.opponent(player), player]}")
+
+
+def check_damage(game: Game, before: st.State, after: st.State, repaired: Counter) -> None:
+    """CI14, CI15, CI17: damage never decreases but by 応急修理 (-1 a card); 発着艦不能 and
+    sunk are permanent; a sunk ship card is held by its attacker for good."""
+    for old in before.ships:
+        new = after.ship(old.id)
+        for colour, field_name in (("deck", "deck_damage"), ("side", "side_damage")):
+            drop = getattr(old, field_name) - getattr(new, field_name)
+            assert drop <= repaired[(old.id, colour)], (
+                f"{old.id} {colour} damage {getattr(old, field_name)} -> "
+                f"{getattr(new, field_name)} without 応急修理")
+        assert new.disabled or not old.disabled, f"{old.id} 発着艦不能 repaired"
+        assert new.sunk or not old.sunk, f"{old.id} raised from the bottom"
+        if new.sunk:
+            holder = after.player(cm.opponent(cm.owner(game, new.id)))
+            assert holder.captured.count(new.id) == 1, f"{new.id} sunk but not held once"
+    drop = before.base_damage - after.base_damage
+    assert drop <= repaired[(cm.BASE_ID, "deck")], \
+        f"base damage {before.base_damage} -> {after.base_damage} without 応急修理"
+
+
+def check_attack(game: Game, before: st.State, after: st.State, plan: atk.AttackPlan,
+                 report: atk.AttackReport) -> None:
+    """CI3-CI9, CI11-CI13 for one carrier attack."""
+    side = before.turn_player
+    pairs = report.pairing.pairs
+    assert [(p.attacker, p.mission, p.defender) for p in pairs] == [
+        (a, m, d) for (a, m), d in zip(plan.plays, plan.cap, strict=False)], \
+        "pairs are not 1 vs 1 in play order (7-1-1)"
+    missions = [m for _, m in plan.plays]
+    assert "A" in missions and missions == sorted(missions, key="FA".index), \
+        f"plays {missions}: F after A or no A (7-1-1)"
+    survivors = report.pairing.attackers
+    for c in report.stopped:
+        level = str(cm.stat(game, plan.defense[c], "level"))
+        assert strength(game, "defense-levels", level) >= strength(
+            game, "defense-levels", str(cm.stat(game, c, "anti_ship"))), \
+            f"{plan.defense[c]} stopped {c} below its anti-ship level (7-3)"
+    through = [c for c in survivors if c not in report.stopped]
+    check_hits(game, before, report.hits, through)
+    if side == cm.JAPAN:
+        assert len({h.target for h in report.hits}) <= 1, "a Japanese attack split (7-2)"
+    for ship_id in {h.target for h in report.hits}:
+        old, new = before.ship(ship_id), after.ship(ship_id)
+        for kind, field_name in (("bombing", "deck_damage"), ("torpedo", "side_damage")):
+            got = sum(h.damage for h in report.hits if h.target == ship_id and h.kind == kind)
+            assert getattr(new, field_name) - getattr(old, field_name) == got, \
+                f"{ship_id} {field_name} grew by other than its hits ({got})"
+    for c, m in plan.plays:
+        if m == "A":
+            assert c not in after.player(side).hand, f"{c} attacked and is back in hand (7-5)"
+
+
+def check_hits(game: Game, before: st.State, hits, through) -> None:
+    """CI11, CI12: one secondary-damage card per card through; damage 0 or in range."""
+    assert sorted(h.card for h in hits) == sorted(through), \
+        f"hits {[h.card for h in hits]} for cards through {list(through)} (7-4)"
+    assert len({h.secondary for h in hits}) == len(hits), "a secondary-damage card drawn twice"
+    extra = max_extra_damage(game)
+    for h in hits:
+        low = int(cm.stat(game, h.card, "damage"))
+        if before.rearming and cm.owner(game, h.card) == cm.US:
+            low += int(game.constant("rearming-us-damage-bonus"))
+        assert h.damage == 0 or low <= h.damage <= low + extra, \
+            f"{h.card} did {h.damage} damage, not 0 or {low}..{low + extra} (7-4)"
+
+
+def check_base_attack(game: Game, before: st.State, after: st.State, cards, defense,
+                      report: atk.AttackReport) -> None:
+    """12-1: AA only, every card reads the bombing result, base damage = the hits."""
+    allowed = tuple(str(k) for k in cm.stat(game, cm.BASE_ID, "defense_kinds"))
+    assert all(str(cm.stat(game, d, "defense_kind")) in allowed for d in defense.values())
+    through = [c for c in cards if c not in report.stopped]
+    check_hits(game, before, report.hits, through)
+    assert all(h.kind == "bombing" and not h.disabled for h in report.hits), \
+        "a base attack read a torpedo result or disabled the base (12-1)"
+    assert after.base_damage - before.base_damage == sum(h.damage for h in report.hits), \
+        "base damage grew by other than its hits"
+    assert not set(cards) & set(after.japan.hand), "a base-attack card is back in hand (12-1)"
+
+
+def check_result(game: Game, state: st.State, result: dict) -> None:
+    """CI27: exactly one outcome; the Japanese never win with the base below 大破."""
+    who = result["winner"]
+    assert who in (cm.JAPAN, cm.US, "draw"), f"outcome {who!r}"
+    if who == cm.JAPAN:
+        assert japan_may_win(game, state.base_damage), (
+            f"Japanese win ({result['reason']}) with base damage {state.base_damage}")
+
+
+# --- registration of the machines ---------------------------------------------------------------
+
+
+def _register(check: str, rule_number: str, summary: str) -> None:
+    """Register the machine running one group of checks."""
+
+    def factory(game: Game):
+        return game_machine(game, check)
+
+    factory.__name__ = f"machine_{check.replace('-', '_')}"
+    invariant(GAME, rule_number, summary, max_examples=MACHINE_EXAMPLES)(factory)
+
+
+_register("hand-limit", "9", "after hand adjustment hands <= limit; refilling players at the limit")
+_register("exchange", "8", "hand exchange: at most hand-exchange-max cards, as many drawn back")
+_register("census", "2", "no card lost or doubled: decks, hands, discards, piles hold 32/16/16")
+_register("decks", "11", "a first deck reshuffles; the game ends the turn C-E13 says")
+_register("damage", "7-4", "damage drops only by 応急修理; sunk and 発着艦不能 are for good")
+_register("attack", "7", "every attack: 1 vs 1 pairs, F before A, one card one draw, bounded hits")
+_register("end", "11", "every game ended has one outcome; no Japanese win without base 大破")
+_register("rearming", "12-2", "「兵装変更中」 stays only while the Japanese hold armament cards")
