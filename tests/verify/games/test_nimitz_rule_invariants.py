@@ -117,13 +117,6 @@ def test_damaged_carriers_taking_aircraft_back_fail(game, own):
     _fails(outcome, "damaged=True", "a damaged carrier took back")
 
 
-def test_aircraft_kept_beyond_capacity_fail_the_airfield_machine(game, own, monkeypatch):
-    monkeypatch.setattr(cb, "airfield_landing", lambda game, side, capacity, planes: cb.Landing(
-        tuple(planes), (), False))
-    outcome = run(own["airfield_capacity"], game, examples=EXAMPLES)
-    _fails(outcome, "state = Airfield()", "state.bomb(", "state.land()", "landed with room")
-
-
 def test_a_linked_result_out_of_order_fails(game, own):
     broken = _rows(game, "linked-result",
                    lambda r: _set(r, {"total": "45-49"}, result="disappointing"))
