@@ -17,6 +17,7 @@ has at least one round).
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 
 from hypothesis import given
@@ -460,8 +461,8 @@ def airfield_capacity(game: Game):
 # --------------------------------------------------------------------------- battle set-up
 
 
-@invariant(GAME, "10.2.1", "Japanese set-up: each ship in one area; landing with carriers sends "
-           "min(carriers, escorts) escorts to the Japanese sea area (I18)")
+@invariant(GAME, "10.2.1", "Japanese set-up: each ship in one area; landing with carriers "
+           "alternates escorts, min(carriers, ceil(escorts/2)) to the Japanese sea area (I18, E30)")
 def japanese_setup(game: Game):
     per = _int(game, "escorts-per-carrier-in-japanese-sea")
     carriers = _units(game, is_carrier, "japan")
@@ -480,7 +481,8 @@ def japanese_setup(game: Game):
         sea = [s for s in areas["japanese-sea"] if is_escort(s)]
         assert all(s in areas["japanese-sea"] for s in carriers), "a carrier left its sea area"
         if carriers and landing:
-            assert len(sea) == min(len(carriers) * per, len(escorts)), (
+            # E30: steps 1 and 2 alternate until the count is reached or the escorts run out
+            assert len(sea) == min(len(carriers) * per, math.ceil(len(escorts) / 2)), (
                 f"{len(sea)} escorts with {len(carriers)} carriers in the Japanese sea area")
         elif carriers:
             assert len(sea) == len(escorts)

@@ -16,7 +16,6 @@ from warpress.verify.invariants import Invariant, invariants_for, run
 
 EXAMPLES = 15
 #: the engine bug the digest's I18 exposes (see test_i18_escorts_in_the_japanese_sea_area)
-KNOWN_BUG = "japanese_setup"
 
 
 @pytest.fixture(scope="module")
@@ -70,29 +69,18 @@ def test_invariants_carry_rule_numbers_and_summaries(own):
 
 
 def test_every_invariant_passes_on_the_shipped_rules(game, own):
-    for name, inv in own.items():
-        if name == KNOWN_BUG:
-            continue
+    for inv in own.values():
         outcome = run(inv, game, examples=EXAMPLES)
         assert outcome.passed, f"{inv.label}\n{outcome.counterexample}\n{outcome.error}"
         assert outcome.examples > 0
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "engine bug: place_japanese_ships alternates step 1/step 2 even when there are fewer "
-    "escorts than carriers, so 2 carriers + 2 escorts put only 1 escort in the Japanese sea "
-    "area; digest I18 / 10.2.1 want min(carriers, escorts)"))
-def test_i18_escorts_in_the_japanese_sea_area(game, own):
-    outcome = run(own[KNOWN_BUG], game, examples=EXAMPLES)
-    assert outcome.passed, outcome.counterexample
-
-
-def test_i18_counterexample_is_a_small_fleet(game):
-    """The bug the xfail above records, as a worked case of the engine."""
+def test_e30_few_escorts_alternate_between_the_areas(game):
+    """2 carriers, 2 escorts, a landing: step 1 then step 2, the escorts run out (E30)."""
     fleet = [game.get("units", u) for u in ("kaga", "akagi", "nagato-mutsu", "jp-desron-1")]
     areas = cb.place_japanese_ships(game, fleet, landing=True)
-    escorts = [s.id for s in areas["japanese-sea"] if cb.is_escort(s)]
-    assert len(escorts) == 1  # the digest's I18 asks for 2
+    assert len([s for s in areas["japanese-sea"] if cb.is_escort(s)]) == 1
+    assert len([s for s in areas["coastal"] if cb.is_escort(s)]) == 1
 
 
 # --------------------------------------------------------------------------- broken rules
