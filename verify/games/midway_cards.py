@@ -40,7 +40,7 @@ STATUS_ORDER = ("intact", "medium", "heavy", "sunk")
 MACHINE_EXAMPLES = 25
 #: the machine's rules make their choices with ``random.Random(pick)``: a replayable number
 #: (and no ``data()`` draws, whose explain phase would replay each failure hundreds of times)
-PICK_MAX = 2**31 - 1
+PICK_MAX = 2**16 - 1
 
 
 # --- data read by the properties ------------------------------------------------------------
@@ -328,10 +328,92 @@ def _is_repair(game: Game, instance: str) -> bool:
     return cm.card(game, instance).name_ja == "応急修理"
 
 
+# --- the 「兵装変更中」 card (12-2) -------------------------------------------------------------
+
+
+def rearming_problem(game: Game, state: st.State, after: str) -> str:
+    """CI20: '' when 「兵装変更中」 is on the table only with an armament-change card in the
+    Japanese hand, else what is wrong."""
+    hand = state.japan.hand
+    if state.rearming and not any(deck_of(game, c) == cm.ARMAMENT_DECK for c in hand):
+        return (f"after {after}: 「兵装変更中」 on the table but no armament-change card in the "
+                f"Japanese hand ({', '.join(hand)}); 12-2 removes it")
+    return ""
+
+
+def _masked(cards, mask: int) -> list[str]:
+    """The cards whose bit is set in ``mask``."""
+    return [c for n, c in enumerate(cards) if mask >> n & 1]
+
+
+def rearm_cards(game: Game, state: st.State, mask: int) -> list[str]:
+    """99艦爆 / 97艦攻 cards of the Japanese hand chosen by ``mask`` that the pile can re-arm."""
+    pile = Counter(cm.stat(game, a, "replaces") for a in state.armament_pile)
+    chosen = []
+    for c in _masked(state.japan.hand, mask):
+        if pile[cm.card_type(c)] > 0:
+            pile[cm.card_type(c)] -= 1
+            chosen.append(c)
+    return chosen
+
+
+def base_cards(game: Game, state: st.State, mask: int) -> list[str]:
+    """Cards of the Japanese hand chosen by ``mask`` that may attack the base, within ③."""
+    room = st.capacity(state, game, cm.JAPAN)
+    chosen = []
+    for c in _masked(state.japan.hand, mask):
+        if _refused(lambda c=c: combat.check_attackers(game, [c], cm.BASE_ID)):
+            continue
+        flown = cm.flown_type(game, c, "A") if cm.kind(game, c) == "aircraft" else str(
+            cm.stat(game, c, "aircraft_type"))
+        if room[flown] > 0:
+            room[flown] -= 1
+            chosen.append(c)
+    return chosen
+
+
+@invariant(GAME, "12-2", "「兵装変更中」 on the table only while the Japanese hold armament cards")
+def rearming_card(game: Game):
+    """CI20: after an armament change, a base attack, a hand exchange and the hand
+    adjustment of the Japanese first turn, 「兵装変更中」 is on the table only while an
+    armament-change card is in the Japanese hand."""
+    from hypothesis import given
+    from hypothesis import strategies as hs
+
+    @given(seed=hs.integers(0, 10_000), rearm=hs.integers(0, 255), attack=hs.integers(0, 255),
+           exchange=hs.integers(0, 255), adjust=hs.booleans())
+    def check(seed, rearm, attack, exchange, adjust):
+        problem = first_turn_rearming(game, seed, rearm, attack, exchange, adjust)
+        assert not problem, problem
+
+    return check
+
+
+def first_turn_rearming(game: Game, seed: int, rearm: int, attack: int, exchange: int,
+                        adjust: bool) -> str:
+    """Play the Japanese first turn (re-arm, attack the base, exchange, adjust: the cards
+    chosen by the bit masks); the first CI20 problem met, or ''."""
+    state = st.new_game(game, seed=seed)
+    state = atk.rearm(state, game, rearm_cards(game, state, rearm))
+    problem = rearming_problem(game, state, "the armament change")
+    cards = base_cards(game, state, attack)
+    if cards and not problem:
+        state = atk.base_attack(state, game, cards)[0]
+        problem = rearming_problem(game, state, f"a base attack with {', '.join(cards)}")
+    swap = _masked(state.japan.hand, exchange)[:int(game.constant("hand-exchange-max"))]
+    if not problem:
+        state = st.hand_exchange(state, game, swap)
+        problem = rearming_problem(game, state, f"a hand exchange of {', '.join(swap)}")
+    if adjust and not problem:
+        state = st.hand_adjustment(state, game)
+        problem = rearming_problem(game, state, "the hand adjustment")
+    return problem
+
+
 # --- the state machine --------------------------------------------------------------------
 
 #: what each registered machine checks (one rule number each)
-CHECKS = ("hand-limit", "exchange", "census", "decks", "damage", "attack", "end", "rearming")
+CHECKS = ("hand-limit", "exchange", "census", "decks", "damage", "attack", "end")
 
 
 def deck_map(game: Game) -> dict[str, str]:
@@ -395,6 +477,7 @@ def game_machine(game: Game, check: str):
             self.before: st.State | None = None
             self.ran_out: tuple[int, str] | None = None  # (turn, turn player) of deck-out
             self.turns_seen: list[str] = []
+            self.result: dict | None = None  # final_result, once the game is over
 
         # --- setup ---------------------------------------------------------------------
 
@@ -556,9 +639,10 @@ def game_machine(game: Game, check: str):
         def look(self):
             """The game is over: its result (a pure query)."""
             self._begin()
-            result = st.final_result(self.state, game)
-            if check == "end":
-                check_result(game, self.state, result)
+            if self.result is None:
+                self.result = st.final_result(self.state, game)
+                if check == "end":
+                    check_result(game, self.state, self.result)
 
         # --- invariants ----------------------------------------------------------------
 
@@ -573,26 +657,22 @@ def game_machine(game: Game, check: str):
                 check_decks(game, self.state, self.ran_out, passes, self.turns_seen)
             elif check == "damage" and self.before is not None:
                 check_damage(game, self.before, self.state, self.repaired)
-            elif check == "end" and self.state.over:
+            elif check == "end" and self.state.over and self.result is None:
                 check_result(game, self.state, st.final_result(self.state, game))
-            elif check == "rearming":
-                hand = self.state.japan.hand
-                held = [c for c in hand if deck_of(game, c) == cm.ARMAMENT_DECK]
-                assert held or not self.state.rearming, (
-                    "「兵装変更中」 on the table but no armament-change card in the Japanese "
-                    f"hand ({', '.join(hand)})")
             elif check == "hand-limit" and self.phase == "end":
                 check_hands(game, self.state, limit)
 
     def burn_cards(state: st.State, side: str, burn: int) -> st.State:
-        """Draw and discard ``burn`` cards one at a time through the engine."""
-        for _ in range(burn):
+        """Draw and discard ``burn`` cards through the engine, a deck's worth at a time (so
+        that a deck running out reshuffles every card burnt before)."""
+        while burn > 0:
             hand = state.player(side).hand
-            state = st.draw(state, game, side, 1)
-            new = state.player(side).hand
-            if len(new) == len(hand):
+            state = st.draw(state, game, side, min(burn, len(state.player(side).deck)))
+            new = state.player(side).hand[len(hand):]
+            if not new:
                 break
-            state = st.discard_from_hand(state, game, side, [new[-1]], "setup")
+            state = st.discard_from_hand(state, game, side, new, "setup")
+            burn -= len(new)
         return state
 
     GameMachine.__name__ = GameMachine.__qualname__ = f"MidwayCards_{check.replace('-', '_')}"
@@ -846,4 +926,3 @@ _register("decks", "11", "a first deck reshuffles; the game ends the turn C-E13 
 _register("damage", "7-4", "damage drops only by 応急修理; sunk and 発着艦不能 are for good")
 _register("attack", "7", "every attack: 1 vs 1 pairs, F before A, one card one draw, bounded hits")
 _register("end", "11", "every game ended has one outcome; no Japanese win without base 大破")
-_register("rearming", "12-2", "「兵装変更中」 stays only while the Japanese hold armament cards")
