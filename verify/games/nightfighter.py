@@ -60,6 +60,10 @@ CLOUDS = ("clear", "overcast")  # 3.3.3
 ALTITUDES = ("normal", "low", "high")  # 21
 ARCS = ("narrow", "wide", "hemi")  # 19.1.1, narrowest first
 SEED = st.integers(0, 2**16)
+FLY_PLANS = st.lists(st.sampled_from(["F", "FL", "FR"]), min_size=2, max_size=4).map("".join)
+STEP_PLANS = st.lists(st.sampled_from(["F", "FL", "FR"]), min_size=1, max_size=6).map("".join)
+RAW_PLANS = st.lists(st.sampled_from("FLR"), max_size=9).map("".join)
+BENDS = st.text(alphabet="-LR", min_size=1, max_size=8)
 
 
 # --- data the strategies draw from ------------------------------------------------------------
@@ -123,21 +127,24 @@ def chart_mp(mp: str, turn: int) -> int:
 
 @invariant(GAME, "11.0", "hits per attack, defensive-fire or collision roll are 0-4")
 def hits_zero_to_four(game: Game):
-    @given(roll=st.sampled_from(faces("2d6")), fp=st.integers(-8, 12))
-    def check(roll, fp):
-        hits = combat.attack_roll(game, GivenDice({"roll": roll}), fp)
-        assert hits in HITS, f"2d6={roll} + FP {fp}: {hits} hits (rule 11.0: 0-4)"
+    @given(fp=st.integers(-8, 12))
+    def check(fp):
+        for roll in faces("2d6"):
+            hits = combat.attack_roll(game, GivenDice({"roll": roll}), fp)
+            assert hits in HITS, f"2d6={roll} + FP {fp}: {hits} hits (rule 11.0: 0-4)"
 
     return check
 
 
 @invariant(GAME, "11.0", "more firepower never means fewer hits, per roll or expected")
 def hits_monotone_in_fp(game: Game):
-    @given(roll=st.sampled_from(faces("2d6")), fp=st.integers(-8, 12))
-    def check(roll, fp):
-        low = combat.attack_roll(game, GivenDice({"roll": roll}), fp)
-        high = combat.attack_roll(game, GivenDice({"roll": roll}), fp + 1)
-        assert low <= high, f"2d6={roll}: FP {fp} gives {low} hits, FP {fp + 1} gives {high}"
+    @given(fp=st.integers(-8, 12))
+    def check(fp):
+        for roll in faces("2d6"):
+            low = combat.attack_roll(game, GivenDice({"roll": roll}), fp)
+            high = combat.attack_roll(game, GivenDice({"roll": roll}), fp + 1)
+            assert low <= high, (
+                f"2d6={roll}: FP {fp} gives {low} hits, FP {fp + 1} gives {high}")
         odds_low = combat.hits_distribution(game, fp)
         odds_high = combat.hits_distribution(game, fp + 1)
         assert sum(odds_low.values()) == 1
@@ -430,8 +437,20 @@ class Step:
     subjects: frozenset[str] = frozenset()
 
 
+#: the phases the night machine plays, in the sequence of play [4.0]: every turn runs each of
+#: them once, in this order (Flak and Radar Search move nothing and are left out)
+PHASES = {"move": 1, "enter": 2, "fly": 3, "ai": 4, "searchlight": 5, "sighting": 6,
+          "corkscrew": 7, "end": 8}
+
+
+def _next(name: str):
+    """Precondition: phase ``name`` is the next one of the turn."""
+    return lambda self: self.phase == PHASES[name] - 1
+
+
 def night_machine(game: Game) -> type[RuleBasedStateMachine]:
-    """A state machine over a night: bombers enter, fly, are searched, sighted, corkscrew."""
+    """A state machine over a night, turn by turn in the sequence of play: bombers fly and
+    enter, fighters fly, AI radar, searchlights and sighting find bombers, bombers corkscrew."""
     cells = hexes(game)
     zones = zone_letters(game)
     fighter_units = radar_fighters(game)
@@ -443,13 +462,14 @@ def night_machine(game: Game) -> type[RuleBasedStateMachine]:
             super().__init__()
             self.night = state.Night()
             self.step: Step | None = None
+            self.phase = 0  # the last phase played this turn (PHASES); 0: turn start
 
         @initialize(
             moon=st.sampled_from(MOONS), vis=st.sampled_from(VISIBILITIES),
             clouds=st.sampled_from(("clear",) * 3 + CLOUDS[1:]),  # mostly searchable nights
             altitude=st.sampled_from(("normal",) * 4 + ALTITUDES[1:]),
             placed=st.lists(st.tuples(st.sampled_from(cells), st.sampled_from(chart)),
-                            unique_by=lambda t: t[0], max_size=10),
+                            unique_by=lambda t: t[0], min_size=2, max_size=10),
             pool=st.lists(st.sampled_from(chart), max_size=6),
             fighters=st.lists(st.tuples(st.sampled_from(cells), st.integers(0, 5),
                                         st.sampled_from(fighter_units),
@@ -475,18 +495,45 @@ def night_machine(game: Game) -> type[RuleBasedStateMachine]:
         def _did(self, name: str, night: state.Night, subjects=()) -> None:
             self.step = Step(name, self.night, frozenset(subjects))
             self.night = night
+            self.phase = PHASES[name]
 
+        @precondition(_next("move"))
         @rule(seed=SEED, hand_off=st.booleans())
         def move_bombers(self, seed, hand_off):
+            """Bomber Movement, first in every turn [4.0, 7.2, 14.2.4]."""
             tries = frozenset(b.id for b in self.night.bombers) if hand_off else frozenset()
             self._did("move", phases.bomber_movement(game, self.night, SeededDice(seed),
                                                      hand_offs=tries))
 
-        @rule(seed=SEED, entrants=st.integers(1, 3))
+        @precondition(_next("enter"))
+        @rule(seed=SEED, entrants=st.integers(0, 3))
         def enter_bombers(self, seed, entrants):
             self._did("enter", phases.bomber_entry(game, self.night, SeededDice(seed),
                                                    entrants))
 
+        @precondition(_next("fly"))
+        @rule(plans=st.lists(FLY_PLANS, min_size=3, max_size=3))
+        def fly(self, plans):
+            """Fighter Movement: every fighter flies its plan, else straight ahead for its least
+            MP, else off the map edge; a fighter the engine lets do none of these stays [9.1]."""
+            night = self.night
+            for f, plan in zip(night.fighters, plans, strict=False):
+                if not f.on_map:
+                    continue
+                for tried in (plan, "F" * movement.fighter_min_mp(game, f.unit), "F"):
+                    try:
+                        night = movement.move_fighter(game, night, f.id, tried)
+                        break
+                    except RuleViolation:
+                        continue
+            self._did("fly", night)
+
+        @precondition(_next("ai"))
+        @rule(seed=SEED)
+        def ai_search(self, seed):
+            self._did("ai", radars.ai_search(game, self.night, dice=SeededDice(seed)))
+
+        @precondition(_next("searchlight"))
         @rule(seed=SEED)
         def searchlight(self, seed):
             """The Searchlight phase: a roll in every zone that may search [14.2.1]."""
@@ -498,32 +545,10 @@ def night_machine(game: Game) -> type[RuleBasedStateMachine]:
                     continue  # a capture there already, cloud, high altitude: no roll
             self._did("searchlight", night)
 
-        @precondition(lambda self: any(f.on_map for f in self.night.fighters))
-        @rule(pick=st.integers(0, 2), plan=st.lists(st.sampled_from(["F", "FL", "FR"]),
-                                                   min_size=2, max_size=5).map("".join))
-        def fly(self, pick, plan):
-            flying = [f for f in self.night.fighters if f.on_map]
-            try:
-                after = movement.move_fighter(game, self.night, flying[pick % len(flying)].id,
-                                              plan)
-            except RuleViolation:
-                return
-            self._did("fly", after)
-
-        @precondition(lambda self: self.night.on_map_bombers())
-        @rule(pick=st.integers(0, 20), seed=SEED)
-        def corkscrew(self, pick, seed):
-            flying = self.night.on_map_bombers()
-            target = flying[pick % len(flying)].id
-            after, _ = combat.corkscrew(game, self.night, target, SeededDice(seed))
-            self._did("corkscrew", after, [target])
-
-        @rule(seed=SEED)
-        def ai_search(self, seed):
-            self._did("ai", radars.ai_search(game, self.night, dice=SeededDice(seed)))
-
+        @precondition(_next("sighting"))
         @rule(seed=SEED)
         def sighting(self, seed):
+            """The Sighting phase: upkeep, the general roll, one kept per fighter [10]."""
             dice = SeededDice(seed)
             night = detection.maintain_sightings(game, self.night, dice)
             roll = detection.general_sighting(game, night, dice)
@@ -536,9 +561,23 @@ def night_machine(game: Game) -> type[RuleBasedStateMachine]:
             after = detection.keep_sightings(game, night, roll, keep, dice)
             self._did("sighting", after, [t for t, _ in roll.sighted])
 
+        @precondition(_next("corkscrew"))
+        @rule(pick=st.one_of(st.none(), st.integers(0, 20)), seed=SEED)
+        def corkscrew(self, pick, seed):
+            """Combat: a bomber reacting to a fighter may corkscrew (secret roll) [17.4.3]."""
+            flying = self.night.on_map_bombers()
+            if pick is None or not flying:
+                self._did("corkscrew", self.night)
+                return
+            target = flying[pick % len(flying)].id
+            after, _ = combat.corkscrew(game, self.night, target, SeededDice(seed))
+            self._did("corkscrew", after, [target])
+
+        @precondition(_next("end"))
         @rule()
         def end_turn(self):
             self._did("end", phases.end_turn(self.night))
+            self.phase = 0
 
     return NightMachine
 
@@ -640,8 +679,7 @@ def alert_and_lost(game: Game):
                 return
             for b in self.step.before.bombers:
                 assert not b.alert or self.night.bomber(b.id).alert, f"{b.id} no longer alert"
-            if self.step.name == "corkscrew":
-                (target,) = self.step.subjects
+            for target in self.step.subjects if self.step.name == "corkscrew" else ():
                 assert self.night.bomber(target).alert, "17.4.1: a corkscrew alerts the bomber"
                 assert not self.night.known(target), "17.4.3: the corkscrewed bomber is still held"
 
@@ -695,9 +733,6 @@ def sighting_in_range(game: Game):
 
 # --- fighter movement: the state machine --------------------------------------------------------
 
-STEP_PLANS = st.lists(st.sampled_from(["F", "FL", "FR"]), min_size=1, max_size=6).map("".join)
-RAW_PLANS = st.lists(st.sampled_from("FLR"), max_size=9).map("".join)
-BENDS = st.text(alphabet="-LR", min_size=1, max_size=8)
 
 
 @dataclass(frozen=True)
