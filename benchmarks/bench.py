@@ -98,9 +98,8 @@ def bench_engine(runs: int) -> None:
 
 
 def bench_kits(runs: int) -> None:
-    from warpress.components.hexmap import hex_map_drawing
-    from warpress.components.impose import Piece, impose, tile
-    from warpress.components.kit import build_kit, parse_options
+    from warpress.components.impose import Piece, impose
+    from warpress.components.kit import build_kit, kit_pages, parse_options
     from warpress.components.page import paper
     from warpress.components.pieces import CARD_BLEED, card_back, card_front, unit_pieces
     from warpress.components.primitives import Page
@@ -134,15 +133,15 @@ def bench_kits(runs: int) -> None:
     row("54 poker cards front and back to PDF", seconds, peak, "< 1 s")
 
     nightfighter = builtin("nightfighter")
+    map_only = parse_options("a4", "pdf", "long", "0,0", "map")
 
-    def nightfighter_map() -> bytes:
-        drawing, width, height = hex_map_drawing(nightfighter.hex_map(), game_id="nightfighter")
-        tiles = tile(drawing, width, height, a4)
-        return pdf_bytes([Page(t.page.width, t.page.height, t.items, id=t.label)
-                          for t in tiles], "map")
+    def nightfighter_maps() -> bytes:
+        return pdf_bytes(kit_pages(nightfighter, map_only), "maps")
 
-    seconds, peak = timed_call(nightfighter_map, runs)
-    row("Nightfighter player map tiled on A4 to PDF", seconds, peak, "-")
+    seconds, peak = timed_call(nightfighter_maps, runs)
+    pages = len(kit_pages(nightfighter, map_only))
+    row("Nightfighter player and referee maps tiled on A4 to PDF", seconds, peak, "-",
+        f"{pages} pages")
 
     out = Path(tempfile.mkdtemp(prefix="warpress-bench-"))
     seconds, peak, note = timed_process([*warpress(), "build", "all", "--out", str(out)],
