@@ -3,17 +3,25 @@
 The invariants of the digest's "Invariants" section (CI1-CI28), as hypothesis properties
 over the engine (``engine/games/midway_cards``), each under its rule number:
 
-* table properties (``@given``): air combat and defense answer every level pair as 7-1-2
-  and 7-3 say; ship status is monotone in damage and sunk exactly at a durability (3-1,
-  7-4); the base status follows its thresholds (12-4); every end state has exactly one
-  outcome and the Japanese never win without the base 大破 (11); the base takes AA cards
-  only, armament-change cards attack only the base, 応急修理 is US-only (12-4, 12-2, 10-2);
+* ``@given`` properties: air combat and defense answer every level pair as 7-1-2 and 7-3
+  say (CI7, CI9); pair creation (CI3-CI6) and targets (CI8); ship status is monotone in
+  damage, follows the half-durability rule and is sunk exactly at a durability (CI18); a
+  大破 or sunk ship gives no aircraft (CI16); the base status follows its thresholds
+  (CI19); every end state has exactly one outcome and the Japanese never win without the
+  base 大破 (CI27); the base takes AA cards only (CI10), armament-change cards attack only
+  the base (CI21), 応急修理 is US-only and tactics cards are played in the owner's turn
+  (CI23, CI24); 「兵装変更中」 leaves with the last armament-change card (CI20);
 * stateful properties (``GameMachine``): a ``RuleBasedStateMachine`` drives the engine's
   pure steps (draw, armament change, carrier and base attacks, tactics cards, hand
   exchange, hand adjustment, end of turn) through any sequence of legal moves and checks
-  the hand limit (9), the exchange (8), card conservation (2), deck cycling and the
-  two-deck end (11, C-E13), damage that only 応急修理 lowers (7-4, 10-2), every attack
-  (7), the end state (11) and the 「兵装変更中」 card (12-2).
+  the hand limit (9, CI1), the exchange (8, CI2), card conservation (2, CI25), deck
+  cycling and the two-deck end (11, C-E13, CI26), damage that only 応急修理 lowers and
+  permanent sinking and 発着艦不能 (7-4, CI14, CI15, CI17), every attack (7: CI3, CI8,
+  CI9, CI11-CI13) and the end state of played games (11, CI27).
+
+Not checked: CI22 (the first-deck armament change is the Japanese player's obligation;
+the engine only reports it, ``rearm_obligation_met``) and CI28 (marker counts are a
+physical limit, not a rule).
 
 Every number comes from the game data (``game.constant``, the card stats, the tables), so a
 test can hand a factory a modified game, or monkeypatch one engine function, and see FAIL.
@@ -21,9 +29,11 @@ test can hand a factory a modified game, or monkeypatch one engine function, and
 
 from __future__ import annotations
 
+import math
 import random
 from collections import Counter
 from dataclasses import replace
+from fractions import Fraction
 
 from ...engine.errors import RuleViolation
 from ...engine.games.midway_cards import attack as atk
@@ -127,6 +137,79 @@ def defense_total(game: Game):
     return check
 
 
+# --- pair creation and targets (7-1-1, 7-2, 12-3) ------------------------------------------------
+
+
+def _aircraft(game: Game, side: str, mission: str) -> list[str]:
+    """A side's aircraft card instances able to fly ``mission``."""
+    return [c for c in cm.instances(game, cm.ACTION_DECK[side])
+            if cm.kind(game, c) == "aircraft" and mission in cm.missions(game, c)]
+
+
+def _no_f_after_a(plays) -> bool:
+    """No card declared F follows a card declared A (7-1-1)."""
+    missions = [m for _, m in plays]
+    return "F" not in missions[missions.index("A"):] if "A" in missions else True
+
+
+@invariant(GAME, "7-1-1", "pairs: F before A, at least one A, 1 vs 1 in order until the pass")
+def pair_creation(game: Game):
+    """CI3-CI6: the engine accepts exactly the plays with no F after an A and enough A
+    cards; the defender's CAP cards pair 1 vs 1 with the first plays, in order; after his
+    pass no play is paired."""
+    from hypothesis import given
+    from hypothesis import strategies as hs
+
+    japanese = [c for c in cm.instances(game, cm.ACTION_DECK[cm.JAPAN])
+                if cm.kind(game, c) == "aircraft"]
+    need = int(game.constant("min-anti-ship-cards-per-attack"))
+
+    @given(plays=hs.lists(hs.tuples(hs.sampled_from(japanese), hs.sampled_from(("F", "A"))),
+                          max_size=6, unique_by=lambda p: p[0]),
+           cap=hs.lists(hs.sampled_from(_aircraft(game, cm.US, "F")), max_size=6, unique=True))
+    def check(plays, cap):
+        legal = (all(m in cm.missions(game, c) for c, m in plays) and _no_f_after_a(plays)
+                 and sum(m == "A" for _, m in plays) >= need and len(cap) <= len(plays))
+        try:
+            pairs, unpaired = combat.make_pairs(game, plays, cap)
+        except RuleViolation as exc:
+            assert not legal, f"legal plays refused: {exc}"
+            return
+        assert legal, "plays accepted against 7-1-1"
+        assert [(p.attacker, p.mission, p.defender) for p in pairs] == [
+            (c, m, d) for (c, m), d in zip(plays, cap, strict=False)], "pairs not 1 vs 1 in order"
+        assert list(unpaired) == list(plays[len(cap):]), "a play after the pass was paired"
+
+    return check
+
+
+@invariant(GAME, "7-2", "a Japanese attack hits one ship card; the US may split (12-3)")
+def one_target(game: Game):
+    """CI8: attacking cards aimed at several ship cards are refused for the Japanese, and
+    allowed for the US only with several attacking cards."""
+    from hypothesis import given
+    from hypothesis import strategies as hs
+
+    one = int(game.constant("targets-per-attack-japan"))
+    us_split = bool(game.constant("us-multiple-targets"))
+    us_min = int(game.constant("us-multiple-targets-min-cards"))
+
+    @given(side=hs.sampled_from(cm.SIDES), n=hs.integers(1, 4), aims=hs.lists(
+        hs.integers(0, 3), min_size=4, max_size=4))
+    def check(side, n, aims):
+        cards = _aircraft(game, side, "A")[:n]
+        enemy = [s.id for s in cm.ships(game, cm.opponent(side))]
+        target = {c: enemy[a % len(enemy)] for c, a in zip(cards, aims, strict=False)}
+        split = len(set(target.values())) > one
+        refused = _refused(lambda: combat.assign_targets(game, side, cards, target))
+        allowed = not split or (side == cm.US and us_split and len(cards) >= us_min)
+        assert refused is not allowed, (
+            f"{side} attack of {len(cards)} card(s) on {sorted(set(target.values()))}: "
+            f"refused={refused}")
+
+    return check
+
+
 # --- ship and base status (3-1, 7-4, 12-4) ------------------------------------------------------
 
 
@@ -156,6 +239,64 @@ def ship_status_monotone(game: Game):
         if disabled:
             assert before["status"] in ("heavy", "sunk"), \
                 f"{ship} 発着艦不能 but {before['status']} (3-1: treated as 大破)"
+
+    return check
+
+
+def half_of(game: Game, durability: int) -> int:
+    """'Half' a durability (3-1): the constant share, rounded as half-damage-rounding says."""
+    exact = Fraction(str(game.constant("damage-status-fraction"))) * durability
+    return math.ceil(exact) if game.constant("half-damage-rounding") == "up" else math.floor(exact)
+
+
+@invariant(GAME, "3-1", "大破 iff 発着艦不能 or both durabilities at half; 中破 iff exactly one")
+def status_from_damage(game: Game):
+    """CI18: a ship card afloat is 大破 (heavy) when disabled or both damages reach half their
+    durability, 中破 (medium) when exactly one does, else intact."""
+    from hypothesis import given
+    from hypothesis import strategies as hs
+
+    @given(ship=hs.sampled_from(ship_ids(game)), deck=hs.integers(0, 14),
+           side=hs.integers(0, 14), disabled=hs.booleans())
+    def check(ship, deck, side, disabled):
+        deck_max, side_max = durabilities(game, ship)
+        if reaches(game, deck_max, deck) or reaches(game, side_max, side):
+            return  # sunk: the 7-4 property
+        at_half = (deck >= half_of(game, deck_max)) + (side >= half_of(game, side_max))
+        want = "heavy" if disabled or at_half == 2 else ("medium" if at_half else "intact")
+        got = _status(game, ship, deck, side, disabled)["status"]
+        assert got == want, (f"{ship} (deck {deck_max}, side {side_max}) damage deck {deck} "
+                             f"side {side} disabled={disabled}: {got}, 3-1 says {want}")
+
+    return check
+
+
+@invariant(GAME, "7-4", "a tapped (大破) or sunk ship card gives no aircraft capacity")
+def no_capacity_when_out(game: Game):
+    """CI16: each ship card adds its ③ aircraft to its side's capacity while it can launch
+    and recover (intact or 中破), and nothing once 大破 or sunk."""
+    from hypothesis import given
+    from hypothesis import strategies as hs
+
+    ships = ship_ids(game)
+    damage = hs.tuples(hs.integers(0, 12), hs.integers(0, 12), hs.booleans())
+
+    @given(damages=hs.lists(damage, min_size=len(ships), max_size=len(ships)))
+    def check(damages):
+        state = st.new_game(game, shuffle=False)
+        for ship, (deck, side, disabled) in zip(ships, damages, strict=True):
+            sunk = any(reaches(game, d, n) for d, n in zip(durabilities(game, ship), (deck, side),
+                                                           strict=True))
+            state = st.with_ship(state, st.ShipState(ship, deck, side, disabled, sunk))
+        for ship in ships:
+            side = cm.owner(game, ship)
+            gone = st.with_ship(state, replace(state.ship(ship), sunk=True))
+            adds = st.capacity(state, game, side) - st.capacity(gone, game, side)
+            status = st.ship_status(game, state.ship(ship))["status"]
+            want = Counter() if status in ("heavy", "sunk") else Counter({
+                kind: int(cm.stat(game, ship, key, 0)) for key, kind in st.CAPACITY_STATS.items()
+                if int(cm.stat(game, ship, key, 0))})
+            assert adds == want, f"{ship} ({status}) adds {dict(adds)} aircraft, not {dict(want)}"
 
     return check
 
@@ -319,6 +460,36 @@ def emergency_repair_us_only(game: Game):
         us_turn = replace(japan_turn, turn_player=cm.US, turn=2)
         assert _refused(lambda: atk.emergency_repair(us_turn, game, [(other, ship, "deck")])), \
             f"Japanese card {other} played as 応急修理"
+
+    return check
+
+
+@invariant(GAME, "10", "tactics cards are played only in their owner's own turn")
+def tactics_own_turn(game: Game):
+    """CI24: 損傷機修理 in the opponent's turn is refused; in the owner's turn it takes one
+    aircraft card from his discard pile into his hand."""
+    from hypothesis import given
+    from hypothesis import strategies as hs
+
+    spares = [c for side in cm.SIDES for c in cm.instances(game, cm.ACTION_DECK[side])
+              if cm.card(game, c).name_ja == "損傷機修理"]
+    if not spares:
+        return lambda: None
+
+    @given(spare=hs.sampled_from(spares), n=hs.integers(0, 40))
+    def check(spare, n):
+        side = cm.owner(game, spare)
+        lost = _aircraft(game, side, "A") + _aircraft(game, side, "F")
+        lost = lost[n % len(lost)]
+        state = replace(st.new_game(game, shuffle=False), turn=2)
+        p = state.player(side)
+        rest = tuple(c for c in p.deck + p.hand if c not in (spare, lost))
+        state = st.with_player(state, replace(p, deck=rest, hand=(spare,), discard=(lost,)))
+        theirs = replace(state, turn_player=cm.opponent(side))
+        assert _refused(lambda: atk.aircraft_repair(theirs, game, spare, lost)), \
+            f"{spare} played in the {cm.opponent(side)} turn"
+        mine = atk.aircraft_repair(replace(state, turn_player=side), game, spare, lost)
+        assert lost in mine.player(side).hand and spare in mine.player(side).discard
 
     return check
 
@@ -870,15 +1041,12 @@ def check_damage(game: Game, before: st.State, after: st.State, repaired: Counte
 
 def check_attack(game: Game, before: st.State, after: st.State, plan: atk.AttackPlan,
                  report: atk.AttackReport) -> None:
-    """CI3-CI9, CI11-CI13 for one carrier attack."""
+    """CI3, CI8, CI9, CI11-CI13 for one carrier attack, and the damage it adds."""
     side = before.turn_player
     pairs = report.pairing.pairs
     assert [(p.attacker, p.mission, p.defender) for p in pairs] == [
         (a, m, d) for (a, m), d in zip(plan.plays, plan.cap, strict=False)], \
         "pairs are not 1 vs 1 in play order (7-1-1)"
-    missions = [m for _, m in plan.plays]
-    assert "A" in missions and missions == sorted(missions, key="FA".index), \
-        f"plays {missions}: F after A or no A (7-1-1)"
     survivors = report.pairing.attackers
     for c in report.stopped:
         level = str(cm.stat(game, plan.defense[c], "level"))

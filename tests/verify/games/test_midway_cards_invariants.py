@@ -72,7 +72,8 @@ def test_rearming_card_leaves_with_the_last_armament_change_card():
 def test_invariants_carry_rule_numbers_and_one_line_summaries():
     invs = _own(builtin(GAME))
     rules = {inv.rule for inv in invs}
-    assert {"9", "2", "11", "3-1", "7-4", "7-1-2", "7-3", "12-4", "12-2", "8", "7"} <= rules
+    assert {"9", "2", "11", "3-1", "7-4", "7-1-2", "7-3", "12-4", "12-2", "8", "7", "7-1-1", "7-2",
+            "10", "10-2"} <= rules
     for inv in invs:
         assert inv.summary and "\n" not in inv.summary and len(inv.label) < 100
 
