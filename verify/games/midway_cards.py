@@ -35,6 +35,11 @@ from collections import Counter
 from dataclasses import replace
 from fractions import Fraction
 
+from hypothesis import given
+from hypothesis import seed as fixed_seed
+from hypothesis import stateful as hst
+from hypothesis import strategies as hs
+
 from ...engine.errors import RuleViolation
 from ...engine.games.midway_cards import attack as atk
 from ...engine.games.midway_cards import combat
@@ -102,9 +107,6 @@ def deck_of(game: Game, instance: str) -> str:
 @invariant(GAME, "7-1-2", "air combat answers every level pair: equal both removed, else the lower")
 def air_combat_total(game: Game):
     """CI7 over the air-combat table: every (attacker, defender) level pair is answered."""
-    from hypothesis import given
-    from hypothesis import strategies as hs
-
     scale = levels(game, "air-combat-levels")
 
     @given(attacker=hs.sampled_from(scale), defender=hs.sampled_from(scale))
@@ -121,9 +123,6 @@ def air_combat_total(game: Game):
 @invariant(GAME, "7-3", "defense answers every level pair: stopped iff level >= anti-ship level")
 def defense_total(game: Game):
     """CI9 over the defense table: a defense card stops exactly the attacks at or below it."""
-    from hypothesis import given
-    from hypothesis import strategies as hs
-
     scale = levels(game, "defense-levels")
 
     @given(defense=hs.sampled_from(scale), attack=hs.sampled_from(scale))
@@ -157,9 +156,6 @@ def pair_creation(game: Game):
     """CI3-CI6: the engine accepts exactly the plays with no F after an A and enough A
     cards; the defender's CAP cards pair 1 vs 1 with the first plays, in order; after his
     pass no play is paired."""
-    from hypothesis import given
-    from hypothesis import strategies as hs
-
     japanese = [c for c in cm.instances(game, cm.ACTION_DECK[cm.JAPAN])
                 if cm.kind(game, c) == "aircraft"]
     need = int(game.constant("min-anti-ship-cards-per-attack"))
@@ -187,9 +183,6 @@ def pair_creation(game: Game):
 def one_target(game: Game):
     """CI8: attacking cards aimed at several ship cards are refused for the Japanese, and
     allowed for the US only with several attacking cards."""
-    from hypothesis import given
-    from hypothesis import strategies as hs
-
     one = int(game.constant("targets-per-attack-japan"))
     us_split = bool(game.constant("us-multiple-targets"))
     us_min = int(game.constant("us-multiple-targets-min-cards"))
@@ -222,9 +215,6 @@ def _status(game: Game, ship_id: str, deck: int, side: int, disabled: bool) -> d
 def ship_status_monotone(game: Game):
     """CI18 (part): more damage (or a 発着艦不能 result) never gives a lesser status or
     gives back flight operations; a disabled ship is 大破 or sunk."""
-    from hypothesis import given
-    from hypothesis import strategies as hs
-
     @given(ship=hs.sampled_from(ship_ids(game)), deck=hs.integers(0, 14),
            side=hs.integers(0, 14), more_deck=hs.integers(0, 6), more_side=hs.integers(0, 6),
            disabled=hs.booleans(), now_disabled=hs.booleans())
@@ -253,9 +243,6 @@ def half_of(game: Game, durability: int) -> int:
 def status_from_damage(game: Game):
     """CI18: a ship card afloat is 大破 (heavy) when disabled or both damages reach half their
     durability, 中破 (medium) when exactly one does, else intact."""
-    from hypothesis import given
-    from hypothesis import strategies as hs
-
     @given(ship=hs.sampled_from(ship_ids(game)), deck=hs.integers(0, 14),
            side=hs.integers(0, 14), disabled=hs.booleans())
     def check(ship, deck, side, disabled):
@@ -275,9 +262,6 @@ def status_from_damage(game: Game):
 def no_capacity_when_out(game: Game):
     """CI16: each ship card adds its ③ aircraft to its side's capacity while it can launch
     and recover (intact or 中破), and nothing once 大破 or sunk."""
-    from hypothesis import given
-    from hypothesis import strategies as hs
-
     ships = ship_ids(game)
     damage = hs.tuples(hs.integers(0, 12), hs.integers(0, 12), hs.booleans())
 
@@ -304,9 +288,6 @@ def no_capacity_when_out(game: Game):
 @invariant(GAME, "7-4", "a ship is sunk exactly when a durability is reached (C-E1)")
 def sunk_at_durability(game: Game):
     """CI18 (sunk): sunk iff deck or side damage reaches its durability."""
-    from hypothesis import given
-    from hypothesis import strategies as hs
-
     @given(ship=hs.sampled_from(ship_ids(game)), deck=hs.integers(0, 14),
            side=hs.integers(0, 14), disabled=hs.booleans())
     def check(ship, deck, side, disabled):
@@ -323,9 +304,6 @@ def sunk_at_durability(game: Game):
 @invariant(GAME, "12-4", "base 大破 from base-heavy-damage, destroyed from base-destroyed-damage")
 def base_status_thresholds(game: Game):
     """CI19: the base-status table agrees with the thresholds and VP constants."""
-    from hypothesis import given
-    from hypothesis import strategies as hs
-
     heavy, destroyed = (int(game.constant(c)) for c in ("base-heavy-damage",
                                                         "base-destroyed-damage"))
 
@@ -355,9 +333,6 @@ def japan_may_win(game: Game, base_damage: int) -> bool:
 def one_outcome(game: Game):
     """CI27 over the victory rule: one of japan / us / draw; the Japanese never win with the
     base below 大破; all Japanese carriers out is a US win regardless of VP."""
-    from hypothesis import given
-    from hypothesis import strategies as hs
-
     most = int(game.constant("base-destroyed-damage")) + 10
 
     @given(out=hs.sampled_from([(False, False), (True, False), (False, True)]),
@@ -390,9 +365,6 @@ def _refused(step) -> bool:
 @invariant(GAME, "12-4", "the Midway base is defended by the base card's defense kinds only")
 def base_defense_kinds(game: Game):
     """CI10: a defense card of a kind the base card does not list is refused against it."""
-    from hypothesis import given
-    from hypothesis import strategies as hs
-
     allowed = tuple(str(k) for k in cm.stat(game, cm.BASE_ID, "defense_kinds"))
     defenders = [c for c in cm.instances(game, cm.ACTION_DECK[cm.US])
                  if cm.kind(game, c) == "defense"]
@@ -415,9 +387,6 @@ def base_defense_kinds(game: Game):
 def armament_change_base_only(game: Game):
     """CI21: an armament-change card is refused against a ship card, accepted against the
     base; US cards cannot be re-armed."""
-    from hypothesis import given
-    from hypothesis import strategies as hs
-
     us_cards = cm.instances(game, cm.ACTION_DECK[cm.US])
 
     @given(card=hs.sampled_from(cm.instances(game, cm.ARMAMENT_DECK)),
@@ -439,9 +408,6 @@ def armament_change_base_only(game: Game):
 @invariant(GAME, "10-2", "応急修理 is never played by the Japanese nor outside the US turn")
 def emergency_repair_us_only(game: Game):
     """CI23: the engine refuses 応急修理 in a Japanese turn, and a Japanese card as 応急修理."""
-    from hypothesis import given
-    from hypothesis import strategies as hs
-
     repairs = [c for c in cm.instances(game, cm.ACTION_DECK[cm.US]) if _is_repair(game, c)]
     japanese = cm.instances(game, cm.ACTION_DECK[cm.JAPAN])
     if not repairs:
@@ -468,9 +434,6 @@ def emergency_repair_us_only(game: Game):
 def tactics_own_turn(game: Game):
     """CI24: 損傷機修理 in the opponent's turn is refused; in the owner's turn it takes one
     aircraft card from his discard pile into his hand."""
-    from hypothesis import given
-    from hypothesis import strategies as hs
-
     spares = [c for side in cm.SIDES for c in cm.instances(game, cm.ACTION_DECK[side])
               if cm.card(game, c).name_ja == "損傷機修理"]
     if not spares:
@@ -548,9 +511,6 @@ def rearming_card(game: Game):
     """CI20: after an armament change, a base attack, a hand exchange and the hand
     adjustment of the Japanese first turn, 「兵装変更中」 is on the table only while an
     armament-change card is in the Japanese hand."""
-    from hypothesis import given
-    from hypothesis import strategies as hs
-
     @given(seed=hs.integers(0, 10_000), rearm=hs.integers(0, 255), attack=hs.integers(0, 255),
            exchange=hs.integers(0, 255), adjust=hs.booleans())
     def check(seed, rearm, attack, exchange, adjust):
@@ -621,233 +581,235 @@ def out_of_cards(game: Game, player: st.Player) -> bool:
     return not player.deck and player.deck_number >= int(game.constant("action-deck-passes"))
 
 
-def game_machine(game: Game, check: str):
-    """A RuleBasedStateMachine playing the engine's steps, asserting one group of checks."""
-    from hypothesis import seed as fixed_seed
-    from hypothesis import strategies as hs
-    from hypothesis.stateful import (
-        RuleBasedStateMachine,
-        initialize,
-        precondition,
-        rule,
-    )
-    from hypothesis.stateful import invariant as always
+#: the machine's choice numbers, and the cards burnt at setup (none, into the first deck,
+#: into the second, near its end)
+PICK = hs.integers(0, PICK_MAX)
+BURNS = hs.sampled_from((0, 10, 20, 30, 40, 45, 50, 55, 60))
+STRIKES = hs.sampled_from((0, 4, 8, 16, 24, 32, 40))
 
-    PICK = hs.integers(0, PICK_MAX)
-    # cards burnt at setup: none, into the first deck, into the second, near its end
-    BURNS = hs.sampled_from((0, 10, 20, 30, 40, 45, 50, 55, 60))
-    limit = int(game.constant("hand-limit"))
-    passes = int(game.constant("action-deck-passes"))
-    decks = deck_map(game)
 
-    class GameMachine(RuleBasedStateMachine):
-        """A game of midway-cards; ``phase`` walks draw -> attack -> exchange -> adjust -> end."""
+class GameMachine(hst.RuleBasedStateMachine):
+    """A game of midway-cards played through the engine's steps; ``phase`` walks draw ->
+    attack -> exchange -> adjust -> end. Subclasses (``game_machine``) set ``game`` and
+    ``check``, the group of checks asserted."""
 
-        def __init__(self):
-            super().__init__()
-            self.state: st.State | None = None
-            self.phase = "draw"
-            self.repaired: Counter = Counter()  # (target, colour) -> damage removed this step
-            self.before: st.State | None = None
-            self.ran_out: tuple[int, str] | None = None  # (turn, turn player) of deck-out
-            self.turns_seen: list[str] = []
-            self.result: dict | None = None  # final_result, once the game is over
+    game: Game
+    check: str = ""
 
-        # --- setup ---------------------------------------------------------------------
+    def __init__(self):
+        super().__init__()
+        self.state: st.State | None = None
+        self.phase = "draw"
+        self.repaired: Counter = Counter()  # (target, colour) -> damage removed this step
+        self.before: st.State | None = None
+        self.ran_out: tuple[int, str] | None = None  # (turn, turn player) of deck-out
+        self.turns_seen: list[str] = []
+        self.result: dict | None = None  # final_result, once the game is over
+        self.limit = int(self.game.constant("hand-limit"))
 
-        @initialize(seed=hs.integers(0, 10_000), burn_japan=BURNS, burn_us=BURNS,
-                    strikes=hs.sampled_from((0, 4, 8, 16, 24, 32, 40)))
-        def setup(self, seed, burn_japan, burn_us, strikes):
-            """A new game (6), fast-forwarded through the engine as in earlier play: ``burn``
-            cards drawn and discarded (so that the decks cycle within a short program) and
-            ``strikes`` earlier hits on ship cards (so that ships are damaged, sunk, out)."""
-            state = st.new_game(game, seed=seed)
-            for side, burn in ((cm.JAPAN, burn_japan), (cm.US, burn_us)):
-                state = burn_cards(state, side, burn)
-            state = earlier_strikes(game, state, strikes, random.Random(seed))
-            self._step(state)
-            self.turns_seen = [state.turn_player]
+    # --- setup ---------------------------------------------------------------------------
 
-        def _begin(self) -> None:
-            """A step starts: the state now is the one the step checks compare with."""
-            self.before = self.state
-            self.repaired = Counter()
+    @hst.initialize(seed=hs.integers(0, 10_000), burn_japan=BURNS, burn_us=BURNS,
+                    strikes=STRIKES)
+    def setup(self, seed, burn_japan, burn_us, strikes):
+        """A new game (6), fast-forwarded through the engine as in earlier play: ``burn``
+        cards drawn and discarded (so that the decks cycle within a short program) and
+        ``strikes`` earlier hits on ship cards (so that ships are damaged, sunk, out)."""
+        state = st.new_game(self.game, seed=seed)
+        for side, burn in ((cm.JAPAN, burn_japan), (cm.US, burn_us)):
+            state = burn_cards(self.game, state, side, burn)
+        state = earlier_strikes(self.game, state, strikes, random.Random(seed))
+        self._step(state)
+        self.turns_seen = [state.turn_player]
 
-        def _step(self, new: st.State) -> None:
-            """Record the state a step made."""
-            self.state = new
-            if self.ran_out is None and new.end_after_turn is not None:
-                self.ran_out = (new.turn, new.turn_player)
+    def _begin(self) -> None:
+        """A step starts: the state now is the one the step checks compare with."""
+        self.before = self.state
+        self.repaired = Counter()
 
-        def live(self, phase: str) -> bool:
-            return self.state is not None and not self.state.over and self.phase == phase
+    def _step(self, new: st.State) -> None:
+        """Record the state a step made."""
+        self.state = new
+        if self.ran_out is None and new.end_after_turn is not None:
+            self.ran_out = (new.turn, new.turn_player)
 
-        # --- the turn ------------------------------------------------------------------
+    def live(self, phase: str) -> bool:
+        """The game goes on and is in ``phase``."""
+        return self.state is not None and not self.state.over and self.phase == phase
 
-        @precondition(lambda self: self.live("draw"))
-        @rule()
-        def draw_phase(self):
-            """5-1: draw 1 (+1 if only defense / tactics cards); none on the first turn."""
-            self._begin()
-            self._step(st.draw_phase(self.state, game))
-            self.phase = "attack"
+    # --- the turn ------------------------------------------------------------------------
 
-        @precondition(lambda self: self.live("attack") and self.state.turn > 1)
-        @rule(pick=PICK)
-        def carrier_attack(self, pick):
-            """7: a legal aircraft attack of the turn player, if he can make one."""
-            self._begin()
-            plan = draw_plan(random.Random(pick), self.state, game)
-            self.phase = "exchange"
-            if plan is None:
-                return
-            before = self.state
-            after, report = atk.carrier_attack(before, game, plan)
+    @hst.precondition(lambda self: self.live("draw"))
+    @hst.rule()
+    def draw_phase(self):
+        """5-1: draw 1 (+1 if only defense / tactics cards); none on the first turn."""
+        self._begin()
+        self._step(st.draw_phase(self.state, self.game))
+        self.phase = "attack"
+
+    @hst.precondition(lambda self: self.live("attack") and self.state.turn > 1)
+    @hst.rule(pick=PICK)
+    def carrier_attack(self, pick):
+        """7: a legal aircraft attack of the turn player, if he can make one."""
+        self._begin()
+        plan = draw_plan(random.Random(pick), self.state, self.game)
+        self.phase = "exchange"
+        if plan is not None:
+            after, report = atk.carrier_attack(self.state, self.game, plan)
             self._step(after)
-            if check == "attack":
-                check_attack(game, before, after, plan, report)
+            if self.check == "attack":
+                check_attack(self.game, self.before, after, plan, report)
 
-        @precondition(lambda self: self.live("attack")
-                      and self.state.turn_player == cm.JAPAN)
-        @rule(pick=PICK)
-        def base_attack(self, pick):
-            """12-1, 12-2: re-arm some bombers, attack the base (or re-arm only)."""
-            self._begin()
-            rng = random.Random(pick)
-            before = self.state
-            state = atk.rearm(before, game, draw_rearm(rng, before, game))
-            cards = draw_base_cards(rng, state, game)
-            self.phase = "exchange"
-            if not cards:
-                if state.rearmed_this_turn:
-                    drawn = [c for c in state.japan.drawn if c in state.japan.hand]
-                    others = [c for c in state.japan.hand if deck_of(game, c) != cm.ARMAMENT_DECK]
-                    spare = None if drawn else (others or list(state.japan.hand))[0]
-                    state = atk.finish_attack_phase(state, game, spare)
-                self._step(state)
-                return
-            aa = [c for c in state.us.hand if usable_defense(game, c, cm.BASE_ID)]
-            chosen = rng.sample(aa, rng.randint(0, min(len(aa), len(cards))))
-            defense = dict(zip(cards, chosen, strict=False))
-            after, report = atk.base_attack(state, game, cards, defense)
-            self._step(after)
-            if check == "attack":
-                check_base_attack(game, state, after, cards, defense, report)
+    @hst.precondition(lambda self: self.live("attack") and self.state.turn_player == cm.JAPAN)
+    @hst.rule(pick=PICK)
+    def base_attack(self, pick):
+        """12-1, 12-2: re-arm some bombers, attack the base (or re-arm only)."""
+        self._begin()
+        rng = random.Random(pick)
+        state = atk.rearm(self.state, self.game, draw_rearm(rng, self.state, self.game))
+        cards = draw_base_cards(rng, state, self.game)
+        self.phase = "exchange"
+        if not cards:
+            self._step(rearm_only(self.game, state))
+            return
+        aa = [c for c in state.us.hand if usable_defense(self.game, c, cm.BASE_ID)]
+        chosen = rng.sample(aa, rng.randint(0, min(len(aa), len(cards))))
+        defense = dict(zip(cards, chosen, strict=False))
+        after, report = atk.base_attack(state, self.game, cards, defense)
+        self._step(after)
+        if self.check == "attack":
+            check_base_attack(self.game, state, after, cards, defense, report)
 
-        @precondition(lambda self: self.live("attack") or self.live("exchange"))
-        @rule(pick=PICK)
-        def tactics(self, pick):
-            """10: 応急修理 (US, on damaged cards) or 損傷機修理 in the owner's turn."""
-            self._begin()
-            side = self.state.turn_player
+    @hst.precondition(lambda self: self.live("attack") or self.live("exchange"))
+    @hst.rule(pick=PICK)
+    def tactics(self, pick):
+        """10: 応急修理 (US, on damaged cards) or 損傷機修理 in the owner's turn."""
+        self._begin()
+        game, state, rng = self.game, self.state, random.Random(pick)
+        side = state.turn_player
+        repairs = [c for c in state.player(side).hand if _is_repair(game, c)]
+        targets = repair_targets(state, game) if side == cm.US else []
+        if repairs and targets:
+            target, colour = rng.choice(targets)
+            self._step(atk.emergency_repair(state, game, [(repairs[0], target, colour)]))
+            self.repaired[(target, colour)] += int(game.constant("emergency-repair-per-card"))
+            return
+        spares = [c for c in state.player(side).hand if cm.card(game, c).name_ja == "損傷機修理"]
+        lost = [c for c in state.player(side).discard if cm.kind(game, c) == "aircraft"]
+        if spares and lost and not (side == cm.US and st.carriers_out(state, game, cm.US)):
+            self._step(atk.aircraft_repair(state, game, spares[0], rng.choice(lost)))
+
+    @hst.precondition(lambda self: self.live("exchange"))
+    @hst.rule(pick=PICK)
+    def exchange(self, pick):
+        """8: discard up to hand-exchange-max cards and draw as many; more is refused."""
+        self._begin()
+        most = int(self.game.constant("hand-exchange-max"))
+        rng = random.Random(pick)
+        hand = self.state.player(self.state.turn_player).hand
+        cards = rng.sample(hand, rng.randint(0, len(hand)))
+        if len(cards) > most:
+            refused = _refused(lambda: st.hand_exchange(self.state, self.game, cards))
+            if self.check == "exchange":
+                assert refused, f"hand exchange of {len(cards)} cards allowed (8: {most})"
+            return
+        self._step(st.hand_exchange(self.state, self.game, cards))
+        self.phase = "adjust"
+        if self.check == "exchange":
+            check_exchange(self.game, self.before, self.state, cards)
+
+    @hst.precondition(lambda self: self.live("adjust"))
+    @hst.rule(pick=PICK)
+    def adjust(self, pick):
+        """9: refill to the hand limit, discard down to it (own choice of cards)."""
+        self._begin()
+        rng = random.Random(pick)
+        choice = {}
+        for side in cm.SIDES:
             hand = self.state.player(side).hand
-            repairs = [c for c in hand if _is_repair(game, c)]
-            if side == cm.US and repairs:
-                targets = repair_targets(self.state, game)
-                if targets:
-                    target, colour = random.Random(pick).choice(targets)
-                    self._step(atk.emergency_repair(self.state, game,
-                                                    [(repairs[0], target, colour)]))
-                    self.repaired[(target, colour)] += int(
-                        game.constant("emergency-repair-per-card"))
-                    return
-            spares = [c for c in hand if cm.card(game, c).name_ja == "損傷機修理"]
-            lost = [c for c in self.state.player(side).discard if cm.kind(game, c) == "aircraft"]
-            if spares and lost and not (side == cm.US and st.carriers_out(self.state, game, cm.US)):
-                self._step(atk.aircraft_repair(self.state, game, spares[0],
-                                               random.Random(pick).choice(lost)))
+            if len(hand) > self.limit:
+                choice[side] = rng.sample(hand, len(hand) - self.limit)
+        self._step(st.hand_adjustment(self.state, self.game, choice))
+        self.phase = "end"
+        if self.check == "hand-limit":
+            check_hands(self.game, self.state, self.limit)
 
-        @precondition(lambda self: self.live("exchange"))
-        @rule(pick=PICK)
-        def exchange(self, pick):
-            """8: discard up to hand-exchange-max cards and draw as many; more is refused."""
-            self._begin()
-            most = int(game.constant("hand-exchange-max"))
-            p = self.state.player(self.state.turn_player)
-            rng = random.Random(pick)
-            cards = rng.sample(p.hand, rng.randint(0, len(p.hand)))
-            if len(cards) > most:
-                refused = _refused(lambda: st.hand_exchange(self.state, game, cards))
-                if check == "exchange":
-                    assert refused, f"hand exchange of {len(cards)} cards allowed (8: {most})"
-                return
-            after = st.hand_exchange(self.state, game, cards)
-            self._step(after)
-            self.phase = "adjust"
-            if check == "exchange":
-                check_exchange(game, self.before, after, cards)
+    @hst.precondition(lambda self: self.live("end"))
+    @hst.rule()
+    def end_turn(self):
+        """Close the turn (11): the game may end; else the other side moves."""
+        self._begin()
+        self._step(st.end_turn(self.state, self.game))
+        self.phase = "draw"
+        if not self.state.over:
+            self.turns_seen.append(self.state.turn_player)
 
-        @precondition(lambda self: self.live("adjust"))
-        @rule(pick=PICK)
-        def adjust(self, pick):
-            """9: refill to the hand limit, discard down to it (own choice of cards)."""
-            self._begin()
-            rng = random.Random(pick)
-            choice = {}
-            for side in cm.SIDES:
-                hand = self.state.player(side).hand
-                if len(hand) > limit:
-                    choice[side] = rng.sample(hand, len(hand) - limit)
-            self._step(st.hand_adjustment(self.state, game, choice))
-            self.phase = "end"
-            if check == "hand-limit":
-                check_hands(game, self.state, limit)
+    @hst.precondition(lambda self: self.state is not None and self.state.over)
+    @hst.rule()
+    def look(self):
+        """The game is over: its result (a pure query)."""
+        self._begin()
+        if self.result is None:
+            self.result = st.final_result(self.state, self.game)
+            if self.check == "end":
+                check_result(self.game, self.state, self.result)
 
-        @precondition(lambda self: self.live("end"))
-        @rule()
-        def end_turn(self):
-            """Close the turn (11): the game may end; else the other side moves."""
-            self._begin()
-            self._step(st.end_turn(self.state, game))
-            self.phase = "draw"
-            if not self.state.over:
-                self.turns_seen.append(self.state.turn_player)
+    # --- invariants ----------------------------------------------------------------------
 
-        @precondition(lambda self: self.state is not None and self.state.over)
-        @rule()
-        def look(self):
-            """The game is over: its result (a pure query)."""
-            self._begin()
-            if self.result is None:
-                self.result = st.final_result(self.state, game)
-                if check == "end":
-                    check_result(game, self.state, self.result)
+    @hst.invariant()
+    def holds(self):
+        """The checks of this machine's group that hold after every step."""
+        game, state, check = self.game, self.state, self.check
+        if state is None:
+            return
+        if check == "census":
+            problem = census_problem(state, game, self.decks)
+            assert not problem, f"card census (2): {problem}"
+        elif check == "decks":
+            check_decks(game, state, self.ran_out, self.turns_seen)
+        elif check == "damage" and self.before is not None:
+            check_damage(game, self.before, state, self.repaired)
+        elif check == "end" and state.over and self.result is None:
+            check_result(game, state, st.final_result(state, game))
+        elif check == "hand-limit" and self.phase == "end":
+            check_hands(game, state, self.limit)
 
-        # --- invariants ----------------------------------------------------------------
 
-        @always()
-        def holds(self):
-            if self.state is None:
-                return
-            if check == "census":
-                problem = census_problem(self.state, game, decks)
-                assert not problem, f"card census (2): {problem}"
-            elif check == "decks":
-                check_decks(game, self.state, self.ran_out, passes, self.turns_seen)
-            elif check == "damage" and self.before is not None:
-                check_damage(game, self.before, self.state, self.repaired)
-            elif check == "end" and self.state.over and self.result is None:
-                check_result(game, self.state, st.final_result(self.state, game))
-            elif check == "hand-limit" and self.phase == "end":
-                check_hands(game, self.state, limit)
+def game_machine(game: Game, check: str) -> type[GameMachine]:
+    """The machine for ``game`` asserting one group of ``CHECKS``, seeded for a
+    reproducible run (run() seeds a wrapper that run_state_machine_as_test never sees;
+    hypothesis reads the seed from the machine class)."""
+    if check not in CHECKS:
+        raise ValueError(f"no machine check {check!r} ({', '.join(CHECKS)})")
+    name = f"MidwayCards_{check.replace('-', '_')}"
+    machine = type(name, (GameMachine,), {"game": game, "check": check,
+                                          "decks": deck_map(game), "__qualname__": name})
+    return fixed_seed(SEED)(machine)
 
-    def burn_cards(state: st.State, side: str, burn: int) -> st.State:
-        """Draw and discard ``burn`` cards through the engine, all but the last card of a
-        deck at a time (so that the deck running out reshuffles every card burnt before)."""
-        while burn > 0:
-            hand = state.player(side).hand
-            state = st.draw(state, game, side, min(burn, max(1, len(state.player(side).deck) - 1)))
-            new = state.player(side).hand[len(hand):]
-            if not new:
-                break
-            state = st.discard_from_hand(state, game, side, new, "setup")
-            burn -= len(new)
+
+def burn_cards(game: Game, state: st.State, side: str, burn: int) -> st.State:
+    """Draw and discard ``burn`` cards through the engine, all but the last card of a deck
+    at a time (so that the deck running out reshuffles every card burnt before)."""
+    while burn > 0:
+        hand = state.player(side).hand
+        state = st.draw(state, game, side, min(burn, max(1, len(state.player(side).deck) - 1)))
+        new = state.player(side).hand[len(hand):]
+        if not new:
+            break
+        state = st.discard_from_hand(state, game, side, new, "setup")
+        burn -= len(new)
+    return state
+
+
+def rearm_only(game: Game, state: st.State) -> st.State:
+    """A Japanese turn that re-armed without attacking discards the card drawn (12-2), or
+    another card (not an armament-change one) when that is gone."""
+    if not state.rearmed_this_turn:
         return state
-
-    GameMachine.__name__ = GameMachine.__qualname__ = f"MidwayCards_{check.replace('-', '_')}"
-    # run() seeds a wrapper that run_state_machine_as_test never sees; hypothesis reads the
-    # seed from the machine class itself, so seed it here for a reproducible run
-    return fixed_seed(SEED)(GameMachine)
+    drawn = [c for c in state.japan.drawn if c in state.japan.hand]
+    others = [c for c in state.japan.hand if deck_of(game, c) != cm.ARMAMENT_DECK]
+    spare = None if drawn else (others or list(state.japan.hand))[0]
+    return atk.finish_attack_phase(state, game, spare)
 
 
 # --- moves the machine draws ------------------------------------------------------------------
@@ -990,9 +952,10 @@ def check_exchange(game: Game, before: st.State, after: st.State, cards) -> None
         f"hand exchange of {len(cards)}: hand {len(hand)} -> {len(new)} (8)"
 
 
-def check_decks(game: Game, state: st.State, ran_out, passes: int, turns_seen) -> None:
+def check_decks(game: Game, state: st.State, ran_out, turns_seen) -> None:
     """11, C-E13: a first deck that runs out is reshuffled; the game ends after the next
     turn of the player in whose turn a second deck ran out (the opponent plays one turn)."""
+    passes = int(game.constant("action-deck-passes"))
     for side in cm.SIDES:
         p = state.player(side)
         assert 1 <= p.deck_number <= passes, f"{side} on deck {p.deck_number} of {passes}"
@@ -1110,7 +1073,6 @@ def check_result(game: Game, state: st.State, result: dict) -> None:
 
 def _register(check: str, rule_number: str, summary: str) -> None:
     """Register the machine running one group of checks."""
-
     def factory(game: Game):
         return game_machine(game, check)
 
