@@ -143,16 +143,39 @@ def chain_terminals(chain: Chain, start: dict[State, int], den0: int) -> tuple[d
     chunks = tail_chunks(delta)
     W = [[0] * nd for _ in range(na)]
     term: dict[State, int] = {}
+    setup = Setup(A, D, T, tail_a, chunks, delta, na, nd, start, scale)
     for jp in range(nd + 1):
         R = _from_earlier_columns(A, tail_a, delta, chunks, W, jp, na)
-        if jp == nd:
-            for i in range(na + 1):
-                p = R[i] + start.get((i, nd), 0) * scale
-                if p:
-                    term[(i, nd)] = p
-            continue
-        _column(A, D[jp], T, W, R, start, scale, jp, na, term)
+        settle(setup, W, R, jp, term)
     return term, Q
+
+
+@dataclass(frozen=True)
+class Setup:
+    """Everything a chain's columns are settled from."""
+
+    A: list
+    D: list
+    T: list
+    tail_a: list
+    chunks: list
+    delta: list
+    na: int
+    nd: int
+    start: dict
+    scale: int
+
+
+def settle(setup: Setup, W, R: list[int], jp: int, term: dict) -> None:
+    """Settle column ``jp`` given the flow ``R`` from earlier columns."""
+    na, nd = setup.na, setup.nd
+    if jp == nd:
+        for i in range(na + 1):
+            p = R[i] + setup.start.get((i, nd), 0) * setup.scale
+            if p:
+                term[(i, nd)] = p
+        return
+    _column(setup.A, setup.D[jp], setup.T, W, R, setup.start, setup.scale, jp, na, term)
 
 
 def _tails(p: Poly) -> Poly:
@@ -169,10 +192,17 @@ def _from_earlier_columns(A, tail_a, delta, chunks, W, jp: int, na: int) -> list
     Defenders ``j < jp`` are applied one by one (a source column joins after each);
     the rest, ``D_jp``, in chunks of several defenders at once (``tail_chunks``).
     """
+    R = head(A, tail_a, delta, W, jp, jp, na)
+    return apply_tail(R, chunks, jp, len(delta), na)
+
+
+def head(A, tail_a, delta, W, jp: int, upto: int, na: int) -> list[int]:
+    """Flow into column ``jp`` from source columns ``j < upto``, with defenders ``j < upto``
+    applied (Horner): ``sum_j Y_j * delta_j * ... * delta_(upto-1)``."""
     R = [0] * (na + 1)
     active = False
     last = jp == len(delta)
-    for j in range(jp):
+    for j in range(upto):
         x = jp - j
         for i in range(na):
             w = W[i][j]
@@ -184,9 +214,15 @@ def _from_earlier_columns(A, tail_a, delta, chunks, W, jp: int, na: int) -> list
                 active = True
         if active and len(delta[j]) > 1:
             R = conv_cap(R, delta[j], na)
-    if active and not last:
-        for taps in chunks[jp]:
-            R = conv_cap(R, taps, na)
+    return R
+
+
+def apply_tail(R: list[int], chunks, jp: int, nd: int, na: int) -> list[int]:
+    """Apply the defenders ``jp..nd-1`` (``D_jp``) to a flow vector, chunk by chunk."""
+    if jp == nd or not any(R):
+        return R
+    for taps in chunks[jp]:
+        R = conv_cap(R, taps, na)
     return R
 
 
