@@ -83,6 +83,12 @@ def durabilities(game: Game, ship_id: str) -> tuple[int, int]:
         cm.stat(game, ship_id, "side_durability"))
 
 
+def damages(game: Game):
+    """Damage on one durability, from none to beyond the largest durability of the data."""
+    most = max(d for ship in ship_ids(game) for d in durabilities(game, ship))
+    return hs.integers(0, most + 2)
+
+
 def reaches(game: Game, durability: int, damage: int) -> bool:
     """A durability is used up (C-E1, the constant sinking-threshold)."""
     if game.constant("sinking-threshold") == "reaches":
@@ -215,8 +221,9 @@ def _status(game: Game, ship_id: str, deck: int, side: int, disabled: bool) -> d
 def ship_status_monotone(game: Game):
     """CI18 (part): more damage (or a 発着艦不能 result) never gives a lesser status or
     gives back flight operations; a disabled ship is 大破 or sunk."""
-    @given(ship=hs.sampled_from(ship_ids(game)), deck=hs.integers(0, 14),
-           side=hs.integers(0, 14), more_deck=hs.integers(0, 6), more_side=hs.integers(0, 6),
+
+    @given(ship=hs.sampled_from(ship_ids(game)), deck=damages(game),
+           side=damages(game), more_deck=damages(game), more_side=damages(game),
            disabled=hs.booleans(), now_disabled=hs.booleans())
     def check(ship, deck, side, more_deck, more_side, disabled, now_disabled):
         before = _status(game, ship, deck, side, disabled)
@@ -243,8 +250,9 @@ def half_of(game: Game, durability: int) -> int:
 def status_from_damage(game: Game):
     """CI18: a ship card afloat is 大破 (heavy) when disabled or both damages reach half their
     durability, 中破 (medium) when exactly one does, else intact."""
-    @given(ship=hs.sampled_from(ship_ids(game)), deck=hs.integers(0, 14),
-           side=hs.integers(0, 14), disabled=hs.booleans())
+
+    @given(ship=hs.sampled_from(ship_ids(game)), deck=damages(game),
+           side=damages(game), disabled=hs.booleans())
     def check(ship, deck, side, disabled):
         deck_max, side_max = durabilities(game, ship)
         if reaches(game, deck_max, deck) or reaches(game, side_max, side):
@@ -263,7 +271,7 @@ def no_capacity_when_out(game: Game):
     """CI16: each ship card adds its ③ aircraft to its side's capacity while it can launch
     and recover (intact or 中破), and nothing once 大破 or sunk."""
     ships = ship_ids(game)
-    damage = hs.tuples(hs.integers(0, 12), hs.integers(0, 12), hs.booleans())
+    damage = hs.tuples(damages(game), damages(game), hs.booleans())
 
     @given(damages=hs.lists(damage, min_size=len(ships), max_size=len(ships)))
     def check(damages):
@@ -288,8 +296,9 @@ def no_capacity_when_out(game: Game):
 @invariant(GAME, "7-4", "a ship is sunk exactly when a durability is reached (C-E1)")
 def sunk_at_durability(game: Game):
     """CI18 (sunk): sunk iff deck or side damage reaches its durability."""
-    @given(ship=hs.sampled_from(ship_ids(game)), deck=hs.integers(0, 14),
-           side=hs.integers(0, 14), disabled=hs.booleans())
+
+    @given(ship=hs.sampled_from(ship_ids(game)), deck=damages(game),
+           side=damages(game), disabled=hs.booleans())
     def check(ship, deck, side, disabled):
         status = _status(game, ship, deck, side, disabled)["status"]
         deck_max, side_max = durabilities(game, ship)
@@ -511,6 +520,7 @@ def rearming_card(game: Game):
     """CI20: after an armament change, a base attack, a hand exchange and the hand
     adjustment of the Japanese first turn, 「兵装変更中」 is on the table only while an
     armament-change card is in the Japanese hand."""
+
     @given(seed=hs.integers(0, 10_000), rearm=hs.integers(0, 255), attack=hs.integers(0, 255),
            exchange=hs.integers(0, 255), adjust=hs.booleans())
     def check(seed, rearm, attack, exchange, adjust):
