@@ -62,12 +62,19 @@ def test_every_invariant_passes_on_the_shipped_rules(name):
 
 @pytest.mark.xfail(strict=True, reason=KNOWN_BUGS["rearming_card"])
 def test_rearming_card_leaves_with_the_last_armament_change_card():
-    """12-2, CI20: re-arm one 97艦攻 in the first turn, exchange its armament-change card:
+    """12-2, CI20: re-arm in the first turn, then exchange every armament-change card taken:
     none is left in the Japanese hand, so 「兵装変更中」 leaves the table."""
-    from warpress.verify.games.midway_cards import first_turn_rearming
+    from warpress.engine.games.midway_cards import attack as mc_attack
+    from warpress.verify.games.midway_cards import rearm_cards, rearming_problem
 
     game = builtin(GAME)
-    assert first_turn_rearming(game, seed=0, rearm=16, attack=0, exchange=64, adjust=False) == ""
+    state = mc_state.new_game(game, seed=0)
+    state = mc_attack.rearm(state, game, rearm_cards(game, state, 255)[:2])
+    taken = [c for c in state.japan.hand if c.startswith("ac-")]
+    assert state.rearming and 0 < len(taken) <= game.constant("hand-exchange-max")
+    state = mc_state.hand_exchange(state, game, taken)
+    assert not any(c.startswith("ac-") for c in state.japan.hand)
+    assert rearming_problem(game, state, "the exchange") == ""
 
 
 def test_invariants_carry_rule_numbers_and_one_line_summaries():
