@@ -9,6 +9,7 @@ is the JSON shape of the referee catalogue (shared/design/referee-catalogue.md).
 from __future__ import annotations
 
 import secrets
+import sys
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any
@@ -185,7 +186,13 @@ def _order(value: Any) -> tuple:
 
 
 def fraction_text(p: Fraction) -> str:
-    return f"{p.numerator}/{p.denominator}"
+    """``a/b`` exactly, however many digits (exact battle odds run to 100,000 bits)."""
+    limit = sys.get_int_max_str_digits()
+    try:
+        sys.set_int_max_str_digits(0)
+        return f"{p.numerator}/{p.denominator}"
+    finally:
+        sys.set_int_max_str_digits(limit)
 
 
 # --- text answers ---------------------------------------------------------------------
@@ -225,9 +232,22 @@ def _odds_lines(result: Mapping[str, Any]) -> list[str]:
     for key, value in extra.items():
         lines.append(f"  {key}: {_show(value)}")
     for key, text in result["exact"].items():
-        num, den = (int(x) for x in text.split("/"))
-        lines.append(f"    {key:>12}  {100 * num / den:8.4f}%  ({text})")
+        value = Fraction(*(int(x) for x in _digits(text).split("/")))
+        shown = f"{float(value):9.4f}  " if _is_count(key, value) else f"{100 * float(value):8.4f}%"
+        exact = text if len(text) <= 40 else f"{len(text)} digits"
+        lines.append(f"    {key:>12}  {shown}  ({exact})")
     return lines
+
+
+def _digits(text: str) -> str:
+    if len(text) > 4000:
+        sys.set_int_max_str_digits(0)
+    return text
+
+
+def _is_count(key: str, value: Fraction) -> bool:
+    """Expected counts (survivors) are printed as numbers, probabilities as percentages."""
+    return value > 1 or "survivors" in key or key.startswith("expected")
 
 
 def _show(value: Any) -> str:

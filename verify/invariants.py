@@ -93,15 +93,17 @@ def invariants_for(game: Game) -> list[Invariant]:
 
 def run(inv: Invariant, game: Game, examples: int = QUICK, seed: int = SEED) -> Outcome:
     """Run one invariant with a fixed seed and budget; collect the counterexample."""
-    from hypothesis import HealthCheck, settings
+    from hypothesis import HealthCheck, Phase, settings
     from hypothesis import seed as fixed_seed
     from hypothesis.stateful import RuleBasedStateMachine, run_state_machine_as_test
 
     if inv.max_examples is not None:
         examples = min(examples, inv.max_examples)
+    # explain traces every line while shrinking (slow); one bug is reported, with its example
+    phases = [p for p in Phase if p is not Phase.explain]
     config = settings(max_examples=examples, deadline=None, database=None, derandomize=False,
-                      print_blob=False, stateful_step_count=40,
-                      suppress_health_check=list(HealthCheck))
+                      print_blob=False, stateful_step_count=40, phases=phases,
+                      report_multiple_bugs=False, suppress_health_check=list(HealthCheck))
     target = inv.factory(game)
     if not hasattr(target, "hypothesis") and not isinstance(target, type):
         return Outcome(inv, True, examples=0)  # nothing to check for this game
@@ -109,7 +111,9 @@ def run(inv: Invariant, game: Game, examples: int = QUICK, seed: int = SEED) -> 
     try:
         with redirect_stdout(report):
             if isinstance(target, type) and issubclass(target, RuleBasedStateMachine):
-                fixed_seed(seed)(lambda: run_state_machine_as_test(target, settings=config))()
+                # a machine is seeded through its TestCase; derandomize fixes its examples
+                machine_config = settings(config, derandomize=True)
+                run_state_machine_as_test(target, settings=machine_config)
             else:
                 test = config(target)
                 fixed_seed(seed)(test)()
