@@ -381,6 +381,105 @@ def flak_hits(game: Game):
     return prop
 
 
+# --- one combat exchange [11.0, 17.3, 17.4] -----------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Exchange:
+    """One fighter-bomber exchange of the Combat phase: the night before and after, the report."""
+
+    before: state.Night
+    after: state.Night
+    report: combat.AttackReport
+    oblique: bool
+
+
+def exchanges(game: Game):
+    """A strategy of combat exchanges run by the engine: a fighter in a sighted bomber's hex
+    with its facing attacks (guns or oblique guns) or holds fire; seeded dice."""
+    cells = tuple(h for h in hexes(game) if 3 <= col(game, h) <= 16 and 3 <= row(game, h) <= 25)
+    types = units_of(game, "night-fighter")
+    kit = ("monica", "village-inn", "boozer")
+
+    @st.composite
+    def build(draw) -> Exchange:
+        unit = draw(st.sampled_from(types), label="fighter")
+        guns = game.get("units", unit).stats
+        oblique = guns.get("oblique_fp") is not None and draw(st.booleans(), label="oblique")
+        damage = draw(st.integers(1, 4), label="damage")
+        here, down = draw(st.sampled_from(cells), label="hex"), movement.bomber_facing(game)
+        bomber = state.Bomber("101", unit="lancaster", hex=here, facing=down, status=state.ON_MAP,
+                              fp=draw(st.integers(0, 3), label="bomber_fp"), damage=damage,
+                              hits=draw(st.integers(0, damage - 1), label="hits"),
+                              alert=draw(st.booleans(), label="alert"),
+                              equipment=frozenset(draw(st.sets(st.sampled_from(kit)),
+                                                       label="equipment")))
+        fighter = state.Fighter("201", unit=unit, hex=here, facing=down, sighting="101",
+                                mp=str(guns["mp"]), fp=int(guns["fp"]),
+                                damage=int(guns["damage"]),
+                                expert=draw(st.booleans(), label="expert"),
+                                green=draw(st.booleans(), label="green"))
+        night = state.Night(turn=draw(st.integers(1, 20), label="turn"), bombers=(bomber,),
+                            fighters=(fighter,),
+                            env=state.Environment(moon=draw(st.sampled_from(MOONS),
+                                                            label="moon")))
+        attack = oblique or draw(st.booleans(), label="attack")
+        follow = draw(st.one_of(st.none(), st.integers(0, 2)), label="follow")
+        hexes_ = combat.follow_hexes(game, bomber)
+        after, report = combat.resolve_attack(
+            game, night, "201", "101", SeededDice(draw(SEED, label="seed")), attack=attack,
+            oblique=oblique, follow=None if follow is None else hexes_[follow % len(hexes_)])
+        return Exchange(night, after, report, oblique)
+
+    return build()
+
+
+@invariant(GAME, "11.0", "an exchange: every roll 0-4 hits; the bomber is destroyed iff its hits "
+                         "reach its Damage, and only then is the shoot-down table rolled")
+def exchange_hits(game: Game):
+    @given(x=exchanges(game))
+    def check(x):
+        r = x.report
+        for name, hits in (("attack", r.hits), ("defensive fire", r.defensive_hits),
+                           ("collision", r.collision_hits)):
+            assert hits in HITS, f"{name}: {hits} hits (11.0: 0-4)"
+        start, end = x.before.bomber("101"), x.after.bomber("101")
+        total = start.hits + r.hits
+        assert r.destroyed == (total >= start.damage), (
+            f"{total} hits on Damage {start.damage}: destroyed={r.destroyed}")
+        assert (end.status == "destroyed") == r.destroyed
+        if r.destroyed:
+            assert end.hex is None and not x.after.known("101"), "a destroyed bomber stays"
+        assert (r.shootdown is not None) == r.destroyed, (
+            f"shoot-down {r.shootdown!r} with destroyed={r.destroyed} (17.3)")
+        if r.fp is not None or r.reaction != "none":
+            assert end.alert, "17.4.1: an attacked or reacting bomber becomes alert"
+        if r.fp is not None:
+            assert x.after.fighter("201").attacked, "11.0: the attack is not recorded"
+
+    return check
+
+
+@invariant(GAME, "17.3", "after a kill: oblique guns never Evade; Flash dazzles 1-6 turns, "
+                         "Follow 1")
+def exchange_shootdown(game: Game):
+    @given(x=exchanges(game))
+    def check(x):
+        r = x.report
+        if x.oblique:
+            assert r.evade != "evade", "17.3.1: an oblique attack Evaded"
+        f, turn = x.after.fighter("201"), x.before.turn
+        dazzled = f.dazzled_until - turn if f.dazzled_until else 0
+        if r.shootdown == "flash":
+            assert 1 <= dazzled <= 6, f"Flash: dazzled for {dazzled} turns (17.3.2: 1-6)"
+        elif r.shootdown == "follow":
+            assert dazzled == 1, f"Follow: dazzled for {dazzled} turns (17.3.2: 1)"
+        else:
+            assert dazzled == 0, f"dazzled for {dazzled} turns without Flash or Follow"
+
+    return check
+
+
 # --- the player's view [5.0] ------------------------------------------------------------------
 
 

@@ -34,10 +34,10 @@ def without_explain_phase():
     settings.load_profile(previous)
 
 
-def find(game, rule: str, words: str):
-    """The registered invariant of ``rule`` whose summary contains ``words``."""
-    found = [i for i in invariants_for(game) if i.rule == rule and words in i.summary]
-    assert len(found) == 1, [i.label for i in invariants_for(game) if i.rule == rule]
+def find(game, rule: str, name: str):
+    """The invariant registered under ``rule`` by the factory called ``name``."""
+    found = [i for i in invariants_for(game) if i.rule == rule and i.name == name]
+    assert len(found) == 1, [(i.rule, i.name) for i in invariants_for(game)]
     return found[0]
 
 
@@ -68,7 +68,7 @@ def test_every_invariant_passes_on_the_shipped_engine_and_data(game):
 
 def test_a_combat_row_of_five_hits_fails_the_0_to_4_rule(game, tmp_path):
     bad = broken_game(tmp_path, "tables.yaml", '{roll: "13+", hits: 4}', '{roll: "13+", hits: 5}')
-    outcome = run(find(game, "11.0", "0-4"), bad, examples=EXAMPLES)
+    outcome = run(find(game, "11.0", "hits_zero_to_four"), bad, examples=EXAMPLES)
     assert not outcome.passed
     assert "check(" in outcome.counterexample
     assert "5 hits (rule 11.0: 0-4)" in outcome.counterexample
@@ -76,7 +76,7 @@ def test_a_combat_row_of_five_hits_fails_the_0_to_4_rule(game, tmp_path):
 
 def test_a_combat_table_that_drops_at_12_fails_monotonicity(game, tmp_path):
     bad = broken_game(tmp_path, "tables.yaml", "{roll: 12, hits: 3}", "{roll: 12, hits: 1}")
-    outcome = run(find(game, "11.0", "more firepower"), bad, examples=EXAMPLES)
+    outcome = run(find(game, "11.0", "hits_monotone_in_fp"), bad, examples=EXAMPLES)
     assert not outcome.passed
     assert "check(" in outcome.counterexample and "fp=" in outcome.counterexample
     assert "hits" in outcome.counterexample
@@ -85,7 +85,7 @@ def test_a_combat_table_that_drops_at_12_fails_monotonicity(game, tmp_path):
 def test_a_visibility_table_with_a_hole_fails_totality(game, tmp_path):
     bad = broken_game(tmp_path, "tables.yaml", '{roll: "10+", visibility: good',
                       '{roll: "10-11", visibility: good')
-    outcome = run(find(game, "3.3", "environment"), bad, examples=EXAMPLES)
+    outcome = run(find(game, "3.3", "environment_total"), bad, examples=EXAMPLES)
     assert not outcome.passed
     assert "vis=12" in outcome.counterexample
 
@@ -94,7 +94,7 @@ def test_a_dive_worth_two_mp_fails_the_fighter_mp_machine(game, tmp_path):
     bad = broken_game(tmp_path, "constants.yaml", "{id: dive-bonus-mp, name: Extra MP when "
                       "diving, name_ja: 降下, value: 1,", "{id: dive-bonus-mp, name: Extra MP "
                       "when diving, name_ja: 降下, value: 2,")
-    outcome = run(find(game, "9.1", "spends"), bad, examples=EXAMPLES)
+    outcome = run(find(game, "9.1", "fighter_mp"), bad, examples=EXAMPLES)
     assert not outcome.passed
     assert "state = Spend()" in outcome.counterexample
     assert "state.fly(" in outcome.counterexample
@@ -111,7 +111,7 @@ def test_turns_of_120_degrees_fail_the_turning_machine(game, monkeypatch):
         return replace(move, facing=(facing + 2 * spun) % 6)
 
     monkeypatch.setattr(movement, "check_fighter_plan", sharp)
-    outcome = run(find(game, "9.2", "60 degrees"), game, examples=EXAMPLES)
+    outcome = run(find(game, "9.2", "fighter_turns"), game, examples=EXAMPLES)
     assert not outcome.passed
     assert "state = Turns()" in outcome.counterexample
     assert "a 120 turn" in outcome.counterexample or "-120 turn" in outcome.counterexample
@@ -129,7 +129,7 @@ def test_a_corkscrew_two_columns_wide_fails_the_column_machine(game, monkeypatch
 
     monkeypatch.setattr(movement, "corkscrew_hex", wide)
     monkeypatch.setattr(combat, "corkscrew_hex", wide)
-    outcome = run(find(game, "7.2", "column"), game, examples=EXAMPLES)
+    outcome = run(find(game, "7.2", "bomber_keeps_column"), game, examples=EXAMPLES)
     assert not outcome.passed
     assert "state = Column()" in outcome.counterexample
     assert "columns in one event" in outcome.counterexample
@@ -146,7 +146,7 @@ def test_a_view_that_shows_every_bomber_fails_blind_play(game, monkeypatch):
         return replace(view, markers=view.markers + shown)
 
     monkeypatch.setattr(state, "player_view", leaky)
-    outcome = run(find(game, "5.0", "view"), game, examples=EXAMPLES)
+    outcome = run(find(game, "5.0", "player_view_blind"), game, examples=EXAMPLES)
     assert not outcome.passed
     assert "hidden_a=" in outcome.counterexample
     assert "unfound bombers" in outcome.counterexample
