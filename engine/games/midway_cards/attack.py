@@ -15,7 +15,6 @@ from ...errors import RuleViolation
 from ...model import Game
 from . import combat
 from .common import (
-    ARMAMENT_DECK,
     BASE_ID,
     JAPAN,
     US,
@@ -34,6 +33,8 @@ from .state import (
     carriers_out,
     check_capacity,
     check_game_end,
+    discard_from_hand,
+    rearming_check,
     ship_status,
     take_from_hand,
     to_discard,
@@ -224,12 +225,6 @@ def rearm(state: State, game: Game, cards: Sequence[str]) -> State:
                    rearmed_in_first_deck=state.rearmed_in_first_deck or p.deck_number == 1)
 
 
-def rearming_check(state: State, game: Game) -> State:
-    """「兵装変更中」 leaves the table when no armament-change card is in hand (12-2)."""
-    still = any(card(game, c).deck == ARMAMENT_DECK for c in state.japan.hand)
-    return replace(state, rearming=state.rearming and still)
-
-
 def base_attack(state: State, game: Game, cards: Sequence[str],
                 defense: Mapping[str, str] | None = None) -> tuple[State, AttackReport]:
     """A Japanese attack on the Midway base (12-1 steps 2-6).
@@ -272,8 +267,7 @@ def finish_attack_phase(state: State, game: Game, discard: str | None = None) ->
     if len(chosen) != need:
         raise RuleViolation("12-2", f"a turn with armament change only discards {need} "
                                     "card(s): name the card")
-    state = take_from_hand(state, JAPAN, chosen, "12-2")
-    return to_discard(state, game, chosen)
+    return discard_from_hand(state, game, JAPAN, chosen, "12-2")
 
 
 # --- tactics cards (10) -------------------------------------------------------------------------

@@ -269,8 +269,14 @@ def take_from_hand(state: State, side: str, cards: Sequence[str], rule: str) -> 
 
 def discard_from_hand(state: State, game: Game, side: str, cards: Sequence[str],
                       rule: str) -> State:
-    """Discard cards from a hand."""
-    return to_discard(take_from_hand(state, side, cards, rule), game, cards)
+    """Discard cards from a hand; 「兵装変更中」 goes when the last armament card does."""
+    return rearming_check(to_discard(take_from_hand(state, side, cards, rule), game, cards), game)
+
+
+def rearming_check(state: State, game: Game) -> State:
+    """「兵装変更中」 leaves the table when no armament-change card is in hand (12-2)."""
+    still = any(card(game, c).deck == ARMAMENT_DECK for c in state.japan.hand)
+    return replace(state, rearming=state.rearming and still)
 
 
 def hand_exchange(state: State, game: Game, cards: Sequence[str] = ()) -> State:

@@ -15,15 +15,6 @@ from warpress.verify.invariants import Invariant, invariants_for, run
 GAME = "midway-cards"
 #: the small budget of these tests (the CLI's quick run uses 60)
 EXAMPLES = 15
-#: engine bugs the invariants expose (xfail, strict: they must still fail)
-KNOWN_BUGS = {
-    "rearming_card": "engine bug: 「兵装変更中」 stays on the table when a hand exchange or "
-                     "hand adjustment discards the last armament-change card (12-2: it is "
-                     "removed when none remain in the Japanese hand); rearming_check runs only "
-                     "after a base attack",
-}
-
-
 def _own(game: Game) -> list[Invariant]:
     return [inv for inv in invariants_for(game) if inv.game == GAME]
 
@@ -35,9 +26,7 @@ def _named(game: Game, name: str) -> Invariant:
 def _cases():
     out = []
     for inv in _own(builtin(GAME)):
-        marks = [pytest.mark.xfail(strict=True, reason=KNOWN_BUGS[inv.name])] \
-            if inv.name in KNOWN_BUGS else []
-        out.append(pytest.param(inv.name, id=f"{inv.rule} {inv.name}", marks=marks))
+        out.append(pytest.param(inv.name, id=f"{inv.rule} {inv.name}"))
     return out
 
 
@@ -54,13 +43,11 @@ def quick_shrink(monkeypatch):
 @pytest.mark.parametrize("name", _cases())
 def test_every_invariant_passes_on_the_shipped_rules(name):
     game = builtin(GAME)
-    examples = 60 if name in KNOWN_BUGS else EXAMPLES  # find the bug within the quick budget
-    outcome = run(_named(game, name), game, examples=examples)
+    outcome = run(_named(game, name), game, examples=EXAMPLES)
     assert outcome.passed, outcome.counterexample or outcome.error
     assert outcome.examples > 0
 
 
-@pytest.mark.xfail(strict=True, reason=KNOWN_BUGS["rearming_card"])
 def test_rearming_card_leaves_with_the_last_armament_change_card():
     """12-2, CI20: re-arm in the first turn, then exchange every armament-change card taken:
     none is left in the Japanese hand, so 「兵装変更中」 leaves the table."""
