@@ -6,9 +6,11 @@ broken table or constant (or monkeypatch one engine function) and see the proper
 bounds each property asserts are the rules' own, written here with their rule numbers.
 
 Stateful properties are ``RuleBasedStateMachine`` classes over the engine's pure ``Night``
-transitions (bomber movement and entry, searchlights, corkscrews, AI search, sighting, end of
-turn; fighter moves), driven through any sequence of legal moves; illegal moves the engine
-refuses (``RuleViolation``) leave the night unchanged.
+transitions, driven through any sequence of legal moves: the night machine plays whole game
+turns in the sequence of play (bomber movement with hand-offs, entry, fighter movement, AI
+search, searchlights, sighting, a corkscrew, end of turn), the fighter machine one fighter's
+moves turn after turn; a plan the engine refuses (``RuleViolation``) changes nothing.
+Machines carry ``@seed`` so that ``warpress verify`` is reproducible.
 """
 
 from __future__ import annotations
@@ -17,14 +19,8 @@ from dataclasses import dataclass, replace
 
 from hypothesis import given, seed
 from hypothesis import strategies as st
-from hypothesis.stateful import (
-    RuleBasedStateMachine,
-    initialize,
-    rule,
-)
-from hypothesis.stateful import (
-    invariant as state_invariant,
-)
+from hypothesis.stateful import RuleBasedStateMachine, initialize, rule
+from hypothesis.stateful import invariant as state_invariant
 
 from ...engine.dice import GivenDice, SeededDice, faces
 from ...engine.errors import RuleViolation
@@ -54,6 +50,8 @@ EVADE_BONUS = 1  # 27.3.1: evasion gives +1 MP
 MAX_DIVES = 3  # 18.0
 SEARCHLIGHT_DICE = range(1, 6)  # 14.2.1, 14.3: 1-5 dice before 28.3 halving
 HAND_OFF_DICE = 4  # 14.2.4
+MEW_SWEEPS = 5  # 25.2.1: up to 5 sweeps, one per bomber
+TORPEDO_COLUMNS = (7, 12)  # 26.3.2: torpedo bombers stay in columns 07-12
 MOONS = ("full", "half", "new")  # 3.3.1
 VISIBILITIES = ("poor", "average", "good")  # 3.3.2
 CLOUDS = ("clear", "overcast")  # 3.3.3
@@ -97,10 +95,12 @@ def radar_fighters(game: Game) -> tuple[str, ...]:
 
 
 def col(game: Game, hex_id: str) -> int:
+    """The printed column number of a hex (``"0712"`` -> 7)."""
     return int(grid(game).columns[grid(game).coords(hex_id)[0]])
 
 
 def row(game: Game, hex_id: str) -> int:
+    """The printed row number of a hex (``"0712"`` -> 12)."""
     return int(grid(game).rows[grid(game).coords(hex_id)[1]])
 
 
@@ -147,7 +147,7 @@ def hits_monotone_in_fp(game: Game):
                 f"2d6={roll}: FP {fp} gives {low} hits, FP {fp + 1} gives {high}")
         odds_low = combat.hits_distribution(game, fp)
         odds_high = combat.hits_distribution(game, fp + 1)
-        assert sum(odds_low.values()) == 1
+        assert sum(odds_low.values()) == 1, f"FP {fp}: hit odds sum to {sum(odds_low.values())}"
         mean_low = sum(h * p for h, p in odds_low.items())
         mean_high = sum(h * p for h, p in odds_high.items())
         assert mean_low <= mean_high, (
@@ -278,7 +278,7 @@ def searchlight_dice_range(game: Game):
                          "next to the counter, toward the nearest bomber", max_examples=40)
 def radar_search(game: Game):
     cells = hexes(game)
-    values = {"freya": 2, "wurzburg": 1}  # the counters' printed search values [13.1.1]
+    values = {r: int(game.get("radars", r).get("search_value")) for r in ("freya", "wurzburg")}
 
     @given(radar=st.sampled_from(sorted(values)), here=st.sampled_from(cells),
            targets=st.lists(st.sampled_from(cells), unique=True, max_size=5))
@@ -318,10 +318,11 @@ def mew_sweeps(game: Game):
                         for i, h in enumerate(targets))
         counter = radars.radar_search(game, state.Night(bombers=bombers),
                                       [("mew", here)]).counters[0]
-        assert len(counter.sweeps) == min(5, len(targets)), (
+        assert len(counter.sweeps) == min(MEW_SWEEPS, len(targets)), (
             f"{len(counter.sweeps)} MEW sweeps for {len(targets)} bombers")
         g = grid(game)
-        assert all(min(g.distance(s, t) for t in targets) <= 1 for s in counter.sweeps)
+        assert all(min(g.distance(s, t) for t in targets) <= 1 for s in counter.sweeps), (
+            f"MEW sweeps {counter.sweeps} not within 1 of a bomber")
 
     return check
 
@@ -351,7 +352,7 @@ def corkscrew_destination(game: Game):
         allowed = {start, *(g.neighbour_in_direction(start, (down + r) % 6) for r in (2, 4))}
         assert end in allowed, f"corkscrew from {start} ends in {end}"
         assert end not in places[1:], f"corkscrew into {end}, which holds another bomber"
-        lo, hi = 7, 12  # 26.3.2: torpedo bombers stay in columns 07-12
+        lo, hi = TORPEDO_COLUMNS
         if torpedo and lo <= col(game, start) <= hi:
             assert lo <= col(game, end) <= hi, f"torpedo bomber corkscrewed to column {end}"
         assert not after.known(bombers[0].id), "a fighter or zone still holds the bomber"
@@ -394,51 +395,44 @@ class Exchange:
     oblique: bool
 
 
-def exchanges(game: Game):
-    """A strategy of combat exchanges run by the engine: a fighter in a sighted bomber's hex
-    with its facing attacks (guns or oblique guns) or holds fire; seeded dice."""
+def exchange(game: Game, data) -> Exchange:
+    """A combat exchange the engine runs on drawn inputs (hypothesis ``data``): a fighter in a
+    sighted bomber's hex with its facing attacks (guns or oblique guns) or holds fire."""
     cells = tuple(h for h in hexes(game) if 3 <= col(game, h) <= 16 and 3 <= row(game, h) <= 25)
-    types = units_of(game, "night-fighter")
-    kit = ("monica", "village-inn", "boozer")
-
-    @st.composite
-    def build(draw) -> Exchange:
-        unit = draw(st.sampled_from(types), label="fighter")
-        guns = game.get("units", unit).stats
-        oblique = guns.get("oblique_fp") is not None and draw(st.booleans(), label="oblique")
-        damage = draw(st.integers(1, 4), label="damage")
-        here, down = draw(st.sampled_from(cells), label="hex"), movement.bomber_facing(game)
-        bomber = state.Bomber("101", unit="lancaster", hex=here, facing=down, status=state.ON_MAP,
-                              fp=draw(st.integers(0, 3), label="bomber_fp"), damage=damage,
-                              hits=draw(st.integers(0, damage - 1), label="hits"),
-                              alert=draw(st.booleans(), label="alert"),
-                              equipment=frozenset(draw(st.sets(st.sampled_from(kit)),
-                                                       label="equipment")))
-        fighter = state.Fighter("201", unit=unit, hex=here, facing=down, sighting="101",
-                                mp=str(guns["mp"]), fp=int(guns["fp"]),
-                                damage=int(guns["damage"]),
-                                expert=draw(st.booleans(), label="expert"),
-                                green=draw(st.booleans(), label="green"))
-        night = state.Night(turn=draw(st.integers(1, 20), label="turn"), bombers=(bomber,),
-                            fighters=(fighter,),
-                            env=state.Environment(moon=draw(st.sampled_from(MOONS),
-                                                            label="moon")))
-        attack = oblique or draw(st.booleans(), label="attack")
-        follow = draw(st.one_of(st.none(), st.integers(0, 2)), label="follow")
-        hexes_ = combat.follow_hexes(game, bomber)
-        after, report = combat.resolve_attack(
-            game, night, "201", "101", SeededDice(draw(SEED, label="seed")), attack=attack,
-            oblique=oblique, follow=None if follow is None else hexes_[follow % len(hexes_)])
-        return Exchange(night, after, report, oblique)
-
-    return build()
+    unit = data.draw(st.sampled_from(units_of(game, "night-fighter")), label="fighter")
+    guns = game.get("units", unit).stats
+    oblique = guns.get("oblique_fp") is not None and data.draw(st.booleans(), label="oblique")
+    damage = data.draw(st.integers(1, 4), label="damage")
+    here, down = data.draw(st.sampled_from(cells), label="hex"), movement.bomber_facing(game)
+    kit = st.sets(st.sampled_from(("monica", "village-inn", "boozer")))
+    bomber = state.Bomber("101", unit="lancaster", hex=here, facing=down, status=state.ON_MAP,
+                          fp=data.draw(st.integers(0, 3), label="bomber fp"), damage=damage,
+                          hits=data.draw(st.integers(0, damage - 1), label="bomber hits"),
+                          alert=data.draw(st.booleans(), label="alert"),
+                          equipment=frozenset(data.draw(kit, label="equipment")))
+    fighter = state.Fighter("201", unit=unit, hex=here, facing=down, sighting="101",
+                            mp=str(guns["mp"]), fp=int(guns["fp"]), damage=int(guns["damage"]),
+                            expert=data.draw(st.booleans(), label="expert"),
+                            green=data.draw(st.booleans(), label="green"))
+    moon = data.draw(st.sampled_from(MOONS), label="moon")
+    night = state.Night(turn=data.draw(st.integers(1, 20), label="turn"), bombers=(bomber,),
+                        fighters=(fighter,), env=state.Environment(moon=moon))
+    attack = oblique or data.draw(st.booleans(), label="attack")
+    follow = data.draw(st.one_of(st.none(), st.integers(0, 2)), label="follow hex")
+    options = combat.follow_hexes(game, bomber)
+    dice = SeededDice(data.draw(SEED, label="dice seed"))
+    after, report = combat.resolve_attack(
+        game, night, "201", "101", dice, attack=attack, oblique=oblique,
+        follow=None if follow is None else options[follow % len(options)])
+    return Exchange(night, after, report, oblique)
 
 
 @invariant(GAME, "11.0", "an exchange: every roll 0-4 hits; the bomber is destroyed iff its hits "
                          "reach its Damage, and only then is the shoot-down table rolled")
 def exchange_hits(game: Game):
-    @given(x=exchanges(game))
-    def check(x):
+    @given(st.data())
+    def check(data):
+        x = exchange(game, data)
         r = x.report
         for name, hits in (("attack", r.hits), ("defensive fire", r.defensive_hits),
                            ("collision", r.collision_hits)):
@@ -447,9 +441,11 @@ def exchange_hits(game: Game):
         total = start.hits + r.hits
         assert r.destroyed == (total >= start.damage), (
             f"{total} hits on Damage {start.damage}: destroyed={r.destroyed}")
-        assert (end.status == "destroyed") == r.destroyed
+        assert (end.status == "destroyed") == r.destroyed, (
+            f"bomber {end.status} after an exchange with destroyed={r.destroyed}")
         if r.destroyed:
-            assert end.hex is None and not x.after.known("101"), "a destroyed bomber stays"
+            assert end.hex is None and not x.after.known("101"), (
+                f"a destroyed bomber stays in {end.hex} (11.0: removed)")
         assert (r.shootdown is not None) == r.destroyed, (
             f"shoot-down {r.shootdown!r} with destroyed={r.destroyed} (17.3)")
         if r.fp is not None or r.reaction != "none":
@@ -463,8 +459,9 @@ def exchange_hits(game: Game):
 @invariant(GAME, "17.3", "after a kill: oblique guns never Evade; Flash dazzles 1-6 turns, "
                          "Follow 1")
 def exchange_shootdown(game: Game):
-    @given(x=exchanges(game))
-    def check(x):
+    @given(st.data())
+    def check(data):
+        x = exchange(game, data)
         r = x.report
         if x.oblique:
             assert r.evade != "evade", "17.3.1: an oblique attack Evaded"
@@ -920,7 +917,7 @@ def fighter_turns(game: Game):
                         f"plan {flight.plan!r}: a turn before the first MP or right after "
                         "another turn")
                     turned_since_mp, total = True, total + 1
-            assert total <= steps[-1].mp_spent
+            assert total <= steps[-1].mp_spent, f"plan {flight.plan!r}: more turns than MP"
             after = flight.after
             if after.on_map:
                 assert after.facing == steps[-1].facing, "the move and its trace disagree"

@@ -150,3 +150,11 @@ def test_a_view_that_shows_every_bomber_fails_blind_play(game, monkeypatch):
     assert not outcome.passed
     assert "hidden_a=" in outcome.counterexample
     assert "unfound bombers" in outcome.counterexample
+
+
+def test_a_destroyed_bomber_left_on_the_map_fails_the_exchange(game, monkeypatch):
+    monkeypatch.setattr(combat, "remove_bomber", lambda night, bomber, status: night)
+    outcome = run(find(game, "11.0", "exchange_hits"), game, examples=EXAMPLES)
+    assert not outcome.passed
+    assert "Draw 1 (fighter)" in outcome.counterexample
+    assert "after an exchange with destroyed=True" in outcome.counterexample
