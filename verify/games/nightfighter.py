@@ -58,7 +58,7 @@ CLOUDS = ("clear", "overcast")  # 3.3.3
 ALTITUDES = ("normal", "low", "high")  # 21
 ARCS = ("narrow", "wide", "hemi")  # 19.1.1, narrowest first
 SEED = st.integers(0, 2**16)
-NIGHTS = 25  # examples of the night machine (each up to 40 whole turns)
+NIGHTS = 20  # examples of the night machine (each up to 40 whole turns)
 FLY_PLANS = st.lists(st.sampled_from(["F", "FL", "FR"]), min_size=2, max_size=4).map("".join)
 RAW_PLANS = st.lists(st.sampled_from("FLR"), max_size=9).map("".join)
 BENDS = st.text(alphabet="-LR", min_size=1, max_size=8)
@@ -477,6 +477,134 @@ def exchange_shootdown(game: Game):
     return check
 
 
+# --- sighting dice, reactions, GCI, blind fighters, the radio beacon box ----------------------
+
+SIGHTING_DICE = {"poor": 1, "average": 2, "good": 3}  # 10.1, +1 for a Half or Full moon
+REACTS_ON = {False: 6, True: 5}  # 17.4: first roll, Normal column 6, Alert column 5-6
+ALERTED = 2  # 17.4.1: +2 to the first roll of an alert bomber
+
+
+@invariant(GAME, "10.1", "general sighting dice are 1/2/3 by visibility, +1 Half or Full moon; "
+                         "the numbers announced are the distinct results")
+def sighting_dice(game: Game):
+    @given(vis=st.sampled_from(VISIBILITIES), moon=st.sampled_from(MOONS),
+           rolls=st.lists(st.sampled_from(faces("d6")), max_size=6))
+    def check(vis, moon, rolls):
+        dice = detection.sighting_dice(game, vis, moon)
+        want = SIGHTING_DICE[vis] + (moon != "new")
+        assert dice == want, f"{vis} visibility, {moon} moon: {dice} dice, not {want}"
+        said = detection.announce(rolls)
+        assert sorted(said) == sorted(set(rolls)), f"rolled {rolls}, announced {said}"
+
+    return check
+
+
+@invariant(GAME, "17.4", "the first reaction roll reacts on 6 (Normal) or 5-6 (Alert column), "
+                         "+2 for an alert bomber")
+def reaction_threshold(game: Game):
+    @given(roll=st.sampled_from(faces("d6")), warning=st.booleans(), alerted=st.booleans())
+    def check(roll, warning, alerted):
+        got = combat.reacts(game, roll, warning=warning, alerted=alerted)
+        want = roll + (ALERTED if alerted else 0) >= REACTS_ON[warning]
+        assert got == want, (f"roll {roll}, warning {warning}, alert {alerted}: reacts={got} "
+                             f"(17.4: {want})")
+
+    return check
+
+
+@invariant(GAME, "25.1", "GCI: no bombers, no sweep; a bomber in its hex, a sweep there; no "
+                         "contact, one sweep on or next to the nearest bomber", max_examples=40)
+def gci_sweeps(game: Game):
+    cells = hexes(game)
+    value = int(game.get("radars", "gci").get("search_value"))
+
+    @given(here=st.sampled_from(cells),
+           targets=st.lists(st.sampled_from(cells), unique=True, max_size=4),
+           on_top=st.booleans())
+    def check(here, targets, on_top):
+        if on_top:
+            targets = [here, *[t for t in targets if t != here]]
+        bombers = tuple(state.Bomber(bomber_id(i), hex=h, status=state.ON_MAP)
+                        for i, h in enumerate(targets))
+        counter = radars.radar_search(game, state.Night(bombers=bombers),
+                                      [("gci", here)]).counters[0]
+        g = grid(game)
+        near = min((g.distance(here, t) for t in targets), default=None)
+        assert counter.contact == (near is not None and near <= value), (
+            f"GCI at {here}: contact {counter.contact}, nearest bomber at {near}")
+        if not targets:
+            assert counter.sweeps == (), "25.1: a GCI sweep with no bomber on the map"
+        elif here in targets:
+            assert counter.sweeps == (here,), f"25.1.1: same-hex sweep {counter.sweeps}"
+        elif counter.contact:
+            assert counter.sweeps == (), "a GCI sweep although the radar made contact"
+        else:
+            nearest = [t for t in targets if g.distance(here, t) == near]
+            assert len(counter.sweeps) == 1 and min(
+                g.distance(counter.sweeps[0], t) for t in nearest) <= 1, (
+                f"GCI sweeps {counter.sweeps}, nearest bombers {nearest}")
+
+    return check
+
+
+@invariant(GAME, "17.3.2", "dazzled, evading or corkscrewed fighters sight and detect nothing")
+def blind_fighters(game: Game):
+    cells = hexes(game)
+
+    @given(unit=st.sampled_from(radar_fighters(game)), here=st.sampled_from(cells),
+           facing=st.integers(0, 5), why=st.sampled_from(("dazzled", "evading", "corkscrewed")),
+           near=st.lists(st.sampled_from(cells), max_size=4), seed=SEED)
+    def check(unit, here, facing, why, near, seed):
+        fighter = replace(state.Fighter("201", unit=unit, hex=here, facing=facing),
+                          dazzled_until=3 if why == "dazzled" else 0,
+                          evading=why == "evading", corkscrewed=why == "corkscrewed")
+        targets = [here, *near]  # one bomber in the fighter's own hex
+        bombers = tuple(state.Bomber(bomber_id(i), hex=h, status=state.ON_MAP)
+                        for i, h in enumerate(targets))
+        night = state.Night(turn=2, bombers=bombers, fighters=(fighter,),
+                            env=detection.environment(game, "full", "good"))
+        assert radars.ai_search(game, night).fighter("201").ai_contact is None, (
+            f"a {why} fighter made an AI contact")
+        roll = detection.general_sighting(game, night, SeededDice(seed))
+        assert all("201" not in keepers for _, keepers in roll.sighted), (
+            f"a {why} fighter may keep a sighting")
+
+    return check
+
+
+@invariant(GAME, "23.0", "one fighter leaves the radio beacon box per phase, none in the turn "
+                         "after a departure; the box never refills")
+def beacon_box(game: Game):
+    exits = tuple(game.hex_map().feature("radio-beacon-box").hexes)
+    types = units_of(game, "night-fighter")
+
+    @given(unit=st.sampled_from(types), waiting=st.integers(1, 4),
+           tries=st.lists(st.tuples(st.integers(0, 2), st.sampled_from(exits),
+                                    st.integers(0, 5)), min_size=1, max_size=8))
+    def check(unit, waiting, tries):
+        mp = movement.fighter_chart_mp(game, unit)
+        boxed = tuple(state.Fighter(f"2{i}{i + 1}", unit=unit, mp=mp, status="beacon-box")
+                      for i in range(waiting))
+        night, left_on = state.Night(fighters=boxed), []
+        plan = "F" * max(0, movement.fighter_min_mp(game, unit) - 1)
+        for attempts, exit_hex, facing in tries:
+            inside = [f.id for f in night.fighters if f.status == "beacon-box"]
+            for fid in inside[:attempts]:
+                try:
+                    night = movement.leave_beacon_box(game, night, fid, exit_hex, facing, plan)
+                    left_on.append(night.turn)
+                except RuleViolation:
+                    continue
+            now = sum(f.status == "beacon-box" for f in night.fighters)
+            assert now <= len(inside), "23.0: the radio beacon box refilled"
+            night = phases.end_turn(night)
+        assert len(left_on) == len(set(left_on)), f"two departures in one phase: {left_on}"
+        assert all(b - a > 1 for a, b in zip(left_on, left_on[1:], strict=False)), (
+            f"departures on turns {left_on}: one right after another (23.0)")
+
+    return check
+
+
 # --- the player's view [5.0] ------------------------------------------------------------------
 
 
@@ -808,6 +936,23 @@ def sighting_in_range(game: Game):
                         f"fighter {f.id} in {f.hex} keeps {b.id} in {b.hex}, range {reach}")
 
     return Range
+
+
+@invariant(GAME, "5.1", "a bomber has markers on the player map iff it is sighted or acquired, "
+                        "at its true hex and facing", max_examples=NIGHTS)
+def markers_true(game: Game):
+    @seed(RUN_SEED)
+    class Markers(night_machine(game)):
+        @state_invariant()
+        def markers(self):
+            for step in self.steps:
+                shown = {(m.hex, m.facing) for m in state.player_view(step.after).markers}
+                known = {(b.hex, b.facing) for b in step.after.on_map_bombers()
+                         if step.after.known(b.id)}
+                assert shown == known, (f"after {step.name}: markers at {sorted(shown)}, known "
+                                        f"bombers at {sorted(known)}")
+
+    return Markers
 
 
 # --- fighter movement: the state machine --------------------------------------------------------
