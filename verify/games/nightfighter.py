@@ -16,6 +16,7 @@ Machines carry ``@seed`` so that ``warpress verify`` is reproducible.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from itertools import product
 
 from hypothesis import given, seed
 from hypothesis import strategies as st
@@ -59,7 +60,9 @@ ALTITUDES = ("normal", "low", "high")  # 21
 ARCS = ("narrow", "wide", "hemi")  # 19.1.1, narrowest first
 SEED = st.integers(0, 2**16)
 NIGHTS = 20  # examples of the night machine (each up to 40 whole turns)
-FLY_PLANS = st.lists(st.sampled_from(["F", "FL", "FR"]), min_size=2, max_size=4).map("".join)
+#: fighter plans of the night machine: 2-3 MP, a turn or none after each (one draw each)
+FLY_PLANS = st.sampled_from(tuple("".join(p) for n in (2, 3)
+                                  for p in product(("F", "FL", "FR"), repeat=n)))
 RAW_PLANS = st.lists(st.sampled_from("FLR"), max_size=9).map("".join)
 BENDS = st.text(alphabet="-LR", min_size=1, max_size=8)
 

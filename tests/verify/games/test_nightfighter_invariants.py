@@ -9,12 +9,12 @@ from dataclasses import replace
 
 import pytest
 from hypothesis import Phase, settings
-from warpress.engine.games.nightfighter import combat, movement, state
+from warpress.engine.games.nightfighter import combat, movement, searchlights, state
 from warpress.engine.loader import builtin, load_game
 from warpress.verify.invariants import invariants_for, run
 
 EXAMPLES = 15  # per broken-rule proof
-PASSING = 8  # per invariant, for the 26 that must pass
+PASSING = 5  # per invariant, for every one that must pass
 
 
 @pytest.fixture(scope="module")
@@ -158,3 +158,18 @@ def test_a_destroyed_bomber_left_on_the_map_fails_the_exchange(game, monkeypatch
     assert not outcome.passed
     assert "Draw 1 (fighter)" in outcome.counterexample
     assert "after an exchange with destroyed=True" in outcome.counterexample
+
+
+def test_searchlights_that_ignore_a_capture_fail_one_capture_per_zone(game, monkeypatch):
+    honest = searchlights.search_dice_for_zone
+
+    def careless(game, night, zone, **kw):
+        """The broken rule: a zone searches again although it holds a capture."""
+        return honest(game, replace(night, captures=()), zone, **kw)
+
+    monkeypatch.setattr(searchlights, "search_dice_for_zone", careless)
+    outcome = run(find(game, "14.2.2", "one_capture_per_zone"), game, examples=EXAMPLES)
+    assert not outcome.passed
+    assert "state = Captures()" in outcome.counterexample
+    assert "state.turn(" in outcome.counterexample
+    assert "after searchlight: captures" in outcome.counterexample
