@@ -68,7 +68,8 @@ def test_game_info(game):
 
 
 def test_every_erratum_of_the_digest_is_present(game):
-    assert {e.id for e in game.errata} == {f"E{i}" for i in range(1, 30)}
+    digest = {f"E{i}" for i in range(1, 30)}
+    assert digest <= {e.id for e in game.errata}  # E30 and later: rulings found after it
     for erratum in game.errata:
         assert len(erratum.readings) >= 2, erratum.id
         assert erratum.rules and erratum.ruling and erratum.why, erratum.id
