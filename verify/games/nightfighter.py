@@ -816,14 +816,18 @@ def bomber_keeps_column(game: Game):
 
 
 @invariant(GAME, "7.2", "in Bomber Movement a bomber's row advances by exactly its MP, or it "
-                        "exits past row 27", max_examples=NIGHTS)
+                        "exits past row 27; it always faces down its column", max_examples=NIGHTS)
 def bomber_row_advance(game: Game):
     exit_row = max(row(game, h) for h in hexes(game))
+    at = {(col(game, h), row(game, h)): h for h in hexes(game)}
+    down = grid(game).direction(at[1, 1], at[1, 2])  # toward the next row [7.1]
 
     @seed(RUN_SEED)
     class Rows(night_machine(game)):
         @state_invariant()
         def rows_advance(self):
+            for b in self.night.on_map_bombers():
+                assert b.facing == down, f"bomber {b.id} in {b.hex} faces {b.facing} (7.1)"
             for step in self.steps[:1]:  # Bomber Movement
                 for b in step.before.on_map_bombers():
                     after, mp = step.after.bomber(b.id), chart_mp(b.mp, step.before.turn)
