@@ -608,6 +608,63 @@ def beacon_box(game: Game):
     return check
 
 
+DECONFLICTION = 5  # 11.1: no attack with another friendly fighter within 5 hexes
+FLARE_AHEAD = 3  # 26.2.2: the flare counter goes at most 3 turns ahead
+
+
+@invariant(GAME, "11.0", "an attack needs the bomber's hex and facing and a sighting; none with "
+                         "altitude advantage, after an attack this turn, oblique in a dive, or "
+                         "(11.1) another fighter within 5")
+def attack_allowed(game: Game):
+    cells = hexes(game)
+
+    @given(here=st.sampled_from(cells), there=st.sampled_from(cells), facing=st.integers(0, 5),
+           same_hex=st.booleans(), same_facing=st.booleans(), sighted=st.booleans(),
+           attacked=st.booleans(), dives_left=st.integers(0, 1), oblique=st.booleans(),
+           dived=st.booleans(), deconfliction=st.booleans())
+    def check(here, there, facing, same_hex, same_facing, sighted, attacked, dives_left,
+              oblique, dived, deconfliction):
+        down = movement.bomber_facing(game)
+        bomber = state.Bomber("101", hex=here, facing=down, status=state.ON_MAP)
+        fighter = state.Fighter("201", hex=here if same_hex else there,
+                                facing=down if same_facing else facing,
+                                sighting="101" if sighted else None, attacked=attacked,
+                                dives_left=dives_left)
+        wing = state.Fighter("212", hex=there)
+        night = state.Night(bombers=(bomber,), fighters=(fighter, wing))
+        try:
+            combat.check_attack(game, night, fighter, bomber, deconfliction=deconfliction,
+                                oblique=oblique, dived=dived)
+            allowed = True
+        except RuleViolation:
+            allowed = False
+        near = grid(game).distance(there, fighter.hex) <= DECONFLICTION
+        want = (fighter.hex == here and fighter.facing == down and sighted and not attacked
+                and dives_left == 0 and not (oblique and dived)
+                and not (deconfliction and near))
+        assert allowed == want, f"attack allowed={allowed}, rules 11.0/11.1/18.0/20.0: {want}"
+
+    return check
+
+
+@invariant(GAME, "26.2.2", "the flare counter stands at most 3 turns ahead and never moves back")
+def flare_counter_ahead(game: Game):
+    @given(turns=st.lists(st.tuples(st.integers(1, 3), st.booleans()), min_size=1,
+                          max_size=10))
+    def check(turns):
+        turn, counter = 1, None
+        for gap, dropped in turns:
+            turn += gap
+            if dropped:
+                moved = movement.flare_counter(game, turn, counter)
+                assert counter is None or moved >= counter, "the flare counter moved back"
+                counter = moved
+            assert counter is None or counter <= turn + FLARE_AHEAD, (
+                f"turn {turn}: flare counter on {counter} (26.2.2: at most {FLARE_AHEAD} ahead)")
+
+    return check
+
+
 # --- the player's view [5.0] ------------------------------------------------------------------
 
 
