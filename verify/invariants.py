@@ -97,8 +97,8 @@ def run(inv: Invariant, game: Game, examples: int = QUICK, seed: int = SEED) -> 
     from hypothesis import seed as fixed_seed
     from hypothesis.stateful import RuleBasedStateMachine, run_state_machine_as_test
 
-    if inv.max_examples is not None:
-        examples = min(examples, inv.max_examples)
+    if inv.max_examples is not None:  # a cap for the quick budget, scaled for --thorough
+        examples = min(examples, inv.max_examples * max(1, examples // QUICK))
     # explain traces every line while shrinking (slow); one bug is reported, with its example
     phases = [p for p in Phase if p is not Phase.explain]
     config = settings(max_examples=examples, deadline=None, database=None, derandomize=False,
