@@ -29,7 +29,7 @@ ROOT = Path(__file__).resolve().parent.parent
 LOOKUPS = {
     "midway": ["lookup", "midway", "carrier-damage", "damaged=no", "roll=2"],
     "midway-cards": ["lookup", "midway-cards", "air-combat", "attacker=A", "defender=B"],
-    "nimitz": ["lookup", "nimitz", "attack", "value=4/6", "roll=3"],
+    "nimitz": ["lookup", "nimitz", "attack", "value=6/3", "roll=3"],
     "nightfighter": ["lookup", "nightfighter", "combat", "roll=11", "fp=1"],
     "axis-allies": ["lookup", "axis-allies", "unit", "type=armor"],
 }
