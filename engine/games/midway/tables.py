@@ -389,7 +389,8 @@ def _landing_odds(game: Game, args: dict[str, Any]) -> OddsAnswer:
     exact = L.landing_odds(game, args["invasion"], args["garrison"])
     text = (_label(game, "victory", "landing", "landing")
             + ": exact, by dynamic programming over (invasion, garrison)")
-    return OddsAnswer(result={}, exact=exact, rules=("10.3",), errata=("E9",), text=text)
+    return OddsAnswer(result={"field": "outcome"}, exact=exact, rules=("10.3",), errata=("E9",),
+                      text=text)
 
 
 # --------------------------------------------------------------------------- victory, solitaire
