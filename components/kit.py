@@ -115,6 +115,11 @@ def counter_pages(game: Game, options: Options) -> list[KitPage]:
         pieces.extend(unit_pieces(game, unit))
     for marker in game.markers:
         pieces.extend(marker_pieces(game, marker))
+    return counter_sheet_pages(pieces, options)
+
+
+def counter_sheet_pages(pieces: list[Piece], options: Options) -> list[KitPage]:
+    """Counters grouped by size, each size imposed on its own sheets."""
     by_size: dict[tuple[float, float], list[Piece]] = {}
     for piece in pieces:
         by_size.setdefault((round(piece.w, 3), round(piece.h, 3)), []).append(piece)

@@ -18,8 +18,7 @@ from .. import aids, kit
 from ..aids import Block
 from ..fonts import text_width, wrap
 from ..hexmap import HexGeometry
-from ..impose import Piece, impose
-from ..impose import Sheet as PrintSheet
+from ..impose import Piece
 from ..kit import KitPage, Options
 from ..pieces import (
     CARD_H,
@@ -71,30 +70,9 @@ def arrow(points: list[tuple[float, float]], style: Style, head: float = 2.2,
     return Group((shaft, tip), id=id, cls=cls)
 
 
-def sheet_pages(sheets: list[PrintSheet], part: str) -> list[KitPage]:
-    """Imposed sheets as kit pages: each front, then its back page."""
-    pages = []
-    for i, sheet in enumerate(sheets, 1):
-        p = sheet.paper
-        pages.append(KitPage(part, Page(p.width, p.height, sheet.front, id=f"{part}-{i}-front",
-                                        footer=sheet.footer)))
-        if sheet.back is not None:
-            pages.append(KitPage(part, Page(p.width, p.height, sheet.back, id=f"{part}-{i}-back",
-                                            footer=sheet.footer)))
-    return pages
-
-
-def counter_sheets(pieces: list[Piece], options: Options) -> list[KitPage]:
-    """Counters grouped by size and imposed, as the generic kit does."""
-    by_size: dict[tuple[float, float], list[Piece]] = {}
-    for piece in pieces:
-        by_size.setdefault((round(piece.w, 3), round(piece.h, 3)), []).append(piece)
-    pages: list[KitPage] = []
-    for (w, _h), group in sorted(by_size.items()):
-        sheets = impose(group, options.paper, duplex=options.duplex,
-                        back_offset=options.back_offset, what="counter")
-        pages.extend(sheet_pages(sheets, f"counters {w:g} mm"))
-    return pages
+#: the kit's own helpers, under the names this module and midway_cards use
+sheet_pages = kit.imposed_pages
+counter_sheets = kit.counter_sheet_pages
 
 
 def page_of(part: str, options: Options, items, id: str) -> KitPage:
