@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 from ...engine.model import Game, Point, PointMap, Side
 from .. import kit
 from ..fonts import text_width, wrap
-from ..impose import Piece, impose
+from ..impose import Piece
 from ..kit import KitPage, Options
 from ..pieces import DAGGER, counter_size, fit_text, marker_pieces
 from ..primitives import Circle, Group, Line, Page, Polygon, Primitive, Rect, Style, Text
@@ -668,15 +668,7 @@ def counter_pages(game: Game, options: Options) -> list[KitPage]:
     pieces = unit_counter_pieces(game)
     for marker in game.markers:
         pieces.extend(marker_pieces(game, marker))
-    by_size: dict[float, list[Piece]] = {}
-    for piece in pieces:
-        by_size.setdefault(round(piece.w, 3), []).append(piece)
-    pages: list[KitPage] = []
-    for w, group in sorted(by_size.items()):
-        sheets = impose(group, options.paper, duplex=options.duplex,
-                        back_offset=options.back_offset, what="counter")
-        pages.extend(kit.imposed_pages(sheets, f"counters {w:g} mm"))
-    return pages
+    return kit.counter_sheet_pages(pieces, options)
 
 
 # --- registered parts ----------------------------------------------------------------------

@@ -21,7 +21,7 @@ from dataclasses import replace
 from ...engine.model import Box, Display, Game, Marker, Point, PointMap, Unit
 from .. import aids, kit
 from ..fonts import text_width, wrap
-from ..impose import Piece, impose
+from ..impose import Piece
 from ..kit import KitPage, Options
 from ..pieces import DAGGER, counter_size, fit_text
 from ..primitives import Circle, Group, Line, Page, Polygon, Primitive, Rect, Style, Text
@@ -693,15 +693,7 @@ def marker_pieces(game: Game) -> list[Piece]:
 def counter_pages(game: Game, options: Options) -> list[KitPage]:
     """Unit and marker counters imposed with their backs on the following pages."""
     pieces = unit_pieces(game) + marker_pieces(game)
-    by_size: dict[float, list[Piece]] = {}
-    for piece in pieces:
-        by_size.setdefault(round(piece.w, 3), []).append(piece)
-    pages: list[KitPage] = []
-    for w, group in sorted(by_size.items()):
-        sheets = impose(group, options.paper, duplex=options.duplex,
-                        back_offset=options.back_offset, what="counter")
-        pages.extend(kit.imposed_pages(sheets, f"counters {w:g} mm"))
-    return pages
+    return kit.counter_sheet_pages(pieces, options)
 
 
 # --- setup sheets and player log -------------------------------------------------------------
