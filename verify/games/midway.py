@@ -131,3 +131,38 @@ def carrier_area_machine(game: Game):
            "(8.3(2)(5), 9.4(2), 9.6(1)(3))", max_examples=30)
 def carrier_area(game: Game):
     return carrier_area_machine(game)
+
+
+@invariant(GAME, "4.1-4.3", "exactly one outcome at every turn end: the 3x rule on Turn 3, "
+           "automatic victory when a fleet is gone, a draw when both are, points on Turn 7")
+def victory_outcomes(game: Game):
+    from hypothesis import given
+
+    from ...engine.games.midway import victory as V
+
+    last = game.constant("turns")
+    day_one = game.constant("day-1-last-turn")
+    ratio = V.victory_param(game, "day-1", "ratio")
+    fleets = {side: V.fleet_size(game, side) for side in ("japan", "us")}
+
+    @given(st.integers(1, last), st.integers(0, fleets["japan"]), st.integers(0, fleets["us"]),
+           st.sampled_from(["captured", "held"]))
+    def check(turn, japan, us, midway):
+        result = V.victory(game, turn, japan, us, midway if turn == last else None)
+        winner = result["winner"]
+        assert winner in ("japan", "us", "draw", "none"), f"unknown outcome {winner!r}"
+        if japan == 0 and us == 0:
+            assert winner == "draw", f"both fleets sunk gives {winner!r}, not a draw (4.3)"
+        elif us == 0 or japan == 0:
+            expected = "japan" if us == 0 else "us"
+            assert winner == expected, f"automatic victory (4.3) gives {winner!r}"
+        elif turn == day_one:
+            expected = ("japan" if japan >= ratio * us else "us" if us >= ratio * japan
+                        else "none")
+            assert winner == expected, f"{japan} v {us} carriers: {winner!r} (4.1: {ratio}x)"
+        elif turn == last:
+            assert winner != "none", "the game is decided at the end of Turn 7 (4.2)"
+        else:
+            assert winner == "none", f"no victory check ends Turn {turn} ({winner!r})"
+
+    return check

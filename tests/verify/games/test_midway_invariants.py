@@ -43,3 +43,21 @@ def test_no_base_hit_cap_fails(game, machine, monkeypatch):
     assert not outcome.passed
     assert "state.hit_the_base(" in outcome.counterexample
     assert "9.6(3)" in outcome.counterexample
+
+
+def test_victory_outcomes_pass(game):
+    inv = next(i for i in invariants_for(game) if i.name == "victory_outcomes")
+    outcome = run(inv, game, examples=60)
+    assert outcome.passed, outcome.counterexample or outcome.error
+
+
+def test_a_victory_check_that_ignores_the_draw_fails(game, monkeypatch):
+    from warpress.engine.games.midway import victory as V
+
+    monkeypatch.setattr(V, "automatic", lambda japan, us: "japan" if us == 0 else
+                        "us" if japan == 0 else None)
+    inv = next(i for i in invariants_for(game) if i.name == "victory_outcomes")
+    outcome = run(inv, game, examples=200)
+    assert not outcome.passed
+    assert "not a draw (4.3)" in outcome.counterexample
+    assert "japan=0" in outcome.counterexample and "us=0" in outcome.counterexample
