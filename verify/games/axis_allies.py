@@ -56,3 +56,45 @@ def victory_outcomes(game: Game):
             assert winner == "axis", "two Allied capitals taken, no Axis one lost"
 
     return check
+
+
+LAND_TYPES = ("infantry", "armor", "fighter", "bomber")
+
+
+def _force(counts: dict[str, int]) -> str:
+    return ", ".join(f"{n} {t}" for t, n in counts.items() if n)
+
+
+def _battle(game: Game, attacker: dict[str, int], defender: dict[str, int]) -> dict:
+    from fractions import Fraction
+
+    from ...engine.query import run_odds
+    from ...engine.registry import ref_table
+
+    pairs = [f"attacker={_force(attacker)}", f"defender={_force(defender)}"]
+    exact = run_odds(game, ref_table(game, "battle"), pairs)["result"]["exact"]
+    return {k: Fraction(v) for k, v in exact.items()}
+
+
+def _forces():
+    counts = st.fixed_dictionaries({t: st.integers(0, 2) for t in LAND_TYPES})
+    return counts.filter(lambda c: 0 < sum(c.values()) <= 4)
+
+
+@invariant(GAME, "③ combat", "battle odds are exact: win, loss, mutual destruction (and "
+           "undecided) sum to exactly 1; one more attacker never lowers the attacker's odds",
+           max_examples=25)
+def battle_odds(game: Game):
+    @given(_forces(), _forces(), st.sampled_from(LAND_TYPES))
+    def check(attacker, defender, extra):
+        odds = _battle(game, attacker, defender)
+        outcomes = ("attacker_wins", "defender_wins", "mutual_destruction", "undecided")
+        total = sum(odds.get(k, 0) for k in outcomes)
+        assert total == 1, f"outcomes sum to {total}"
+        stronger = dict(attacker, **{extra: attacker[extra] + 1})
+        better = _battle(game, stronger, defender)
+        assert better["attacker_wins"] >= odds["attacker_wins"], (
+            f"adding 1 {extra} lowers attacker_wins from {float(odds['attacker_wins']):.4f} "
+            f"to {float(better['attacker_wins']):.4f}")
+
+    return check
