@@ -55,9 +55,10 @@ def carrier_area_machine(game: Game):
 
         def _try(self, step):
             try:
-                self.state = step(self.state)
+                after = step(self.state)
             except (RuleViolation, BadInput):
-                pass  # refused: the state stays as it was
+                return  # refused by the rules: the state stays as it was
+            self.state = after
 
         @rule(data=st.data())
         def move_along_an_arrow(self, data):
