@@ -138,12 +138,7 @@ def map_drawing(game: Game, which: str) -> tuple[tuple[Primitive, ...], float, f
     geo, w, h = map_geometry(game, which)
     gw, gh = geo.extent()
     x0, y0 = PAD, PAD + TITLE_H
-    index = {hex_id: (c, r) for hex_id, c, r in geo.cells()}
-    grid: list[Primitive] = [*_hexes(hex_map, geo, which), *_entry_marks(hex_map, geo, index),
-                             *_zones(hex_map, geo, index), *_flare_paths(hex_map, geo, index),
-                             *_beacons(hex_map, geo, index),
-                             Rect(0, 0, gw, gh, Style(width=0.5), cls="map-border")]
-    grid.extend(_radio_beacon_box(hex_map, geo, index))
+    grid = map_grid(game, which, geo)
     items: list[Primitive] = [Rect(0, 0, w, h, Style(fill="#ffffff", stroke=None),
                                    cls="map-sheet"),
                               *_title(game, which, w),
@@ -155,6 +150,23 @@ def map_drawing(game: Game, which: str) -> tuple[tuple[Primitive, ...], float, f
         items.append(Group(tuple(player_panel(game, w - px - PAD)), dx=px, dy=y0,
                            id="player-map-panel", cls="map-panel"))
     return tuple(items), w, h
+
+
+def map_grid(game: Game, which: str, geo: HexGeometry | None = None) -> list[Primitive]:
+    """The map's grid layer in grid coordinates (origin at the grid's top-left): hexes and
+    their ids, entry marks, searchlight zones, flare-dropper paths, beacons, the border and
+    the radio-beacon box. ``geo`` defaults to the geometry of the sheet ``which``; ``which``
+    also names the hexes' ids and classes (``{which}-hex-0712``)."""
+    hex_map = game.hex_map()
+    geo = geo or map_geometry(game, which)[0]
+    gw, gh = geo.extent()
+    index = {hex_id: (c, r) for hex_id, c, r in geo.cells()}
+    grid: list[Primitive] = [*_hexes(hex_map, geo, which), *_entry_marks(hex_map, geo, index),
+                             *_zones(hex_map, geo, index), *_flare_paths(hex_map, geo, index),
+                             *_beacons(hex_map, geo, index),
+                             Rect(0, 0, gw, gh, Style(width=0.5), cls="map-border")]
+    grid.extend(_radio_beacon_box(hex_map, geo, index))
+    return grid
 
 
 def _title(game: Game, which: str, width: float) -> list[Primitive]:
@@ -288,18 +300,31 @@ def _beacons(hex_map: HexMap, geo: HexGeometry, index) -> list[Primitive]:
     return items
 
 
-def _radio_beacon_box(hex_map: HexMap, geo: HexGeometry, index) -> list[Primitive]:
-    """The radio-beacon box beyond the east edge, with arrows to its adjacent hexes."""
+def radio_beacon_box_rect(hex_map: HexMap, geo: HexGeometry
+                          ) -> tuple[float, float, float, float] | None:
+    """The radio-beacon box beyond the east edge as (x, y, w, h) in grid coordinates, or None
+    when the map has none."""
     feature = next((f for f in hex_map.features if f.kind == "radio-beacon-box"), None)
     if feature is None or not feature.hexes:
-        return []
+        return None
     gw, _gh = geo.extent()
     s = geo.size
+    index = {hex_id: (c, r) for hex_id, c, r in geo.cells()}
+    ys = [geo.centre(*index[h])[1] for h in feature.hexes]
+    top = min(ys) - s * 0.8
+    return gw + s * 0.35, top, (BEACON_W - 0.45) * s, max(ys) + s * 0.8 - top
+
+
+def _radio_beacon_box(hex_map: HexMap, geo: HexGeometry, index) -> list[Primitive]:
+    """The radio-beacon box beyond the east edge, with arrows to its adjacent hexes."""
+    box = radio_beacon_box_rect(hex_map, geo)
+    if box is None:
+        return []
+    feature = next(f for f in hex_map.features if f.kind == "radio-beacon-box")
+    s = geo.size
     centres = [geo.centre(*index[h]) for h in feature.hexes]
-    top = min(y for _x, y in centres) - s * 0.8
+    x, top, box_w, _height = box
     bottom = max(y for _x, y in centres) + s * 0.8
-    x = gw + s * 0.35
-    box_w = (BEACON_W - 0.45) * s
     items: list[Primitive] = [Rect(x, top, box_w, bottom - top,
                                    Style(fill="#eef3e6", stroke="#2f6b2f", width=0.6), r=1.5)]
     name = (feature.name or "Radio beacon box") + dagger(bool(feature.assumed))
