@@ -454,15 +454,15 @@ def send_to_return(game: Game, state: CarrierArea, uids: Sequence[str], display_
 
 def _land_cap(game: Game, state: CarrierArea, strike: Strike) -> CarrierArea:
     """Interceptors land on a deck or hangar of the target, or are removed (9.5(1), E17)."""
-    interceptors = _alive(state, strike.cap)
-    if strike.target == INVASION or not interceptors:
+    if strike.target == INVASION:
         return state
     if strike.target != base_display(game).id and all(
             c in state.sunk for c in division_carriers(game, strike.target)):
+        # every CAP fighter, those that did not intercept (or none did) included (E17)
         everyone = [u for u in state.units if u.display == strike.target
                     and A.box(game, u.display, u.box).kind == "cap"]
         return A.remove(state, [u.uid for u in everyone])
-    for air in interceptors:
+    for air in _alive(state, strike.cap):
         chosen = strike.cap_return.get(air.uid)
         if chosen is not None:
             state = A.place(game, state, air.uid, *chosen)

@@ -199,6 +199,21 @@ def test_cap_cannot_return_when_every_carrier_sank(game, build):
     assert {"c1", "c2"} <= set(report.removed)
 
 
+def test_cap_is_lost_with_its_division_even_when_none_intercepted(game, build):
+    """9.5(1), E17: every CAP fighter of an all-sunk division is removed, interception or not
+    (found by verify midway 9.4(2); the defender used to keep them by not intercepting)."""
+    rows = [("a", "sbd", "tf16", "enterprise-deck-front"),
+            ("b", "sbd", "tf16", "enterprise-deck-rear"),
+            ("c1", "a6m", "cardiv1", "cap")]
+    state = build(rows, sunk=frozenset({"kaga"}))
+    state = C.launch(game, state, ["a", "b"], "C-3", "g")
+    strike = C.Strike(("a", "b"), "cardiv1", {"a": "akagi", "b": "akagi"})
+    dice = GivenDice({"aa": [6, 6], "attack": [1, 1, 1, 6], "hit_location": [1]})
+    state, report = C.air_strike(game, state, strike, dice)
+    assert "akagi" in report.sunk
+    assert "c1" in report.removed and not state.in_box("cardiv1", "cap")
+
+
 def test_strike_odds_by_enumeration(game, build):
     """A one-step dive bomber against a lone damaged carrier: exact odds it sinks."""
     rows = [("a", "sbd", "tf16", "enterprise-deck-front", 1)]
