@@ -81,17 +81,21 @@ def check_japanese_ends(ichikokan: str | None, invasion: str | None) -> None:
 
 
 def us_final_hex(game: Game, path: Sequence[str], japan_hexes: Sequence[str], turn: int) -> str:
-    """Where the US fleet ends (6.1(4), E13): a day move into a Japanese fleet stops short.
+    """Where the US fleet ends (6.1(4), E13, E28): a day move into a Japanese fleet stops short.
 
-    On the night turn the fleets may meet (surface battle, 10.1(2)). A 0-hex move
-    into a Japanese fleet's hex cannot happen (the Japanese cannot enter it either).
+    It goes back to the hex before; if a Japanese fleet is there too, further back
+    along its path to the last hex without one (E28). On the night turn the fleets
+    may meet (surface battle, 10.1(2)). A 0-hex move into a Japanese fleet's hex
+    cannot happen (the Japanese cannot enter it either).
     """
     final = path[-1]
     if turn == const(game, "night-turn") or final not in japan_hexes:
         return final
-    if len(path) < 2:
-        raise violation("6.1(4)", f"the US fleet did not move and a Japanese fleet is in {final}")
-    return path[-2]
+    for hex_id in reversed(path[:-1]):
+        if hex_id not in japan_hexes:
+            return hex_id
+    raise violation("6.1(4)", f"the US fleet cannot stop short of the Japanese fleet in "
+                              f"{final}: every hex of its path {plan_text(path)} holds one")
 
 
 def check_us_start(game: Game, hex_id: str) -> str:

@@ -74,6 +74,15 @@ def test_us_fleet_avoids_day_battle(game):
         M.us_final_hex(game, ["D-3"], ["D-3"], turn=2)
 
 
+def test_us_fleet_stops_short_of_both_japanese_fleets(game):
+    """6.1(4), E28: the hex before may hold the other Japanese fleet; the US fleet goes back
+    further (found by verify midway 6.1(4): it used to end with the Invasion Force)."""
+    assert M.us_final_hex(game, ["A-1", "B-1", "C-1"], ["B-1", "C-1"], turn=5) == "A-1"
+    assert M.us_final_hex(game, ["D-5", "C-5", "B-5"], ["C-5", "B-5"], turn=5) == "D-5"
+    with pytest.raises(RuleViolation, match=r"6\.1\(4\)"):
+        M.us_final_hex(game, ["C-5", "B-5"], ["C-5", "B-5"], turn=5)
+
+
 def test_unknown_fleet_is_bad_input(game):
     with pytest.raises(BadInput, match="fleet"):
         M.allowance(game, "kido-butai", 1)
