@@ -217,15 +217,20 @@ def placement_limit(game: Game, factory: str, income_value: int | None,
 def check_placement(game: Game, power: str, where: str, units: Mapping[str, int],
                     control: Control, *, factories: Mapping[str, str],
                     built_this_turn: Iterable[str] = (), captured_this_turn: Iterable[str] = (),
-                    already: Mapping[str, int] | None = None) -> dict[str, Any]:
+                    already: Mapping[str, int] | None = None,
+                    placed: Mapping[str, int] | None = None) -> dict[str, Any]:
     """Check placing ``units`` at ``where`` in ⑤ (I14-I16); returns where they stand.
 
     Land units and aircraft go in the factory's territory; ships in a sea zone next to
     it. ``factories`` maps territory -> original|built; ``already`` counts the AA guns
-    and factories standing in ``where``.
+    and factories standing in ``where``; ``placed`` the units each factory has placed
+    this turn (a factory built during the game places at most its territory's income
+    value a turn, I15). A new industrial complex goes to a territory held since the
+    start of the turn; no unit is placed with it (it was bought this turn, I14).
     """
     p = point(game, where, "where")
     ships = [t for t in units if domain(game, t) == "sea"]
+    count = sum(n for t, n in units.items() if t != "factory")
     if is_sea(p):
         if len(ships) != len(units):
             raise RuleViolation("⑤", f"only sea units are placed in a sea zone ({p.id})")
@@ -234,18 +239,41 @@ def check_placement(game: Game, power: str, where: str, units: Mapping[str, int]
         if ships:
             raise RuleViolation("⑤", f"sea units are placed in a sea zone next to the factory, "
                                      f"not in {p.id}")
-        sites = [p.id] if p.id in factories or "factory" in units else []
+        sites = [p.id] if p.id in factories else []
     usable = [s for s in sites if _factory_usable(game, power, s, control, built_this_turn,
                                                   captured_this_turn)]
     placing_factory = not is_sea(p) and "factory" in units
-    if not usable and not placing_factory:
+    if placing_factory and not _factory_usable(game, power, p.id, control, (),
+                                               captured_this_turn):
+        raise RuleViolation("⑤", f"a new industrial complex goes to a territory {power} has "
+                                 f"held since the start of the turn, not {p.id}")
+    if not usable and (count or not placing_factory):
         raise RuleViolation("⑤", f"no factory {power} may use for {p.id}: it must be held since "
                                  "the start of the turn and not bought this turn")
+    if count:
+        usable = _with_room(game, usable, factories, count, placed or {})
     _check_facility_limits(game, p.id, units, already or {})
     on_carrier = flag(game, "new-fighters-on-carriers")
     loaded = flag(game, "new-land-units-loaded")
     return {"where": p.id, "factory": usable[0] if usable else p.id,
             "fighters_on_carriers": on_carrier, "land_units_loaded": loaded}
+
+
+def _with_room(game: Game, sites: list[str], factories: Mapping[str, str], count: int,
+               placed: Mapping[str, int]) -> list[str]:
+    """The sites whose factory may still place ``count`` units this turn (⑤, I15)."""
+    fits, limits = [], {}
+    for site in sites:
+        limit = placement_limit(game, str(factories[site]), None, site, None)
+        limits[site] = limit
+        if not isinstance(limit, int) or count + placed.get(site, 0) <= limit:
+            fits.append(site)
+    if not fits:
+        site = sites[0]
+        raise RuleViolation("⑤", f"{count + placed.get(site, 0)} units at the factory in {site} "
+                                 f"this turn: one built during the game places at most "
+                                 f"{limits[site]}")
+    return fits
 
 
 def _factory_usable(game: Game, power: str, site: str, control: Control,
@@ -335,8 +363,9 @@ def noncombat_move(game: Game, power: str, unit_type: str, path: list[str], cont
 
     Land and sea units that moved in ② stay (I13) and never enter enemy-occupied,
     enemy-controlled or neutral spaces (I12, E6: sea zones are never neutral).
-    Aircraft that fought use only the movement left and land in a friendly territory
-    not captured this turn, or (fighters) on an own or allied carrier (I11, E7).
+    Aircraft that fought (``moved_in_combat``: they start in the battle space) leave it,
+    use only the movement left and land in a friendly territory not captured this turn,
+    or (fighters) on an own or allied carrier, never where enemy units are (I11, E7).
     """
     occupied = set(enemy_units)
     aircraft = has_tag(game, unit_type, "aircraft")
@@ -345,8 +374,12 @@ def noncombat_move(game: Game, power: str, unit_type: str, path: list[str], cont
                             f"{unit_type} moved in combat movement and cannot move now")
     _check_path(game, unit_type, path, used if aircraft else 0)
     spaces = path[-1:] if aircraft else path[1:]
+    if aircraft and moved_in_combat and path[-1] == path[0] and flag(
+            game, "aircraft-must-leave-battle"):
+        raise RuleViolation("④ non-combat movement", f"{unit_type} fought in {path[0]} and "
+                                                      "must leave it")
     for where in spaces:
-        if where in occupied and not (aircraft and where in set(carriers)):
+        if where in occupied:
             raise RuleViolation("④ non-combat movement", f"{where} holds enemy units")
         if not is_sea(point(game, where)) and (
                 control.get(where) == NEUTRAL or _hostile(game, power, where, control)):

@@ -244,6 +244,64 @@ def test_i16_one_factory_one_aa_gun(game):
                               factories={"germany": "original"})
 
 
+def test_i14_no_units_placed_with_a_factory_bought_this_turn(game):
+    """Regression (verify placement): units came out with a factory placed this turn."""
+    control = board.start_control(game)
+    with pytest.raises(RuleViolation, match="held since"):
+        board.check_placement(game, "germany", "east-europe", {"factory": 1, "infantry": 5},
+                              control, factories={"germany": "original"},
+                              built_this_turn=["east-europe"])
+    out = board.check_placement(game, "germany", "east-europe", {"factory": 1}, control,
+                                factories={"germany": "original"})
+    assert out["where"] == "east-europe"
+
+
+def test_a_new_factory_goes_to_a_territory_held_since_the_turn_began(game):
+    """Regression (verify placement): a factory could be placed in an enemy territory."""
+    control = board.start_control(game)
+    with pytest.raises(RuleViolation, match="new industrial complex"):
+        board.check_placement(game, "germany", "russia", {"factory": 1}, control,
+                              factories={"germany": "original"})
+    with pytest.raises(RuleViolation, match="new industrial complex"):
+        board.check_placement(game, "germany", "east-europe", {"factory": 1}, control,
+                              factories={}, captured_this_turn=["east-europe"])
+
+
+def test_i15_placement_checks_the_limit_of_a_built_factory(game):
+    """Regression (verify placement): 9 units at a built factory of income 3 were accepted."""
+    control = board.start_control(game)
+    built = {"east-europe": "built"}
+    assert board.check_placement(game, "germany", "east-europe", {"infantry": 3}, control,
+                                 factories=built)["factory"] == "east-europe"
+    with pytest.raises(RuleViolation, match="at most 3"):
+        board.check_placement(game, "germany", "east-europe", {"infantry": 9}, control,
+                              factories=built)
+    with pytest.raises(RuleViolation, match="at most 3"):
+        board.check_placement(game, "germany", "east-europe", {"armor": 2}, control,
+                              factories=built, placed={"east-europe": 2})
+    assert board.check_placement(game, "germany", "germany", {"infantry": 20}, control,
+                                 factories={"germany": "original"})["factory"] == "germany"
+
+
+def test_i11_aircraft_that_fought_leave_the_battle_space(game):
+    """Regression (verify noncombat_movement): a fighter flew out and back to its battle zone."""
+    control = board.start_control(game)
+    there_and_back = ["north-sea-zone", "baltic-sea-zone", "north-sea-zone"]
+    with pytest.raises(RuleViolation, match="must leave"):
+        board.noncombat_move(game, "germany", "fighter", there_and_back, control,
+                             moved_in_combat=True, used=1, carriers=["north-sea-zone"])
+    assert board.noncombat_move(game, "germany", "fighter", there_and_back, control,
+                                carriers=["north-sea-zone"]) == "north-sea-zone"
+
+
+def test_i12_no_carrier_landing_where_enemy_units_are(game):
+    """Regression (verify noncombat_movement): a fighter landed on a carrier among enemies."""
+    control = board.start_control(game)
+    with pytest.raises(RuleViolation, match="enemy units"):
+        board.noncombat_move(game, "japan", "fighter", ["japan", "japan-sea-zone"], control,
+                             enemy_units=["japan-sea-zone"], carriers=["japan-sea-zone"])
+
+
 def test_i1_turn_order_cycles(game):
     power, rnd, seen = "russia", 1, []
     for _ in range(10):
