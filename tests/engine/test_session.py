@@ -1,0 +1,406 @@
+"""The referee session store (engine/session.py), driven by the hide-and-seek fake referee."""
+
+from __future__ import annotations
+
+import json
+import tempfile
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from test_session_fake import make_game
+from warpress.engine import session
+from warpress.engine.errors import BadInput, RuleViolation
+
+
+@pytest.fixture
+def game(tmp_path: Path) -> str:
+    return str(make_game(tmp_path / "games"))
+
+
+@pytest.fixture
+def where(tmp_path: Path) -> Path:
+    return tmp_path / "night" / "one"
+
+
+def _log(directory: Path) -> list[dict]:
+    return [json.loads(line) for line in (directory / "log.jsonl").read_text().splitlines()]
+
+
+def _token(s: session.Session) -> int:
+    return s.referee.dump(s.state)["token_cell"]
+
+
+def _miss(s: session.Session) -> str:
+    return f"{(_token(s) + 5) % 10:02d}"
+
+
+def _hash(s: session.Session) -> str:
+    return session.state_hash(s.referee.dump(s.state))
+
+
+# --------------------------------------------------------------------------- create / open
+
+
+def test_create_writes_the_files_and_open_reads_them_back(game, where):
+    with session.create(where, game, None, seed=42) as s:
+        assert (s.n, s.seed, s.scenario) == (0, 42, "dusk")
+        s.command("search", {"counter": "eye", "hex": _miss(s)})
+        before = (_hash(s), s.player_view())
+    assert sorted(p.name for p in where.iterdir()) == [".lock", "key", "log.jsonl",
+                                                       "state.json"]
+    with session.open(where) as s:
+        assert (s.n, s.seed, s.game.id) == (1, 42, "hideseek")
+        assert (_hash(s), s.player_view()) == before
+
+
+def test_header_records_game_scenario_hash_seed_and_version(game, where, tmp_path):
+    with session.create(where, game, "midnight", seed=7) as s:
+        setup_hash = _hash(s)
+    header = _log(where)[0]
+    scenario_file = Path(game) / "scenarios" / "midnight.yaml"
+    assert header["type"] == "session"
+    assert header["game"] == str(Path(game).resolve())
+    assert header["scenario"] == "midnight"
+    assert header["scenario_sha256"] == session.sha256(scenario_file.read_bytes())
+    assert (header["seed"], header["n"], header["hash"]) == (7, 0, setup_hash)
+    assert header["warpress"]
+
+
+def test_a_scenario_given_as_a_file_is_logged_by_absolute_path(game, where, tmp_path):
+    own = tmp_path / "own.yaml"
+    own.write_text("title: Own\nturns: 2\ncodename: MOTH\n")
+    with session.create(where, game, str(own), seed=1) as s:
+        assert s.player_view()["turns"] == 2
+    assert _log(where)[0]["scenario"] == str(own.resolve())
+
+
+def test_seed_none_draws_and_records_a_seed(game, where):
+    with session.create(where, game, None, None) as s:
+        seed = s.seed
+    assert isinstance(seed, int) and _log(where)[0]["seed"] == seed
+
+
+def test_create_refuses_a_directory_holding_a_session(game, where):
+    session.create(where, game, None, 1).close()
+    log = (where / "log.jsonl").read_bytes()
+    with pytest.raises(BadInput, match="already holds a referee session"):
+        session.create(where, game, None, 2)
+    assert (where / "log.jsonl").read_bytes() == log
+
+
+def test_create_with_an_unknown_scenario_writes_nothing(game, where):
+    with pytest.raises(BadInput, match="unknown scenario 'dawn'"):
+        session.create(where, game, "dawn", 1)
+    assert not where.exists()
+
+
+def test_open_an_unknown_session_names_the_directory_and_the_fix(tmp_path):
+    with pytest.raises(BadInput, match=r"no referee session in .*nowhere \(no log.jsonl\); "
+                                       r"start one with `warpress referee new GAME"):
+        session.open(tmp_path / "nowhere")
+
+
+# --------------------------------------------------------------------------- commands
+
+
+def test_log_shape_for_accepted_and_refused_commands(game, where):
+    with session.create(where, game, None, 5) as s:
+        s.command("search", {"counter": "eye", "hex": _miss(s)})
+        after_search = _hash(s)
+        with pytest.raises(RuleViolation, match="one search per turn"):
+            s.command("search", {"counter": "eye", "hex": "00"})
+        with pytest.raises(BadInput, match="unknown counter 'ear'"):
+            s.command("search", {"counter": "ear", "hex": "00"})
+        s.command("end-turn", {})
+    lines = _log(where)
+    assert [(r["n"], r["command"], r["result"]) for r in lines[1:]] == [
+        (1, "search", "ok"), (1, "search", "refused"), (1, "search", "refused"),
+        (2, "end-turn", "ok")]
+    assert lines[1]["hash"] == lines[2]["hash"] == lines[3]["hash"] == after_search
+    assert lines[2]["rule"] == "3.1" and "one search per turn" in lines[2]["message"]
+    assert lines[3]["rule"] is None and "unknown counter" in lines[3]["message"]
+    assert lines[4]["args"] == {} and lines[1]["args"]["counter"] == "eye"
+
+
+def test_a_refused_command_changes_nothing_but_the_log(game, where):
+    with session.create(where, game, None, 5) as s:
+        s.command("search", {"counter": "eye", "hex": _miss(s)})
+        state_bytes = (where / "state.json").read_bytes()
+        state, n, lines = s.state, s.n, len(_log(where))
+        with pytest.raises(RuleViolation):
+            s.command("search", {"counter": "eye", "hex": "01"})
+        assert (s.state, s.n) == (state, n)
+    assert (where / "state.json").read_bytes() == state_bytes
+    assert len(_log(where)) == lines + 1
+
+
+def test_an_unknown_command_name_is_rejected_before_logging(game, where):
+    with session.create(where, game, None, 5) as s:
+        with pytest.raises(BadInput, match=r"unknown command 'move' for hideseek "
+                                           r"\(commands: search, sight, end-turn\)"):
+            s.command("move", {"fighter": "F1", "path": "F"})
+    assert len(_log(where)) == 1
+
+
+def test_reveal_is_recorded_and_history_lists_the_log(game, where):
+    with session.create(where, game, None, 3) as s:
+        truth = s.referee_view()
+        assert truth["bombers"][0]["hex"] == f"{_token(s):02d}"
+        history = s.history()
+    assert [r["type"] for r in history] == ["session", "reveal"]
+
+
+def test_the_summary_appears_at_the_end(game, where):
+    with session.create(where, game, None, 3) as s:
+        assert s.summary() is None
+        s.command("search", {"counter": "eye", "hex": f"{_token(s):02d}"})
+        assert s.summary()["result"] == "won"
+        assert "Found NIGHTJAR" in s.announcements()[-1]["text"]
+
+
+# --------------------------------------------------------------------------- crash safety
+
+
+def test_a_crash_between_log_and_state_is_recovered_on_open(game, where, monkeypatch):
+    with session.create(where, game, None, 9) as s:
+        s.command("search", {"counter": "eye", "hex": _miss(s)})
+
+        def killed(*args):
+            raise KeyboardInterrupt("killed")
+
+        monkeypatch.setattr(session, "_write_state_hook", killed)
+        with pytest.raises(KeyboardInterrupt):
+            s.command("end-turn", {})
+    monkeypatch.undo()
+    assert _log(where)[-1]["n"] == 2
+    assert json.loads((where / "state.json").read_text())["n"] == 1
+    with session.open(where) as s:
+        assert s.n == 2 and _hash(s) == _log(where)[-1]["hash"]
+    assert json.loads((where / "state.json").read_text())["n"] == 2
+
+
+def test_a_state_file_left_behind_by_a_crash_is_caught_up(game, where):
+    with session.create(where, game, None, 11) as s:
+        s.command("search", {"counter": "eye", "hex": _miss(s)})
+        s.command("sight", {})
+        old = (where / "state.json").read_bytes()
+        s.command("end-turn", {})
+        s.command("search", {"counter": "eye", "hex": _miss(s)})
+        final = _hash(s)
+    (where / "state.json").write_bytes(old)  # as if the last two renames never happened
+    with session.open(where) as s:
+        assert (s.n, _hash(s)) == (4, final)
+
+
+def test_a_failed_rename_leaves_the_old_state_whole(game, where, monkeypatch):
+    with session.create(where, game, None, 11) as s:
+        old = (where / "state.json").read_bytes()
+
+        def refuse(src, dst):
+            raise OSError(28, "No space left on device")
+
+        monkeypatch.setattr(session.os, "replace", refuse)
+        with pytest.raises(OSError):
+            s.command("search", {"counter": "eye", "hex": _miss(s)})
+    monkeypatch.undo()
+    assert (where / "state.json").read_bytes() == old
+    assert sorted(p.name for p in where.iterdir()) == [".lock", "key", "log.jsonl",
+                                                       "state.json"]
+    with session.open(where) as s:
+        assert s.n == 1
+
+
+def test_a_missing_state_file_is_rebuilt_from_the_log(game, where):
+    with session.create(where, game, None, 13) as s:
+        s.command("end-turn", {})
+        final = _hash(s)
+    (where / "state.json").unlink()
+    with session.open(where) as s:
+        assert (s.n, _hash(s)) == (1, final)
+
+
+def test_a_torn_last_log_line_is_cut_off(game, where):
+    with session.create(where, game, None, 13) as s:
+        s.command("end-turn", {})
+    whole = (where / "log.jsonl").read_bytes()
+    (where / "log.jsonl").write_bytes(whole + b'{"type": "command", "n": 2, "comm')
+    with session.open(where) as s:
+        assert s.n == 1
+    assert (where / "log.jsonl").read_bytes() == whole
+
+
+# --------------------------------------------------------------------------- integrity
+
+
+def _started(game: str, where: Path, seed: int = 21) -> str:
+    with session.create(where, game, None, seed) as s:
+        s.command("search", {"counter": "eye", "hex": _miss(s)})
+        s.command("end-turn", {})
+        return _hash(s)
+
+
+def test_a_hand_edited_value_in_state_json_is_detected(game, where):
+    _started(game, where)
+    record = json.loads((where / "state.json").read_text())
+    record["n"] = 1
+    (where / "state.json").write_text(json.dumps(record))
+    with pytest.raises(session.SessionCorrupt, match=r"state.json: checksum mismatch"):
+        session.open(where)
+
+
+def test_an_edited_state_blob_is_detected(game, where):
+    _started(game, where)
+    record = json.loads((where / "state.json").read_text())
+    blob = record["state"]
+    record["state"] = blob[:10] + ("A" if blob[10] != "A" else "B") + blob[11:]
+    (where / "state.json").write_text(json.dumps(record))
+    with pytest.raises(session.SessionCorrupt, match="checksum mismatch"):
+        session.open(where)
+
+
+def test_a_re_sealed_edit_is_caught_by_the_log_hash(game, where):
+    _started(game, where)
+    key = bytes.fromhex((where / "key").read_text())
+    n, dump, _digest = session.read_state(where, key)
+    dump["token_cell"] = (dump["token_cell"] + 1) % 10  # peek and move the token
+    session.write_state(where, n, dump, key)  # with a valid file checksum
+    with pytest.raises(session.SessionCorrupt,
+                       match=r"state.json: checksum mismatch with log.jsonl at command 2"):
+        session.open(where)
+
+
+def test_corrupt_bytes_are_reported_as_not_json(game, where):
+    _started(game, where)
+    data = bytearray((where / "state.json").read_bytes())
+    data[0:4] = b"\x00\xff\x13Z"
+    (where / "state.json").write_bytes(bytes(data))
+    with pytest.raises(session.SessionCorrupt, match=r"state.json: not JSON"):
+        session.open(where)
+
+
+@pytest.mark.parametrize("damage", ["edit", "bytes", "delete"])
+def test_replay_restores_a_damaged_state(game, where, damage):
+    final = _started(game, where)
+    path = where / "state.json"
+    if damage == "edit":
+        path.write_text(path.read_text().replace('"n": 2', '"n": 0'))
+    elif damage == "bytes":
+        path.write_bytes(b"\x00garbage")
+    else:
+        path.unlink()
+    report = session.replay(where)
+    assert report.ok and report.n == 2 and report.state_file != "ok"
+    with session.open(where) as s:
+        assert (s.n, _hash(s)) == (2, final)
+
+
+def test_replay_of_a_healthy_session_reproduces_every_hash(game, where):
+    final = _started(game, where)
+    with session.open(where) as s:
+        report = s.replay()
+        assert (report.ok, report.n, report.state_file, report.notes) == (True, 2, "ok", ())
+        assert _hash(s) == final
+
+
+def test_replay_reports_a_tampered_log_and_leaves_the_state(game, where):
+    _started(game, where)
+    lines = (where / "log.jsonl").read_text().splitlines()
+    first = json.loads(lines[1])
+    first["args"]["hex"] = f"{(int(first['args']['hex']) + 1) % 10:02d}"
+    lines[1] = json.dumps(first)
+    (where / "log.jsonl").write_text("\n".join(lines) + "\n")
+    state = (where / "state.json").read_bytes()
+    report = session.replay(where)
+    assert not report.ok
+    assert "command 1 (search)" in report.differences[0]
+    assert (where / "state.json").read_bytes() == state
+
+
+def test_replay_notes_a_changed_scenario(game, where):
+    _started(game, where)
+    scenario = Path(game) / "scenarios" / "dusk.yaml"
+    scenario.write_text(scenario.read_text().replace("turns: 4", "turns: 5"))
+    report = session.replay(where)
+    assert any("scenario 'dusk' changed" in note for note in report.notes)
+
+
+# --------------------------------------------------------------------------- hidden state
+
+
+def test_the_hidden_facts_are_not_readable_in_the_files(game, where):
+    with session.create(where, game, None, 4) as s:
+        s.command("search", {"counter": "eye", "hex": _miss(s)})
+        s.command("end-turn", {})
+        key = s.key
+    for name in ("state.json", "log.jsonl"):
+        text = (where / name).read_text()
+        assert "NIGHTJAR" not in text and "token_cell" not in text, name
+    assert (where / "key").stat().st_mode & 0o077 == 0
+    _n, dump, _digest = session.read_state(where, key)
+    assert dump["codename"] == "NIGHTJAR"  # the obfuscation is reversible with the key
+
+
+def test_obfuscation_round_trips_and_depends_on_the_key():
+    dump = {"bombers": [{"id": "231", "hex": "0913"}]}
+    text = session.obfuscate(dump, b"k" * 32)
+    assert "0913" not in text
+    assert session.deobfuscate(text, b"k" * 32) == dump
+    with pytest.raises(ValueError):
+        session.deobfuscate(text, b"j" * 32)
+
+
+# --------------------------------------------------------------------------- locking
+
+
+def test_a_second_command_on_a_busy_session_is_refused(game, where):
+    first = session.create(where, game, None, 4)
+    try:
+        with pytest.raises(BadInput, match="session .* is busy"):
+            session.open(where)
+        with pytest.raises(BadInput, match="is busy"):
+            session.replay(where)
+    finally:
+        first.close()
+    with session.open(where) as s:
+        assert s.n == 0
+
+
+# --------------------------------------------------------------------------- replay property
+
+COMMANDS = st.one_of(
+    st.tuples(st.just("search"), st.fixed_dictionaries(
+        {"counter": st.sampled_from(["eye", "eye", "ear"]),
+         "hex": st.sampled_from([f"{c:02d}" for c in range(10)] + ["10"])})),
+    st.tuples(st.just("sight"), st.just({})),
+    st.tuples(st.just("end-turn"), st.just({})),
+)
+
+
+def _run(directory: Path, game: str, seed: int, commands) -> str:
+    with session.create(directory, game, "midnight", seed) as s:
+        for name, args in commands:
+            try:
+                s.command(name, args)
+            except (RuleViolation, BadInput):
+                pass
+        return _hash(s)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(min_value=0, max_value=2**63), commands=st.lists(COMMANDS,
+                                                                           max_size=12))
+def test_replaying_any_command_sequence_gives_the_same_state(seed, commands):
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        game = str(make_game(root / "games"))
+        final = _run(root / "a", game, seed, commands)
+        assert _run(root / "b", game, seed, commands) == final  # same seed, same game
+        (root / "a" / "state.json").unlink()
+        report = session.replay(root / "a")
+        assert report.ok, report.differences
+        with session.open(root / "a") as s:
+            assert _hash(s) == final
+            accepted = [r for r in s.history() if r.get("result") == "ok"]
+            assert s.n == len(accepted)

@@ -1,0 +1,256 @@
+"""A tiny hidden-information game with a referee, for testing the session store and CLI.
+
+*Hide and seek*: a token hides on a line of cells 00..09 (set-up rolls a d10). Each turn
+the player may ``search COUNTER HEX`` once (counter ``eye``; finding the token ends the
+game), then ``sight`` (is the token within one cell of the searched cell?), then
+``end-turn``: the token moves one cell left (d6 1-3) or right (4-6). After the scenario's
+turns, the token escapes. The token's codename (from the scenario) is a hidden fact the
+player learns only by finding it: the tests look for it in files and views.
+
+Registered as the referee of game ``hideseek``; :func:`make_game` writes that game's folder
+(with two scenarios) where a test wants it. The module also holds the fake's own tests.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from warpress.engine.errors import BadInput, RuleViolation
+from warpress.engine.referee import Announcement, ScenarioInfo, Step, register_referee
+
+GAME_YAML = """\
+game:
+  id: hideseek
+  name: Hide and seek (session test game)
+  kind: hex
+  players: "1"
+  dice: [d6, d10]
+  sides:
+    - {id: seeker, name: Seeker}
+  rule: "1.0"
+"""
+
+SCENARIOS = {
+    "dusk": "title: Dusk\nturns: 4\ncodename: NIGHTJAR\n",
+    "midnight": "title: Midnight\nturns: 8\ncodename: TAWNYOWL\n",
+}
+CELLS = 10
+
+
+def make_game(root: Path) -> Path:
+    """Write the hideseek game folder (game.yaml and scenarios/) under ``root``."""
+    folder = root / "hideseek"
+    (folder / "scenarios").mkdir(parents=True, exist_ok=True)
+    (folder / "game.yaml").write_text(GAME_YAML, encoding="utf-8")
+    for name, text in SCENARIOS.items():
+        (folder / "scenarios" / f"{name}.yaml").write_text(text, encoding="utf-8")
+    return folder
+
+
+@dataclass(frozen=True)
+class HideState:
+    scenario: str
+    title: str
+    turns: int
+    codename: str
+    turn: int
+    token: int
+    searched: int | None = None  # this turn's searched cell
+    sighted: bool = False
+    found: bool = False
+    escaped: bool = False
+    misses: tuple[int, ...] = ()  # cells searched in vain, all turns
+    said: tuple[tuple[int, str, str], ...] = ()  # (turn, phase, text)
+
+    @property
+    def over(self) -> bool:
+        return self.found or self.escaped
+
+
+def _say(state: HideState, phase: str, text: str) -> tuple[HideState, Announcement]:
+    note = Announcement(state.turn, phase, text, ("9.9",))
+    return replace(state, said=state.said + ((state.turn, phase, text),)), note
+
+
+@register_referee("hideseek")
+class HideSeekReferee:
+    game_id = "hideseek"
+    commands = ("search", "sight", "end-turn")
+
+    def scenarios(self, game) -> tuple[ScenarioInfo, ...]:
+        folder = Path(game.path) / "scenarios"
+        return tuple(ScenarioInfo(name, name.title(), str(folder / f"{name}.yaml"))
+                     for name in SCENARIOS)
+
+    def load_scenario(self, game, name_or_path: str | None) -> dict[str, Any]:
+        infos = {i.name: i.path for i in self.scenarios(game)}
+        name = name_or_path or next(iter(infos))
+        path = Path(infos.get(name, name))
+        if not path.is_file():
+            raise BadInput(f"unknown scenario {name!r} (shipped: {', '.join(infos)}; or a "
+                           f"YAML file)")
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        if not isinstance(data, dict) or not isinstance(data.get("turns"), int):
+            raise BadInput(f"{path}: turns: expected an integer")
+        return {"name": path.stem, **data}
+
+    def new(self, game, scenario: Mapping[str, Any], dice) -> Step:
+        state = HideState(scenario["name"], scenario.get("title", ""), scenario["turns"],
+                          str(scenario.get("codename", "TOKEN")), 1,
+                          dice.roll("d10", "hide") - 1)
+        state, note = _say(state, "start", "Something hides on the line.")
+        return Step(state, (note,))
+
+    def apply(self, game, state: HideState, command: str, args: Mapping[str, Any],
+              dice) -> Step:
+        if state.over:
+            raise RuleViolation("4.1", "the game is over")
+        handler = {"search": self._search, "sight": self._sight, "end-turn": self._end}
+        return handler[command](state, args, dice)
+
+    def _search(self, state: HideState, args, dice) -> Step:
+        if args.get("counter") != "eye":
+            raise BadInput(f"unknown counter {args.get('counter')!r} (counters: eye)")
+        cell = str(args.get("hex", ""))
+        if not (cell.isdigit() and int(cell) < CELLS):
+            raise BadInput(f"unknown hex {cell!r} (hexes: 00-{CELLS - 1:02d})")
+        if state.searched is not None:
+            raise RuleViolation("3.1", "one search per turn")
+        where = int(cell)
+        if where == state.token:
+            state = replace(state, searched=where, found=True)
+            state, note = _say(state, "search", f"Found {state.codename} at {where:02d}!")
+        else:
+            state = replace(state, searched=where, misses=state.misses + (where,))
+            state, note = _say(state, "search", f"Nothing at {where:02d}.")
+        return Step(state, (note,))
+
+    def _sight(self, state: HideState, args, dice) -> Step:
+        if state.searched is None:
+            raise RuleViolation("3.2", "sight needs a search this turn")
+        if state.sighted:
+            raise RuleViolation("3.2", "one sighting per turn")
+        near = abs(state.token - state.searched) <= 1
+        state = replace(state, sighted=True)
+        state, note = _say(state, "sight", "Warm." if near else "Cold.")
+        return Step(state, (note,))
+
+    def _end(self, state: HideState, args, dice) -> Step:
+        step = -1 if dice.roll("d6", "drift") <= 3 else 1
+        token = min(CELLS - 1, max(0, state.token + step))
+        if state.turn >= state.turns:
+            state = replace(state, token=token, escaped=True)
+            state, note = _say(state, "end", "The night is over.")
+            return Step(state, (note,))
+        state = replace(state, token=token, turn=state.turn + 1, searched=None, sighted=False)
+        state, note = _say(state, "start", f"Turn {state.turn} begins.")
+        return Step(state, (note,))
+
+    def player_view(self, game, state: HideState) -> dict[str, Any]:
+        markers = [{"kind": "miss", "hex": f"{c:02d}"} for c in state.misses]
+        if state.found:
+            markers.append({"kind": "found", "hex": f"{state.token:02d}",
+                            "name": state.codename})
+        awaiting = [] if state.over else (
+            ["search", "end-turn"] if state.searched is None
+            else ["end-turn"] if state.sighted else ["sight", "end-turn"])
+        return {"game": "hideseek", "scenario": state.scenario, "title": state.title,
+                "turn": state.turn, "turns": state.turns,
+                "phase": "over" if state.over else "search",
+                "awaiting": awaiting, "fighters": [],
+                "counters": [{"radar": "eye", "hex": (None if state.searched is None
+                                                      else f"{state.searched:02d}")}],
+                "markers": markers,
+                "announcements": [Announcement(t, p, x, ("9.9",)).as_json()
+                                  for t, p, x in state.said if t == state.turn],
+                "over": state.over, "summary": self.summary(game, state)}
+
+    def referee_view(self, game, state: HideState) -> dict[str, Any]:
+        view = self.player_view(game, state)
+        view["bombers"] = [{"id": state.codename, "hex": f"{state.token:02d}"}]
+        return view
+
+    def summary(self, game, state: HideState) -> dict[str, Any] | None:
+        if not state.over:
+            return None
+        if state.found:
+            return {"result": "won", "reasons": [f"found {state.codename} on turn {state.turn}"]}
+        return {"result": "lost", "reasons": [f"{state.codename} escaped"]}
+
+    def dump(self, state: HideState) -> dict[str, Any]:
+        return {"scenario": state.scenario, "title": state.title, "turns": state.turns,
+                "codename": state.codename, "turn": state.turn, "token_cell": state.token,
+                "searched": state.searched, "sighted": state.sighted, "found": state.found,
+                "escaped": state.escaped, "misses": list(state.misses),
+                "said": [list(s) for s in state.said]}
+
+    def load(self, game, data: Mapping[str, Any]) -> HideState:
+        try:
+            return HideState(data["scenario"], data["title"], data["turns"], data["codename"],
+                             data["turn"], data["token_cell"], data["searched"],
+                             data["sighted"], data["found"], data["escaped"],
+                             tuple(data["misses"]), tuple(tuple(s) for s in data["said"]))
+        except (KeyError, TypeError) as exc:
+            raise BadInput(f"not a hideseek state: {exc}") from None
+
+    def render_player_map(self, game, state: HideState) -> bytes:
+        return self._svg(self.player_view(game, state)["markers"], None)
+
+    def render_referee_map(self, game, state: HideState) -> bytes:
+        return self._svg(self.player_view(game, state)["markers"], state.token)
+
+    @staticmethod
+    def _svg(markers, token: int | None) -> bytes:
+        shapes = [f'<rect x="{int(m["hex"]) * 10}" y="0" width="10" height="10" '
+                  f'class="{m["kind"]}"/>' for m in markers]
+        if token is not None:
+            shapes.append(f'<circle cx="{token * 10 + 5}" cy="5" r="4" class="token"/>')
+        return ('<svg xmlns="http://www.w3.org/2000/svg" width="100" height="10">'
+                + "".join(shapes) + "</svg>").encode()
+
+
+# --------------------------------------------------------------------------- the fake's tests
+
+
+class _Fixed:
+    def __init__(self, *values: int):
+        self.values = list(values)
+
+    def roll(self, die: str, name: str = "roll") -> int:
+        return self.values.pop(0)
+
+
+@pytest.fixture
+def hide_game(tmp_path):
+    from warpress.engine.loader import load_game
+
+    return load_game(make_game(tmp_path))
+
+
+def test_fake_player_view_hides_the_token_until_found(hide_game):
+    ref = HideSeekReferee()
+    state = ref.new(hide_game, ref.load_scenario(hide_game, None), _Fixed(4)).state
+    assert state.token == 3
+    missed = ref.apply(hide_game, state, "search", {"counter": "eye", "hex": "07"},
+                       _Fixed()).state
+    assert "NIGHTJAR" not in repr(ref.player_view(hide_game, missed))
+    found = ref.apply(hide_game, state, "search", {"counter": "eye", "hex": "03"},
+                      _Fixed()).state
+    assert "NIGHTJAR" in repr(ref.player_view(hide_game, found))
+    assert ref.summary(hide_game, found)["result"] == "won"
+
+
+def test_fake_dump_load_round_trip_and_refusals(hide_game):
+    ref = HideSeekReferee()
+    state = ref.new(hide_game, ref.load_scenario(hide_game, "midnight"), _Fixed(1)).state
+    state = ref.apply(hide_game, state, "search", {"counter": "eye", "hex": "05"}, _Fixed()).state
+    assert ref.load(hide_game, ref.dump(state)) == state
+    with pytest.raises(RuleViolation, match="3.1"):
+        ref.apply(hide_game, state, "search", {"counter": "eye", "hex": "04"}, _Fixed())
+    with pytest.raises(BadInput, match="unknown hex"):
+        ref.apply(hide_game, state, "search", {"counter": "eye", "hex": "12"}, _Fixed())
