@@ -1,7 +1,12 @@
-"""verify/games/axis_allies.py: victory outcomes pass; an NPL win outside the round end FAILS."""
+"""verify/games/axis_allies.py: every digest invariant passes; broken rules (an NPL win outside
+the round end, a bigger attacker faring worse, an AA gun hitting a tank, casualties beyond the
+hits) FAIL with a counterexample."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
+import pytest
 from warpress.engine.games.axis_allies import board
 from warpress.engine.loader import builtin
 from warpress.verify.invariants import invariants_for, run
@@ -50,3 +55,64 @@ def test_battle_odds_invariant_fails_when_a_bigger_attacker_fares_worse(monkeypa
     outcome = run(inv, game, examples=60)
     assert not outcome.passed
     assert "lowers attacker_wins" in outcome.counterexample
+
+
+# --------------------------------------------------------------------------- digest 12: combat
+
+NEW = ("combat_dice", "expected_hits", "dice_per_round", "casualties", "aa_fire",
+       "sub_first_strike", "battle_end", "battle_conservation")
+
+
+def _named(game, name):
+    return next(i for i in invariants_for(game) if i.name == name)
+
+
+def test_every_invariant_names_a_rule_and_a_digest_id():
+    game = builtin("axis-allies")
+    for name in NEW:
+        inv = _named(game, name)
+        assert inv.rule and ("(I" in inv.summary or "conservation" in inv.summary), inv.label
+
+
+@pytest.mark.parametrize("name", NEW)
+def test_digest_invariant_passes(name):
+    game = builtin("axis-allies")
+    outcome = run(_named(game, name), game, examples=40)
+    assert outcome.passed, outcome.counterexample or outcome.error
+
+
+def test_an_aa_gun_that_can_hit_a_tank_fails(monkeypatch):
+    game = builtin("axis-allies")
+    from warpress.engine.games.axis_allies import battle as B
+
+    real = B.aa_fire
+
+    def hits_ground_units(game, spec, state, dice):  # each AA hit takes a land unit first
+        out = real(game, spec, state, dice)
+        attacker = list(state.attacker)
+        for plane in out.aa_destroyed:
+            ground = [t for t in attacker if t not in ("fighter", "bomber")]
+            attacker.remove(ground[0] if ground else plane)
+        return replace(out, attacker=tuple(attacker))
+
+    monkeypatch.setattr(B, "aa_fire", hits_ground_units)
+    outcome = run(_named(game, "aa_fire"), game, examples=200)
+    assert not outcome.passed
+    assert "AA fire removes" in outcome.counterexample
+    assert "aa_rolls" in outcome.counterexample  # the shrunk rolls are shown
+
+
+def test_casualties_beyond_the_hits_fail(monkeypatch):
+    game = builtin("axis-allies")
+    from warpress.engine.games.axis_allies import battle as B
+
+    real = B.combat_round
+
+    def one_too_many(game, spec, state, dice):  # the defender loses one unit more than hit
+        out = real(game, spec, state, dice)
+        return replace(out, defender=out.defender[1:])
+
+    monkeypatch.setattr(B, "combat_round", one_too_many)
+    outcome = run(_named(game, "casualties"), game, examples=60)
+    assert not outcome.passed
+    assert "hits on" in outcome.counterexample and "attacker_rolls" in outcome.counterexample
