@@ -1,28 +1,40 @@
-"""Axis & Allies rule invariants (digest 12) as hypothesis properties over the engine: combat.
+"""Axis & Allies rule invariants (digest 12, I1-I21) as hypothesis properties over the engine.
 
 Every property drives the engine's own procedures (``engine/games/axis_allies``) with the game it
 is handed and checks what the rule says must hold afterwards. The rule text has no rule numbers:
-each property is named after the digest's step label (③, land 2), sea 2)-3), ...) and carries
-the digest's invariant id (I2 ...) in its summary. The numbers the rules print (the unit table,
-AA hits on a 1) are written here as the rules' own; numbers the text leaves out (weapons) are read
-from the game's data.
+each property is named after the digest's step label (① - ⑥, land 2), sea 7), ...) and carries
+the digest's invariant id (I1 ...) in its summary. The numbers the rules print (the unit table,
+AA hits on a 1, 5 IPC a development die, success on a 6, the turn order) are written here as the
+rules' own; numbers the text leaves out (weapons, the board) are read from the game's data.
 
 Battles are fought with dice hypothesis draws (``DrawnDice``): one step at a time through the
 engine's ``opening`` and ``combat_round``, exactly as ``resolve`` takes them, then replayed through
 ``resolve`` itself, which must end in the same state. A counterexample is the forces and the rolls.
 
-Covered: I2 and I3 (combat dice, E1, E3), I4 and I7 (dice per round), I5 (AA fire), I6
-(casualties: the owner's order, never more than the hits or the units present), I8 (submarine
-first strike, E4), I9 (how a battle ends; no defender retreat), I20 (victory, E10); plus unit
-conservation in battle, expected hits never falling as a force grows, and exact battle odds.
+Covered: I1 (turn order; the six actions in order), I2 and I3 (combat dice, E1, E3), I4 and I7
+(dice per round), I5 (AA fire), I6 (casualties: the owner's order, never more than the hits or the
+units present), I8 (submarine first strike, E4), I9 (how a battle ends; no defender retreat),
+I10 (submarine withdrawal), I11-I13 (non-combat movement), I14-I16 (placement), I17 (the cost of
+a purchase), I18 (weapons development, E12), I19 (income; a transferred territory moves exactly its
+value), I20 (victory, E10), I21 (blitz); plus unit conservation in battle, expected hits never
+falling as a force grows, and exact battle odds.
 
 Not covered, and why:
 
+* I1, "each turn runs ①-⑥ exactly once": the engine has no turn loop (it answers one step at a
+  time); only the order of the sequence data and of the turns is checked.
+* I17, "IPC never negative": the engine keeps no IPC treasury (constant ipc-may-go-negative has
+  no procedure behind it); only the cost of a purchase is checked.
 * Battleship two hits: neither the digest nor the engine has it (a battleship takes one hit).
 * What submarines may hit (submarine-vs-aircraft restrictions): absent from the digest (digest 9);
   the engine lets the first strike hit any defending unit, so nothing is asserted beyond I8.
+* Capital capture transferring IPC (IPC seizure): absent from the digest (digest 9) and the engine;
+  only the NPL change of a captured territory is checked (I19).
+* Retreat destination, transports, carrier capacity, strategic bombing: absent (digest 9).
 * I9's attacker retreat: the engine fights every battle to its end (``retreat`` only answers
   whether a side may declare one), so a retreat is checked as allowed or refused, not played.
+* I11's "must leave the battle space" is checked for an aircraft that moved in combat movement
+  (the engine's ``moved_in_combat``): the space it fought in is where its non-combat move starts.
 """
 
 from __future__ import annotations
@@ -37,7 +49,7 @@ from hypothesis import strategies as st
 from ...engine.dice import GivenDice, faces
 from ...engine.errors import RuleViolation
 from ...engine.games.axis_allies import battle as B
-from ...engine.games.axis_allies import board
+from ...engine.games.axis_allies import board, research
 from ...engine.games.axis_allies.common import (
     aa_destroys,
     hit_faces,
@@ -60,7 +72,11 @@ UNIT_TABLE = {
     "factory": (15, None, None, None),
 }
 AIRCRAFT = ("fighter", "bomber")  # 飛行機 (land 2), ④)
+TURN_ORDER = ("russia", "germany", "uk", "japan", "usa")  # L15-16: USSR first, USA last
+ACTIONS = ("①", "②", "③", "④", "⑤", "⑥")  # L18-24, E9
+ROUNDS_PER_YEAR, START_YEAR = 4, 1942  # L17, L119
 AA_HIT = 1  # land 2): each 1 destroys that aircraft
+DEV_DIE_COST, DEV_SUCCESS = 5, 6  # ①: 5 IPC a die; each 6 is a development
 D6 = tuple(range(1, 7))
 
 LAND_ATTACK = ("infantry", "armor", "fighter", "bomber", "antiaircraft")
@@ -411,6 +427,386 @@ def battle_conservation(game: Game):
                 step.named("defender_rolls")))
         assert sum(gone_a.values()) == kills_a, f"attacker lost {dict(gone_a)}, {kills_a} kills"
         assert sum(gone_d.values()) == kills_d, f"defender lost {dict(gone_d)}, {kills_d} kills"
+
+    return check
+
+
+# --- the board: movement, withdrawal, placement, income --------------------------------------
+
+
+def _land(game: Game) -> tuple[str, ...]:
+    return tuple(sorted(p for p, rec in board.points(game).items() if not board.is_sea(rec)))
+
+
+def _sea(game: Game) -> tuple[str, ...]:
+    return tuple(sorted(p for p, rec in board.points(game).items() if board.is_sea(rec)))
+
+
+def _income_value(game: Game, territory: str) -> int:
+    return int(board.points(game)[territory].get("production") or 0)
+
+
+def changes(game: Game):
+    """Territories that changed hands since the start: ``(territory, new owner)`` pairs."""
+    owners = st.sampled_from((*TURN_ORDER, board.NEUTRAL))
+    return st.lists(st.tuples(st.sampled_from(_land(game)), owners), max_size=12)
+
+
+def control_of(game: Game, moved: list[tuple[str, str]]) -> dict[str, str]:
+    """The printed owners with ``moved`` applied."""
+    control = board.start_control(game)
+    control.update(moved)
+    return control
+
+
+def walks(game: Game, unit_type: str, most: int):
+    """Paths of adjacent spaces along the unit's routes, 1 to ``most`` steps."""
+    g = board.graph_for(game, unit_type)
+    starts = sorted(n for n in g.nodes if g.neighbours(n))
+
+    @st.composite
+    def walk(draw) -> list[str]:
+        path = [draw(st.sampled_from(starts))]
+        for _ in range(draw(st.integers(1, most))):
+            path.append(draw(st.sampled_from(sorted(g.neighbours(path[-1])))))
+        return path
+
+    return walk()
+
+
+def _hostile(game: Game, power: str, control, where: str) -> bool:
+    owner = control.get(where)
+    return owner not in (None, board.NEUTRAL) and not board.friendly(game, power, owner)
+
+
+def _refused(call) -> str | None:
+    """None when the engine accepts the call; the rule it cites when it refuses."""
+    try:
+        call()
+    except RuleViolation as exc:
+        return str(exc)
+    return None
+
+
+@invariant(GAME, "sea 7)", "submarine withdrawal: an attacking sub only to the sea zone it "
+           "entered from, a defending sub only to an adjacent zone free of enemy units (I10)")
+def sub_withdrawal(game: Game):
+    g = board.graph(game, ("sea",))
+    seas = tuple(z for z in _sea(game) if g.neighbours(z))
+
+    @given(st.sampled_from(seas), st.data(), st.sampled_from(("attacker", "defender")))
+    def check(zone, data, side):
+        near = sorted(g.neighbours(zone))
+        to = data.draw(st.sampled_from(near) | st.sampled_from(seas), label="to")
+        came = data.draw(st.sampled_from(near), label="entered_from")
+        enemy = data.draw(st.lists(st.sampled_from(near), unique=True), label="enemy_zones")
+        refusal = _refused(lambda: board.sub_withdrawal(game, side, zone, to, entered_from=came,
+                                                        enemy_zones=enemy))
+        legal = to == came if side == "attacker" else (to in near and to not in enemy)
+        assert (refusal is None) is legal, (
+            f"{side} sub {zone} -> {to} (entered from {came}, enemy in {enemy}): "
+            f"{'accepted' if refusal is None else refusal}")
+
+    return check
+
+
+MOVERS = tuple(t for t in UNIT_TABLE if UNIT_TABLE[t][1])
+
+
+@invariant(GAME, "④ non-combat movement", "no unit ends in an enemy-occupied, enemy-controlled "
+           "or neutral space; units that moved in ② stay; aircraft leave the battle space and land "
+           "in a friendly territory not taken this turn or (fighters) on a carrier, within their "
+           "movement (I11, I12, I13)")
+def noncombat_movement(game: Game):
+    @given(st.data(), st.sampled_from(MOVERS), st.sampled_from(TURN_ORDER), changes(game),
+           st.booleans())
+    def check(data, unit_type, power, moved_to, moved):
+        control = control_of(game, moved_to)
+        move = UNIT_TABLE[unit_type][1]
+        aircraft = unit_type in AIRCRAFT
+        path = data.draw(walks(game, unit_type, move + 1), label="path")
+        used = data.draw(st.integers(0, move), label="used") if aircraft else 0
+        enemy = data.draw(st.lists(st.sampled_from(path), unique=True), label="enemy_units")
+        taken = data.draw(st.lists(st.sampled_from(path), unique=True), label="captured")
+        carriers = data.draw(st.lists(st.sampled_from(path), unique=True), label="carriers")
+        refusal = _refused(lambda: board.noncombat_move(
+            game, power, unit_type, path, control, enemy_units=enemy, moved_in_combat=moved,
+            used=used, captured_this_turn=taken, carriers=carriers))
+        end = path[-1]
+        spaces = [end] if aircraft else path[1:]
+        bad = [w for w in spaces if w in enemy or (w in _land(game) and (
+            control.get(w) == board.NEUTRAL or _hostile(game, power, control, w)))]
+        if aircraft:
+            sea = board.is_sea(board.point(game, end))
+            if sea and not (unit_type == "fighter" and end in carriers):
+                bad.append(f"{end} (no carrier)")
+            if not sea and end in taken:
+                bad.append(f"{end} (captured this turn)")
+            if moved and end == path[0]:
+                bad.append(f"{end} (the battle space)")
+        legal = not bad and used + len(path) - 1 <= move and not (moved and not aircraft)
+        assert (refusal is None) is legal, (
+            f"{unit_type} of {power} {'(moved in ②) ' if moved else ''}along {path}, used "
+            f"{used}; bad spaces {bad}: {'accepted' if refusal is None else refusal}")
+
+    return check
+
+
+@invariant(GAME, "② combat movement", "blitz: only armor passes through enemy territory, only "
+           "through one without enemy units, and each such territory changes control; nobody "
+           "enters a neutral or passes enemy units (I21)")
+def blitz(game: Game):
+    land_movers = ("infantry", "armor", "antiaircraft", "fighter", "bomber")
+
+    @given(st.data(), st.sampled_from(land_movers), st.sampled_from(TURN_ORDER), changes(game))
+    def check(data, unit_type, power, moved_to):
+        control = control_of(game, moved_to)
+        move = UNIT_TABLE[unit_type][1]
+        path = data.draw(walks(game, unit_type, move), label="path")
+        enemy = data.draw(st.lists(st.sampled_from(path), unique=True), label="enemy_units")
+        try:
+            new, captured = board.combat_move(game, power, unit_type, path, control,
+                                              enemy_units=enemy)
+        except RuleViolation as exc:
+            new, captured, refusal = None, (), str(exc)
+        else:
+            refusal = None
+        middle = path[1:-1]
+        neutral = [w for w in path[1:] if control.get(w) == board.NEUTRAL]
+        blocked = [w for w in middle if w in enemy]
+        hostile = [w for w in middle if _hostile(game, power, control, w)]
+        aircraft = unit_type in AIRCRAFT
+        legal = not neutral and not blocked and (aircraft or not hostile or unit_type == "armor")
+        assert (refusal is None) is legal, (
+            f"{unit_type} of {power} along {path} (enemy units in {enemy}): neutral {neutral}, "
+            f"through enemy units {blocked}, through enemy territory {hostile}: "
+            f"{'accepted' if refusal is None else refusal}")
+        if refusal is not None:
+            return
+        end = path[-1]
+        takes_end = (not aircraft and _hostile(game, power, control, end) and end not in enemy)
+        want = ([] if aircraft else hostile) + ([end] if takes_end else [])
+        assert list(captured) == want, f"{unit_type} along {path} captures {captured}"
+        for where, owner in control.items():
+            assert new[where] == (power if where in want else owner), (
+                f"{where}: {owner} -> {new[where]}")
+
+    return check
+
+
+PLACEABLE = tuple(UNIT_TABLE)
+
+
+def draw_placement(data, game: Game, own: list[str]) -> dict:
+    """A placement in ⑤, each part its own draw: factories on the board (mostly in ``own``
+    territories), where, what, and what this turn already saw."""
+    lands, seas, coast = _land(game), _sea(game), board.graph(game, ("coast",))
+    kinds = st.sampled_from(("original", "built"))
+    site = st.sampled_from(own) | st.sampled_from(lands) if own else st.sampled_from(lands)
+    factories = data.draw(st.dictionaries(site, kinds, min_size=1, max_size=4),
+                          label="factories")
+    near = sorted({z for f in factories for z in coast.neighbours(f)}) or list(seas)
+    where = data.draw(st.sampled_from(sorted(factories)) | st.sampled_from(near)
+                      | st.sampled_from(lands), label="where")
+    pool = PLACEABLE if where in lands else ("battleship", "carrier", "transport", "submarine",
+                                             "infantry")
+    units = dict(Counter(data.draw(st.lists(st.sampled_from(pool), min_size=1, max_size=14),
+                                   label="units")))
+    sites = sorted(factories)
+    return {"factories": factories, "where": where, "units": units,
+            "built": data.draw(st.lists(st.sampled_from(sites), unique=True), label="built"),
+            "captured": data.draw(st.lists(st.sampled_from([*sites, where]), unique=True),
+                                  label="captured"),
+            "already": {"factory": int(where in factories),
+                        "antiaircraft": data.draw(st.integers(0, 1), label="aa_standing")},
+            "placed": data.draw(st.dictionaries(st.sampled_from(sites), st.integers(0, 4)),
+                                label="placed")}
+
+
+@invariant(GAME, "⑤", "units are placed only at a factory held since the start of the turn and "
+           "not bought this turn (ships next to it), at most the territory's income a turn at a "
+           "factory built during the game; at most 1 factory and 1 AA gun a territory "
+           "(I14, I15, I16)")
+def placement(game: Game):
+    coast = board.graph(game, ("coast",))
+
+    @given(st.sampled_from(TURN_ORDER), changes(game), st.data())
+    def check(power, moved_to, data):
+        control = control_of(game, moved_to)
+        own = sorted(t for t, who in control.items() if who == power)
+        case = draw_placement(data, game, own)
+        factories, where, units = case["factories"], case["where"], case["units"]
+        built, captured, already, placed = (case["built"], case["captured"], case["already"],
+                                            case["placed"])
+        out: dict = {}
+
+        def place():
+            out.update(board.check_placement(
+                game, power, where, units, control, factories=factories, built_this_turn=built,
+                captured_this_turn=captured, already=already, placed=placed))
+
+        refusal = _refused(place)
+        count = sum(n for t, n in units.items() if t != "factory")
+        sea = where in _sea(game)
+        ships = {"battleship", "carrier", "transport", "submarine"}
+        candidates = ([s for s in sorted(factories) if coast.adjacent(where, s)] if sea
+                      else [where] if where in factories else [])
+
+        def usable(site: str) -> bool:  # I14
+            return control.get(site) == power and site not in captured and site not in built
+
+        def room(site: str) -> bool:  # I15
+            return (factories[site] != "built"
+                    or count + placed.get(site, 0) <= _income_value(game, site))
+
+        sites = [s for s in candidates if usable(s) and room(s)]
+        problems = []
+        if sea and not all(t in ships for t in units):
+            problems.append("only ships in a sea zone")
+        if not sea and any(t in ships for t in units):
+            problems.append("ships go to a sea zone")
+        if count and not sites:
+            problems.append(f"no usable factory with room among {candidates}")
+        if "factory" in units and (sea or control.get(where) != power or where in captured):
+            problems.append(f"a new factory in {where}, held by {control.get(where)}")
+        for kind in ("factory", "antiaircraft"):  # I16
+            if units.get(kind, 0) + already.get(kind, 0) > 1:
+                problems.append(f"a second {kind}")
+        assert (refusal is None) is (not problems), (
+            f"{power} places {units} at {where}: {problems or 'legal'}, "
+            f"engine: {'accepted' if refusal is None else refusal}")
+        if refusal is None and count:
+            assert out["factory"] in sites, f"placed through {out['factory']}, usable {sites}"
+
+    return check
+
+
+@invariant(GAME, "⑤", "placement limit: a factory there from the start places any number, one "
+           "built during the game at most its territory's income value (I15, W25, W26)")
+def placement_limit(game: Game):
+    key = game.table("placement-limit").key("income")
+
+    @given(st.sampled_from(("original", "built")), st.integers(key.min, key.max),
+           st.integers(0, 20))
+    def check(factory, income, place):
+        limit = board.placement_limit(game, factory, income, None, None)
+        if factory == "original":
+            assert not isinstance(limit, int), f"an original factory is limited to {limit}"
+        else:
+            assert limit == income, f"a built factory in a territory of income {income}: {limit}"
+        refusal = _refused(lambda: board.placement_limit(game, factory, income, None, place))
+        over = factory == "built" and place > income
+        assert (refusal is not None) is over, f"placing {place}: {refusal or 'accepted'}"
+
+    return check
+
+
+@invariant(GAME, "⑤", "at most one AA gun defends a territory: a land battle with two is refused "
+           "(I16)")
+def one_aa_gun(game: Game):
+    @given(st.integers(0, 3), _side(LAND_DEFENSE))
+    def check(guns, defender):
+        args = {"kind": "land", "attacker": "1 infantry",
+                "defender": _force({**defender, "antiaircraft": guns})}
+        refusal = _refused(lambda: B.make_spec(game, args))
+        assert (refusal is not None) is (guns > 1), f"{guns} AA guns: {refusal or 'accepted'}"
+
+    return check
+
+
+@invariant(GAME, "⑥ income", "income is the NPL, the sum of the income values of the territories "
+           "held; a territory changing hands moves exactly its value (I19, E11, W30)")
+def income(game: Game):
+    values = {t: _income_value(game, t) for t in _land(game)}
+    total = sum(values.values())
+
+    @given(changes(game), st.sampled_from(_land(game)), st.sampled_from(TURN_ORDER))
+    def check(moved_to, territory, taker):
+        control = control_of(game, moved_to)
+        npls = {p: board.npl(game, p, control) for p in TURN_ORDER}
+        for power, value in npls.items():
+            want = sum(v for t, v in values.items() if control.get(t) == power)
+            assert value == want, f"{power}: NPL {value}, its territories print {want}"
+            assert board.income(game, value) == value, "income is not the NPL (E11)"
+        neutral = sum(v for t, v in values.items() if control.get(t) == board.NEUTRAL)
+        assert sum(npls.values()) + neutral == total, "NPL created or lost"
+        giver = control[territory]
+        after = dict(control, **{territory: taker})
+        for power in TURN_ORDER:
+            change = board.npl(game, power, after) - npls[power]
+            want = (values[territory] * ((power == taker) - (power == giver))
+                    if giver != taker else 0)
+            assert change == want, f"{territory} {giver} -> {taker}: {power} NPL {change:+d}"
+        axis = board.axis_npl(game, control)
+        assert axis == npls["germany"] + npls["japan"], f"Axis NPL {axis}"
+
+    return check
+
+
+# --- ① weapons development and purchase; the sequence ------------------------------------------
+
+
+@invariant(GAME, "① purchase", "IPC spent in ① = 5 per development die + the printed cost of "
+           "every unit bought (I17, W15, W19, W20)")
+def purchase_cost(game: Game):
+    @given(st.dictionaries(st.sampled_from(tuple(UNIT_TABLE)), st.integers(0, 5)),
+           st.integers(0, 12))
+    def check(units, dice):
+        cost = research.purchase_cost(game, units, dice)
+        want = DEV_DIE_COST * dice + sum(UNIT_TABLE[t][0] * n for t, n in units.items())
+        assert cost == want, f"{units} and {dice} dice cost {cost}, the chart says {want}"
+        assert research.dice_cost(game, dice) == DEV_DIE_COST * dice, f"{dice} dice"
+
+    return check
+
+
+@invariant(GAME, "① weapons development", "success iff a die shows 6; one new weapon per 6, "
+           "never one already owned, nothing once all are owned (E12); the chance of success "
+           "is 1 - (5/6)^n and grows with n (I18, W16, W17)")
+def weapons_development(game: Game):
+    known = weapon_ids(game)
+
+    @given(st.data(), st.integers(1, 6), st.lists(st.sampled_from(known), unique=True))
+    def check(data, n, developed):
+        dice = DrawnDice(data)
+        out = research.develop(game, n, list(developed), dice)
+        rolls = [v for name, v in dice.rolls if name == "rolls"]
+        sixes = rolls.count(DEV_SUCCESS)
+        assert len(rolls) == n, f"{len(rolls)} development dice rolled for {n} bought"
+        assert out["sixes"] == sixes and out["success"] is (sixes > 0), f"rolls {rolls}: {out}"
+        assert out["cost"] == DEV_DIE_COST * n, f"{n} dice cost {out['cost']}"
+        gained = [] if out["weapons"] == "none" else out["weapons"].split(",")
+        assert len(set(gained)) == len(gained), f"the same weapon twice: {gained}"
+        assert not set(gained) & set(developed), f"{gained} re-develops {developed}"
+        assert set(gained) <= set(known), f"unknown weapons {gained}"
+        want = min(sixes, len(known) - len(developed))
+        assert len(gained) == want, f"{sixes} sixes, {len(developed)} owned give {gained}"
+        p = research.p_success(game, n)
+        assert p == 1 - Fraction(DEV_SUCCESS - 1, DEV_SUCCESS) ** n, f"P({n} dice) = {p}"
+        assert research.p_success(game, n + 1) > p, f"one more die does not raise {p}"
+
+    return check
+
+
+@invariant(GAME, "sequence of play", "turns run USSR, Germany, UK, Japan, USA, then a new round; "
+           "4 rounds a year from 1942; the actions are ①-⑥ in order (I1, W35)")
+def turn_order(game: Game):
+    @given(st.sampled_from(TURN_ORDER), st.integers(1, 60))
+    def check(power, round_number):
+        seen, p, r = [], power, round_number
+        for _ in range(len(TURN_ORDER)):
+            seen.append(p)
+            p, r = board.next_turn(game, p, r)
+        k = TURN_ORDER.index(power)
+        assert seen == [*TURN_ORDER[k:], *TURN_ORDER[:k]], f"turns from {power}: {seen}"
+        assert p == power and r == round_number + 1, f"five turns on: {p} in round {r}"
+        nxt = board.next_turn(game, power, round_number)[1]
+        assert nxt == round_number + (power == TURN_ORDER[-1]), "the round ends after the USA"
+        year = board.year_of_round(game, round_number)
+        assert year == START_YEAR + (round_number - 1) // ROUNDS_PER_YEAR, f"round {round_number}"
+        steps = sorted(game.section("sequence"), key=lambda s: s.get("order"))
+        marks = [str(s.name)[0] for s in steps[:len(ACTIONS)]]
+        assert marks == list(ACTIONS), f"the actions run {marks}"
 
     return check
 

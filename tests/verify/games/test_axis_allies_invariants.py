@@ -1,6 +1,6 @@
 """verify/games/axis_allies.py: every digest invariant passes; broken rules (an NPL win outside
 the round end, a bigger attacker faring worse, an AA gun hitting a tank, casualties beyond the
-hits) FAIL with a counterexample."""
+hits, placement at a factory bought this turn) FAIL with a counterexample."""
 
 from __future__ import annotations
 
@@ -57,10 +57,12 @@ def test_battle_odds_invariant_fails_when_a_bigger_attacker_fares_worse(monkeypa
     assert "lowers attacker_wins" in outcome.counterexample
 
 
-# --------------------------------------------------------------------------- digest 12: combat
+# --------------------------------------------------------------------------- digest 12, I1-I21
 
 NEW = ("combat_dice", "expected_hits", "dice_per_round", "casualties", "aa_fire",
-       "sub_first_strike", "battle_end", "battle_conservation")
+       "sub_first_strike", "battle_end", "battle_conservation", "sub_withdrawal",
+       "noncombat_movement", "blitz", "placement", "placement_limit", "one_aa_gun", "income",
+       "purchase_cost", "weapons_development", "turn_order")
 
 
 def _named(game, name):
@@ -116,3 +118,17 @@ def test_casualties_beyond_the_hits_fail(monkeypatch):
     outcome = run(_named(game, "casualties"), game, examples=60)
     assert not outcome.passed
     assert "hits on" in outcome.counterexample and "attacker_rolls" in outcome.counterexample
+
+
+def test_placing_at_a_factory_bought_this_turn_fails(monkeypatch):
+    game = builtin("axis-allies")
+    real = board._factory_usable
+
+    def ignores_new_factories(game, power, site, control, built, captured):
+        return real(game, power, site, control, (), captured)
+
+    monkeypatch.setattr(board, "_factory_usable", ignores_new_factories)
+    outcome = run(_named(game, "placement"), game, examples=300)
+    assert not outcome.passed
+    assert "(built): ['" in outcome.counterexample  # the shrunk case: a factory bought this turn
+    assert "engine: accepted" in outcome.counterexample
