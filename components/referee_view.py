@@ -685,3 +685,14 @@ def map_png(game: Game, view: Mapping, referee: bool = False, dpi: int = 100) ->
         subprocess.run(["pdftoppm", "-r", str(dpi), "-png", "-singlefile", str(source),
                         str(Path(tmp) / "map")], check=True, capture_output=True)
         return (Path(tmp) / "map.png").read_bytes()
+
+
+MAP_FORMATS = {"svg": map_svg, "png": map_png}
+
+
+def map_bytes(game: Game, view: Mapping, path: str | Path, referee: bool = False) -> bytes:
+    """The map for ``--map FILE``: SVG or PNG by the file's suffix; BadInput for another."""
+    suffix = Path(path).suffix.lower().lstrip(".")
+    if suffix not in MAP_FORMATS:
+        raise BadInput(f"--map {str(path)!r}: the file must end in .svg or .png")
+    return MAP_FORMATS[suffix](game, view, referee)
