@@ -270,5 +270,286 @@ def build(game: str, paper_name: str, out_dir: str, formats: str, duplex: str,
                f"{sum(r.pages for r in results)} pages in {total:.1f} s")
 
 
+# --------------------------------------------------------------------------- referee sessions
+
+
+@main.group()
+def referee() -> None:
+    """Play a game alone against an automatic referee; a session is a folder of files.
+
+    Start with `warpress referee new GAME --session DIR`; every other command takes
+    --session DIR (or $WARPRESS_SESSION). `status` shows only what the player may know;
+    `reveal` shows everything and is recorded in the session log.
+    """
+
+
+def _session_option(fn):
+    return click.option("--session", "session_dir", envvar="WARPRESS_SESSION", default=None,
+                        help="The session folder (default: $WARPRESS_SESSION).")(fn)
+
+
+def _session_path(session_dir: str | None) -> str:
+    if not session_dir:
+        raise BadInput("--session DIR is required (or set WARPRESS_SESSION)")
+    return session_dir
+
+
+def _json_option(fn):
+    return click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")(fn)
+
+
+def _map_option(fn):
+    return click.option("--map", "map_file", default=None,
+                        help="Also write the map to FILE.svg (or FILE.png).")(fn)
+
+
+def _announcement_line(note) -> str:
+    data = note if isinstance(note, dict) else note.as_json()
+    rules = f"  [{', '.join(data['rules'])}]" if data.get("rules") else ""
+    return f"turn {data['turn']} {data['phase']}: {data['text']}{rules}"
+
+
+def _summary_lines(summary) -> list[str]:
+    if not summary:
+        return []
+    lines = [f"game over: {summary.get('result', '')}".rstrip()]
+    lines += [f"  {reason}" for reason in summary.get("reasons", [])]
+    lines += [f"  {key}: {value}" for key, value in summary.items()
+              if key not in ("result", "reasons")]
+    return lines
+
+
+def _item_line(record) -> str:
+    """One fighter, counter, marker or attacker of a view as `ID key value, ...`."""
+    names = ("id", "radar", "kind", "zone")
+    head = next((str(record[k]) for k in names if record.get(k) not in (None, "")), "?")
+    shown = [f"{key} {value}" for key, value in record.items()
+             if key not in names[:2] and value not in (None, False, [], "") and
+             str(value) != head]
+    return f"  {head}: {', '.join(shown)}" if shown else f"  {head}"
+
+
+def _view_lines(view) -> list[str]:
+    """The text summary of a player (or referee) view."""
+    title = view.get("title") or view.get("scenario") or ""
+    turns = f" of {view['turns']}" if view.get("turns") else ""
+    lines = [f"{view.get('game', '')}: {title}, turn {view.get('turn')}{turns}, "
+             f"phase {view.get('phase')}"]
+    if not view.get("over"):
+        lines.append(f"you may: {', '.join(view.get('awaiting') or []) or 'nothing'}")
+    if view.get("score"):
+        lines.append("score: " + ", ".join(f"{k} {v}" for k, v in view["score"].items()))
+    for key in ("fighters", "counters", "markers", "searchlights", "bombers"):
+        if view.get(key):
+            lines.append(f"{key}:")
+            lines += [_item_line(record) for record in view[key]]
+    if view.get("announcements"):
+        lines.append("this turn:")
+        lines += [f"  {_announcement_line(note)}" for note in view["announcements"]]
+    return lines + _summary_lines(view.get("summary"))
+
+
+def _check_map(path: str) -> None:
+    """BadInput unless --map names a file format the map can be written in."""
+    from pathlib import Path
+
+    suffix = Path(path).suffix.lower()
+    if suffix == ".png":
+        raise BadInput(f"--map {path!r}: PNG maps are not available yet; give a .svg file")
+    if suffix != ".svg":
+        raise BadInput(f"--map {path!r}: the file must end in .svg (or .png)")
+
+
+def _write_map(path: str, svg: bytes) -> None:
+    """Write the map atomically (a temporary file beside it, then a rename)."""
+    import os
+    import tempfile
+    from pathlib import Path
+
+    target = Path(path)
+    _check_map(path)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}-", dir=target.parent)
+    except OSError as exc:
+        raise BadInput(f"--map {path!r} cannot be written: {exc.strerror}") from None
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(svg)
+        umask = os.umask(0o022)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)
+        os.replace(tmp, target)
+    except OSError as exc:
+        Path(tmp).unlink(missing_ok=True)
+        raise BadInput(f"--map {path!r} cannot be written: {exc.strerror}") from None
+
+
+@referee.command("new")
+@click.argument("game")
+@click.option("--scenario", default=None, help="A shipped scenario's name or a YAML file "
+              "(default: the game's first).")
+@click.option("--seed", type=int, default=None, help="Seed for the referee's dice (default: "
+              "drawn at random and recorded).")
+@_session_option
+@_json_option
+@friendly
+def referee_new(game: str, scenario: str | None, seed: int | None, session_dir: str | None,
+                as_json: bool) -> None:
+    """Start a session of GAME in --session DIR."""
+    from .engine import session
+
+    with session.create(_session_path(session_dir), game, scenario, seed) as s:
+        view = s.player_view()
+        if as_json:
+            click.echo(json.dumps({"session": str(s.directory), "seed": s.seed,
+                                   "scenario": s.scenario, "view": view}, ensure_ascii=False))
+            return
+        click.echo(f"session {s.directory}: {s.game.id}, scenario {s.scenario}, seed {s.seed}")
+        click.echo("\n".join(_view_lines(view)))
+
+
+@referee.command("scenarios")
+@click.argument("game")
+@friendly
+def referee_scenarios(game: str) -> None:
+    """List GAME's shipped scenarios, the default first."""
+    from .engine.loader import load_cached
+    from .engine.referee import referee_for
+
+    data = load_cached(game)
+    for i, info in enumerate(referee_for(data).scenarios(data)):
+        default = "  (default)" if i == 0 else ""
+        click.echo(f"{info.name}  {info.title}{default}")
+        if info.summary:
+            click.echo(f"    {info.summary}")
+
+
+def _play(name: str, args: dict, session_dir: str | None, as_json: bool) -> None:
+    """Run one player command and print what the referee announced."""
+    from .engine import session
+
+    with session.open(_session_path(session_dir)) as s:
+        step = s.command(name, args)
+        view = s.player_view()
+    if as_json:
+        click.echo(json.dumps({"command": name, "args": args,
+                               "announcements": [a.as_json() for a in step.announcements],
+                               "view": view}, ensure_ascii=False))
+        return
+    lines = [_announcement_line(note) for note in step.announcements] or [f"{name}: done"]
+    if not view.get("over") and view.get("awaiting"):
+        lines.append(f"you may: {', '.join(view['awaiting'])}")
+    click.echo("\n".join(lines + _summary_lines(view.get("summary"))))
+
+
+def _play_command(name: str, arguments: tuple[str, ...], help_text: str, oblique=False):
+    def command(session_dir: str | None, as_json: bool, oblique: bool = False, **values):
+        args = {key: values[key] for key in arguments}
+        if name == "attack":
+            args["oblique"] = oblique
+        _play(name, args, session_dir, as_json)
+
+    command = friendly(command)
+    if oblique:
+        command = click.option("--oblique", is_flag=True, help="An oblique attack.")(command)
+    command = _json_option(_session_option(command))
+    for argument in reversed(arguments):
+        command = click.argument(argument)(command)
+    return referee.command(name=name, help=help_text)(command)
+
+
+_play_command("move", ("fighter", "path"), "Move FIGHTER along PATH (e.g. F,F,L,F).")
+_play_command("evade", ("fighter",), "Declare evasion for FIGHTER (+1 MP).")
+_play_command("descend", ("fighter",), "Dive FIGHTER with altitude advantage (+1 MP).")
+_play_command("search", ("counter", "hex"), "Place radar search COUNTER on HEX.")
+_play_command("sight", (), "Ask for sightings.")
+_play_command("attack", ("fighter",), "Attack with FIGHTER.", oblique=True)
+_play_command("end-turn", (), "End the turn; the referee's phases run to the next decision.")
+
+
+@referee.command("status")
+@_session_option
+@_json_option
+@_map_option
+@friendly
+def referee_status(session_dir: str | None, as_json: bool, map_file: str | None) -> None:
+    """What the player may know: turn, phase, pieces, this turn's announcements."""
+    from .engine import session
+
+    if map_file:
+        _check_map(map_file)
+    with session.open(_session_path(session_dir)) as s:
+        view = s.player_view()
+        if map_file:
+            _write_map(map_file, s.render_player_map())
+    click.echo(json.dumps(view, ensure_ascii=False) if as_json else "\n".join(_view_lines(view)))
+
+
+@referee.command("reveal")
+@_session_option
+@_json_option
+@_map_option
+@friendly
+def referee_reveal(session_dir: str | None, as_json: bool, map_file: str | None) -> None:
+    """The referee's whole view (every attacker); recorded in the session log."""
+    from .engine import session
+
+    with session.open(_session_path(session_dir)) as s:
+        if map_file:
+            _check_map(map_file)  # refuse a bad file name before the reveal is logged
+        view, svg = s.reveal(with_map=bool(map_file))
+        if map_file:
+            _write_map(map_file, svg or b"")
+    click.echo(json.dumps(view, ensure_ascii=False) if as_json else "\n".join(_view_lines(view)))
+
+
+@referee.command("log")
+@_session_option
+@friendly
+def referee_log(session_dir: str | None) -> None:
+    """The session log: the set-up, every command (accepted or refused) and every reveal."""
+    from .engine import session
+
+    with session.open(_session_path(session_dir)) as s:
+        records = s.history()
+    for record in records:
+        click.echo(_log_line(record))
+
+
+def _log_line(record) -> str:
+    kind = record.get("type")
+    when = record.get("time", "")
+    if kind == "session":
+        return (f"{when}  new {record.get('game')} scenario {record.get('scenario')} "
+                f"seed {record.get('seed')} (warpress {record.get('warpress')})")
+    if kind == "reveal":
+        return f"{when}  reveal after command {record.get('n')}"
+    args = " ".join(f"{k}={v}" for k, v in (record.get("args") or {}).items())
+    text = f"{when}  {record.get('n'):>3} {record.get('command')} {args}".rstrip()
+    if record.get("result") == "refused":
+        return f"{text}  REFUSED: {record.get('message')}"
+    return text
+
+
+@referee.command("replay")
+@_session_option
+@friendly
+def referee_replay(session_dir: str | None) -> None:
+    """Rebuild the state from the log; report any step that no longer replays the same."""
+    from .engine import session
+
+    report = session.replay(_session_path(session_dir))
+    for note in report.notes:
+        click.echo(f"note: {note}")
+    if not report.ok:
+        for difference in report.differences:
+            click.echo(difference, err=True)
+        raise click.ClickException(f"replay differs from the log ({len(report.differences) - 1}"
+                                   f" step(s))")
+    was = "" if report.state_file == "ok" else f" (it was: {report.state_file})"
+    click.echo(f"replayed {report.n} command(s): every state matches the log; "
+               f"state.json rewritten{was}")
+
+
 if __name__ == "__main__":
     main()

@@ -416,8 +416,16 @@ class Session:
 
     def referee_view(self) -> dict[str, Any]:
         """The whole truth; recorded in the log as a reveal."""
-        _append(self.directory / LOG, {"type": "reveal", "n": self.n, "time": _now()})
-        return self.referee.referee_view(self.game, self.state)
+        return self.reveal()[0]
+
+    def reveal(self, with_map: bool = False) -> tuple[dict[str, Any], bytes | None]:
+        """The referee's view and, when ``with_map``, the umpire map (SVG); one reveal event
+        in the log."""
+        _append(self.directory / LOG, {"type": "reveal", "n": self.n, "map": with_map,
+                                       "time": _now()})
+        view = self.referee.referee_view(self.game, self.state)
+        svg = self.referee.render_referee_map(self.game, self.state) if with_map else None
+        return view, svg
 
     def announcements(self) -> list[dict[str, Any]]:
         """This turn's announcements, as the player view holds them."""
@@ -428,12 +436,6 @@ class Session:
 
     def render_player_map(self) -> bytes:
         return self.referee.render_player_map(self.game, self.state)
-
-    def render_referee_map(self) -> bytes:
-        """The umpire map; recorded in the log as a reveal."""
-        _append(self.directory / LOG, {"type": "reveal", "n": self.n, "map": True,
-                                       "time": _now()})
-        return self.referee.render_referee_map(self.game, self.state)
 
     def history(self) -> list[dict[str, Any]]:
         """Every log record, the session header first."""
