@@ -22,6 +22,7 @@ enumerated exactly into the starting distribution of the chain.
 from __future__ import annotations
 
 import math
+import os
 from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
@@ -367,33 +368,120 @@ FIELDS = ("attacker_wins", "defender_wins", "mutual_destruction", "undecided",
           "attacker_takes", "attacker_survivors", "defender_survivors")
 
 
-def battle_odds(game: Game, spec: BattleSpec) -> dict[str, Fraction]:
-    """Exact probabilities (and expected survivors) of a battle fought to the end."""
+def battle_odds(game: Game, spec: BattleSpec, workers: int | None = None) -> dict[str, Fraction]:
+    """Exact probabilities (and expected survivors) of a battle fought to the end.
+
+    Each opening (AA result) is a chain of its own; with several, big ones, they are
+    shared between ``workers`` processes (default: 2 when the work is worth a fork).
+    """
+    ops = openings(game, spec)
     if spec.rounds is not None:
         from .rounds import capped_terminals
 
-        parts = [capped_terminals(game, spec, op) for op in openings(game, spec)]
+        parts = [_summed(game, spec, capped_terminals(game, spec, op)) for op in ops]
     else:
-        parts = [_chain_part(game, spec, op) for op in openings(game, spec)]
-    return _combine([(summarise(game, spec, att, nums), den) for att, nums, den in parts])
+        parts = run_split(lambda op: _summed(game, spec, _chain_part(game, spec, op)), ops,
+                          [len(op.attacker) * len(spec.defender) * (len(op.attacker)
+                                                                     + len(spec.defender))
+                           for op in ops], workers)
+    return _combine(parts)
+
+
+def _summed(game: Game, spec: BattleSpec, part) -> tuple[dict[str, int], int]:
+    att, nums, den = part
+    return summarise(game, spec, att, nums), den
+
+
+#: Estimated work (sum of ``na * nd * (na + nd)`` over the chains) worth a second process.
+FORK_WORK = 20_000
+
+
+def run_split(fn, items: list, costs: list[int], workers: int | None = None) -> list:
+    """``[fn(x) for x in items]``, the items shared out to a forked child when it pays.
+
+    The child takes the items a greedy split by ``costs`` gives it and sends its results
+    back pickled; if it fails, the parent computes them itself (same results, slower).
+    """
+    if workers is None:
+        workers = 2 if sum(costs) >= FORK_WORK and (os.cpu_count() or 1) > 1 else 1
+    if workers < 2 or len(items) < 2 or not hasattr(os, "fork"):
+        return [fn(x) for x in items]
+    child_set = _greedy_half(costs)
+    theirs = sorted(child_set)
+    out: list = [None] * len(items)
+    mine, child = _in_child(lambda: [fn(items[k]) for k in theirs],
+                            lambda: [(k, fn(items[k])) for k in range(len(items))
+                                     if k not in child_set])
+    for k, value in mine:
+        out[k] = value
+    for k, value in zip(theirs, child if child is not None else [fn(items[k]) for k in theirs],
+                        strict=True):
+        out[k] = value
+    return out
+
+
+def _greedy_half(costs: list[int]) -> set[int]:
+    """Indices for the second process: biggest first, each to the lighter side."""
+    loads, child = [0, 0], set()
+    for k in sorted(range(len(costs)), key=lambda k: -costs[k]):
+        side = 0 if loads[0] <= loads[1] else 1
+        loads[side] += costs[k]
+        if side == 1:
+            child.add(k)
+    return child
+
+
+def _in_child(child_job, parent_job):
+    """Run ``child_job`` in a forked process while the parent runs ``parent_job``.
+
+    Returns ``(parent result, child result or None if the child failed)``.
+    """
+    import pickle
+
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: compute, send, leave without cleanup handlers
+        code = 1
+        try:
+            os.close(read)
+            data = pickle.dumps(child_job(), pickle.HIGHEST_PROTOCOL)
+            with os.fdopen(write, "wb") as pipe:
+                pipe.write(data)
+            code = 0
+        finally:
+            os._exit(code)
+    os.close(write)
+    try:
+        mine = parent_job()
+    finally:
+        with os.fdopen(read, "rb") as pipe:
+            data = pipe.read()
+        _, status = os.waitpid(pid, 0)
+    if status != 0 or not data:
+        return mine, None
+    return mine, pickle.loads(data)
 
 
 def _combine(parts: list[tuple[dict[str, int], int]]) -> dict[str, Fraction]:
-    """Add the parts' numerators over one running common denominator (one gcd per part),
-    then reduce each field once (equal numerators share one reduction)."""
-    total = dict.fromkeys(FIELDS, 0)
-    common = 1
-    for sums, den in parts:
-        g = math.gcd(common, den)
-        old_scale, new_scale = den // g, common // g
-        for key in FIELDS:
-            total[key] = total[key] * old_scale + sums[key] * new_scale
-        common *= old_scale
+    """Add the parts' numerators pairwise (a balanced tree: big numbers meet only at the
+    top) over least common denominators, then reduce each field once (equal numerators
+    share one reduction)."""
+    while len(parts) > 1:
+        parts = [_add_parts(parts[k], parts[k + 1]) if k + 1 < len(parts) else parts[k]
+                 for k in range(0, len(parts), 2)]
+    total, common = parts[0]
     reduced: dict[int, Fraction] = {}
     for value in total.values():
         if value not in reduced:
             reduced[value] = Fraction(value, common)
     return {key: reduced[total[key]] for key in FIELDS}
+
+
+def _add_parts(a: tuple[dict[str, int], int], b: tuple[dict[str, int], int]):
+    (sa, da), (sb, db) = a, b
+    g = math.gcd(da, db)
+    ka, kb = db // g, da // g
+    return {key: sa[key] * ka + sb[key] * kb for key in FIELDS}, da * ka
 
 
 def _chain_part(game: Game, spec: BattleSpec, op: Opening):

@@ -1,0 +1,202 @@
+"""The fast battle-odds paths (AA openings split over two processes, the tree
+combination of the openings' parts) against a straightforward Fraction reference."""
+
+from __future__ import annotations
+
+import os
+from fractions import Fraction
+from functools import cache
+from itertools import product
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from warpress.engine.games.axis_allies import battle as B
+from warpress.engine.games.axis_allies import odds as O
+from warpress.engine.games.axis_allies.common import aa_faces, const, has_tag, hit_faces, shot
+
+
+def spec(game, attacker, defender, kind="land", **more):
+    return B.make_spec(game, {"attacker": attacker, "defender": defender, "kind": kind, **more})
+
+
+def straight_odds(game, sp):
+    """Plain Fractions: each AA die and each first-round die enumerated, then the rounds
+    as a fixed point over survivor tuples (no integers over common denominators)."""
+
+    def hits(units, role, weapons):
+        dist = {0: Fraction(1)}
+        for unit in units:
+            s = shot(game, unit, role, weapons)
+            for _ in range(s.dice if s.rolls else 0):
+                p = Fraction(hit_faces(game, s.value), 6)
+                new = {}
+                for k, q in dist.items():
+                    new[k] = new.get(k, 0) + q * (1 - p)
+                    new[k + 1] = new.get(k + 1, 0) + q * p
+                dist = new
+        return dist
+
+    def can_hit(units, role, weapons):
+        return any(shot(game, u, role, weapons).rolls for u in units)
+
+    @cache
+    def rounds(att, dfn):
+        if not att or not dfn or not (can_hit(att, "attack", sp.attacker_weapons)
+                                      or can_hit(dfn, "defense", sp.defender_weapons)):
+            return {(att, dfn): Fraction(1)}
+        ha, hd = hits(att, "attack", sp.attacker_weapons), hits(dfn, "defense",
+                                                                  sp.defender_weapons)
+        stay = ha.get(0, 0) * hd.get(0, 0)
+        out = {}
+        for (x, px), (y, py) in product(ha.items(), hd.items()):
+            if x or y:
+                for end, q in rounds(att[y:], dfn[x:]).items():
+                    out[end] = out.get(end, 0) + px * py * q / (1 - stay)
+        return out
+
+    starts = {}
+    for att, p in aa_results(game, sp).items():
+        for state, q in first_round(game, sp, att, hits).items():
+            starts[state] = starts.get(state, 0) + p * q
+    out = dict.fromkeys(O.FIELDS, Fraction(0))
+    for start, p in starts.items():
+        for (att, dfn), q in rounds(*start).items():
+            tally(game, sp, out, att, dfn, p * q)
+    return out
+
+
+def aa_results(game, sp):
+    """Attacker orders after the AA gun's dice, one aircraft at a time (last of a type
+    in casualty order goes first)."""
+    if not (sp.kind == "land" and sp.aircraft
+            and any(has_tag(game, t, "aa-fire") for t in sp.defender)):
+        return {sp.attacker: Fraction(1)}
+    per = int(const(game, "aa-dice-per-aircraft"))
+    kill = 1 - (1 - Fraction(aa_faces(game), 6)) ** per
+    out = {}
+    for fate in product((True, False), repeat=len(sp.aircraft)):
+        att = list(sp.attacker)
+        p = Fraction(1)
+        for plane, shot_down in zip(sp.aircraft, fate, strict=True):
+            p *= kill if shot_down else 1 - kill
+            if shot_down:
+                del att[len(att) - 1 - att[::-1].index(plane)]
+        out[tuple(att)] = out.get(tuple(att), 0) + p
+    return out
+
+
+def first_round(game, sp, att, hits):
+    """Sea: the submarines' strike (removed at once), then round 1 without them (E4)."""
+    subs = tuple(t for t in att if has_tag(game, t, "first-strike"))
+    if sp.kind != "sea" or not subs:
+        return {(att, sp.defender): Fraction(1)}
+    others = tuple(t for t in att if t not in subs)
+    out = {}
+    for h, ph in hits(subs, "attack", sp.attacker_weapons).items():
+        dfn = sp.defender[h:]
+        if not dfn:
+            out[(att, dfn)] = out.get((att, dfn), 0) + ph
+            continue
+        for (x, px), (y, py) in product(hits(others, "attack", sp.attacker_weapons).items(),
+                                        hits(dfn, "defense", sp.defender_weapons).items()):
+            key = (att[y:], dfn[x:])
+            out[key] = out.get(key, 0) + ph * px * py
+    return out
+
+
+def tally(game, sp, out, att, dfn, p):
+    if not att and not dfn:
+        out["mutual_destruction"] += p
+    elif not dfn:
+        out["attacker_wins"] += p
+        out["attacker_takes"] += p * B.takes(game, sp, att, True)
+    elif not att:
+        out["defender_wins"] += p
+    else:
+        out["undecided"] += p
+    out["attacker_survivors"] += p * len(att)
+    out["defender_survivors"] += p * len(dfn)
+
+
+AA_CASES = [
+    ("2 infantry, 2 fighter, 1 bomber", "2 infantry, 1 antiaircraft", {}),
+    ("1 armor, 1 fighter, 2 bomber", "1 antiaircraft, 2 infantry, 1 fighter", {}),
+    ("1 infantry, 2 fighter, 1 bomber", "1 antiaircraft, 2 infantry",
+     {"attacker_order": ["fighter", "bomber"]}),
+    ("2 bomber, 1 fighter, 1 infantry", "1 antiaircraft, 1 armor, 1 infantry",
+     {"attacker_weapons": ["heavy-bombers"], "defender_weapons": ["jet-power"]}),
+    ("3 fighter", "1 antiaircraft, 1 infantry", {"attacker_order": ["fighter"]}),
+]
+
+
+@pytest.mark.parametrize("attacker,defender,more", AA_CASES)
+@pytest.mark.parametrize("workers", [1, 2])
+def test_aa_openings_match_the_straight_reference(game, attacker, defender, more, workers):
+    sp = spec(game, attacker, defender, **more)
+    assert len(O.openings(game, sp)) > 1
+    assert O.battle_odds(game, sp, workers=workers) == straight_odds(game, sp)
+
+
+def test_a_failed_child_is_redone_by_the_parent():
+    parent = os.getpid()
+
+    def square_in_parent_only(x):
+        if os.getpid() != parent:
+            raise RuntimeError("child refuses")
+        return x * x
+
+    items = list(range(7))
+    assert O.run_split(square_in_parent_only, items, [1] * 7, workers=2) == [
+        x * x for x in items]
+
+
+def test_split_keeps_item_order_and_uses_the_child():
+    parent = os.getpid()
+    got = O.run_split(lambda x: (x, os.getpid() == parent), list(range(6)), [5, 1, 4, 2, 3, 3],
+                      workers=2)
+    assert [x for x, _ in got] == list(range(6))
+    assert {in_parent for _, in_parent in got} == {True, False}
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(st.tuples(st.integers(1, 6), st.integers(1, 6)), min_size=1, max_size=6))
+def test_tree_combine_is_the_sum_of_the_parts(parts):
+    raw = [({k: n * (i + 1) for i, k in enumerate(O.FIELDS)}, d) for n, d in parts]
+    got = O._combine(raw)
+    for i, key in enumerate(O.FIELDS):
+        assert got[key] == sum(Fraction(n * (i + 1), d) for n, d in parts)
+
+
+LAND = ["infantry", "armor", "fighter", "bomber"]
+SEA = ["submarine", "battleship", "carrier", "transport", "fighter"]
+
+
+def force(counts, types):
+    return ", ".join(f"{n} {t}" for n, t in zip(counts, types, strict=True) if n)
+
+
+@settings(max_examples=40, deadline=None)
+@given(att=st.lists(st.integers(0, 2), min_size=4, max_size=4),
+       dfn=st.lists(st.integers(0, 2), min_size=4, max_size=4), aa=st.booleans(),
+       air_first=st.booleans(), workers=st.sampled_from([1, 2]))
+def test_small_land_battles_match_the_straight_reference(game, att, dfn, aa, air_first,
+                                                         workers):
+    if not any(att) or not (any(dfn) or aa):
+        return
+    defender = ", ".join(p for p in (force(dfn, LAND), "1 antiaircraft" if aa else "") if p)
+    more = {"attacker_order": ["bomber", "fighter"]} if air_first else {}
+    sp = spec(game, force(att, LAND), defender, **more)
+    assert O.battle_odds(game, sp, workers=workers) == straight_odds(game, sp)
+
+
+@settings(max_examples=30, deadline=None)
+@given(att=st.lists(st.integers(0, 2), min_size=5, max_size=5),
+       dfn=st.lists(st.integers(0, 2), min_size=5, max_size=5),
+       super_subs=st.booleans())
+def test_small_sea_battles_match_the_straight_reference(game, att, dfn, super_subs):
+    if not any(att) or not any(dfn):
+        return
+    more = {"attacker_weapons": ["super-submarines"]} if super_subs else {}
+    sp = spec(game, force(att, SEA), force(dfn, SEA), "sea", **more)
+    assert O.battle_odds(game, sp) == straight_odds(game, sp)
