@@ -9,9 +9,14 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_session_fake import make_game
+from test_session_fake import make_game, register
 from warpress.engine import session
 from warpress.engine.errors import BadInput, RuleViolation
+
+
+@pytest.fixture(autouse=True)
+def _hideseek(monkeypatch):
+    register(monkeypatch)
 
 
 @pytest.fixture
@@ -170,10 +175,9 @@ def test_a_crash_between_log_and_state_is_recovered_on_open(game, where, monkeyp
         def killed(*args):
             raise KeyboardInterrupt("killed")
 
-        monkeypatch.setattr(session, "_write_state_hook", killed)
-        with pytest.raises(KeyboardInterrupt):
+        with monkeypatch.context() as patch, pytest.raises(KeyboardInterrupt):
+            patch.setattr(session, "_write_state_hook", killed)
             s.command("end-turn", {})
-    monkeypatch.undo()
     assert _log(where)[-1]["n"] == 2
     assert json.loads((where / "state.json").read_text())["n"] == 1
     with session.open(where) as s:
@@ -201,10 +205,9 @@ def test_a_failed_rename_leaves_the_old_state_whole(game, where, monkeypatch):
         def refuse(src, dst):
             raise OSError(28, "No space left on device")
 
-        monkeypatch.setattr(session.os, "replace", refuse)
-        with pytest.raises(OSError):
+        with monkeypatch.context() as patch, pytest.raises(OSError):
+            patch.setattr(session.os, "replace", refuse)
             s.command("search", {"counter": "eye", "hex": _miss(s)})
-    monkeypatch.undo()
     assert (where / "state.json").read_bytes() == old
     assert sorted(p.name for p in where.iterdir()) == [".lock", "key", "log.jsonl",
                                                        "state.json"]

@@ -7,8 +7,10 @@ game), then ``sight`` (is the token within one cell of the searched cell?), then
 turns, the token escapes. The token's codename (from the scenario) is a hidden fact the
 player learns only by finding it: the tests look for it in files and views.
 
-Registered as the referee of game ``hideseek``; :func:`make_game` writes that game's folder
-(with two scenarios) where a test wants it. The module also holds the fake's own tests.
+:func:`register` makes it the referee of game ``hideseek`` for one test (the registry is
+restored afterwards, so other tests never see it); :func:`make_game` writes that game's
+folder (with two scenarios) where a test wants it. The module also holds the fake's own
+tests.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from typing import Any
 
 import pytest
 import yaml
+from warpress.engine import referee as referee_module
 from warpress.engine.errors import BadInput, RuleViolation
 from warpress.engine.referee import Announcement, ScenarioInfo, Step, register_referee
 
@@ -77,7 +80,6 @@ def _say(state: HideState, phase: str, text: str) -> tuple[HideState, Announceme
     return replace(state, said=state.said + ((state.turn, phase, text),)), note
 
 
-@register_referee("hideseek")
 class HideSeekReferee:
     game_id = "hideseek"
     commands = ("search", "sight", "end-turn")
@@ -212,6 +214,12 @@ class HideSeekReferee:
             shapes.append(f'<circle cx="{token * 10 + 5}" cy="5" r="4" class="token"/>')
         return ('<svg xmlns="http://www.w3.org/2000/svg" width="100" height="10">'
                 + "".join(shapes) + "</svg>").encode()
+
+
+def register(monkeypatch) -> None:
+    """Register the fake as hideseek's referee until ``monkeypatch`` undoes it."""
+    monkeypatch.setattr(referee_module, "_REFEREES", dict(referee_module._REFEREES))
+    register_referee("hideseek")(HideSeekReferee)
 
 
 # --------------------------------------------------------------------------- the fake's tests
