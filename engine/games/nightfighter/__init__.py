@@ -11,6 +11,7 @@ tables, registered on import).
 from __future__ import annotations
 
 from . import referee as _referee  # noqa: F401  (registers the referee tables)
+from . import session as _session  # noqa: F401  (registers the automatic referee, issue 6)
 from .common import ENGINE
 
 __all__ = ["ENGINE"]
