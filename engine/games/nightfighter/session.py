@@ -1160,6 +1160,9 @@ class NightfighterReferee:
             f.dives_left, "dazzled": f.dazzled(night.turn), "moved": f.id in s.moved,
             "attacked": f.attacked, "evading": f.evading, "expert": f.expert,
             "tail_warning": f.id in s.warned,
+            "can_move": _may_move(game, s, night.fighter(f.id)) or _may_leave_box(
+                game, s, night.fighter(f.id)),
+            "declared": [what for fid, what in s.declared if fid == f.id and what != "boxed"],
         } for f in view.fighters]
         counters = [{"radar": c.radar, "counter": cid, "hex": c.hex, "contact": c.contact,
                      "sweeps": list(c.sweeps)}
