@@ -113,7 +113,12 @@ def random_base_attack(state, game, rng):
                  str(game.get("cards", c.split("#")[0]).stats["aircraft_type"])) for c in ready}
     cards = _pick(ready, room, flown.get, rng, 0.8)
     if not cards:
-        return atk.finish_attack_phase(state, game) if state.japan.drawn else state
+        if not state.japan.drawn:
+            return state
+        # 12-2: the card drawn this turn, or another one when re-arming used it up
+        drawn = [c for c in state.japan.drawn if c in state.japan.hand]
+        spare = None if drawn or not state.japan.hand else rng.choice(state.japan.hand)
+        return atk.finish_attack_phase(state, game, spare)
     aa = [c for c in state.us.hand if c.startswith("us-aa")]
     defense = dict(zip(cards, rng.sample(aa, min(len(aa), len(cards))), strict=False))
     return atk.base_attack(state, game, cards, defense)[0]
