@@ -1,0 +1,288 @@
+"""The property of issue 6: the player's view depends only on what he may know (5.0, I60),
+and the leak checks L1-L7 of digest PART 6.3.
+
+The hypothesis test builds two hidden states that differ only in where unseen, undetected
+attackers are (each shifted along its column, or two of them swapped), keeping the facts the
+rules reveal equal: the attackers stay outside every searchlight zone and farther from every
+night fighter than a fighter can fly, detect (AI radar, sighting) or be warned (tail warning)
+in the commands played (the fighters' moves, the sighting roll, an attack attempt, end-turn).
+Search counters are not placed here: a sweep points at the nearest bomber by rule (13.1.2, an
+exception of I60); L1/L2 test them on their own.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+from test_nf_referee_games import play, plans
+from warpress.engine.dice import SeededDice
+from warpress.engine.errors import BadInput, RuleViolation
+from warpress.engine.games.nightfighter import detection
+from warpress.engine.games.nightfighter.common import grid
+from warpress.engine.games.nightfighter.scenario import SHIPPED
+from warpress.engine.referee import referee_for
+
+FAR = 13          # fighter reach this turn + AI range / sighting, + bomber MP + tail warning
+FIGHTER_ROWS = range(20, 28)
+BOMBER_ROWS = range(1, 8)
+SETTINGS = settings(max_examples=40, deadline=None,
+                    suppress_health_check=[HealthCheck.function_scoped_fixture,
+                                           HealthCheck.too_slow])
+
+
+@pytest.fixture(scope="module")
+def ref(game):
+    return referee_for(game)
+
+
+def hexes_outside_zones(game, scenario, rows):
+    zone = set()
+    for letter in scenario.zones:
+        zone |= detection.zone_hexes(game, letter)
+    return [h for h in game.hex_map().hex_ids if int(h[2:]) in rows and h not in zone]
+
+
+def twin_states(game, ref):
+    """Strategy of (state A, state B, dice seed): B moves unseen attackers of A elsewhere."""
+    return _twins(lambda: (game, ref))
+
+
+@st.composite
+def _twins(draw, context):
+    game, ref = context()
+    name = draw(st.sampled_from(SHIPPED))
+    sc = ref.load_scenario(game, name)
+    seed = draw(st.integers(0, 10_000))
+    state = ref.new(game, sc, SeededDice(seed)).state
+    g = grid(game)
+    night = state.night
+    f_hexes = draw(st.lists(st.sampled_from(hexes_outside_zones(game, sc, FIGHTER_ROWS)),
+                            min_size=len(night.fighters), max_size=len(night.fighters),
+                            unique=True))
+    fighters = tuple(replace(f, hex=h, status="on-map", facing=draw(st.sampled_from((5, 0, 1))))
+                     for f, h in zip(night.fighters, f_hexes, strict=True))
+    free = [h for h in hexes_outside_zones(game, sc, BOMBER_ROWS)
+            if all(g.distance(h, fh) > FAR for fh in f_hexes)]
+    attackers = [b for b in night.bombers if b.status in ("pool", "on-map")]
+    count = draw(st.integers(1, min(4, len(attackers))))
+    spots = draw(st.lists(st.sampled_from(free), min_size=2 * count, max_size=2 * count,
+                          unique=True))
+    chosen = attackers[:count]
+    a_bombers = {b.id: replace(b, hex=h, status="on-map") for b, h in zip(chosen, spots,
+                                                                       strict=False)}
+    if draw(st.booleans()) and count >= 2:   # swap two unseen attackers
+        one, two = chosen[0].id, chosen[1].id
+        b_bombers = dict(a_bombers)
+        b_bombers[one] = replace(a_bombers[one], hex=a_bombers[two].hex)
+        b_bombers[two] = replace(a_bombers[two], hex=a_bombers[one].hex)
+    else:                                     # move each to another far hex
+        b_bombers = {b.id: replace(b, hex=h, status="on-map")
+                     for b, h in zip(chosen, spots[count:], strict=False)}
+
+    def build(placed):
+        bombers = tuple(placed.get(b.id, b) for b in night.bombers)
+        return replace(state, night=replace(night, fighters=fighters, bombers=bombers,
+                                            captures=(), counters=()),
+                       phase="fighter-movement", moved=(), warned=(), declared=())
+
+    return build(a_bombers), build(b_bombers), draw(st.integers(0, 10_000))
+
+
+def outcome(ref, game, state, command, args, dice_seed):
+    try:
+        step = ref.apply(game, state, command, args, SeededDice(dice_seed))
+    except (RuleViolation, BadInput) as exc:
+        return state, ("refused", str(exc))
+    return step.state, [a.as_json() for a in step.announcements]
+
+
+def commands(game, ref, state, choice):
+    """The commands of the window: every fighter's move (plan picked by ``choice``), the
+    sighting roll, an attack attempt, end of turn."""
+    out = []
+    view = ref.player_view(game, state)
+    for f in view["fighters"]:
+        options = sorted(plans(game, f["hex"], f["facing"], 2, f["mp_max"]).values())
+        if not options:
+            continue
+        out.append(("move", {"fighter": f["id"], "path": options[choice % len(options)]}))
+    out += [("sight", {}), ("attack", {"fighter": view["fighters"][0]["id"]}),
+            ("end-turn", {})]
+    return out
+
+
+def test_nf_referee_unseen_positions_never_leak(game, ref):
+    @SETTINGS
+    @given(data=twin_states(game, ref), choice=st.integers(0, 50))
+    def check(data, choice):
+        a, b, seed = data
+        assert ref.referee_view(game, a)["bombers"] != ref.referee_view(game, b)["bombers"]
+        assert ref.player_view(game, a) == ref.player_view(game, b)
+        for i, (command, args) in enumerate(commands(game, ref, a, choice)):
+            a, said_a = outcome(ref, game, a, command, args, seed + i)
+            b, said_b = outcome(ref, game, b, command, args, seed + i)
+            assert said_a == said_b, command
+            assert ref.player_view(game, a) == ref.player_view(game, b), command
+            assert json.dumps(ref.player_view(game, a)) == json.dumps(ref.player_view(game, b))
+
+    check()
+
+
+def test_nf_referee_the_property_detects_a_leak(game, ref):
+    """The comparison above can fail: with a bomber inside a fighter's sighting range the two
+    states give different views (a sighting marker shows the true hex, 10.1)."""
+    state = ref.new(game, ref.load_scenario(game, "cats-eye"), SeededDice(3)).state
+    night = state.night
+    bomber = night.bombers[0]
+    views = []
+    for where in ("0706", "0705"):
+        s = replace(state, night=night.with_bomber(replace(bomber, hex=where,
+                                                           status="on-map")))
+        for fid in ("231", "232"):
+            s = ref.apply(game, s, "move", {"fighter": fid, "path": "F,F"}, SeededDice(1)).state
+        found = None
+        for k in range(60):
+            step = ref.apply(game, s, "sight", {}, SeededDice(k))
+            if ref.player_view(game, step.state)["markers"]:
+                found = ref.player_view(game, step.state)
+                break
+        views.append(found)
+    assert views[0] is not None and views[1] is not None and views[0] != views[1]
+
+
+# --- L1-L7 --------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def kammhuber(game, ref):
+    """Kammhuber line, turn 1, both fighters moved (203 stays in the radio beacon box), clear
+    skies: Radar Search is next."""
+    state = ref.new(game, ref.load_scenario(game, "kammhuber-line"), SeededDice(8)).state
+    night = state.night
+    state = replace(state, night=replace(night, env=replace(night.env, clouds="clear")))
+    for fid in ("201", "202"):
+        state = ref.apply(game, state, "move", {"fighter": fid, "path": "F,F"},
+                          SeededDice(1)).state
+    return state
+
+
+def with_bombers(state, placed):
+    night = state.night
+    bombers = []
+    for b in night.bombers:
+        if b.id in placed:
+            b = replace(b, hex=placed[b.id], status="on-map" if placed[b.id] else "pool")
+        elif b.status == "on-map":
+            b = replace(b, hex=None, status="pool")
+        bombers.append(b)
+    return replace(state, night=replace(night, bombers=tuple(bombers), captures=()))
+
+
+def test_nf_referee_l1_no_sweep_with_contact(game, ref, kammhuber):
+    bid = kammhuber.night.bombers[0].id
+    state = with_bombers(kammhuber, {bid: "0912"})
+    step = ref.apply(game, state, "search", {"counter": "freya", "hex": "0910"}, SeededDice(1))
+    counter = ref.player_view(game, step.state)["counters"][0]
+    assert counter["contact"] is True and counter["sweeps"] == []
+    assert step.announcements[0].text == "Freya at 0910: contact"
+
+
+def test_nf_referee_l2_sweep_without_bombers(game, ref, kammhuber):
+    state = with_bombers(kammhuber, {})
+    step = ref.apply(game, state, "search", {"counter": "wurzburg#1", "hex": "0910"},
+                     SeededDice(1))
+    counter = ref.player_view(game, step.state)["counters"][0]
+    assert counter["contact"] is False and len(counter["sweeps"]) == 1
+    assert grid(game).distance("0910", counter["sweeps"][0]) == 1
+    assert "no contact; sweep at" in step.announcements[0].text
+
+
+def _searchlight_phase(game, ref, state, seed=1):
+    step = ref.apply(game, state, "sight", {}, SeededDice(seed))
+    return [a for a in step.announcements if a.phase == "searchlight"], step.state
+
+
+def test_nf_referee_l3_markers_in_every_zone_with_a_bomber_and_no_capture(game, ref,
+                                                                          kammhuber):
+    ids = [b.id for b in kammhuber.night.bombers]
+    state = with_bombers(kammhuber, {ids[0]: "0306", ids[1]: "0906", ids[2]: "0912"})
+    state = replace(state, night=replace(state.night, captures=(("F", ids[2]),)))
+    said, after = _searchlight_phase(game, ref, state)
+    zones = sorted(a.data["zone"] for a in said)
+    assert zones == ["A", "B"]          # D holds no bomber, F already has a capture
+    assert all(a.text.startswith(f"Searchlight zone {a.data['zone']}: search marker at ")
+               for a in said)
+    cloudy = replace(state, night=replace(state.night, env=replace(state.night.env,
+                                                                   clouds="overcast")))
+    said, _after = _searchlight_phase(game, ref, cloudy)
+    assert said == []                    # 14.1: no searchlight search in cloud
+    high = replace(state, night=replace(state.night, env=replace(state.night.env,
+                                                                 altitude="high")))
+    said, _after = _searchlight_phase(game, ref, high)
+    assert sorted(a.data["zone"] for a in said) == ["A", "B"]
+    assert all("no roll" in a.text and "rolls" not in a.data for a in said)
+
+
+@SETTINGS
+@given(first=st.integers(0, 23), second=st.integers(0, 23), seed=st.integers(0, 999))
+def test_nf_referee_l4_marker_hex_not_derived_from_the_bomber(game, ref, kammhuber, first,
+                                                               second, seed):
+    zone = sorted(detection.zone_hexes(game, "A"))
+    bid = kammhuber.night.bombers[0].id
+    markers = []
+    for where in (zone[first], zone[second]):
+        said, _after = _searchlight_phase(game, ref, with_bombers(kammhuber, {bid: where}), seed)
+        markers.append(said[0].data["hex"])
+    assert markers[0] == markers[1]
+
+
+def test_nf_referee_l5_intruder_detection_never_told(game, ref):
+    """Intruder AI contacts and sighting rolls stay hidden: the only intruder announcements
+    are attacks (27.2.4); markers come only from the player's own detection."""
+    for seed in (11, 12, 13):
+        state, said, views = play(game, ref, "tame-boar", seed)
+        told = [a for a in said if "intruder" in a.text.lower()]
+        assert all(a.text.startswith("An intruder attacks") and "27.2.4" in a.rules
+                   for a in told)
+        for view in views:
+            assert "intruder" not in json.dumps(view["markers"])
+
+
+def test_nf_referee_l6_corkscrew_and_displacement_hidden(game, ref):
+    state = ref.new(game, ref.load_scenario(game, "cats-eye"), SeededDice(4)).state
+    night = state.night
+    bomber = replace(night.bombers[0], hex="0706", status="on-map", facing=3)
+    fighter = replace(night.fighter("231"), hex="0706", facing=3, sighting=bomber.id)
+    combat = replace(state, phase="combat", night=night.with_bomber(bomber).with_fighter(
+        fighter))
+    seen = 0
+    for k in range(300):
+        step = ref.apply(game, combat, "attack", {"fighter": "231", "follow": "none"},
+                         SeededDice(k))
+        after = step.state.night.bomber(bomber.id)
+        if after.status == "on-map" and "corkscrews" in step.announcements[0].text:
+            seen += 1
+            view = json.dumps(ref.player_view(game, step.state))
+            assert f'"{after.hex}"' not in view or after.hex == "0706"
+            assert all(after.hex not in a.text or after.hex == "0706"
+                       for a in step.announcements)
+            assert not any(w in step.announcements[0].text for w in ("left", "right",
+                                                                     "forward"))
+    assert seen > 0
+
+
+def test_nf_referee_l7_chit_side_and_delays_hidden(game, ref):
+    state = ref.new(game, ref.load_scenario(game, "tame-boar"), SeededDice(6)).state
+    night = state.night
+    other = replace(state, night=replace(
+        night, chit_face="yellow" if night.chit_face == "red" else "red",
+        chits_drawn=tuple(reversed(night.chits_drawn)) + ("x",)),
+        delayed=(("999", 4, 3),))
+    assert ref.player_view(game, state) == ref.player_view(game, other)
+    text = json.dumps(ref.player_view(game, state)).lower()
+    assert "chit" not in text and '"yellow"' not in text and '"red"' not in text
+    assert "delay" not in text
