@@ -16,9 +16,9 @@ import json
 from dataclasses import replace
 
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_nf_referee_games import play, plans
+from test_nf_referee_games import plans, play
 from warpress.engine.dice import SeededDice
 from warpress.engine.errors import BadInput, RuleViolation
 from warpress.engine.games.nightfighter import detection

@@ -23,7 +23,8 @@ def ref(game):
     return referee_for(game)
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=25, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(scenario=st.sampled_from(SHIPPED), seed=st.integers(0, 10_000),
        noise=st.lists(st.tuples(st.booleans(), st.integers(0, len(RANDOM_COMMANDS) - 1)),
                       min_size=1, max_size=40))
