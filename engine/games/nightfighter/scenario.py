@@ -285,6 +285,9 @@ class _Checker:
             self.add(sw, key, f"unknown switch {key!r} (allowed: {', '.join(sorted(SWITCH_KEYS))})",
                      f"{p}.switches")
         ps = f"{p}.switches"
+        if sw.get("jamming", "none") != "none":
+            self.add(sw, "jamming", f"{sw['jamming']!r}: jamming (24.5) is not played by the "
+                                    "automatic referee yet; allowed: none", ps)
         return Scenario(
             name=name, title=self.text(s, "title", p), path=shown,
             background=self.text(s, "background", p),

@@ -86,7 +86,15 @@ from ...model import Game
 from ...referee import Announcement, ScenarioInfo, Step, register_referee
 from . import combat, detection, intruders, movement, phases, radars, searchlights
 from .common import check_hex, const, facing_of, grid
-from .scenario import BEACON_BOX, PHASE_IDS, SHIPPED, Scenario, from_data, load_scenario
+from .scenario import (
+    BEACON_BOX,
+    PHASE_IDS,
+    SHIPPED,
+    Scenario,
+    from_data,
+    load_scenario,
+    shipped_path,
+)
 from .scenario import resolve as resolve_scenario
 from .state import Bomber, Counter, Environment, Fighter, Night, player_view  # noqa: F401 (type hints for load)
 
@@ -403,14 +411,14 @@ def _move_intruder(r: _Run, iid: str) -> None:
     kind = intruders.behaviour(game, night, intruder)
     target_id = None
     plan = None
+    slower = r.st.pick((False, True), "intruder_mp")
     if kind == "chase":
         target_id = intruders.ai_target(game, night, intruder, choose)
         mp = movement.bomber_mp(game, intruder, night.turn)
+        if slower:
+            mp -= const(game, "intruder-mp-reduction-max")
         plan = _chase_plan(game, intruder.hex, intruder.facing,
                            night.fighter(target_id).hex, mp)
-    slower = r.st.pick((False, True), "intruder_mp")
-    if plan is not None and slower:
-        plan = plan[: max(0, len(plan) - 1)] if plan.endswith("F") else plan
     r.night, kind = intruders.move_intruder(game, night, iid, slower=slower, plan=plan,
                                             choose=choose)
     moved = r.night.bomber(iid)
@@ -1080,7 +1088,7 @@ class NightfighterReferee:
         out = []
         for name in SHIPPED:
             sc = load_scenario(game, name)
-            out.append(ScenarioInfo(name, sc.title, sc.path, sc.summary()))
+            out.append(ScenarioInfo(name, sc.title, str(shipped_path(name)), sc.summary()))
         return tuple(out)
 
     def load_scenario(self, game: Game, name_or_path: str | None) -> Scenario:

@@ -286,3 +286,25 @@ def test_nf_referee_l7_chit_side_and_delays_hidden(game, ref):
     text = json.dumps(ref.player_view(game, state)).lower()
     assert "chit" not in text and '"yellow"' not in text and '"red"' not in text
     assert "delay" not in text
+
+
+def test_nf_referee_l5_chasing_intruder_untold(game, ref):
+    """An intruder whose AI radar holds a fighter chases it (27.2.3); nothing is told unless
+    it attacks (27.2.4), and no marker shows it."""
+    state = ref.new(game, ref.load_scenario(game, "tame-boar"), SeededDice(2)).state
+    night = state.night
+    intruder = next(b for b in night.bombers if b.kind == "intruder")
+    night = night.with_bomber(replace(intruder, hex="0911", facing=3, status="on-map"))
+    night = night.with_fighter(replace(night.fighter("206"), hex="0914", facing=0))
+    ready = replace(state, night=night, phase="end-of-turn")
+    moved = 0
+    for k in range(40):
+        step = ref.apply(game, ready, "end-turn", {}, SeededDice(k))
+        after = step.state.night.bomber(intruder.id)
+        moved += after.hex != "0911"
+        told = [a for a in step.announcements if "intruder" in a.text.lower()]
+        assert all(a.text.startswith("An intruder attacks") for a in told)
+        view = ref.player_view(game, step.state)
+        assert all(m["fighter"] in ("205", "206", "211", None) for m in view["markers"])
+        assert f'"{intruder.id}"' not in json.dumps(view)
+    assert moved == 40
