@@ -57,8 +57,8 @@ capture / AI contact ties [14.2.1,  random (secret)
 displacement [16.0]                 rolled as a corkscrew (engine); no optional displacement
 intruder MP [27.2.1]                random: max or max - 1 (secret)
 Serrate ties [27.2.2]               random (secret)
-Chase path [27.2.3]                 fly toward the target: each MP straight on, then the one
-                                    60-degree turn (or none) that brings the next hex nearest
+Chase path [27.2.3]                 a plan entering the target's hex with its facing if one
+                                    exists, else the one ending nearest the hex behind it
 fake rolls [27.2.4]                 none
 hand-off [14.2.4]                   the player always tries (4 dice, announced)
 fighter corkscrew hex [17.4.4]      the fighter stays in its hex
@@ -379,28 +379,34 @@ def _dice(rolls: Sequence[int]) -> str:
     return ", ".join(str(v) for v in rolls) if rolls else "-"
 
 
-def _chase_plan(game: Game, hex_id: str, facing: int, target: str, mp: int) -> str:
-    """Fly toward ``target``: straight on each MP, then the turn that brings it nearest."""
+def _chase_plan(game: Game, hex_id: str, facing: int, target: Fighter, mp: int) -> str:
+    """Chase policy [27.2.3]: a plan that enters the target's hex with its facing (so that the
+    intruder can attack, 11.0), shortest first; else the plan ending nearest the hex behind
+    the target, facing as it does. Never through the target's hex with another facing (the
+    intruder would stop there, 27.2.4)."""
     g = grid(game)
-    steps, here = [], hex_id
-    for _ in range(mp):
-        nxt = g.neighbour_in_direction(here, facing)
-        if nxt is None:
-            break
-        steps.append("F")
-        here = nxt
-        if here == target:
-            break
-        best = min((0, 1, -1), key=lambda t: _gap(g, here, (facing + t) % 6, target))
-        if best:
-            steps.append("R" if best == 1 else "L")
-            facing = (facing + best) % 6
-    return "".join(steps)
-
-
-def _gap(g: Any, here: str, facing: int, target: str) -> int:
-    nxt = g.neighbour_in_direction(here, facing)
-    return 99 if nxt is None else g.distance(nxt, target)
+    behind = g.neighbour_in_direction(target.hex, (target.facing + 3) % 6) or target.hex
+    best: tuple[tuple[int, int, int], str] | None = None
+    queue = [(hex_id, facing, 0, False, "")]
+    seen = set()
+    while queue:
+        here, face, spent, can_turn, plan = queue.pop(0)
+        if (here, face, spent, can_turn) in seen:
+            continue
+        seen.add((here, face, spent, can_turn))
+        if here == target.hex and spent:
+            if face == target.facing:
+                return plan
+            continue
+        key = (g.distance(here, behind), face != target.facing, len(plan))
+        if best is None or key < best[0]:
+            best = (key, plan)
+        if spent < mp and (nxt := g.neighbour_in_direction(here, face)) is not None:
+            queue.append((nxt, face, spent + 1, True, plan + "F"))
+        if can_turn:
+            queue.append((here, (face + 1) % 6, spent, False, plan + "R"))
+            queue.append((here, (face - 1) % 6, spent, False, plan + "L"))
+    return best[1] if best else ""
 
 
 def _move_intruder(r: _Run, iid: str) -> None:
@@ -417,8 +423,7 @@ def _move_intruder(r: _Run, iid: str) -> None:
         mp = movement.bomber_mp(game, intruder, night.turn)
         if slower:
             mp -= const(game, "intruder-mp-reduction-max")
-        plan = _chase_plan(game, intruder.hex, intruder.facing,
-                           night.fighter(target_id).hex, mp)
+        plan = _chase_plan(game, intruder.hex, intruder.facing, night.fighter(target_id), mp)
     r.night, kind = intruders.move_intruder(game, night, iid, slower=slower, plan=plan,
                                             choose=choose)
     moved = r.night.bomber(iid)
@@ -470,7 +475,8 @@ def _intruder_attack(r: _Run, intruder: Bomber, fighter: Fighter) -> None:
                 return
     hits = combat.attack_roll(game, r.st, intruder.fp, "intruder_attack")
     r.night, _f, dead = combat._hit_fighter(r.night, r.night.fighter(fighter.id), hits)
-    r.say(text + f": {hits} hit(s)" + (f"; {fighter.id} is shot down" if dead else ""),
+    r.say(text + f"; the intruder's attack: {hits} hit(s)"
+          + (f"; {fighter.id} is shot down" if dead else ""),
           ("27.2.4", "11.0"), fighter=fighter.id, hits=hits, destroyed=dead)
 
 

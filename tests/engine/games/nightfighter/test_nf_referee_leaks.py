@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from test_nf_referee_games import plans, play
 from warpress.engine.dice import SeededDice
 from warpress.engine.errors import BadInput, RuleViolation
-from warpress.engine.games.nightfighter import detection
+from warpress.engine.games.nightfighter import detection, intruders
 from warpress.engine.games.nightfighter.common import grid
 from warpress.engine.games.nightfighter.scenario import SHIPPED
 from warpress.engine.referee import referee_for
@@ -294,17 +294,19 @@ def test_nf_referee_l5_chasing_intruder_untold(game, ref):
     state = ref.new(game, ref.load_scenario(game, "tame-boar"), SeededDice(2)).state
     night = state.night
     intruder = next(b for b in night.bombers if b.kind == "intruder")
-    night = night.with_bomber(replace(intruder, hex="0911", facing=3, status="on-map"))
-    night = night.with_fighter(replace(night.fighter("206"), hex="0914", facing=0))
+    night = night.with_bomber(replace(intruder, hex="0912", facing=3, status="on-map"))
+    night = night.with_fighter(replace(night.fighter("206"), hex="0914", facing=3))
+    assert intruders.behaviour(game, night, night.bomber(intruder.id)) == "chase"
     ready = replace(state, night=night, phase="end-of-turn")
-    moved = 0
+    moved = attacks = 0
     for k in range(40):
         step = ref.apply(game, ready, "end-turn", {}, SeededDice(k))
         after = step.state.night.bomber(intruder.id)
-        moved += after.hex != "0911"
+        moved += after.hex != "0912"
         told = [a for a in step.announcements if "intruder" in a.text.lower()]
+        attacks += bool(told)
         assert all(a.text.startswith("An intruder attacks") for a in told)
         view = ref.player_view(game, step.state)
         assert all(m["fighter"] in ("205", "206", "211", None) for m in view["markers"])
         assert f'"{intruder.id}"' not in json.dumps(view)
-    assert moved == 40
+    assert moved == 40 and 0 < attacks < 40  # the secret sighting roll decides
