@@ -64,6 +64,19 @@ hand-off [14.2.4]                   the player always tries (4 dice, announced)
 fighter corkscrew hex [17.4.4]      the fighter stays in its hex
 =================================== ============================================================
 
+Not covered (refused or not offered, so nothing is silently wrong): jamming [24.5] (the
+scenario loader refuses it); homing radars Flensburg, Naxos, Serrate counters [24.2.3, 24.3.2,
+24.4] (only search/GCI/MEW radars are offered); the GCI same-hex notice text [25.1.1] (the
+sweep is placed, no separate message); naval operations [26] (task force, flare droppers,
+torpedo bombers: no shipped scenario sets them, they enter as plain bombers); Schraege Musik
+upgrade rolls [20.1] (oblique guns only where the unit has an oblique FP); optional rules
+[28.1-28.6] (messages M11 attack position and M13 follow roll are therefore never sent); the
+umpire's optional intruder displacement [16.0] and the stacking care of 27.2.1; the player's
+own choices where the referee has no command for them: breaking a sighting or keeping another
+than the nearest [10.1, 10.2], declining a hand-off [14.2.4], using all dives at once
+[18.0], the fighter's corkscrew hex against an intruder [17.4.4] (it stays). Fighters start
+with the facing the scenario gives (the player's choice at setup, 3.2).
+
 Dice: every command draws three seeds from the session dice and splits them into three
 streams: the *public* stream (rolls the player makes or sees: environment, sighting,
 searchlight, hand-off, flak, attack, defensive fire, shoot-down), the *secret* stream (the
@@ -946,6 +959,8 @@ def _attack(r: _Run, args: Mapping[str, Any]) -> None:
     if f.sighting is None:
         raise RuleViolation("11.0", f"{f.id} has not sighted a bomber: an attack needs a "
                                     "sighted bomber in the same hex with the same facing")
+    if oblique and game_stat(r.game, f, "oblique_fp") is None:
+        raise RuleViolation("20.0", f"{f.id} ({f.unit}) has no oblique guns")
     bomber = r.night.bomber(f.sighting)
     combat.check_attack(r.game, r.night, f, bomber, deconfliction=r.sc.deconfliction,
                         oblique=oblique, dived=f.dived)
@@ -956,6 +971,10 @@ def _attack(r: _Run, args: Mapping[str, Any]) -> None:
                                             deconfliction=r.sc.deconfliction,
                                             follow=None if oblique else follow)
     _say_attack(r, f.id, report, r.st.public_rolls("roll", start), oblique)
+
+
+def game_stat(game: Game, fighter: Fighter, key: str) -> Any:
+    return game.get("units", fighter.unit).stats.get(key) if fighter.unit else None
 
 
 def _say_attack(r: _Run, fid: str, report: combat.AttackReport, rolls: tuple[int, ...],

@@ -163,3 +163,9 @@ def test_nf_referee_search_unknown_counter_and_hex(game, ref):
 def test_nf_referee_unknown_scenario(game, ref):
     with pytest.raises(BadInput, match="'nope'.*cats-eye"):
         ref.load_scenario(game, "nope")
+
+
+def test_nf_referee_oblique_guns_only_when_fitted(game, ref, start):
+    state = _sighted_in_hex(game, ref, start, facing=3)
+    text = refused(game, ref, state, "attack", {"fighter": "231", "oblique": True}, "20.0")
+    assert "oblique" in text
