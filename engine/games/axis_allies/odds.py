@@ -36,6 +36,7 @@ from .common import aa_faces, const, flag, has_tag, hit_faces, shot
 
 Poly = tuple[int, ...]
 State = tuple[int, int]
+Part = tuple[dict[str, int], int]  # every summary field's numerator over one denominator
 
 
 # --------------------------------------------------------------------------- polynomials
@@ -381,16 +382,16 @@ def battle_odds(game: Game, spec: BattleSpec, workers: int | None = None) -> dic
     if spec.rounds is not None:
         from .rounds import capped_terminals
 
-        parts = [_summed(game, spec, capped_terminals(game, spec, op)) for op in ops]
-    else:
-        parts = run_split(lambda op: _summed(game, spec, _chain_part(game, spec, op)), ops,
-                          [len(op.attacker) * len(spec.defender) * (len(op.attacker)
-                                                                     + len(spec.defender))
-                           for op in ops], workers)
-    return _combine(parts)
+        return _combine([_summed(game, spec, capped_terminals(game, spec, op)) for op in ops])
+    costs = [len(op.attacker) * len(spec.defender) * (len(op.attacker) + len(spec.defender))
+             for op in ops]
+    if workers is None:
+        workers = 2 if sum(costs) >= FORK_WORK and (os.cpu_count() or 1) > 1 else 1
+    return _combine([split_sum(lambda op: _summed(game, spec, _chain_part(game, spec, op)),
+                               ops, costs, workers)])
 
 
-def _summed(game: Game, spec: BattleSpec, part) -> tuple[dict[str, int], int]:
+def _summed(game: Game, spec: BattleSpec, part) -> Part:
     att, nums, den = part
     return summarise(game, spec, att, nums), den
 
@@ -399,28 +400,22 @@ def _summed(game: Game, spec: BattleSpec, part) -> tuple[dict[str, int], int]:
 FORK_WORK = 20_000
 
 
-def run_split(fn, items: list, costs: list[int], workers: int | None = None) -> list:
-    """``[fn(x) for x in items]``, the items shared out to a forked child when it pays.
+def split_sum(fn, items: list, costs: list[int], workers: int = 2) -> Part:
+    """The sum of the parts ``fn(x)`` over ``items``; with two workers a forked child
+    takes the share a greedy split by ``costs`` gives it and sends back its share's sum.
 
-    The child takes the items a greedy split by ``costs`` gives it and sends its results
-    back pickled; if it fails, the parent computes them itself (same results, slower).
+    If the child fails, the parent computes its share too (same sum, slower).
     """
-    if workers is None:
-        workers = 2 if sum(costs) >= FORK_WORK and (os.cpu_count() or 1) > 1 else 1
     if workers < 2 or len(items) < 2 or not hasattr(os, "fork"):
-        return [fn(x) for x in items]
+        return _tree_sum([fn(x) for x in items])
     child_set = _greedy_half(costs)
-    theirs = sorted(child_set)
-    out: list = [None] * len(items)
-    mine, child = _in_child(lambda: [fn(items[k]) for k in theirs],
-                            lambda: [(k, fn(items[k])) for k in range(len(items))
-                                     if k not in child_set])
-    for k, value in mine:
-        out[k] = value
-    for k, value in zip(theirs, child if child is not None else [fn(items[k]) for k in theirs],
-                        strict=True):
-        out[k] = value
-    return out
+    theirs = [x for k, x in enumerate(items) if k in child_set]
+    ours = [x for k, x in enumerate(items) if k not in child_set]
+    mine, child = _in_child(lambda: _tree_sum([fn(x) for x in theirs]),
+                            lambda: _tree_sum([fn(x) for x in ours]))
+    if child is None:
+        child = _tree_sum([fn(x) for x in theirs])
+    return _add_parts(mine, child)
 
 
 def _greedy_half(costs: list[int]) -> set[int]:
@@ -465,14 +460,10 @@ def _in_child(child_job, parent_job):
     return mine, pickle.loads(data)
 
 
-def _combine(parts: list[tuple[dict[str, int], int]]) -> dict[str, Fraction]:
-    """Add the parts' numerators pairwise (a balanced tree: big numbers meet only at the
-    top) over least common denominators, then reduce each field once (equal numerators
-    share one reduction)."""
-    while len(parts) > 1:
-        parts = [_add_parts(parts[k], parts[k + 1]) if k + 1 < len(parts) else parts[k]
-                 for k in range(0, len(parts), 2)]
-    total, common = parts[0]
+def _combine(parts: list[Part]) -> dict[str, Fraction]:
+    """The parts' sum as fractions, each field reduced once (equal numerators share one
+    reduction)."""
+    total, common = _tree_sum(parts)
     reduced: dict[int, Fraction] = {}
     for value in total.values():
         if value not in reduced:
@@ -480,7 +471,16 @@ def _combine(parts: list[tuple[dict[str, int], int]]) -> dict[str, Fraction]:
     return {key: reduced[total[key]] for key in FIELDS}
 
 
-def _add_parts(a: tuple[dict[str, int], int], b: tuple[dict[str, int], int]):
+def _tree_sum(parts: list[Part]) -> Part:
+    """Add the parts pairwise (a balanced tree: the big numbers meet only at the top)."""
+    while len(parts) > 1:
+        parts = [_add_parts(parts[k], parts[k + 1]) if k + 1 < len(parts) else parts[k]
+                 for k in range(0, len(parts), 2)]
+    return parts[0]
+
+
+def _add_parts(a: Part, b: Part) -> Part:
+    """``a + b`` over the least common denominator of the two."""
     (sa, da), (sb, db) = a, b
     g = math.gcd(da, db)
     ka, kb = db // g, da // g

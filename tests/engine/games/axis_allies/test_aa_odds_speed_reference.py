@@ -138,25 +138,27 @@ def test_aa_openings_match_the_straight_reference(game, attacker, defender, more
     assert O.battle_odds(game, sp, workers=workers) == straight_odds(game, sp)
 
 
+def part(value, den=1):
+    return dict.fromkeys(O.FIELDS, value), den
+
+
 def test_a_failed_child_is_redone_by_the_parent():
     parent = os.getpid()
 
-    def square_in_parent_only(x):
+    def in_parent_only(x):
         if os.getpid() != parent:
             raise RuntimeError("child refuses")
-        return x * x
+        return part(x, x + 1)
 
-    items = list(range(7))
-    assert O.run_split(square_in_parent_only, items, [1] * 7, workers=2) == [
-        x * x for x in items]
+    got = O.split_sum(in_parent_only, list(range(7)), [1] * 7, workers=2)
+    assert O._combine([got]) == O._combine([part(x, x + 1) for x in range(7)])
 
 
-def test_split_keeps_item_order_and_uses_the_child():
+def test_the_child_computes_a_share():
     parent = os.getpid()
-    got = O.run_split(lambda x: (x, os.getpid() == parent), list(range(6)), [5, 1, 4, 2, 3, 3],
-                      workers=2)
-    assert [x for x, _ in got] == list(range(6))
-    assert {in_parent for _, in_parent in got} == {True, False}
+    got = O.split_sum(lambda x: part(int(os.getpid() != parent)), list(range(6)),
+                      [5, 1, 4, 2, 3, 3], workers=2)
+    assert got == part(3)  # the greedy split gives the child 4 + 3 + 2 = 9 of 18: 3 items
 
 
 @settings(max_examples=30, deadline=None)
