@@ -99,11 +99,12 @@ class Referee(Protocol):
     def load(self, game: Game, data: Mapping[str, Any]) -> Any:
         """The inverse of ``dump``; BadInput naming the key when ``data`` is not a state."""
 
-    def render_player_map(self, game: Game, state: Any) -> bytes:
-        """The player map as SVG bytes (only what ``player_view`` holds)."""
+    def render_player_map(self, game: Game, state: Any, fmt: str = "svg") -> bytes:
+        """The player map as ``fmt`` ("svg" or "png") bytes, drawn from ``player_view`` only;
+        BadInput for a format the game cannot draw."""
 
-    def render_referee_map(self, game: Game, state: Any) -> bytes:
-        """The umpire map as SVG bytes (every attacker)."""
+    def render_referee_map(self, game: Game, state: Any, fmt: str = "svg") -> bytes:
+        """The umpire map (every attacker) as ``fmt`` bytes."""
 
 
 _REFEREES: dict[str, Callable[[], Referee]] = {}

@@ -418,14 +418,16 @@ class Session:
         """The whole truth; recorded in the log as a reveal."""
         return self.reveal()[0]
 
-    def reveal(self, with_map: bool = False) -> tuple[dict[str, Any], bytes | None]:
-        """The referee's view and, when ``with_map``, the umpire map (SVG); one reveal event
-        in the log."""
-        _append(self.directory / LOG, {"type": "reveal", "n": self.n, "map": with_map,
-                                       "time": _now()})
+    def reveal(self, map_format: str | None = None) -> tuple[dict[str, Any], bytes | None]:
+        """The referee's view and, when ``map_format`` ("svg", "png") is given, the umpire
+        map; one reveal event in the log, written once both are drawn (a map that cannot be
+        drawn shows nothing and logs nothing)."""
         view = self.referee.referee_view(self.game, self.state)
-        svg = self.referee.render_referee_map(self.game, self.state) if with_map else None
-        return view, svg
+        drawn = (self.referee.render_referee_map(self.game, self.state, map_format)
+                 if map_format else None)
+        _append(self.directory / LOG, {"type": "reveal", "n": self.n,
+                                       "map": map_format is not None, "time": _now()})
+        return view, drawn
 
     def announcements(self) -> list[dict[str, Any]]:
         """This turn's announcements, as the player view holds them."""
@@ -434,8 +436,8 @@ class Session:
     def summary(self) -> dict[str, Any] | None:
         return self.referee.summary(self.game, self.state)
 
-    def render_player_map(self) -> bytes:
-        return self.referee.render_player_map(self.game, self.state)
+    def render_player_map(self, fmt: str = "svg") -> bytes:
+        return self.referee.render_player_map(self.game, self.state, fmt)
 
     def history(self) -> list[dict[str, Any]]:
         """Every log record, the session header first."""

@@ -117,7 +117,7 @@ def test_a_refused_command_exits_1_with_the_rule_and_changes_nothing(game, where
     (("attack", "F1", "--oblique"), "warpress: unknown command 'attack' for hideseek "
                                     "(commands: search, sight, end-turn)"),
     (("status", "--map", "map.pdf"), "warpress: --map 'map.pdf': the file must end in .svg "
-                                     "(or .png)"),
+                                     "or .png"),
 ])
 def test_bad_input_exits_2_with_one_line(game, where, args, message):
     run("new", game, "--seed", "5", "--session", where)
@@ -173,10 +173,12 @@ def test_status_writes_the_player_map_and_reveal_the_referee_map(game, where, tm
     assert _lines(where)[-1]["type"] == "reveal" and _lines(where)[-1]["map"] is True
 
 
-def test_png_maps_are_refused_cleanly_for_now(game, where, tmp_path):
+def test_a_map_format_the_game_cannot_draw_is_refused_before_the_reveal(game, where,
+                                                                        tmp_path):
     run("new", game, "--seed", "5", "--session", where)
     out = run("reveal", "--session", where, "--map", str(tmp_path / "m.png"))
-    assert out.exit_code == 2 and "PNG maps are not available yet" in out.output
+    assert out.exit_code == 2
+    assert out.output == "warpress: map format 'png': hideseek draws svg only\n"
     assert not (tmp_path / "m.png").exists()
     assert [r["type"] for r in _lines(where)] == ["session"]  # no reveal was shown
 

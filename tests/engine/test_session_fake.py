@@ -200,11 +200,18 @@ class HideSeekReferee:
         except (KeyError, TypeError) as exc:
             raise BadInput(f"not a hideseek state: {exc}") from None
 
-    def render_player_map(self, game, state: HideState) -> bytes:
+    def render_player_map(self, game, state: HideState, fmt: str = "svg") -> bytes:
+        self._check_format(fmt)
         return self._svg(self.player_view(game, state)["markers"], None)
 
-    def render_referee_map(self, game, state: HideState) -> bytes:
+    def render_referee_map(self, game, state: HideState, fmt: str = "svg") -> bytes:
+        self._check_format(fmt)
         return self._svg(self.player_view(game, state)["markers"], state.token)
+
+    @staticmethod
+    def _check_format(fmt: str) -> None:
+        if fmt != "svg":
+            raise BadInput(f"map format {fmt!r}: hideseek draws svg only")
 
     @staticmethod
     def _svg(markers, token: int | None) -> bytes:

@@ -98,7 +98,7 @@ from ...errors import BadInput, RuleViolation
 from ...model import Game
 from ...referee import Announcement, ScenarioInfo, Step, register_referee
 from . import combat, detection, intruders, movement, phases, radars, searchlights
-from .common import check_hex, const, facing_of, grid
+from .common import FACINGS, check_hex, const, facing_of, grid
 from .scenario import (
     BEACON_BOX,
     PHASE_IDS,
@@ -232,7 +232,8 @@ class _Run:
 
 
 def _facing_word(facing: int) -> str:
-    return f"facing {facing}"
+    """``facing S (3)``: the compass word of the map and the number the commands take."""
+    return f"facing {FACINGS[facing]} ({facing})"
 
 
 def _fighter_status(f: Fighter) -> str:
@@ -1290,15 +1291,19 @@ class NightfighterReferee:
 
     # --- maps -----------------------------------------------------------------------------
 
-    def render_player_map(self, game: Game, state: Any) -> bytes:
-        from ....components.referee_view import map_svg
+    def render_player_map(self, game: Game, state: Any, fmt: str = "svg") -> bytes:
+        return self._render(game, self.player_view(game, state), fmt, referee=False)
 
-        return map_svg(game, self.player_view(game, state), referee=False)
+    def render_referee_map(self, game: Game, state: Any, fmt: str = "svg") -> bytes:
+        return self._render(game, self.referee_view(game, state), fmt, referee=True)
 
-    def render_referee_map(self, game: Game, state: Any) -> bytes:
-        from ....components.referee_view import map_svg
+    @staticmethod
+    def _render(game: Game, view: dict[str, Any], fmt: str, referee: bool) -> bytes:
+        from ....components.referee_view import MAP_FORMATS
 
-        return map_svg(game, self.referee_view(game, state), referee=True)
+        if fmt not in MAP_FORMATS:
+            raise BadInput(f"map format {fmt!r} is not one of {', '.join(MAP_FORMATS)}")
+        return MAP_FORMATS[fmt](game, view, referee)
 
 
 __all__ = ["NightSession", "NightfighterReferee", "Streams"]
