@@ -9,6 +9,7 @@ from __future__ import annotations
 import functools
 import json
 import sys
+from dataclasses import dataclass
 
 import click
 
@@ -319,13 +320,17 @@ def _summary_lines(summary) -> list[str]:
     return lines
 
 
+def _blank(value) -> bool:
+    """Nothing worth printing: None, False, an empty list or text (0 is a value: facing 0)."""
+    return value is None or value is False or value == [] or value == ""
+
+
 def _item_line(record) -> str:
     """One fighter, counter, marker or attacker of a view as `ID key value, ...`."""
     names = ("id", "radar", "kind", "zone")
     head = next((str(record[k]) for k in names if record.get(k) not in (None, "")), "?")
     shown = [f"{key} {value}" for key, value in record.items()
-             if key not in names[:2] and value not in (None, False, [], "") and
-             str(value) != head]
+             if key not in names[:2] and not _blank(value) and str(value) != head]
     return f"  {head}: {', '.join(shown)}" if shown else f"  {head}"
 
 
@@ -349,18 +354,20 @@ def _view_lines(view) -> list[str]:
     return lines + _summary_lines(view.get("summary"))
 
 
-def _check_map(path: str) -> None:
-    """BadInput unless --map names a file format the map can be written in."""
+MAP_SUFFIXES = ("svg", "png")
+
+
+def _check_map(path: str) -> str:
+    """The map format --map names by its suffix; BadInput for another."""
     from pathlib import Path
 
-    suffix = Path(path).suffix.lower()
-    if suffix == ".png":
-        raise BadInput(f"--map {path!r}: PNG maps are not available yet; give a .svg file")
-    if suffix != ".svg":
-        raise BadInput(f"--map {path!r}: the file must end in .svg (or .png)")
+    suffix = Path(path).suffix.lower().lstrip(".")
+    if suffix not in MAP_SUFFIXES:
+        raise BadInput(f"--map {path!r}: the file must end in .svg or .png")
+    return suffix
 
 
-def _write_map(path: str, svg: bytes) -> None:
+def _write_map(path: str, drawn: bytes) -> None:
     """Write the map atomically (a temporary file beside it, then a rename)."""
     import os
     import tempfile
@@ -374,7 +381,7 @@ def _write_map(path: str, svg: bytes) -> None:
         raise BadInput(f"--map {path!r} cannot be written: {exc.strerror}") from None
     try:
         with os.fdopen(fd, "wb") as handle:
-            handle.write(svg)
+            handle.write(drawn)
         umask = os.umask(0o022)
         os.umask(umask)
         os.chmod(tmp, 0o666 & ~umask)
@@ -442,28 +449,57 @@ def _play(name: str, args: dict, session_dir: str | None, as_json: bool) -> None
     click.echo("\n".join(lines + _summary_lines(view.get("summary"))))
 
 
-def _play_command(name: str, arguments: tuple[str, ...], help_text: str, oblique=False):
-    def command(session_dir: str | None, as_json: bool, oblique: bool = False, **values):
+@dataclass(frozen=True)
+class PlayOption:
+    """A command-line option of a player command and the args key it fills (only when given,
+    so the log holds what the player typed)."""
+
+    decl: str
+    key: str
+    help: str
+    flag: bool = False
+    value: object = None      # for a flag: the args value it sets (default True)
+
+
+def _play_command(name: str, arguments: tuple[str, ...], help_text: str,
+                  options: tuple[PlayOption, ...] = ()):
+    def command(session_dir: str | None, as_json: bool, **values):
         args = {key: values[key] for key in arguments}
-        if name == "attack":
-            args["oblique"] = oblique
+        for option in options:
+            given = values[option.key]
+            if option.flag and given:
+                args[option.key] = True if option.value is None else option.value
+            elif not option.flag and given is not None:
+                args[option.key] = given
         _play(name, args, session_dir, as_json)
 
     command = friendly(command)
-    if oblique:
-        command = click.option("--oblique", is_flag=True, help="An oblique attack.")(command)
+    for option in reversed(options):
+        command = click.option(option.decl, option.key, is_flag=option.flag, default=None,
+                               help=option.help)(command)
     command = _json_option(_session_option(command))
     for argument in reversed(arguments):
         command = click.argument(argument)(command)
     return referee.command(name=name, help=help_text)(command)
 
 
-_play_command("move", ("fighter", "path"), "Move FIGHTER along PATH (e.g. F,F,L,F).")
-_play_command("evade", ("fighter",), "Declare evasion for FIGHTER (+1 MP).")
-_play_command("descend", ("fighter",), "Dive FIGHTER with altitude advantage (+1 MP).")
-_play_command("search", ("counter", "hex"), "Place radar search COUNTER on HEX.")
-_play_command("sight", (), "Ask for sightings.")
-_play_command("attack", ("fighter",), "Attack with FIGHTER.", oblique=True)
+_play_command("move", ("fighter", "path"), "Move FIGHTER along PATH (e.g. F,F,L,F).", (
+    PlayOption("--leave-map", "leave_map", "The plan flies off the map on purpose (9.2.1).",
+               flag=True),
+    PlayOption("--enter", "hex", "Leaving the radio beacon box: the map hex it enters (23.0)."),
+    PlayOption("--facing", "facing", "Leaving the radio beacon box: its facing, N|NE|SE|S|SW|NW "
+                                     "or 0-5 (23.0)."),
+))
+_play_command("evade", ("fighter",), "Declare evasion for FIGHTER after a tail warning "
+                                     "(27.3.1, +1 MP).")
+_play_command("descend", ("fighter",), "Dive FIGHTER with altitude advantage (18.0, +1 MP).")
+_play_command("search", ("counter", "hex"), "Place radar search COUNTER on HEX (13.1).")
+_play_command("sight", (), "Roll for sightings (10.1, 15.1).")
+_play_command("attack", ("fighter",), "Attack the sighted bomber in FIGHTER's hex (11.0).", (
+    PlayOption("--oblique", "oblique", "Fire the oblique guns (20.0).", flag=True),
+    PlayOption("--no-follow", "follow", "Do not follow a corkscrew (17.4.3).", flag=True,
+               value="none"),
+))
 _play_command("end-turn", (), "End the turn; the referee's phases run to the next decision.")
 
 
@@ -476,12 +512,11 @@ def referee_status(session_dir: str | None, as_json: bool, map_file: str | None)
     """What the player may know: turn, phase, pieces, this turn's announcements."""
     from .engine import session
 
-    if map_file:
-        _check_map(map_file)
+    fmt = _check_map(map_file) if map_file else None
     with session.open(_session_path(session_dir)) as s:
         view = s.player_view()
-        if map_file:
-            _write_map(map_file, s.render_player_map())
+        if fmt:
+            _write_map(map_file, s.render_player_map(fmt))
     click.echo(json.dumps(view, ensure_ascii=False) if as_json else "\n".join(_view_lines(view)))
 
 
@@ -495,11 +530,11 @@ def referee_reveal(session_dir: str | None, as_json: bool, map_file: str | None)
     from .engine import session
 
     with session.open(_session_path(session_dir)) as s:
-        if map_file:
-            _check_map(map_file)  # refuse a bad file name before the reveal is logged
-        view, svg = s.reveal(with_map=bool(map_file))
-        if map_file:
-            _write_map(map_file, svg or b"")
+        # refuse a bad file name before the reveal is logged
+        fmt = _check_map(map_file) if map_file else None
+        view, drawn = s.reveal(fmt)
+        if fmt:
+            _write_map(map_file, drawn or b"")
     click.echo(json.dumps(view, ensure_ascii=False) if as_json else "\n".join(_view_lines(view)))
 
 

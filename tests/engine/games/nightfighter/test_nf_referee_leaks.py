@@ -19,6 +19,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_nf_referee_games import plans, play
+from warpress import cli
 from warpress.engine.dice import SeededDice
 from warpress.engine.errors import BadInput, RuleViolation
 from warpress.engine.games.nightfighter import detection, intruders
@@ -128,6 +129,10 @@ def test_nf_referee_unseen_positions_never_leak(game, ref):
             assert said_a == said_b, command
             assert ref.player_view(game, a) == ref.player_view(game, b), command
             assert json.dumps(ref.player_view(game, a)) == json.dumps(ref.player_view(game, b))
+        # every output of `referee status`: the text and the player map
+        view_a, view_b = ref.player_view(game, a), ref.player_view(game, b)
+        assert cli._view_lines(view_a) == cli._view_lines(view_b)
+        assert ref.render_player_map(game, a) == ref.render_player_map(game, b)
 
     check()
 
