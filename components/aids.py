@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from ..engine.model import Display, Game, PointMap, Sheet, Table, Track
+from ..engine.query import show_value
 from ..verify.data import records, walk_values
 from .fonts import text_width, wrap
 from .pieces import DAGGER, fit_text
@@ -41,15 +42,8 @@ def paragraph(text: str, width: float, size: float = 2.8) -> Block:
 
 
 def _cell_text(value) -> str:
-    if value is True:
-        return "yes"
-    if value is False:
-        return "no"
-    if value is None:
-        return "any"
-    if isinstance(value, tuple | list):
-        return ", ".join(_cell_text(v) for v in value)
-    return str(value)
+    """A table cell; an empty key condition matches anything."""
+    return show_value(value, none="any")
 
 
 def table_block(table: Table, width: float) -> Block:

@@ -210,7 +210,7 @@ def render_text(payload: Mapping[str, Any]) -> str:
     if "exact" in result:
         lines.extend(_odds_lines(result))
     else:
-        lines.extend(f"  {k}: {_show(v)}" for k, v in result.items())
+        lines.extend(f"  {k}: {show_value(v)}" for k, v in result.items())
     if payload.get("rolls"):
         rolled = ", ".join(f"{r['input']}={r['value']}" for r in payload["rolls"])
         lines.append(f"  rolled ({payload['seed']}): {rolled}")
@@ -230,7 +230,7 @@ def _odds_lines(result: Mapping[str, Any]) -> list[str]:
         lines.append(f"  {result['field']}:")
     extra = {k: v for k, v in result.items() if k not in ("field", "distribution", "exact")}
     for key, value in extra.items():
-        lines.append(f"  {key}: {_show(value)}")
+        lines.append(f"  {key}: {show_value(value)}")
     for key, text in result["exact"].items():
         value = Fraction(*(int(x) for x in _digits(text).split("/")))
         shown = f"{float(value):9.4f}  " if _is_count(key, value) else f"{100 * float(value):8.4f}%"
@@ -250,13 +250,17 @@ def _is_count(key: str, value: Fraction) -> bool:
     return value > 1 or "survivors" in key or key.startswith("expected")
 
 
-def _show(value: Any) -> str:
+def show_value(value: Any, none: str = "None") -> str:
+    """A value as people read it: yes/no, lists joined by commas, mappings as ``key value;``
+    and ``none`` for None (table printouts pass what an empty cell means there)."""
+    if value is None:
+        return none
     if value is True:
         return "yes"
     if value is False:
         return "no"
     if isinstance(value, list | tuple):
-        return ", ".join(_show(v) for v in value)
+        return ", ".join(show_value(v, none) for v in value)
     if isinstance(value, dict):
-        return "; ".join(f"{k} {_show(v)}" for k, v in value.items())
+        return "; ".join(f"{k} {show_value(v, none)}" for k, v in value.items())
     return str(value)

@@ -19,6 +19,7 @@ import math
 from dataclasses import replace
 
 from ...engine.model import Game, HexMap
+from ...engine.query import show_value
 from .. import aids
 from ..fonts import text_width, wrap
 from ..hexmap import HexGeometry
@@ -891,15 +892,7 @@ def grid(headers, rows, width: float, size: float = 2.4, id_prefix: str = "row"
 
 
 def _cell(value) -> str:
-    if value is True:
-        return "yes"
-    if value is False:
-        return "no"
-    if value is None:
-        return "-"
-    if isinstance(value, tuple | list):
-        return ", ".join(_cell(v) for v in value)
-    return str(value)
+    return show_value(value, none="-")
 
 
 def table_rows(table) -> tuple[list[str], list[list[str]]]:
