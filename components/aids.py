@@ -41,6 +41,17 @@ def paragraph(text: str, width: float, size: float = 2.8) -> Block:
                        for i, line in enumerate(lines)), len(lines) * size * 1.3 + size * 0.5)
 
 
+def text_lines(text: str, x: float, y: float, size: float, width: float, leading: float = 1.3,
+               **kw) -> tuple[list[Primitive], float]:
+    """Lines of ``text`` wrapped to ``width`` from the top ``y``, ``leading`` sizes apart;
+    the Text items (``kw`` passed on) and the height used."""
+    lines = wrap(text, size, width)
+    step = size * leading
+    items: list[Primitive] = [Text(x, y + size + i * step, line, size=size, **kw)
+                              for i, line in enumerate(lines)]
+    return items, len(lines) * step + size * 0.3
+
+
 def _cell_text(value) -> str:
     """A table cell; an empty key condition matches anything."""
     return show_value(value, none="any")

@@ -15,7 +15,7 @@ from dataclasses import replace
 
 from ...engine.model import Display, Game, Phase, Sheet, Table
 from .. import aids, kit
-from ..aids import Block
+from ..aids import Block, text_lines
 from ..fonts import text_width, wrap
 from ..hexmap import HexGeometry
 from ..impose import Piece
@@ -43,16 +43,6 @@ SIDE_INK = {"japan": "#b02020", "us": "#1f4e9a", "both": "#555555", "player": "#
 
 
 # --- shared helpers (also used by the midway-cards module) --------------------------------
-
-
-def text_lines(text: str, x: float, y: float, size: float, width: float,
-               **kw) -> tuple[list[Primitive], float]:
-    """Wrapped lines from (x, y) (top); the primitives and the height used."""
-    lines = wrap(text, size, width)
-    step = size * 1.3
-    items: list[Primitive] = [Text(x, y + size + i * step, line, size=size, **kw)
-                              for i, line in enumerate(lines)]
-    return items, len(lines) * step + size * 0.3
 
 
 def arrow(points: list[tuple[float, float]], style: Style, head: float = 2.2,

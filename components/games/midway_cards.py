@@ -16,14 +16,14 @@ from dataclasses import replace
 from ...engine.errors import BadInput
 from ...engine.model import Card, Deck, Game, Marker
 from .. import aids, kit
-from ..aids import Block
+from ..aids import Block, text_lines
 from ..fonts import text_width, wrap
 from ..impose import Piece, impose
 from ..kit import KitPage, Options
 from ..pieces import CARD_BLEED, CARD_H, CARD_W, card_back, counter_size, fit_text, side_colour
 from ..primitives import Group, Primitive, Rect, Style, Text
 from ..registry import kit_part
-from .midway import SIDE_INK, counter_sheets, dagger, page_of, sheet_pages, text_lines
+from .midway import SIDE_INK, counter_sheets, dagger, page_of, sheet_pages
 
 GAME = "midway-cards"
 #: Colour words of the data -> print colours (and the ink that reads on them).

@@ -20,6 +20,7 @@ from dataclasses import replace
 
 from ...engine.model import Box, Display, Game, Marker, Point, PointMap, Unit
 from .. import aids, kit
+from ..aids import text_lines
 from ..fonts import text_width, wrap
 from ..impose import Piece
 from ..kit import KitPage, Options
@@ -78,16 +79,6 @@ def rules(record) -> str:
     """``[2.1, 8.2.1]`` or nothing."""
     rule = record.rule if isinstance(record.rule, tuple) else (record.rule,)
     return f"  [{', '.join(rule)}]" if rule else ""
-
-
-def paragraph(text: str, x: float, y: float, size: float, width: float,
-              **kw) -> tuple[list[Primitive], float]:
-    """Wrapped lines from (x, y) (top); the primitives and the height used."""
-    lines = wrap(text, size, width)
-    step = size * 1.3
-    items: list[Primitive] = [Text(x, y + size + i * step, line, size=size, **kw)
-                              for i, line in enumerate(lines)]
-    return items, len(lines) * step + size * 0.3
 
 
 def grid(x: float, y: float, widths: list[float], rows: list[list[str]], h: float,
@@ -377,7 +368,7 @@ def order_table(game: Game, width: float) -> tuple[Group, float]:
     title = fitted(f"{table.label}{rules(table)}", 0, 3.4, 3.4, width,
                    bold=True)
     body, h = grid(0, 5, widths, rows, 5.2, 2.8)
-    note, nh = paragraph("Numbers are the most units taken from the tops of the stacks at "
+    note, nh = text_lines("Numbers are the most units taken from the tops of the stacks at "
                          "the point; an order that cannot be executed or moves nothing is "
                          "Standby (9.1).", 0, 5 + h, 2.3, width, fill=GREY)
     return Group((title, body, *note), id="table-japanese-orders", cls="map-table"), 5 + h + nh
@@ -399,7 +390,7 @@ def reinforcement_table(game: Game, width: float) -> tuple[Group, float]:
     items: list[Primitive] = [title, body]
     y = 5 + h
     for modifier in table.modifiers:
-        line, lh = paragraph(f"• {modifier.text}", 0, y, 2.4, width)
+        line, lh = text_lines(f"• {modifier.text}", 0, y, 2.4, width)
         items.extend(line)
         y += lh
     return Group(tuple(items), id="table-japanese-reinforcement", cls="map-table"), y
@@ -417,7 +408,7 @@ def air_table(game: Game, width: float) -> tuple[Group, float]:
     title = fitted(f"{table.label}{rules(table)}", 0, 3.4, 3.4, width,
                    bold=True)
     body, h = grid(0, 5, widths, rows, 5.2, 2.8)
-    note, nh = paragraph(table.text or "", 0, 5 + h, 2.3, width, fill=GREY)
+    note, nh = text_lines(table.text or "", 0, 5 + h, 2.3, width, fill=GREY)
     return Group((title, body, *note), id="table-japanese-air", cls="map-table"), 5 + h + nh
 
 
@@ -710,7 +701,7 @@ def text_block(title: str, lines: list[str], width: float, id: str | None = None
     items: list[Primitive] = [fitted(title, 0, 4, 3.6, width, bold=True)]
     y = 5.5
     for line in lines:
-        part, h = paragraph(f"• {line}", 2, y, 2.8, width - 2)
+        part, h = text_lines(f"• {line}", 2, y, 2.8, width - 2)
         items.extend(part)
         y += h
     return block(items, y + 1, id=id, cls="setup-section")
