@@ -1,5 +1,6 @@
-"""The fast battle-odds paths (AA openings split over two processes, the tree
-combination of the openings' parts) against a straightforward Fraction reference."""
+"""The fast battle-odds paths (AA openings split over two processes, one chain's columns
+settled by two processes, the tree combination of the openings' parts) against a
+straightforward Fraction reference."""
 
 from __future__ import annotations
 
@@ -138,6 +139,41 @@ def test_aa_openings_match_the_straight_reference(game, attacker, defender, more
     assert O.battle_odds(game, sp, workers=workers) == straight_odds(game, sp)
 
 
+SINGLE_CHAINS = [
+    ("land", "3 infantry, 1 armor", "3 infantry", {}),
+    ("land", "1 antiaircraft, 2 infantry", "1 antiaircraft, 2 infantry",
+     {"attacker_order": ["infantry"], "defender_order": ["infantry"]}),
+    ("land", "2 bomber, 1 infantry, 1 armor", "2 infantry, 1 fighter, 1 armor",
+     {"attacker_weapons": ["heavy-bombers"], "defender_weapons": ["jet-power"]}),
+    ("sea", "2 submarine, 1 battleship, 1 carrier", "1 carrier, 2 transport, 1 submarine", {}),
+    ("land", "5 infantry, 2 armor", "6 infantry, 1 armor", {}),
+]
+
+
+@pytest.mark.parametrize("kind,attacker,defender,more", SINGLE_CHAINS)
+def test_one_chain_settled_by_two_processes(game, kind, attacker, defender, more):
+    sp = spec(game, attacker, defender, kind, **more)
+    assert len(O.openings(game, sp)) == 1
+    op = O.openings(game, sp)[0]
+    serial = O._chain_part(game, sp, op, workers=1)
+    assert O._chain_part(game, sp, op, workers=2) == serial
+    assert O.battle_odds(game, sp, workers=2) == straight_odds(game, sp)
+
+
+def test_a_failed_column_process_falls_back_to_one(game, monkeypatch):
+    parent = os.getpid()
+    real = O._settle_mine
+
+    def fail_in_child(*args):
+        if os.getpid() != parent:
+            raise RuntimeError("child refuses")
+        return real(*args)
+
+    monkeypatch.setattr(O, "_settle_mine", fail_in_child)
+    sp = spec(game, "4 infantry, 1 armor", "5 infantry")
+    assert O.battle_odds(game, sp, workers=2) == straight_odds(game, sp)
+
+
 def part(value, den=1):
     return dict.fromkeys(O.FIELDS, value), den
 
@@ -195,10 +231,10 @@ def test_small_land_battles_match_the_straight_reference(game, att, dfn, aa, air
 @settings(max_examples=30, deadline=None)
 @given(att=st.lists(st.integers(0, 2), min_size=5, max_size=5),
        dfn=st.lists(st.integers(0, 2), min_size=5, max_size=5),
-       super_subs=st.booleans())
-def test_small_sea_battles_match_the_straight_reference(game, att, dfn, super_subs):
+       super_subs=st.booleans(), workers=st.sampled_from([1, 2]))
+def test_small_sea_battles_match_the_straight_reference(game, att, dfn, super_subs, workers):
     if not any(att) or not any(dfn):
         return
     more = {"attacker_weapons": ["super-submarines"]} if super_subs else {}
     sp = spec(game, force(att, SEA), force(dfn, SEA), "sea", **more)
-    assert O.battle_odds(game, sp) == straight_odds(game, sp)
+    assert O.battle_odds(game, sp, workers=workers) == straight_odds(game, sp)
