@@ -32,9 +32,9 @@ def states(allocation):
 # --- 13.1 dice and stats --------------------------------------------------------------
 
 
-def test_t01_face_zero_reads_ten(look):
+def test_t01_face_zero_reads_ten(lookup):
     assert read_roll("d10", 0) == 10
-    assert look("attack", "value=10", "roll=0") == look("attack", "value=10", "roll=10")
+    assert lookup("attack", "value=10", "roll=0") == lookup("attack", "value=10", "roll=10")
 
 
 @pytest.mark.parametrize(("roll", "hits"), [(1, 2), (2, 2), (3, 1), (4, 1)] +
@@ -468,21 +468,21 @@ def test_t83_airfield_damage_removes_two(game):
     ("4", "torpedo", "surface-fleet-success", "4"),  # no effect on submarines
     ("4", "anti_ship", "infantry-combat", "4"),
 ])
-def test_t90_to_t94_marker_values(look, value, stat, marker, after):
-    result = look("attack", f"value={value}", f"stat={stat}", f"markers={marker}", "roll=10")
+def test_t90_to_t94_marker_values(lookup, value, stat, marker, after):
+    result = lookup("attack", f"value={value}", f"stat={stat}", f"markers={marker}", "roll=10")
     assert result["value"] == after
 
 
 @pytest.mark.parametrize(("roll", "hits"), [(10, 1), (8, 1), (7, 2), (3, 2), (2, 3), (1, 3)])
-def test_t95_kamikaze_with_air_superiority(look, roll, hits):
-    result = look("attack", "value=4", "stat=anti_ship", "markers=kamikaze,air-superiority",
+def test_t95_kamikaze_with_air_superiority(lookup, roll, hits):
+    result = lookup("attack", "value=4", "stat=anti_ship", "markers=kamikaze,air-superiority",
                   "campaign=1944", f"roll={roll}")
     assert result["hits"] == hits
 
 
 @pytest.mark.parametrize("year", ["1942", "1943"])
-def test_t96_kamikaze_void_early(look, year):
-    result = look("attack", "value=4", "stat=anti_ship", "markers=kamikaze",
+def test_t96_kamikaze_void_early(lookup, year):
+    result = lookup("attack", "value=4", "stat=anti_ship", "markers=kamikaze",
                   f"campaign={year}", "roll=9")
     assert result["hits"] == 0
 
@@ -512,11 +512,11 @@ def test_t101_escort_fleet_cancels_one(game):
 # --- 13.6 post-battle, victory ----------------------------------------------------------
 
 
-def test_t110_reinforcement_nine(game, look):
+def test_t110_reinforcement_nine(game, lookup):
     modified = cp.reinforcement_roll(game, 7, supply_markers=6, damaged=0, raiding_subs=2)
     assert modified == 9
     assert cp.reinforcements(game, modified) == cp.Reinforcements(2, 2, 1, 0)
-    result = look("japanese-reinforcement", "roll=7", "supply_markers=6", "raiding_subs=2")
+    result = lookup("japanese-reinforcement", "roll=7", "supply_markers=6", "raiding_subs=2")
     assert (result["ships"], result["infantry"], result["land_air"]) == (2, 2, 1)
 
 
@@ -552,14 +552,14 @@ def test_t116_australia_is_not_exempt(game):
     assert after == {"port-return-1942-45": ("ship",)}
 
 
-def test_t117_marianas_out_of_supply(game, look):
+def test_t117_marianas_out_of_supply(game, lookup):
     view = MapView(us_ground=frozenset({"hawaiian-islands", "midway", "wake",
                                         "mariana-islands"}),
                    japanese_ground=frozenset({"wake"}))
     assert cp.supply_check(game, view) == {"hawaiian-islands": True, "mariana-islands": False,
                                            "midway": True, "wake": True}
     assert cp.supply_hits(game, False) == 1
-    result = look("supply", "us=hawaiian-islands,midway,wake,mariana-islands", "japan=wake")
+    result = lookup("supply", "us=hawaiian-islands,midway,wake,mariana-islands", "japan=wake")
     assert result["out_of_supply"] == ["mariana-islands"]
 
 
