@@ -1,13 +1,10 @@
-"""Helpers of the midway-cards tests: states with chosen hands, CLI calls, a random driver."""
+"""Helpers of the midway-cards tests: states with chosen hands, a random driver."""
 
 from __future__ import annotations
 
-import json
 import random
 from dataclasses import replace
 
-from click.testing import CliRunner
-from warpress.cli import main
 from warpress.engine.games.midway_cards import attack as atk
 from warpress.engine.games.midway_cards import state as st
 from warpress.engine.games.midway_cards.common import (
@@ -38,22 +35,6 @@ def state_with(game, japan_hand=(), us_hand=(), secondary_top=(), **changes):
     pile = tuple(c for c in base.armament_pile if c not in japan_hand)
     return replace(base, japan=players[JAPAN], us=players[US], secondary_deck=deck,
                    armament_pile=pile, **changes)
-
-
-RUNNER = CliRunner()
-
-
-def cli(*args):
-    """Run ``warpress ARGS``; return (exit code, stdout, stderr)."""
-    result = RUNNER.invoke(main, list(args))
-    return result.exit_code, result.stdout, result.stderr
-
-
-def cli_json(*args):
-    """Run a query command with --json; return the parsed object (exit 0 required)."""
-    code, out, err = cli(*args, "--json")
-    assert code == 0, err
-    return json.loads(out)
 
 
 def _pick(cards, room, flown, rng, chance):

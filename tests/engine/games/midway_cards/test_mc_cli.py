@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 
 import pytest
-from mc_helpers import cli, cli_json
 
 KEYS = {"game", "table", "inputs", "result", "rules", "errata"}
 
@@ -18,19 +17,19 @@ KEYS = {"game", "table", "inputs", "result", "rules", "errata"}
     ("base-status", ["damage=40"], {"status": "destroyed", "vp": 20}),
     ("hand", ["hand=1"], {"draw": 5, "discard": 0, "hand_after": 6}),
 ])
-def test_lookup_json_shape(table, pairs, result):
+def test_lookup_json_shape(cli_json, table, pairs, result):
     out = cli_json("lookup", "midway-cards", table, *pairs)
     assert set(out) >= KEYS and out["game"] == "midway-cards" and out["table"] == table
     assert out["result"] == result
     assert out["rules"]
 
 
-def test_lookup_normalises_inputs():
+def test_lookup_normalises_inputs(cli_json):
     out = cli_json("lookup", "midway-cards", "defense", "defense=a", "attack=c")
     assert out["inputs"] == {"defense": "A", "attack": "C", "kind": "AA", "base": False}
 
 
-def test_roll_adds_rolls_and_seed():
+def test_roll_adds_rolls_and_seed(cli_json):
     out = cli_json("roll", "midway-cards", "strike", "target=akagi", "cards=us-sbd,us-tbd",
                    "--seed", "5")
     assert set(out) >= KEYS | {"rolls", "seed"} and out["seed"] == 5
@@ -44,12 +43,12 @@ def test_roll_adds_rolls_and_seed():
     assert again == out
 
 
-def test_roll_of_a_table_without_dice():
+def test_roll_of_a_table_without_dice(cli_json):
     out = cli_json("roll", "midway-cards", "base-status", "damage=3", "--seed", "1")
     assert out["rolls"] == [] and out["result"]["status"] == "intact"
 
 
-def test_odds_shape():
+def test_odds_shape(cli_json):
     out = cli_json("odds", "midway-cards", "strike", "target=yorktown", "cards=j-b5n,j-d3a")
     result = out["result"]
     assert result["field"] == "status"
@@ -57,16 +56,16 @@ def test_odds_shape():
     assert abs(sum(result["distribution"].values()) - 1) < 1e-9
 
 
-def test_text_output_names_rules():
-    code, out, _ = cli("lookup", "midway-cards", "air-combat", "attacker=A", "defender=A")
-    assert code == 0 and "任務完了" in out and "7-1-2" in out
+def test_text_output_names_rules(cli):
+    result = cli("lookup", "midway-cards", "air-combat", "attacker=A", "defender=A")
+    assert result.exit_code == 0 and "任務完了" in result.stdout and "7-1-2" in result.stdout
 
 
-def test_tables_lists_the_catalogue():
-    code, out, _ = cli("tables", "midway-cards")
-    assert code == 0
+def test_tables_lists_the_catalogue(cli):
+    result = cli("tables", "midway-cards")
+    assert result.exit_code == 0
     for name in ("air-combat", "defense", "ship-status", "base-status", "hand"):
-        assert f"{name}  [" in out
+        assert f"{name}  [" in result.stdout
 
 
 @pytest.mark.parametrize(("args", "named"), [
@@ -85,19 +84,17 @@ def test_tables_lists_the_catalogue():
       "draws=3,3"], "draws"),
     (["odds", "midway-cards", "attack-damage", "card=j-b5n", "draw=3"], "draw"),
 ])
-def test_bad_input_exit_2_one_line(args, named):
-    code, out, err = cli(*args)
-    assert code == 2, (out, err)
-    assert "Traceback" not in err and len(err.strip().splitlines()) == 1
-    assert named in err
+def test_bad_input_exit_2_one_line(cli_refused, args, named):
+    assert named in cli_refused(*args)
 
 
-def test_rule_violation_exit_1():
-    code, _, err = cli("lookup", "midway-cards", "defense", "defense=A", "attack=A", "kind=ES",
-                       "base=yes")
-    assert code == 1 and "12-4" in err and "Traceback" not in err
+def test_rule_violation_exit_1(cli):
+    result = cli("lookup", "midway-cards", "defense", "defense=A", "attack=A", "kind=ES",
+                 "base=yes")
+    assert result.exit_code == 1
+    assert "12-4" in result.stderr and "Traceback" not in result.stderr
 
 
-def test_json_is_one_object():
-    code, out, _ = cli("lookup", "midway-cards", "hand", "hand=8", "--json")
-    assert code == 0 and json.loads(out)["result"]["discard"] == 2
+def test_json_is_one_object(cli):
+    result = cli("lookup", "midway-cards", "hand", "hand=8", "--json")
+    assert result.exit_code == 0 and json.loads(result.stdout)["result"]["discard"] == 2

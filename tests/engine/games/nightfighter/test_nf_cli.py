@@ -2,11 +2,7 @@
 
 from __future__ import annotations
 
-import json
-
 import pytest
-from click.testing import CliRunner
-from warpress.cli import main
 
 SHAPE = {"game", "table", "inputs", "result", "rules", "errata"}
 
@@ -28,15 +24,9 @@ LOOKUPS = [
 ]
 
 
-def run(*args: str):
-    return CliRunner().invoke(main, list(args))
-
-
 @pytest.mark.parametrize("table,pairs,result", LOOKUPS, ids=[t for t, _, _ in LOOKUPS])
-def test_lookup_json_shape(table, pairs, result):
-    out = run("lookup", "nightfighter", table, *pairs, "--json")
-    assert out.exit_code == 0, out.output
-    payload = json.loads(out.output)
+def test_lookup_json_shape(cli_json, table, pairs, result):
+    payload = cli_json("lookup", "nightfighter", table, *pairs)
     assert set(payload) == SHAPE
     assert payload["game"] == "nightfighter" and payload["table"] == table
     assert payload["result"] == result
@@ -46,8 +36,8 @@ def test_lookup_json_shape(table, pairs, result):
         assert name in payload["inputs"]
 
 
-def test_lookup_text_names_rules():
-    out = run("lookup", "nightfighter", "combat", "roll=7", "fp=3")
+def test_lookup_text_names_rules(cli):
+    out = cli("lookup", "nightfighter", "combat", "roll=7", "fp=3")
     assert out.exit_code == 0
     assert "hits: 1" in out.output and "11.0" in out.output
 
@@ -56,20 +46,17 @@ def test_lookup_text_names_rules():
     ("combat", ["fp=2"]), ("moon", []), ("reaction", ["alerted=yes"]),
     ("flak", ["sighting=2", "task_force=yes"]), ("shootdown", []),
 ])
-def test_roll_json_adds_rolls_and_seed(table, pairs):
-    out = run("roll", "nightfighter", table, *pairs, "--seed", "5", "--json")
-    assert out.exit_code == 0, out.output
-    payload = json.loads(out.output)
+def test_roll_json_adds_rolls_and_seed(cli_json, table, pairs):
+    payload = cli_json("roll", "nightfighter", table, *pairs, "--seed", "5")
     assert set(payload) == SHAPE | {"rolls", "seed"}
     assert payload["seed"] == 5 and payload["rolls"]
-    again = json.loads(run("roll", "nightfighter", table, *pairs, "--seed", "5",
-                           "--json").output)
+    again = cli_json("roll", "nightfighter", table, *pairs, "--seed", "5")
     assert again == payload
 
 
-def test_roll_flak_task_force_rolls_8_dice():
-    out = run("roll", "nightfighter", "flak", "sighting=2", "task_force=yes", "--json")
-    assert len(json.loads(out.output)["rolls"]) == 8
+def test_roll_flak_task_force_rolls_8_dice(cli_json):
+    out = cli_json("roll", "nightfighter", "flak", "sighting=2", "task_force=yes")
+    assert len(out["rolls"]) == 8
 
 
 @pytest.mark.parametrize("table,pairs,field", [
@@ -77,10 +64,8 @@ def test_roll_flak_task_force_rolls_8_dice():
     ("reaction-effect", ["oblique=yes"], "effect"), ("bomber-move",
                                                      ["hex=0726", "mp=2", "turn=1"], "exited"),
 ])
-def test_odds_json_shape(table, pairs, field):
-    out = run("odds", "nightfighter", table, *pairs, "--json")
-    assert out.exit_code == 0, out.output
-    payload = json.loads(out.output)
+def test_odds_json_shape(cli_json, table, pairs, field):
+    payload = cli_json("odds", "nightfighter", table, *pairs)
     assert set(payload) == SHAPE
     result = payload["result"]
     assert result["field"] == field
@@ -105,16 +90,12 @@ def test_odds_json_shape(table, pairs, field):
     (["lookup", "nightfighter", "aircraft", "unit=spitfire"], "spitfire"),
     (["odds", "nightfighter", "combat", "roll=7", "fp=1"], "roll"),
 ])
-def test_bad_input_exit_2_one_line(args, word):
-    out = run(*args)
-    assert out.exit_code == 2, out.output
-    assert "Traceback" not in out.output
-    lines = [line for line in out.output.splitlines() if line.strip()]
-    assert len(lines) == 1 and word in lines[0]
+def test_bad_input_exit_2_one_line(cli_refused, args, word):
+    assert word in cli_refused(*args)
 
 
-def test_tables_lists_the_catalogue():
-    out = run("tables", "nightfighter")
+def test_tables_lists_the_catalogue(cli):
+    out = cli("tables", "nightfighter")
     assert out.exit_code == 0
     for name in ("combat", "moon", "visibility", "clouds", "sighting-dice",
                  "captured-sighting-dice", "reaction", "reaction-effect", "corkscrew",

@@ -2,17 +2,9 @@
 
 from __future__ import annotations
 
-import json
-
 import pytest
-from click.testing import CliRunner
-from warpress.cli import main
 
 KEYS = {"game", "table", "inputs", "result", "rules", "errata"}
-
-
-def run(*args: str):
-    return CliRunner().invoke(main, list(args))
 
 
 @pytest.mark.parametrize(("table", "pairs", "field"), [
@@ -24,44 +16,40 @@ def run(*args: str):
     ("linked-result", ["total=44"], "result"),
     ("bonus-marker", ["side=us", "name=melee"], "cost"),
 ])
-def test_lookup_json_shape(table, pairs, field):
-    out = run("lookup", "nimitz", table, *pairs, "--json")
-    assert out.exit_code == 0, out.output
-    payload = json.loads(out.output)
+def test_lookup_json_shape(cli_json, table, pairs, field):
+    payload = cli_json("lookup", "nimitz", table, *pairs)
     assert set(payload) == KEYS
     assert payload["game"] == "nimitz" and payload["table"] == table
     assert field in payload["result"] and payload["rules"]
 
 
-def test_roll_adds_rolls_and_seed():
-    out = run("roll", "nimitz", "attack", "value=4/2", "--seed", "7", "--json")
-    payload = json.loads(out.output)
+def test_roll_adds_rolls_and_seed(cli_json):
+    payload = cli_json("roll", "nimitz", "attack", "value=4/2", "--seed", "7")
     assert set(payload) == KEYS | {"rolls", "seed"}
     assert payload["seed"] == 7 and payload["rolls"][0]["die"] == "d10"
-    again = json.loads(run("roll", "nimitz", "attack", "value=4/2", "--seed", "7",
-                           "--json").output)
+    again = cli_json("roll", "nimitz", "attack", "value=4/2", "--seed", "7")
     assert again == payload
 
 
-def test_odds_attack_json():
-    payload = json.loads(run("odds", "nimitz", "attack", "value=4/2", "--json").output)
+def test_odds_attack_json(cli_json):
+    payload = cli_json("odds", "nimitz", "attack", "value=4/2")
     assert payload["result"]["field"] == "hits"
     assert payload["result"]["exact"] == {"0": "3/5", "1": "1/5", "2": "1/5"}
 
 
-def test_odds_japanese_air_json():
-    payload = json.loads(run("odds", "nimitz", "japanese-air", "--json").output)
+def test_odds_japanese_air_json(cli_json):
+    payload = cli_json("odds", "nimitz", "japanese-air")
     assert payload["result"]["exact"] == {"coastal": "1/10", "island": "3/10",
                                           "japanese-sea": "1/5", "us-sea": "2/5"}
 
 
-def test_text_answer_has_rules():
-    out = run("lookup", "nimitz", "linked-result", "total=50")
+def test_text_answer_has_rules(cli):
+    out = cli("lookup", "nimitz", "linked-result", "total=50")
     assert out.exit_code == 0 and "12.6" in out.output and "偉大な勝利" in out.output
 
 
-def test_tables_lists_the_catalogue():
-    out = run("tables", "nimitz")
+def test_tables_lists_the_catalogue(cli):
+    out = cli("tables", "nimitz")
     for name in ("attack", "japanese-air", "repair-cost", "battle-points", "allocate-hits",
                  "linked-result", "bonus-marker"):
         assert name in out.output
@@ -81,15 +69,11 @@ def test_tables_lists_the_catalogue():
     (["lookup", "nimitz", "linked-result", "total=99"], "99"),
     (["odds", "nimitz", "attack", "value=4", "roll=3"], "roll"),
 ])
-def test_bad_input_exit_2_one_line(args, word):
-    out = run(*args)
-    assert out.exit_code == 2, out.output
-    assert "Traceback" not in out.output
-    lines = [line for line in out.output.splitlines() if line.strip()]
-    assert len(lines) == 1 and word in lines[0]
+def test_bad_input_exit_2_one_line(cli_refused, args, word):
+    assert word in cli_refused(*args)
 
 
-def test_rule_violation_names_the_rule():
-    out = run("lookup", "nimitz", "carrier-return", "side=us", "complement=1", "damaged=no",
+def test_rule_violation_names_the_rule(cli):
+    out = cli("lookup", "nimitz", "carrier-return", "side=us", "complement=1", "damaged=no",
               "aircraft=a:1:destroyed")
     assert out.exit_code == 2 and "aircraft=" in out.output
