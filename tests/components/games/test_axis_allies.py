@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from kit_walk import group_of, ids_on, page_of, texts_of
 from pypdf import PdfReader
 from warpress.components.games import axis_allies as aa
-from warpress.components.kit import build_kit, kit_pages, parse_options
-from warpress.components.primitives import Group, Rect, Text, walk
+from warpress.components.kit import build_kit, parse_options
+from warpress.components.primitives import Group, Rect, walk
 from warpress.engine.loader import builtin
 
 A4 = sorted((210.0, 297.0))
@@ -17,33 +18,12 @@ def game():
     return builtin("axis-allies")
 
 
-@pytest.fixture(scope="module")
-def pages(game):
-    return kit_pages(game, parse_options("a4", "pdf", "long", "0,0", None))
-
-
-def _ids(page) -> set[str]:
-    return {item.id for item in walk(page.items) if item.id}
-
-
-def _page(pages, page_id):
-    return next(p for p in pages if p.id == page_id)
-
-
-def _group(page, group_id) -> Group:
-    return next(i for i in walk(page.items) if isinstance(i, Group) and i.id == group_id)
-
-
-def _texts(item) -> list[str]:
-    return [t.text for t in walk([item]) if isinstance(t, Text)]
-
-
 def test_every_territory_and_sea_zone_is_drawn_on_the_tiles(game, pages):
     world = game.get("point_maps", "world")
     tiles = [p for p in pages if p.id.startswith("map-world-") and p.id != "map-world-assembly"]
     assert len(tiles) > 1
     assert any(p.id == "map-world-assembly" for p in pages)
-    drawn = set().union(*(_ids(p) for p in tiles))
+    drawn = set().union(*(ids_on(p) for p in tiles))
     land = {f"territory-{p.id}" for p in world.points if p.kind != "sea"}
     sea = {f"sea-{p.id}" for p in world.points if p.kind == "sea"}
     assert land | sea <= drawn
@@ -59,7 +39,7 @@ def test_territories_carry_owner_capital_and_factory(game):
                                          "united-kingdom")}
     germany = groups["territory-germany"]
     assert {"owner-germany", "factory"} <= set(germany.cls.split())
-    assert "10" in _texts(germany)
+    assert "10" in texts_of(germany)
     box = next(i for i in germany.items if isinstance(i, Rect))
     assert box.style.stroke == aa.power_colour(game, "germany") == "#4d4d4d"
     assert width == 700 and height == 400 + aa.LEGEND_H
@@ -80,20 +60,20 @@ def test_every_connection_is_drawn_and_shapes_do_not_overlap(game):
 
 
 def test_battle_board_columns_list_units_by_hit_value(pages):
-    board = _page(pages, "battle-board")
-    ids = _ids(board)
+    board = page_of(pages, "battle-board")
+    ids = ids_on(board)
     for side in ("attacker", "defender"):
         for value in (1, 2, 3, 4):
             assert f"board-{side}-{value}" in ids
     assert {"board-casualties", "board-attacker-transports"} <= ids
-    attack3 = " ".join(_texts(_group(board, "board-attacker-3")))
+    attack3 = " ".join(texts_of(group_of(board.items, "board-attacker-3")))
     assert "Armor" in attack3 and "Fighter" in attack3
-    defend4 = " ".join(_texts(_group(board, "board-defender-4")))
+    defend4 = " ".join(texts_of(group_of(board.items, "board-defender-4")))
     assert "Fighter" in defend4 and "Battleship" in defend4
 
 
 def test_production_chart_has_a_box_per_value_and_the_starting_levels(game, pages):
-    chart = _page(pages, "national-production")
+    chart = page_of(pages, "national-production")
     values = game.get("tracks", "national-production").values
     boxes = [i for i in walk(chart.items) if isinstance(i, Group) and i.id and
              i.id.startswith("npl-")]
@@ -103,8 +83,8 @@ def test_production_chart_has_a_box_per_value_and_the_starting_levels(game, page
 
 
 def test_weapons_chart_has_a_row_per_weapon_and_a_box_per_power(game, pages):
-    chart = _page(pages, "weapons-development")
-    ids = _ids(chart)
+    chart = page_of(pages, "weapons-development")
+    ids = ids_on(chart)
     weapons = [w.id for w in game.section("weapons")]
     assert len(weapons) == 6
     for weapon in weapons:
@@ -121,7 +101,7 @@ def test_a_unit_card_per_power_with_the_unit_table(game, pages):
         for group in walk(page.items):
             if isinstance(group, Group) and (group.cls or "") == "unit-card":
                 found.add(group.id)
-                texts = _texts(group)
+                texts = texts_of(group)
                 for row in table.rows:
                     assert any(t.startswith(row.name.title()) for t in texts)
                 assert str(table.result(table.rows[5])["cost"]) in texts

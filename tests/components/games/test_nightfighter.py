@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from kit_walk import texts_of
 from warpress.components.games import nightfighter as nf
 from warpress.components.kit import kit_pages, parse_options
 from warpress.components.primitives import Group, Polygon, Rect, Text, walk
@@ -15,21 +16,12 @@ def game():
     return builtin("nightfighter")
 
 
-@pytest.fixture(scope="module")
-def pages(game):
-    return kit_pages(game, parse_options("a4", "pdf", "long", "0,0", None))
-
-
 def by_cls(items, cls: str) -> list:
     return [p for p in walk(items) if p.cls and cls in p.cls.split()]
 
 
 def by_id(items, prefix: str) -> list:
     return [p for p in walk(items) if p.id and p.id.startswith(prefix)]
-
-
-def texts_of(item) -> list[str]:
-    return [t.text for t in walk(item.items) if isinstance(t, Text)]
 
 
 # --- maps ----------------------------------------------------------------------------------

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
+from kit_walk import group_of, ids_on, page_of, texts_of
 from warpress.components.games import nimitz as nz
-from warpress.components.kit import kit_pages, parse_options
-from warpress.components.primitives import Group, Rect, Text, walk
+from warpress.components.primitives import Group, Rect, walk
 from warpress.engine.loader import builtin
 
 
@@ -14,42 +14,21 @@ def game():
     return builtin("nimitz")
 
 
-@pytest.fixture(scope="module")
-def pages(game):
-    return kit_pages(game, parse_options("a4", "pdf", "long", "0,0", None))
-
-
-def _ids(page) -> set[str]:
-    return {item.id for item in walk(page.items) if item.id}
-
-
-def _page(pages, page_id):
-    return next(p for p in pages if p.id == page_id)
-
-
-def _group(items, group_id) -> Group:
-    return next(i for i in walk(items) if isinstance(i, Group) and i.id == group_id)
-
-
-def _texts(item) -> list[str]:
-    return [t.text for t in walk([item]) if isinstance(t, Text)]
-
-
 def test_campaign_map_points_routes_and_capacities(game):
     point_map = game.get("point_maps", "campaign")
     items, width, height = nz.campaign_map_drawing(game)
     ids = {i.id for i in walk(items) if i.id}
     assert (width, height) == (560 + nz.PANEL_W, 400)
     for point in point_map.points:
-        group = _group(items, f"point-{point.id}")
-        texts = _texts(group)
+        group = group_of(items, f"point-{point.id}")
+        texts = texts_of(group)
         assert point.name in texts and point.name_ja in texts
         cap = "∞" if point.capacity == "unlimited" else "×" if point.capacity is None else str(
             point.capacity)
         assert any(t.startswith(cap) for t in texts), point.id
     for route in point_map.routes:
         assert f"route-{route.a}-{route.b}" in ids
-    solomons = _texts(_group(items, "point-solomon-islands"))
+    solomons = texts_of(group_of(items, "point-solomon-islands"))
     assert "objective '42 '43 '44 '45" in solomons
 
 
@@ -64,7 +43,7 @@ def test_campaign_map_boxes_track_and_tables(game):
     assert {f"map-box-{b}" for b in boxes} <= ids
     track = game.get("tracks", "campaign-turn")
     assert {f"track-campaign-turn-{v}" for v in track.values} <= ids
-    orders = " ".join(_texts(_group(items, "table-japanese-orders")))
+    orders = " ".join(texts_of(group_of(items, "table-japanese-orders")))
     for order in game.section("orders"):
         assert order.name_ja in orders
     assert {"table-japanese-reinforcement", "table-japanese-air"} <= ids
@@ -76,9 +55,9 @@ def test_map_is_tiled_with_an_assembly_page(pages):
 
 
 def test_battle_sheet_areas_island_boxes_and_tracks(game, pages):
-    sheet = _page(pages, "battle-sheet")
+    sheet = page_of(pages, "battle-sheet")
     assert (sheet.width, sheet.height) == (297, 210)
-    ids = _ids(sheet)
+    ids = ids_on(sheet)
     for area in ("japanese-sea", "island", "coastal", "us-sea"):
         assert f"battle-{area}" in ids
     for side in ("japanese", "us"):
@@ -88,7 +67,7 @@ def test_battle_sheet_areas_island_boxes_and_tracks(game, pages):
     assert {f"track-battle-plan-count-{v}" for v in range(1, 5)} <= ids
     assert {"battle-carrier-aircraft-holding", "battle-us-bonus-markers",
             "battle-japanese-bonus-drawn"} <= ids
-    number = _texts(_group(sheet.items, "battle-coastal"))
+    number = texts_of(group_of(sheet.items, "battle-coastal"))
     assert "3" in number  # the position number of the aircraft-movement table
 
 
@@ -101,7 +80,7 @@ def test_every_unit_has_a_damaged_back_and_every_marker_is_printed(game, pages):
     damaged = [i for p in backs for i in walk(p.items)
                if isinstance(i, Group) and (i.cls or "").startswith("counter unit ")]
     assert len(damaged) == len(units)
-    assert all("DAMAGED 損傷" in _texts(d) for d in damaged)
+    assert all("DAMAGED 損傷" in texts_of(d) for d in damaged)
     markers = [i for p in fronts for i in walk(p.items)
                if isinstance(i, Group) and (i.cls or "").startswith("counter marker ")]
     moving = game.get("markers", "japanese-moving")
@@ -119,29 +98,29 @@ def test_counter_colours_follow_the_sides(game):
     fills = [next(i for i in face if isinstance(i, Rect)).style.fill
              for face in (akagi, lexington, raaf)]
     assert fills == [nz.NAMED_COLOURS["red"], nz.NAMED_COLOURS["blue"], nz.NAMED_COLOURS["ochre"]]
-    assert "AA 4|2† Gun 1†" in _texts(Group(lexington))
+    assert "AA 4|2† Gun 1†" in texts_of(Group(lexington))
 
 
 def test_a_setup_sheet_per_campaign_with_its_objectives(game, pages):
     for campaign in game.section("campaigns"):
         sheet = [p for p in pages if p.id.startswith(f"setup-{campaign.id}-")]
         assert sheet, campaign.id
-        ids = set().union(*(_ids(p) for p in sheet))
+        ids = set().union(*(ids_on(p) for p in sheet))
         objectives = {f"setup-{campaign.id}-objective-{o}" for o in campaign.get("objectives")}
         assert objectives <= ids
         assert f"setup-{campaign.id}-levels" in ids
-    placement = _texts(_group(_page(pages, "setup-1942-1").items, "setup-1942-placement"))
+    placement = texts_of(group_of(page_of(pages, "setup-1942-1").items, "setup-1942-placement"))
     assert any("Lexington" in t for t in placement)
 
 
 def test_player_log_rows_per_campaign_and_the_linked_total(game, pages):
-    log = _page(pages, "player-log-1")
-    ids = _ids(log)
+    log = page_of(pages, "player-log-1")
+    ids = ids_on(log)
     assert {f"log-{c.id}" for c in game.section("campaigns")} <= ids
     assert "log-total" in ids
     unused = [i for i in walk(log.items) if isinstance(i, Rect) and i.cls == "log-unused"]
     assert len(unused) == 2  # 1945 has 4 turns of 6
-    texts = " ".join(_texts(Group(log.items)))
+    texts = " ".join(texts_of(Group(log.items)))
     for row in game.table("linked-result").rows:
         assert row.extra["label_ja"] in texts or game.table("linked-result").result(row)[
             "label_ja"] in texts
