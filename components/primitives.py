@@ -8,6 +8,7 @@ in millimetres (font sizes too: ``size`` is the em height in mm).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 
@@ -128,6 +129,22 @@ def walk(items: Sequence[Primitive]) -> Iterator[Primitive]:
 
 def texts(items: Sequence[Primitive]) -> Iterator[Text]:
     return (item for item in walk(items) if isinstance(item, Text))
+
+
+def arrow(points: Sequence[tuple[float, float]], style: Style, head: float = 2.2,
+          id: str | None = None, cls: str = "arrow") -> Group:
+    """A polyline through ``points`` with a filled arrowhead ``head`` long at its last point
+    (the head in the stroke colour and opacity of ``style``)."""
+    (x1, y1), (x2, y2) = points[-2], points[-1]
+    length = math.hypot(x2 - x1, y2 - y1) or 1.0
+    ux, uy = (x2 - x1) / length, (y2 - y1) / length
+    base = (x2 - ux * head, y2 - uy * head)
+    wing = (-uy * head * 0.45, ux * head * 0.45)
+    shaft = Polygon((*points[:-1], base), replace(style, fill=None), closed=False)
+    tip = Polygon(((x2, y2), (base[0] + wing[0], base[1] + wing[1]),
+                   (base[0] - wing[0], base[1] - wing[1])),
+                  Style(fill=style.stroke, stroke=None, opacity=style.opacity))
+    return Group((shaft, tip), id=id, cls=cls)
 
 
 def with_id(shape: Shape, id: str | None = None, cls: str | None = None) -> Shape:

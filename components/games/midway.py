@@ -31,7 +31,7 @@ from ..pieces import (
     side_colour,
     unit_pieces,
 )
-from ..primitives import Group, Page, Polygon, Primitive, Rect, Style, Text
+from ..primitives import Group, Page, Polygon, Primitive, Rect, Style, Text, arrow
 from ..registry import kit_part
 
 GAME = "midway"
@@ -43,21 +43,6 @@ SIDE_INK = {"japan": "#b02020", "us": "#1f4e9a", "both": "#555555", "player": "#
 
 
 # --- shared helpers (also used by the midway-cards module) --------------------------------
-
-
-def arrow(points: list[tuple[float, float]], style: Style, head: float = 2.2,
-          id: str | None = None, cls: str = "arrow") -> Group:
-    """A polyline with an arrowhead at its last point."""
-    (x1, y1), (x2, y2) = points[-2], points[-1]
-    length = math.hypot(x2 - x1, y2 - y1) or 1.0
-    ux, uy = (x2 - x1) / length, (y2 - y1) / length
-    base = (x2 - ux * head, y2 - uy * head)
-    wing = (-uy * head * 0.45, ux * head * 0.45)
-    shaft = Polygon((*points[:-1], base), replace(style, fill=None), closed=False)
-    tip = Polygon(((x2, y2), (base[0] + wing[0], base[1] + wing[1]),
-                   (base[0] - wing[0], base[1] - wing[1])),
-                  Style(fill=style.stroke, stroke=None))
-    return Group((shaft, tip), id=id, cls=cls)
 
 
 #: the kit's own helpers, under the names this module and midway_cards use

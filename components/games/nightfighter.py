@@ -27,7 +27,7 @@ from ..impose import CROP
 from ..kit import KitPage, Options, flowed_pages, tiled_pages
 from ..page import FOOTER, MARGIN
 from ..pieces import DAGGER, fit_text
-from ..primitives import Group, Line, Polygon, Primitive, Rect, Style, Text
+from ..primitives import Group, Line, Polygon, Primitive, Rect, Style, Text, arrow
 from ..registry import kit_part
 
 GAME = "nightfighter"
@@ -61,21 +61,6 @@ def rules(record) -> str:
 
 
 # --- geometry helpers --------------------------------------------------------------------
-
-
-def arrow(points, style: Style, head: float = 2.0, id: str | None = None,
-          cls: str = "arrow") -> Group:
-    """A polyline through ``points`` with a filled arrowhead at its last point."""
-    (x1, y1), (x2, y2) = points[-2], points[-1]
-    length = math.hypot(x2 - x1, y2 - y1) or 1.0
-    ux, uy = (x2 - x1) / length, (y2 - y1) / length
-    base = (x2 - ux * head, y2 - uy * head)
-    wing = (-uy * head * 0.45, ux * head * 0.45)
-    shaft = Polygon((*points[:-1], base), replace(style, fill=None), closed=False)
-    tip = Polygon(((x2, y2), (base[0] + wing[0], base[1] + wing[1]),
-                   (base[0] - wing[0], base[1] - wing[1])),
-                  Style(fill=style.stroke, stroke=None, opacity=style.opacity))
-    return Group((shaft, tip), id=id, cls=cls)
 
 
 def outline_edges(geo: HexGeometry, hexes, index) -> list[tuple[tuple[float, float], ...]]:
