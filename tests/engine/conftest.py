@@ -17,36 +17,6 @@ from warpress.engine.registry import ref_table
 
 
 @pytest.fixture(scope="module")
-def lookup(game):
-    """``lookup(table, "a=1", ...)`` -> the result dict of ``warpress lookup``."""
-
-    def run(table: str, *pairs: str) -> dict:
-        return run_lookup(game, ref_table(game, table), list(pairs))["result"]
-
-    return run
-
-
-@pytest.fixture(scope="module")
-def roll(game):
-    """``roll(table, seed, "a=1", ...)`` -> the whole payload of ``warpress roll``."""
-
-    def run(table: str, seed: int, *pairs: str) -> dict:
-        return run_roll(game, ref_table(game, table), list(pairs), seed)
-
-    return run
-
-
-@pytest.fixture(scope="module")
-def odds(game):
-    """``odds(table, "a=1", ...)`` -> the result dict of ``warpress odds``."""
-
-    def run(table: str, *pairs: str) -> dict:
-        return run_odds(game, ref_table(game, table), list(pairs))["result"]
-
-    return run
-
-
-@pytest.fixture(scope="module")
 def payload(game):
     """``payload(mode, table, "a=1", ...)`` -> the whole JSON object of a query."""
 
@@ -57,6 +27,36 @@ def payload(game):
         if mode == "roll":
             return run_roll(game, ref, list(pairs), seed)
         return run_odds(game, ref, list(pairs))
+
+    return run
+
+
+@pytest.fixture(scope="module")
+def lookup(payload):
+    """``lookup(table, "a=1", ...)`` -> the result dict of ``warpress lookup``."""
+
+    def run(table: str, *pairs: str) -> dict:
+        return payload("lookup", table, *pairs)["result"]
+
+    return run
+
+
+@pytest.fixture(scope="module")
+def roll(payload):
+    """``roll(table, seed, "a=1", ...)`` -> the whole payload of ``warpress roll``."""
+
+    def run(table: str, seed: int, *pairs: str) -> dict:
+        return payload("roll", table, *pairs, seed=seed)
+
+    return run
+
+
+@pytest.fixture(scope="module")
+def odds(payload):
+    """``odds(table, "a=1", ...)`` -> the result dict of ``warpress odds``."""
+
+    def run(table: str, *pairs: str) -> dict:
+        return payload("odds", table, *pairs)["result"]
 
     return run
 
