@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..engine.convert import fields_of, yaml_key
-from ..engine.errors import Problem
+from ..engine.errors import BadInput, Problem, WarpressError
 from ..engine.loader import game_dir, load_game_collecting
 from ..engine.model import (
     SECTIONS,
@@ -518,6 +518,27 @@ def check_game_info(game: Game) -> Iterator[Problem]:
                            f"die {table.dice!r} is not one of none, {', '.join(sorted(allowed))}")
 
 
+def check_referee_scenarios(game: Game) -> Iterator[Problem]:
+    """Every shipped scenario of the game's automatic referee (if it has one) loads and checks
+    out against the game's data; each problem as the scenario loader reports it."""
+    from ..engine.referee import referee_for
+
+    try:
+        referee = referee_for(game)
+    except WarpressError:
+        return
+    try:
+        referee.scenarios(game)
+    except BadInput as exc:
+        for line in str(exc).splitlines():
+            where, _, message = line.partition(": ")
+            file, _, number = where.rpartition(":")
+            if file and number.isdigit():
+                yield Problem(file, int(number), "", message)
+            else:
+                yield Problem(f"{game.id} referee scenarios", 0, "", line)
+
+
 CHECKS: tuple[Callable[[Game], Iterator[Problem]], ...] = (
     check_game_info,
     check_ids,
@@ -530,5 +551,6 @@ CHECKS: tuple[Callable[[Game], Iterator[Problem]], ...] = (
     check_maps,
     check_displays,
     check_errata,
+    check_referee_scenarios,
 )
 

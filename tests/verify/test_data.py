@@ -168,3 +168,24 @@ def test_a_bad_field_inside_a_table_row_is_reported_not_a_crash(tiny_game):
     _edit(tiny_game, '{roll: "1-2", hits: 1}', '{roll: "1-2", hits: 1, name: [a, b]}')
     msgs = _messages(tiny_game)
     assert any("tables[hit].rows[0].name: expected text, got a list" in m for m in msgs), msgs
+
+
+def test_a_broken_referee_scenario_is_a_data_problem_with_file_and_line(tmp_path, monkeypatch):
+    """`verify --data` loads the shipped scenarios of a game's automatic referee (issue 6)."""
+    import shutil
+
+    from warpress.engine.games.nightfighter import scenario
+    from warpress.engine.loader import builtin
+    from warpress.verify.data import check_referee_scenarios
+
+    game = builtin("nightfighter")
+    assert list(check_referee_scenarios(game)) == []
+    folder = tmp_path / "scenarios"
+    shutil.copytree(scenario.SCENARIO_DIR, folder)
+    broken = folder / "kammhuber-line.yaml"
+    broken.write_text(broken.read_text().replace("{unit: stirling,", "{unit: spitfire,"))
+    monkeypatch.setattr(scenario, "SCENARIO_DIR", folder)
+    problems = list(check_referee_scenarios(game))
+    assert len(problems) == 1
+    assert problems[0].file.endswith("kammhuber-line.yaml") and problems[0].line > 0
+    assert "spitfire" in problems[0].message
