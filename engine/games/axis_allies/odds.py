@@ -18,8 +18,9 @@ distributions (the defenders' suffix distribution ``D_j`` is ``delta_j * D_(j+1)
 The one-time steps (AA fire, the submarines' first strike and sea round 1, E4) are
 enumerated exactly into the starting distribution of the chain. AA fire removes aircraft
 from the back of the casualty order, so each AA result is an army of its own and a chain
-of its own; big sets of chains are shared with a forked second process (``run_split``)
-and their sums added pairwise (``_combine``).
+of its own; big sets of chains are shared with a forked second process (``split_sum``)
+and their sums added pairwise (``_tree_sum``). One big chain's columns are settled by two
+processes in turn instead (``_two``).
 """
 
 from __future__ import annotations
