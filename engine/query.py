@@ -9,7 +9,6 @@ is the JSON shape of the referee catalogue (shared/design/referee-catalogue.md).
 from __future__ import annotations
 
 import secrets
-import sys
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any
@@ -186,13 +185,14 @@ def _order(value: Any) -> tuple:
 
 
 def fraction_text(p: Fraction) -> str:
-    """``a/b`` exactly, however many digits (exact battle odds run to 100,000 bits)."""
-    limit = sys.get_int_max_str_digits()
-    try:
-        sys.set_int_max_str_digits(0)
+    """``a/b`` exactly, however many digits (exact battle odds run to 500,000 bits: GMP
+    writes them in milliseconds where CPython's ``str`` takes seconds and refuses past
+    4300 digits)."""
+    if max(p.numerator.bit_length(), p.denominator.bit_length()) < 4096:
         return f"{p.numerator}/{p.denominator}"
-    finally:
-        sys.set_int_max_str_digits(limit)
+    import gmpy2
+
+    return f"{gmpy2.mpz(p.numerator).digits()}/{gmpy2.mpz(p.denominator).digits()}"
 
 
 # --- text answers ---------------------------------------------------------------------
@@ -232,17 +232,20 @@ def _odds_lines(result: Mapping[str, Any]) -> list[str]:
     for key, value in extra.items():
         lines.append(f"  {key}: {show_value(value)}")
     for key, text in result["exact"].items():
-        value = Fraction(*(int(x) for x in _digits(text).split("/")))
+        value = _parse_fraction(text)
         shown = f"{float(value):9.4f}  " if _is_count(key, value) else f"{100 * float(value):8.4f}%"
         exact = text if len(text) <= 40 else f"{len(text)} digits"
         lines.append(f"    {key:>12}  {shown}  ({exact})")
     return lines
 
 
-def _digits(text: str) -> str:
-    if len(text) > 4000:
-        sys.set_int_max_str_digits(0)
-    return text
+def _parse_fraction(text: str):
+    """``a/b`` back to an exact number (GMP reads 100,000-digit ones at once)."""
+    if len(text) < 4000:
+        return Fraction(text)
+    import gmpy2
+
+    return gmpy2.mpq(text)
 
 
 def _is_count(key: str, value: Fraction) -> bool:

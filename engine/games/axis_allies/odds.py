@@ -31,6 +31,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
 
+import gmpy2
+
 from ...model import Game
 from .battle import BattleSpec, BattleState, first_strikers, has_aa
 from .common import aa_faces, const, flag, has_tag, hit_faces, shot
@@ -145,7 +147,7 @@ def chain_terminals(chain: Chain, start: dict[State, int], den0: int,
     tot_a = [sum(p) for p in A]
     tot_d = [sum(p) for p in D]
     T = [[tot_a[i] * tot_d[j] - A[i][0] * D[j][0] for j in range(nd)] for i in range(na)]
-    Q = den0 * math.prod(t for row in T for t in row if t)
+    Q = big_product([den0, *(t for row in T for t in row if t)])
     scale = Q // den0
     tail_a = [_tails(p) for p in A]
     chunks = tail_chunks(delta)
@@ -566,8 +568,30 @@ def _combine(parts: list[Part]) -> dict[str, Fraction]:
     reduced: dict[int, Fraction] = {}
     for value in total.values():
         if value not in reduced:
-            reduced[value] = Fraction(value, common)
+            reduced[value] = reduced_fraction(value, common)
     return {key: reduced[total[key]] for key in FIELDS}
+
+
+def big_product(factors: Iterable[int]) -> int:
+    """The product of many integers as a GMP integer, multiplied in a balanced tree (the
+    exact odds' common denominators run to hundreds of thousands of bits)."""
+    level = [gmpy2.mpz(f) for f in factors] or [gmpy2.mpz(1)]
+    while len(level) > 1:
+        level = [level[k] * level[k + 1] if k + 1 < len(level) else level[k]
+                 for k in range(0, len(level), 2)]
+    return level[0]
+
+
+def reduced_fraction(numerator: int, denominator: int) -> Fraction:
+    """``Fraction(numerator, denominator)`` with GMP's gcd (CPython's takes seconds on
+    numbers of 500,000 bits). The result is an ordinary ``Fraction`` of Python ints."""
+    q = gmpy2.mpq(numerator, denominator)
+    out = Fraction(0)
+    if q:
+        # the slots Fraction itself sets; the pair is already in lowest terms
+        out = Fraction.__new__(Fraction)
+        out._numerator, out._denominator = int(q.numerator), int(q.denominator)
+    return out
 
 
 def _tree_sum(parts: list[Part]) -> Part:
@@ -581,7 +605,7 @@ def _tree_sum(parts: list[Part]) -> Part:
 def _add_parts(a: Part, b: Part) -> Part:
     """``a + b`` over the least common denominator of the two."""
     (sa, da), (sb, db) = a, b
-    g = math.gcd(da, db)
+    g = gmpy2.gcd(da, db)
     ka, kb = db // g, da // g
     return {key: sa[key] * ka + sb[key] * kb for key in FIELDS}, da * ka
 
