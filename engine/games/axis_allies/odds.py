@@ -19,8 +19,8 @@ The one-time steps (AA fire, the submarines' first strike and sea round 1, E4) a
 enumerated exactly into the starting distribution of the chain. AA fire removes aircraft
 from the back of the casualty order, so each AA result is an army of its own and a chain
 of its own; big sets of chains are shared with a forked second process (``split_sum``)
-and their sums added pairwise (``_tree_sum``). One big chain's columns are settled by two
-processes in turn instead (``_two``).
+and their sums added pairwise (``_tree_sum``). The big numbers are GMP integers (gmpy2):
+the common denominators run to hundreds of thousands of bits.
 """
 
 from __future__ import annotations
@@ -133,13 +133,11 @@ class Chain:
     delta: tuple[Poly, ...]  # defenders' defense
 
 
-def chain_terminals(chain: Chain, start: dict[State, int], den0: int,
-                    workers: int = 1) -> tuple[dict, int]:
+def chain_terminals(chain: Chain, start: dict[State, int], den0: int) -> tuple[dict, int]:
     """Absorbing states reached from ``start`` (numerators over ``den0``): ``(nums, Q)``.
 
     Absorbing: a side eliminated (``i == na`` or ``j == nd``), or a stalemate (nobody
     can hit, ``T == 0``). Returned numerators are over the common denominator ``Q``.
-    With two workers the columns are settled alternately by two processes (``_two``).
     """
     alpha, delta = list(chain.alpha), list(chain.delta)
     na, nd = len(alpha), len(delta)
@@ -154,13 +152,6 @@ def chain_terminals(chain: Chain, start: dict[State, int], den0: int,
     W = [[0] * nd for _ in range(na)]
     term: dict[State, int] = {}
     setup = Setup(A, D, T, tail_a, chunks, delta, na, nd, start, scale)
-    if workers >= 2 and nd >= 2 and hasattr(os, "fork"):
-        import pickle
-
-        try:
-            return _two(setup, W, term), Q
-        except (OSError, EOFError, RuntimeError, pickle.UnpicklingError):
-            W, term = [[0] * nd for _ in range(na)], {}  # settle them all here instead
     for jp in range(nd + 1):
         R = _from_earlier_columns(A, tail_a, delta, chunks, W, jp, na)
         settle(setup, W, R, jp, term)
@@ -181,93 +172,6 @@ class Setup:
     nd: int
     start: dict
     scale: int
-
-
-def _two(setup: Setup, W, term: dict) -> dict:
-    """Settle the columns in two processes: column ``c`` by process ``c % 2`` (0: this
-    one, 1: a forked child). Each keeps the Horner flow ``H[c]`` of its own columns and
-    brings it up to date while the other settles a column; a settled column's ``W`` goes
-    to the other process, the child's absorbing states come back at the end."""
-    import pickle
-
-    to_child, to_parent = _pipe(), _pipe()
-    pid = os.fork()
-    me = 0 if pid else 1
-    send = os.fdopen(to_parent[1] if me else to_child[1], "wb")
-    recv = os.fdopen(to_child[0] if me else to_parent[0], "rb")
-    for fd in (to_child[1], to_parent[0]) if me else (to_child[0], to_parent[1]):
-        os.close(fd)
-    if me:
-        code = 1
-        try:
-            _settle_mine(setup, W, term, me, send, recv)
-            pickle.dump(term, send, pickle.HIGHEST_PROTOCOL)
-            send.flush()
-            code = 0
-        finally:
-            os._exit(code)
-    try:
-        _settle_mine(setup, W, term, me, send, recv)
-        term.update(pickle.load(recv))
-    finally:
-        send.close()
-        recv.close()
-        _, status = os.waitpid(pid, 0)
-    if status != 0:
-        raise RuntimeError(f"odds: the second process failed (status {status})")
-    return term
-
-
-def _pipe() -> tuple[int, int]:
-    """A pipe that holds a whole column of big numbers where Linux allows (1 MiB)."""
-    read, write = os.pipe()
-    try:
-        import fcntl
-
-        fcntl.fcntl(write, fcntl.F_SETPIPE_SZ, 1 << 20)
-    except (ImportError, AttributeError, OSError):
-        pass
-    return read, write
-
-
-def _settle_mine(setup: Setup, W, term: dict, me: int, send, recv) -> None:
-    import pickle
-
-    na, nd = setup.na, setup.nd
-    mine = range(me, nd + 1, 2)
-    H = {jp: [0] * (na + 1) for jp in mine}
-    done = dict.fromkeys(mine, 0)  # source columns applied to H[jp]
-    for c in range(nd + 1):
-        if c % 2 == me:
-            _catch_up(setup, W, H, done, c, c)
-            settle(setup, W, apply_tail(H.pop(c), setup.chunks, c, nd, na), c, term)
-            if c < nd:
-                pickle.dump([W[i][c] for i in range(na)], send, pickle.HIGHEST_PROTOCOL)
-                send.flush()
-        else:
-            for jp in H:
-                _catch_up(setup, W, H, done, jp, c)
-            if c < nd:
-                for i, w in enumerate(pickle.load(recv)):
-                    W[i][c] = w
-
-
-def _catch_up(setup: Setup, W, H: dict, done: dict, jp: int, upto: int) -> None:
-    """Apply source columns ``done[jp] .. upto-1`` to ``H[jp]`` (the steps of ``head``)."""
-    coeffs_of = setup.tail_a if jp == setup.nd else setup.A
-    R = H[jp]
-    for j in range(done[jp], upto):
-        x = jp - j
-        for i in range(setup.na):
-            w = W[i][j]
-            if w:
-                coeffs = coeffs_of[i]
-                if x < len(coeffs) and coeffs[x]:
-                    R[i] += w * coeffs[x]
-        if len(setup.delta[j]) > 1 and any(R):
-            R = conv_cap(R, setup.delta[j], setup.na)
-    H[jp] = R
-    done[jp] = max(done[jp], upto)
 
 
 def settle(setup: Setup, W, R: list[int], jp: int, term: dict) -> None:
@@ -486,8 +390,6 @@ def battle_odds(game: Game, spec: BattleSpec, workers: int | None = None) -> dic
              for op in ops]
     if workers is None:
         workers = 2 if sum(costs) >= FORK_WORK and (os.cpu_count() or 1) > 1 else 1
-    if len(ops) == 1:  # one chain: its columns are shared instead
-        return _combine([_summed(game, spec, _chain_part(game, spec, ops[0], workers))])
     return _combine([split_sum(lambda op: _summed(game, spec, _chain_part(game, spec, op)),
                                ops, costs, workers)])
 
@@ -610,12 +512,12 @@ def _add_parts(a: Part, b: Part) -> Part:
     return {key: sa[key] * ka + sb[key] * kb for key in FIELDS}, da * ka
 
 
-def _chain_part(game: Game, spec: BattleSpec, op: Opening, workers: int = 1):
+def _chain_part(game: Game, spec: BattleSpec, op: Opening):
     chain = Chain(
         tuple(unit_poly(game, t, "attack", spec.attacker_weapons) for t in op.attacker),
         tuple(unit_poly(game, t, "defense", spec.defender_weapons) for t in spec.defender),
     )
-    nums, q = chain_terminals(chain, op.start, op.den, workers)
+    nums, q = chain_terminals(chain, op.start, op.den)
     return op.attacker, nums, q
 
 

@@ -151,26 +151,9 @@ SINGLE_CHAINS = [
 
 
 @pytest.mark.parametrize("kind,attacker,defender,more", SINGLE_CHAINS)
-def test_one_chain_settled_by_two_processes(game, kind, attacker, defender, more):
+def test_one_chain_matches_the_straight_reference(game, kind, attacker, defender, more):
     sp = spec(game, attacker, defender, kind, **more)
     assert len(O.openings(game, sp)) == 1
-    op = O.openings(game, sp)[0]
-    serial = O._chain_part(game, sp, op, workers=1)
-    assert O._chain_part(game, sp, op, workers=2) == serial
-    assert O.battle_odds(game, sp, workers=2) == straight_odds(game, sp)
-
-
-def test_a_failed_column_process_falls_back_to_one(game, monkeypatch):
-    parent = os.getpid()
-    real = O._settle_mine
-
-    def fail_in_child(*args):
-        if os.getpid() != parent:
-            raise RuntimeError("child refuses")
-        return real(*args)
-
-    monkeypatch.setattr(O, "_settle_mine", fail_in_child)
-    sp = spec(game, "4 infantry, 1 armor", "5 infantry")
     assert O.battle_odds(game, sp, workers=2) == straight_odds(game, sp)
 
 
