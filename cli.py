@@ -314,10 +314,18 @@ def _summary_lines(summary) -> list[str]:
     if not summary:
         return []
     lines = [f"game over: {summary.get('result', '')}".rstrip()]
-    lines += [f"  {reason}" for reason in summary.get("reasons", [])]
+    lines += [f"  {_reason_text(reason)}" for reason in summary.get("reasons", [])]
     lines += [f"  {key}: {value}" for key, value in summary.items()
-              if key not in ("result", "reasons")]
+              if key not in ("result", "reasons") and not _blank(value)]
     return lines
+
+
+def _reason_text(reason) -> str:
+    """A reason of the summary: text, or ``{"text", "rules"}`` shown as ``text  [rules]``."""
+    if not isinstance(reason, dict):
+        return str(reason)
+    rules = f"  [{', '.join(reason['rules'])}]" if reason.get("rules") else ""
+    return f"{reason.get('text', '')}{rules}"
 
 
 def _blank(value) -> bool:
@@ -329,7 +337,9 @@ def _item_line(record) -> str:
     """One fighter, counter, marker or attacker of a view as `ID key value, ...`."""
     names = ("id", "radar", "kind", "zone")
     head = next((str(record[k]) for k in names if record.get(k) not in (None, "")), "?")
-    shown = [f"{key} {value}" for key, value in record.items()
+    from .engine.query import show_value
+
+    shown = [f"{key} {show_value(value)}" for key, value in record.items()
              if key not in names[:2] and not _blank(value) and str(value) != head]
     return f"  {head}: {', '.join(shown)}" if shown else f"  {head}"
 
