@@ -13,6 +13,7 @@ with :func:`referee_for` (no ``if game == ...``).
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -121,13 +122,34 @@ def register_referee(game_id: str) -> Callable[[type], type]:
 
 
 def referee_for(game: Game) -> Referee:
-    """The referee of ``game`` (importing its engine package, which registers it); BadInput
-    listing the games that have one."""
-    from .registry import engine_for
+    """The referee of ``game``; BadInput listing the games that have one.
+
+    A game's referee lives in the ``session`` module of its engine package (e.g.
+    ``warpress.engine.games.nightfighter.session``), imported only here, so that a plain
+    ``lookup`` does not pay for it."""
+    from .registry import engine_for, engine_module_name
 
     engine_for(game)
+    name = game.info.engine
+    if game.id not in _REFEREES and name:
+        try:
+            importlib.import_module(f"{engine_module_name(name)}.session")
+        except ModuleNotFoundError as exc:
+            if not (exc.name or "").endswith(".session"):
+                raise
     try:
         return _REFEREES[game.id]()
     except KeyError:
-        have = ", ".join(sorted(_REFEREES)) or "none"
+        have = ", ".join(sorted({*_REFEREES, *_builtin_refereed()})) or "none"
         raise BadInput(f"game {game.id!r} has no automatic referee (have: {have})") from None
+
+
+def _builtin_refereed() -> list[str]:
+    """Built-in games whose engine package has a ``session`` module (found, not imported)."""
+    from importlib.util import find_spec
+
+    from .loader import builtin_games
+    from .registry import engine_module_name
+
+    return [name for name in builtin_games()
+            if find_spec(f"{engine_module_name(name)}.session") is not None]

@@ -5,13 +5,14 @@ player's view), ``movement`` (bombers, entry, fighters), ``detection`` (environm
 sighting), ``radars`` (search radar, sweeps, AI radar), ``searchlights`` (searchlights,
 flares, hand-off), ``combat`` (attacks, reactions, corkscrews, flak), ``intruders``
 (Serrate and Chase), ``phases`` (steps that combine them) and ``referee`` (the catalogue
-tables, registered on import).
+tables, registered on import). ``session`` (the automatic referee of issue 6, registered when
+``engine.referee.referee_for`` imports it) and ``scenario`` (its scenarios) load only for
+``warpress referee``.
 """
 
 from __future__ import annotations
 
 from . import referee as _referee  # noqa: F401  (registers the referee tables)
-from . import session as _session  # noqa: F401  (registers the automatic referee, issue 6)
 from .common import ENGINE
 
 __all__ = ["ENGINE"]
