@@ -33,6 +33,8 @@ CLOUDS = ("overcast", "clear", "random")
 ALTITUDES = ("normal", "low", "high")
 THEATRES = ("europe", "pacific", "other")
 LEVELS = ("normal", "decisive")
+#: unit tags of naval operations (26): refused rather than played as plain bombers
+NAVAL_TAGS = frozenset({"torpedo", "flare-dropper"})
 TOP_KEYS = {
     "title", "background", "difficulty", "game_length", "phases_omitted", "attacking_force",
     "arrival", "defending_force", "search_radars", "searchlights", "flak", "environment",
@@ -348,6 +350,12 @@ class _Checker:
                 self.add(s, "attacking_force", "each entry is {unit, count}", p)
                 continue
             unit = self._unit(raw, "unit", path, ("bomber", "intruder"))
+            naval = sorted(set(getattr(unit, "tags", ())) & NAVAL_TAGS)
+            if naval:
+                self.add(raw, "unit", f"{unit.id!r} is a {' and '.join(naval)} of naval "
+                                      "operations (26), which the automatic referee does not "
+                                      "play", path)
+                continue
             count = self.count(raw, "count", path)
             kit = self.words(raw, "equipment", path, equipment, "an equipment id")
             if unit is not None and count is not None:

@@ -68,7 +68,7 @@ Not covered (refused or not offered, so nothing is silently wrong): jamming [24.
 scenario loader refuses it); homing radars Flensburg, Naxos, Serrate counters [24.2.3, 24.3.2,
 24.4] (only search/GCI/MEW radars are offered); the GCI same-hex notice text [25.1.1] (the
 sweep is placed, no separate message); naval operations [26] (task force, flare droppers,
-torpedo bombers: no shipped scenario sets them, they enter as plain bombers); Schraege Musik
+torpedo bombers: the scenario loader refuses their units); Schraege Musik
 upgrade rolls [20.1] (oblique guns only where the unit has an oblique FP); optional rules
 [28.1-28.6] (messages M11 attack position and M13 follow roll are therefore never sent); the
 umpire's optional intruder displacement [16.0] and the stacking care of 27.2.1; the player's

@@ -55,6 +55,7 @@ def problems(game, path):
     ("experten: [\"201\"]", "experten: [\"299\"]", "switches.experten[0]", "'299'"),
     ("{turn: 1, entrants: 3}", "{turn: 1, entrants: 4}", "arrival[0].entrants", "8.1.3"),
     ("moon: random", "moon: blue", "environment.moon", "'blue'"),
+    ("unit: wellington", "unit: g4m", "attacking_force[0].unit", "naval operations (26)"),
 ])
 def test_nf_referee_scenario_problem_reported_with_line(game, tmp_path, old, new, key,
                                                          needle):
