@@ -315,3 +315,49 @@ def test_nf_referee_l5_chasing_intruder_untold(game, ref):
         assert all(m["fighter"] in ("205", "206", "211", None) for m in view["markers"])
         assert f'"{intruder.id}"' not in json.dumps(view)
     assert moved == 40 and 0 < attacks < 40  # the secret sighting roll decides
+
+
+# --- a longer window: positions speak only through the rules' own channels -----------------
+
+#: Announcements the rules let depend on unseen positions (I60's exceptions): radar contact
+#: and sweeps, AI contacts, searchlight markers, sightings, tail warnings, intruder attacks,
+#: contrails. Once one of them differs, the player knows more than before and the twins part.
+SPEAKING_PHASES = {"radar-search", "ai-search", "searchlight", "sighting"}
+SPEAKING_RULES = {"27.3", "27.2.4", "21.2.1"}
+
+
+def _speaks(note) -> bool:
+    if not isinstance(note, dict):
+        return False
+    return note["phase"] in SPEAKING_PHASES or bool(SPEAKING_RULES & set(note["rules"]))
+
+
+def test_nf_referee_unseen_positions_speak_only_through_the_rules(game, ref):
+    """About three turns of the autopilot's commands (searches included) on twin states: until an
+    announcement the rules let depend on positions differs, every announcement, refusal and
+    player view is identical; the first difference is always such an announcement."""
+    from itertools import zip_longest
+
+    from test_nf_referee_games import next_command
+
+    @settings(SETTINGS, max_examples=12)
+    @given(data=twin_states(game, ref))
+    def check(data):
+        a, b, seed = data
+        for n in range(40):
+            view = ref.player_view(game, a)
+            assert view == ref.player_view(game, b), n
+            if view["over"]:
+                return
+            command, args = next_command(game, view)
+            a, said_a = outcome(ref, game, a, command, args, seed + n)
+            b, said_b = outcome(ref, game, b, command, args, seed + n)
+            if said_a != said_b:
+                first_a, first_b = next((x, y) for x, y in zip_longest(
+                    said_a, said_b, fillvalue=None) if x != y)
+                # one side may say nothing where the other speaks (no bomber in a zone)
+                assert all(x is None or _speaks(x) for x in (first_a, first_b)), (
+                    command, first_a, first_b)
+                return
+
+    check()
