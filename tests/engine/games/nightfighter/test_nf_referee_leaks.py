@@ -332,10 +332,8 @@ def _speaks(note) -> bool:
     return note["phase"] in SPEAKING_PHASES or bool(SPEAKING_RULES & set(note["rules"]))
 
 
-def test_nf_referee_unseen_positions_speak_only_through_the_rules(game, ref):
-    """About three turns of the autopilot's commands (searches included) on twin states: until an
-    announcement the rules let depend on positions differs, every announcement, refusal and
-    player view is identical; the first difference is always such an announcement."""
+def speaking_window(game, ref):
+    """The property below as a hypothesis test function (called to run it)."""
     from itertools import zip_longest
 
     from test_nf_referee_games import next_command
@@ -360,4 +358,26 @@ def test_nf_referee_unseen_positions_speak_only_through_the_rules(game, ref):
                     command, first_a, first_b)
                 return
 
-    check()
+    return check
+
+
+def test_nf_referee_unseen_positions_speak_only_through_the_rules(game, ref):
+    """About three turns of the autopilot's commands (searches included) on twin states: until
+    an announcement the rules let depend on positions differs, every announcement, refusal and
+    player view is identical; the first difference is always such an announcement."""
+    speaking_window(game, ref)()
+
+
+def test_nf_referee_the_longer_window_catches_a_leaky_view(game, ref, monkeypatch):
+    """The same property fails on a referee whose player view hints at the bombers' hexes."""
+    cls = type(ref)
+    real = cls.player_view
+
+    def leaky(self, game, state):
+        view = real(self, game, state)
+        view["hint"] = sorted(b.hex for b in state.night.bombers if b.hex)
+        return view
+
+    monkeypatch.setattr(cls, "player_view", leaky)
+    with pytest.raises(AssertionError):
+        speaking_window(game, ref)()
