@@ -13,7 +13,12 @@ out of a state are normalised by ``1 / (1 - p_stay)``, i.e. divided by
 ``W = Q * p / T`` is an exact integer division. Contributions from earlier defender-loss
 columns are gathered column by column with a Horner scheme over the defenders' per-unit
 distributions (the defenders' suffix distribution ``D_j`` is ``delta_j * D_(j+1)``), so a
-40-against-40 battle costs O(n^3) big-integer steps instead of O(n^4).
+40-against-40 battle costs O(n^3) big-integer steps instead of O(n^4) (``head``); the
+defenders still standing, ``D_jp``, act on that flow and on the column's own in one pass
+(``_column``). The numbers have 100,000 bits: a step costs its pass over the limbs, not
+the interpreter, so the work saved is whole passes. Runs of defenders whose ways are
+powers of two (defending at 2, 3 or 4) are applied by one addition per entry in a
+shifted basis (``Run``).
 
 The one-time steps (AA fire, the submarines' first strike and sea round 1, E4) are
 enumerated exactly into the starting distribution of the chain. AA fire removes aircraft
@@ -30,6 +35,7 @@ import os
 from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
+from operator import mul
 
 import gmpy2
 
@@ -144,17 +150,17 @@ def chain_terminals(chain: Chain, start: dict[State, int], den0: int) -> tuple[d
     A, D = suffix_products(alpha), suffix_products(delta)
     tot_a = [sum(p) for p in A]
     tot_d = [sum(p) for p in D]
-    T = [[tot_a[i] * tot_d[j] - A[i][0] * D[j][0] for j in range(nd)] for i in range(na)]
+    T = [[gmpy2.mpz(tot_a[i] * tot_d[j] - A[i][0] * D[j][0]) for j in range(nd)]
+         for i in range(na)]
     Q = big_product([den0, *(t for row in T for t in row if t)])
     scale = Q // den0
-    tail_a = [_tails(p) for p in A]
-    chunks = tail_chunks(delta)
-    W = [[0] * nd for _ in range(na)]
+    runs = defender_runs(delta, na)
+    W = [[0] * na for _ in range(nd)]  # W[j][i]: state (i, j)'s outflow, by columns
     term: dict[State, int] = {}
-    setup = Setup(A, D, T, tail_a, chunks, delta, na, nd, start, scale)
+    cols = (coefficient_columns(A), coefficient_columns([_tails(p) for p in A]))
+    setup = Setup(A, D, T, cols, runs, na, nd, start, scale)
     for jp in range(nd + 1):
-        R = _from_earlier_columns(A, tail_a, delta, chunks, W, jp, na)
-        settle(setup, W, R, jp, term)
+        settle(setup, W, head(setup, W, jp), jp, term)
     return term, Q
 
 
@@ -165,9 +171,8 @@ class Setup:
     A: list
     D: list
     T: list
-    tail_a: list
-    chunks: list
-    delta: list
+    cols: tuple  # coefficient_columns of A and of A's tails (the last column)
+    runs: list
     na: int
     nd: int
     start: dict
@@ -175,7 +180,8 @@ class Setup:
 
 
 def settle(setup: Setup, W, R: list[int], jp: int, term: dict) -> None:
-    """Settle column ``jp`` given the flow ``R`` from earlier columns."""
+    """Settle column ``jp`` given the flow ``R`` from earlier columns (``head``); its
+    outflows go into ``W`` in the basis of their defender run (``Run.rebase``)."""
     na, nd = setup.na, setup.nd
     if jp == nd:
         for i in range(na + 1):
@@ -183,7 +189,8 @@ def settle(setup: Setup, W, R: list[int], jp: int, term: dict) -> None:
             if p:
                 term[(i, nd)] = p
         return
-    _column(setup.A, setup.D[jp], setup.T, W, R, setup.start, setup.scale, jp, na, term)
+    _column(setup.A, setup.D[jp], setup.T, W[jp], R, setup.start, setup.scale, jp, na, term)
+    next(run for run in setup.runs if run.r0 <= jp < run.r1).rebase(W, jp)
 
 
 def _tails(p: Poly) -> Poly:
@@ -194,89 +201,173 @@ def _tails(p: Poly) -> Poly:
     return tuple(out)
 
 
-def _from_earlier_columns(A, tail_a, delta, chunks, W, jp: int, na: int) -> list[int]:
-    """Flow into column ``jp`` from columns ``j < jp`` (Horner over the defenders).
-
-    Defenders ``j < jp`` are applied one by one (a source column joins after each);
-    the rest, ``D_jp``, in chunks of several defenders at once (``tail_chunks``).
-    """
-    R = head(A, tail_a, delta, W, jp, jp, na)
-    return apply_tail(R, chunks, jp, len(delta), na)
-
-
-def head(A, tail_a, delta, W, jp: int, upto: int, na: int) -> list[int]:
-    """Flow into column ``jp`` from source columns ``j < upto``, with defenders ``j < upto``
-    applied (Horner): ``sum_j Y_j * delta_j * ... * delta_(upto-1)``."""
-    R = [0] * (na + 1)
+def head(setup: Setup, W, jp: int) -> list[int]:
+    """Flow into column ``jp`` from the columns ``j < jp``, defenders ``j < jp`` applied
+    (Horner): ``sum_j Y_j * delta_j * ... * delta_(jp-1)`` with
+    ``Y_j[i] = W[j][i] * A[i][jp - j]``. The defenders ``jp..`` are ``_column``'s."""
+    na = setup.na
+    cols = setup.cols[jp == setup.nd]  # the last column takes "x or more" hits
+    R: list = [0] * (na + 1)
     active = False
-    last = jp == len(delta)
-    for j in range(upto):
-        x = jp - j
-        for i in range(na):
-            w = W[i][j]
-            if not w:
-                continue
-            coeffs = tail_a[i] if last else A[i]
-            if x < len(coeffs) and coeffs[x]:
-                R[i] += w * coeffs[x]
-                active = True
-        if active and len(delta[j]) > 1:
-            R = conv_cap(R, delta[j], na)
+    for run in setup.runs:
+        if run.r0 >= jp:
+            break
+        end = min(run.r1, jp)
+        if active:
+            run.enter(R, run.r0)
+        for j in range(run.r0, end):
+            x = jp - j
+            active = x < len(cols) and _add_sources(R, W[j], cols[x]) or active
+            if active:
+                R = run.step(R)
+        if active:
+            run.leave(R, end)
     return R
 
 
-def apply_tail(R: list[int], chunks, jp: int, nd: int, na: int) -> list[int]:
-    """Apply the defenders ``jp..nd-1`` (``D_jp``) to a flow vector, chunk by chunk."""
-    if jp == nd or not any(R):
-        return R
-    for taps in chunks[jp]:
-        R = conv_cap(R, taps, na)
-    return R
+def _add_sources(R: list, w: list, col: tuple) -> bool:
+    """``R[i] += w[i] * col[i]``: the outflows ``w`` of a source column times the ways of
+    the attackers of each row to hit ``x`` defenders (``col``, ``coefficient_columns``)."""
+    added = False
+    for i, (v, c) in enumerate(zip(w, col, strict=False)):  # col: a prefix of the rows
+        if v and c:
+            R[i] += v * c
+            added = True
+    return added
 
 
-def tail_chunks(delta: list[Poly], limit: int = 1 << 30) -> list[list[Poly]]:
-    """``out[j]``: ``delta[j:]`` multiplied together in runs whose ways stay one machine
-    digit (applying a run costs one pass instead of one per defender)."""
-    out: list[list[Poly]] = [[] for _ in range(len(delta) + 1)]
-    for j in range(len(delta) - 1, -1, -1):
-        run: Poly = (1,)
-        k = j
-        while k < len(delta) and max(polymul(run, delta[k])) < limit:
-            run = polymul(run, delta[k])
-            k += 1
-        if k == j:  # one defender's ways alone exceed the limit
-            run, k = delta[j], j + 1
-        out[j] = ([run] if len(run) > 1 else []) + out[k]
+def coefficient_columns(polys: list[Poly]) -> list[tuple[int, ...]]:
+    """``out[x][i] = polys[i][x]``, rows while ``polys[i]`` reaches ``x`` (the attackers'
+    suffix distributions shrink down the rows: a column is a prefix of the rows)."""
+    out = []
+    for x in range(max(len(p) for p in polys)):
+        col = []
+        for p in polys:
+            if x >= len(p):
+                break
+            col.append(p[x])
+        out.append(tuple(col))
     return out
 
 
-def _column(A, Dj, T, W, R, start, scale, jp: int, na: int, term: dict) -> None:
-    """Settle column ``jp``: rows in order, pushing same-column flow (no defender lost)."""
-    same = [0] * (na + 1)
-    tail_d = _tails(Dj)
+@dataclass(frozen=True)
+class Run:
+    """Defenders ``r0..r1-1`` who all roll the same ``taps`` (ways of 0 and 1 hits...).
+
+    Most defenders' ways are powers of two: (2, 1) defending at 2, (1, 2) at 4, (1, 1) at
+    3. For a run of those, ``(q, p) = (2**eq, 2**ep)``, the Horner keeps its flow vector
+    shifted, ``x[k] << E(k, m)`` before defender ``m`` with
+    ``E(k, m) = (eq - ep) * k + eq * (r1 - m) + lift``: then a defender's
+    ``q * x[k] + p * x[k - 1]`` is ``x[k] + x[k - 1]``, one addition instead of a shift
+    or product and an addition (the numbers run to 100,000 bits; an addition is a third
+    of a product). The factor ``q`` moves into the exponent's ``r1 - m`` term; ``lift``
+    keeps every exponent nonnegative. Shorter runs and other ways are convolved as they are.
+    """
+
+    r0: int
+    r1: int
+    taps: Poly
+    na: int
+    exps: tuple[int, int] | None  # (eq, ep) for the shifted basis, else None
+
+    def exponent(self, k: int, m: int) -> int:
+        """``E(k, m)``: the shift of index ``k`` before defender ``m`` (0 unless shifted)."""
+        if self.exps is None:
+            return 0
+        eq, ep = self.exps
+        return (eq - ep) * k + eq * (self.r1 - m) + max(0, ep - eq) * self.na
+
+    def rebase(self, W, j: int) -> None:
+        """Column ``j``'s outflows into the basis the Horner adds them in (before ``j``)."""
+        self.enter(W[j], j)
+
+    def enter(self, R: list, m: int) -> None:
+        """A plain vector into the basis before defender ``m``."""
+        if self.exps is not None:
+            for k, v in enumerate(R):
+                e = self.exponent(k, m)
+                if v and e:
+                    R[k] = v << e
+
+    def leave(self, R: list, m: int) -> None:
+        """Back to plain from the basis before defender ``m`` (the shifts are exact)."""
+        if self.exps is not None:
+            for k, v in enumerate(R):
+                e = self.exponent(k, m)
+                if v and e:
+                    R[k] = v >> e
+
+    def step(self, R: list) -> list:
+        """Apply one defender of the run, indices beyond ``na`` folded into ``na``."""
+        if self.exps is None:
+            return conv_cap(R, self.taps, self.na) if len(self.taps) > 1 else R
+        na, eq = self.na, self.exps[0]
+        top = R[na]
+        # the fold: (q + p) * x[na] over q, exact (E(na, m) >= eq before every defender)
+        R[na] = (((top * sum(self.taps)) >> eq) if top else 0) + R[na - 1]
+        for k in range(na - 1, 0, -1):
+            if R[k - 1]:
+                R[k] = R[k] + R[k - 1]
+        return R
+
+
+def defender_runs(delta: list[Poly], na: int) -> list[Run]:
+    """The defenders in runs of equal ways (see ``Run``)."""
+    out: list[Run] = []
+    j = 0
+    while j < len(delta):
+        k = j
+        while k < len(delta) and delta[k] == delta[j]:
+            k += 1
+        out.append(Run(j, k, delta[j], na, _pow2_exps(delta[j]) if k - j > 1 else None))
+        j = k
+    return out
+
+
+def _pow2_exps(taps: Poly) -> tuple[int, int] | None:
+    """``(eq, ep)`` if ``taps == (2**eq, 2**ep)``, else None."""
+    if len(taps) != 2 or any(t & (t - 1) or t == 0 for t in taps):
+        return None
+    return taps[0].bit_length() - 1, taps[1].bit_length() - 1
+
+
+def _column(A, Dj, T, W: list, H, start, scale, jp: int, na: int, term: dict) -> None:
+    """Settle column ``jp`` row by row from ``H``, the flow of earlier columns before the
+    defenders ``jp..`` are applied (``head``).
+
+    The defenders' hits ``D_jp`` act alike on the flow from earlier columns and on the
+    column's own flow (rows already settled, no defender lost), so both are taken in one
+    pass: each row pulls ``sum_y D_jp[y] * U[i - y]`` with ``U = H + own outflow``
+    (the ``y = 0`` term is ``H`` alone: a row's own no-hit round is the stay in ``T``).
+    Indices beyond ``na`` fold into ``na`` (every attacker killed).
+    """
+    taps = [gmpy2.mpz(d) for d in Dj]
+    tail_d = [gmpy2.mpz(d) for d in _tails(Dj)]
+    U = [0] * (na + 1)
     for i in range(na):
-        p = R[i] + same[i] + start.get((i, jp), 0) * scale
+        h = H[i]
+        p = _pull(U, taps, i) + (h * taps[0] if h else 0) + start.get((i, jp), 0) * scale
+        U[i] = h
         if not p:
             continue
         t = T[i][jp]
         if t == 0:
             term[(i, jp)] = p  # stalemate: nobody can hit
             continue
-        w = p // t
-        W[i][jp] = w
+        w = gmpy2.divexact(p, t)  # exact by the choice of Q; faster than //
+        W[i] = w
         a0 = A[i][0]
         if a0:
-            v = w * a0
-            room = na - i  # defender hits from ``room`` on kill every attacker left
-            for y in range(1, min(room, len(Dj))):
-                d = Dj[y]
-                if d:
-                    same[i + y] += v * d
-            if room < len(Dj):
-                same[na] += v * tail_d[room]
-    p = R[na] + same[na] + start.get((na, jp), 0) * scale
+            U[i] = h + w * a0
+    h = H[na]
+    p = _pull(U, tail_d, na) + (h * tail_d[0] if h else 0) + start.get((na, jp), 0) * scale
     if p:
         term[(na, jp)] = p
+
+
+def _pull(U: list, taps: list, i: int) -> int:
+    """``sum_(y >= 1) taps[y] * U[i - y]`` over the taps there are."""
+    return sum(map(mul, U[i - 1::-1], taps[1:])) if i else 0
 
 
 # --------------------------------------------------------------------------- openings

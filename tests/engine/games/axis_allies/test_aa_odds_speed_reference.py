@@ -221,3 +221,43 @@ def test_small_sea_battles_match_the_straight_reference(game, att, dfn, super_su
     more = {"attacker_weapons": ["super-submarines"]} if super_subs else {}
     sp = spec(game, force(att, SEA), force(dfn, SEA), "sea", **more)
     assert O.battle_odds(game, sp, workers=workers) == straight_odds(game, sp)
+
+
+SHIFTED = [
+    ("land", "20 infantry, 10 armor, 6 fighter, 4 bomber",
+     "12 infantry, 4 armor, 4 fighter, 1 antiaircraft, 1 bomber", {}),
+    ("land", "6 infantry, 2 armor, 2 fighter", "8 infantry, 3 fighter", {}),
+    ("sea", "4 submarine, 3 battleship, 2 carrier, 3 fighter",
+     "3 transport, 4 submarine, 3 battleship, 3 fighter", {}),
+    ("land", "4 bomber, 3 infantry, 2 armor", "3 infantry, 3 fighter, 2 armor",
+     {"attacker_weapons": ["heavy-bombers"], "defender_weapons": ["jet-power"]}),
+]
+
+
+@pytest.mark.parametrize("kind,attacker,defender,more", SHIFTED)
+def test_the_shifted_runs_lose_no_bits_and_match_plain_runs(game, monkeypatch, kind, attacker,
+                                                            defender, more):
+    """A debug check of ``Run``'s shifted basis: the fold's halving and the shifts back
+    drop only zero bits, and the odds equal those of plain convolutions."""
+    sp = spec(game, attacker, defender, kind, **more)
+    shifted = []
+    leave, step = O.Run.leave, O.Run.step
+
+    def checked_leave(self, R, m):
+        for k, v in enumerate(R):
+            e = self.exponent(k, m)
+            assert v % (1 << e) == 0, (k, m, e)
+            shifted.append(e)
+        leave(self, R, m)
+
+    def checked_step(self, R):
+        if self.exps is not None:
+            assert R[self.na] * sum(self.taps) % (1 << self.exps[0]) == 0
+        return step(self, R)
+
+    monkeypatch.setattr(O.Run, "leave", checked_leave)
+    monkeypatch.setattr(O.Run, "step", checked_step)
+    got = O.battle_odds(game, sp, workers=1)
+    assert any(shifted)  # the shifted basis was used
+    monkeypatch.setattr(O, "_pow2_exps", lambda taps: None)  # every run convolved plainly
+    assert got == O.battle_odds(game, sp, workers=1)
