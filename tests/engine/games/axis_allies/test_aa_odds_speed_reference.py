@@ -180,6 +180,23 @@ def test_the_child_computes_a_share():
     assert got == part(3)  # the greedy split gives the child 4 + 3 + 2 = 9 of 18: 3 items
 
 
+def test_reductions_shared_with_a_child_are_the_parents_alone(monkeypatch):
+    common = 2**40 * 3**30 * 7 * 11
+    values = [common // 3 * 2, common // 7, 0, 12345, common, common // 11 * 5]
+    alone = [Fraction(v, common) for v in values]
+    monkeypatch.setattr(O, "REDUCE_FORK_BITS", 0)  # fork even for small numbers
+    assert O.reduced_fractions(values, common) == alone
+    parent, lowest = os.getpid(), O._lowest_terms
+
+    def in_parent_only(n, d):
+        if os.getpid() != parent:
+            raise RuntimeError("child refuses")
+        return lowest(n, d)
+
+    monkeypatch.setattr(O, "_lowest_terms", in_parent_only)
+    assert O.reduced_fractions(values, common) == alone  # the parent redoes the child's half
+
+
 @settings(max_examples=30, deadline=None)
 @given(st.lists(st.tuples(st.integers(1, 6), st.integers(1, 6)), min_size=1, max_size=6))
 def test_tree_combine_is_the_sum_of_the_parts(parts):
