@@ -480,6 +480,15 @@ def carrier_area_machine(game: Game):
     return CarrierArea
 
 
+def allowed(step, *args, **kwargs) -> bool:
+    """Whether the engine's ``step`` accepts these arguments (False: a RuleViolation)."""
+    try:
+        step(*args, **kwargs)
+    except RuleViolation:
+        return False
+    return True
+
+
 @invariant(GAME, "8.3(3)", "I1-I12, I24, I25, I31: carriers and the base never exceed their "
            "capacity, decks their undamaged boxes, CAP holds only fighters, steps never grow, "
            "damage 0/1/sunk, base hits <= 2 a turn, Garrison >= 2, groups hold together, "
@@ -588,11 +597,7 @@ def fleet_paths(game: Game):
         legal = (all(distance(game, a, b) == 1 for a, b in zip(path, path[1:], strict=False))
                  and midway not in path
                  and len(path) - 1 + (cost if entering else 0) <= limit)
-        try:
-            M.check_path(game, fleet, path, turn, entering=entering)
-            accepted = True
-        except RuleViolation:
-            accepted = False
+        accepted = allowed(M.check_path, game, fleet, path, turn, entering=entering)
         assert accepted == legal, (
             f"{fleet} path {M.plan_text(path)} on Turn {turn} (entering={entering}): "
             f"{'accepted' if accepted else 'refused'}; 6.1(1)(2), 6.3(1) allow {limit} hexes")
@@ -611,11 +616,7 @@ def fleets_apart(game: Game):
     def check(data, turn):
         ichikokan = data.draw(st.sampled_from(hexes), label="ichikokan")
         invasion = data.draw(st.one_of(st.none(), st.sampled_from(hexes)), label="invasion")
-        try:
-            M.check_japanese_ends(ichikokan, invasion)
-            together = False
-        except RuleViolation:
-            together = True
+        together = not allowed(M.check_japanese_ends, ichikokan, invasion)
         assert together == (ichikokan == invasion), (
             f"1st Air Fleet {ichikokan}, Invasion Force {invasion}: "
             f"{'refused' if together else 'accepted'} (6.1(2))")
@@ -660,11 +661,7 @@ def base_attack_range(game: Game):
             got = S.base_attack_from(game, fleet_hex)
         except RuleViolation:
             got = None
-        try:
-            M.check_base_attack_end(game, fleet_hex)
-            ends_in_range = True
-        except RuleViolation:
-            ends_in_range = False
+        ends_in_range = allowed(M.check_base_attack_end, game, fleet_hex)
         assert ends_in_range == (dist <= reach), f"{fleet_hex} at {dist}: end check (6.4(2))"
         if dist > reach:
             assert got is None, f"base attack from {fleet_hex}, {dist} hexes out (6.4(2))"
@@ -965,11 +962,8 @@ def strike_refusals(game: Game):
         wrong = (not attack
                  or (strike.target == base) != strike.base_attack_phase
                  or any(strike.assign.get(u.uid) not in afloat for u in attack if afloat))
-        try:
-            C.air_strike(game, state, strike, dice)
-            refused = False
-        except RuleViolation:
-            refused = True
+        refused = not allowed(C.air_strike, game, state, strike, dice)
+        if refused:
             assert not dice.used, f"dice rolled before the strike was refused: {dice.used}"
         assert refused == wrong, (
             f"strike {strike} {'refused' if refused else 'accepted'} (9.0, 9.4, 6.4)")
