@@ -558,34 +558,8 @@ def _combine(parts: list[Part]) -> dict[str, Fraction]:
     """The parts' sum as fractions, each field reduced once (equal numerators share one
     reduction)."""
     total, common = _tree_sum(parts)
-    values = list(dict.fromkeys(total.values()))
-    reduced = dict(zip(values, reduced_fractions(values, common), strict=True))
+    reduced = {v: reduced_fraction(v, common) for v in dict.fromkeys(total.values())}
     return {key: reduced[total[key]] for key in FIELDS}
-
-
-#: Bits of the common denominator from which the fields' reductions are worth a fork.
-REDUCE_FORK_BITS = 300_000
-
-
-def reduced_fractions(values: list[int], common: int) -> list[Fraction]:
-    """``reduced_fraction(v, common)`` for each value; with several values over a big
-    denominator a forked child reduces half of them (one gcd of 550,000-bit numbers takes
-    30 ms, and nothing else is left to do in parallel at the end). The child sends pairs
-    of Python ints: they pickle in binary (a ``Fraction`` pickles as decimal digits, a
-    GMP rational unpickles slowly).
-
-    If the child fails, the parent reduces its half too (same fractions, slower).
-    """
-    def reduce(share: list[int]) -> list[tuple[int, int]]:
-        return [_lowest_terms(v, common) for v in share]
-
-    if len(values) < 2 or common.bit_length() < REDUCE_FORK_BITS or not hasattr(os, "fork"):
-        return [_as_fraction(*pair) for pair in reduce(values)]
-    half = len(values) // 2
-    mine, theirs = _in_child(lambda: reduce(values[half:]), lambda: reduce(values[:half]))
-    if theirs is None:
-        theirs = reduce(values[half:])
-    return [_as_fraction(*pair) for pair in mine + theirs]
 
 
 def big_product(factors: Iterable[int]) -> int:
@@ -601,22 +575,11 @@ def big_product(factors: Iterable[int]) -> int:
 def reduced_fraction(numerator: int, denominator: int) -> Fraction:
     """``Fraction(numerator, denominator)`` with GMP's gcd (CPython's takes seconds on
     numbers of 500,000 bits). The result is an ordinary ``Fraction`` of Python ints."""
-    return _as_fraction(*_lowest_terms(numerator, denominator))
-
-
-def _lowest_terms(numerator: int, denominator: int) -> tuple[int, int]:
-    """The fraction in lowest terms as Python ints, by GMP."""
     q = gmpy2.mpq(numerator, denominator)
-    return int(q.numerator), int(q.denominator)
-
-
-def _as_fraction(numerator: int, denominator: int) -> Fraction:
-    """A ``Fraction`` of a pair already in lowest terms (no second gcd)."""
-    out = Fraction(0)
-    if numerator:
-        # the slots Fraction itself sets
-        out = Fraction.__new__(Fraction)
-        out._numerator, out._denominator = numerator, denominator
+    if not q:
+        return Fraction(0)
+    out = Fraction.__new__(Fraction)  # already in lowest terms: skip Fraction's own gcd
+    out._numerator, out._denominator = int(q.numerator), int(q.denominator)
     return out
 
 

@@ -180,21 +180,14 @@ def test_the_child_computes_a_share():
     assert got == part(3)  # the greedy split gives the child 4 + 3 + 2 = 9 of 18: 3 items
 
 
-def test_reductions_shared_with_a_child_are_the_parents_alone(monkeypatch):
+def test_gmp_reductions_are_the_fractions_in_lowest_terms():
     common = 2**40 * 3**30 * 7 * 11
-    values = [common // 3 * 2, common // 7, 0, 12345, common, common // 11 * 5]
-    alone = [Fraction(v, common) for v in values]
-    monkeypatch.setattr(O, "REDUCE_FORK_BITS", 0)  # fork even for small numbers
-    assert O.reduced_fractions(values, common) == alone
-    parent, lowest = os.getpid(), O._lowest_terms
-
-    def in_parent_only(n, d):
-        if os.getpid() != parent:
-            raise RuntimeError("child refuses")
-        return lowest(n, d)
-
-    monkeypatch.setattr(O, "_lowest_terms", in_parent_only)
-    assert O.reduced_fractions(values, common) == alone  # the parent redoes the child's half
+    for value in (common // 3 * 2, common // 7, 0, 12345, common, common // 11 * 5):
+        got = O.reduced_fraction(value, common)
+        want = Fraction(value, common)
+        assert got == want
+        assert (got.numerator, got.denominator) == (want.numerator, want.denominator)
+        assert type(got.numerator) is int and type(got.denominator) is int
 
 
 @settings(max_examples=30, deadline=None)
