@@ -116,15 +116,6 @@ PUBLIC_ROLLS = frozenset({
     "searchlight", "hand_off", "check", "rolls", "roll", "defensive_fire", "shootdown",
     "evade", "flash", "collision", "intruder_reaction", "intruder_attack",
 })
-COMMAND_PHASE = {
-    "evade": "fighter-movement", "descend": "fighter-movement", "move": "fighter-movement",
-    "search": "radar-search", "sight": "sighting", "attack": "combat",
-    "end-turn": "end-of-turn",
-}
-PHASE_COMMANDS = {
-    "fighter-movement": ("move", "evade", "descend"), "radar-search": ("search",),
-    "sighting": ("sight",), "combat": ("attack",), "end-of-turn": ("end-turn",),
-}
 FIGHTER_STATUS = {"destroyed": "shot-down"}
 BOMBER_STATUS = {"destroyed": "shot-down", "delayed": "pool"}
 GONE = ("exited", "destroyed")
@@ -653,28 +644,24 @@ def _end_of_turn(r: _Run) -> None:
 # --- the phase machine --------------------------------------------------------------------
 
 
+def _radar_search_start(r: _Run) -> None:
+    r.night = replace(r.night, counters=())  # 13.1.3
+    r.set(placed=())
+
+
+#: The umpire's part at the start of each phase [4.0] (phases not listed have none).
+PHASE_START = {
+    "bomber-movement": _bomber_movement, "bomber-entry": _bomber_entry,
+    "fighter-movement": _tail_warnings, "flak": _flak, "radar-search": _radar_search_start,
+    "ai-search": _ai_search, "searchlight": _searchlight, "sighting": _sighting_start,
+}
+
+
 def _enter(r: _Run, phase: str) -> None:
     """Start ``phase``: the umpire's part of it [4.0]."""
     r.set(phase=phase)
-    if not _active(r.sc, phase):
-        return
-    if phase == "bomber-movement":
-        _bomber_movement(r)
-    elif phase == "bomber-entry":
-        _bomber_entry(r)
-    elif phase == "fighter-movement":
-        _tail_warnings(r)
-    elif phase == "flak":
-        _flak(r)
-    elif phase == "radar-search":
-        r.night = replace(r.night, counters=())  # 13.1.3
-        r.set(placed=())
-    elif phase == "ai-search":
-        _ai_search(r)
-    elif phase == "searchlight":
-        _searchlight(r)
-    elif phase == "sighting":
-        _sighting_start(r)
+    if _active(r.sc, phase) and phase in PHASE_START:
+        PHASE_START[phase](r)
 
 
 def _leave(r: _Run) -> None:
@@ -1007,6 +994,33 @@ def _say_attack(r: _Run, fid: str, report: combat.AttackReport, rolls: tuple[int
           defensive_hits=report.defensive_hits, corkscrewed=report.corkscrew is not None)
 
 
+def _sight_command(r: _Run, args: Mapping[str, Any]) -> None:
+    if r.s.sighted:
+        raise RuleViolation("10.1", "one sighting roll per Sighting phase")
+    _sight(r)
+
+
+def _end_turn(r: _Run, args: Mapping[str, Any]) -> None:
+    _leave(r)
+    if not _check_end(r):
+        _enter(r, "bomber-movement")
+
+
+#: The player's commands [4.0]: the phase each belongs to and what it does there, in the
+#: order ``awaiting`` lists them.
+COMMANDS: dict[str, tuple[str, Callable[[_Run, Mapping[str, Any]], None]]] = {
+    "move": ("fighter-movement", _move),
+    "evade": ("fighter-movement", lambda r, args: _declare(r, args, "evade")),
+    "descend": ("fighter-movement", lambda r, args: _declare(r, args, "descend")),
+    "search": ("radar-search", _search),
+    "sight": ("sighting", _sight_command),
+    "attack": ("combat", _attack),
+    "end-turn": ("end-of-turn", _end_turn),
+}
+PHASE_COMMANDS = {phase: tuple(name for name, (p, _) in COMMANDS.items() if p == phase)
+                  for phase, _ in COMMANDS.values()}
+
+
 def _awaiting(game: Game, sc: Scenario, s: NightSession) -> list[str]:
     """Commands legal now: the current phase's, and later phases' unless leaving is refused."""
     if s.over:
@@ -1108,7 +1122,7 @@ class NightfighterReferee:
     """The Nightfighter umpire for one player (see the module docstring for the policy)."""
 
     game_id = "nightfighter"
-    commands = ("move", "evade", "descend", "search", "sight", "attack", "end-turn")
+    commands = tuple(COMMANDS)
 
     def scenarios(self, game: Game) -> tuple[ScenarioInfo, ...]:
         out = []
@@ -1150,27 +1164,12 @@ class NightfighterReferee:
         if s.over:
             raise RuleViolation("4.1", f"the game is over; {command!r} is refused (status and "
                                        "reveal still work)")
-        sc = self._scenario(game, s)
-        r = _Run(game, s, Streams(dice), sc)
-        _goto(r, COMMAND_PHASE[command])
+        phase, run = COMMANDS[command]
+        r = _Run(game, s, Streams(dice), self._scenario(game, s))
+        _goto(r, phase)
         if r.s.over:
             return r.freeze()
-        if command in ("evade", "descend"):
-            _declare(r, args, command)
-        elif command == "move":
-            _move(r, args)
-        elif command == "search":
-            _search(r, args)
-        elif command == "sight":
-            if r.s.sighted:
-                raise RuleViolation("10.1", "one sighting roll per Sighting phase")
-            _sight(r)
-        elif command == "attack":
-            _attack(r, args)
-        elif command == "end-turn":
-            _leave(r)
-            if not _check_end(r):
-                _enter(r, "bomber-movement")
+        run(r, args)
         _run_to_player(r)
         return r.freeze()
 
