@@ -105,6 +105,11 @@ def _hexes(game: Game) -> list[str]:
     return list(grid(game).all_hexes())
 
 
+def _fleet_hexes(game: Game) -> list[str]:
+    """Every hex but Midway's (F-6), which no fleet enters (6.1(1))."""
+    return [h for h in _hexes(game) if h != midway_hex(game)]
+
+
 def _kind(game: Game, air: A.Air) -> str:
     """The kind of box a unit stands in (``airborne`` in the combat area)."""
     return "airborne" if air.airborne else A.box(game, air.display, air.box).kind
@@ -610,7 +615,7 @@ def fleet_paths(game: Game):
 def fleets_apart(game: Game):
     night = game.constant("night-turn")
     last = game.constant("turns")
-    hexes = [h for h in _hexes(game) if h != midway_hex(game)]
+    hexes = _fleet_hexes(game)
 
     @given(st.data(), st.integers(1, last))
     def check(data, turn):
@@ -654,7 +659,7 @@ def base_attack_range(game: Game):
     near = game.constant("base-attack-near-range")
     ops = (game.constant("base-attack-ops-near"), game.constant("base-attack-ops-far"))
 
-    @given(st.sampled_from([h for h in _hexes(game) if h != midway_hex(game)]))
+    @given(st.sampled_from(_fleet_hexes(game)))
     def check(fleet_hex):
         dist = distance(game, fleet_hex, midway_hex(game))
         try:
@@ -681,7 +686,7 @@ def search_clamps(game: Game):
     lo, hi = game.constant("search-result-min"), game.constant("search-result-max")
     night = game.constant("night-turn")
     last = game.constant("turns")
-    hexes = [h for h in _hexes(game) if h != midway_hex(game)]
+    hexes = _fleet_hexes(game)
     strikes = max(game.constant("base-attack-ops-near"), game.constant("base-attack-ops-far"))
     night_aop = game.constant("night-aop")
 
@@ -1209,7 +1214,7 @@ def cards(game: Game):
 @invariant(GAME, "12.3(2)", "I16 solitaire: a card moves the US fleet at most its hexes toward or "
            "away from the 1st Air Fleet, never into F-6, by day never into its hex")
 def solitaire_moves(game: Game):
-    hexes = [h for h in _hexes(game) if h != midway_hex(game)]
+    hexes = _fleet_hexes(game)
     table = game.table("solitaire-move")
     moves = [int(r.extra["card"]) for r in table.rows if r.extra.get("move") != So.RESHUFFLE]
     night = game.constant("night-turn")
