@@ -379,25 +379,14 @@ def _check_map(path: str) -> str:
 
 def _write_map(path: str, drawn: bytes) -> None:
     """Write the map atomically (a temporary file beside it, then a rename)."""
-    import os
-    import tempfile
     from pathlib import Path
 
-    target = Path(path)
+    from .engine.session import write_atomically
+
     _check_map(path)
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}-", dir=target.parent)
+        write_atomically(Path(path), drawn, shared=True)
     except OSError as exc:
-        raise BadInput(f"--map {path!r} cannot be written: {exc.strerror}") from None
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(drawn)
-        umask = os.umask(0o022)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)
-        os.replace(tmp, target)
-    except OSError as exc:
-        Path(tmp).unlink(missing_ok=True)
         raise BadInput(f"--map {path!r} cannot be written: {exc.strerror}") from None
 
 

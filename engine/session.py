@@ -161,14 +161,20 @@ def _append(path: Path, record: Mapping[str, Any]) -> None:
         os.fsync(handle.fileno())
 
 
-def _write_atomically(path: Path, data: bytes) -> None:
-    """Write ``data`` to a temporary file beside ``path``, fsync it, then rename it."""
+def write_atomically(path: Path, data: bytes, shared: bool = False) -> None:
+    """Write ``data`` to a temporary file beside ``path``, fsync it, then rename it: a reader
+    sees the old file or the new one, never half of one. The file is private to its owner
+    (mode 0600) unless ``shared`` (then the usual umask applies, as for a map to print)."""
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}-", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
+        if shared:
+            umask = os.umask(0o022)
+            os.umask(umask)
+            os.chmod(tmp, 0o666 & ~umask)
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
@@ -198,7 +204,7 @@ def _state_record(n: int, dump: Mapping[str, Any], key: bytes) -> dict[str, Any]
 def write_state(directory: Path, n: int, dump: Mapping[str, Any], key: bytes) -> None:
     """Rewrite DIR/state.json atomically with step ``n``'s dump."""
     record = _state_record(n, dump, key)
-    _write_atomically(directory / STATE, (json.dumps(record, indent=1) + "\n").encode())
+    write_atomically(directory / STATE, (json.dumps(record, indent=1) + "\n").encode())
 
 
 def read_state(directory: Path, key: bytes) -> tuple[int, dict[str, Any], str]:
@@ -611,7 +617,7 @@ def _replay(directory: Path, game: Game, referee: Referee, records: list[dict[st
 
 def _new_key(directory: Path) -> bytes:
     key = secrets.token_bytes(32)
-    _write_atomically(directory / KEY, key.hex().encode() + b"\n")
+    write_atomically(directory / KEY, key.hex().encode() + b"\n")
     os.chmod(directory / KEY, 0o600)
     return key
 

@@ -227,3 +227,23 @@ def test_replay_of_a_tampered_log_exits_1(game, where):
     assert out.exit_code == 1
     assert "command 1 (search)" in out.output
     assert out.output.splitlines()[-1] == "Error: replay differs from the log (1 step(s))"
+
+
+def test_a_map_is_written_for_reading_and_an_unwritable_one_is_one_line(game, where, tmp_path):
+    import os
+    import stat
+
+    run("new", game, "--seed", "5", "--session", where)
+    old = os.umask(0o022)
+    try:
+        out = run("status", "--session", where, "--map", str(tmp_path / "m.svg"))
+    finally:
+        os.umask(old)
+    assert out.exit_code == 0, out.output
+    assert stat.S_IMODE((tmp_path / "m.svg").stat().st_mode) == 0o644
+    assert stat.S_IMODE((Path(where) / "state.json").stat().st_mode) == 0o600
+    missing = tmp_path / "no-such-folder" / "m.svg"
+    out = run("status", "--session", where, "--map", str(missing))
+    assert out.exit_code == 2
+    assert out.output == (f"warpress: --map {str(missing)!r} cannot be written: "
+                          "No such file or directory\n")
