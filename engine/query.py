@@ -228,14 +228,17 @@ def _odds_lines(result: Mapping[str, Any]) -> list[str]:
     lines = []
     if "field" in result:
         lines.append(f"  {result['field']}:")
-    extra = {k: v for k, v in result.items() if k not in ("field", "distribution", "exact")}
+    # named probabilities (a battle's attacker_wins ...) are printed once, with their fractions
+    extra = {k: v for k, v in result.items()
+             if k not in ("field", "distribution", "exact", *result["exact"])}
     for key, value in extra.items():
         lines.append(f"  {key}: {show_value(value)}")
+    width = max(map(len, result["exact"]), default=0)
     for key, text in result["exact"].items():
         value = _parse_fraction(text)
         shown = f"{float(value):9.4f}  " if _is_count(key, value) else f"{100 * float(value):8.4f}%"
         exact = text if len(text) <= 40 else f"{len(text)} digits"
-        lines.append(f"    {key:>12}  {shown}  ({exact})")
+        lines.append(f"    {key:>{width}}  {shown}  ({exact})")
     return lines
 
 

@@ -7,7 +7,6 @@ Classic board of the data), distance (moves on the board).
 
 from __future__ import annotations
 
-import sys
 from typing import Any
 
 from ...dice import Dice
@@ -227,7 +226,6 @@ def _battle_odds(game: Game, args: dict[str, Any]) -> OddsAnswer:
 
     spec = B.make_spec(game, args)
     exact = battle_odds(game, spec)
-    _allow_long_fractions(exact.values())
     result = {k: float(exact[k]) for k in FIELDS}
     text = (f"attacker wins {result['attacker_wins']:.2%}, defender wins "
             f"{result['defender_wins']:.2%}, both destroyed {result['mutual_destruction']:.2%}"
@@ -237,18 +235,6 @@ def _battle_odds(game: Game, args: dict[str, Any]) -> OddsAnswer:
             f"{result['defender_survivors']:.2f} (survivor lines below are counts, not %)")
     return OddsAnswer(result=result, exact={k: exact[k] for k in FIELDS},
                       rules=B.rules_of(spec), errata=_battle_errata(spec), text=text)
-
-
-def _allow_long_fractions(values) -> None:
-    """Exact odds of big battles have fractions of thousands of digits; let them print.
-
-    Python refuses to turn integers of more than 4300 digits into text unless the limit is
-    raised (query.fraction_text uses str()); raise it to what these fractions need.
-    """
-    need = max((max(v.numerator, v.denominator).bit_length() for v in values), default=0)
-    digits = need * 30103 // 100000 + 2
-    if hasattr(sys, "get_int_max_str_digits") and 0 < sys.get_int_max_str_digits() < digits:
-        sys.set_int_max_str_digits(digits)
 
 
 def _battle_errata(spec) -> tuple[str, ...]:

@@ -97,3 +97,22 @@ def test_tables_lists_the_catalogue(cli):
     assert out.exit_code == 0
     for name in ("unit", "research", "placement-limit", "victory", "battle"):
         assert f"\n{name}  " in "\n" + out.output
+
+
+def test_fractions_of_thousands_of_digits_print_without_raising_the_int_limit(cli, cli_json):
+    """22 infantry a side: exact fractions of about 10,000 digits, over CPython's 4300-digit
+    limit for int <-> str; they print (JSON and text) and the process-wide limit is untouched."""
+    import sys
+
+    import gmpy2
+
+    limit = sys.get_int_max_str_digits()
+    args = ("odds", "axis-allies", "battle", "attacker=22 infantry", "defender=22 infantry")
+    data = cli_json(*args)
+    text = data["result"]["exact"]["attacker_wins"]
+    assert len(text) > 2 * 4300
+    assert float(gmpy2.mpq(text)) == pytest.approx(data["result"]["attacker_wins"])
+    out = cli(*args)
+    assert out.exit_code == 0 and "digits)" in out.output
+    assert out.output.count("attacker_wins") == 1
+    assert sys.get_int_max_str_digits() == limit
