@@ -405,7 +405,7 @@ class Session:
         _append(self.directory / LOG, {"type": "command", "n": n, "command": name,
                                        "args": args, "result": "ok",
                                        "hash": state_hash(dump), "time": _now()})
-        _write_state_hook(self.directory, n, dump, self.key)
+        write_state(self.directory, n, dump, self.key)
         self.state, self.n = step.state, n
         return step
 
@@ -459,11 +459,6 @@ class Session:
         if report.ok:
             self.state, self.n = state, n
         return report
-
-
-def _write_state_hook(directory: Path, n: int, dump: Mapping[str, Any], key: bytes) -> None:
-    """Indirection so tests can simulate a crash between the log append and the rename."""
-    write_state(directory, n, dump, key)
 
 
 def _replay_steps(game: Game, referee: Referee, seed: int, state: Any,
@@ -611,7 +606,7 @@ def _replay(directory: Path, game: Game, referee: Referee, records: list[dict[st
         before = str(exc)
     state, n, differences, notes = _rebuild(directory, game, referee, records)
     if not differences:
-        _write_state_hook(directory, n, referee.dump(state), key)
+        write_state(directory, n, referee.dump(state), key)
     return ReplayReport(n, tuple(differences), tuple(notes), before), state, n
 
 

@@ -176,7 +176,7 @@ def test_a_crash_between_log_and_state_is_recovered_on_open(game, where, monkeyp
             raise KeyboardInterrupt("killed")
 
         with monkeypatch.context() as patch, pytest.raises(KeyboardInterrupt):
-            patch.setattr(session, "_write_state_hook", killed)
+            patch.setattr(session, "write_state", killed)
             s.command("end-turn", {})
     assert _log(where)[-1]["n"] == 2
     assert json.loads((where / "state.json").read_text())["n"] == 1
