@@ -210,7 +210,7 @@ def _finish(game: Game, pages: list[KitPage], options: Options) -> list[Page]:
     for number, kit_page in enumerate(pages, 1):
         page = kit_page.page
         sized = Paper(options.paper.name, page.width, page.height)
-        items = (*_typeset(page.items), *footer(sized, game.info.name, kit_page.part,
+        items = (*typeset(page.items), *footer(sized, game.info.name, kit_page.part,
                                                  number, total, page.footer))
         out.append(Page(page.width, page.height, items, id=_safe_id(page.id),
                         title=f"{game.info.name}: {kit_page.part}", footer=page.footer))
@@ -218,7 +218,8 @@ def _finish(game: Game, pages: list[KitPage], options: Options) -> list[Page]:
     return out
 
 
-def _typeset(items: Iterable[Primitive]) -> tuple[Primitive, ...]:
+def typeset(items: Iterable[Primitive]) -> tuple[Primitive, ...]:
+    """The kit's typographic replacements (``TYPOGRAPHY``) in every text."""
     from dataclasses import replace
 
     from .primitives import Group, Text
@@ -229,7 +230,7 @@ def _typeset(items: Iterable[Primitive]) -> tuple[Primitive, ...]:
             text = "".join(TYPOGRAPHY.get(ch, ch) for ch in item.text)
             out.append(replace(item, text=text))
         elif isinstance(item, Group):
-            out.append(replace(item, items=_typeset(item.items)))
+            out.append(replace(item, items=typeset(item.items)))
         else:
             out.append(item)
     return tuple(out)
@@ -284,18 +285,13 @@ def build_kit(game: Game, out_root: Path, options: Options,
 
 
 def _png_previews(game: Game, pdf: bytes) -> dict[str, bytes]:
-    """PNG previews with poppler's pdftoppm, if it is installed; otherwise a clear error."""
-    import subprocess
+    """PNG previews of every page at 50 dpi (pdftoppm names pages with the width of the page
+    count: p-1 .. p-9, p-01 .. p-99)."""
+    from .render_pdf import png_pages
 
-    if shutil.which("pdftoppm") is None:
-        raise BadInput("--format png needs pdftoppm (poppler-utils), which is not installed")
-    with tempfile.TemporaryDirectory() as tmp:
-        source = Path(tmp) / "kit.pdf"
-        source.write_bytes(pdf)
-        subprocess.run(["pdftoppm", "-r", "50", "-png", str(source), str(Path(tmp) / "p")],
-                       check=True, capture_output=True)
-        return {f"png/{game.id}-{p.stem.split('-')[-1]}.png": p.read_bytes()
-                for p in sorted(Path(tmp).glob("p-*.png"))}
+    pngs = png_pages(pdf, 50, "--format png")
+    digits = len(str(len(pngs)))
+    return {f"png/{game.id}-{n:0{digits}d}.png": png for n, png in enumerate(pngs, start=1)}
 
 
 def _write_atomically(folder: Path, files: dict[str, bytes]) -> None:

@@ -28,12 +28,8 @@ side column this turn's announcements, every item of the view as text, and a leg
 from __future__ import annotations
 
 import math
-import shutil
-import subprocess
-import tempfile
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from ..engine.errors import BadInput
@@ -48,8 +44,8 @@ from .games.nightfighter import (
     wrapped,
 )
 from .hexmap import HexGeometry
-from .kit import TYPOGRAPHY
-from .primitives import Circle, Group, Page, Polygon, Primitive, Rect, Style, Text
+from .kit import typeset
+from .primitives import Circle, Group, Page, Polygon, Primitive, Rect, Style, Text, texts
 
 HEADER_H = 24.0
 PANEL_GAP = 4.0
@@ -616,22 +612,13 @@ def _legend(game: Game, referee: bool, width: float, y: float) -> tuple[Group, f
 
 def _typeset(items: tuple[Primitive, ...]) -> tuple[Primitive, ...]:
     """The kit's typographic replacements; BadInput on a glyph the embedded font lacks."""
-    from dataclasses import replace
-
-    out: list[Primitive] = []
-    for item in items:
-        if isinstance(item, Text):
-            text = "".join(TYPOGRAPHY.get(ch, ch) for ch in item.text)
-            missing = missing_glyphs(text)
-            if missing:
-                raise BadInput(f"view: text {item.text!r} has characters the embedded font "
-                               f"lacks: {missing}")
-            out.append(replace(item, text=text) if text != item.text else item)
-        elif isinstance(item, Group):
-            out.append(replace(item, items=_typeset(item.items)))
-        else:
-            out.append(item)
-    return tuple(out)
+    out = typeset(items)
+    for item in texts(out):
+        missing = missing_glyphs(item.text)
+        if missing:
+            raise BadInput(f"view: text {item.text!r} has characters the embedded font "
+                           f"lacks: {missing}")
+    return out
 
 
 def map_page(game: Game, view: Mapping, referee: bool = False) -> Page:
@@ -669,30 +656,14 @@ def map_svg(game: Game, view: Mapping, referee: bool = False) -> bytes:
 
 
 def map_png(game: Game, view: Mapping, referee: bool = False, dpi: int = 100) -> bytes:
-    """The map of ``view`` as a PNG at ``dpi``, rendered from the PDF (embedded font) with
-    poppler's pdftoppm; BadInput when pdftoppm is not installed."""
-    from .render_pdf import pdf_bytes
+    """The map of ``view`` as a PNG at ``dpi``, rendered from the PDF (embedded font);
+    BadInput when pdftoppm is not installed."""
+    from .render_pdf import pdf_bytes, png_pages
 
     if isinstance(dpi, bool) or not isinstance(dpi, int) or not 10 <= dpi <= 600:
         raise BadInput(f"dpi {dpi!r} is not a whole number from 10 to 600")
-    if shutil.which("pdftoppm") is None:
-        raise BadInput("a PNG map needs pdftoppm (poppler-utils), which is not installed")
     page = map_page(game, view, referee)
-    pdf = pdf_bytes([page], page.title)
-    with tempfile.TemporaryDirectory() as tmp:
-        source = Path(tmp) / "map.pdf"
-        source.write_bytes(pdf)
-        subprocess.run(["pdftoppm", "-r", str(dpi), "-png", "-singlefile", str(source),
-                        str(Path(tmp) / "map")], check=True, capture_output=True)
-        return (Path(tmp) / "map.png").read_bytes()
+    return png_pages(pdf_bytes([page], page.title), dpi, "a PNG map")[0]
 
 
 MAP_FORMATS = {"svg": map_svg, "png": map_png}
-
-
-def map_bytes(game: Game, view: Mapping, path: str | Path, referee: bool = False) -> bytes:
-    """The map for ``--map FILE``: SVG or PNG by the file's suffix; BadInput for another."""
-    suffix = Path(path).suffix.lower().lstrip(".")
-    if suffix not in MAP_FORMATS:
-        raise BadInput(f"--map {str(path)!r}: the file must end in .svg or .png")
-    return MAP_FORMATS[suffix](game, view, referee)

@@ -8,6 +8,10 @@ input give byte-identical files.
 from __future__ import annotations
 
 import io
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
 
 from reportlab.lib.colors import HexColor
 from reportlab.lib.units import mm
@@ -132,3 +136,20 @@ def _group(canvas: Canvas, item: Group) -> None:
     for child in item.items:
         _draw(canvas, child)
     canvas.restoreState()
+
+
+def png_pages(pdf: bytes, dpi: int, purpose: str) -> list[bytes]:
+    """Every page of ``pdf`` as a PNG at ``dpi``, by poppler's pdftoppm (the PDF carries the
+    embedded font, so the picture shows what prints). BadInput naming ``purpose`` when
+    pdftoppm is not installed."""
+    from ..engine.errors import BadInput
+
+    if shutil.which("pdftoppm") is None:
+        raise BadInput(f"{purpose} needs pdftoppm (poppler-utils), which is not installed")
+    with tempfile.TemporaryDirectory() as tmp:
+        source = Path(tmp) / "in.pdf"
+        source.write_bytes(pdf)
+        subprocess.run(["pdftoppm", "-r", str(dpi), "-png", str(source), str(Path(tmp) / "p")],
+                       check=True, capture_output=True)
+        pngs = sorted(Path(tmp).glob("p-*.png"), key=lambda p: int(p.stem.split("-")[-1]))
+        return [p.read_bytes() for p in pngs]

@@ -149,3 +149,28 @@ def test_cli_build_only_cards_prints_a_summary(tmp_path: Path):
     assert result.exit_code == 0, result.output
     assert "midway: " in result.output and "built 1 kit(s)" in result.output
     assert (tmp_path / "midway" / "midway.pdf").is_file()
+
+
+@pytest.mark.skipif(__import__("shutil").which("pdftoppm") is None,
+                    reason="pdftoppm (poppler-utils) is not installed")
+def test_png_previews_one_per_page_numbered_like_the_pdf(tmp_path):
+    options = parse_options("a4", "pdf,png", "long", "0,0", "cards")
+    built = build_kit(builtin("midway-cards"), tmp_path, options)
+    pdf = next(p for p in built.files if p.suffix == ".pdf")
+    pages = len(PdfReader(pdf).pages)
+    pngs = sorted(p.name for p in built.files if p.suffix == ".png")
+    digits = len(str(pages))
+    assert pngs == [f"midway-cards-{n:0{digits}d}.png" for n in range(1, pages + 1)]
+    assert all(p.read_bytes().startswith(b"\x89PNG") for p in built.files if p.suffix == ".png")
+
+
+def test_png_without_pdftoppm_is_one_line(tmp_path, monkeypatch):
+    import shutil
+
+    monkeypatch.setattr(shutil, "which", lambda name: None)
+    options = parse_options("a4", "png", "long", "0,0", "cards")
+    with pytest.raises(BadInput) as caught:
+        build_kit(builtin("midway-cards"), tmp_path, options)
+    assert str(caught.value) == ("--format png needs pdftoppm (poppler-utils), which is not "
+                                 "installed")
+    assert not (tmp_path / "midway-cards").exists()

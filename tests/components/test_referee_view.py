@@ -292,7 +292,7 @@ def test_png_signature_size_and_same_bytes(referee):
 
 
 def test_png_without_pdftoppm_is_one_clear_line(monkeypatch):
-    monkeypatch.setattr(rv.shutil, "which", lambda name: None)
+    monkeypatch.setattr(shutil, "which", lambda name: None)
     with pytest.raises(BadInput, match="pdftoppm") as caught:
         rv.map_png(GAME, base_view())
     assert "\n" not in str(caught.value)
@@ -419,15 +419,3 @@ def test_pieces_are_not_drawn_outside_the_grid_group():
     everywhere = {g.id for g in walk(page.items) if isinstance(g, Group) and g.cls
                   and "piece" in g.cls.split()}
     assert inside == everywhere == set(expected_pieces(base_view()))
-
-
-def test_map_bytes_chooses_the_format_by_the_suffix():
-    view = base_view()
-    assert rv.map_bytes(GAME, view, "out/Map.SVG") == rv.map_svg(GAME, view)
-    with pytest.raises(BadInput, match=r"'map\.jpg'.*\.svg or \.png"):
-        rv.map_bytes(GAME, view, "map.jpg")
-
-
-@needs_pdftoppm
-def test_map_bytes_png():
-    assert rv.map_bytes(GAME, referee_view(), "m.png", referee=True)[:4] == b"\x89PNG"
