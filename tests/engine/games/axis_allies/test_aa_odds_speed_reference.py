@@ -271,3 +271,54 @@ def test_the_shifted_runs_lose_no_bits_and_match_plain_runs(game, monkeypatch, k
     assert any(shifted)  # the shifted basis was used
     monkeypatch.setattr(O, "_pow2_exps", lambda taps: None)  # every run convolved plainly
     assert got == O.battle_odds(game, sp, workers=1)
+
+
+# --------------------------------------------------------------------------- common denominator
+
+
+def plain_product(T, den0):
+    return O.big_product([den0, *(t for row in T for t in row if t)])
+
+
+def test_small_primes_are_kept_once_per_anti_diagonal():
+    # 2-powers 2, 1, 1 on anti-diagonals 0, 1, 1 (a path meets 2**2 and one 2**1);
+    # 7 divides two T on one anti-diagonal (a path meets one of them); 1009 is kept as
+    # often as it comes
+    T = [[4, 2 * 3 * 7], [2 * 5 * 7, 0], [1009 * 1009, 1009]]
+    assert O.common_denominator(T, 3) == 3 * 2**3 * 3 * 5 * 7 * 1009**3
+
+
+def probabilities(nums, q):
+    return {state: Fraction(n, q) for state, n in nums.items()}
+
+
+POLYS = [(5, 1), (2, 1), (1, 1), (1, 2), (1, 5), (1,), (1, 2, 1), (4, 4, 1)]
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.sampled_from(POLYS), min_size=1, max_size=9),
+       st.lists(st.sampled_from(POLYS), min_size=1, max_size=9),
+       st.dictionaries(st.tuples(st.integers(0, 3), st.integers(0, 3)),
+                       st.integers(1, 50), min_size=1, max_size=4))
+def test_the_bounded_denominator_gives_the_plain_products_answer(alpha, delta, start):
+    chain = O.Chain(tuple(alpha), tuple(delta))
+    start = {(min(i, len(alpha)), min(j, len(delta))): n for (i, j), n in start.items()}
+    den0 = 6 * sum(start.values())
+    fast = probabilities(*O.chain_terminals(chain, start, den0))
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(O, "common_denominator", plain_product)
+        assert fast == probabilities(*O.chain_terminals(chain, start, den0))
+
+
+def test_a_forty_a_side_battle_has_the_plain_products_answer(game, monkeypatch):
+    sp = spec(game, "20 infantry, 10 armor, 6 fighter, 4 bomber",
+              "24 infantry, 8 armor, 7 fighter, 1 bomber")
+    fast = O.battle_odds(game, sp, workers=1)
+    monkeypatch.setattr(O, "common_denominator", plain_product)
+    assert O.battle_odds(game, sp, workers=1) == fast
+
+
+def test_an_inexact_division_is_caught_and_settled_over_the_plain_product(game, monkeypatch):
+    sp = spec(game, "3 infantry, 2 armor, 1 bomber", "4 infantry, 1 fighter")
+    monkeypatch.setattr(O, "common_denominator", lambda T, den0: den0)  # far too small
+    assert O.battle_odds(game, sp, workers=1) == straight_odds(game, sp)
