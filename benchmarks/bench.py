@@ -34,17 +34,20 @@ LOOKUPS = {
     "axis-allies": ["lookup", "axis-allies", "unit", "type=armor"],
 }
 #: Battle odds, each the whole ``warpress odds ... --json`` command (a fresh process):
-#: (label, attacker, defender, kind). Target from issue #3: under 1 s up to 40 a side.
+#: (label, attacker, defender, kind, more inputs). Target from issue #3: under 1 s up to
+#: 40 a side.
 BATTLES = [
     ("27 units (13 v 14), AA gun, 4 aircraft", "6 infantry, 3 armor, 2 fighter, 2 bomber",
-     "8 infantry, 2 armor, 2 fighter, 1 antiaircraft, 1 bomber", "land"),
+     "8 infantry, 2 armor, 2 fighter, 1 antiaircraft, 1 bomber", "land", ()),
     ("40 v 40 mixed land, no AA gun", "20 infantry, 10 armor, 6 fighter, 4 bomber",
-     "24 infantry, 8 armor, 7 fighter, 1 bomber", "land"),
-    ("40 infantry v 40 infantry", "40 infantry", "40 infantry", "land"),
+     "24 infantry, 8 armor, 7 fighter, 1 bomber", "land", ()),
+    ("40 v 40 mixed land, cut off after 20 rounds", "20 infantry, 10 armor, 6 fighter, 4 bomber",
+     "24 infantry, 8 armor, 7 fighter, 1 bomber", "land", ("rounds=20",)),
+    ("40 infantry v 40 infantry", "40 infantry", "40 infantry", "land", ()),
     ("40 v 40 sea, attacking submarines", "10 submarine, 10 battleship, 10 carrier, 10 fighter",
-     "10 transport, 10 submarine, 10 battleship, 10 fighter", "sea"),
+     "10 transport, 10 submarine, 10 battleship, 10 fighter", "sea", ()),
     ("40 v 40 land, AA gun, 10 aircraft", "20 infantry, 10 armor, 6 fighter, 4 bomber",
-     "24 infantry, 8 armor, 6 fighter, 1 antiaircraft, 1 bomber", "land"),
+     "24 infantry, 8 armor, 6 fighter, 1 antiaircraft, 1 bomber", "land", ()),
 ]
 
 
@@ -96,9 +99,9 @@ def bench_engine(runs: int) -> None:
         subprocess.run([*warpress(), *args], capture_output=True, check=False)  # warm the cache
         seconds, peak, out = timed_process([*warpress(), *args], env_runs)
         row(f"lookup {game} (cold process)", seconds, peak, "< 0.3 s", out[:60])
-    for label, attacker, defender, kind in BATTLES:
+    for label, attacker, defender, kind, more in BATTLES:
         args = [*warpress(), "odds", "axis-allies", "battle", f"attacker={attacker}",
-                f"defender={defender}", f"kind={kind}", "--json"]
+                f"defender={defender}", f"kind={kind}", *more, "--json"]
         seconds, peak, out = timed_process(args, runs)
         row(f"odds axis-allies battle {label}", seconds, peak, "< 1 s", out[:40])
     shutil.rmtree(cache, ignore_errors=True)

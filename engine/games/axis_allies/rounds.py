@@ -3,47 +3,84 @@
 Without the fixed point the states are advanced round by round, every state's
 transitions scaled to one denominator per round (``6**K``, K = the dice of a full
 round), so all arithmetic stays on integers.
+
+A round moves state ``(i, j)`` to ``(i + y, j + x)`` with the attackers' ways ``A_i[x]``
+and the defenders' ``D_j[y]``. Target column by target column the defenders' part is a
+Horner scheme over the source columns (``D_j = delta_j * D_(j+1)``), as in the chain of
+``odds``: a round costs O(n^3) steps, not O(n^4).
 """
 
 from __future__ import annotations
 
 from ...model import Game
 from .battle import BattleSpec, first_strikers
-from .odds import Opening, State, suffix_products, unit_poly
+from .odds import (
+    Opening,
+    Poly,
+    State,
+    _tails,
+    coefficient_columns,
+    conv_cap,
+    suffix_products,
+    unit_poly,
+)
 
 
 def capped_terminals(game: Game, spec: BattleSpec, op: Opening):
     """``(attacker order, numerators of every final state, denominator)`` after the cap."""
     att, dfn = op.attacker, spec.defender
-    na, nd = len(att), len(dfn)
+    delta = [unit_poly(game, t, "defense", spec.defender_weapons) for t in dfn]
     A = suffix_products([unit_poly(game, t, "attack", spec.attacker_weapons) for t in att])
-    D = suffix_products([unit_poly(game, t, "defense", spec.defender_weapons) for t in dfn])
-    full = sum(A[0]) * sum(D[0])
+    step = Round(A, suffix_products(delta), delta)
     left = spec.rounds - (1 if spec.kind == "sea" and first_strikers(game, att) else 0)
     dist: dict[State, int] = dict(op.start)
     den = op.den
     for _ in range(max(left, 0)):
-        dist = _one_round(dist, A, D, full, na, nd)
-        den *= full
+        dist = step.advance(dist)
+        den *= step.full
     return att, dist, den
 
 
-def _one_round(dist: dict[State, int], A, D, full: int, na: int, nd: int) -> dict[State, int]:
-    """Advance every live state one round; ended battles carry over (all over ``full``)."""
-    out: dict[State, int] = {}
-    for (i, j), n in dist.items():
-        if i == na or j == nd:
-            out[(i, j)] = out.get((i, j), 0) + n * full
-            continue
-        scale = full // (sum(A[i]) * sum(D[j]))
-        base = n * scale
-        for x, wa in enumerate(A[i]):
-            if not wa:
-                continue
-            jj = min(j + x, nd)
-            va = base * wa
-            for y, wd in enumerate(D[j]):
-                if wd:
-                    key = (min(i + y, na), jj)
-                    out[key] = out.get(key, 0) + va * wd
-    return out
+class Round:
+    """One round of a battle on integers: the suffix distributions of both sides (``A``,
+    ``D``) and the defenders' own (``delta``)."""
+
+    def __init__(self, A: list[Poly], D: list[Poly], delta: list[Poly]):
+        self.na, self.nd = len(A) - 1, len(D) - 1
+        self.A, self.D, self.delta = A, D, delta
+        self.full = sum(A[0]) * sum(D[0])
+        self.scale = [[self.full // (sum(a) * sum(d)) for d in D[:-1]] for a in A[:-1]]
+        self.cols = coefficient_columns(A)
+        self.tails = coefficient_columns([_tails(p) for p in A])  # the last column
+
+    def advance(self, dist: dict[State, int]) -> dict[State, int]:
+        """Every live state one round on (ended battles carry over), all over ``full``."""
+        na, nd = self.na, self.nd
+        out: dict[State, int] = {}
+        V = [[0] * na for _ in range(nd)]  # V[j][i]: live state (i, j) scaled to full
+        for (i, j), n in dist.items():
+            if i == na or j == nd:
+                out[(i, j)] = out.get((i, j), 0) + n * self.full
+            else:
+                V[j][i] = n * self.scale[i][j]
+        first = min((j for j in range(nd) if any(V[j])), default=nd)
+        for target in range(first, nd + 1):
+            for i, v in enumerate(self._into(V, first, target)):
+                if v:
+                    out[(i, target)] = out.get((i, target), 0) + v
+        return out
+
+    def _into(self, V, first: int, target: int) -> list[int]:
+        """The flow into column ``target``: ``sum_j (V_j . A[:, target - j]) * D_j`` over
+        the source columns ``j <= target``, rows beyond ``na`` folded into ``na``."""
+        na, nd = self.na, self.nd
+        cols = self.tails if target == nd else self.cols  # the last column: "x or more"
+        R: list[int] = [0] * (na + 1)
+        for j in range(first, min(target + 1, nd)):
+            x = target - j
+            if x < len(cols):
+                for i, (v, c) in enumerate(zip(V[j], cols[x], strict=False)):
+                    if v and c:
+                        R[i] += v * c
+            R = conv_cap(R, self.delta[j], na)
+        return R if target == nd else conv_cap(R, self.D[target + 1], na)
