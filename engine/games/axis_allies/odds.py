@@ -41,6 +41,7 @@ from operator import mul
 
 import gmpy2
 
+from ...errors import BadInput
 from ...model import Game
 from .battle import BattleSpec, BattleState, first_strikers, has_aa
 from .common import aa_faces, const, flag, has_tag, hit_faces, shot
@@ -541,22 +542,76 @@ FIELDS = ("attacker_wins", "defender_wins", "mutual_destruction", "undecided",
 
 
 def battle_odds(game: Game, spec: BattleSpec, workers: int | None = None) -> dict[str, Fraction]:
-    """Exact probabilities (and expected survivors) of a battle fought to the end.
+    """Exact probabilities (and expected survivors) of a battle, fought to the end or cut
+    off after ``spec.rounds`` (``rounds.capped_terminals``).
 
     Each opening (AA result) is a chain of its own; with several, big ones, they are
     shared between ``workers`` processes (default: 2 when the work is worth a fork).
+    Battles past ``MOST_WORK`` are refused (``check_size``).
     """
     ops = openings(game, spec)
-    if spec.rounds is not None:
-        from .rounds import capped_terminals
-
-        return _combine([_summed(game, spec, capped_terminals(game, spec, op)) for op in ops])
-    costs = [len(op.attacker) * len(spec.defender) * (len(op.attacker) + len(spec.defender))
-             for op in ops]
+    check_size(game, spec, ops)
+    costs = [chain_work(len(op.attacker), len(spec.defender), spec.rounds,
+                        _round_bits(game, spec, op)) for op in ops]
     if workers is None:
         workers = 2 if sum(costs) >= FORK_WORK and (os.cpu_count() or 1) > 1 else 1
-    return _combine([split_sum(lambda op: _summed(game, spec, _chain_part(game, spec, op)),
-                               ops, costs, workers)])
+    if spec.rounds is None:
+        part = split_sum(lambda op: _summed(game, spec, _chain_part(game, spec, op)),
+                         ops, costs, workers)
+    else:
+        from .rounds import capped_terminals
+
+        part = split_sum(lambda op: _summed(game, spec, capped_terminals(game, spec, op)),
+                         ops, costs, workers)
+    return _combine([part])
+
+
+def chain_work(na: int, nd: int, rounds: int | None = None, full_bits: int = 0) -> int:
+    """The work of one chain, estimated: its states, times the steps a state takes, times
+    the numbers' length in bits. Fought to the end a state takes about as many steps as
+    the smaller side has units, and the numbers grow by about 60 bits a state (the
+    common denominator). Cut off after ``rounds`` rounds, a state takes a step per
+    defender each round, and the numbers grow by ``full_bits`` a round."""
+    states = na * nd
+    if rounds is None:
+        return states * min(na, nd) * 60 * states
+    return states * nd * full_bits * rounds * (rounds + 1) // 2
+
+
+#: The most work exact odds take: 100 infantry a side fought to the end, which took 72 s
+#: and 2.2 GB on the project machine (BENCHMARKS.md). A bigger battle is refused at once
+#: rather than left to run for hours or fill memory.
+MOST_WORK = chain_work(100, 100)
+
+
+def check_size(game: Game, spec: BattleSpec, ops: list[Opening]) -> None:
+    """Refuse exact odds whose chains add up to more than ``MOST_WORK`` (bad input, with
+    the battle's size and the limit)."""
+    nd = len(spec.defender)
+    work = sum(chain_work(len(op.attacker), nd, spec.rounds, _round_bits(game, spec, op))
+               for op in ops)
+    if work <= MOST_WORK:
+        return
+    sizes = f"{len(spec.attacker)} v {nd} units"
+    if len(ops) > 1:
+        sizes += f", {len(ops)} AA results"
+    if spec.rounds is not None:
+        sizes += f", {spec.rounds} rounds"
+    raise BadInput(f"inputs attacker, defender: exact odds for this battle ({sizes}) are "
+                   "more work than the most this tool computes (100 infantry a side fought "
+                   f"to the end: 72 s and 2.2 GB here; this battle: {work / MOST_WORK:.3g} "
+                   "times that); ask with fewer units, fewer rounds or fewer aircraft "
+                   "against an AA gun, or use roll")
+
+
+def _round_bits(game: Game, spec: BattleSpec, op: Opening) -> int:
+    """Bits a capped battle's denominator grows by each round (0 when fought to the end):
+    the ways of every die of a full round."""
+    if spec.rounds is None:
+        return 0
+    polys = [unit_poly(game, t, "attack", spec.attacker_weapons) for t in op.attacker]
+    polys += [unit_poly(game, t, "defense", spec.defender_weapons) for t in spec.defender]
+    return math.prod(sum(p) for p in polys).bit_length()
 
 
 def _summed(game: Game, spec: BattleSpec, part) -> Part:
@@ -564,8 +619,9 @@ def _summed(game: Game, spec: BattleSpec, part) -> Part:
     return summarise(game, spec, att, nums), den
 
 
-#: Estimated work (sum of ``na * nd * (na + nd)`` over the chains) worth a second process.
-FORK_WORK = 20_000
+#: Work (``chain_work`` summed over the chains) worth a second process: about 0.1 s of
+#: chains (a 13-against-14 chain is 1.6e7 and takes 5 ms; a fork costs about 10 ms).
+FORK_WORK = 3 * 10**8
 
 
 def split_sum(fn, items: list, costs: list[int], workers: int = 2) -> Part:

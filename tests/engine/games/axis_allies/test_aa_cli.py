@@ -76,6 +76,16 @@ def test_research_shape(cli_json):
      "missing input 'attacker_rolls'"),
     (("lookup", "axis-allies", "distance", "start=atlantis", "end=germany"), "atlantis"),
     (("lookup", "axis-allies", "income", "power=italy"), "power='italy'"),
+    (("roll", "axis-allies", "battle", "attacker=99999999999 infantry", "defender=1 infantry"),
+     "at most 1000 a side"),
+    (("odds", "axis-allies", "battle", "attacker=1 infantry", "defender=1 infantry",
+      "rounds=101"), "rounds='101'"),
+    (("odds", "axis-allies", "battle", "attacker=101 infantry", "defender=100 infantry"),
+     "(101 v 100 units) are more work than the most this tool computes"),
+    (("odds", "axis-allies", "battle", "attacker=100 infantry", "defender=100 infantry",
+      "rounds=60"), "(100 v 100 units, 60 rounds)"),
+    (("odds", "axis-allies", "battle", "attacker=40 infantry, 20 fighter, 20 bomber",
+      "defender=39 infantry, 1 antiaircraft"), "(80 v 40 units, 441 AA results)"),
 ])
 def test_bad_input_exits_2_without_traceback(cli_refused, args, needle):
     assert needle in cli_refused(*args)

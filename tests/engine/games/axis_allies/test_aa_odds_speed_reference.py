@@ -322,3 +322,23 @@ def test_an_inexact_division_is_caught_and_settled_over_the_plain_product(game, 
     sp = spec(game, "3 infantry, 2 armor, 1 bomber", "4 infantry, 1 fighter")
     monkeypatch.setattr(O, "common_denominator", lambda T, den0: den0)  # far too small
     assert O.battle_odds(game, sp, workers=1) == straight_odds(game, sp)
+
+
+# --------------------------------------------------------------------------- size limit
+
+
+@pytest.mark.parametrize("attacker,defender,more", [
+    ("100 infantry", "100 infantry", {}),  # the limit itself
+    ("1000 infantry", "10 infantry", {}),
+    ("100 infantry", "100 infantry", {"rounds": 50}),
+    ("20 infantry, 10 armor, 6 fighter, 4 bomber",
+     "24 infantry, 8 armor, 6 fighter, 1 antiaircraft, 1 bomber", {}),
+])
+def test_battles_up_to_the_limit_are_taken(game, attacker, defender, more):
+    sp = spec(game, attacker, defender, **more)
+    O.check_size(game, sp, O.openings(game, sp))  # no BadInput
+
+
+def test_the_work_estimate_grows_with_every_chain_and_round():
+    assert O.chain_work(40, 40) < O.chain_work(41, 40) < O.chain_work(100, 100) == O.MOST_WORK
+    assert O.chain_work(40, 40, 10, 200) < O.chain_work(40, 40, 11, 200)
