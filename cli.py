@@ -23,6 +23,39 @@ class InputError(click.UsageError):
         click.echo(f"warpress: {self.format_message()}", err=True, file=file)
 
 
+class OneLineGroup(click.Group):
+    """Click's own usage errors (a missing argument, an unknown option or command) as one
+    line like every other bad input: ``warpress: tables: Got unexpected extra argument
+    (extra) (see 'warpress tables --help')``, exit 2."""
+
+    def make_context(self, info_name, args, parent=None, **extra):
+        try:
+            return super().make_context(info_name, args, parent=parent, **extra)
+        except _AS_CLICK_SHOWS:
+            raise
+        except click.UsageError as exc:
+            raise _one_line(exc) from None
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except _AS_CLICK_SHOWS:
+            raise
+        except click.UsageError as exc:
+            raise _one_line(exc) from None
+
+
+#: Left as click shows them: our own one-line errors, and the help a bare group prints.
+_AS_CLICK_SHOWS = (InputError, getattr(click.exceptions, "NoArgsIsHelpError", InputError))
+
+
+def _one_line(exc: click.UsageError) -> InputError:
+    path = exc.ctx.command_path if exc.ctx else "warpress"
+    where = path.partition(" ")[2]
+    return InputError(f"{where + ': ' if where else ''}{exc.format_message()} "
+                      f"(see '{path} --help')")
+
+
 def friendly(fn):
     """Map domain errors to exit codes: bad input and bad data 2, rule violations 1."""
 
@@ -50,7 +83,7 @@ def _game_names(game: str) -> list[str]:
     return list(builtin_games()) if game == "all" else [game]
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=OneLineGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="warpress")
 def main() -> None:
     """warpress: print-and-play kits and a reference rules engine for wargames.

@@ -63,3 +63,24 @@ def test_errata_prints_readings_and_ruling():
     result = _run("errata", "midway")
     assert result.exit_code == 0
     assert "E1 [" in result.output and "ruling:" in result.output and "reading:" in result.output
+
+
+@pytest.mark.parametrize("args,needle", [
+    (("tables", "axis-allies", "extra"), "tables: Got unexpected extra argument (extra)"),
+    (("referee", "new"), "referee new: Missing argument 'GAME'"),
+    (("--bogus",), "No such option '--bogus'"),
+    (("nosuchcmd",), "No such command 'nosuchcmd'"),
+    (("lookup", "midway"), "lookup: Missing argument 'TABLE'"),
+    (("referee", "move", "--bogus"), "referee move: No such option '--bogus'"),
+])
+def test_usage_errors_are_one_line_with_the_help_to_see(args, needle):
+    result = _run(*args)
+    lines = [line for line in result.output.splitlines() if line.strip()]
+    assert result.exit_code == 2 and len(lines) == 1, result.output
+    assert lines[0].startswith("warpress: ") and needle in lines[0]
+    assert "--help')" in lines[0] and "Traceback" not in result.output
+
+
+def test_a_bare_group_still_prints_its_help():
+    result = _run("referee")
+    assert result.exit_code == 2 and "Commands:" in result.output
