@@ -44,11 +44,16 @@ def unit(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
 
 # --------------------------------------------------------------------------- research
 
+#: The most development dice one purchase takes (a tool limit: the rule text sets none).
+#: A thousand dice cost 5,000 IPC; a larger count is a typing slip, and an exact
+#: ``(5/6)**dice`` of it would not finish.
+MOST_DICE = 1000
+
 
 @ENGINE.table(
     "research",
     rules=["① weapons development", "L29-30"],
-    inputs=[Input("dice", "int", "weapons-development dice bought", min=1)],
+    inputs=[Input("dice", "int", "weapons-development dice bought", min=1, max=MOST_DICE)],
     results=["cost", "p_success"],
 )
 def research_table(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
@@ -76,7 +81,7 @@ def _development_odds(game: Game, args: dict[str, Any]) -> OddsAnswer:
     rules=["① weapons development", "L28-33"],
     errata=["E12"],
     inputs=[
-        Input("dice", "int", "weapons-development dice bought", min=1),
+        Input("dice", "int", "weapons-development dice bought", min=1, max=MOST_DICE),
         Input("developed", "ids", "weapons already developed", default=None),
         Input("rolls", "rolls", "the development dice", die=DIE),
         Input("chart", "rolls", "Weapons Development chart rolls, one per 6 (and re-rolls)",

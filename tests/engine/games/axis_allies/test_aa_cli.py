@@ -126,3 +126,11 @@ def test_fractions_of_thousands_of_digits_print_without_raising_the_int_limit(cl
     assert out.exit_code == 0 and "digits)" in out.output
     assert out.output.count("attacker_wins") == 1
     assert sys.get_int_max_str_digits() == limit
+
+
+@pytest.mark.parametrize("command,table", [("lookup", "research"), ("odds", "development")])
+def test_development_dice_stop_at_a_thousand(cli_refused, cli_json, command, table):
+    assert "integer 1..1000" in cli_refused(command, "axis-allies", table, "dice=10**12")
+    assert "integer 1..1000" in cli_refused(command, "axis-allies", table,
+                                            "dice=1000000000000")
+    cli_json(command, "axis-allies", table, "dice=1000")
