@@ -72,12 +72,26 @@ def parse_options(paper_name: str, formats: str, duplex: str, back_offset: str,
         raise BadInput(f"unknown kit part {bad[0]!r} for --only (allowed: {', '.join(PARTS)})")
     if duplex not in ("long", "short"):
         raise BadInput(f"unknown duplex {duplex!r} (allowed: long, short)")
+    return Options(paper(paper_name), fmts, duplex, parse_back_offset(back_offset), parts)
+
+
+#: The largest back offset taken, in mm each way: five times the calibration page's
+#: scale (+-2 mm); a duplex printer that misses by more needs mending, not an offset.
+MOST_BACK_OFFSET = 10.0
+
+
+def parse_back_offset(text: str) -> tuple[float, float]:
+    """``"0.5,-0.3"`` -> ``(0.5, -0.3)`` mm; BadInput unless two numbers within
+    ``MOST_BACK_OFFSET``."""
     try:
-        x_text, y_text = back_offset.split(",")
+        x_text, y_text = text.split(",")
         offset = (float(x_text), float(y_text))
     except ValueError:
-        raise BadInput(f"--back-offset {back_offset!r} is not X,Y in mm (e.g. 0.5,-0.3)") from None
-    return Options(paper(paper_name), fmts, duplex, offset, parts)
+        raise BadInput(f"--back-offset {text!r} is not X,Y in mm (e.g. 0.5,-0.3)") from None
+    if not all(abs(v) <= MOST_BACK_OFFSET for v in offset):  # also refuses nan and inf
+        raise BadInput(f"--back-offset {text!r}: X and Y are mm from -{MOST_BACK_OFFSET:g} "
+                       f"to {MOST_BACK_OFFSET:g} (the calibration page reads -2 to +2)")
+    return offset
 
 
 # --- parts ------------------------------------------------------------------------------

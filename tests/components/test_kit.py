@@ -125,6 +125,16 @@ def test_bad_options_are_refused():
         parse_options("a4", "pdf", "long", "x", None)
 
 
+@pytest.mark.parametrize("text", ["nan,0", "0,inf", "-1e9,0", "10.01,0", "0,-10.5"])
+def test_back_offsets_beyond_ten_mm_or_not_numbers_are_refused(text):
+    with pytest.raises(BadInput, match=r"X and Y are mm from -10 to 10"):
+        parse_options("a4", "pdf", "long", text, None)
+
+
+def test_back_offsets_up_to_ten_mm_are_taken():
+    assert parse_options("a4", "pdf", "long", "10,-10", None).back_offset == (10.0, -10.0)
+
+
 def test_cli_build_writes_nothing_when_the_output_cannot_be_written(tmp_path: Path):
     blocker = tmp_path / "output"
     blocker.write_text("a file where the folder should be", encoding="utf-8")
