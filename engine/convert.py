@@ -8,6 +8,7 @@ key path; ``json_schema`` derives a JSON Schema from the same type hints.
 from __future__ import annotations
 
 import dataclasses
+import math
 import types
 import typing
 from collections.abc import Mapping
@@ -136,6 +137,8 @@ def _mapping(raw, value_tp, ctx, path, line):
 
 def _scalar(raw, tp, ctx, path, line):
     if tp is float and isinstance(raw, int | float) and not isinstance(raw, bool):
+        if not math.isfinite(raw):
+            return _bad(ctx, line, path, f"expected a finite number, got {raw}")
         return float(raw)
     if tp is int and isinstance(raw, int) and not isinstance(raw, bool):
         return raw

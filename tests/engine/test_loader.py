@@ -66,3 +66,13 @@ def test_game_pickles(tiny_game):
 def test_unknown_game_lists_choices():
     with pytest.raises(BadInput, match="unknown game 'zork'"):
         game_dir("zork")
+
+
+def test_a_number_must_be_finite(tiny_game):
+    text = (tiny_game / "game.yaml").read_text(encoding="utf-8")
+    line = '    hex_id: "{col}-{row}"'
+    text = text.replace(line, f"{line}\n    hex_size_mm: .inf")
+    (tiny_game / "game.yaml").write_text(text, encoding="utf-8")
+    with pytest.raises(DataError) as info:
+        load_game(str(tiny_game))
+    assert "hex_size_mm: expected a finite number, got inf" in str(info.value.problems[0])
