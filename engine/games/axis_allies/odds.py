@@ -551,8 +551,8 @@ def battle_odds(game: Game, spec: BattleSpec, workers: int | None = None) -> dic
     """
     ops = openings(game, spec)
     check_size(game, spec, ops)
-    costs = [chain_work(len(op.attacker), len(spec.defender), spec.rounds,
-                        _round_bits(game, spec, op)) for op in ops]
+    costs = [chain_cost(len(op.attacker), len(spec.defender), spec.rounds,
+                        _round_bits(game, spec, op))[0] for op in ops]
     if workers is None:
         workers = 2 if sum(costs) >= FORK_WORK and (os.cpu_count() or 1) > 1 else 1
     if spec.rounds is None:
@@ -566,31 +566,41 @@ def battle_odds(game: Game, spec: BattleSpec, workers: int | None = None) -> dic
     return _combine([part])
 
 
-def chain_work(na: int, nd: int, rounds: int | None = None, full_bits: int = 0) -> int:
-    """The work of one chain, estimated: its states, times the steps a state takes, times
-    the numbers' length in bits. Fought to the end a state takes about as many steps as
-    the smaller side has units, and the numbers grow by about 60 bits a state (the
-    common denominator). Cut off after ``rounds`` rounds, a state takes a step per
-    defender each round, and the numbers grow by ``full_bits`` a round."""
+def chain_cost(na: int, nd: int, rounds: int | None = None,
+               round_bits: int = 0) -> tuple[int, int]:
+    """One chain's estimated ``(work, memory)``, in bit-steps and bits.
+
+    Fought to the end, the common denominator has about 0.85 bits per state for every
+    unit of either side (a ``T`` has fewer bits as units fall; 0.7-0.9 measured from 40
+    to 100 a side), every state keeps one outflow of that length, and a state takes
+    about as many steps as the smaller side has units. Cut off after ``rounds`` rounds,
+    the numbers grow by ``round_bits`` a round and a state takes a step per defender
+    each round; those small steps cost more than their bits (the interpreter's share), so
+    that work counts 2.5 times (100 v 100 cut off after 50 rounds took 56 s here).
+    """
     states = na * nd
     if rounds is None:
-        return states * min(na, nd) * 60 * states
-    return states * nd * full_bits * rounds * (rounds + 1) // 2
+        bits = states * (na + nd) * 17 // 20
+        return states * min(na, nd) * bits, states * bits
+    return (states * nd * round_bits * rounds * (rounds + 1) * 5 // 4,
+            states * round_bits * rounds)
 
 
-#: The most work exact odds take: 100 infantry a side fought to the end, which took 72 s
-#: and 2.2 GB on the project machine (BENCHMARKS.md). A bigger battle is refused at once
-#: rather than left to run for hours or fill memory.
-MOST_WORK = chain_work(100, 100)
+#: The most exact odds take: the work and memory of 100 infantry a side fought to the end,
+#: which took 72 s and 2.2 GB on the project machine (BENCHMARKS.md). A bigger battle is
+#: refused at once rather than left to run for hours or fill memory.
+MOST_WORK, MOST_MEMORY = chain_cost(100, 100)
 
 
 def check_size(game: Game, spec: BattleSpec, ops: list[Opening]) -> None:
-    """Refuse exact odds whose chains add up to more than ``MOST_WORK`` (bad input, with
-    the battle's size and the limit)."""
+    """Refuse exact odds past ``MOST_WORK`` (the chains' work added up) or ``MOST_MEMORY``
+    (the biggest chain's): bad input, with the battle's size and the limit."""
     nd = len(spec.defender)
-    work = sum(chain_work(len(op.attacker), nd, spec.rounds, _round_bits(game, spec, op))
-               for op in ops)
-    if work <= MOST_WORK:
+    costs = [chain_cost(len(op.attacker), nd, spec.rounds, _round_bits(game, spec, op))
+             for op in ops]
+    over = max(sum(work for work, _ in costs) / MOST_WORK,
+               max(memory for _, memory in costs) / MOST_MEMORY)
+    if over <= 1:
         return
     sizes = f"{len(spec.attacker)} v {nd} units"
     if len(ops) > 1:
@@ -598,10 +608,10 @@ def check_size(game: Game, spec: BattleSpec, ops: list[Opening]) -> None:
     if spec.rounds is not None:
         sizes += f", {spec.rounds} rounds"
     raise BadInput(f"inputs attacker, defender: exact odds for this battle ({sizes}) are "
-                   "more work than the most this tool computes (100 infantry a side fought "
-                   f"to the end: 72 s and 2.2 GB here; this battle: {work / MOST_WORK:.3g} "
-                   "times that); ask with fewer units, fewer rounds or fewer aircraft "
-                   "against an AA gun, or use roll")
+                   "more than this tool computes (at most the work and memory of 100 "
+                   f"infantry a side fought to the end: 72 s and 2.2 GB here; this battle: "
+                   f"{over:.3g} times that); ask with fewer units, fewer rounds or fewer "
+                   "aircraft against an AA gun, or use roll")
 
 
 def _round_bits(game: Game, spec: BattleSpec, op: Opening) -> int:
@@ -619,9 +629,9 @@ def _summed(game: Game, spec: BattleSpec, part) -> Part:
     return summarise(game, spec, att, nums), den
 
 
-#: Work (``chain_work`` summed over the chains) worth a second process: about 0.1 s of
-#: chains (a 13-against-14 chain is 1.6e7 and takes 5 ms; a fork costs about 10 ms).
-FORK_WORK = 3 * 10**8
+#: Work (``chain_cost`` summed over the chains) worth a second process: about 0.1 s of
+#: chains (a 13-against-14 chain is 6e6 and takes 5 ms; a fork costs about 10 ms).
+FORK_WORK = 10**8
 
 
 def split_sum(fn, items: list, costs: list[int], workers: int = 2) -> Part:

@@ -12,6 +12,7 @@ from itertools import product
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from warpress.engine.errors import BadInput
 from warpress.engine.games.axis_allies import battle as B
 from warpress.engine.games.axis_allies import odds as O
 from warpress.engine.games.axis_allies.common import aa_faces, const, has_tag, hit_faces, shot
@@ -329,7 +330,7 @@ def test_an_inexact_division_is_caught_and_settled_over_the_plain_product(game, 
 
 @pytest.mark.parametrize("attacker,defender,more", [
     ("100 infantry", "100 infantry", {}),  # the limit itself
-    ("1000 infantry", "10 infantry", {}),
+    ("300 infantry", "10 infantry", {}),
     ("100 infantry", "100 infantry", {"rounds": 50}),
     ("20 infantry, 10 armor, 6 fighter, 4 bomber",
      "24 infantry, 8 armor, 6 fighter, 1 antiaircraft, 1 bomber", {}),
@@ -339,6 +340,18 @@ def test_battles_up_to_the_limit_are_taken(game, attacker, defender, more):
     O.check_size(game, sp, O.openings(game, sp))  # no BadInput
 
 
-def test_the_work_estimate_grows_with_every_chain_and_round():
-    assert O.chain_work(40, 40) < O.chain_work(41, 40) < O.chain_work(100, 100) == O.MOST_WORK
-    assert O.chain_work(40, 40, 10, 200) < O.chain_work(40, 40, 11, 200)
+def test_the_estimates_grow_with_every_unit_and_round():
+    for k in (0, 1):
+        assert O.chain_cost(40, 40)[k] < O.chain_cost(41, 40)[k]
+        assert O.chain_cost(40, 40)[k] < O.chain_cost(40, 41)[k]
+        assert O.chain_cost(40, 40, 10, 200)[k] < O.chain_cost(40, 40, 11, 200)[k]
+    assert O.chain_cost(100, 100) == (O.MOST_WORK, O.MOST_MEMORY)
+
+
+def test_a_lopsided_battle_is_refused_for_its_memory(game):
+    # 1000 v 10 is less work than 100 v 100, but its outflows would fill 10 GB
+    sp = spec(game, "1000 infantry", "10 infantry")
+    work, memory = O.chain_cost(1000, 10)
+    assert work < O.MOST_WORK < memory * 100
+    with pytest.raises(BadInput, match=r"\(1000 v 10 units\) are more than this tool computes"):
+        O.check_size(game, sp, O.openings(game, sp))
