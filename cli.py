@@ -42,6 +42,9 @@ class OneLineGroup(click.Group):
         except _AS_CLICK_SHOWS:
             raise
         except click.UsageError as exc:
+            if exc.ctx is None and ctx.invoked_subcommand:  # an option's value: no context
+                exc.ctx = click.Context(click.Command(ctx.invoked_subcommand), parent=ctx,
+                                        info_name=ctx.invoked_subcommand)
             raise _one_line(exc) from None
 
 
@@ -307,7 +310,7 @@ def build(game: str, paper_name: str, out_dir: str, formats: str, duplex: str,
 # --------------------------------------------------------------------------- referee sessions
 
 
-@main.group()
+@main.group(cls=OneLineGroup)
 def referee() -> None:
     """Play a game alone against an automatic referee; a session is a folder of files.
 

@@ -72,6 +72,8 @@ def test_errata_prints_readings_and_ruling():
     (("nosuchcmd",), "No such command 'nosuchcmd'"),
     (("lookup", "midway"), "lookup: Missing argument 'TABLE'"),
     (("referee", "move", "--bogus"), "referee move: No such option '--bogus'"),
+    (("build", "midway", "--paper"), "build: Option '--paper' requires an argument"),
+    (("referee", "new", "nightfighter", "--seed"), "referee new: Option '--seed' requires"),
 ])
 def test_usage_errors_are_one_line_with_the_help_to_see(args, needle):
     result = _run(*args)
