@@ -547,12 +547,10 @@ def battle_odds(game: Game, spec: BattleSpec, workers: int | None = None) -> dic
 
     Each opening (AA result) is a chain of its own; with several, big ones, they are
     shared between ``workers`` processes (default: 2 when the work is worth a fork).
-    Battles past ``MOST_WORK`` are refused (``check_size``).
+    Battles past ``MOST_WORK`` or ``MOST_MEMORY`` are refused (``checked_work``).
     """
     ops = openings(game, spec)
-    check_size(game, spec, ops)
-    costs = [chain_cost(len(op.attacker), len(spec.defender), spec.rounds,
-                        _round_bits(game, spec, op))[0] for op in ops]
+    costs = checked_work(game, spec, ops)
     if workers is None:
         workers = 2 if sum(costs) >= FORK_WORK and (os.cpu_count() or 1) > 1 else 1
     if spec.rounds is None:
@@ -592,16 +590,16 @@ def chain_cost(na: int, nd: int, rounds: int | None = None,
 MOST_WORK, MOST_MEMORY = chain_cost(100, 100)
 
 
-def check_size(game: Game, spec: BattleSpec, ops: list[Opening]) -> None:
-    """Refuse exact odds past ``MOST_WORK`` (the chains' work added up) or ``MOST_MEMORY``
-    (the biggest chain's): bad input, with the battle's size and the limit."""
+def checked_work(game: Game, spec: BattleSpec, ops: list[Opening]) -> list[int]:
+    """Each chain's estimated work; bad input (with the battle's size and the limit) past
+    ``MOST_WORK`` (the chains' work added up) or ``MOST_MEMORY`` (the biggest chain's)."""
     nd = len(spec.defender)
     costs = [chain_cost(len(op.attacker), nd, spec.rounds, _round_bits(game, spec, op))
              for op in ops]
     over = max(sum(work for work, _ in costs) / MOST_WORK,
                max(memory for _, memory in costs) / MOST_MEMORY)
     if over <= 1:
-        return
+        return [work for work, _ in costs]
     sizes = f"{len(spec.attacker)} v {nd} units"
     if len(ops) > 1:
         sizes += f", {len(ops)} AA results"

@@ -337,7 +337,7 @@ def test_an_inexact_division_is_caught_and_settled_over_the_plain_product(game, 
 ])
 def test_battles_up_to_the_limit_are_taken(game, attacker, defender, more):
     sp = spec(game, attacker, defender, **more)
-    O.check_size(game, sp, O.openings(game, sp))  # no BadInput
+    assert all(w > 0 for w in O.checked_work(game, sp, O.openings(game, sp)))  # no BadInput
 
 
 def test_the_estimates_grow_with_every_unit_and_round():
@@ -354,4 +354,4 @@ def test_a_lopsided_battle_is_refused_for_its_memory(game):
     work, memory = O.chain_cost(1000, 10)
     assert work < O.MOST_WORK < memory * 100
     with pytest.raises(BadInput, match=r"\(1000 v 10 units\) are more than this tool computes"):
-        O.check_size(game, sp, O.openings(game, sp))
+        O.checked_work(game, sp, O.openings(game, sp))
