@@ -274,13 +274,8 @@ def test_same_view_same_bytes():
     assert rv.map_svg(GAME, view, True) == rv.map_svg(GAME, copy.deepcopy(view), True)
 
 
-needs_pdftoppm = pytest.mark.skipif(shutil.which("pdftoppm") is None,
-                                    reason="pdftoppm (poppler-utils) is not installed")
-
-
-@needs_pdftoppm
 @pytest.mark.parametrize("referee", [False, True])
-def test_png_signature_size_and_same_bytes(referee):
+def test_png_signature_size_and_same_bytes(referee, pdftoppm):
     view = referee_view()
     png = rv.map_png(GAME, view, referee, dpi=30)
     assert png[:8] == b"\x89PNG\r\n\x1a\n"

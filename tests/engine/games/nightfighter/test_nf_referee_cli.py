@@ -5,16 +5,12 @@ from __future__ import annotations
 
 import base64
 import json
-import shutil
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 from test_nf_referee_games import next_command
 from warpress.cli import main
-
-needs_pdftoppm = pytest.mark.skipif(shutil.which("pdftoppm") is None,
-                                    reason="pdftoppm (poppler-utils) is not installed")
 
 
 def run(*args: str):
@@ -128,8 +124,7 @@ def test_nf_referee_cli_maps_and_the_reveal_is_logged(where, tmp_path):
     assert [r["type"] for r in _log(where)].count("reveal") == 2
 
 
-@needs_pdftoppm
-def test_nf_referee_cli_player_map_as_png(where, tmp_path):
+def test_nf_referee_cli_player_map_as_png(where, tmp_path, pdftoppm):
     out = run("status", "--map", str(tmp_path / "player.png"), "--session", str(where))
     assert out.exit_code == 0, out.output
     assert (tmp_path / "player.png").read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
