@@ -5,16 +5,15 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
-from functools import cache
 
 import pytest
+from aa_fraction_reference import fought_out
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from warpress.engine.dice import distribution, monte_carlo
 from warpress.engine.errors import BadInput, RuleViolation
 from warpress.engine.games.axis_allies import battle as B
-from warpress.engine.games.axis_allies.common import hit_faces, shot
-from warpress.engine.games.axis_allies.odds import FIELDS, battle_odds
+from warpress.engine.games.axis_allies.odds import battle_odds
 
 
 def spec(game, attacker, defender, kind="land", **more):
@@ -22,38 +21,8 @@ def spec(game, attacker, defender, kind="land", **more):
 
 
 def reference_odds(game, sp):
-    """Plain Fraction DP over survivor tuples: opening enumerated, then fixed points."""
-
-    def p_hit(unit, role, weapons):
-        s = shot(game, unit, role, weapons)
-        return [Fraction(hit_faces(game, s.value), 6)] * s.dice if s.rolls else []
-
-    def hits(units, role, weapons):
-        dist = {0: Fraction(1)}
-        for unit in units:
-            for p in p_hit(unit, role, weapons):
-                new = {}
-                for k, q in dist.items():
-                    new[k] = new.get(k, 0) + q * (1 - p)
-                    new[k + 1] = new.get(k + 1, 0) + q * p
-                dist = new
-        return dist
-
-    @cache
-    def settle(att, dfn):
-        if not att or not dfn or B.stalled(game, sp, B.BattleState(att, dfn, 1)):
-            return {(att, dfn): Fraction(1)}
-        ha = hits(att, "attack", sp.attacker_weapons)
-        hd = hits(dfn, "defense", sp.defender_weapons)
-        stay = ha.get(0, 0) * hd.get(0, 0)
-        out = {}
-        for x, px in ha.items():
-            for y, py in hd.items():
-                if x == 0 and y == 0:
-                    continue
-                for end, q in settle(att[y:], dfn[x:]).items():
-                    out[end] = out.get(end, 0) + px * py * q / (1 - stay)
-        return out
+    """The plain-Fraction reference from the engine's own one-time steps (AA fire, the
+    submarines' first strike and sea round 1), enumerated die by die."""
 
     def first(dice):
         state = B.opening(game, sp, dice)
@@ -61,21 +30,7 @@ def reference_odds(game, sp):
             state = B.combat_round(game, sp, state, dice)
         return state.attacker, state.defender
 
-    ends = {}
-    for (att, dfn), p in distribution(first).items():
-        for end, q in settle(att, dfn).items():
-            ends[end] = ends.get(end, 0) + p * q
-    out = dict.fromkeys(FIELDS, Fraction(0))
-    for (att, dfn), p in ends.items():
-        state = B.BattleState(att, dfn)
-        won = B.outcome(state)
-        key = {"attacker": "attacker_wins", "defender": "defender_wins",
-               "mutual": "mutual_destruction", "undecided": "undecided"}[won]
-        out[key] += p
-        out["attacker_takes"] += p * B.takes(game, sp, att, won == "attacker")
-        out["attacker_survivors"] += p * len(att)
-        out["defender_survivors"] += p * len(dfn)
-    return out
+    return fought_out(game, sp, distribution(first))
 
 
 CASES = [

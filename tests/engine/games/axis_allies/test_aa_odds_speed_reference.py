@@ -1,21 +1,21 @@
-"""The fast battle-odds paths (AA openings split over two processes, one chain's columns
-settled by two processes, the tree combination of the openings' parts) against a
-straightforward Fraction reference."""
+"""The fast battle-odds paths (AA openings split over two processes, the tree combination
+of the openings' parts, the bounded common denominator) against the plain-Fraction
+reference, and the size limit."""
 
 from __future__ import annotations
 
 import os
 from fractions import Fraction
-from functools import cache
 from itertools import product
 
 import pytest
+from aa_fraction_reference import fought_out, hits
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from warpress.engine.errors import BadInput
 from warpress.engine.games.axis_allies import battle as B
 from warpress.engine.games.axis_allies import odds as O
-from warpress.engine.games.axis_allies.common import aa_faces, const, has_tag, hit_faces, shot
+from warpress.engine.games.axis_allies.common import aa_faces, const, has_tag
 
 
 def spec(game, attacker, defender, kind="land", **more):
@@ -23,49 +23,13 @@ def spec(game, attacker, defender, kind="land", **more):
 
 
 def straight_odds(game, sp):
-    """Plain Fractions: each AA die and each first-round die enumerated, then the rounds
-    as a fixed point over survivor tuples (no integers over common denominators)."""
-
-    def hits(units, role, weapons):
-        dist = {0: Fraction(1)}
-        for unit in units:
-            s = shot(game, unit, role, weapons)
-            for _ in range(s.dice if s.rolls else 0):
-                p = Fraction(hit_faces(game, s.value), 6)
-                new = {}
-                for k, q in dist.items():
-                    new[k] = new.get(k, 0) + q * (1 - p)
-                    new[k + 1] = new.get(k + 1, 0) + q * p
-                dist = new
-        return dist
-
-    def can_hit(units, role, weapons):
-        return any(shot(game, u, role, weapons).rolls for u in units)
-
-    @cache
-    def rounds(att, dfn):
-        if not att or not dfn or not (can_hit(att, "attack", sp.attacker_weapons)
-                                      or can_hit(dfn, "defense", sp.defender_weapons)):
-            return {(att, dfn): Fraction(1)}
-        ha, hd = hits(att, "attack", sp.attacker_weapons), hits(dfn, "defense",
-                                                                  sp.defender_weapons)
-        stay = ha.get(0, 0) * hd.get(0, 0)
-        out = {}
-        for (x, px), (y, py) in product(ha.items(), hd.items()):
-            if x or y:
-                for end, q in rounds(att[y:], dfn[x:]).items():
-                    out[end] = out.get(end, 0) + px * py * q / (1 - stay)
-        return out
-
+    """The plain-Fraction reference from the AA dice and the first sea round written out
+    here by hand (not the engine's one-time steps)."""
     starts = {}
     for att, p in aa_results(game, sp).items():
-        for state, q in first_round(game, sp, att, hits).items():
+        for state, q in first_round(game, sp, att).items():
             starts[state] = starts.get(state, 0) + p * q
-    out = dict.fromkeys(O.FIELDS, Fraction(0))
-    for start, p in starts.items():
-        for (att, dfn), q in rounds(*start).items():
-            tally(game, sp, out, att, dfn, p * q)
-    return out
+    return fought_out(game, sp, starts)
 
 
 def aa_results(game, sp):
@@ -88,37 +52,24 @@ def aa_results(game, sp):
     return out
 
 
-def first_round(game, sp, att, hits):
+def first_round(game, sp, att):
     """Sea: the submarines' strike (removed at once), then round 1 without them (E4)."""
     subs = tuple(t for t in att if has_tag(game, t, "first-strike"))
     if sp.kind != "sea" or not subs:
         return {(att, sp.defender): Fraction(1)}
     others = tuple(t for t in att if t not in subs)
     out = {}
-    for h, ph in hits(subs, "attack", sp.attacker_weapons).items():
+    for h, ph in hits(game, subs, "attack", sp.attacker_weapons).items():
         dfn = sp.defender[h:]
         if not dfn:
             out[(att, dfn)] = out.get((att, dfn), 0) + ph
             continue
-        for (x, px), (y, py) in product(hits(others, "attack", sp.attacker_weapons).items(),
-                                        hits(dfn, "defense", sp.defender_weapons).items()):
+        for (x, px), (y, py) in product(
+                hits(game, others, "attack", sp.attacker_weapons).items(),
+                hits(game, dfn, "defense", sp.defender_weapons).items()):
             key = (att[y:], dfn[x:])
             out[key] = out.get(key, 0) + ph * px * py
     return out
-
-
-def tally(game, sp, out, att, dfn, p):
-    if not att and not dfn:
-        out["mutual_destruction"] += p
-    elif not dfn:
-        out["attacker_wins"] += p
-        out["attacker_takes"] += p * B.takes(game, sp, att, True)
-    elif not att:
-        out["defender_wins"] += p
-    else:
-        out["undecided"] += p
-    out["attacker_survivors"] += p * len(att)
-    out["defender_survivors"] += p * len(dfn)
 
 
 AA_CASES = [
