@@ -161,7 +161,8 @@ def test_cli_build_only_cards_prints_a_summary(tmp_path: Path):
     assert (tmp_path / "midway" / "midway.pdf").is_file()
 
 
-def test_png_previews_one_per_page_numbered_like_the_pdf(tmp_path, pdftoppm):
+@pytest.mark.usefixtures("pdftoppm")
+def test_png_previews_one_per_page_numbered_like_the_pdf(tmp_path):
     options = parse_options("a4", "pdf,png", "long", "0,0", "cards")
     built = build_kit(builtin("midway-cards"), tmp_path, options)
     pdf = next(p for p in built.files if p.suffix == ".pdf")

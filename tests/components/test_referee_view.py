@@ -275,7 +275,8 @@ def test_same_view_same_bytes():
 
 
 @pytest.mark.parametrize("referee", [False, True])
-def test_png_signature_size_and_same_bytes(referee, pdftoppm):
+@pytest.mark.usefixtures("pdftoppm")
+def test_png_signature_size_and_same_bytes(referee):
     view = referee_view()
     png = rv.map_png(GAME, view, referee, dpi=30)
     assert png[:8] == b"\x89PNG\r\n\x1a\n"

@@ -70,6 +70,7 @@ def test_the_stand_ins_pngs_hold_every_row(tmp_path):
         assert len(zlib.decompress(png[41:41 + length])) == (width + 1) * height
 
 
-def test_png_pages_runs_the_stand_in_in_page_order(fake_pdftoppm):
+@pytest.mark.usefixtures("fake_pdftoppm")
+def test_png_pages_runs_the_stand_in_in_page_order():
     pngs = png_pages(twelve_pages(), 20, "a test")
     assert [size_of(p) for p in pngs] == [(pixels(w, 20), pixels(h, 20)) for w, h in SIZES]

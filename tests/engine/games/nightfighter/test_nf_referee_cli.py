@@ -124,7 +124,8 @@ def test_nf_referee_cli_maps_and_the_reveal_is_logged(where, tmp_path):
     assert [r["type"] for r in _log(where)].count("reveal") == 2
 
 
-def test_nf_referee_cli_player_map_as_png(where, tmp_path, pdftoppm):
+@pytest.mark.usefixtures("pdftoppm")
+def test_nf_referee_cli_player_map_as_png(where, tmp_path):
     out = run("status", "--map", str(tmp_path / "player.png"), "--session", str(where))
     assert out.exit_code == 0, out.output
     assert (tmp_path / "player.png").read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
