@@ -24,9 +24,10 @@ shifted basis (``Run``).
 The one-time steps (AA fire, the submarines' first strike and sea round 1, E4) are
 enumerated exactly into the starting distribution of the chain. AA fire removes aircraft
 from the back of the casualty order, so each AA result is an army of its own and a chain
-of its own; big sets of chains are shared with a forked second process (``split_sum``)
-and their sums added pairwise (``_tree_sum``). The big numbers are GMP integers (gmpy2):
-the common denominators run to hundreds of thousands of bits.
+of its own, unless its army is the tail of a bigger one (aircraft alone: ``shared_chains``,
+one chain with several start states); big sets of chains are shared with a forked second
+process (``split_sum``) and their sums added pairwise (``_tree_sum``). The big numbers are
+GMP integers (gmpy2): the common denominators run to hundreds of thousands of bits.
 """
 
 from __future__ import annotations
@@ -469,6 +470,30 @@ def openings(game: Game, spec: BattleSpec) -> list[Opening]:
     return out
 
 
+def shared_chains(ops: list[Opening]) -> list[Opening]:
+    """The openings as chains: an opening whose attacker is a suffix of another's (same
+    denominator) is start mass in that one's chain, its states shifted by the units it
+    lacks. Against an AA gun, aircraft attacking alone lose the cheapest first, so an AA
+    result is the same army as a bigger one after its first losses: 20 fighters and 20
+    bombers are 441 AA results but 21 chains. With units in front of the aircraft in the
+    casualty order, every AA result is a chain of its own."""
+    out: list[Opening] = []
+    for op in sorted(ops, key=lambda o: -len(o.attacker)):  # stable: longest first
+        k = next((k for k, host in enumerate(out) if host.den == op.den
+                  and host.attacker[len(host.attacker) - len(op.attacker):] == op.attacker),
+                 None)
+        if k is None:
+            out.append(op)
+            continue
+        host = out[k]
+        shift = len(host.attacker) - len(op.attacker)
+        start = dict(host.start)
+        for (i, j), n in op.start.items():
+            _add(start, (i + shift, j), n)
+        out[k] = Opening(host.attacker, start, host.den)
+    return out
+
+
 def _after_aa(game: Game, spec: BattleSpec) -> list[tuple[tuple[str, ...], int, int]]:
     """``(attacker order, ways, denominator)`` for each AA result (land 2), I5)."""
     if not has_aa(game, spec, BattleState(spec.attacker, spec.defender)):
@@ -549,8 +574,9 @@ def battle_odds(game: Game, spec: BattleSpec, workers: int | None = None) -> dic
     shared between ``workers`` processes (default: 2 when the work is worth a fork).
     Battles past ``MOST_WORK`` or ``MOST_MEMORY`` are refused (``checked_work``).
     """
-    ops = openings(game, spec)
-    costs = checked_work(game, spec, ops)
+    results = openings(game, spec)
+    ops = shared_chains(results)
+    costs = checked_work(game, spec, ops, len(results))
     if workers is None:
         workers = 2 if sum(costs) >= FORK_WORK and (os.cpu_count() or 1) > 1 else 1
     if spec.rounds is None:
@@ -590,9 +616,11 @@ def chain_cost(na: int, nd: int, rounds: int | None = None,
 MOST_WORK, MOST_MEMORY = chain_cost(100, 100)
 
 
-def checked_work(game: Game, spec: BattleSpec, ops: list[Opening]) -> list[int]:
+def checked_work(game: Game, spec: BattleSpec, ops: list[Opening],
+                 results: int | None = None) -> list[int]:
     """Each chain's estimated work; bad input (with the battle's size and the limit) past
-    ``MOST_WORK`` (the chains' work added up) or ``MOST_MEMORY`` (the biggest chain's)."""
+    ``MOST_WORK`` (the chains' work added up) or ``MOST_MEMORY`` (the biggest chain's).
+    ``results``: the AA results the chains stand for (default: one each)."""
     nd = len(spec.defender)
     costs = [chain_cost(len(op.attacker), nd, spec.rounds, _round_bits(game, spec, op))
              for op in ops]
@@ -601,8 +629,11 @@ def checked_work(game: Game, spec: BattleSpec, ops: list[Opening]) -> list[int]:
     if over <= 1:
         return [work for work, _ in costs]
     sizes = f"{len(spec.attacker)} v {nd} units"
-    if len(ops) > 1:
-        sizes += f", {len(ops)} AA results"
+    results = len(ops) if results is None else results
+    if results > 1:
+        sizes += f", {results} AA results"
+        if len(ops) != results:
+            sizes += f" in {len(ops)} chains"
     if spec.rounds is not None:
         sizes += f", {spec.rounds} rounds"
     raise BadInput(f"inputs attacker, defender: exact odds for this battle ({sizes}) are "

@@ -80,6 +80,10 @@ AA_CASES = [
     ("2 bomber, 1 fighter, 1 infantry", "1 antiaircraft, 1 armor, 1 infantry",
      {"attacker_weapons": ["heavy-bombers"], "defender_weapons": ["jet-power"]}),
     ("3 fighter", "1 antiaircraft, 1 infantry", {"attacker_order": ["fighter"]}),
+    # aircraft alone: AA results share chains (shared_chains)
+    ("2 fighter, 2 bomber", "1 antiaircraft, 2 infantry", {}),
+    ("2 bomber, 1 fighter", "1 antiaircraft, 1 infantry, 1 armor",
+     {"attacker_order": ["bomber", "fighter"], "attacker_weapons": ["heavy-bombers"]}),
 ]
 
 
@@ -89,6 +93,29 @@ def test_aa_openings_match_the_straight_reference(game, attacker, defender, more
     sp = spec(game, attacker, defender, **more)
     assert len(O.openings(game, sp)) > 1
     assert O.battle_odds(game, sp, workers=workers) == straight_odds(game, sp)
+
+
+def starts_by_army(game, ops):
+    """Each chain's start mass as (army at that state, ways), for comparing chain sets."""
+    out = {}
+    for op in ops:
+        for (i, j), n in op.start.items():
+            key = (op.attacker[i:], j, op.den)
+            out[key] = out.get(key, 0) + n
+    return out
+
+
+@pytest.mark.parametrize("attacker,chains", [
+    ("20 fighter, 20 bomber", 21),  # one per bombers left; fighters alone join bombers' 0
+    ("3 fighter", 1),
+    ("1 infantry, 2 fighter, 1 bomber", 6),  # the infantry in front: no AA result is a tail
+])
+def test_aa_results_that_are_tails_of_a_bigger_army_share_its_chain(game, attacker, chains):
+    sp = spec(game, attacker, "1 antiaircraft, 2 infantry")
+    results = O.openings(game, sp)
+    merged = O.shared_chains(results)
+    assert len(merged) == chains
+    assert starts_by_army(game, merged) == starts_by_army(game, results)
 
 
 SINGLE_CHAINS = [

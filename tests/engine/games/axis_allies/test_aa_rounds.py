@@ -62,3 +62,12 @@ def test_capped_aa_results_shared_by_two_processes_add_up_alike(game):
                             "defender": "3 infantry, 1 antiaircraft", "rounds": 3})
     assert len(O.openings(game, sp)) == 6
     assert O.battle_odds(game, sp, workers=2) == O.battle_odds(game, sp, workers=1)
+
+
+def test_capped_aa_results_in_shared_chains_match_one_chain_each(game, monkeypatch):
+    sp = B.make_spec(game, {"attacker": "3 fighter, 2 bomber",
+                            "defender": "3 infantry, 1 antiaircraft", "rounds": 2})
+    assert len(O.shared_chains(O.openings(game, sp))) < len(O.openings(game, sp))
+    shared = O.battle_odds(game, sp, workers=1)
+    monkeypatch.setattr(O, "shared_chains", lambda ops: ops)
+    assert O.battle_odds(game, sp, workers=1) == shared
