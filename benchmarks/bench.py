@@ -48,6 +48,10 @@ BATTLES = [
      "10 transport, 10 submarine, 10 battleship, 10 fighter", "sea", ()),
     ("40 v 40 land, AA gun, 10 aircraft", "20 infantry, 10 armor, 6 fighter, 4 bomber",
      "24 infantry, 8 armor, 6 fighter, 1 antiaircraft, 1 bomber", "land", ()),
+    ("40 v 40 land, AA gun, 40 aircraft alone (441 AA results, 21 chains)",
+     "20 fighter, 20 bomber", "39 infantry, 1 antiaircraft", "land", ()),
+    ("40 v 40 land, AA gun, 39 aircraft behind 1 infantry (420 chains, slowest found)",
+     "1 infantry, 20 fighter, 19 bomber", "39 infantry, 1 antiaircraft", "land", ()),
 ]
 
 
