@@ -78,6 +78,14 @@ def unit_poly(game: Game, unit_type: str, role: str, weapons: frozenset[str]) ->
     return out
 
 
+def side_polys(game: Game, units: Iterable[str], role: str,
+               weapons: frozenset[str]) -> tuple[Poly, ...]:
+    """``unit_poly`` of each unit in order, each type looked up once."""
+    units = tuple(units)
+    once = {t: unit_poly(game, t, role, weapons) for t in dict.fromkeys(units)}
+    return tuple(once[t] for t in units)
+
+
 def suffix_products(polys: list[Poly]) -> list[Poly]:
     """``out[i]`` = the hit distribution of units ``i..end`` (``out[len] = (1,)``)."""
     out: list[Poly] = [(1,)] * (len(polys) + 1)
@@ -531,8 +539,8 @@ def _sea_first_round(game: Game, spec: BattleSpec, attacker: tuple[str, ...]):
                                           if not has_tag(game, t, "first-strike"))
     att_hits = _side_poly(game, firers, "attack", spec.attacker_weapons)
     na, nd = len(attacker), len(spec.defender)
-    dd = suffix_products([unit_poly(game, t, "defense", spec.defender_weapons)
-                          for t in spec.defender])
+    dd = suffix_products(list(side_polys(game, spec.defender, "defense",
+                                         spec.defender_weapons)))
     den_d = max(sum(p) for p in dd)
     start: dict[State, int] = {}
     for h, wh in enumerate(sub_hits):
@@ -549,8 +557,8 @@ def _sea_first_round(game: Game, spec: BattleSpec, attacker: tuple[str, ...]):
 
 def _side_poly(game: Game, units: Iterable[str], role: str, weapons: frozenset[str]) -> Poly:
     out: Poly = (1,)
-    for t in units:
-        out = polymul(out, unit_poly(game, t, role, weapons))
+    for p in side_polys(game, units, role, weapons):
+        out = polymul(out, p)
     return out
 
 
@@ -648,8 +656,8 @@ def _round_bits(game: Game, spec: BattleSpec, op: Opening) -> int:
     the ways of every die of a full round."""
     if spec.rounds is None:
         return 0
-    polys = [unit_poly(game, t, "attack", spec.attacker_weapons) for t in op.attacker]
-    polys += [unit_poly(game, t, "defense", spec.defender_weapons) for t in spec.defender]
+    polys = [*side_polys(game, op.attacker, "attack", spec.attacker_weapons),
+             *side_polys(game, spec.defender, "defense", spec.defender_weapons)]
     return math.prod(sum(p) for p in polys).bit_length()
 
 
@@ -770,8 +778,8 @@ def _add_parts(a: Part, b: Part) -> Part:
 
 def _chain_part(game: Game, spec: BattleSpec, op: Opening):
     chain = Chain(
-        tuple(unit_poly(game, t, "attack", spec.attacker_weapons) for t in op.attacker),
-        tuple(unit_poly(game, t, "defense", spec.defender_weapons) for t in spec.defender),
+        side_polys(game, op.attacker, "attack", spec.attacker_weapons),
+        side_polys(game, spec.defender, "defense", spec.defender_weapons),
     )
     nums, q = chain_terminals(chain, op.start, op.den)
     return op.attacker, nums, q

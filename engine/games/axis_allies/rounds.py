@@ -21,16 +21,16 @@ from .odds import (
     _tails,
     coefficient_columns,
     conv_cap,
+    side_polys,
     suffix_products,
-    unit_poly,
 )
 
 
 def capped_terminals(game: Game, spec: BattleSpec, op: Opening):
     """``(attacker order, numerators of every final state, denominator)`` after the cap."""
     att, dfn = op.attacker, spec.defender
-    delta = [unit_poly(game, t, "defense", spec.defender_weapons) for t in dfn]
-    A = suffix_products([unit_poly(game, t, "attack", spec.attacker_weapons) for t in att])
+    delta = list(side_polys(game, dfn, "defense", spec.defender_weapons))
+    A = suffix_products(list(side_polys(game, att, "attack", spec.attacker_weapons)))
     step = Round(A, suffix_products(delta), delta)
     left = spec.rounds - (1 if spec.kind == "sea" and first_strikers(game, att) else 0)
     dist: dict[State, int] = dict(op.start)
