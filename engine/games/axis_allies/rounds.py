@@ -18,6 +18,7 @@ from .odds import (
     Opening,
     Poly,
     State,
+    _add_sources,
     _tails,
     coefficient_columns,
     conv_cap,
@@ -47,7 +48,7 @@ class Round:
 
     def __init__(self, A: list[Poly], D: list[Poly], delta: list[Poly]):
         self.na, self.nd = len(A) - 1, len(D) - 1
-        self.A, self.D, self.delta = A, D, delta
+        self.D, self.delta = D, delta
         self.full = sum(A[0]) * sum(D[0])
         self.scale = [[self.full // (sum(a) * sum(d)) for d in D[:-1]] for a in A[:-1]]
         self.cols = coefficient_columns(A)
@@ -79,8 +80,6 @@ class Round:
         for j in range(first, min(target + 1, nd)):
             x = target - j
             if x < len(cols):
-                for i, (v, c) in enumerate(zip(V[j], cols[x], strict=False)):
-                    if v and c:
-                        R[i] += v * c
+                _add_sources(R, V[j], cols[x])
             R = conv_cap(R, self.delta[j], na)
         return R if target == nd else conv_cap(R, self.D[target + 1], na)
