@@ -265,7 +265,7 @@ class Setup:
 
 def settle(setup: Setup, W, R: list[int], jp: int, term: dict) -> None:
     """Settle column ``jp`` given the flow ``R`` from earlier columns (``head``); its
-    outflows go into ``W`` in the basis of their defender run (``Run.rebase``)."""
+    outflows go into ``W`` in the basis the Horner adds them in (``Run.enter``)."""
     na, nd = setup.na, setup.nd
     if jp == nd:
         for i in range(na + 1):
@@ -274,7 +274,7 @@ def settle(setup: Setup, W, R: list[int], jp: int, term: dict) -> None:
                 term[(i, nd)] = p
         return
     _column(setup.A, setup.D[jp], setup.T, W[jp], R, setup.start, setup.scale, jp, na, term)
-    next(run for run in setup.runs if run.r0 <= jp < run.r1).rebase(W, jp)
+    next(run for run in setup.runs if run.r0 <= jp < run.r1).enter(W[jp], jp)
 
 
 def _tails(p: Poly) -> Poly:
@@ -360,10 +360,6 @@ class Run:
             return 0
         eq, ep = self.exps
         return (eq - ep) * k + eq * (self.r1 - m) + max(0, ep - eq) * self.na
-
-    def rebase(self, W, j: int) -> None:
-        """Column ``j``'s outflows into the basis the Horner adds them in (before ``j``)."""
-        self.enter(W[j], j)
 
     def enter(self, R: list, m: int) -> None:
         """A plain vector into the basis before defender ``m``."""
@@ -588,14 +584,11 @@ def battle_odds(game: Game, spec: BattleSpec, workers: int | None = None) -> dic
     if workers is None:
         workers = 2 if sum(costs) >= FORK_WORK and (os.cpu_count() or 1) > 1 else 1
     if spec.rounds is None:
-        part = split_sum(lambda op: _summed(game, spec, _chain_part(game, spec, op)),
-                         ops, costs, workers)
+        terminals = _chain_part
     else:
-        from .rounds import capped_terminals
-
-        part = split_sum(lambda op: _summed(game, spec, capped_terminals(game, spec, op)),
-                         ops, costs, workers)
-    return _combine([part])
+        from .rounds import capped_terminals as terminals
+    return _combine(split_sum(lambda op: _summed(game, spec, terminals(game, spec, op)),
+                              ops, costs, workers))
 
 
 def chain_cost(na: int, nd: int, rounds: int | None = None,
@@ -731,10 +724,10 @@ def _in_child(child_job, parent_job):
     return mine, pickle.loads(data)
 
 
-def _combine(parts: list[Part]) -> dict[str, Fraction]:
-    """The parts' sum as fractions, each field reduced once (equal numerators share one
+def _combine(part: Part) -> dict[str, Fraction]:
+    """A part as fractions, each field reduced once (equal numerators share one
     reduction)."""
-    total, common = _tree_sum(parts)
+    total, common = part
     reduced = {v: reduced_fraction(v, common) for v in dict.fromkeys(total.values())}
     return {key: reduced[total[key]] for key in FIELDS}
 
