@@ -233,25 +233,19 @@ def _odds_lines(result: Mapping[str, Any]) -> list[str]:
              if k not in ("field", "distribution", "exact", *result["exact"])}
     for key, value in extra.items():
         lines.append(f"  {key}: {show_value(value)}")
+    # the floats are in the result already: a field's under "distribution", named ones
+    # (a battle's) under their keys; only a table that gives neither has its fractions read
+    floats = result.get("distribution", result)
     width = max(map(len, result["exact"]), default=0)
     for key, text in result["exact"].items():
-        value = _parse_fraction(text)
-        shown = f"{float(value):9.4f}  " if _is_count(key, value) else f"{100 * float(value):8.4f}%"
+        value = floats[key] if isinstance(floats.get(key), float) else float(Fraction(text))
+        shown = f"{value:9.4f}  " if _is_count(key, value) else f"{100 * value:8.4f}%"
         exact = text if len(text) <= 40 else f"{len(text)} digits"
         lines.append(f"    {key:>{width}}  {shown}  ({exact})")
     return lines
 
 
-def _parse_fraction(text: str):
-    """``a/b`` back to an exact number (GMP reads 100,000-digit ones at once)."""
-    if len(text) < 4000:
-        return Fraction(text)
-    import gmpy2
-
-    return gmpy2.mpq(text)
-
-
-def _is_count(key: str, value: Fraction) -> bool:
+def _is_count(key: str, value: float) -> bool:
     """Expected counts (survivors) are printed as numbers, probabilities as percentages."""
     return value > 1 or "survivors" in key or key.startswith("expected")
 
