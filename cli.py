@@ -340,10 +340,9 @@ def _map_option(fn):
                         help="Also write the map to FILE.svg (or FILE.png).")(fn)
 
 
-def _announcement_line(note) -> str:
-    data = note if isinstance(note, dict) else note.as_json()
-    rules = f"  [{', '.join(data['rules'])}]" if data.get("rules") else ""
-    return f"turn {data['turn']} {data['phase']}: {data['text']}{rules}"
+def _announcement_line(note: dict) -> str:
+    """An announcement's JSON as ``turn N PHASE: text  [rules]``."""
+    return f"turn {note['turn']} {note['phase']}: {_reason_text(note)}"
 
 
 def _summary_lines(summary) -> list[str]:
@@ -473,12 +472,12 @@ def _play(name: str, args: dict, session_dir: str | None, as_json: bool) -> None
     with session.open(_session_path(session_dir)) as s:
         step = s.command(name, args)
         view = s.player_view()
+    notes = [a.as_json() for a in step.announcements]
     if as_json:
-        click.echo(json.dumps({"command": name, "args": args,
-                               "announcements": [a.as_json() for a in step.announcements],
+        click.echo(json.dumps({"command": name, "args": args, "announcements": notes,
                                "view": view}, ensure_ascii=False))
         return
-    lines = [_announcement_line(note) for note in step.announcements] or [f"{name}: done"]
+    lines = [_announcement_line(note) for note in notes] or [f"{name}: done"]
     if not view.get("over") and view.get("awaiting"):
         lines.append(f"you may: {', '.join(view['awaiting'])}")
     click.echo("\n".join(lines + _summary_lines(view.get("summary"))))
