@@ -41,6 +41,15 @@ class DataError(WarpressError):
         super().__init__("\n".join(str(p) for p in self.problems))
 
 
+class InputProblems(BadInput):
+    """Bad input that is a file (a referee scenario): ``problems`` lists every problem found,
+    located by file, line and key path; the message is their lines."""
+
+    def __init__(self, problems: list[Problem]):
+        self.problems = tuple(problems)
+        super().__init__("\n".join(str(p) for p in self.problems))
+
+
 class RuleViolation(WarpressError):
     """A procedure was asked to do what the rules forbid; names the rule."""
 

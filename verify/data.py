@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..engine.convert import fields_of, yaml_key
-from ..engine.errors import BadInput, Problem, WarpressError
+from ..engine.errors import BadInput, InputProblems, Problem, WarpressError
 from ..engine.loader import game_dir, load_game_collecting
 from ..engine.model import (
     SECTIONS,
@@ -529,14 +529,10 @@ def check_referee_scenarios(game: Game) -> Iterator[Problem]:
         return
     try:
         referee.scenarios(game)
+    except InputProblems as exc:
+        yield from exc.problems
     except BadInput as exc:
-        for line in str(exc).splitlines():
-            where, _, message = line.partition(": ")
-            file, _, number = where.rpartition(":")
-            if file and number.isdigit():
-                yield Problem(file, int(number), "", message)
-            else:
-                yield Problem(f"{game.id} referee scenarios", 0, "", line)
+        yield Problem(f"{game.id} referee scenarios", 0, "", str(exc))
 
 
 CHECKS: tuple[Callable[[Game], Iterator[Problem]], ...] = (

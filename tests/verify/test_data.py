@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 from warpress.cli import main
 from warpress.verify.data import check_folder
@@ -189,3 +190,33 @@ def test_a_broken_referee_scenario_is_a_data_problem_with_file_and_line(tmp_path
     assert len(problems) == 1
     assert problems[0].file.endswith("kammhuber-line.yaml") and problems[0].line > 0
     assert "spitfire" in problems[0].message
+
+
+def test_every_broken_referee_scenario_is_reported_with_its_key_path(tmp_path, monkeypatch):
+    """Two broken shipped scenarios: the problems of both, each with its file, line and key."""
+    import shutil
+
+    from warpress.engine.errors import InputProblems
+    from warpress.engine.games.nightfighter import scenario
+    from warpress.engine.loader import builtin
+    from warpress.engine.referee import referee_for
+    from warpress.verify.data import check_referee_scenarios
+
+    game = builtin("nightfighter")
+    folder = tmp_path / "scenarios"
+    shutil.copytree(scenario.SCENARIO_DIR, folder)
+    kammhuber, boar = folder / "kammhuber-line.yaml", folder / "tame-boar.yaml"
+    kammhuber.write_text(kammhuber.read_text().replace("{unit: stirling,", "{unit: spitfire,"))
+    assert "difficulty: " in boar.read_text()
+    boar.write_text(boar.read_text().replace("difficulty: ", "difficulty: easy # ", 1))
+    monkeypatch.setattr(scenario, "SCENARIO_DIR", folder)
+    problems = list(check_referee_scenarios(game))
+    assert [p.file.rpartition("/")[2] for p in problems] == ["kammhuber-line.yaml",
+                                                             "tame-boar.yaml"]
+    assert all(p.line > 0 for p in problems)
+    assert problems[0].path.startswith("scenario.attacking_force[")
+    assert "spitfire" in problems[0].message
+    assert problems[1].path == "scenario.difficulty" and "'easy'" in problems[1].message
+    with pytest.raises(InputProblems) as caught:
+        referee_for(game).scenarios(game)
+    assert str(caught.value) == "\n".join(str(p) for p in problems)

@@ -5,7 +5,7 @@ A scenario file holds one mapping ``scenario:`` with the fields of the scenario 
 ``source: assumed`` with a note, and single values carry ``assumed:`` notes where a rule
 describes the kind of value but not the value). ``load_scenario`` reads a file with safe
 loading only and reports every problem as ``file:line: key: message`` (unknown unit ids,
-hexes, zones, radar ids, bad numbers) in one ``BadInput``.
+hexes, zones, radar ids, bad numbers) in one ``InputProblems`` (a ``BadInput``).
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ...errors import BadInput, Problem
+from ...errors import BadInput, InputProblems, Problem
 from ...model import Game
 from ...yamlnodes import LList, LMap, read_yaml
 
@@ -147,7 +147,7 @@ def load_scenario(game: Game, name_or_path: str | None = None) -> Scenario:
     path, shown = resolve(name_or_path)
     data, problems = read_yaml(path, shown)
     if problems:
-        raise BadInput("\n".join(str(p) for p in problems))
+        raise InputProblems(problems)
     return from_data(game, data, path.stem, shown)
 
 
@@ -189,7 +189,7 @@ class _Checker:
 
     def raise_if_any(self) -> None:
         if self.problems:
-            raise BadInput("\n".join(str(p) for p in sorted(set(self.problems))))
+            raise InputProblems(sorted(set(self.problems)))
 
     # --- scalar helpers -------------------------------------------------------------------
 

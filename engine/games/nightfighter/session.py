@@ -94,7 +94,7 @@ from types import UnionType
 from typing import Any
 
 from ...dice import Dice, SeededDice
-from ...errors import BadInput, RuleViolation
+from ...errors import BadInput, InputProblems, RuleViolation
 from ...model import Game
 from ...referee import Announcement, ScenarioInfo, Step, register_referee
 from . import combat, detection, intruders, movement, phases, radars, searchlights
@@ -1125,10 +1125,18 @@ class NightfighterReferee:
     commands = tuple(COMMANDS)
 
     def scenarios(self, game: Game) -> tuple[ScenarioInfo, ...]:
-        out = []
+        """Every shipped scenario, loaded and checked; InputProblems with the problems of every
+        broken one."""
+        out, problems = [], []
         for name in SHIPPED:
-            sc = load_scenario(game, name)
+            try:
+                sc = load_scenario(game, name)
+            except InputProblems as exc:
+                problems.extend(exc.problems)
+                continue
             out.append(ScenarioInfo(name, sc.title, str(shipped_path(name)), sc.summary()))
+        if problems:
+            raise InputProblems(problems)
         return tuple(out)
 
     def load_scenario(self, game: Game, name_or_path: str | None) -> Scenario:
