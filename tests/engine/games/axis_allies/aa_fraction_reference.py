@@ -3,7 +3,8 @@ die by die, then a fixed point over survivor tuples (no integers over common
 denominators, no Horner, no shared chains). The start of the rounds comes from the
 caller: the engine's own one-time steps enumerated die by die (``test_aa_battle``), or
 the AA dice and the submarines' first round written out by hand
-(``test_aa_odds_speed_reference``)."""
+(``test_aa_odds_speed_reference``). Also the battle tests' shared inputs: ``spec`` and the
+per-unit hit distributions ``POLYS``."""
 
 from __future__ import annotations
 
@@ -14,6 +15,15 @@ from itertools import product
 from warpress.engine.games.axis_allies import battle as B
 from warpress.engine.games.axis_allies.common import hit_faces, shot
 from warpress.engine.games.axis_allies.odds import FIELDS
+
+#: Per-unit hit distributions (integer ways) for properties of the chain's steps: one die
+#: at each value, a unit that never rolls, and heavy bombers' two dice.
+POLYS = [(5, 1), (2, 1), (1, 1), (1, 2), (1, 5), (1,), (1, 2, 1), (4, 4, 1)]
+
+
+def spec(game, attacker, defender, kind="land", **more):
+    """The battle table's spec for two forces."""
+    return B.make_spec(game, {"attacker": attacker, "defender": defender, "kind": kind, **more})
 
 
 def hits(game, units, role, weapons) -> dict[int, Fraction]:

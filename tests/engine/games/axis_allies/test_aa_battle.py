@@ -7,17 +7,13 @@ import math
 from fractions import Fraction
 
 import pytest
-from aa_fraction_reference import fought_out
+from aa_fraction_reference import fought_out, spec
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from warpress.engine.dice import distribution, monte_carlo
 from warpress.engine.errors import BadInput, RuleViolation
 from warpress.engine.games.axis_allies import battle as B
 from warpress.engine.games.axis_allies.odds import battle_odds
-
-
-def spec(game, attacker, defender, kind="land", **more):
-    return B.make_spec(game, {"attacker": attacker, "defender": defender, "kind": kind, **more})
 
 
 def reference_odds(game, sp):

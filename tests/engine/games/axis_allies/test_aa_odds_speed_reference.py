@@ -9,17 +9,12 @@ from fractions import Fraction
 from itertools import product
 
 import pytest
-from aa_fraction_reference import fought_out, hits
+from aa_fraction_reference import POLYS, fought_out, hits, spec
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from warpress.engine.errors import BadInput
-from warpress.engine.games.axis_allies import battle as B
 from warpress.engine.games.axis_allies import odds as O
 from warpress.engine.games.axis_allies.common import aa_faces, const, has_tag
-
-
-def spec(game, attacker, defender, kind="land", **more):
-    return B.make_spec(game, {"attacker": attacker, "defender": defender, "kind": kind, **more})
 
 
 def straight_odds(game, sp):
@@ -269,9 +264,6 @@ def test_small_primes_are_kept_once_per_anti_diagonal():
 
 def probabilities(nums, q):
     return {state: Fraction(n, q) for state, n in nums.items()}
-
-
-POLYS = [(5, 1), (2, 1), (1, 1), (1, 2), (1, 5), (1,), (1, 2, 1), (4, 4, 1)]
 
 
 @settings(max_examples=40, deadline=None)

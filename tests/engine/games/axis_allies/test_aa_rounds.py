@@ -3,6 +3,7 @@ transitions enumerated one by one."""
 
 from __future__ import annotations
 
+from aa_fraction_reference import POLYS
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from warpress.engine.games.axis_allies import battle as B
@@ -24,9 +25,6 @@ def plain_round(dist, A, D, full, na, nd):
                     key = (min(i + y, na), min(j + x, nd))
                     out[key] = out.get(key, 0) + base * wa * wd
     return out
-
-
-POLYS = [(5, 1), (2, 1), (1, 1), (1, 2), (1, 5), (1,), (1, 2, 1), (4, 4, 1)]
 
 
 @settings(max_examples=60, deadline=None)
