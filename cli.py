@@ -399,26 +399,27 @@ def _view_lines(view) -> list[str]:
     return lines + _summary_lines(view.get("summary"))
 
 
-MAP_SUFFIXES = ("svg", "png")
-
-
 def _check_map(path: str) -> str:
     """The map format --map names by its suffix; BadInput for another."""
     from pathlib import Path
 
+    # imported here, not at the top: only a command drawing a map needs the map drawer
+    from .components.referee_view import MAP_FORMATS
+
     suffix = Path(path).suffix.lower().lstrip(".")
-    if suffix not in MAP_SUFFIXES:
-        raise BadInput(f"--map {path!r}: the file must end in .svg or .png")
+    if suffix not in MAP_FORMATS:
+        endings = " or ".join(f".{fmt}" for fmt in MAP_FORMATS)
+        raise BadInput(f"--map {path!r}: the file must end in {endings}")
     return suffix
 
 
 def _write_map(path: str, drawn: bytes) -> None:
-    """Write the map atomically (a temporary file beside it, then a rename)."""
+    """Write the map (its name checked by _check_map) atomically: a temporary file beside it,
+    then a rename."""
     from pathlib import Path
 
     from .engine.session import write_atomically
 
-    _check_map(path)
     try:
         write_atomically(Path(path), drawn, shared=True)
     except OSError as exc:
@@ -568,7 +569,7 @@ def referee_reveal(session_dir: str | None, as_json: bool, map_file: str | None)
         fmt = _check_map(map_file) if map_file else None
         view, drawn = s.reveal(fmt)
         if fmt:
-            _write_map(map_file, drawn or b"")
+            _write_map(map_file, drawn)
     click.echo(json.dumps(view, ensure_ascii=False) if as_json else "\n".join(_view_lines(view)))
 
 
