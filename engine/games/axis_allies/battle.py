@@ -79,12 +79,8 @@ MOST_UNITS = 1000
 def make_spec(game: Game, args: dict[str, Any]) -> BattleSpec:
     """Parse the battle table's inputs into a spec; checks the rules on who may fight."""
     kind = args.get("kind") or "land"
-    att = parse_force(game, args["attacker"], "attacker")
-    dfn = parse_force(game, args["defender"], "defender")
-    for name, counts in (("attacker", att), ("defender", dfn)):
-        if (units := sum(counts.values())) > MOST_UNITS:
-            raise BadInput(f"input {name}={args[name]!r}: {units} units; a battle takes at "
-                           f"most {MOST_UNITS} a side")
+    att = parse_force(game, args["attacker"], "attacker", MOST_UNITS)
+    dfn = parse_force(game, args["defender"], "defender", MOST_UNITS)
     check_battle_units(game, att, kind, "attacker")
     check_battle_units(game, dfn, kind, "defender")
     check_aa_limit(game, dfn, kind)

@@ -165,11 +165,12 @@ def shot(game: Game, unit_type: str, role: str, weapons: frozenset[str] = frozen
 _ITEM = re.compile(r"^(?:(\d+)\s*[x*]?\s*)?([a-z][a-z-]*?)(?:\s*[x*]\s*(\d+))?$")
 
 
-def parse_force(game: Game, text: str, name: str) -> dict[str, int]:
+def parse_force(game: Game, text: str, name: str, most: int | None = None) -> dict[str, int]:
     """``"6 infantry, 3 armor, 2 fighter"`` -> ``{"infantry": 6, ...}`` in listed order.
 
-    Plurals (``fighters``) and ``infantry x6`` are accepted; an unknown type or a bad
-    count is bad input naming the input and the types allowed.
+    Plurals (``fighters``) and ``infantry x6`` are accepted; an unknown type, a bad
+    count or more than ``most`` units in all is bad input naming the input and what is
+    allowed.
     """
     types = unit_types(game)
     out: dict[str, int] = {}
@@ -190,6 +191,9 @@ def parse_force(game: Game, text: str, name: str) -> dict[str, int]:
         out[word] = out.get(word, 0) + count
     if not out:
         raise BadInput(f"input {name}={text!r} lists no units (e.g. '6 infantry, 2 armor')")
+    if most is not None and (units := sum(out.values())) > most:
+        raise BadInput(f"input {name}={text!r}: {units} units; a battle takes at most {most} "
+                       "a side")
     return out
 
 
