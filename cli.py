@@ -206,17 +206,11 @@ def errata(game: str) -> None:
 def _query_command(name: str, help_text: str, mode: str, options=()):
     def command(game: str, table: str, pairs: tuple[str, ...], as_json: bool, **opts):
         from .engine.loader import load_cached
-        from .engine.query import render_text, run_lookup, run_odds, run_roll
+        from .engine.query import render_text, run_query
         from .engine.registry import ref_table
 
         data = load_cached(game)
-        ref = ref_table(data, table)
-        if mode == "lookup":
-            payload = run_lookup(data, ref, pairs)
-        elif mode == "roll":
-            payload = run_roll(data, ref, pairs, opts.get("seed"))
-        else:
-            payload = run_odds(data, ref, pairs)
+        payload = run_query(mode, data, ref_table(data, table), pairs, opts.get("seed"))
         if as_json:
             shown = {k: v for k, v in payload.items() if k != "text"}  # the catalogue's shape
             click.echo(json.dumps(shown, ensure_ascii=False, default=str))

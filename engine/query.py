@@ -155,6 +155,22 @@ def run_odds(game: Game, ref: RefTable, pairs: Sequence[str]) -> dict[str, Any]:
     return _odds_payload(game, ref, args, answer)
 
 
+#: The three ways a table is asked, as the command line names them.
+MODES = ("lookup", "roll", "odds")
+
+
+def run_query(mode: str, game: Game, ref: RefTable, pairs: Sequence[str],
+              seed: int | None = None) -> dict[str, Any]:
+    """``run_lookup``, ``run_roll`` (with ``seed``) or ``run_odds`` by its name in MODES."""
+    if mode == "lookup":
+        return run_lookup(game, ref, pairs)
+    if mode == "roll":
+        return run_roll(game, ref, pairs, seed)
+    if mode == "odds":
+        return run_odds(game, ref, pairs)
+    raise ValueError(f"query mode {mode!r} is not one of {', '.join(MODES)}")
+
+
 def _odds_payload(game: Game, ref: RefTable, args: dict, answer: OddsAnswer) -> dict[str, Any]:
     out = _base(game, ref, args, {})
     result = dict(answer.result)

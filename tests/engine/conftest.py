@@ -12,7 +12,7 @@ import json
 import pytest
 from click.testing import CliRunner
 from warpress.cli import main
-from warpress.engine.query import run_lookup, run_odds, run_roll
+from warpress.engine.query import run_query
 from warpress.engine.registry import ref_table
 
 
@@ -21,12 +21,7 @@ def payload(game):
     """``payload(mode, table, "a=1", ...)`` -> the whole JSON object of a query."""
 
     def run(mode: str, table: str, *pairs: str, seed: int = 1) -> dict:
-        ref = ref_table(game, table)
-        if mode == "lookup":
-            return run_lookup(game, ref, list(pairs))
-        if mode == "roll":
-            return run_roll(game, ref, list(pairs), seed)
-        return run_odds(game, ref, list(pairs))
+        return run_query(mode, game, ref_table(game, table), list(pairs), seed)
 
     return run
 
