@@ -6,7 +6,6 @@ import math
 
 import pytest
 from warpress.engine.dice import BadInput, monte_carlo
-from warpress.engine.query import run_lookup, run_odds
 from warpress.engine.registry import ref_table, ref_tables
 
 CATALOGUE = {
@@ -25,15 +24,6 @@ CATALOGUE = {
 }
 
 
-def ask(game, table, *pairs):
-    """The result of ``lookup`` for NAME=VALUE words."""
-    return run_lookup(game, ref_table(game, table), pairs)["result"]
-
-
-def odds(game, table, *pairs):
-    return run_odds(game, ref_table(game, table), pairs)["result"]
-
-
 def test_catalogue_tables_registered_with_their_fields(game):
     tables = ref_tables(game)
     for name, fields in CATALOGUE.items():
@@ -49,8 +39,8 @@ def test_catalogue_tables_registered_with_their_fields(game):
     (7, "no", "new"), (12, "no", "new"), (2, "yes", "full"), (3, "yes", "half"),
     (5, "yes", "new"), (12, "yes", "new"),
 ])
-def test_moon_edges(game, roll, europe, moon):
-    assert ask(game, "moon", f"roll={roll}", f"europe_after_april_1942={europe}") == {
+def test_moon_edges(lookup, roll, europe, moon):
+    assert lookup("moon", f"roll={roll}", f"europe_after_april_1942={europe}") == {
         "moon": moon}
 
 
@@ -59,23 +49,23 @@ def test_moon_edges(game, roll, europe, moon):
     (9, "no", "average", 0, 3), (10, "no", "good", 1, 5), (12, "no", "good", 1, 5),
     (2, "yes", "poor", 0, 1), (3, "yes", "average", 0, 3), (12, "yes", "good", 1, 5),
 ])
-def test_visibility_edges(game, roll, pacific, vis, x, y):
-    result = ask(game, "visibility", f"roll={roll}", f"pacific={pacific}")
+def test_visibility_edges(lookup, roll, pacific, vis, x, y):
+    result = lookup("visibility", f"roll={roll}", f"pacific={pacific}")
     assert result == {"visibility": vis, "range": x, "lit_range": y}
 
 
 @pytest.mark.parametrize("roll,clouds", [(1, "overcast"), (3, "overcast"), (4, "clear"),
                                          (6, "clear")])
-def test_clouds_edges(game, roll, clouds):
-    assert ask(game, "clouds", f"roll={roll}") == {"clouds": clouds}
+def test_clouds_edges(lookup, roll, clouds):
+    assert lookup("clouds", f"roll={roll}") == {"clouds": clouds}
 
 
-def test_environment_odds_are_exact(game):
-    assert odds(game, "moon")["exact"] == {"full": "1/6", "half": "1/4", "new": "7/12"}
-    assert odds(game, "moon", "europe_after_april_1942=yes")["exact"] == {
+def test_environment_odds_are_exact(odds):
+    assert odds("moon")["exact"] == {"full": "1/6", "half": "1/4", "new": "7/12"}
+    assert odds("moon", "europe_after_april_1942=yes")["exact"] == {
         "full": "1/36", "half": "5/36", "new": "5/6"}
-    assert odds(game, "clouds")["exact"] == {"clear": "1/2", "overcast": "1/2"}
-    assert odds(game, "visibility", "pacific=yes")["exact"]["good"] == "5/12"
+    assert odds("clouds")["exact"] == {"clear": "1/2", "overcast": "1/2"}
+    assert odds("visibility", "pacific=yes")["exact"]["good"] == "5/12"
 
 
 # --- sighting ------------------------------------------------------------------------------
@@ -85,8 +75,8 @@ def test_environment_odds_are_exact(game):
     ("poor", "new", 1), ("poor", "half", 2), ("average", "new", 2), ("average", "full", 3),
     ("good", "new", 3), ("good", "full", 4),
 ])
-def test_sighting_dice_all_cells(game, vis, moon, dice):
-    assert ask(game, "sighting-dice", f"visibility={vis}", f"moon={moon}") == {"dice": dice}
+def test_sighting_dice_all_cells(lookup, vis, moon, dice):
+    assert lookup("sighting-dice", f"visibility={vis}", f"moon={moon}") == {"dice": dice}
 
 
 @pytest.mark.parametrize("pairs,dice", [
@@ -100,22 +90,22 @@ def test_sighting_dice_all_cells(game, vis, moon, dice):
     (("green=yes", "rear=yes", "radar_modifier=-9"), 1),
     (("green=yes", "expert=yes"), 3),
 ])
-def test_captured_sighting_dice_caps_and_floor(game, pairs, dice):
-    assert ask(game, "captured-sighting-dice", "moon=new", *pairs) == {"dice": dice}
+def test_captured_sighting_dice_caps_and_floor(lookup, pairs, dice):
+    assert lookup("captured-sighting-dice", "moon=new", *pairs) == {"dice": dice}
 
 
-def test_captured_sighting_dice_largest(game):
+def test_captured_sighting_dice_largest(lookup):
     pairs = ("moon=full", "expert=yes", "both=yes")
-    assert ask(game, "captured-sighting-dice", *pairs) == {"dice": 7}
-    assert ask(game, "captured-sighting-dice", "moon=half", "radar_modifier=3",
-               "expert=yes") == {"dice": 9}
+    assert lookup("captured-sighting-dice", *pairs) == {"dice": 7}
+    assert lookup("captured-sighting-dice", "moon=half", "radar_modifier=3",
+                  "expert=yes") == {"dice": 9}
 
 
-def test_captured_sighting_dice_radar_modifier_range(game):
+def test_captured_sighting_dice_radar_modifier_range(lookup):
     with pytest.raises(BadInput, match="radar_modifier"):
-        ask(game, "captured-sighting-dice", "moon=new", "radar_modifier=4")
+        lookup("captured-sighting-dice", "moon=new", "radar_modifier=4")
     with pytest.raises(BadInput, match="radar_modifier"):
-        ask(game, "captured-sighting-dice", "moon=new", "radar_modifier=-10")
+        lookup("captured-sighting-dice", "moon=new", "radar_modifier=-10")
 
 
 # --- reactions -----------------------------------------------------------------------------
@@ -124,10 +114,10 @@ def test_captured_sighting_dice_radar_modifier_range(game):
 @pytest.mark.parametrize("warning,alerted,lowest", [
     ("no", "no", 6), ("yes", "no", 5), ("no", "yes", 4), ("yes", "yes", 3),
 ])
-def test_reaction_columns(game, warning, alerted, lowest):
+def test_reaction_columns(lookup, warning, alerted, lowest):
     for roll in range(1, 7):
-        result = ask(game, "reaction", f"roll={roll}", f"warning={warning}",
-                     f"alerted={alerted}")
+        result = lookup("reaction", f"roll={roll}", f"warning={warning}",
+                        f"alerted={alerted}")
         assert result == {"reacts": roll >= lowest}, roll
 
 
@@ -140,28 +130,28 @@ def test_reaction_columns(game, warning, alerted, lowest):
     (2, ("oblique=yes",), "return-fire"),
     (1, ("oblique=yes", "expert=yes", "held_fire=yes"), "none"),
 ])
-def test_reaction_effect_edges(game, roll, pairs, effect):
-    assert ask(game, "reaction-effect", f"roll={roll}", *pairs) == {"effect": effect}
+def test_reaction_effect_edges(lookup, roll, pairs, effect):
+    assert lookup("reaction-effect", f"roll={roll}", *pairs) == {"effect": effect}
 
 
 @pytest.mark.parametrize("roll,direction", [(1, "left"), (2, "left"), (3, "forward"),
                                             (4, "forward"), (5, "right"), (6, "right")])
-def test_corkscrew_every_face(game, roll, direction):
-    assert ask(game, "corkscrew", f"roll={roll}") == {"direction": direction}
+def test_corkscrew_every_face(lookup, roll, direction):
+    assert lookup("corkscrew", f"roll={roll}") == {"direction": direction}
 
 
 @pytest.mark.parametrize("roll,effect", [(1, "evade"), (2, "flash"), (3, "follow"),
                                          (5, "follow"), (6, "none")])
-def test_shootdown_every_face(game, roll, effect):
-    assert ask(game, "shootdown", f"roll={roll}") == {"effect": effect}
+def test_shootdown_every_face(lookup, roll, effect):
+    assert lookup("shootdown", f"roll={roll}") == {"effect": effect}
 
 
-def test_reaction_odds(game):
-    assert odds(game, "reaction")["exact"] == {"no": "5/6", "yes": "1/6"}
-    assert odds(game, "reaction", "warning=yes", "alerted=yes")["exact"] == {
+def test_reaction_odds(odds):
+    assert odds("reaction")["exact"] == {"no": "5/6", "yes": "1/6"}
+    assert odds("reaction", "warning=yes", "alerted=yes")["exact"] == {
         "no": "1/3", "yes": "2/3"}
-    assert odds(game, "corkscrew")["exact"] == {"forward": "1/3", "left": "1/3",
-                                                "right": "1/3"}
+    assert odds("corkscrew")["exact"] == {"forward": "1/3", "left": "1/3",
+                                          "right": "1/3"}
 
 
 # --- combat --------------------------------------------------------------------------------
@@ -171,14 +161,14 @@ def test_reaction_odds(game):
     (2, -20, 0), (2, 0, 0), (9, 0, 0), (8, 2, 1), (10, 0, 1), (11, 0, 2), (12, 0, 3),
     (12, 1, 4), (2, 11, 4), (12, 20, 4), (12, -3, 0), (12, -2, 1),
 ])
-def test_combat_edges(game, roll, fp, hits):
-    assert ask(game, "combat", f"roll={roll}", f"fp={fp}") == {"hits": hits}
+def test_combat_edges(lookup, roll, fp, hits):
+    assert lookup("combat", f"roll={roll}", f"fp={fp}") == {"hits": hits}
 
 
-def test_combat_hits_are_capped_and_monotone(game):
+def test_combat_hits_are_capped_and_monotone(lookup):
     last = 0
     for total in range(-18, 33):
-        hits = ask(game, "combat", "roll=2", f"fp={total - 2}")["hits"] if -20 <= total - 2 <= 20 \
+        hits = lookup("combat", "roll=2", f"fp={total - 2}")["hits"] if -20 <= total - 2 <= 20 \
             else None
         if hits is None:
             continue
@@ -186,9 +176,9 @@ def test_combat_hits_are_capped_and_monotone(game):
         last = hits
 
 
-def test_combat_odds_match_monte_carlo(game):
+def test_combat_odds_match_monte_carlo(game, odds):
     ref = ref_table(game, "combat")
-    exact = run_odds(game, ref, ["fp=3"])["result"]["distribution"]
+    exact = odds("combat", "fp=3")["distribution"]
     n = 20000
     seen = monte_carlo(lambda d: str(ref.resolve(game, {"fp": 3}, d).result["hits"]), n, seed=7)
     for key, p in exact.items():
@@ -209,8 +199,8 @@ def test_combat_odds_match_monte_carlo(game):
     ("1825", "4*", 2, ["1826", "1827"], True),
     ("0101", "2", 1, ["0102", "0103"], False),
 ])
-def test_bomber_move_edges(game, hex_id, mp, turn, path, exited):
-    result = ask(game, "bomber-move", f"hex={hex_id}", f"mp={mp}", f"turn={turn}")
+def test_bomber_move_edges(lookup, hex_id, mp, turn, path, exited):
+    result = lookup("bomber-move", f"hex={hex_id}", f"mp={mp}", f"turn={turn}")
     assert result == {"path": path, "exited": exited}
 
 
@@ -223,9 +213,9 @@ def test_bomber_move_edges(game, hex_id, mp, turn, path, exited):
     (("hex=0712", "mp=0", "turn=1"), "mp"),
     (("hex=0712", "mp=2", "turn=0"), "turn"),
 ])
-def test_bomber_move_bad_input(game, pairs, word):
+def test_bomber_move_bad_input(lookup, pairs, word):
     with pytest.raises(BadInput, match=word):
-        ask(game, "bomber-move", *pairs)
+        lookup("bomber-move", *pairs)
 
 
 # --- flak ----------------------------------------------------------------------------------
@@ -239,8 +229,8 @@ def test_bomber_move_bad_input(game, pairs, word):
     (("rolls=1,2,3,4,5,6,1,2", "sighting=2", "task_force=yes"), 2),
     (("rolls=1,2,3,4,5,6,1,2", "sighting=2"), 2),
 ])
-def test_flak_edges(game, pairs, hits):
-    assert ask(game, "flak", *pairs) == {"hits": hits}
+def test_flak_edges(lookup, pairs, hits):
+    assert lookup("flak", *pairs) == {"hits": hits}
 
 
 @pytest.mark.parametrize("pairs", [
@@ -253,15 +243,15 @@ def test_flak_edges(game, pairs, hits):
     ("rolls=1,2,4,4", "sighting=0"),
     ("rolls=1,2,4,4",),
 ])
-def test_flak_bad_input(game, pairs):
+def test_flak_bad_input(lookup, pairs):
     with pytest.raises(BadInput):
-        ask(game, "flak", *pairs)
+        lookup("flak", *pairs)
 
 
 @pytest.mark.parametrize("task_force,count", [("no", 4), ("yes", 8)])
-def test_flak_odds_match_monte_carlo(game, task_force, count):
+def test_flak_odds_match_monte_carlo(game, odds, task_force, count):
     ref = ref_table(game, "flak")
-    result = run_odds(game, ref, [f"task_force={task_force}", "sighting=3"])["result"]
+    result = odds("flak", f"task_force={task_force}", "sighting=3")
     exact = result["distribution"]
     assert len(exact) == count + 1
     assert math.isclose(sum(exact.values()), 1.0)
@@ -273,66 +263,66 @@ def test_flak_odds_match_monte_carlo(game, task_force, count):
         assert abs(seen.get(key, 0.0) - p) <= 4 * se + 1e-3, key
 
 
-def test_flak_check_only_double_six(game):
-    assert ask(game, "flak-check", "roll=11") == {"fires": False, "hit_dice": 0}
-    assert ask(game, "flak-check", "roll=12") == {"fires": True, "hit_dice": 4}
-    assert ask(game, "flak-check", "roll=12", "task_force=yes") == {"fires": True,
-                                                                   "hit_dice": 8}
-    assert odds(game, "flak-check")["exact"] == {"no": "35/36", "yes": "1/36"}
+def test_flak_check_only_double_six(lookup, odds):
+    assert lookup("flak-check", "roll=11") == {"fires": False, "hit_dice": 0}
+    assert lookup("flak-check", "roll=12") == {"fires": True, "hit_dice": 4}
+    assert lookup("flak-check", "roll=12", "task_force=yes") == {"fires": True,
+                                                                "hit_dice": 8}
+    assert odds("flak-check")["exact"] == {"no": "35/36", "yes": "1/36"}
 
 
 # --- tables beyond the catalogue ----------------------------------------------------------------
 
 
-def test_searchlight_dice_table(game):
-    assert ask(game, "searchlight-dice", "mode=searchlight", "visibility=poor") == {"dice": 1}
-    assert ask(game, "searchlight-dice", "mode=searchlight", "visibility=good", "moon=full",
-               "flare_too=yes") == {"dice": 5}
-    assert ask(game, "searchlight-dice", "mode=radar-guided", "jammed=yes") == {"dice": 2}
-    assert ask(game, "searchlight-dice", "mode=hand-off", "confusion=yes") == {"dice": 4}
+def test_searchlight_dice_table(lookup):
+    assert lookup("searchlight-dice", "mode=searchlight", "visibility=poor") == {"dice": 1}
+    assert lookup("searchlight-dice", "mode=searchlight", "visibility=good", "moon=full",
+                  "flare_too=yes") == {"dice": 5}
+    assert lookup("searchlight-dice", "mode=radar-guided", "jammed=yes") == {"dice": 2}
+    assert lookup("searchlight-dice", "mode=hand-off", "confusion=yes") == {"dice": 4}
 
 
-def test_min_range_modifier_table(game):
-    assert ask(game, "min-range-modifier", "radar_modifier=0", "fighter_mp=4",
-               "target_mp=2", "turned=yes") == {"modifier": -2}
-    assert ask(game, "min-range-modifier", "radar_modifier=0", "low_altitude=yes",
-               "band=X") == {"modifier": 0}
-    assert ask(game, "min-range-modifier", "radar_modifier=-2", "low_altitude=yes",
-               "band=L", "same_facing=no", "turned=yes", "fighter_mp=5",
-               "target_mp=2") == {"modifier": -6}
+def test_min_range_modifier_table(lookup):
+    assert lookup("min-range-modifier", "radar_modifier=0", "fighter_mp=4",
+                  "target_mp=2", "turned=yes") == {"modifier": -2}
+    assert lookup("min-range-modifier", "radar_modifier=0", "low_altitude=yes",
+                  "band=X") == {"modifier": 0}
+    assert lookup("min-range-modifier", "radar_modifier=-2", "low_altitude=yes",
+                  "band=L", "same_facing=no", "turned=yes", "fighter_mp=5",
+                  "target_mp=2") == {"modifier": -6}
 
 
-def test_firepower_table(game):
-    assert ask(game, "firepower", "fp=4", "corkscrewed=yes", "expert=yes") == {"fp": 2}
-    assert ask(game, "firepower", "fp=1", "green=yes", "unfavourable=yes") == {"fp": -2}
-    assert ask(game, "firepower", "fp=2", "defensive=yes", "vs_oblique=yes",
-               "village_inn=yes") == {"fp": 2}
+def test_firepower_table(lookup):
+    assert lookup("firepower", "fp=4", "corkscrewed=yes", "expert=yes") == {"fp": 2}
+    assert lookup("firepower", "fp=1", "green=yes", "unfavourable=yes") == {"fp": -2}
+    assert lookup("firepower", "fp=2", "defensive=yes", "vs_oblique=yes",
+                  "village_inn=yes") == {"fp": 2}
 
 
-def test_aircraft_table(game):
-    result = ask(game, "aircraft", "unit=me262b-1a-u1")
+def test_aircraft_table(game, lookup):
+    result = lookup("aircraft", "unit=me262b-1a-u1")
     stats = game.get("units", "me262b-1a-u1").stats
     assert result["mp"] == str(stats["mp"]) and result["type"] == "night-fighter"
     with pytest.raises(BadInput, match="spitfire"):
-        ask(game, "aircraft", "unit=spitfire")
+        lookup("aircraft", "unit=spitfire")
 
 
-def test_sighting_roll_table(game):
-    assert ask(game, "sighting-roll", "dice=3", "rolls=2,2,6", "sighting=2") == {
+def test_sighting_roll_table(lookup, odds):
+    assert lookup("sighting-roll", "dice=3", "rolls=2,2,6", "sighting=2") == {
         "sighted": True, "matching": 2, "announced": [2, 6]}
-    assert ask(game, "sighting-roll", "dice=1", "rolls=5", "sighting=2")["sighted"] is False
+    assert lookup("sighting-roll", "dice=1", "rolls=5", "sighting=2")["sighted"] is False
     with pytest.raises(BadInput):
-        ask(game, "sighting-roll", "dice=2", "rolls=5", "sighting=2")
+        lookup("sighting-roll", "dice=2", "rolls=5", "sighting=2")
     with pytest.raises(BadInput):
-        ask(game, "sighting-roll", "dice=1", "rolls=5,4", "sighting=2")
-    assert odds(game, "sighting-roll", "dice=2", "sighting=4")["exact"] == {
+        lookup("sighting-roll", "dice=1", "rolls=5,4", "sighting=2")
+    assert odds("sighting-roll", "dice=2", "sighting=4")["exact"] == {
         "no": "25/36", "yes": "11/36"}
 
 
-def test_sighting_roll_odds_match_monte_carlo(game):
+def test_sighting_roll_odds_match_monte_carlo(game, odds):
     ref = ref_table(game, "sighting-roll")
     args = {"dice": 3, "sighting": 5}
-    exact = run_odds(game, ref, ["dice=3", "sighting=5"])["result"]["distribution"]
+    exact = odds("sighting-roll", "dice=3", "sighting=5")["distribution"]
     n = 20000
     seen = monte_carlo(lambda d: "yes" if ref.resolve(game, args, d).result["sighted"]
                        else "no", n, seed=19)
