@@ -16,6 +16,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Protocol
 
 from .dice import Dice
@@ -73,6 +74,10 @@ class Referee(Protocol):
 
     def scenarios(self, game: Game) -> tuple[ScenarioInfo, ...]:
         """The shipped scenarios, the default first."""
+
+    def scenario_file(self, game: Game, name_or_path: str | None) -> Path:
+        """The file of a scenario by shipped name or YAML path (``None``: the default), found
+        without reading it; BadInput if unknown."""
 
     def load_scenario(self, game: Game, name_or_path: str | None) -> Any:
         """A scenario by shipped name or YAML path (``None``: the default). BadInput if unknown

@@ -310,20 +310,25 @@ def _game_ref(game: str) -> str:
 
 def _scenario_file(referee: Referee, game: Game, scenario: str | None) -> tuple[str | None,
                                                                                 Path | None]:
-    """``(scenario as logged, its file)``: a shipped name, or an absolute path."""
-    infos = referee.scenarios(game)
-    if scenario is None and infos:
-        scenario = infos[0].name
-    if scenario is None:
-        return None, None
-    for info in infos:
-        if info.name == scenario:
-            path = Path(info.path)
-            return scenario, path if path.is_file() else None
-    path = Path(scenario)
-    if path.is_file():
-        return str(path.resolve()), path.resolve()
-    return scenario, None  # load_scenario says what is allowed
+    """``(scenario as logged, its file)``: a shipped name, or an absolute path. Only finds the
+    file (``referee.scenario_file``); reads no scenario."""
+    try:
+        path = referee.scenario_file(game, scenario)
+    except BadInput:
+        return scenario, None  # load_scenario says what is allowed
+    if scenario is None:  # the default: logged by its shipped name (the file's stem)
+        scenario = path.stem if _finds(referee, game, path.stem, path) else str(path.resolve())
+    elif Path(scenario).is_file() and Path(scenario).resolve() == path.resolve():
+        return str(path.resolve()), path.resolve()  # a file the user gave, not a name
+    return scenario, path if path.is_file() else None
+
+
+def _finds(referee: Referee, game: Game, name: str, path: Path) -> bool:
+    """Whether the referee finds ``name`` as the file ``path``."""
+    try:
+        return referee.scenario_file(game, name).resolve() == path.resolve()
+    except BadInput:
+        return False
 
 
 def _file_sha256(path: Path | None) -> str | None:

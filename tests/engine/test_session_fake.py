@@ -89,13 +89,17 @@ class HideSeekReferee:
         return tuple(ScenarioInfo(name, name.title(), str(folder / f"{name}.yaml"))
                      for name in SCENARIOS)
 
-    def load_scenario(self, game, name_or_path: str | None) -> dict[str, Any]:
+    def scenario_file(self, game, name_or_path: str | None) -> Path:
         infos = {i.name: i.path for i in self.scenarios(game)}
         name = name_or_path or next(iter(infos))
         path = Path(infos.get(name, name))
         if not path.is_file():
             raise BadInput(f"unknown scenario {name!r} (shipped: {', '.join(infos)}; or a "
                            f"YAML file)")
+        return path
+
+    def load_scenario(self, game, name_or_path: str | None) -> dict[str, Any]:
+        path = self.scenario_file(game, name_or_path)
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
         if not isinstance(data, dict) or not isinstance(data.get("turns"), int):
             raise BadInput(f"{path}: turns: expected an integer")

@@ -90,6 +90,7 @@ from __future__ import annotations
 import typing
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, fields, is_dataclass, replace
+from pathlib import Path
 from types import UnionType
 from typing import Any
 
@@ -1139,16 +1140,16 @@ class NightfighterReferee:
             raise InputProblems(problems)
         return tuple(out)
 
+    def scenario_file(self, game: Game, name_or_path: str | None) -> Path:
+        return resolve_scenario(name_or_path)[0]
+
     def load_scenario(self, game: Game, name_or_path: str | None) -> Scenario:
-        resolve_scenario(name_or_path)
         return load_scenario(game, name_or_path)
 
     def _scenario(self, game: Game, s: NightSession) -> Scenario:
         return from_data(game, s.scenario, s.name, s.path)
 
-    def new(self, game: Game, scenario: Any, dice: Dice) -> Step:
-        if not isinstance(scenario, Scenario):
-            scenario = load_scenario(game, scenario)
+    def new(self, game: Game, scenario: Scenario, dice: Dice) -> Step:
         st = Streams(dice)
         night, notes = _setup(game, scenario, st)
         s = NightSession(scenario=scenario.data, name=scenario.name, path=scenario.path,
