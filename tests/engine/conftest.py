@@ -37,16 +37,6 @@ def lookup(payload):
 
 
 @pytest.fixture(scope="module")
-def roll(payload):
-    """``roll(table, seed, "a=1", ...)`` -> the whole payload of ``warpress roll``."""
-
-    def run(table: str, seed: int, *pairs: str) -> dict:
-        return payload("roll", table, *pairs, seed=seed)
-
-    return run
-
-
-@pytest.fixture(scope="module")
 def odds(payload):
     """``odds(table, "a=1", ...)`` -> the result dict of ``warpress odds``."""
 
