@@ -735,11 +735,16 @@ def _combine(part: Part) -> dict[str, Fraction]:
 def big_product(factors: Iterable[int]) -> int:
     """The product of many integers as a GMP integer, multiplied in a balanced tree (the
     exact odds' common denominators run to hundreds of thousands of bits)."""
-    level = [gmpy2.mpz(f) for f in factors] or [gmpy2.mpz(1)]
-    while len(level) > 1:
-        level = [level[k] * level[k + 1] if k + 1 < len(level) else level[k]
-                 for k in range(0, len(level), 2)]
-    return level[0]
+    return _pairwise([gmpy2.mpz(f) for f in factors] or [gmpy2.mpz(1)], mul)
+
+
+def _pairwise(items: list, op):
+    """``items`` folded with ``op`` in a balanced tree (the big numbers meet only at the
+    top)."""
+    while len(items) > 1:
+        items = [op(items[k], items[k + 1]) if k + 1 < len(items) else items[k]
+                 for k in range(0, len(items), 2)]
+    return items[0]
 
 
 def reduced_fraction(numerator: int, denominator: int) -> Fraction:
@@ -754,11 +759,8 @@ def reduced_fraction(numerator: int, denominator: int) -> Fraction:
 
 
 def _tree_sum(parts: list[Part]) -> Part:
-    """Add the parts pairwise (a balanced tree: the big numbers meet only at the top)."""
-    while len(parts) > 1:
-        parts = [_add_parts(parts[k], parts[k + 1]) if k + 1 < len(parts) else parts[k]
-                 for k in range(0, len(parts), 2)]
-    return parts[0]
+    """Add the parts pairwise (``_pairwise``)."""
+    return _pairwise(parts, _add_parts)
 
 
 def _add_parts(a: Part, b: Part) -> Part:
