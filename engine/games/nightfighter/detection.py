@@ -71,13 +71,18 @@ def environment(game: Game, moon: str, visibility: str, clouds: str = "clear",
 # --- zones --------------------------------------------------------------------------------
 
 
+def zone_letters(game: Game) -> tuple[str, ...]:
+    """The searchlight zone letters of the map (features searchlight-zone-X) [14.2]."""
+    return tuple(f.label for f in game.hex_map().features if f.kind == "searchlight-zone")
+
+
 def zone_hexes(game: Game, letter: str) -> frozenset[str]:
     """The hexes of searchlight zone ``letter`` (map feature searchlight-zone-X) [14.2]."""
     for feature in game.hex_map().features:
         if feature.kind == "searchlight-zone" and feature.label == letter:
             return frozenset(feature.hexes)
-    letters = [f.label for f in game.hex_map().features if f.kind == "searchlight-zone"]
-    raise BadInput(f"input zone={letter!r} is not a searchlight zone ({'|'.join(letters)})")
+    raise BadInput(f"input zone={letter!r} is not a searchlight zone "
+                   f"({'|'.join(zone_letters(game))})")
 
 
 def zone_of(game: Game, hex_id: str | None, zones: Iterable[str]) -> str | None:

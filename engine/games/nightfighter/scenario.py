@@ -18,19 +18,13 @@ from typing import Any
 from ...errors import BadInput, InputProblems, Problem
 from ...model import Game
 from ...yamlnodes import LList, LMap, read_yaml
+from .detection import zone_letters
 
 SCENARIO_DIR = Path(__file__).resolve().parents[3] / "games" / "nightfighter" / "scenarios"
 #: The shipped scenarios, the default (the early cat's-eye night) first.
 SHIPPED = ("cats-eye", "kammhuber-line", "tame-boar")
 BEACON_BOX = "radio-beacon-box"
-PHASE_IDS = ("bomber-movement", "bomber-entry", "fighter-movement", "flak", "radar-search",
-             "ai-search", "searchlight", "sighting", "combat", "end-of-turn")
 OMITTABLE = ("flak", "radar-search", "ai-search", "searchlight")
-DIFFICULTIES = ("normal", "hard", "impossible")
-MOONS = ("full", "half", "new", "random")
-VISIBILITIES = ("poor", "average", "good", "random")
-CLOUDS = ("overcast", "clear", "random")
-ALTITUDES = ("normal", "low", "high")
 THEATRES = ("europe", "pacific", "other")
 LEVELS = ("normal", "decisive")
 #: unit tags of naval operations (26): refused rather than played as plain bombers
@@ -123,6 +117,20 @@ class Scenario:
             f"{f.count} {f.unit}" for f in self.attackers)
 
 
+# --- what the game's data allows ----------------------------------------------------------
+
+
+def phase_ids(game: Game) -> tuple[str, ...]:
+    """The phases of a turn in order: the ids of the game's sequence of play [4.0]."""
+    return tuple(phase.id for phase in game.sequence)
+
+
+def values(game: Game, section: str, field: str) -> tuple[str, ...]:
+    """The values a scenario field or switch allows (``scenario-fields`` or
+    ``scenario-switches`` of games/nightfighter/scenarios.yaml) [3.2]."""
+    return tuple(game.get(section, field).get("values"))
+
+
 # --- reading ------------------------------------------------------------------------------
 
 
@@ -210,6 +218,11 @@ class _Checker:
             return allowed[0]
         return value
 
+    def listed(self, m: Mapping, key: str, path: str, section: str,
+               default: str | None = None) -> str:
+        """``choice`` among the values the game's data lists for ``key`` in ``section``."""
+        return self.choice(m, key, path, values(self.game, section, key), default)
+
     def count(self, m: Mapping, key: str, path: str, low: int = 1,
               required: bool = True) -> int | None:
         value = m.get(key)
@@ -272,7 +285,7 @@ class _Checker:
         if not isinstance(lights, Mapping):
             self.add(s, "searchlights", "expected {zones: [...], radar_guided: yes/no}", p)
         else:
-            zones = self.words(lights, "zones", f"{p}.searchlights", self._zone_letters(),
+            zones = self.words(lights, "zones", f"{p}.searchlights", zone_letters(self.game),
                                "a searchlight zone")
             radar_guided = self.flag(lights, "radar_guided", f"{p}.searchlights")
         env = s.get("environment")
@@ -286,23 +299,23 @@ class _Checker:
         for key in sorted(set(sw) - SWITCH_KEYS):
             self.add(sw, key, f"unknown switch {key!r} (allowed: {', '.join(sorted(SWITCH_KEYS))})",
                      f"{p}.switches")
-        ps = f"{p}.switches"
+        ps, pe = f"{p}.switches", f"{p}.environment"
         if sw.get("jamming", "none") != "none":
             self.add(sw, "jamming", f"{sw['jamming']!r}: jamming (24.5) is not played by the "
                                     "automatic referee yet; allowed: none", ps)
         return Scenario(
             name=name, title=self.text(s, "title", p), path=shown,
             background=self.text(s, "background", p),
-            difficulty=self.choice(s, "difficulty", p, DIFFICULTIES),
+            difficulty=self.listed(s, "difficulty", p, "scenario-fields"),
             turns=turns, bombers_gone=gone,
             phases_omitted=self.words(s, "phases_omitted", p, OMITTABLE, "an omittable phase"),
             attackers=attackers, arrival=self._arrival(s, p), defenders=defenders,
             radars=self._radars(s, p), zones=zones, radar_guided=radar_guided,
             flak=self.flag(s, "flak", p),
-            moon=self.choice(env, "moon", f"{p}.environment", MOONS),
-            visibility=self.choice(env, "visibility", f"{p}.environment", VISIBILITIES),
-            clouds=self.choice(env, "clouds", f"{p}.environment", CLOUDS),
-            altitude=self.choice(env, "altitude", f"{p}.environment", ALTITUDES, "normal"),
+            moon=self.listed(env, "moon", pe, "scenario-fields"),
+            visibility=self.listed(env, "visibility", pe, "scenario-fields"),
+            clouds=self.listed(env, "clouds", pe, "scenario-fields"),
+            altitude=self.listed(env, "altitude", pe, "scenario-switches", "normal"),
             theatre=self.choice(sw, "theatre", ps, THEATRES, "europe"),
             date=str(sw.get("date", "")),
             experten=self.words(sw, "experten", ps, fighter_ids, "a fighter id"),
@@ -327,10 +340,6 @@ class _Checker:
         if not isinstance(assumed, Mapping) or not all(
                 isinstance(v, str) and v for v in assumed.values()):
             self.add(s, "assumed", "expected a mapping field -> one-line note", p)
-
-    def _zone_letters(self) -> tuple[str, ...]:
-        return tuple(f.label for f in self.game.hex_map().features
-                     if f.kind == "searchlight-zone")
 
     def _unit(self, m: Mapping, key: str, path: str, types: tuple[str, ...]) -> Any:
         unit_id = m.get(key)

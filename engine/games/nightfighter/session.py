@@ -102,11 +102,11 @@ from . import combat, detection, intruders, movement, phases, radars, searchligh
 from .common import FACINGS, check_hex, const, facing_of, grid
 from .scenario import (
     BEACON_BOX,
-    PHASE_IDS,
     SHIPPED,
     Scenario,
     from_data,
     load_scenario,
+    phase_ids,
     shipped_path,
 )
 from .scenario import resolve as resolve_scenario
@@ -680,13 +680,14 @@ def _leave(r: _Run) -> None:
         _end_of_turn(r)
 
 
-def _next(phase: str) -> str:
-    return PHASE_IDS[(PHASE_IDS.index(phase) + 1) % len(PHASE_IDS)]
+def _next(game: Game, phase: str) -> str:
+    phases = phase_ids(game)
+    return phases[(phases.index(phase) + 1) % len(phases)]
 
 
 def _run_to_player(r: _Run) -> None:
     """Run umpire phases until one waits for the player or the game ends [4.0, 4.1]."""
-    for _ in range(len(PHASE_IDS) * 2):
+    for _ in range(len(phase_ids(r.game)) * 2):
         if _check_end(r):
             return
         if _active(r.sc, r.s.phase) and _waits(r.game, r.sc, r.s):
@@ -694,13 +695,13 @@ def _run_to_player(r: _Run) -> None:
         _leave(r)
         if _check_end(r):
             return
-        _enter(r, _next(r.s.phase))
+        _enter(r, _next(r.game, r.s.phase))
     raise RuntimeError("the phase machine did not reach a player phase")
 
 
 def _goto(r: _Run, target: str) -> None:
     """The phase-advance rule: end phases up to ``target`` (a later one) and start it."""
-    order = PHASE_IDS.index
+    order = phase_ids(r.game).index
     if order(target) < order(r.s.phase):
         raise RuleViolation("4.0", f"the {r.s.phase} phase is running; a command of the "
                                    f"{target} phase comes earlier in the turn (allowed now: "
@@ -709,7 +710,7 @@ def _goto(r: _Run, target: str) -> None:
         _leave(r)
         if _check_end(r):
             return
-        _enter(r, _next(r.s.phase))
+        _enter(r, _next(r.game, r.s.phase))
         if _check_end(r):
             return
 
@@ -1026,7 +1027,8 @@ def _awaiting(game: Game, sc: Scenario, s: NightSession) -> list[str]:
     """Commands legal now: the current phase's, and later phases' unless leaving is refused."""
     if s.over:
         return []
-    here = PHASE_IDS.index(s.phase)
+    phases = phase_ids(game)
+    here = phases.index(s.phase)
     out = list(PHASE_COMMANDS.get(s.phase, ()))
     if s.phase == "fighter-movement":
         if not any(f.id in s.warned and f.id not in s.moved for f in s.night.fighters):
@@ -1035,7 +1037,7 @@ def _awaiting(game: Game, sc: Scenario, s: NightSession) -> list[str]:
             out.remove("descend")
         if any(_may_move(game, s, f) for f in s.night.fighters):
             return out
-    for phase in PHASE_IDS[here + 1:]:
+    for phase in phases[here + 1:]:
         if phase in PHASE_COMMANDS and (_active(sc, phase) or phase == "end-of-turn"):
             out.extend(PHASE_COMMANDS[phase])
     return out
@@ -1283,8 +1285,9 @@ class NightfighterReferee:
         result = data.get("result")
         if result is not None and not isinstance(result, Mapping):
             raise BadInput("state: result: expected an object or null")
-        if s.phase not in PHASE_IDS:
-            raise BadInput(f"state: phase: {s.phase!r} is not a phase ({', '.join(PHASE_IDS)})")
+        if s.phase not in phase_ids(game):
+            raise BadInput(f"state: phase: {s.phase!r} is not a phase "
+                           f"({', '.join(phase_ids(game))})")
         s = replace(s, announcements=tuple(_announcement(a, f"announcements[{i}]")
                                            for i, a in enumerate(notes)),
                     result=dict(result) if result is not None else None)
