@@ -24,6 +24,8 @@ from collections.abc import Callable
 from contextlib import redirect_stdout
 from dataclasses import dataclass, field
 
+from ..engine.dice import SeededDice, faces
+from ..engine.errors import RuleViolation
 from ..engine.model import Game
 
 Factory = Callable[[Game], object]
@@ -59,6 +61,39 @@ class Outcome:
     @property
     def status(self) -> str:
         return "PASS" if self.passed else "FAIL"
+
+
+class DrawnDice:
+    """Dice whose every result hypothesis draws (from ``st.data()``), labelled with the roll's
+    name: a counterexample lists the rolls and shrinks them.
+
+    ``rolls`` records ``(name, die, value)`` for each roll, like ``SeededDice.rolls``, and
+    ``replay()`` is SeededDice's: GivenDice serving exactly those rolls again.
+    """
+
+    def __init__(self, data):
+        self.data = data
+        self.rolls: list[tuple[str, str, int]] = []
+
+    def roll(self, die: str, name: str = "roll") -> int:
+        from hypothesis import strategies as st
+
+        value = self.data.draw(st.sampled_from(faces(die)), label=name)
+        self.rolls.append((name, die, value))
+        return value
+
+    #: GivenDice serving exactly the rolls made so far (the same record as SeededDice's)
+    replay = SeededDice.replay
+
+
+def refusal(call: Callable[..., object], *args, **kwargs) -> str | None:
+    """None when the engine accepts ``call(*args, **kwargs)``; the RuleViolation's text (the
+    rule it cites) when it refuses."""
+    try:
+        call(*args, **kwargs)
+    except RuleViolation as exc:
+        return str(exc)
+    return None
 
 
 _INVARIANTS: dict[str, list[Invariant]] = {}

@@ -43,7 +43,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, precondition, rule
 from hypothesis.stateful import invariant as holds
 
-from ...engine.dice import GivenDice, faces
+from ...engine.dice import GivenDice
 from ...engine.errors import BadInput, RuleViolation
 from ...engine.games.midway import area as A
 from ...engine.games.midway import combat as C
@@ -70,24 +70,11 @@ from ...engine.games.midway.common import (
 from ...engine.games.midway.setup import standard_start
 from ...engine.model import Game
 from ...engine.tables import lookup
-from ..invariants import invariant
+from ..invariants import DrawnDice, invariant, refusal
 
 GAME = "midway"
 SIDES = ("japan", "us")
 REFUSED = (RuleViolation, BadInput)
-
-
-class DrawnDice:
-    """Dice whose every roll hypothesis draws: a counterexample lists (and shrinks) them."""
-
-    def __init__(self, data):
-        self.data = data
-        self.used: list[tuple[str, str, int]] = []
-
-    def roll(self, die: str, name: str = "roll") -> int:
-        value = self.data.draw(st.sampled_from(faces(die)), label=name)
-        self.used.append((name, die, value))
-        return value
 
 
 # --------------------------------------------------------------------------- helpers
@@ -485,15 +472,6 @@ def carrier_area_machine(game: Game):
     return CarrierArea
 
 
-def allowed(step, *args, **kwargs) -> bool:
-    """Whether the engine's ``step`` accepts these arguments (False: a RuleViolation)."""
-    try:
-        step(*args, **kwargs)
-    except RuleViolation:
-        return False
-    return True
-
-
 @invariant(GAME, "8.3(3)", "I1-I12, I24, I25, I31: carriers and the base never exceed their "
            "capacity, decks their undamaged boxes, CAP holds only fighters, steps never grow, "
            "damage 0/1/sunk, base hits <= 2 a turn, Garrison >= 2, groups hold together, "
@@ -602,7 +580,7 @@ def fleet_paths(game: Game):
         legal = (all(distance(game, a, b) == 1 for a, b in zip(path, path[1:], strict=False))
                  and midway not in path
                  and len(path) - 1 + (cost if entering else 0) <= limit)
-        accepted = allowed(M.check_path, game, fleet, path, turn, entering=entering)
+        accepted = refusal(M.check_path, game, fleet, path, turn, entering=entering) is None
         assert accepted == legal, (
             f"{fleet} path {M.plan_text(path)} on Turn {turn} (entering={entering}): "
             f"{'accepted' if accepted else 'refused'}; 6.1(1)(2), 6.3(1) allow {limit} hexes")
@@ -621,7 +599,7 @@ def fleets_apart(game: Game):
     def check(data, turn):
         ichikokan = data.draw(st.sampled_from(hexes), label="ichikokan")
         invasion = data.draw(st.one_of(st.none(), st.sampled_from(hexes)), label="invasion")
-        together = not allowed(M.check_japanese_ends, ichikokan, invasion)
+        together = refusal(M.check_japanese_ends, ichikokan, invasion) is not None
         assert together == (ichikokan == invasion), (
             f"1st Air Fleet {ichikokan}, Invasion Force {invasion}: "
             f"{'refused' if together else 'accepted'} (6.1(2))")
@@ -666,7 +644,7 @@ def base_attack_range(game: Game):
             got = S.base_attack_from(game, fleet_hex)
         except RuleViolation:
             got = None
-        ends_in_range = allowed(M.check_base_attack_end, game, fleet_hex)
+        ends_in_range = refusal(M.check_base_attack_end, game, fleet_hex) is None
         assert ends_in_range == (dist <= reach), f"{fleet_hex} at {dist}: end check (6.4(2))"
         if dist > reach:
             assert got is None, f"base attack from {fleet_hex}, {dist} hexes out (6.4(2))"
@@ -745,7 +723,7 @@ def initiative_and_aop(game: Game):
         aop = {"japan": japan, "us": us}
         assert aop[result.winner] > 0, f"{result.winner} has the initiative with 0 AOP (8.1(3))"
         if 0 in (japan, us):
-            assert not dice.used, f"a side with 0 AOP rolled: {dice.used} (8.1(3))"
+            assert not dice.rolls, f"a side with 0 AOP rolled: {dice.rolls} (8.1(3))"
         if card is None:
             assert rest == deck, "the deck changed without a draw"
         else:
@@ -959,7 +937,7 @@ def strike_refusals(game: Game):
     def check(data):
         dice = DrawnDice(data)
         state, strike = _strike_case(game, data, dice, legal=False)
-        dice.used.clear()
+        dice.rolls.clear()
         group = [state.unit(u) for u in strike.group]
         attack = [u for u in group if is_attack(game, u.type)]
         afloat = [c for c in division_carriers(game, strike.target) if c not in state.sunk] \
@@ -967,9 +945,9 @@ def strike_refusals(game: Game):
         wrong = (not attack
                  or (strike.target == base) != strike.base_attack_phase
                  or any(strike.assign.get(u.uid) not in afloat for u in attack if afloat))
-        refused = not allowed(C.air_strike, game, state, strike, dice)
+        refused = refusal(C.air_strike, game, state, strike, dice) is not None
         if refused:
-            assert not dice.used, f"dice rolled before the strike was refused: {dice.used}"
+            assert not dice.rolls, f"dice rolled before the strike was refused: {dice.rolls}"
         assert refused == wrong, (
             f"strike {strike} {'refused' if refused else 'accepted'} (9.0, 9.4, 6.4)")
 

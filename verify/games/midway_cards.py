@@ -46,7 +46,7 @@ from ...engine.games.midway_cards import combat
 from ...engine.games.midway_cards import common as cm
 from ...engine.games.midway_cards import state as st
 from ...engine.model import Game
-from ..invariants import SEED, invariant
+from ..invariants import SEED, invariant, refusal
 
 GAME = "midway-cards"
 #: ship statuses from least to most damaged (the ship-damage-status table's values)
@@ -200,7 +200,7 @@ def one_target(game: Game):
         enemy = [s.id for s in cm.ships(game, cm.opponent(side))]
         target = {c: enemy[a % len(enemy)] for c, a in zip(cards, aims, strict=False)}
         split = len(set(target.values())) > one
-        refused = _refused(lambda: combat.assign_targets(game, side, cards, target))
+        refused = refusal(combat.assign_targets, game, side, cards, target) is not None
         allowed = not split or (side == cm.US and us_split and len(cards) >= us_min)
         assert refused is not allowed, (
             f"{side} attack of {len(cards)} card(s) on {sorted(set(target.values()))}: "
@@ -362,15 +362,6 @@ def one_outcome(game: Game):
 # --- who may play what (12-4, 12-2, 10-2) ---------------------------------------------------
 
 
-def _refused(step) -> bool:
-    """True when the engine refuses the step with a RuleViolation."""
-    try:
-        step()
-    except RuleViolation:
-        return True
-    return False
-
-
 @invariant(GAME, "12-4", "the Midway base is defended by the base card's defense kinds only")
 def base_defense_kinds(game: Game):
     """CI10: a defense card of a kind the base card does not list is refused against it."""
@@ -383,8 +374,8 @@ def base_defense_kinds(game: Game):
 
     @given(defense=hs.sampled_from(defenders), attacker=hs.sampled_from(attackers))
     def check(defense, attacker):
-        refused = _refused(lambda: combat.defend(game, {attacker: cm.BASE_ID},
-                                                 {attacker: defense}))
+        refused = refusal(combat.defend, game, {attacker: cm.BASE_ID},
+                          {attacker: defense}) is not None
         kind = str(cm.stat(game, defense, "defense_kind"))
         assert refused is (kind not in allowed), \
             f"{defense} ({kind}) against the base: refused={refused}, allowed {allowed}"
@@ -401,14 +392,14 @@ def armament_change_base_only(game: Game):
     @given(card=hs.sampled_from(cm.instances(game, cm.ARMAMENT_DECK)),
            ship=hs.sampled_from(ship_ids(game)), us_card=hs.sampled_from(us_cards))
     def check(card, ship, us_card):
-        assert _refused(lambda: combat.check_attackers(game, [card], ship)), \
+        assert refusal(combat.check_attackers, game, [card], ship) is not None, \
             f"{card} may attack ship card {ship}"
-        assert not _refused(lambda: combat.check_attackers(game, [card], cm.BASE_ID)), \
+        assert refusal(combat.check_attackers, game, [card], cm.BASE_ID) is None, \
             f"{card} may not attack the base"
         japan_turn = st.new_game(game, shuffle=False)
         us_turn = replace(japan_turn, turn_player=cm.US, turn=2)
         for state in (japan_turn, us_turn):
-            assert _refused(lambda s=state: atk.rearm(s, game, [us_card])), \
+            assert refusal(atk.rearm, state, game, [us_card]) is not None, \
                 f"{us_card} re-armed in the {state.turn_player} turn"
 
     return check
@@ -429,11 +420,12 @@ def emergency_repair_us_only(game: Game):
         hurt = st.with_ship(state, replace(state.ship(ship), deck_damage=1))
         japan_turn = replace(hurt, us=replace(hurt.us, hand=hurt.us.hand + (repair,),
                                               deck=tuple(c for c in hurt.us.deck if c != repair)))
-        assert _refused(lambda: atk.emergency_repair(japan_turn, game,
-                                                     [(repair, ship, "deck")])), \
+        assert refusal(atk.emergency_repair, japan_turn, game,
+                       [(repair, ship, "deck")]) is not None, \
             "応急修理 played in a Japanese turn"
         us_turn = replace(japan_turn, turn_player=cm.US, turn=2)
-        assert _refused(lambda: atk.emergency_repair(us_turn, game, [(other, ship, "deck")])), \
+        assert refusal(atk.emergency_repair, us_turn, game,
+                       [(other, ship, "deck")]) is not None, \
             f"Japanese card {other} played as 応急修理"
 
     return check
@@ -458,7 +450,7 @@ def tactics_own_turn(game: Game):
         rest = tuple(c for c in p.deck + p.hand if c not in (spare, lost))
         state = st.with_player(state, replace(p, deck=rest, hand=(spare,), discard=(lost,)))
         theirs = replace(state, turn_player=cm.opponent(side))
-        assert _refused(lambda: atk.aircraft_repair(theirs, game, spare, lost)), \
+        assert refusal(atk.aircraft_repair, theirs, game, spare, lost) is not None, \
             f"{spare} played in the {cm.opponent(side)} turn"
         mine = atk.aircraft_repair(replace(state, turn_player=side), game, spare, lost)
         assert lost in mine.player(side).hand and spare in mine.player(side).discard
@@ -505,7 +497,7 @@ def base_cards(game: Game, state: st.State, mask: int) -> list[str]:
     room = st.capacity(state, game, cm.JAPAN)
     chosen = []
     for c in _masked(state.japan.hand, mask):
-        if _refused(lambda c=c: combat.check_attackers(game, [c], cm.BASE_ID)):
+        if refusal(combat.check_attackers, game, [c], cm.BASE_ID) is not None:
             continue
         flown = cm.flown_type(game, c, "A") if cm.kind(game, c) == "aircraft" else str(
             cm.stat(game, c, "aircraft_type"))
@@ -719,7 +711,7 @@ class GameMachine(hst.RuleBasedStateMachine):
         hand = self.state.player(self.state.turn_player).hand
         cards = rng.sample(hand, rng.randint(0, len(hand)))
         if len(cards) > most:
-            refused = _refused(lambda: st.hand_exchange(self.state, self.game, cards))
+            refused = refusal(st.hand_exchange, self.state, self.game, cards) is not None
             if self.check == "exchange":
                 assert refused, f"hand exchange of {len(cards)} cards allowed (8: {most})"
             return
@@ -853,8 +845,8 @@ def earlier_strikes(game: Game, state: st.State, strikes: int, rng: random.Rando
 
 def usable_defense(game: Game, instance: str, target: str) -> bool:
     """A defense card the defender may play for ``target`` (12-4 kinds, the ⑤ level cap)."""
-    return cm.kind(game, instance) == "defense" and not _refused(
-        lambda: combat.check_defense_card(game, instance, target))
+    return cm.kind(game, instance) == "defense" and refusal(
+        combat.check_defense_card, game, instance, target) is None
 
 
 def _fit(rng: random.Random, cards, room: Counter, flown) -> list[str]:
@@ -918,8 +910,8 @@ def draw_base_cards(rng: random.Random, state: st.State, game: Game) -> list[str
     """Armament-change and 零戦 cards of the Japanese hand for a base attack (③ capacity)."""
     if state.attacked_this_turn:
         return []
-    ready = [c for c in state.japan.hand if not _refused(
-        lambda c=c: combat.check_attackers(game, [c], cm.BASE_ID))]
+    ready = [c for c in state.japan.hand
+             if refusal(combat.check_attackers, game, [c], cm.BASE_ID) is None]
 
     def flown(c: str) -> str:
         if cm.kind(game, c) == "aircraft":
