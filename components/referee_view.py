@@ -34,7 +34,7 @@ from typing import Any
 
 from ..engine.errors import BadInput
 from ..engine.model import Game
-from .fonts import missing_glyphs, text_width
+from .fonts import text_width
 from .games.nightfighter import (
     BEACON_W,
     PAD,
@@ -44,8 +44,8 @@ from .games.nightfighter import (
     wrapped,
 )
 from .hexmap import HexGeometry
-from .kit import typeset
-from .primitives import Circle, Group, Page, Polygon, Primitive, Rect, Style, Text, texts
+from .kit import check_glyphs, typeset
+from .primitives import Circle, Group, Page, Polygon, Primitive, Rect, Style, Text
 
 HEADER_H = 24.0
 PANEL_GAP = 4.0
@@ -610,17 +610,6 @@ def _legend(game: Game, referee: bool, width: float, y: float) -> tuple[Group, f
 # --- the page ----------------------------------------------------------------------------
 
 
-def _typeset(items: tuple[Primitive, ...]) -> tuple[Primitive, ...]:
-    """The kit's typographic replacements; BadInput on a glyph the embedded font lacks."""
-    out = typeset(items)
-    for item in texts(out):
-        missing = missing_glyphs(item.text)
-        if missing:
-            raise BadInput(f"view: text {item.text!r} has characters the embedded font "
-                           f"lacks: {missing}")
-    return out
-
-
 def map_page(game: Game, view: Mapping, referee: bool = False) -> Page:
     """The player map (``referee=False``: reads no ``bombers``) or the referee map of ``view``
     as one page of primitives in mm. BadInput names the key and value of a view it cannot
@@ -643,9 +632,11 @@ def map_page(game: Game, view: Mapping, referee: bool = False) -> Page:
                           Style(stroke=BOMBER_INK, width=2.0), cls="referee-frame"))
     items += [*_header(game, view, referee, width), grid,
               Group(tuple(panel), dx=px, dy=y0, id="map-side", cls="map-side")]
-    return Page(width, height, _typeset(tuple(items)), id=f"{which}-session-map",
+    page = Page(width, height, typeset(items), id=f"{which}-session-map",
                 title=f"{view['title']} — {'referee' if referee else 'player'} map, "
                       f"turn {_scalar(view['turn'])}")
+    check_glyphs([page])
+    return page
 
 
 def map_svg(game: Game, view: Mapping, referee: bool = False) -> bytes:
