@@ -714,11 +714,9 @@ def initiative_and_aop(game: Game):
         deck = tuple(data.draw(st.lists(st.sampled_from(cards), unique=True), label="deck"))
         dice = DrawnDice(data)
         if japan == 0 and us == 0:
-            try:
-                S.initiative_with_draw(game, japan, us, deck, dice)
-            except RuleViolation:
-                return
-            raise AssertionError("an air operation with both sides at 0 AOP (8.2)")
+            assert refusal(S.initiative_with_draw, game, japan, us, deck, dice) is not None, (
+                "an air operation with both sides at 0 AOP (8.2)")
+            return
         result, card, rest = S.initiative_with_draw(game, japan, us, deck, dice)
         aop = {"japan": japan, "us": us}
         assert aop[result.winner] > 0, f"{result.winner} has the initiative with 0 AOP (8.1(3))"
@@ -1270,22 +1268,15 @@ def solitaire_policy(game: Game):
         japan = [u for u in state.units if unit_side(game, u.type) == "japan"]
         for a in us:
             for b in us:
-                try:
-                    So.solitaire_reorganize(game, state, a.uid, b.uid)
-                except RuleViolation:
-                    continue
-                raise AssertionError(f"the solitaire US merged {a.uid} and {b.uid} (12.3(4)f)")
+                assert refusal(So.solitaire_reorganize, game, state, a.uid, b.uid) is not None, (
+                    f"the solitaire US merged {a.uid} and {b.uid} (12.3(4)f)")
         pairs = [(a, b) for a in japan for b in japan if a.uid != b.uid and a.type == b.type
                  and (a.display, a.box) == (b.display, b.box) and a.steps == b.steps == 1]
         for a, b in pairs[:1]:
             merged = So.solitaire_reorganize(game, state, a.uid, b.uid)
             assert merged.unit(a.uid).steps == 2, "the Japanese may reorganize (12.3(7))"
         for used in range(once + 2):
-            try:
-                So.take_card_instead_of_op(game, used, 1)
-                allowed = True
-            except RuleViolation:
-                allowed = False
+            allowed = refusal(So.take_card_instead_of_op, game, used, 1) is None
             assert allowed == (used < once), f"card instead of an op, time {used + 1} (12.3(7))"
 
     return check
