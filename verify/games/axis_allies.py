@@ -187,6 +187,21 @@ def round_firers(spec: B.BattleSpec, state: B.BattleState) -> tuple[str, ...]:
     return state.attacker
 
 
+def firing(game: Game, spec: B.BattleSpec, state: B.BattleState) -> tuple[list[int], list[int]]:
+    """The values each side rolls against in a round fought from ``state``: the attacker's
+    round firers (E4), every defender (I7)."""
+    return (side_dice(game, round_firers(spec, state), "attack", spec.attacker_weapons),
+            side_dice(game, state.defender, "defense", spec.defender_weapons))
+
+
+def round_hits(game: Game, spec: B.BattleSpec, step: Step) -> tuple[int, int]:
+    """The hits a round scores (I2): the attacker's on the defender, the defender's on the
+    attacker."""
+    attack, defense = firing(game, spec, step.before)
+    return (hits(attack, step.named("attacker_rolls")),
+            hits(defense, step.named("defender_rolls")))
+
+
 def lost(before: tuple[str, ...], after: tuple[str, ...]) -> Counter:
     gone = Counter(before) - Counter(after)
     added = Counter(after) - Counter(before)
@@ -252,20 +267,21 @@ def expected_hits(game: Game):
 
 
 @invariant(GAME, "land 3)-4)", "each round every attacker rolls once (heavy bombers: the "
-           "weapon's dice), every defender once, including those just hit; no AA or submarine "
-           "dice after the opening (I4, I7)")
+           "weapon's dice), but in round 1 of a sea battle not the submarines that struck first "
+           "(E4, from round 2 they do), every defender left after the opening once, including "
+           "those just hit; no AA or submarine dice after the opening (I4, I7, I8)")
 def dice_per_round(game: Game):
     @given(st.data())
     def check(data):
         spec, steps = _fought(data, game)
         for n, step in enumerate(steps[1:], start=1):
-            want_a = side_dice(game, round_firers(spec, step.before), "attack",
-                               spec.attacker_weapons)
-            want_d = side_dice(game, step.before.defender, "defense", spec.defender_weapons)
+            assert step.before.round == n - 1, f"round {n} starts at count {step.before.round}"
+            want_a, want_d = firing(game, spec, step.before)
             got_a, got_d = step.named("attacker_rolls"), step.named("defender_rolls")
+            e4 = " (E4: the submarines sit out sea round 1)" if spec.kind == "sea" else ""
             assert len(got_a) == len(want_a), (
                 f"round {n}: attacker rolls {len(got_a)} dice for {step.before.attacker}, "
-                f"the rules give {len(want_a)}")
+                f"the rules give {len(want_a)}{e4}")
             assert len(got_d) == len(want_d), (
                 f"round {n}: defender rolls {len(got_d)} dice for {step.before.defender} "
                 f"(its casualties of this round included, I7), the rules give {len(want_d)}")
@@ -293,10 +309,7 @@ def casualties(game: Game):
         steps = fight(game, spec, DrawnDice(data))
         for n, step in enumerate(steps[1:], start=1):
             b, a = step.before, step.after
-            on_d = hits(side_dice(game, round_firers(spec, b), "attack", spec.attacker_weapons),
-                        step.named("attacker_rolls"))
-            on_a = hits(side_dice(game, b.defender, "defense", spec.defender_weapons),
-                        step.named("defender_rolls"))
+            on_d, on_a = round_hits(game, spec, step)
             assert a.defender == b.defender[min(on_d, len(b.defender)):], (
                 f"round {n}: {on_d} hits on {b.defender} leave {a.defender}")
             assert a.attacker == b.attacker[min(on_a, len(b.attacker)):], (
@@ -329,8 +342,8 @@ def aa_fire(game: Game):
 
 
 @invariant(GAME, "sea 2)-3)", "submarine first strike: sea battles only, once, one die per "
-           "attacking submarine; its hits are removed at once and never roll; in round 1 the "
-           "submarines do not fire again (I8, E4)")
+           "attacking submarine; its hits are removed at once (I8; that they never roll and "
+           "that the submarines sit out round 1, E4, is dice_per_round's check)")
 def sub_first_strike(game: Game):
     @given(st.data())
     def check(data):
@@ -347,18 +360,6 @@ def sub_first_strike(game: Game):
             f"sub rolls {rolls} sink {opening.after.sub_sunk}, the defender chose "
             f"{spec.defender[:sunk]}")
         assert opening.after.defender == spec.defender[sunk:], "sunk units are not removed"
-        if len(steps) > 1:
-            first = steps[1]
-            want = side_dice(game, opening.after.defender, "defense", spec.defender_weapons)
-            assert len(first.named("defender_rolls")) == len(want), "a sunk unit fires back"
-            no_subs = [t for t in first.before.attacker if t != "submarine"]
-            firing = side_dice(game, no_subs, "attack", spec.attacker_weapons)
-            assert len(first.named("attacker_rolls")) == len(firing), (
-                "the submarines fire again in round 1 (E4)")
-        if len(steps) > 2 and "submarine" in steps[2].before.attacker:
-            firing = side_dice(game, steps[2].before.attacker, "attack", spec.attacker_weapons)
-            assert len(steps[2].named("attacker_rolls")) == len(firing), (
-                "the submarines do not fire from round 2")
 
     return check
 
@@ -393,13 +394,9 @@ def battle_conservation(game: Game):
         kills_a = len(steps[0].after.aa_destroyed)
         kills_d = len(steps[0].after.sub_sunk)
         for step in steps[1:]:
-            b = step.before
-            kills_d += min(len(b.defender), hits(
-                side_dice(game, round_firers(spec, b), "attack", spec.attacker_weapons),
-                step.named("attacker_rolls")))
-            kills_a += min(len(b.attacker), hits(
-                side_dice(game, b.defender, "defense", spec.defender_weapons),
-                step.named("defender_rolls")))
+            on_d, on_a = round_hits(game, spec, step)
+            kills_d += min(len(step.before.defender), on_d)
+            kills_a += min(len(step.before.attacker), on_a)
         assert sum(gone_a.values()) == kills_a, f"attacker lost {dict(gone_a)}, {kills_a} kills"
         assert sum(gone_d.values()) == kills_d, f"defender lost {dict(gone_d)}, {kills_d} kills"
 
