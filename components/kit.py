@@ -226,7 +226,7 @@ def _finish(game: Game, pages: list[KitPage], options: Options) -> list[Page]:
         sized = Paper(options.paper.name, page.width, page.height)
         items = (*typeset(page.items), *footer(sized, game.info.name, kit_page.part,
                                                  number, total, page.footer))
-        out.append(Page(page.width, page.height, items, id=_safe_id(page.id),
+        out.append(Page(page.width, page.height, items, id=safe_id(page.id),
                         title=f"{game.info.name}: {kit_page.part}", footer=page.footer))
     check_glyphs(out)
     return out
@@ -260,7 +260,8 @@ def check_glyphs(pages: list[Page]) -> None:
                                f"characters no embedded font covers: {missing}")
 
 
-def _safe_id(text: str) -> str:
+def safe_id(text: str) -> str:
+    """``text`` as an id: every character but letters, digits, ``-`` and ``_`` made ``-``."""
     return "".join(ch if ch.isalnum() or ch in "-_" else "-" for ch in text).strip("-")
 
 

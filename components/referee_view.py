@@ -44,7 +44,7 @@ from .games.nightfighter import (
     wrapped,
 )
 from .hexmap import HexGeometry
-from .kit import check_glyphs, typeset
+from .kit import check_glyphs, safe_id, typeset
 from .primitives import Circle, Group, Page, Polygon, Primitive, Rect, Style, Text
 
 HEADER_H = 24.0
@@ -179,10 +179,6 @@ def _check_aircraft(record, where: str, statuses, drawn, hexes) -> None:
 # --- pieces ------------------------------------------------------------------------------
 
 
-def _safe(text: Any) -> str:
-    return "".join(ch if ch.isalnum() or ch in "-_" else "-" for ch in str(text)).strip("-")
-
-
 def _fit(text: str, size: float, width: float) -> float:
     """``size``, or smaller so that ``text`` fits ``width`` mm."""
     wide = text_width(text, size)
@@ -234,7 +230,7 @@ def _aircraft(kind: str, record: Mapping, name: str, ink: str, geo: HexGeometry,
         if detail:
             items.append(_label(name, cx, cy - d * 0.23, d * 0.15, d * 0.66, fill="#ffffff",
                                 cls=f"{kind}-unit"))
-        return Group(tuple(items), id=f"{kind}-{_safe(ident)}",
+        return Group(tuple(items), id=f"{kind}-{safe_id(ident)}",
                      cls=f"piece {kind} {record['status']} at-{where}")
 
     return draw
@@ -256,7 +252,7 @@ def _counter(i: int, record: Mapping, name: str) -> Callable[[float, float, floa
             _label(state, cx, y + d * 0.85, d * 0.2 if contact else d * 0.16, d * 0.88,
                    fill=CONTACT_INK if contact else "#555555", bold=contact,
                    cls="radar-contact")]
-        return Group(tuple(items), id=f"counter-{i + 1}-{_safe(record['radar'])}",
+        return Group(tuple(items), id=f"counter-{i + 1}-{safe_id(record['radar'])}",
                      cls=f"piece radar-counter {'contact' if contact else 'no-contact'} "
                          f"at-{record['hex']}")
 
@@ -273,7 +269,7 @@ def _sweep(i: int, j: int, record: Mapping, name: str, where: str
                  r=s * 0.1),
             _label("sweep", cx, cy - s * 0.08, s * 0.22, s * 0.85, fill=RADAR_INK),
             _label(name, cx, cy + s * 0.28, s * 0.26, s * 0.88, bold=True, cls="radar-name")]
-        return Group(tuple(items), id=f"sweep-{i + 1}-{j + 1}-{_safe(record['radar'])}",
+        return Group(tuple(items), id=f"sweep-{i + 1}-{j + 1}-{safe_id(record['radar'])}",
                      cls=f"piece sweep at-{where}")
 
     return draw
@@ -322,7 +318,7 @@ def _searchlight(i: int, record: Mapping) -> Callable[[float, float, float], Gro
             _label(zone, cx, cy + r * 0.2, r * 0.95, r * 1.5, bold=True, fill=ink,
                    cls="searchlight-zone-letter"),
             _label(kind, cx, cy + r * 0.68, r * 0.36, r * 1.4, fill=ink, bold=True)]
-        return Group(tuple(items), id=f"searchlight-{i + 1}-{_safe(zone)}",
+        return Group(tuple(items), id=f"searchlight-{i + 1}-{safe_id(zone)}",
                      cls=f"piece searchlight {kind} at-{record['hex']}")
 
     return draw
