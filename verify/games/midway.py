@@ -134,6 +134,23 @@ def _damage(game: Game, state: A.CarrierArea, data, dice) -> A.CarrierArea:
     return state
 
 
+def _check_base(game: Game, s: A.CarrierArea) -> None:
+    """9.6(2)(3), E23: at most 2 base hits a turn, the Garrison never below 2 from air attacks
+    and its start less the base hits, one runway box lost per hit while any are left."""
+    per_turn = game.constant("base-hits-per-turn")
+    floor = game.constant("garrison-air-attack-floor")
+    base = A.base_holder(game)
+    runway = len(A.deck_boxes(game, base))
+    assert s.base_hits_turn <= per_turn, (
+        f"{s.base_hits_turn} base hits this turn (9.6(3): {per_turn})")
+    assert s.garrison >= floor, f"Garrison {s.garrison} after air attacks (9.6(3): floor {floor})"
+    assert s.garrison == track_start(game, "garrison") - s.base_hits, (
+        f"Garrison {s.garrison} after {s.base_hits} base hits (9.6(2))")
+    lost = len(A.damaged_boxes(game, s, base))
+    assert lost == min(runway, s.base_hits), (
+        f"{lost} runway boxes lost after {s.base_hits} base hits (9.6(2), E23)")
+
+
 def _hits_taken(status: str) -> int:
     return {"intact": 0, "damaged": 1, "sunk": 2}[status]
 
@@ -153,13 +170,10 @@ def carrier_area_machine(game: Game):
                 for h in holders}
     deck = {h: game.constant("runway-capacity" if A.is_base(game, h) else "deck-capacity")
             for h in holders}
-    per_turn = game.constant("base-hits-per-turn")
-    floor = game.constant("garrison-air-attack-floor")
     destroyed_at = game.constant("base-function-destroyed-hits")
     steps_max = game.constant("unit-steps-max")
     base_display = A.base_display(game).id
     base = A.base_holder(game)
-    runway = len(A.deck_boxes(game, base))
     hexes = _hexes(game)
     aa = _aa_per_status(game)
     all_places = {h: [(d, b.id) for d, b in A.holder_boxes(game, h)] for h in holders}
@@ -454,15 +468,7 @@ def carrier_area_machine(game: Game):
         @holds()
         def base_hit_cap_and_floor(self):
             s = self.state
-            assert s.base_hits_turn <= per_turn, (
-                f"{s.base_hits_turn} base hits this turn (9.6(3): {per_turn})")
-            assert s.garrison >= floor, (
-                f"Garrison {s.garrison} after air attacks (9.6(3): floor {floor})")
-            assert s.garrison == track_start(game, "garrison") - s.base_hits, (
-                f"Garrison {s.garrison} after {s.base_hits} base hits (9.6(2))")
-            lost = len(A.damaged_boxes(game, s, base))
-            assert lost == min(runway, s.base_hits), (
-                f"{lost} runway boxes lost after {s.base_hits} base hits (9.6(2), E23)")
+            _check_base(game, s)
             searching = S.base_capability(game, A.base_destroyed(game, s))
             assert (searching == 0) == (s.base_hits >= destroyed_at), (
                 f"base search capability {searching} after {s.base_hits} hits (9.6(2))")
@@ -956,11 +962,7 @@ def strike_refusals(game: Game):
            "hits per turn <= 2, Garrison >= 2 and = 6 - hits, runway boxes lost = min(3, hits)",
            max_examples=40)
 def base_strikes(game: Game):
-    per_turn = game.constant("base-hits-per-turn")
-    floor = game.constant("garrison-air-attack-floor")
     base = A.base_display(game).id
-    holder = A.base_holder(game)
-    runway = len(A.deck_boxes(game, holder))
     attackers = [u for u in _aircraft_types(game, "japan", "carrier") if is_attack(game, u)]
 
     @given(st.data())
@@ -978,13 +980,7 @@ def base_strikes(game: Game):
                 strike = C.Strike(group=tuple(u.uid for u in group), target=base,
                                   base_attack_phase=True)
                 state, report = C.air_strike(game, state, strike, dice)
-                assert state.base_hits_turn <= per_turn, (
-                    f"{state.base_hits_turn} base hits on Turn {turn + 1} (9.6(3): {per_turn})")
-                assert state.garrison >= floor, f"Garrison {state.garrison} (9.6(3): {floor})"
-                assert state.garrison == track_start(game, "garrison") - state.base_hits
-                lost = len(A.damaged_boxes(game, state, holder))
-                assert lost == min(runway, state.base_hits), (
-                    f"{lost} runway boxes lost after {state.base_hits} hits (9.6(2))")
+                _check_base(game, state)
                 assert report.base_hits_applied <= report.attack_hits.get("base", 0)
 
     return check
