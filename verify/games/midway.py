@@ -54,6 +54,7 @@ from ...engine.games.midway import search as S
 from ...engine.games.midway import solitaire as So
 from ...engine.games.midway import victory as V
 from ...engine.games.midway.common import (
+    SIDES,
     carriers,
     distance,
     division_carriers,
@@ -62,6 +63,7 @@ from ...engine.games.midway.common import (
     is_attack,
     is_fighter,
     midway_hex,
+    other,
     track_start,
     track_values,
     unit_side,
@@ -73,7 +75,6 @@ from ...engine.tables import lookup
 from ..invariants import DrawnDice, invariant, refusal
 
 GAME = "midway"
-SIDES = ("japan", "us")
 REFUSED = (RuleViolation, BadInput)
 
 
@@ -82,10 +83,6 @@ REFUSED = (RuleViolation, BadInput)
 
 def _holders(game: Game) -> list[str]:
     return [c.id for c in game.extra["carriers"]] + [A.base_holder(game)]
-
-
-def _is_fighter(game: Game, type_id: str) -> bool:
-    return game.get("units", type_id).type == "fighter"
 
 
 def _hexes(game: Game) -> list[str]:
@@ -347,7 +344,7 @@ def carrier_area_machine(game: Game):
         def _strike(self, data, gid):
             units = self.state.group(gid)
             side = unit_side(game, units[0].type)
-            enemy = "us" if side == "japan" else "japan"
+            enemy = other(side)
             targets = [*divisions(game, enemy), base_display if side == "japan" else C.INVASION]
             target = data.draw(st.sampled_from(targets), label="target")
             assign = {}
@@ -435,7 +432,7 @@ def carrier_area_machine(game: Game):
         def fighters_only_in_cap(self):
             for u in self.state.units:
                 if u.box == "cap":
-                    assert _is_fighter(game, u.type), f"{u.uid} ({u.type}) in a CAP box (8.3(2))"
+                    assert is_fighter(game, u.type), f"{u.uid} ({u.type}) in a CAP box (8.3(2))"
 
         @holds()
         def steps_never_grow(self):
@@ -763,7 +760,7 @@ def _strike_case(game: Game, data, dice, *, legal: bool = True):
         state = A.new_turn(A.hit_base(game, state, 1)[0])
     state = A.hit_base(game, state, data.draw(st.integers(0, 2), label="base_hits_turn"))[0]
     side = data.draw(st.sampled_from(SIDES), label="side")
-    enemy = "us" if side == "japan" else "japan"
+    enemy = other(side)
     base = A.base_display(game).id
     targets = [d for d in divisions(game, enemy)
                if any(c not in state.sunk for c in division_carriers(game, d))]
@@ -1008,7 +1005,7 @@ def attack_monotone(game: Game):
             game, air, "invasion", False, False), f"{type_id}: the base hit more easily (9.6(2))"
         assert C.aa_hit_on(game, True) <= C.aa_hit_on(game, False), (
             "AA hits an escorted group more easily than an unescorted one (9.3(2))")
-        enemy = "us" if side == "japan" else "japan"
+        enemy = other(side)
         if kind == "carrier":
             target = divisions(game, enemy)[0]
             carrier = division_carriers(game, target)[0]
