@@ -414,10 +414,6 @@ def _sea(game: Game) -> tuple[str, ...]:
     return tuple(sorted(p for p, rec in board.points(game).items() if board.is_sea(rec)))
 
 
-def _income_value(game: Game, territory: str) -> int:
-    return int(board.points(game)[territory].get("production") or 0)
-
-
 def changes(game: Game):
     """Territories that changed hands since the start: ``(territory, new owner)`` pairs."""
     owners = st.sampled_from((*TURN_ORDER, board.NEUTRAL))
@@ -444,11 +440,6 @@ def walks(game: Game, unit_type: str, most: int):
         return path
 
     return walk()
-
-
-def _hostile(game: Game, power: str, control, where: str) -> bool:
-    owner = control.get(where)
-    return owner not in (None, board.NEUTRAL) and not board.friendly(game, power, owner)
 
 
 @invariant(GAME, "sea 7)", "submarine withdrawal: an attacking sub only to the sea zone it "
@@ -481,6 +472,8 @@ MOVERS = tuple(t for t in UNIT_TABLE if UNIT_TABLE[t][1])
            "in a friendly territory not taken this turn or (fighters) on a carrier, within their "
            "movement (I11, I12, I13)")
 def noncombat_movement(game: Game):
+    lands = frozenset(_land(game))
+
     @given(st.data(), st.sampled_from(MOVERS), st.sampled_from(TURN_ORDER), changes(game),
            st.booleans())
     def check(data, unit_type, power, moved_to, moved):
@@ -497,8 +490,8 @@ def noncombat_movement(game: Game):
                           captured_this_turn=taken, carriers=carriers)
         end = path[-1]
         spaces = [end] if aircraft else path[1:]
-        bad = [w for w in spaces if w in enemy or (w in _land(game) and (
-            control.get(w) == board.NEUTRAL or _hostile(game, power, control, w)))]
+        bad = [w for w in spaces if w in enemy or (w in lands and (
+            control.get(w) == board.NEUTRAL or board.hostile(game, power, w, control)))]
         if aircraft:
             sea = board.is_sea(board.point(game, end))
             if sea and not (unit_type == "fighter" and end in carriers):
@@ -537,7 +530,7 @@ def blitz(game: Game):
         middle = path[1:-1]
         neutral = [w for w in path[1:] if control.get(w) == board.NEUTRAL]
         blocked = [w for w in middle if w in enemy]
-        hostile = [w for w in middle if _hostile(game, power, control, w)]
+        hostile = [w for w in middle if board.hostile(game, power, w, control)]
         aircraft = unit_type in AIRCRAFT
         legal = not neutral and not blocked and (aircraft or not hostile or unit_type == "armor")
         assert (refused is None) is legal, (
@@ -547,7 +540,7 @@ def blitz(game: Game):
         if refused is not None:
             return
         end = path[-1]
-        takes_end = (not aircraft and _hostile(game, power, control, end) and end not in enemy)
+        takes_end = (not aircraft and board.hostile(game, power, end, control) and end not in enemy)
         want = ([] if aircraft else hostile) + ([end] if takes_end else [])
         assert list(captured) == want, f"{unit_type} along {path} captures {captured}"
         for where, owner in control.items():
@@ -560,10 +553,10 @@ def blitz(game: Game):
 PLACEABLE = tuple(UNIT_TABLE)
 
 
-def draw_placement(data, game: Game, own: list[str]) -> dict:
-    """A placement in ⑤, each part its own draw: factories on the board (mostly in ``own``
-    territories), where, what, and what this turn already saw."""
-    lands, seas, coast = _land(game), _sea(game), board.graph(game, ("coast",))
+def draw_placement(data, own: list[str], lands: tuple[str, ...], seas: tuple[str, ...],
+                   coast) -> dict:
+    """A placement in ⑤, each part its own draw: factories on the board's ``lands`` (mostly
+    in ``own`` territories), where, what, and what this turn already saw."""
     kinds = st.sampled_from(("original", "built"))
     site = st.sampled_from(own) | st.sampled_from(lands) if own else st.sampled_from(lands)
     factories = data.draw(st.dictionaries(site, kinds, min_size=1, max_size=4),
@@ -592,12 +585,13 @@ def draw_placement(data, game: Game, own: list[str]) -> dict:
            "(I14, I15, I16)")
 def placement(game: Game):
     coast = board.graph(game, ("coast",))
+    lands, seas = _land(game), _sea(game)
 
     @given(st.sampled_from(TURN_ORDER), changes(game), st.data())
     def check(power, moved_to, data):
         control = control_of(game, moved_to)
         own = sorted(t for t, who in control.items() if who == power)
-        case = draw_placement(data, game, own)
+        case = draw_placement(data, own, lands, seas, coast)
         factories, where, units = case["factories"], case["where"], case["units"]
         built, captured, already, placed = (case["built"], case["captured"], case["already"],
                                             case["placed"])
@@ -610,7 +604,7 @@ def placement(game: Game):
 
         refused = refusal(place)
         count = sum(n for t, n in units.items() if t != "factory")
-        sea = where in _sea(game)
+        sea = where in seas
         ships = {"battleship", "carrier", "transport", "submarine"}
         candidates = ([s for s in sorted(factories) if coast.adjacent(where, s)] if sea
                       else [where] if where in factories else [])
@@ -620,7 +614,7 @@ def placement(game: Game):
 
         def room(site: str) -> bool:  # I15
             return (factories[site] != "built"
-                    or count + placed.get(site, 0) <= _income_value(game, site))
+                    or count + placed.get(site, 0) <= board.income_value(game, site))
 
         sites = [s for s in candidates if usable(s) and room(s)]
         problems = []
@@ -680,10 +674,10 @@ def one_aa_gun(game: Game):
 @invariant(GAME, "⑥ income", "income is the NPL, the sum of the income values of the territories "
            "held; a territory changing hands moves exactly its value (I19, E11, W30)")
 def income(game: Game):
-    values = {t: _income_value(game, t) for t in _land(game)}
+    values = {t: board.income_value(game, t) for t in _land(game)}
     total = sum(values.values())
 
-    @given(changes(game), st.sampled_from(_land(game)), st.sampled_from(TURN_ORDER))
+    @given(changes(game), st.sampled_from(tuple(values)), st.sampled_from(TURN_ORDER))
     def check(moved_to, territory, taker):
         control = control_of(game, moved_to)
         npls = {p: board.npl(game, p, control) for p in TURN_ORDER}

@@ -126,10 +126,14 @@ def territories_of(game: Game, power: str, control: Control) -> list[str]:
     return [t for t, who in control.items() if who == power]
 
 
+def income_value(game: Game, territory: str) -> int:
+    """The income value a territory prints (``production``; 0 when it prints none)."""
+    return int(points(game)[territory].get("production") or 0)
+
+
 def npl(game: Game, power: str, control: Control) -> int:
     """National Production Level: the income values of the territories held (⑥, I19)."""
-    pts = points(game)
-    return sum(int(pts[t].get("production") or 0) for t in territories_of(game, power, control))
+    return sum(income_value(game, t) for t in territories_of(game, power, control))
 
 
 def income(game: Game, npl_value: int) -> int:
@@ -190,27 +194,27 @@ def board_victory(game: Game, control: Control, round_end: bool):
 # --------------------------------------------------------------------------- placement
 
 
-def placement_limit(game: Game, factory: str, income_value: int | None,
+def placement_limit(game: Game, factory: str, territory_income: int | None,
                     territory: str | None, place: int | None) -> int | str:
     """Table placement-limit; ``place`` over the limit is a rule violation (⑤, I15)."""
     if territory is not None:
         p = point(game, territory, "territory")
         if is_sea(p):
             raise BadInput(f"input territory={territory!r} is a sea zone; factories stand on land")
-        board_income = int(p.get("production") or 0)
-        if income_value is not None and income_value != board_income:
-            raise BadInput(f"input income={income_value} but {p.id} prints {board_income}")
-        income_value = board_income
-    if income_value is None:
+        board_income = income_value(game, p.id)
+        if territory_income is not None and territory_income != board_income:
+            raise BadInput(f"input income={territory_income} but {p.id} prints {board_income}")
+        territory_income = board_income
+    if territory_income is None:
         if factory != "original":
             key = game.table("placement-limit").key("income")
             raise BadInput(f"missing input 'income' (integer {key.min}..{key.max}) "
                            "for a factory built during the game")
-        income_value = game.table("placement-limit").key("income").min
-    limit = lookup(game.table("placement-limit"), factory=factory, income=income_value)["limit"]
+        territory_income = game.table("placement-limit").key("income").min
+    limit = lookup(game.table("placement-limit"), factory=factory, income=territory_income)["limit"]
     if place is not None and isinstance(limit, int) and place > limit:
         raise RuleViolation("⑤", f"{place} units at a factory built during the game in a "
-                                 f"territory of income {income_value}: at most {limit}")
+                                 f"territory of income {territory_income}: at most {limit}")
     return limit
 
 
@@ -299,7 +303,8 @@ def _check_facility_limits(game: Game, where: str, units: Mapping[str, int],
 # --------------------------------------------------------------------------- movement
 
 
-def _hostile(game: Game, power: str, territory: str, control: Control) -> bool:
+def hostile(game: Game, power: str, territory: str, control: Control) -> bool:
+    """Held by a power of the other alliance (not neutral, not ``power``'s own side)."""
     owner = control.get(territory)
     return owner is not None and owner != NEUTRAL and not friendly(game, power, owner)
 
@@ -326,14 +331,14 @@ def combat_move(game: Game, power: str, unit_type: str, path: list[str], control
         if where in occupied:
             raise RuleViolation("② combat movement", f"{unit_type} cannot move through {where}: "
                                                      "it holds enemy units")
-        if _hostile(game, power, where, control) and not has_tag(game, unit_type, "aircraft"):
+        if hostile(game, power, where, control) and not has_tag(game, unit_type, "aircraft"):
             if unit_type not in const(game, "blitz-units"):
                 who = ", ".join(const(game, "blitz-units"))
                 raise RuleViolation("② combat movement", f"only {who} may blitz through {where}")
             new[where] = power
             captured.append(where)
     end = path[-1]
-    if _hostile(game, power, end, control) and end not in occupied and not is_sea(
+    if hostile(game, power, end, control) and end not in occupied and not is_sea(
             point(game, end)) and domain(game, unit_type) == "land":
         new[end] = power
         captured.append(end)
@@ -382,7 +387,7 @@ def noncombat_move(game: Game, power: str, unit_type: str, path: list[str], cont
         if where in occupied:
             raise RuleViolation("④ non-combat movement", f"{where} holds enemy units")
         if not is_sea(point(game, where)) and (
-                control.get(where) == NEUTRAL or _hostile(game, power, where, control)):
+                control.get(where) == NEUTRAL or hostile(game, power, where, control)):
             what = "neutral" if control.get(where) == NEUTRAL else "enemy-controlled"
             raise RuleViolation("④ non-combat movement", f"{where} is {what}")
     if aircraft:
