@@ -268,12 +268,12 @@ def resolve_attack(
     shootdown, evade, collision, flash.
     """
     fighter, bomber = night.fighter(fighter_id), night.bomber(bomber_id)
+    if attack:  # first: it names what keeps this attack from being made (11.0 hex, facing...)
+        check_attack(game, night, fighter, bomber, deconfliction=deconfliction,
+                     oblique=oblique, dived=fighter.dived if dived is None else dived)
     if fighter.hex != bomber.hex or fighter.facing != bomber.facing:
         raise RuleViolation("17.4", "a reaction needs the fighter in the bomber's hex with its "
                                     "facing")
-    if attack:
-        check_attack(game, night, fighter, bomber, deconfliction=deconfliction,
-                     oblique=oblique, dived=fighter.dived if dived is None else dived)
     if illuminated is None:
         illuminated = lit_for_reaction(game, night, bomber)
     report = AttackReport()

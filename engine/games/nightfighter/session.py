@@ -951,15 +951,11 @@ def _attack(r: _Run, args: Mapping[str, Any]) -> None:
                                     "sighted bomber in the same hex with the same facing")
     if oblique and game_stat(r.game, f, "oblique_fp") is None:
         raise RuleViolation("20.0", f"{f.id} ({f.unit}) has no oblique guns")
-    bomber = r.night.bomber(f.sighting)
-    combat.check_attack(r.game, r.night, f, bomber, deconfliction=r.sc.deconfliction,
-                        oblique=oblique, dived=f.dived)
     follow = None if args.get("follow") == "none" else f.hex
     start = len(r.st.public.rolls)
-    r.night, report = combat.resolve_attack(r.game, r.night, f.id, bomber.id, r.st,
+    r.night, report = combat.resolve_attack(r.game, r.night, f.id, f.sighting, r.st,
                                             oblique=oblique,
-                                            deconfliction=r.sc.deconfliction,
-                                            follow=None if oblique else follow)
+                                            deconfliction=r.sc.deconfliction, follow=follow)
     _say_attack(r, f.id, report, r.st.public_rolls("roll", start), oblique)
 
 
