@@ -109,13 +109,12 @@ def _aa_per_status(game: Game) -> dict[str, int]:
     return {s: int(lookup(table, carrier=s)["dice"]) for s in ("intact", "damaged", "sunk")}
 
 
-def _group_limit(game: Game, units) -> int:
-    """8.4(2)(3): Japanese 8, US base 3, US carrier 2 (from the constants)."""
-    if unit_side(game, units[0].type) == "japan":
+def _group_limit(game: Game, side: str, land: bool) -> int:
+    """8.4(2)(3): Japanese 8, US base (``land``: with a land-based unit) 3, US carrier 2 (from
+    the constants)."""
+    if side == "japan":
         return game.constant("group-size-japan")
-    if any(u.home == "land" for u in units):
-        return game.constant("group-size-us-base")
-    return game.constant("group-size-us-carrier")
+    return game.constant("group-size-us-base" if land else "group-size-us-carrier")
 
 
 def _aircraft_types(game: Game, side: str, home: str) -> list[str]:
@@ -457,8 +456,9 @@ def carrier_area_machine(game: Game):
                 uids = {u.uid for u in units}
                 assert uids <= self.members.get(gid, frozenset()), (
                     f"group {gid} gained units in flight: {sorted(uids)} (8.4(2))")
-                assert len(units) <= _group_limit(game, units), (
-                    f"group {gid} has {len(units)} units (8.4(2)(3))")
+                land = any(u.home == "land" for u in units)
+                limit = _group_limit(game, unit_side(game, units[0].type), land)
+                assert len(units) <= limit, f"group {gid} has {len(units)} units (8.4(2)(3))"
                 assert len({u.box for u in units}) == 1, f"group {gid} split over hexes"
                 assert len({unit_side(game, u.type) for u in units}) == 1, f"{gid} mixes sides"
 
@@ -768,8 +768,7 @@ def _strike_case(game: Game, data, dice, *, legal: bool = True):
     target = data.draw(st.sampled_from(targets), label="target")
     home = "land" if side == "us" and data.draw(st.booleans(), label="from_midway") else "carrier"
     types = _aircraft_types(game, side, home)
-    limit = (game.constant("group-size-japan") if side == "japan" else
-             game.constant("group-size-us-base" if home == "land" else "group-size-us-carrier"))
+    limit = _group_limit(game, side, home == "land")
     kinds = data.draw(st.lists(st.sampled_from(types), min_size=1, max_size=limit), label="group")
     launched = data.draw(st.booleans(), label="launched")
     hex_id = data.draw(st.sampled_from(_hexes(game)), label="hex")
@@ -1245,7 +1244,8 @@ def solitaire_policy(game: Game):
             for g in step.launch:
                 units = [after[u] for u in g]
                 assert any(is_attack(game, u.type) for u in units), f"group {g} cannot attack"
-                assert len(units) <= _group_limit(game, units), f"group {g} too large (8.4(2))"
+                land = any(u.home == "land" for u in units)
+                assert len(units) <= _group_limit(game, "us", land), f"group {g} too large (8.4(2))"
             us_after = [u for u in step.state.units if unit_side(game, u.type) == "us"]
             assert sum(u.steps for u in us_after) == sum(u.steps for u in us_before) and len(
                 us_after) <= len(us_before), "the solitaire US merged or lost steps (12.3(4)f)"
