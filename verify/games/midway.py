@@ -147,16 +147,31 @@ def _check_base(game: Game, s: A.CarrierArea) -> None:
         f"{lost} runway boxes lost after {s.base_hits} base hits (9.6(2), E23)")
 
 
-def _hits_taken(status: str) -> int:
-    return {"intact": 0, "damaged": 1, "sunk": 2}[status]
+def _status_after(status: str, hits: int) -> str:
+    """9.4(2): a carrier's status after ``hits`` more hits: the first damages, the second sinks."""
+    order = ("intact", "damaged", "sunk")
+    return order[min(2, order.index(status) + hits)]
 
 
 # --------------------------------------------------------------------------- the carrier area
 
 
+def _groups(state: A.CarrierArea) -> list[str]:
+    """The air groups in the combat area."""
+    return sorted({u.group for u in state.units if u.airborne})
+
+
 def _flying(machine) -> bool:
     """A precondition: some air group is in the combat area."""
-    return any(u.airborne for u in machine.state.units)
+    return bool(_groups(machine.state))
+
+
+def _chooser(data):
+    """A hangar choice for the forced Return moves (8.3(1)), drawn by hypothesis."""
+    def choose(_air, options):
+        return options[data.draw(st.integers(0, len(options) - 1), label="hangar")]
+
+    return choose
 
 
 def carrier_area_machine(game: Game):
@@ -170,6 +185,7 @@ def carrier_area_machine(game: Game):
     steps_max = game.constant("unit-steps-max")
     base_display = A.base_display(game).id
     base = A.base_holder(game)
+    carrier_ids = [h for h in holders if h != base]
     hexes = _hexes(game)
     aa = _aa_per_status(game)
     all_places = {h: [(d, b.id) for d, b in A.holder_boxes(game, h)] for h in holders}
@@ -218,10 +234,7 @@ def carrier_area_machine(game: Game):
 
         @rule(data=st.data(), side=st.sampled_from(SIDES))
         def forced_return_moves(self, data, side):
-            def choose(_air, options):
-                return options[data.draw(st.integers(0, len(options) - 1), label="hangar")]
-
-            self._try(lambda s: A.advance_returns(game, s, side, choose))
+            self._try(lambda s: A.advance_returns(game, s, side, _chooser(data)))
 
         @rule(data=st.data(), side=st.sampled_from(SIDES))
         def air_operation(self, data, side):
@@ -237,11 +250,7 @@ def carrier_area_machine(game: Game):
                 if targets:
                     moves.append((air.uid, data.draw(st.sampled_from(targets), label="to")))
             before = self.state
-
-            def choose(_air, options):
-                return options[data.draw(st.integers(0, len(options) - 1), label="hangar")]
-
-            after = self._try(lambda s: A.operation_moves(game, s, side, moves, choose))
+            after = self._try(lambda s: A.operation_moves(game, s, side, moves, _chooser(data)))
             if after is None:
                 return
             uids = [m[0] for m in moves]
@@ -303,10 +312,7 @@ def carrier_area_machine(game: Game):
         @precondition(_flying)
         @rule(data=st.data())
         def fly_a_group(self, data):
-            groups = sorted({u.group for u in self.state.units if u.airborne})
-            if not groups:
-                return
-            gid = data.draw(st.sampled_from(groups), label="group")
+            gid = data.draw(st.sampled_from(_groups(self.state)), label="group")
             just = data.draw(st.booleans(), label="just_launched")
             to = data.draw(st.sampled_from(hexes), label="to")
             units = self.state.group(gid)
@@ -321,10 +327,7 @@ def carrier_area_machine(game: Game):
         @precondition(_flying)
         @rule(data=st.data())
         def no_target_return(self, data):
-            groups = sorted({u.group for u in self.state.units if u.airborne})
-            if not groups:
-                return
-            gid = data.draw(st.sampled_from(groups), label="group")
+            gid = data.draw(st.sampled_from(_groups(self.state)), label="group")
             side = unit_side(game, self.state.group(gid)[0].type)
             own = [d.id for d in A.air_displays(game) if d.side == side]
             where = data.draw(st.sampled_from(own), label="display")
@@ -337,8 +340,7 @@ def carrier_area_machine(game: Game):
         @precondition(_flying)
         @rule(data=st.data())
         def strike(self, data):
-            groups = sorted({u.group for u in self.state.units if u.airborne})
-            self._strike(data, data.draw(st.sampled_from(groups), label="group"))
+            self._strike(data, data.draw(st.sampled_from(_groups(self.state)), label="group"))
 
         def _strike(self, data, gid):
             units = self.state.group(gid)
@@ -382,7 +384,7 @@ def carrier_area_machine(game: Game):
                     f"8.3(4) merged {a} with {b}")
                 assert after.unit(a.uid).steps == 2, f"{a.uid} merged into {after.unit(a.uid)}"
 
-        @rule(carrier=st.sampled_from(holders[:-1]), roll=st.integers(1, 6))
+        @rule(carrier=st.sampled_from(carrier_ids), roll=st.integers(1, 6))
         def hit_a_carrier(self, carrier, roll):
             self._try(lambda s: A.hit_carrier(game, s, carrier, GivenDice([roll])))
 
@@ -421,7 +423,7 @@ def carrier_area_machine(game: Game):
                     f"(8.3(5), 9.4(2))")
                 if h != base:
                     assert len(damaged) <= 1, f"{h} has two damage markers and is afloat (9.4(2))"
-            status = {c: A.status(game, self.state, c) for c in holders[:-1]}
+            status = {c: A.status(game, self.state, c) for c in carrier_ids}
             for d in all_divisions:
                 want = sum(aa[status[c]] for c in division_carriers(game, d))
                 got = C.aa_dice(game, self.state, d)
@@ -451,7 +453,7 @@ def carrier_area_machine(game: Game):
 
         @holds()
         def groups_hold_together(self):
-            for gid in {u.group for u in self.state.units if u.airborne}:
+            for gid in _groups(self.state):
                 units = self.state.group(gid)
                 uids = {u.uid for u in units}
                 assert uids <= self.members.get(gid, frozenset()), (
@@ -882,7 +884,7 @@ def strike_damage(game: Game):
             for c in division_carriers(game, strike.target):
                 hits = report.attack_hits.get(c, 0)
                 before = A.status(game, state, c)
-                want = ["intact", "damaged", "sunk"][min(2, _hits_taken(before) + hits)]
+                want = _status_after(before, hits)
                 got = A.status(game, after, c)
                 assert got == want, f"{c}: {before} + {hits} hit(s) = {got}, not {want} (9.4(2))"
                 if got == "sunk" and before != "sunk":
@@ -1062,8 +1064,7 @@ def surface_battle(game: Game):
         assert len(targets) == count or all(c in state.sunk for c in pool if c != N.INVASION), (
             f"{count} hits, {len(targets)} allocated (10.1(2))")
         for c in set(targets) - {N.INVASION}:
-            want = ["intact", "damaged", "sunk"][min(2, _hits_taken(A.status(game, state, c))
-                                                     + targets.count(c))]
+            want = _status_after(A.status(game, state, c), targets.count(c))
             assert A.status(game, after, c) == want, (
                 f"{c}: {targets.count(c)} surface hits give {A.status(game, after, c)} (9.4(2))")
         assert after.invasion == max(0, state.invasion - targets.count(N.INVASION))
@@ -1250,7 +1251,7 @@ def solitaire_policy(game: Game):
             assert sum(u.steps for u in us_after) == sum(u.steps for u in us_before) and len(
                 us_after) <= len(us_before), "the solitaire US merged or lost steps (12.3(4)f)"
             state = step.state
-            for gid in sorted({u.group for u in state.units if u.airborne}):
+            for gid in _groups(state):
                 uids = [u.uid for u in state.group(gid)]
                 if So.us_group_action(game, state, gid, ichikokan_hex) == "attack":
                     box = data.draw(st.sampled_from(["return-1", "return-2"]), label="box")
