@@ -118,9 +118,9 @@ def _battle_args(draw, weapons: tuple[str, ...], kinds: tuple[str, ...]) -> dict
 
 @dataclass(frozen=True)
 class Step:
-    """One step of a battle: ``opening`` (AA fire, submarine first strike) or ``round``."""
+    """One step of a battle: the opening (AA fire, submarine first strike; ``steps[0]``) or a
+    round."""
 
-    kind: str
     before: B.BattleState
     after: B.BattleState
     rolls: tuple[tuple[str, str, int], ...]  # (name, die, value), as DrawnDice records them
@@ -133,11 +133,11 @@ def fight(game: Game, spec: B.BattleSpec, dice: DrawnDice) -> list[Step]:
     """The battle through the engine's steps, as ``resolve`` takes them; ``resolve`` replays it."""
     start = B.BattleState(spec.attacker, spec.defender)
     state = B.opening(game, spec, dice)
-    steps = [Step("opening", start, state, tuple(dice.rolls))]
+    steps = [Step(start, state, tuple(dice.rolls))]
     while not state.over and not B.stalled(game, spec, state):
         mark = len(dice.rolls)
         new = B.combat_round(game, spec, state, dice)
-        steps.append(Step("round", state, new, tuple(dice.rolls[mark:])))
+        steps.append(Step(state, new, tuple(dice.rolls[mark:])))
         state = new
     replayed = B.resolve(game, spec, dice.replay())
     assert replayed == state, f"resolve ends in {replayed}, the steps in {state}"
@@ -779,10 +779,9 @@ def victory_outcomes(game: Game):
     allied_needed = game.constant("allied-capitals-for-axis-win")
     threshold = game.constant("axis-economic-victory-npl")
     top = game.table("victory").key("axis_npl").max
-    axis_caps = game.constant("axis-capitals-for-allied-win")
     allied_caps = game.constant("allied-capitals")
 
-    @given(st.integers(0, axis_caps), st.integers(0, allied_caps), st.integers(0, top),
+    @given(st.integers(0, axis_needed), st.integers(0, allied_caps), st.integers(0, top),
            st.booleans())
     def check(axis_lost, allied_lost, npl, round_end):
         out, rules, _errata = board.victory_check(game, axis_lost, allied_lost, npl, round_end)
