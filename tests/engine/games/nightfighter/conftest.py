@@ -1,4 +1,4 @@
-"""Fixtures of the Nightfighter engine tests: the built-in game.
+"""Fixtures of the Nightfighter engine tests: the built-in game and its referee.
 
 The folder is put on ``sys.path`` so that ``nf_helpers`` imports under any import mode.
 """
@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from warpress.engine.loader import builtin
+from warpress.engine.referee import referee_for
 
 HERE = str(Path(__file__).resolve().parent)
 if HERE not in sys.path:
@@ -20,3 +21,9 @@ if HERE not in sys.path:
 def game():
     """The built-in Nightfighter data, loaded once."""
     return builtin("nightfighter")
+
+
+@pytest.fixture(scope="session")
+def ref(game):
+    """The Nightfighter referee (it keeps no state of its own: every call takes the state)."""
+    return referee_for(game)

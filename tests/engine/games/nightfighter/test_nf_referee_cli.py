@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from test_nf_referee_games import next_command
+from nf_helpers import next_command
 from warpress.cli import main
 
 

@@ -14,18 +14,18 @@ from __future__ import annotations
 
 import json
 from dataclasses import replace
+from itertools import zip_longest
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_nf_referee_games import plans, play
+from nf_helpers import next_command, plans, play, start_state
 from warpress import cli
 from warpress.engine.dice import SeededDice
 from warpress.engine.errors import BadInput, RuleViolation
 from warpress.engine.games.nightfighter import detection, intruders
 from warpress.engine.games.nightfighter.common import grid
 from warpress.engine.games.nightfighter.scenario import SHIPPED
-from warpress.engine.referee import referee_for
 
 FAR = 13          # fighter reach this turn + AI range / sighting, + bomber MP + tail warning
 FIGHTER_ROWS = range(20, 28)
@@ -33,11 +33,6 @@ BOMBER_ROWS = range(1, 8)
 SETTINGS = settings(max_examples=40, deadline=None,
                     suppress_health_check=[HealthCheck.function_scoped_fixture,
                                            HealthCheck.too_slow])
-
-
-@pytest.fixture(scope="module")
-def ref(game):
-    return referee_for(game)
 
 
 def hexes_outside_zones(game, scenario, rows):
@@ -58,7 +53,7 @@ def _twins(draw, context):
     name = draw(st.sampled_from(SHIPPED))
     sc = ref.load_scenario(game, name)
     seed = draw(st.integers(0, 10_000))
-    state = ref.new(game, sc, SeededDice(seed)).state
+    state = start_state(game, ref, name, seed)
     g = grid(game)
     night = state.night
     f_hexes = draw(st.lists(st.sampled_from(hexes_outside_zones(game, sc, FIGHTER_ROWS)),
@@ -140,7 +135,7 @@ def test_nf_referee_unseen_positions_never_leak(game, ref):
 def test_nf_referee_the_property_detects_a_leak(game, ref):
     """The comparison above can fail: with a bomber inside a fighter's sighting range the two
     states give different views (a sighting marker shows the true hex, 10.1)."""
-    state = ref.new(game, ref.load_scenario(game, "cats-eye"), SeededDice(3)).state
+    state = start_state(game, ref, "cats-eye", 3)
     night = state.night
     bomber = night.bombers[0]
     views = []
@@ -166,7 +161,7 @@ def test_nf_referee_the_property_detects_a_leak(game, ref):
 def kammhuber(game, ref):
     """Kammhuber line, turn 1, both fighters moved (203 stays in the radio beacon box), clear
     skies: Radar Search is next."""
-    state = ref.new(game, ref.load_scenario(game, "kammhuber-line"), SeededDice(8)).state
+    state = start_state(game, ref, "kammhuber-line", 8)
     night = state.night
     state = replace(state, night=replace(night, env=replace(night.env, clouds="clear")))
     for fid in ("201", "202"):
@@ -258,7 +253,7 @@ def test_nf_referee_l5_intruder_detection_never_told(game, ref):
 
 
 def test_nf_referee_l6_corkscrew_and_displacement_hidden(game, ref):
-    state = ref.new(game, ref.load_scenario(game, "cats-eye"), SeededDice(4)).state
+    state = start_state(game, ref, "cats-eye", 4)
     night = state.night
     bomber = replace(night.bombers[0], hex="0706", status="on-map", facing=3)
     fighter = replace(night.fighter("231"), hex="0706", facing=3, sighting=bomber.id)
@@ -281,7 +276,7 @@ def test_nf_referee_l6_corkscrew_and_displacement_hidden(game, ref):
 
 
 def test_nf_referee_l7_chit_side_and_delays_hidden(game, ref):
-    state = ref.new(game, ref.load_scenario(game, "tame-boar"), SeededDice(6)).state
+    state = start_state(game, ref, "tame-boar", 6)
     night = state.night
     other = replace(state, night=replace(
         night, chit_face="yellow" if night.chit_face == "red" else "red",
@@ -296,7 +291,7 @@ def test_nf_referee_l7_chit_side_and_delays_hidden(game, ref):
 def test_nf_referee_l5_chasing_intruder_untold(game, ref):
     """An intruder whose AI radar holds a fighter chases it (27.2.3); nothing is told unless
     it attacks (27.2.4), and no marker shows it."""
-    state = ref.new(game, ref.load_scenario(game, "tame-boar"), SeededDice(2)).state
+    state = start_state(game, ref, "tame-boar", 2)
     night = state.night
     intruder = next(b for b in night.bombers if b.kind == "intruder")
     night = night.with_bomber(replace(intruder, hex="0912", facing=3, status="on-map"))
@@ -334,10 +329,6 @@ def _speaks(note) -> bool:
 
 def speaking_window(game, ref):
     """The property below as a hypothesis test function (called to run it)."""
-    from itertools import zip_longest
-
-    from test_nf_referee_games import next_command
-
     @settings(SETTINGS, max_examples=12)
     @given(data=twin_states(game, ref))
     def check(data):

@@ -5,20 +5,15 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
+from nf_helpers import start_state
 from warpress.engine.dice import SeededDice
 from warpress.engine.errors import BadInput, RuleViolation
-from warpress.engine.referee import referee_for
-
-
-@pytest.fixture(scope="module")
-def ref(game):
-    return referee_for(game)
 
 
 @pytest.fixture(scope="module")
 def start(game, ref):
     """Cat's-eye night, turn 1, Fighter Movement: Hurricanes 231 (0708) and 232 (1108), N."""
-    return ref.new(game, ref.load_scenario(game, "cats-eye"), SeededDice(5)).state
+    return start_state(game, ref, "cats-eye", 5)
 
 
 def refused(game, ref, state, command, args, rule):
@@ -147,7 +142,7 @@ def test_nf_referee_bad_input(game, ref, start, command, args, needle):
 
 
 def test_nf_referee_search_unknown_counter_and_hex(game, ref):
-    state = ref.new(game, ref.load_scenario(game, "kammhuber-line"), SeededDice(5)).state
+    state = start_state(game, ref, "kammhuber-line", 5)
     for fid in ("201", "202"):
         state = ref.apply(game, state, "move", {"fighter": fid, "path": "F,F"},
                           SeededDice(1)).state

@@ -7,20 +7,14 @@ import json
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_nf_referee_games import next_command
+from nf_helpers import next_command, start_state
 from warpress.engine.dice import SeededDice
 from warpress.engine.errors import BadInput, RuleViolation
 from warpress.engine.games.nightfighter.scenario import SHIPPED
-from warpress.engine.referee import referee_for
 
 RANDOM_COMMANDS = [("end-turn", {}), ("sight", {}), ("attack", {"fighter": "201"}),
                    ("move", {"fighter": "205", "path": "F,F"}), ("evade", {"fighter": "206"}),
                    ("descend", {"fighter": "211"}), ("search", {"counter": "freya", "hex": "0910"})]
-
-
-@pytest.fixture(scope="module")
-def ref(game):
-    return referee_for(game)
 
 
 @settings(max_examples=25, deadline=None,
@@ -31,7 +25,7 @@ def ref(game):
 def test_nf_referee_dump_load_round_trip(game, ref, scenario, seed, noise):
     """Every state on the way (autopilot commands, some random ones) survives
     dump -> JSON text -> load unchanged, and the loaded state plays on identically."""
-    state = ref.new(game, ref.load_scenario(game, scenario), SeededDice(seed)).state
+    state = start_state(game, ref, scenario, seed)
     for i, (random_one, pick) in enumerate(noise):
         text = json.dumps(ref.dump(state))
         back = ref.load(game, json.loads(text))
@@ -61,7 +55,7 @@ def test_nf_referee_dump_load_round_trip(game, ref, scenario, seed, noise):
     (lambda d: d["scenario"]["scenario"].__setitem__("difficulty", "easy"), "difficulty"),
 ])
 def test_nf_referee_load_rejects_bad_data(game, ref, edit, needle):
-    state = ref.new(game, ref.load_scenario(game, "kammhuber-line"), SeededDice(2)).state
+    state = start_state(game, ref, "kammhuber-line", 2)
     data = json.loads(json.dumps(ref.dump(state)))
     edit(data)
     with pytest.raises(BadInput) as err:
