@@ -78,7 +78,6 @@ class Item:
     """One thing drawn on the map: its hex (None for the beacon box) and how it is drawn."""
 
     hex: str | None
-    order: int
     draw: Callable[[float, float, float], Group]
 
 
@@ -342,29 +341,31 @@ def _radar_name(game: Game, radar_id: str) -> str:
 
 
 def map_items(game: Game, view: Mapping, referee: bool, geo: HexGeometry) -> list[Item]:
-    """Every piece the view puts on the map, in drawing order (no bombers unless ``referee``)."""
+    """Every piece the view puts on the map, in drawing order: fighters, bombers (only when
+    ``referee``), radar counters, their sweeps, searchlights, markers."""
     items: list[Item] = []
     for fighter in view["fighters"]:
         if fighter["status"] in ("on-map", "beacon-box"):
             place = fighter["hex"] if fighter["status"] == "on-map" else None
-            items.append(Item(place, 0, _aircraft("fighter", fighter,
-                                                  _unit_name(game, fighter.get("unit")),
-                                                  FIGHTER_INK, geo, place or "beacon-box")))
+            items.append(Item(place, _aircraft("fighter", fighter,
+                                               _unit_name(game, fighter.get("unit")),
+                                               FIGHTER_INK, geo, place or "beacon-box")))
     if referee:
         for bomber in view["bombers"]:
             if bomber["status"] == "on-map":
-                items.append(Item(bomber["hex"], 1, _aircraft(
+                items.append(Item(bomber["hex"], _aircraft(
                     "bomber", bomber, _unit_name(game, bomber.get("unit")), BOMBER_INK, geo,
                     bomber["hex"])))
+    names = [_radar_name(game, counter["radar"]) for counter in view["counters"]]
     for i, counter in enumerate(view["counters"]):
-        name = _radar_name(game, counter["radar"])
-        items.append(Item(counter["hex"], 2, _counter(i, counter, name)))
+        items.append(Item(counter["hex"], _counter(i, counter, names[i])))
+    for i, counter in enumerate(view["counters"]):
         for j, sweep in enumerate(counter.get("sweeps") or ()):
-            items.append(Item(sweep, 3, _sweep(i, j, counter, name, sweep)))
+            items.append(Item(sweep, _sweep(i, j, counter, names[i], sweep)))
     for i, light in enumerate(view["searchlights"]):
-        items.append(Item(light["hex"], 4, _searchlight(i, light)))
+        items.append(Item(light["hex"], _searchlight(i, light)))
     for i, marker in enumerate(view["markers"]):
-        items.append(Item(marker["hex"], 5, _marker(i, marker, geo)))
+        items.append(Item(marker["hex"], _marker(i, marker, geo)))
     return items
 
 
@@ -398,7 +399,7 @@ def _pieces(game: Game, view: Mapping, referee: bool, geo: HexGeometry) -> list[
         by_hex.setdefault(item.hex, []).append(item)
     out: list[Primitive] = []
     for place in sorted(by_hex, key=lambda h: (h is None, h or "")):
-        stack = sorted(by_hex[place], key=lambda it: it.order)
+        stack = by_hex[place]
         if place is None:
             out.extend(_in_beacon_box(game, geo, stack))
             continue
