@@ -196,7 +196,11 @@ def board_victory(game: Game, control: Control, round_end: bool):
 
 def placement_limit(game: Game, factory: str, territory_income: int | None,
                     territory: str | None, place: int | None) -> int | str:
-    """Table placement-limit; ``place`` over the limit is a rule violation (⑤, I15)."""
+    """Table placement-limit; ``place`` over the limit is a rule violation (⑤, I15).
+
+    ``place`` counts every unit the factory places this turn (those placed already too).
+    """
+    where = "a territory"
     if territory is not None:
         p = point(game, territory, "territory")
         if is_sea(p):
@@ -205,6 +209,7 @@ def placement_limit(game: Game, factory: str, territory_income: int | None,
         if territory_income is not None and territory_income != board_income:
             raise BadInput(f"input income={territory_income} but {p.id} prints {board_income}")
         territory_income = board_income
+        where = p.id
     if territory_income is None:
         if factory != "original":
             key = game.table("placement-limit").key("income")
@@ -213,8 +218,8 @@ def placement_limit(game: Game, factory: str, territory_income: int | None,
         territory_income = game.table("placement-limit").key("income").min
     limit = lookup(game.table("placement-limit"), factory=factory, income=territory_income)["limit"]
     if place is not None and isinstance(limit, int) and place > limit:
-        raise RuleViolation("⑤", f"{place} units at a factory built during the game in a "
-                                 f"territory of income {territory_income}: at most {limit}")
+        raise RuleViolation("⑤", f"{place} units this turn at a factory built during the game in "
+                                 f"{where} (income {territory_income}): at most {limit}")
     return limit
 
 
@@ -265,18 +270,18 @@ def check_placement(game: Game, power: str, where: str, units: Mapping[str, int]
 
 def _with_room(game: Game, sites: list[str], factories: Mapping[str, str], count: int,
                placed: Mapping[str, int]) -> list[str]:
-    """The sites whose factory may still place ``count`` units this turn (⑤, I15)."""
-    fits, limits = [], {}
+    """The sites whose factory may still place ``count`` units this turn (⑤, I15); when none
+    may, the first one's refusal."""
+    fits, refusals = [], []
     for site in sites:
-        limit = placement_limit(game, str(factories[site]), None, site, None)
-        limits[site] = limit
-        if not isinstance(limit, int) or count + placed.get(site, 0) <= limit:
+        try:
+            placement_limit(game, factories[site], None, site, count + placed.get(site, 0))
+        except RuleViolation as exc:
+            refusals.append(exc)
+        else:
             fits.append(site)
     if not fits:
-        site = sites[0]
-        raise RuleViolation("⑤", f"{count + placed.get(site, 0)} units at the factory in {site} "
-                                 f"this turn: one built during the game places at most "
-                                 f"{limits[site]}")
+        raise refusals[0]
     return fits
 
 
