@@ -8,13 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 from nf_helpers import next_command
-from warpress.cli import main
-
-
-def run(*args: str):
-    return CliRunner().invoke(main, ["referee", *args])
 
 
 def _argv(command: str, args: dict) -> list[str]:
@@ -36,28 +30,29 @@ def _log(where: Path) -> list[dict]:
 
 
 @pytest.fixture
-def where(tmp_path: Path) -> Path:
-    out = run("new", "nightfighter", "--scenario", "kammhuber-line", "--seed", "11",
+def where(cli, tmp_path: Path) -> Path:
+    out = cli("referee", "new", "nightfighter", "--scenario", "kammhuber-line", "--seed", "11",
               "--session", str(tmp_path / "s"))
     assert out.exit_code == 0, out.output
     return tmp_path / "s"
 
 
-def _view(where: Path) -> dict:
-    out = run("status", "--json", "--session", str(where))
-    assert out.exit_code == 0, out.output
-    return json.loads(out.output)
+@pytest.fixture
+def play(game, cli, cli_json):
+    """``play(where, n)``: the autopilot's next ``n`` commands typed at the command line."""
+
+    def run(where: Path, commands: int) -> None:
+        for _ in range(commands):
+            view = cli_json("referee", "status", "--session", str(where))
+            command, args = next_command(game, view)
+            out = cli("referee", *_argv(command, args), "--session", str(where))
+            assert out.exit_code == 0, (command, args, out.output)
+
+    return run
 
 
-def _play(game, where: Path, commands: int) -> None:
-    for _ in range(commands):
-        command, args = next_command(game, _view(where))
-        out = run(*_argv(command, args), "--session", str(where))
-        assert out.exit_code == 0, (command, args, out.output)
-
-
-def test_nf_referee_cli_new_shows_the_player_view_only(tmp_path):
-    out = run("new", "nightfighter", "--seed", "4", "--session", str(tmp_path / "s"))
+def test_nf_referee_cli_new_shows_the_player_view_only(cli, tmp_path):
+    out = cli("referee", "new", "nightfighter", "--seed", "4", "--session", str(tmp_path / "s"))
     assert out.exit_code == 0, out.output
     lines = out.output.splitlines()
     assert lines[0] == f"session {tmp_path / 's'}: nightfighter, scenario cats-eye, seed 4"
@@ -65,20 +60,22 @@ def test_nf_referee_cli_new_shows_the_player_view_only(tmp_path):
     assert "bombers" not in out.output and "he111" not in out.output
 
 
-def test_nf_referee_cli_a_session_played_from_the_command_line_replays(game, where):
-    _play(game, where, 25)
-    view = _view(where)
+def test_nf_referee_cli_a_session_played_from_the_command_line_replays(cli, cli_json, play,
+                                                                      where):
+    play(where, 25)
+    view = cli_json("referee", "status", "--session", str(where))
     assert view["turn"] >= 2
     before = (where / "state.json").read_bytes()
-    out = run("replay", "--session", str(where))
+    out = cli("referee", "replay", "--session", str(where))
     assert out.exit_code == 0, out.output
     assert (where / "state.json").read_bytes() == before
     assert [r["type"] for r in _log(where)].count("command") >= 25
 
 
-def test_nf_referee_cli_an_illegal_move_is_refused_with_its_rule_and_changes_nothing(where):
+def test_nf_referee_cli_an_illegal_move_is_refused_with_its_rule_and_changes_nothing(cli,
+                                                                                    where):
     state = (where / "state.json").read_bytes()
-    out = run("move", "201", "L,F,F", "--session", str(where))
+    out = cli("referee", "move", "201", "L,F,F", "--session", str(where))
     assert out.exit_code == 1
     assert "rule 9.2" in out.output
     assert (where / "state.json").read_bytes() == state
@@ -86,8 +83,8 @@ def test_nf_referee_cli_an_illegal_move_is_refused_with_its_rule_and_changes_not
     assert last["result"] == "refused" and last["rule"] == "9.2"
 
 
-def test_nf_referee_cli_searching_before_every_fighter_moved_is_refused(where):
-    out = run("search", "freya", "0710", "--session", str(where))
+def test_nf_referee_cli_searching_before_every_fighter_moved_is_refused(cli, where):
+    out = cli("referee", "search", "freya", "0710", "--session", str(where))
     assert out.exit_code == 1 and "rule 9.0" in out.output
 
 
@@ -95,28 +92,28 @@ def test_nf_referee_cli_searching_before_every_fighter_moved_is_refused(where):
     (("move", "999", "F,F"), "warpress: move: no night fighter '999' (have: 201, 202, 203)"),
     (("evade", "F1"), "warpress: evade: no night fighter 'F1' (have: 201, 202, 203)"),
 ])
-def test_nf_referee_cli_bad_input_is_one_line_and_exit_2(where, args, message):
-    out = run(*args, "--session", str(where))
+def test_nf_referee_cli_bad_input_is_one_line_and_exit_2(cli, where, args, message):
+    out = cli("referee", *args, "--session", str(where))
     assert out.exit_code == 2
     assert out.output == message + "\n"
 
 
-def test_nf_referee_cli_an_unknown_session_is_exit_2(tmp_path):
-    out = run("status", "--session", str(tmp_path / "nowhere"))
-    assert out.exit_code == 2
-    assert out.output.startswith("warpress: no referee session in ")
-    assert len(out.output.splitlines()) == 1
+def test_nf_referee_cli_an_unknown_session_is_exit_2(cli, cli_refused, tmp_path):
+    args = ("referee", "status", "--session", str(tmp_path / "nowhere"))
+    line = cli_refused(*args)
+    assert line.startswith("warpress: no referee session in ")
+    assert cli(*args).output == line + "\n"     # no blank lines either
 
 
-def test_nf_referee_cli_maps_and_the_reveal_is_logged(where, tmp_path):
-    out = run("status", "--map", str(tmp_path / "player.svg"), "--session", str(where))
+def test_nf_referee_cli_maps_and_the_reveal_is_logged(cli, cli_json, where, tmp_path):
+    out = cli("referee", "status", "--map", str(tmp_path / "player.svg"), "--session", str(where))
     assert out.exit_code == 0, out.output
     player = (tmp_path / "player.svg").read_text()
-    truth = json.loads(run("reveal", "--json", "--session", str(where)).output)
+    truth = cli_json("referee", "reveal", "--session", str(where))
     assert _log(where)[-1]["type"] == "reveal"
     for bomber in truth["bombers"]:
         assert f'id="bomber-{bomber["id"]}"' not in player
-    out = run("reveal", "--map", str(tmp_path / "umpire.svg"), "--session", str(where))
+    out = cli("referee", "reveal", "--map", str(tmp_path / "umpire.svg"), "--session", str(where))
     assert out.exit_code == 0, out.output
     umpire = (tmp_path / "umpire.svg").read_text()
     on_map = [b for b in truth["bombers"] if b["status"] == "on-map"]
@@ -125,13 +122,13 @@ def test_nf_referee_cli_maps_and_the_reveal_is_logged(where, tmp_path):
 
 
 @pytest.mark.usefixtures("pdftoppm")
-def test_nf_referee_cli_player_map_as_png(where, tmp_path):
-    out = run("status", "--map", str(tmp_path / "player.png"), "--session", str(where))
+def test_nf_referee_cli_player_map_as_png(cli, where, tmp_path):
+    out = cli("referee", "status", "--map", str(tmp_path / "player.png"), "--session", str(where))
     assert out.exit_code == 0, out.output
     assert (tmp_path / "player.png").read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
 
 
-def test_nf_referee_cli_a_hand_edited_state_is_detected_and_replay_restores_it(where):
+def test_nf_referee_cli_a_hand_edited_state_is_detected_and_replay_restores_it(cli, where):
     path = where / "state.json"
     good = path.read_bytes()
     data = json.loads(good)
@@ -139,16 +136,16 @@ def test_nf_referee_cli_a_hand_edited_state_is_detected_and_replay_restores_it(w
     blob[len(blob) // 2] ^= 0x01
     data["state"] = base64.b64encode(bytes(blob)).decode()
     path.write_text(json.dumps(data, indent=1))
-    out = run("status", "--session", str(where))
+    out = cli("referee", "status", "--session", str(where))
     assert out.exit_code == 2
     assert "checksum mismatch" in out.output and len(out.output.splitlines()) == 1
-    out = run("replay", "--session", str(where))
+    out = cli("referee", "replay", "--session", str(where))
     assert out.exit_code == 0, out.output
     assert path.read_bytes() == good
 
 
-def test_nf_referee_cli_the_state_file_does_not_show_hidden_positions(game, where):
-    truth = json.loads(run("reveal", "--json", "--session", str(where)).output)
+def test_nf_referee_cli_the_state_file_does_not_show_hidden_positions(cli_json, where):
+    truth = cli_json("referee", "reveal", "--session", str(where))
     text = (where / "state.json").read_text() + (where / "log.jsonl").read_text()
     for bomber in truth["bombers"]:
         assert f'"{bomber["id"]}"' not in text
