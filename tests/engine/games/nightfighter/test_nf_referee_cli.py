@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import base64
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -144,9 +145,25 @@ def test_nf_referee_cli_a_hand_edited_state_is_detected_and_replay_restores_it(c
     assert path.read_bytes() == good
 
 
-def test_nf_referee_cli_the_state_file_does_not_show_hidden_positions(cli_json, where):
+def test_nf_referee_cli_the_state_file_does_not_show_hidden_positions(cli_json, play, where):
+    """After 25 commands typed at the command line (moves, searches, sightings, turns), neither
+    state.json nor the log names a bomber, its type, or the hex of an attacker the player has
+    not been shown."""
+    play(where, 25)
+    view = cli_json("referee", "status", "--session", str(where))
     truth = cli_json("referee", "reveal", "--session", str(where))
+    log = _log(where)
+    assert [r["type"] for r in log].count("command") == 25
+    shown = {m["hex"] for m in view["markers"]} | {f["hex"] for f in view["fighters"]}
+    shown |= {c["hex"] for c in view["counters"]} | {h for c in view["counters"]
+                                                      for h in c["sweeps"]}
+    shown |= {s["hex"] for s in view["searchlights"]}
+    typed = {r["args"].get("hex") for r in log if r["type"] == "command"}
+    hidden = {b["hex"] for b in truth["bombers"] if b["status"] == "on-map"} - shown - typed
+    assert hidden, "no attacker on the map is hidden: the hex check below would check nothing"
     text = (where / "state.json").read_text() + (where / "log.jsonl").read_text()
+    for hex_id in hidden:   # as a word: quoted, or escaped inside an embedded JSON text
+        assert not re.search(rf"\b{hex_id}\b", text), hex_id
     for bomber in truth["bombers"]:
         assert f'"{bomber["id"]}"' not in text
         assert bomber["unit"] not in text
