@@ -41,7 +41,7 @@ from .games.nightfighter import (
     PAD,
     map_geometry,
     map_grid,
-    radio_beacon_box_rect,
+    radio_beacon_box,
     wrapped,
 )
 from .hexmap import HexGeometry
@@ -401,7 +401,7 @@ def _pieces(game: Game, view: Mapping, referee: bool, geo: HexGeometry) -> list[
     for place in sorted(by_hex, key=lambda h: (h is None, h or "")):
         stack = by_hex[place]
         if place is None:
-            out.extend(_in_beacon_box(game, geo, stack))
+            out.extend(_in_beacon_box(geo, stack))
             continue
         cx, cy = geo.centre(*index[place])
         offsets, d = slots(len(stack), geo.size)
@@ -422,13 +422,13 @@ def _hex_tag(hex_id: str, cx: float, y: float, size: float) -> Group:
                  cls=f"hex-tag at-{hex_id}")
 
 
-def _in_beacon_box(game: Game, geo: HexGeometry, stack: list[Item]) -> list[Primitive]:
+def _in_beacon_box(geo: HexGeometry, stack: list[Item]) -> list[Primitive]:
     """Fighters in the radio-beacon box, one below the other from its top; they cover the
     box's printed name, so the name is repeated above the box."""
-    box = radio_beacon_box_rect(game.hex_map(), geo)
+    box = radio_beacon_box(geo)
     if box is None:
         raise BadInput("view: a fighter is in the radio-beacon box, but the map has none")
-    x, y, w, h = box
+    x, y, w, h = box.rect
     d = min(0.8 * w, 0.85 * geo.size, 0.8 * (h - 2.0) / len(stack))
     step = min(d * 1.3, (h - 2.0) / len(stack))
     out: list[Primitive] = [item.draw(x + w / 2, y + 1.0 + (k + 0.5) * step, d)

@@ -16,9 +16,9 @@ radar arcs drawn with the engine's ``HexGrid.arc_hexes``.
 from __future__ import annotations
 
 import math
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
-from ...engine.model import Game, HexMap
+from ...engine.model import Feature, Game, HexMap
 from ...engine.query import show_value
 from .. import aids
 from ..fonts import text_width, wrap
@@ -134,20 +134,18 @@ def map_drawing(game: Game, which: str) -> tuple[tuple[Primitive, ...], float, f
     return tuple(items), w, h
 
 
-def map_grid(game: Game, which: str, geo: HexGeometry | None = None) -> list[Primitive]:
+def map_grid(game: Game, which: str, geo: HexGeometry) -> list[Primitive]:
     """The map's grid layer in grid coordinates (origin at the grid's top-left): hexes and
     their ids, entry marks, searchlight zones, flare-dropper paths, beacons, the border and
-    the radio-beacon box. ``geo`` defaults to the geometry of the sheet ``which``; ``which``
-    also names the hexes' ids and classes (``{which}-hex-0712``)."""
+    the radio-beacon box. ``which`` names the hexes' ids and classes (``{which}-hex-0712``)."""
     hex_map = game.hex_map()
-    geo = geo or map_geometry(game, which)[0]
     gw, gh = geo.extent()
     index = {hex_id: (c, r) for hex_id, c, r in geo.cells()}
     grid: list[Primitive] = [*_hexes(hex_map, geo, which), *_entry_marks(hex_map, geo, index),
                              *_zones(hex_map, geo, index), *_flare_paths(hex_map, geo, index),
                              *_beacons(hex_map, geo, index),
                              Rect(0, 0, gw, gh, Style(width=0.5), cls="map-border")]
-    grid.extend(_radio_beacon_box(hex_map, geo, index))
+    grid.extend(_radio_beacon_box_group(geo))
     return grid
 
 
@@ -282,31 +280,47 @@ def _beacons(hex_map: HexMap, geo: HexGeometry, index) -> list[Primitive]:
     return items
 
 
-def radio_beacon_box_rect(hex_map: HexMap, geo: HexGeometry
-                          ) -> tuple[float, float, float, float] | None:
-    """The radio-beacon box beyond the east edge as (x, y, w, h) in grid coordinates, or None
-    when the map has none."""
-    feature = next((f for f in hex_map.features if f.kind == "radio-beacon-box"), None)
+@dataclass(frozen=True)
+class BeaconBox:
+    """The radio-beacon box beyond the east edge in grid coordinates: its map feature, the
+    centres of its adjacent hexes, and its frame from (``x``, ``top``), ``w`` wide, down to
+    ``bottom``."""
+
+    feature: Feature
+    centres: tuple[tuple[float, float], ...]
+    x: float
+    top: float
+    w: float
+    bottom: float
+
+    @property
+    def rect(self) -> tuple[float, float, float, float]:
+        """The frame as (x, y, w, h)."""
+        return self.x, self.top, self.w, self.bottom - self.top
+
+
+def radio_beacon_box(geo: HexGeometry) -> BeaconBox | None:
+    """The radio-beacon box of the map of ``geo``, or None when the map has none."""
+    feature = next((f for f in geo.hex_map.features if f.kind == "radio-beacon-box"), None)
     if feature is None or not feature.hexes:
         return None
     gw, _gh = geo.extent()
     s = geo.size
     index = {hex_id: (c, r) for hex_id, c, r in geo.cells()}
-    ys = [geo.centre(*index[h])[1] for h in feature.hexes]
-    top = min(ys) - s * 0.8
-    return gw + s * 0.35, top, (BEACON_W - 0.45) * s, max(ys) + s * 0.8 - top
+    centres = tuple(geo.centre(*index[h]) for h in feature.hexes)
+    ys = [y for _x, y in centres]
+    return BeaconBox(feature, centres, gw + s * 0.35, min(ys) - s * 0.8,
+                     (BEACON_W - 0.45) * s, max(ys) + s * 0.8)
 
 
-def _radio_beacon_box(hex_map: HexMap, geo: HexGeometry, index) -> list[Primitive]:
+def _radio_beacon_box_group(geo: HexGeometry) -> list[Primitive]:
     """The radio-beacon box beyond the east edge, with arrows to its adjacent hexes."""
-    box = radio_beacon_box_rect(hex_map, geo)
+    box = radio_beacon_box(geo)
     if box is None:
         return []
-    feature = next(f for f in hex_map.features if f.kind == "radio-beacon-box")
+    feature = box.feature
     s = geo.size
-    centres = [geo.centre(*index[h]) for h in feature.hexes]
-    x, top, box_w, _height = box
-    bottom = max(y for _x, y in centres) + s * 0.8
+    x, top, box_w, bottom = box.x, box.top, box.w, box.bottom
     items: list[Primitive] = [Rect(x, top, box_w, bottom - top,
                                    Style(fill="#eef3e6", stroke="#2f6b2f", width=0.6), r=1.5)]
     name = (feature.name or "Radio beacon box") + dagger(bool(feature.assumed))
@@ -314,7 +328,7 @@ def _radio_beacon_box(hex_map: HexMap, geo: HexGeometry, index) -> list[Primitiv
         size = fit_text(text, s * 0.3, bottom - top - 2)
         items.append(Text(x + box_w * (0.38 + 0.36 * i), (top + bottom) / 2, text, size=size,
                           anchor="middle", rotate=90, bold=i == 0))
-    for (cx, cy), hex_id in zip(centres, feature.hexes, strict=True):
+    for (cx, cy), hex_id in zip(box.centres, feature.hexes, strict=True):
         items.append(arrow([(x - 0.3, cy), (cx + s * 0.5, cy)],
                            Style(stroke="#2f6b2f", width=0.45), head=s * 0.2,
                            id=f"radio-beacon-to-{hex_id}", cls="radio-beacon-exit"))

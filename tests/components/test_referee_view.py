@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from warpress.components import referee_view as rv
 from warpress.components.fonts import text_width
-from warpress.components.games.nightfighter import radio_beacon_box_rect
+from warpress.components.games.nightfighter import radio_beacon_box
 from warpress.components.primitives import Circle, Group, Polygon, Text, walk
 from warpress.engine.errors import BadInput
 from warpress.engine.games.nightfighter.common import grid
@@ -159,7 +159,7 @@ def test_beacon_box_fighters_are_drawn_inside_the_box():
                                for i in range(1, 5)])
     page = rv.map_page(GAME, view)
     geo = rv.map_geometry(GAME, "player")[0]
-    x, y, w, h = radio_beacon_box_rect(GAME.hex_map(), geo)
+    x, y, w, h = radio_beacon_box(geo).rect
     discs = [next(c for c in g.items if isinstance(c, Circle)) for g in walk(page.items)
              if isinstance(g, Group) and g.id and g.id.startswith("fighter-")]
     assert len(discs) == 4
