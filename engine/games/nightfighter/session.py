@@ -582,15 +582,16 @@ def _searchlight(r: _Run) -> None:
             r.say(f"Searchlight zone {zone}: search marker at {where} (high altitude: no roll)",
                   ("14.2.1", "21.2"), zone=zone, hex=where)
             continue
-        count = searchlights.search_dice_for_zone(game, night, zone)
-        rolls = tuple(r.st.roll("d6", "searchlight") for _ in range(count))
-        options = searchlights.capture_candidates(game, night, zone, rolls)
-        if not options:
+        start = len(r.st.public.rolls)
+        after = searchlights.searchlight_search(game, night, zone, r.st,
+                                                choose=r.st.choose("capture_tie"))
+        rolls = r.st.public_rolls("searchlight", start)
+        if after.captures == night.captures:
             r.say(f"Searchlight zone {zone}: search marker at {where}; you roll {_dice(rolls)}: "
                   "no capture", ("14.2.1",), zone=zone, hex=where, rolls=list(rolls))
             continue
-        target = night.bomber(r.st.pick(options, "capture_tie"))
-        night = replace(night, captures=(*night.captures, (zone, target.id)))
+        night = after
+        target = night.bomber(night.captures[-1][1])
         markers.pop()
         r.say(f"Searchlight zone {zone}: search marker at {where}; you roll {_dice(rolls)}: "
               f"capture at {target.hex} {_facing_word(target.facing)}", ("14.2.1",),
