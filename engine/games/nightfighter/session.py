@@ -232,7 +232,7 @@ def _fighter_status(f: Fighter) -> str:
     return FIGHTER_STATUS.get(f.status, f.status)
 
 
-def _may_move(game: Game, s: NightSession, f: Fighter) -> bool:
+def _may_move(s: NightSession, f: Fighter) -> bool:
     """A fighter that must move this phase [9.0]: on the map, not evaded last turn [17.3.1]."""
     night = s.night
     return (f.on_map and f.id not in s.moved
@@ -266,7 +266,7 @@ def _waits(game: Game, sc: Scenario, s: NightSession) -> bool:
     """Whether the current phase waits for the player."""
     phase, night = s.phase, s.night
     if phase == "fighter-movement":
-        return any(_may_move(game, s, f) or _may_leave_box(game, s, f) for f in night.fighters)
+        return any(_may_move(s, f) or _may_leave_box(game, s, f) for f in night.fighters)
     if phase == "radar-search":
         return len(s.placed) < len(sc.counter_ids())
     if phase == "sighting":
@@ -670,7 +670,7 @@ def _leave(r: _Run) -> None:
     """End the current phase (refused while the rules need the player to act)."""
     phase = r.s.phase
     if phase == "fighter-movement":
-        unmoved = [f.id for f in r.night.fighters if _may_move(r.game, r.s, f)]
+        unmoved = [f.id for f in r.night.fighters if _may_move(r.s, f)]
         if unmoved:
             raise RuleViolation("9.0", f"every night fighter must move (at least "
                                        f"{const(r.game, 'fighter-min-mp')} MP) before the "
@@ -847,7 +847,7 @@ def _move(r: _Run, args: Mapping[str, Any]) -> None:
         facing = facing_of(args.get("facing", 0))
         night = movement.leave_beacon_box(r.game, r.night, f.id, hex_id, facing, path)
     else:
-        if not _may_move(r.game, r.s, f):
+        if not _may_move(r.s, f):
             raise RuleViolation("17.3.1" if f.on_map else "9.2.1",
                                 f"{f.id} does not move this phase ({_fighter_status(f)})")
         declared = {what for fid, what in r.s.declared if fid == f.id}
@@ -1032,7 +1032,7 @@ def _awaiting(game: Game, sc: Scenario, s: NightSession) -> list[str]:
             out.remove("evade")
         if not any(f.dives_left and f.id not in s.moved for f in s.night.fighters):
             out.remove("descend")
-        if any(_may_move(game, s, f) for f in s.night.fighters):
+        if any(_may_move(s, f) for f in s.night.fighters):
             return out
     for phase in phases[here + 1:]:
         if phase in PHASE_COMMANDS and (_active(sc, phase) or phase == "end-of-turn"):
@@ -1201,7 +1201,7 @@ class NightfighterReferee:
             f.dives_left, "dazzled": f.dazzled(night.turn), "moved": f.id in s.moved,
             "attacked": f.attacked, "evading": f.evading, "expert": f.expert,
             "tail_warning": f.id in s.warned,
-            "can_move": _may_move(game, s, night.fighter(f.id)) or _may_leave_box(
+            "can_move": _may_move(s, night.fighter(f.id)) or _may_leave_box(
                 game, s, night.fighter(f.id)),
             "declared": [what for fid, what in s.declared if fid == f.id and what != "boxed"],
         } for f in view.fighters]
