@@ -11,15 +11,6 @@ from warpress.engine.games.midway_cards.common import (
     half,
     rank,
 )
-from warpress.engine.query import run_lookup
-from warpress.engine.registry import ref_table
-
-
-def look(game, table, **inputs):
-    """The result of ``lookup`` with NAME=VALUE inputs."""
-    pairs = [f"{k}={v}" for k, v in inputs.items()]
-    return run_lookup(game, ref_table(game, table), pairs)["result"]
-
 
 # --- the data behind the tables ----------------------------------------------------------------
 
@@ -35,11 +26,11 @@ def test_secondary_die_is_the_deck_size(game):
     assert numbers == list(range(1, deck_count(game, SECONDARY_DECK) + 1))
 
 
-def test_base_status_table_agrees_with_the_constants(game):
+def test_base_status_table_agrees_with_the_constants(game, lookup):
     heavy, gone = game.constant("base-heavy-damage"), game.constant("base-destroyed-damage")
-    assert look(game, "base-status", damage=heavy - 1) == {"status": "intact", "vp": 0}
-    assert look(game, "base-status", damage=heavy)["vp"] == game.constant("base-heavy-vp")
-    assert look(game, "base-status", damage=gone)["vp"] == game.constant("base-destroyed-vp")
+    assert lookup("base-status", f"damage={heavy - 1}") == {"status": "intact", "vp": 0}
+    assert lookup("base-status", f"damage={heavy}")["vp"] == game.constant("base-heavy-vp")
+    assert lookup("base-status", f"damage={gone}")["vp"] == game.constant("base-destroyed-vp")
 
 
 # --- air-combat (7-1-2) ------------------------------------------------------------------------
@@ -47,22 +38,22 @@ def test_base_status_table_agrees_with_the_constants(game):
 
 @pytest.mark.parametrize("attacker", ["A", "B", "C", "D"])
 @pytest.mark.parametrize("defender", ["A", "B", "C", "D"])
-def test_air_combat_lower_level_removed_equal_both(game, attacker, defender):
+def test_air_combat_lower_level_removed_equal_both(game, lookup, attacker, defender):
     """CI7: equal levels remove both cards, otherwise exactly the lower one."""
-    removed = look(game, "air-combat", attacker=attacker, defender=defender)["removed"]
+    removed = lookup("air-combat", f"attacker={attacker}", f"defender={defender}")["removed"]
     a = rank(game, "air-combat-levels", attacker)
     d = rank(game, "air-combat-levels", defender)
     assert removed == ("both" if a == d else "attacker" if a < d else "defender")
 
 
-def test_air_combat_strongest_and_weakest(game):
-    assert look(game, "air-combat", attacker="A", defender="D") == {"removed": "defender"}
-    assert look(game, "air-combat", attacker="D", defender="A") == {"removed": "attacker"}
+def test_air_combat_strongest_and_weakest(lookup):
+    assert lookup("air-combat", "attacker=A", "defender=D") == {"removed": "defender"}
+    assert lookup("air-combat", "attacker=D", "defender=A") == {"removed": "attacker"}
 
 
-def test_air_combat_bad_level(game):
+def test_air_combat_bad_level(lookup):
     with pytest.raises(BadInput, match="attacker='E'"):
-        look(game, "air-combat", attacker="E", defender="A")
+        lookup("air-combat", "attacker=E", "defender=A")
 
 
 # --- defense (7-3, C-E2) -------------------------------------------------------------------------
@@ -70,33 +61,32 @@ def test_air_combat_bad_level(game):
 
 @pytest.mark.parametrize("defense", ["A", "B", "C"])
 @pytest.mark.parametrize("attack", ["A", "B", "C"])
-def test_defense_level_at_or_above_stops(game, defense, attack):
+def test_defense_level_at_or_above_stops(game, lookup, defense, attack):
     """CI9 / C-E2: a defense card stops an attack when its level >= the anti-ship level."""
-    stopped = look(game, "defense", defense=defense, attack=attack)["stopped"]
+    stopped = lookup("defense", f"defense={defense}", f"attack={attack}")["stopped"]
     assert stopped == (rank(game, "defense-levels", defense)
                        >= rank(game, "defense-levels", attack))
 
 
-def test_defense_edges_and_errata(game):
-    ref = ref_table(game, "defense")
-    out = run_lookup(game, ref, ["defense=C", "attack=C"])
+def test_defense_edges_and_errata(payload, lookup):
+    out = payload("lookup", "defense", "defense=C", "attack=C")
     assert out["result"] == {"stopped": True} and out["errata"] == ["C-E2"]
-    assert look(game, "defense", defense="C", attack="A") == {"stopped": False}
+    assert lookup("defense", "defense=C", "attack=A") == {"stopped": False}
 
 
-def test_defense_base_takes_aa_only(game):
+def test_defense_base_takes_aa_only(lookup):
     """CI10: the base uses AA cards only (12-4)."""
-    assert look(game, "defense", defense="A", attack="B", kind="AA", base="yes")["stopped"]
+    assert lookup("defense", "defense=A", "attack=B", "kind=AA", "base=yes")["stopped"]
     with pytest.raises(RuleViolation, match="12-4"):
-        look(game, "defense", defense="A", attack="B", kind="ES", base="yes")
-    assert look(game, "defense", defense="A", attack="B", kind="ES", base="no")["stopped"]
+        lookup("defense", "defense=A", "attack=B", "kind=ES", "base=yes")
+    assert lookup("defense", "defense=A", "attack=B", "kind=ES", "base=no")["stopped"]
 
 
 # --- ship-status (3-1, 7-4, C-E1, C-E19) -------------------------------------------------------
 
 
-def test_ship_status_intact(game):
-    out = look(game, "ship-status", ship="yorktown")
+def test_ship_status_intact(lookup):
+    out = lookup("ship-status", "ship=yorktown")
     assert out == {"status": "intact", "flight_ops": True, "vp": 0, "vp_box": "none"}
 
 
@@ -110,40 +100,40 @@ def test_ship_status_intact(game):
     (0, 8, "sunk"),
     (20, 20, "sunk"),      # far beyond
 ])
-def test_ship_status_thresholds_yorktown(game, deck_damage, side_damage, status):
-    out = look(game, "ship-status", ship="yorktown", deck_damage=deck_damage,
-               side_damage=side_damage)
+def test_ship_status_thresholds_yorktown(lookup, deck_damage, side_damage, status):
+    out = lookup("ship-status", "ship=yorktown", f"deck_damage={deck_damage}",
+                 f"side_damage={side_damage}")
     assert out["status"] == status
     assert out["flight_ops"] == (status in ("intact", "medium"))
 
 
-def test_ship_status_vp_from_the_ship_card(game):
+def test_ship_status_vp_from_the_ship_card(game, lookup):
     yorktown = game.get("cards", "yorktown").stats
     for damage, box in ((4, "medium"), (8, "sunk")):
-        out = look(game, "ship-status", ship="yorktown", side_damage=damage)
+        out = lookup("ship-status", "ship=yorktown", f"side_damage={damage}")
         assert out["vp"] == yorktown[f"vp_{box}"] and out["vp_box"] == box
-    out = look(game, "ship-status", ship="yorktown", side_damage=1, disabled="yes")
+    out = lookup("ship-status", "ship=yorktown", "side_damage=1", "disabled=yes")
     assert (out["status"], out["vp"]) == ("heavy", yorktown["vp_heavy"])
 
 
-def test_ship_status_odd_durability_rounds_half_up(game):
+def test_ship_status_odd_durability_rounds_half_up(game, lookup):
     """C-E19: half of 7 is 4 (rounded up)."""
     assert half(game, 7) == 4 and half(game, 8) == 4 and half(game, 1) == 1
-    assert look(game, "ship-status", deck=7, side=7, deck_damage=3)["status"] == "intact"
-    assert look(game, "ship-status", deck=7, side=7, deck_damage=4)["status"] == "medium"
-    out = look(game, "ship-status", deck=7, side=7, deck_damage=4)
+    assert lookup("ship-status", "deck=7", "side=7", "deck_damage=3")["status"] == "intact"
+    assert lookup("ship-status", "deck=7", "side=7", "deck_damage=4")["status"] == "medium"
+    out = lookup("ship-status", "deck=7", "side=7", "deck_damage=4")
     assert out["vp"] is None and out["vp_box"] == "medium"
 
 
-def test_ship_status_smallest_durability(game):
-    assert look(game, "ship-status", deck=1, side=1)["status"] == "intact"
-    assert look(game, "ship-status", deck=1, side=1, side_damage=1)["status"] == "sunk"
+def test_ship_status_smallest_durability(lookup):
+    assert lookup("ship-status", "deck=1", "side=1")["status"] == "intact"
+    assert lookup("ship-status", "deck=1", "side=1", "side_damage=1")["status"] == "sunk"
 
 
-def test_ship_status_disabled_is_heavy_unless_sunk(game):
-    assert look(game, "ship-status", deck=8, side=8, disabled="yes")["status"] == "heavy"
-    assert look(game, "ship-status", deck=8, side=8, deck_damage=8,
-                disabled="yes")["status"] == "sunk"
+def test_ship_status_disabled_is_heavy_unless_sunk(lookup):
+    assert lookup("ship-status", "deck=8", "side=8", "disabled=yes")["status"] == "heavy"
+    assert lookup("ship-status", "deck=8", "side=8", "deck_damage=8",
+                  "disabled=yes")["status"] == "sunk"
 
 
 @pytest.mark.parametrize("inputs", [
@@ -152,14 +142,14 @@ def test_ship_status_disabled_is_heavy_unless_sunk(game):
     {"ship": "yorktown", "deck": 8, "side": 8},
     {"ship": "midway-base"},
 ])
-def test_ship_status_bad_input(game, inputs):
+def test_ship_status_bad_input(lookup, inputs):
     with pytest.raises(BadInput):
-        look(game, "ship-status", **inputs)
+        lookup("ship-status", *(f"{k}={v}" for k, v in inputs.items()))
 
 
-def test_ship_status_negative_damage_is_bad_input(game):
+def test_ship_status_negative_damage_is_bad_input(lookup):
     with pytest.raises(BadInput, match="deck_damage"):
-        look(game, "ship-status", ship="yorktown", deck_damage=-1)
+        lookup("ship-status", "ship=yorktown", "deck_damage=-1")
 
 
 # --- base-status (12-4, 11) ----------------------------------------------------------------------
@@ -169,13 +159,13 @@ def test_ship_status_negative_damage_is_bad_input(game):
     (0, "intact", 0), (19, "intact", 0), (20, "heavy", 10), (39, "heavy", 10),
     (40, "destroyed", 20), (55, "destroyed", 20),
 ])
-def test_base_status_edges(game, damage, status, vp):
-    assert look(game, "base-status", damage=damage) == {"status": status, "vp": vp}
+def test_base_status_edges(lookup, damage, status, vp):
+    assert lookup("base-status", f"damage={damage}") == {"status": status, "vp": vp}
 
 
-def test_base_status_negative(game):
+def test_base_status_negative(lookup):
     with pytest.raises(BadInput, match="damage"):
-        look(game, "base-status", damage=-1)
+        lookup("base-status", "damage=-1")
 
 
 # --- hand (9, C-E14) ---------------------------------------------------------------------------
@@ -184,87 +174,86 @@ def test_base_status_negative(game):
 @pytest.mark.parametrize(("hand", "draw", "discard"), [
     (0, 6, 0), (1, 5, 0), (5, 1, 0), (6, 0, 0), (7, 0, 1), (12, 0, 6), (32, 0, 26),
 ])
-def test_hand_to_the_limit(game, hand, draw, discard):
-    out = look(game, "hand", hand=hand)
+def test_hand_to_the_limit(game, lookup, hand, draw, discard):
+    out = lookup("hand", f"hand={hand}")
     assert (out["draw"], out["discard"]) == (draw, discard)
     assert out["hand_after"] == game.constant("hand-limit")
 
 
-def test_hand_no_refill_only_discards(game):
+def test_hand_no_refill_only_discards(lookup):
     """C-E14: a player who neither moves nor used cards does not draw, but discards."""
-    assert look(game, "hand", hand=2, refill="no") == {"draw": 0, "discard": 0, "hand_after": 2}
-    assert look(game, "hand", hand=8, refill="no")["discard"] == 2
+    assert lookup("hand", "hand=2", "refill=no") == {"draw": 0, "discard": 0, "hand_after": 2}
+    assert lookup("hand", "hand=8", "refill=no")["discard"] == 2
 
 
-def test_hand_draw_capped_by_the_deck(game):
-    assert look(game, "hand", hand=1, deck_left=2) == {"draw": 2, "discard": 0, "hand_after": 3}
-    assert look(game, "hand", hand=1, deck_left=0)["draw"] == 0
+def test_hand_draw_capped_by_the_deck(lookup):
+    assert lookup("hand", "hand=1", "deck_left=2") == {"draw": 2, "discard": 0, "hand_after": 3}
+    assert lookup("hand", "hand=1", "deck_left=0")["draw"] == 0
 
 
-def test_hand_bad_input(game):
+def test_hand_bad_input(lookup):
     with pytest.raises(BadInput, match="hand"):
-        look(game, "hand", hand=-1)
+        lookup("hand", "hand=-1")
     with pytest.raises(BadInput, match="hand=33"):
-        look(game, "hand", hand=33)
+        lookup("hand", "hand=33")
 
 
 # --- attack-damage, strike, victory ------------------------------------------------------------
 
 
-def test_attack_damage_every_card_of_the_deck(game):
+def test_attack_damage_every_card_of_the_deck(game, lookup):
     """CI12: damage is 0 or between the card's damage and damage + 3 (+1 US while re-arming)."""
     for number in range(1, 17):
         for card, rearming in (("j-b5n", "no"), ("us-sbd", "yes"), ("j-d3a", "no")):
-            out = look(game, "attack-damage", card=card, rearming=rearming, draw=number)
+            out = lookup("attack-damage", f"card={card}", f"rearming={rearming}", f"draw={number}")
             low, high = combat.damage_range(game, card, rearming == "yes")
             assert out["damage"] == 0 or low <= out["damage"] <= high
             assert out["damage"] == 0 or out["damage"] >= 1
 
 
-def test_attack_damage_us_bonus_while_rearming(game):
-    plain = look(game, "attack-damage", card="us-tbd", draw=2)
-    bonus = look(game, "attack-damage", card="us-tbd", draw=2, rearming="yes")
+def test_attack_damage_us_bonus_while_rearming(game, lookup):
+    plain = lookup("attack-damage", "card=us-tbd", "draw=2")
+    bonus = lookup("attack-damage", "card=us-tbd", "draw=2", "rearming=yes")
     assert bonus["damage"] == plain["damage"] + game.constant("rearming-us-damage-bonus")
-    japanese = look(game, "attack-damage", card="j-b5n", draw=2, rearming="yes")
+    japanese = lookup("attack-damage", "card=j-b5n", "draw=2", "rearming=yes")
     assert japanese["damage"] == plain["damage"]
 
 
-def test_attack_damage_base_reads_bombing(game):
+def test_attack_damage_base_reads_bombing(lookup):
     """12-1: every card attacking the base reads the bombing result."""
-    out = look(game, "attack-damage", card="ac-b5n", target="base", draw=3)
+    out = lookup("attack-damage", "card=ac-b5n", "target=base", "draw=3")
     assert out["kind"] == "bombing" and out["result"] == "none"
 
 
-def test_attack_damage_bad_cards(game):
+def test_attack_damage_bad_cards(lookup):
     with pytest.raises(BadInput, match="card='zz'"):
-        look(game, "attack-damage", card="zz", draw=1)
+        lookup("attack-damage", "card=zz", "draw=1")
     with pytest.raises(BadInput, match="not an attacking card"):
-        look(game, "attack-damage", card="us-aa-a", draw=1)
+        lookup("attack-damage", "card=us-aa-a", "draw=1")
     with pytest.raises(RuleViolation, match="12-2"):
-        look(game, "attack-damage", card="ac-d3a", target="ship", draw=1)
+        lookup("attack-damage", "card=ac-d3a", "target=ship", "draw=1")
     with pytest.raises(RuleViolation, match="12-2"):
-        look(game, "attack-damage", card="j-d3a", target="base", draw=1)
+        lookup("attack-damage", "card=j-d3a", "target=base", "draw=1")
     with pytest.raises(BadInput, match="d16"):
-        look(game, "attack-damage", card="j-d3a", draw=17)
+        lookup("attack-damage", "card=j-d3a", "draw=17")
     with pytest.raises(BadInput, match="d16"):
-        look(game, "attack-damage", card="j-d3a", draw=0)
+        lookup("attack-damage", "card=j-d3a", "draw=0")
 
 
-def test_strike_sums_damage_and_sinks(game):
-    out = look(game, "strike", target="soryu", cards="us-tbd,us-tbd", draws="11,2")
+def test_strike_sums_damage_and_sinks(lookup):
+    out = lookup("strike", "target=soryu", "cards=us-tbd,us-tbd", "draws=11,2")
     assert out["side_damage"] == 8 and out["status"] == "sunk" and out["sunk"]
-    out = look(game, "strike", target="midway-base", cards="ac-b5n", deck_damage=17,
-               draws="2")
+    out = lookup("strike", "target=midway-base", "cards=ac-b5n", "deck_damage=17", "draws=2")
     assert out["deck_damage"] == 20 and out["status"] == "heavy"
 
 
-def test_strike_rejects_a_card_drawn_twice_or_used(game):
+def test_strike_rejects_a_card_drawn_twice_or_used(lookup):
     with pytest.raises(BadInput, match="draws"):
-        look(game, "strike", target="yorktown", cards="j-b5n,j-b5n", draws="3,3")
+        lookup("strike", "target=yorktown", "cards=j-b5n,j-b5n", "draws=3,3")
     with pytest.raises(BadInput, match="draws"):
-        look(game, "strike", target="yorktown", cards="j-b5n", used="3", draws="3")
+        lookup("strike", "target=yorktown", "cards=j-b5n", "used=3", "draws=3")
     with pytest.raises(BadInput, match="used='99'"):
-        look(game, "strike", target="yorktown", cards="j-b5n", used="99", draws="3")
+        lookup("strike", "target=yorktown", "cards=j-b5n", "used=99", "draws=3")
 
 
 @pytest.mark.parametrize(("inputs", "winner"), [
@@ -278,10 +267,10 @@ def test_strike_rejects_a_card_drawn_twice_or_used(game):
     ({"japan_out": "no", "us_out": "no", "base_damage": 20, "japan_vp": 10, "us_vp": 10},
      "draw"),
 ])
-def test_victory(game, inputs, winner):
-    assert look(game, "victory", **inputs)["winner"] == winner
+def test_victory(lookup, inputs, winner):
+    assert lookup("victory", *(f"{k}={v}" for k, v in inputs.items()))["winner"] == winner
 
 
-def test_data_tables_served_too(game):
+def test_data_tables_served_too(lookup):
     """The data's own tables answer as plain look-ups."""
-    assert look(game, "secondary-damage", result="dud", target="ship")["zero_damage"] is True
+    assert lookup("secondary-damage", "result=dud", "target=ship")["zero_damage"] is True
