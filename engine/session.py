@@ -396,14 +396,13 @@ class Session:
                            f"(commands: {', '.join(self.referee.commands)})")
         args = dict(args)
         dice = SeededDice(derived_seed(self.seed, self.n + 1))
-        digest = state_hash(self.referee.dump(self.state))
         try:
             step = self.referee.apply(self.game, self.state, name, args, dice)
         except RuleViolation as exc:
-            self._log_refusal(name, args, digest, str(exc), exc.rule)
+            self._log_refusal(name, args, str(exc), exc.rule)
             raise
         except BadInput as exc:
-            self._log_refusal(name, args, digest, str(exc), None)
+            self._log_refusal(name, args, str(exc), None)
             raise
         dump = self.referee.dump(step.state)
         n = self.n + 1
@@ -414,8 +413,11 @@ class Session:
         self.state, self.n = step.state, n
         return step
 
-    def _log_refusal(self, name: str, args: dict[str, Any], digest: str, message: str,
+    def _log_refusal(self, name: str, args: dict[str, Any], message: str,
                      rule: str | None) -> None:
+        """Log a refused command with the hash of the state it left unchanged (the referee's
+        states are immutable, so it is hashed only here)."""
+        digest = state_hash(self.referee.dump(self.state))
         _append(self.directory / LOG, {"type": "command", "n": self.n, "command": name,
                                        "args": args, "result": "refused", "message": message,
                                        "rule": rule, "hash": digest, "time": _now()})
