@@ -19,18 +19,23 @@ from warpress.engine.games.nightfighter.scenario import SHIPPED
 
 
 def check_markers(game, ref, state):
-    """I38 and I2: every player-map marker sits at a known attacker's true hex and facing;
-    column-flying bombers face down their column."""
+    """I38 and I2: the player map shows exactly one marker per fighter's sighting or AI contact
+    and per searchlight capture of an attacker on the map, at its true hex and facing (7.0,
+    10.1, 14.2); column-flying bombers face down their column."""
     truth = ref.referee_view(game, state)
-    on_map = {(b["hex"], b["facing"]) for b in truth["bombers"] if b["status"] == "on-map"}
+    on_map = {b["id"]: b for b in truth["bombers"] if b["status"] == "on-map"}
     view = ref.player_view(game, state)
     for m in view["markers"]:
-        assert (m["hex"], m["facing"]) in on_map
+        assert (m["hex"], m["facing"]) in {(b["hex"], b["facing"]) for b in on_map.values()}
     assert all(b["facing"] == 3 for b in truth["bombers"] if b["kind"] == "bomber")
-    known = {s["bomber"] for s in truth["sightings"]} | {s["ai_contact"] for s in
-                                                          truth["sightings"]}
-    known |= {c["bomber"] for c in truth["captures"]}
-    assert len(view["markers"]) >= len(known - {None}) > -1
+    expected = [(kind, on_map[target]["hex"], on_map[target]["facing"], s["fighter"], None)
+                for s in truth["sightings"]
+                for kind, target in (("sighting", s["bomber"]), ("ai-contact", s["ai_contact"]))
+                if target in on_map]
+    expected += [("captured", on_map[c["bomber"]]["hex"], on_map[c["bomber"]]["facing"], None,
+                  c["zone"]) for c in truth["captures"] if c["bomber"] in on_map]
+    shown = [(m["kind"], m["hex"], m["facing"], m["fighter"], m["zone"]) for m in view["markers"]]
+    assert sorted(shown, key=repr) == sorted(expected, key=repr)
 
 
 @pytest.fixture(scope="module", params=SHIPPED)
@@ -49,11 +54,20 @@ def test_nf_referee_game_ends_by_41(game, ref, finished):
     name, state, said, views = finished
     sc = ref.load_scenario(game, name)
     summary = ref.summary(game, state)
-    assert summary is not None and state.over
+    assert summary is not None
     night = state.night
-    gone = all(b.status in ("exited", "destroyed") for b in night.bombers)
-    fighters_gone = all(f.status in ("destroyed", "off-map") for f in night.fighters)
-    assert gone or fighters_gone or night.turn > sc.turns or summary["level"] is not None
+    counts = (summary["shot_down"], summary["exited"])
+    top = sc.victory[-1]
+    ends = {   # the end conditions of 4.1 (and 3.2's game length)
+        "turns": sc.turns is not None and night.turn > sc.turns,
+        "bombers gone": sc.bombers_gone is not None and sum(counts) >= sc.bombers_gone,
+        "attackers gone": all(b.status in ("exited", "destroyed") for b in night.bombers),
+        "fighters gone": all(f.status in ("destroyed", "off-map") for f in night.fighters),
+        "top level met": top.exited_at_most is None and counts[0] >= top.shot_down_at_least,
+    }
+    assert any(ends.values()), ends
+    # the summary gives one reason per end condition met, then one line per victory level
+    assert len(summary["reasons"]) == sum(ends.values()) + len(sc.victory)
     assert night.turn <= sc.turns + 1
     assert said[-1].text.startswith("Game over") and "4.1" in said[-1].rules
 
@@ -73,9 +87,11 @@ def test_nf_referee_summary_matches_victory_levels(game, ref, finished):
         met[-1] if met else "", "defeat")
     assert summary["result"] == expected
     assert all(r["rules"] for r in summary["reasons"])
-    destroyed_told = sum("destroyed" in a.text for a in said if a.phase == "combat")
+    destroyed_told = sum("the bomber is destroyed" in a.text or "the intruder is destroyed"
+                         in a.text for a in said)
     attackers_destroyed = sum(b.status == "destroyed" for b in state.night.bombers)
-    assert destroyed_told <= attackers_destroyed
+    assert destroyed_told == attackers_destroyed
+    assert attackers_destroyed == summary["shot_down"] + summary["intruders_shot_down"]
 
 
 def test_nf_referee_after_the_end_commands_are_refused(game, ref, finished):
