@@ -424,7 +424,8 @@ def _hex_tag(hex_id: str, cx: float, y: float, size: float) -> Group:
 
 def _in_beacon_box(geo: HexGeometry, stack: list[Item]) -> list[Primitive]:
     """Fighters in the radio-beacon box, one below the other from its top; they cover the
-    box's printed name, so the name is repeated above the box."""
+    box's printed name, so the map feature's name and Japanese name are repeated above the
+    box (without the kit's dagger)."""
     box = radio_beacon_box(geo)
     if box is None:
         raise BadInput("view: a fighter is in the radio-beacon box, but the map has none")
@@ -434,7 +435,10 @@ def _in_beacon_box(geo: HexGeometry, stack: list[Item]) -> list[Primitive]:
     out: list[Primitive] = [item.draw(x + w / 2, y + 1.0 + (k + 0.5) * step, d)
                             for k, item in enumerate(stack)]
     size = 2.2
-    for i, line in enumerate(("Radio beacon box", "無線ビーコンボックス")):
+    names = (box.feature.name or "Radio beacon box", box.feature.name_ja or "")
+    for i, line in enumerate(names):
+        if not line:
+            continue
         out.append(Text(x + w / 2, y - 1.2 - (1 - i) * size * 1.2, line,
                         size=_fit(line, size, w + geo.size * 0.3), anchor="middle", bold=True,
                         fill=RADAR_INK, cls="beacon-box-caption"))

@@ -159,7 +159,8 @@ def test_beacon_box_fighters_are_drawn_inside_the_box():
                                for i in range(1, 5)])
     page = rv.map_page(GAME, view)
     geo = rv.map_geometry(GAME, "player")[0]
-    x, y, w, h = radio_beacon_box(geo).rect
+    box = radio_beacon_box(geo)
+    x, y, w, h = box.rect
     discs = [next(c for c in g.items if isinstance(c, Circle)) for g in walk(page.items)
              if isinstance(g, Group) and g.id and g.id.startswith("fighter-")]
     assert len(discs) == 4
@@ -169,6 +170,10 @@ def test_beacon_box_fighters_are_drawn_inside_the_box():
     for a in discs:
         for b in discs:
             assert a is b or math.dist((a.cx, a.cy), (b.cx, b.cy)) >= a.r + b.r
+    captions = [t.text for t in walk(page.items)
+                if isinstance(t, Text) and t.cls == "beacon-box-caption"]
+    assert captions == [box.feature.name, box.feature.name_ja] == [
+        "Radio beacon box", "無線ビーコンボックス"]
 
 
 @pytest.mark.parametrize("facing", range(6))
