@@ -57,7 +57,8 @@ def fit_text(text: str, size: float, width: float) -> float:
     return current
 
 
-def _centred(text: str, x: float, y: float, size: float, width: float, **kw) -> Text:
+def centred(text: str, x: float, y: float, size: float, width: float, **kw) -> Text:
+    """One line centred on ``x``, shrunk to fit ``width`` (``fit_text``)."""
     return Text(x, y, text, size=fit_text(text, size, width), anchor="middle", **kw)
 
 
@@ -86,13 +87,13 @@ def counter_face(record: Unit | Marker, s: float, ground: str, lines: list[str],
     pad = s * 0.06
     usable = s - 2 * pad
     title = record.name or record.id
-    items.append(_centred(title, s / 2, s * 0.3, s * 0.16, usable, bold=True))
+    items.append(centred(title, s / 2, s * 0.3, s * 0.16, usable, bold=True))
     if record.name_ja:
-        items.append(_centred(record.name_ja, s / 2, s * 0.52, s * 0.14, usable))
+        items.append(centred(record.name_ja, s / 2, s * 0.52, s * 0.14, usable))
     y = s * 0.74
     for line in lines[:2]:
         if line:
-            items.append(_centred(line, s / 2, y, s * 0.11, usable))
+            items.append(centred(line, s / 2, y, s * 0.11, usable))
             y += s * 0.16
     return tuple(items)
 
@@ -155,9 +156,9 @@ def card_front(game: Game, card: Card, deck: Deck | None) -> tuple[Primitive, ..
     deck_name = deck.label if deck else card.deck
     items.append(Text(6, 9, f"{number}{deck_name}", size=fit_text(number + deck_name, 2.6, 51),
                       fill="#444444"))
-    items.append(_centred(card.name or card.id, w / 2, 19, 5.0, w - 12, bold=True))
+    items.append(centred(card.name or card.id, w / 2, 19, 5.0, w - 12, bold=True))
     if card.name_ja:
-        items.append(_centred(card.name_ja, w / 2, 27, 4.2, w - 12))
+        items.append(centred(card.name_ja, w / 2, 27, 4.2, w - 12))
     y = 34.0
     for label, value in (("When", card.timing), ("Played by", card.playable_by)):
         if value:
@@ -202,11 +203,11 @@ def card_back(game: Game, deck: Deck) -> tuple[Primitive, ...]:
     items: list[Primitive] = [
         Rect(-b, -b, w + 2 * b, h + 2 * b, Style(fill=ground, stroke=None), cls="card-back"),
         Rect(5, 5, w - 10, h - 10, Style(fill=None, stroke="#ffffff", width=0.8), r=3),
-        _centred(deck.back or deck.label, w / 2, h / 2 - 4, 5.0, w - 14, bold=True),
-        _centred(game.info.name, w / 2, h / 2 + 6, 3.0, w - 14),
+        centred(deck.back or deck.label, w / 2, h / 2 - 4, 5.0, w - 14, bold=True),
+        centred(game.info.name, w / 2, h / 2 + 6, 3.0, w - 14),
     ]
     if deck.name_ja:
-        items.append(_centred(deck.name_ja, w / 2, h / 2 + 12, 3.6, w - 14))
+        items.append(centred(deck.name_ja, w / 2, h / 2 + 12, 3.6, w - 14))
     return tuple(items)
 
 

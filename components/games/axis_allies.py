@@ -20,7 +20,7 @@ from .. import kit
 from ..fonts import text_width, wrap
 from ..impose import Piece
 from ..kit import KitPage, Options
-from ..pieces import DAGGER, counter_size, fit_text, marker_pieces
+from ..pieces import DAGGER, centred, counter_size, fit_text, marker_pieces
 from ..primitives import Circle, Group, Line, Page, Polygon, Primitive, Rect, Style, Text
 from ..registry import kit_part
 
@@ -73,11 +73,6 @@ def power_colour(game: Game, side_id: str | None) -> str:
 def power(game: Game, side_id: str) -> Side:
     """The side record of a power."""
     return next(s for s in game.info.sides if s.id == side_id)
-
-
-def centred(text: str, x: float, y: float, size: float, width: float, **kw) -> Text:
-    """One line centred on ``x``, shrunk to fit ``width``."""
-    return Text(x, y, text, size=fit_text(text, size, width), anchor="middle", **kw)
 
 
 def page_of(part: str, options: Options, items, id: str, landscape: bool = False) -> KitPage:

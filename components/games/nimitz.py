@@ -24,7 +24,7 @@ from ..aids import text_lines
 from ..fonts import text_width, wrap
 from ..impose import Piece
 from ..kit import KitPage, Options
-from ..pieces import DAGGER, counter_size, fit_text
+from ..pieces import DAGGER, centred, counter_size, fit_text
 from ..primitives import Circle, Group, Line, Page, Polygon, Primitive, Rect, Style, Text
 from ..registry import kit_part
 
@@ -63,11 +63,6 @@ def side_fill(game: Game, side_id: str | None, tags: tuple[str, ...] = ()) -> st
             colour = side.color or ""
             return colour if colour.startswith("#") else NAMED_COLOURS.get(colour, "#dddddd")
     return "#e4e4e4"
-
-
-def centred(text: str, x: float, y: float, size: float, width: float, **kw) -> Text:
-    """One line centred on ``x``, shrunk to fit ``width``."""
-    return Text(x, y, text, size=fit_text(text, size, width), anchor="middle", **kw)
 
 
 def fitted(text: str, x: float, y: float, size: float, width: float, **kw) -> Text:
