@@ -6,7 +6,6 @@ from __future__ import annotations
 import shutil
 import struct
 import subprocess
-import sys
 import zlib
 from io import BytesIO
 from pathlib import Path
@@ -15,7 +14,6 @@ import pytest
 from reportlab.pdfgen import canvas
 from warpress.components.render_pdf import png_pages
 
-FAKE = Path(__file__).parent.parent / "fixtures" / "fake_pdftoppm.py"
 SIZES = [(595.28 + 7.3 * k, 841.89 - 5.1 * k) for k in range(12)]  # points; 12 pages
 
 
@@ -49,22 +47,27 @@ def pixels(points: float, dpi: int) -> int:
 
 #: The stand-in, and poppler's pdftoppm where it is installed (as on CI): both are held to
 #: the same contract, so the stand-in stays true to what it stands for.
-PDFTOPPMS = {"stand-in": [sys.executable, str(FAKE)]}
-if shutil.which("pdftoppm"):
-    PDFTOPPMS["poppler"] = [shutil.which("pdftoppm")]
+PDFTOPPMS = ["stand-in", *(["poppler"] if shutil.which("pdftoppm") else [])]
+
+
+def pdftoppm_command(request, name: str) -> list[str]:
+    """Poppler's pdftoppm, or the stand-in as tests/conftest.py installs it for the PNG tests."""
+    if name == "poppler":
+        return [shutil.which("pdftoppm")]
+    return [str(request.getfixturevalue("fake_pdftoppm"))]
 
 
 @pytest.mark.parametrize("name", PDFTOPPMS)
 @pytest.mark.parametrize("dpi", [30, 50])
-def test_pdftoppm_writes_a_numbered_png_of_each_pages_size(tmp_path, name, dpi):
-    pngs = rasterised(PDFTOPPMS[name], tmp_path, dpi)
+def test_pdftoppm_writes_a_numbered_png_of_each_pages_size(request, tmp_path, name, dpi):
+    pngs = rasterised(pdftoppm_command(request, name), tmp_path, dpi)
     assert list(pngs) == [f"p-{n:02d}.png" for n in range(1, 13)]
     assert [size_of(p) for p in pngs.values()] == [(pixels(w, dpi), pixels(h, dpi))
                                                     for w, h in SIZES]
 
 
-def test_the_stand_ins_pngs_hold_every_row(tmp_path):
-    for png in rasterised(PDFTOPPMS["stand-in"], tmp_path, 30).values():
+def test_the_stand_ins_pngs_hold_every_row(request, tmp_path):
+    for png in rasterised(pdftoppm_command(request, "stand-in"), tmp_path, 30).values():
         width, height = size_of(png)
         length = struct.unpack(">I", png[33:37])[0]  # the IDAT chunk after IHDR
         assert len(zlib.decompress(png[41:41 + length])) == (width + 1) * height
