@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from warpress.components.primitives import Group, Text, walk
+from warpress.components.primitives import Group, texts, walk
 
 
 def page_of(pages, page_id: str):
@@ -22,4 +22,4 @@ def group_of(items, group_id: str) -> Group:
 
 def texts_of(item) -> list[str]:
     """The words of every Text in ``item`` (a primitive or group), in drawing order."""
-    return [t.text for t in walk([item]) if isinstance(t, Text)]
+    return [t.text for t in texts([item])]
