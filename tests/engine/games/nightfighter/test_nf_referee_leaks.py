@@ -310,10 +310,12 @@ def test_nf_referee_l5_chasing_intruder_untold(game, ref):
 # --- a longer window: positions speak only through the rules' own channels -----------------
 
 #: Announcements the rules let depend on unseen positions (I60's exceptions): radar contact
-#: and sweeps, AI contacts, searchlight markers, sightings, tail warnings, intruder attacks,
-#: contrails. Once one of them differs, the player knows more than before and the twins part.
+#: and sweeps, AI contacts, searchlight markers and their hand-offs (14.2.4: the roll tests
+#: the captured bomber's sighting number, which the player does not know), sightings, tail
+#: warnings, intruder attacks, contrails. Once one of them differs, the player knows more
+#: than before and the twins part.
 SPEAKING_PHASES = {"radar-search", "ai-search", "searchlight", "sighting"}
-SPEAKING_RULES = {"27.3", "27.2.4", "21.2.1"}
+SPEAKING_RULES = {"27.3", "27.2.4", "21.2.1", "14.2.4"}
 
 
 def _speaks(note) -> bool:
@@ -352,6 +354,33 @@ def test_nf_referee_unseen_positions_speak_only_through_the_rules(game, ref):
     an announcement the rules let depend on positions differs, every announcement, refusal and
     player view is identical; the first difference is always such an announcement."""
     speaking_window(game, ref)()
+
+
+def test_nf_referee_a_hand_off_speaks_the_captured_bombers_sighting_number(game, ref):
+    """The case the window's search found: twins whose captured bomber at 0409 is 305 or 306
+    (sighting numbers 5 and 6, the other one hidden at 0109) show the same view, and with the
+    same dice the hand-off into zone D keeps the capture in one and loses it in the other.
+    That is rule 14.2.4 speaking (the 4 dice test the sighting number), not a leak."""
+    state = start_state(game, ref, "kammhuber-line", 1)
+    night = state.night
+    fighters = tuple(replace(f, hex=h, status="on-map", facing=0)
+                     for f, h in zip(night.fighters, ("0624", "1224", "1824"), strict=False))
+
+    def twin(captured, hidden):
+        placed = {captured: "0409", hidden: "0109", "186": "1510", "174": "1205"}
+        bombers = tuple(replace(b, hex=placed[b.id], status="on-map", facing=3)
+                        if b.id in placed else b for b in night.bombers)
+        return replace(state, night=replace(night, fighters=fighters, bombers=bombers,
+                                            captures=(("A", captured),), counters=(), turn=5),
+                       phase="end-of-turn", moved=(), warned=(), declared=())
+
+    a, b = twin("305", "306"), twin("306", "305")
+    assert ref.player_view(game, a) == ref.player_view(game, b)
+    _, said_a = outcome(ref, game, a, "end-turn", {}, 0)
+    _, said_b = outcome(ref, game, b, "end-turn", {}, 0)
+    first_a, first_b = next((x, y) for x, y in zip(said_a, said_b, strict=False) if x != y)
+    assert "Hand-off" in first_a["text"] and "capture lost" in first_b["text"]
+    assert _speaks(first_a) and _speaks(first_b)
 
 
 def test_nf_referee_the_longer_window_catches_a_leaky_view(game, ref, monkeypatch):
