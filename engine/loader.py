@@ -15,7 +15,10 @@ from functools import cache
 from pathlib import Path
 
 from .errors import BadInput, DataError, Problem
-from .model import SECTIONS, ExtraRecord, Game, GameInfo
+from .model import SECTIONS, ExtraRecord, Game, GameInfo, GameStyle
+
+#: Sections that are one mapping (not lists of records).
+MAPPINGS = ("game", "style")
 
 GAMES_DIR = Path(__file__).resolve().parent.parent / "games"
 
@@ -129,15 +132,16 @@ def load_game_collecting(folder: Path, shown: str) -> tuple[Game | None, list[Pr
         documents.append((f"{shown}/{path.name}", data))
     info = _game_info(documents, folder, shown, problems)
     extra_names = info.sections if info else ()
+    style = _mapping_section(documents, "style", GameStyle, problems) or GameStyle()
     sections: dict[str, list] = {name: [] for name in (*SECTIONS, *extra_names)}
     for file_shown, data in documents:
         ctx = Context(file_shown)
         for key, value in data.items():
-            if key == "game":
+            if key in MAPPINGS:
                 continue
             line = data.line_of(key) if isinstance(data, LMap) else 0
             if key not in sections:
-                allowed = ", ".join(["game", *sections])
+                allowed = ", ".join([*MAPPINGS, *sections])
                 ctx.problem(line, key, f"unknown section {key!r} (allowed: {allowed}; "
                             "declare extra sections in game.sections)")
                 continue
@@ -147,7 +151,24 @@ def load_game_collecting(folder: Path, shown: str) -> tuple[Game | None, list[Pr
         return None, problems
     typed = {name: tuple(sections[name]) for name in SECTIONS}
     extra = {name: tuple(sections[name]) for name in extra_names}
-    return Game(path=folder, info=info, extra=extra, **typed), problems
+    return Game(path=folder, info=info, extra=extra, style=style, **typed), problems
+
+
+def _mapping_section(documents, key: str, cls, problems: list[Problem]):
+    """A mapping section other than ``game`` (``style``): at most once, converted to ``cls``."""
+    from .convert import Context, to_record
+
+    found = [(f, d) for f, d in documents if key in d]
+    for file_shown, data in found[1:]:
+        problems.append(Problem(file_shown, data.line_of(key), key,
+                                f"{key!r} appears again (first in {found[0][0]})"))
+    if not found:
+        return None
+    file_shown, data = found[0]
+    ctx = Context(file_shown)
+    record = to_record(data[key], cls, ctx, key, data.line_of(key))
+    problems.extend(ctx.problems)
+    return None if ctx.problems else record
 
 
 def _game_info(documents, folder: Path, shown: str, problems: list[Problem]) -> GameInfo | None:

@@ -253,6 +253,8 @@ class Unit(Record):
     back: Value = None
     size_mm: float | None = None
     text: str | None = None
+    size: str | None = None  # echelon mark over a nato symbol: II, III, X, XX, XXX
+    setup_code: str | None = None  # printed in a counter corner where the style says ``setup``
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -433,6 +435,71 @@ class Display(Record):
         raise BadInput(f"display {self.id!r} has no box {box_id!r}")
 
 
+# --- style ------------------------------------------------------------------
+# The look of a kit: the optional ``style`` mapping. Every field has a default,
+# so a game without one still prints well (components/style.py holds the
+# defaults and resolves them; see docs/data-format.md "style").
+
+
+@dataclass(frozen=True, kw_only=True)
+class SideStyle(Item):
+    """How one side's pieces look: counter ground and ink (``#rrggbb`` or a colour word)."""
+
+    fill: str | None = None
+    ink: str | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class FontStyle(Item):
+    """Text sizes in points. Nothing prints under ``minimum``; factors not under ``factors``."""
+
+    minimum: float = 4.5
+    factors: float = 7.0
+    name: float = 6.0
+    corner: float = 5.0
+    word: float = 9.0
+
+
+@dataclass(frozen=True, kw_only=True)
+class Corners(Item):
+    """What a counter prints in each corner: ``id``, ``setup``, ``name_ja`` or a stat name."""
+
+    top_left: str | None = None
+    top_right: str | None = None
+    bottom_left: str | None = None
+    bottom_right: str | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class CounterLayout(Item):
+    """How counters of one unit type (or one unit or marker id) are drawn."""
+
+    layout: Literal["nato", "silhouette", "marker"]
+    symbol: str | None = None
+    factors: tuple[str, ...] | None = None
+    corners: Corners | None = None
+    reduced: Literal["band", "plain"] = "band"
+
+
+@dataclass(frozen=True, kw_only=True)
+class TerrainStyle(Item):
+    """How one terrain is drawn on maps and in the terrain chart."""
+
+    fill: str | None = None
+    texture: str | None = None
+    label: str | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class GameStyle(Item):
+    """The ``style`` mapping: side colours, font sizes, counter layouts, terrain."""
+
+    sides: Mapping[str, SideStyle] = _no_map()
+    fonts: FontStyle = field(default_factory=FontStyle)
+    counters: Mapping[str, CounterLayout] = _no_map()
+    terrain: Mapping[str, TerrainStyle] = _no_map()
+
+
 # --- play -------------------------------------------------------------------
 
 
@@ -550,6 +617,7 @@ class Game:
     victory: tuple[VictoryCondition, ...] = ()
     sheets: tuple[Sheet, ...] = ()
     extra: Mapping[str, tuple[ExtraRecord, ...]] = _no_map()
+    style: GameStyle = field(default_factory=GameStyle)
 
     @property
     def id(self) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from .convert import record_schema
-from .model import SECTIONS, ExtraRecord, GameInfo
+from .model import SECTIONS, ExtraRecord, GameInfo, GameStyle
 
 
 def game_file_schema() -> dict[str, Any]:
@@ -13,7 +13,9 @@ def game_file_schema() -> dict[str, Any]:
     defs: dict[str, Any] = {}
     record_schema(GameInfo, defs)
     record_schema(ExtraRecord, defs)
-    props: dict[str, Any] = {"game": {"$ref": "#/$defs/GameInfo"}}
+    record_schema(GameStyle, defs)
+    props: dict[str, Any] = {"game": {"$ref": "#/$defs/GameInfo"},
+                             "style": {"$ref": "#/$defs/GameStyle"}}
     for name, cls in SECTIONS.items():
         record_schema(cls, defs)
         props[name] = {"type": "array", "items": {"$ref": f"#/$defs/{cls.__name__}"}}

@@ -535,6 +535,14 @@ def check_referee_scenarios(game: Game) -> Iterator[Problem]:
         yield Problem(f"{game.id} referee scenarios", 0, "", str(exc))
 
 
+def check_style(game: Game) -> Iterator[Problem]:
+    """The ``style`` section: sides, colours, font floors, layouts and symbols it names."""
+    from ..components.style import style_problems
+
+    for item, path, message in style_problems(game):
+        yield _problem(item, path, message)
+
+
 CHECKS: tuple[Callable[[Game], Iterator[Problem]], ...] = (
     check_game_info,
     check_ids,
@@ -548,5 +556,6 @@ CHECKS: tuple[Callable[[Game], Iterator[Problem]], ...] = (
     check_displays,
     check_errata,
     check_referee_scenarios,
+    check_style,
 )
 

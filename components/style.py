@@ -1,0 +1,258 @@
+"""A game's look, resolved: its ``style`` section over the defaults.
+
+The ``style`` mapping of a game's YAML (``engine/model.py`` ``GameStyle``) may
+give side colours, font sizes, a counter layout per unit type (or per unit or
+marker id) and terrain styles. Everything it leaves out comes from here, so a
+game that declares no style still prints well: unit types are matched to a
+layout and symbol by the words in ``DEFAULT_KINDS``, the factors are the unit's
+numeric stats, and side colours come from ``game.sides``.
+
+Font sizes are in points in the data and the defaults; components lay out in
+millimetres (``mm``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+
+from ..engine.errors import BadInput
+from ..engine.model import CounterLayout, FontStyle, Game, Marker, TerrainStyle, Unit
+
+#: One point in millimetres.
+PT = 25.4 / 72
+#: The smallest text any page may print, in points (the build refuses less).
+MIN_PT = 4.5
+#: The smallest size of the factors on a counter, in points.
+MIN_FACTORS_PT = 7.0
+
+#: Counter grounds when neither the style nor ``game.sides`` gives a colour.
+SIDE_COLOURS = ("#f2c7c7", "#c7d7f2", "#d5ecc8", "#f2e3c0", "#e0cdef", "#d9d9d9")
+NEUTRAL = "#ececec"
+
+#: print colours for the colour words game data uses (pale enough to print text on)
+COLOUR_WORDS = {
+    "red": "#f2b8b8", "blue": "#b8cdf2", "green": "#c4e6b4", "yellow": "#f6e7a1",
+    "white": "#ffffff", "black": "#9a9a9a", "grey": "#d9d9d9", "gray": "#d9d9d9",
+    "brown": "#dcc3a5", "orange": "#f6cfa0", "purple": "#dcc7ee", "khaki": "#e3dcb5",
+    "tan": "#e8d8bc", "olive": "#d2d6a6", "navy": "#b9c2dc", "pink": "#f5c9d8",
+}
+_HEX = re.compile(r"#[0-9a-fA-F]{6}")
+
+
+def colour(word: str | None) -> str | None:
+    """A ``#rrggbb`` colour, or the print colour of a colour word; None if neither."""
+    if not word:
+        return None
+    if _HEX.fullmatch(word):
+        return word.lower()
+    return COLOUR_WORDS.get(word.strip().lower())
+
+
+# --- counter layouts ----------------------------------------------------------------------
+
+_NATO = "nato"
+_SIL = "silhouette"
+
+#: Unit type words -> (layout, symbol) for a game whose style does not name the type.
+#: Words are compared lower-case with ``-``, ``_`` and spaces removed.
+DEFAULT_KINDS: Mapping[str, tuple[str, str]] = {
+    **{w: (_NATO, "infantry") for w in ("infantry", "inf", "rifle", "battalion", "regiment")},
+    **{w: (_NATO, "armour") for w in ("armour", "armor", "tank", "panzer")},
+    **{w: (_NATO, "mechanised") for w in ("mechanised", "mechanized", "mech",
+                                            "panzergrenadier")},
+    **{w: (_NATO, "motorised") for w in ("motorised", "motorized", "mot")},
+    **{w: (_NATO, "artillery") for w in ("artillery", "art", "arty", "gun")},
+    **{w: (_NATO, "anti-tank") for w in ("antitank", "at")},
+    **{w: (_NATO, "anti-aircraft") for w in ("antiaircraft", "aa", "flak", "aaa")},
+    **{w: (_NATO, "recon") for w in ("recon", "reconnaissance", "cavalry", "cav")},
+    **{w: (_NATO, "airborne") for w in ("airborne", "parachute", "para")},
+    **{w: (_NATO, "marines") for w in ("marines", "marine")},
+    **{w: (_NATO, "engineers") for w in ("engineers", "engineer", "pioneer")},
+    **{w: (_NATO, "headquarters") for w in ("headquarters", "hq")},
+    **{w: (_NATO, "supply") for w in ("supply", "logistics")},
+    **{w: (_SIL, "fighter") for w in ("fighter", "interceptor")},
+    **{w: (_SIL, "twin-engine") for w in ("nightfighter", "intruder", "heavyfighter")},
+    **{w: (_SIL, "bomber") for w in ("bomber", "mediumbomber")},
+    **{w: (_SIL, "heavy-bomber") for w in ("heavybomber", "strategicbomber")},
+    **{w: (_SIL, "dive-bomber") for w in ("divebomber",)},
+    **{w: (_SIL, "torpedo-bomber") for w in ("torpedobomber", "attack")},
+    **{w: (_SIL, "carrier") for w in ("carrier", "cv", "cvl", "cve", "fleet")},
+    **{w: (_SIL, "battleship") for w in ("battleship", "bb", "battlecruiser", "bc")},
+    **{w: (_SIL, "cruiser") for w in ("cruiser", "ca", "cl", "heavycruiser")},
+    **{w: (_SIL, "destroyer") for w in ("destroyer", "dd", "escort", "de")},
+    **{w: (_SIL, "submarine") for w in ("submarine", "ss", "sub", "uboat")},
+    **{w: (_SIL, "transport") for w in ("transport", "ap", "ak", "cargo", "amphibious")},
+}
+
+CORNER_KEYS = ("top_left", "top_right", "bottom_left", "bottom_right")
+#: What a corner may print besides a stat name.
+CORNER_WORDS = ("id", "setup", "name_ja", "name", "size", "year")
+
+
+def _word(text: str) -> str:
+    return re.sub(r"[-_\s]", "", text.lower())
+
+
+@dataclass(frozen=True)
+class Look:
+    """How one counter is drawn: its layout, symbol, factors and corners (all resolved)."""
+
+    layout: str
+    symbol: str | None
+    factors: tuple[str, ...]
+    corners: Mapping[str, str]
+    reduced: str = "band"
+
+
+def _numeric_stats(stats: Mapping) -> tuple[str, ...]:
+    return tuple(k for k, v in stats.items()
+                 if isinstance(v, int | float | str) and not isinstance(v, bool)
+                 and _is_factor(v))
+
+
+def _is_factor(value) -> bool:
+    return isinstance(value, int | float) or (isinstance(value, str) and len(value) <= 3)
+
+
+def declared_layout(game: Game, record: Unit | Marker) -> CounterLayout | None:
+    """The style's layout for a record: by its id first, then by its unit type."""
+    counters = game.style.counters
+    if record.id in counters:
+        return counters[record.id]
+    kind = getattr(record, "type", None)
+    return counters.get(kind) if kind else None
+
+
+def look_of(game: Game, record: Unit | Marker) -> Look:
+    """The resolved look of a unit or marker counter."""
+    declared = declared_layout(game, record)
+    if isinstance(record, Marker):
+        layout, symbol = "marker", None
+        factors: tuple[str, ...] = ()
+    else:
+        layout, symbol = DEFAULT_KINDS.get(_word(record.type), ("marker", None))
+        factors = _numeric_stats(record.stats)[:4]
+    corners: dict[str, str] = {}
+    reduced = "band"
+    if declared is not None:
+        layout = declared.layout
+        symbol = declared.symbol or (symbol if declared.layout != "marker" else None)
+        if declared.factors is not None:
+            factors = declared.factors
+        if declared.corners is not None:
+            corners = {k: getattr(declared.corners, k) for k in CORNER_KEYS
+                       if getattr(declared.corners, k)}
+        reduced = declared.reduced
+    return Look(layout, symbol, factors, corners, reduced)
+
+
+# --- colours and fonts --------------------------------------------------------------------
+
+
+def side_colour(game: Game, side: str | None) -> str:
+    """A side's counter ground: the style's, else the side's colour, else a default."""
+    declared = game.style.sides.get(side) if side else None
+    if declared is not None and colour(declared.fill):
+        return colour(declared.fill)  # type: ignore[return-value]
+    sides = [s.id for s in game.info.sides]
+    if side in sides:
+        explicit = colour(game.info.sides[sides.index(side)].color)
+        return explicit or SIDE_COLOURS[sides.index(side) % len(SIDE_COLOURS)]
+    return NEUTRAL
+
+
+def side_ink(game: Game, side: str | None) -> str:
+    """Text and symbol colour on a side's counters."""
+    declared = game.style.sides.get(side) if side else None
+    return (colour(declared.ink) if declared is not None else None) or "#000000"
+
+
+def fonts(game: Game) -> FontStyle:
+    return game.style.fonts
+
+
+def mm(points: float) -> float:
+    """Points -> millimetres."""
+    return points * PT
+
+
+def terrain_style(game: Game, terrain: str) -> TerrainStyle | None:
+    """The style of a terrain by name, or None (g-maps' drawing gives the default)."""
+    return game.style.terrain.get(terrain)
+
+
+# --- checks -------------------------------------------------------------------------------
+
+
+def style_problems(game: Game) -> Iterator[tuple[object, str, str]]:
+    """(item, key path, message) for every style value the game cannot use."""
+    style = game.style
+    sides = {s.id for s in game.info.sides}
+    for side, look in style.sides.items():
+        if side not in sides:
+            yield look, f"style.sides.{side}", (
+                f"unknown side {side!r} (sides: {', '.join(sorted(sides)) or 'none'})")
+        for key in ("fill", "ink"):
+            value = getattr(look, key)
+            if value and colour(value) is None:
+                yield look, f"style.sides.{side}.{key}", _colour_message(value)
+    yield from _font_problems(style.fonts)
+    yield from _counter_problems(game)
+    for name, terrain in style.terrain.items():
+        if terrain.fill and colour(terrain.fill) is None:
+            yield terrain, f"style.terrain.{name}.fill", _colour_message(terrain.fill)
+
+
+def _colour_message(value: str) -> str:
+    return (f"{value!r} is not a colour (#rrggbb or one of: "
+            f"{', '.join(sorted(COLOUR_WORDS))})")
+
+
+def _font_problems(font: FontStyle) -> Iterator[tuple[object, str, str]]:
+    floors = {"minimum": MIN_PT, "name": font.minimum, "corner": font.minimum,
+              "word": font.minimum, "factors": max(MIN_FACTORS_PT, font.minimum)}
+    for key, floor in floors.items():
+        value = getattr(font, key)
+        if value < floor or value > 72:
+            yield font, f"style.fonts.{key}", (
+                f"{value:g} pt is not allowed (allowed: {floor:g} to 72 pt)")
+
+
+def _counter_problems(game: Game) -> Iterator[tuple[object, str, str]]:
+    from .symbols import known_symbols
+
+    types = {u.type for u in game.units}
+    ids = {u.id for u in game.units} | {m.id for m in game.markers}
+    for key, layout in game.style.counters.items():
+        path = f"style.counters.{key}"
+        if key not in types and key not in ids:
+            yield layout, path, (f"{key!r} is no unit type, unit id or marker id "
+                                 f"(types: {', '.join(sorted(types)) or 'none'})")
+        allowed = known_symbols(layout.layout)
+        if layout.symbol and layout.symbol not in allowed:
+            yield layout, f"{path}.symbol", (f"unknown {layout.layout} symbol "
+                                             f"{layout.symbol!r} (allowed: {', '.join(allowed)})")
+        if layout.corners is not None:
+            for corner in CORNER_KEYS:
+                value = getattr(layout.corners, corner)
+                if value and not _corner_ok(game, key, value):
+                    yield layout.corners, f"{path}.corners.{corner}", (
+                        f"{value!r} is neither a stat of {key!r} nor one of: "
+                        f"{', '.join(CORNER_WORDS)}")
+
+
+def _corner_ok(game: Game, key: str, value: str) -> bool:
+    if value in CORNER_WORDS:
+        return True
+    units = [u for u in game.units if key in (u.id, u.type)]
+    return any(value in u.stats for u in units) or not units
+
+
+def check_style(game: Game) -> None:
+    """Stop the build on the first style value the game cannot use (file:line: key: why)."""
+    for item, path, message in style_problems(game):
+        origin = getattr(item, "origin", None)
+        where = f"{origin}: " if origin and origin.file else ""
+        raise BadInput(f"{where}{path}: {message}")
