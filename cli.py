@@ -269,14 +269,16 @@ def tables(game: str, as_json: bool) -> None:
 @click.option("--out", "out_dir", default="output", show_default=True,
               type=click.Path(file_okay=False), help="Folder for the kits.")
 @click.option("--format", "formats", default="pdf,svg", show_default=True,
-              help="Comma-separated: pdf, svg, png (png needs pdftoppm).")
+              help="Comma-separated: pdf, svg, png.")
+@click.option("--dpi", default=150, show_default=True, type=int,
+              help="Resolution of the PNG pages (10 to 600).")
 @click.option("--duplex", default="long", show_default=True,
               type=click.Choice(["long", "short"]), help="How the printer flips the sheet.")
 @click.option("--back-offset", default="0,0", show_default=True,
               help="X,Y mm by which backs are moved (read it off the calibration page).")
 @click.option("--only", default=None, help="Comma-separated parts: map, counters, cards, sheets.")
 @friendly
-def build(game: str, paper_name: str, out_dir: str, formats: str, duplex: str,
+def build(game: str, paper_name: str, out_dir: str, formats: str, dpi: int, duplex: str,
           back_offset: str, only: str | None) -> None:
     """Build GAME's (or all games') print-and-play kit into OUT/<game>/."""
     from pathlib import Path
@@ -284,7 +286,7 @@ def build(game: str, paper_name: str, out_dir: str, formats: str, duplex: str,
     from .components.kit import build_kit, parse_options
     from .engine.loader import load_cached
 
-    options = parse_options(paper_name, formats, duplex, back_offset, only)
+    options = parse_options(paper_name, formats, duplex, back_offset, only, dpi)
     names = _game_names(game)
     games_data = [load_cached(name) for name in names]
     steps = len(games_data) * (len(options.only) + len(options.formats))

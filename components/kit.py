@@ -27,6 +27,7 @@ from .page import Paper, footer, paper
 from .pieces import CARD_BLEED, card_pieces, marker_pieces, unit_pieces
 from .primitives import Page, Primitive, texts
 from .registry import extensions
+from .render_pdf import check_dpi
 
 PARTS = ("map", "counters", "cards", "sheets")
 FORMATS = ("pdf", "svg", "png")
@@ -41,6 +42,7 @@ class Options:
     duplex: str = "long"
     back_offset: tuple[float, float] = (0.0, 0.0)
     only: tuple[str, ...] = PARTS
+    dpi: int = 150  # of the PNG pages
 
 
 @dataclass(frozen=True)
@@ -59,7 +61,7 @@ class BuildResult:
 
 
 def parse_options(paper_name: str, formats: str, duplex: str, back_offset: str,
-                  only: str | None) -> Options:
+                  only: str | None, dpi: int = 150) -> Options:
     """Command-line words -> Options; anything not allowed is BadInput naming it."""
     fmts = tuple(f.strip().lower() for f in formats.split(",") if f.strip())
     bad = [f for f in fmts if f not in FORMATS]
@@ -72,7 +74,8 @@ def parse_options(paper_name: str, formats: str, duplex: str, back_offset: str,
         raise BadInput(f"unknown kit part {bad[0]!r} for --only (allowed: {', '.join(PARTS)})")
     if duplex not in ("long", "short"):
         raise BadInput(f"unknown duplex {duplex!r} (allowed: long, short)")
-    return Options(paper(paper_name), fmts, duplex, parse_back_offset(back_offset), parts)
+    return Options(paper(paper_name), fmts, duplex, parse_back_offset(back_offset), parts,
+                   check_dpi(dpi))
 
 
 #: The largest back offset taken, in mm each way: five times the calibration page's
@@ -270,43 +273,65 @@ def safe_id(text: str) -> str:
 
 def build_kit(game: Game, out_root: Path, options: Options,
               progress: Callable[[str], None] | None = None) -> BuildResult:
-    """Lay out and write the kit of ``game`` into ``out_root/<game>/`` atomically."""
-    from .render_pdf import pdf_bytes
-    from .render_svg import svg_text
-
+    """Lay out and write the kit of ``game`` into ``out_root/<game>/`` atomically. A format
+    that fails does not stop the others: they are written, then the failure is BadInput."""
     started = time.perf_counter()
     pages = kit_pages(game, options, progress)
     files: dict[str, bytes] = {}
-    if "pdf" in options.formats:
+    failed: dict[str, str] = {}
+    for fmt in options.formats:
         if progress:
-            progress("pdf")
-        files[f"{game.id}.pdf"] = pdf_bytes(pages, f"{game.info.name} — print-and-play kit",
-                                            subject=f"warpress kit, {options.paper.label}")
-    if "svg" in options.formats:
-        if progress:
-            progress("svg")
-        for number, page in enumerate(pages, 1):
-            files[f"svg/{game.id}-{number:03d}-{page.id}.svg"] = svg_text(page).encode()
-    if "png" in options.formats:
-        if progress:
-            progress("png")
-        files.update(_png_previews(game, files.get(f"{game.id}.pdf") or pdf_bytes(
-            pages, game.info.name)))
+            progress(fmt)
+        try:
+            files.update(FORMAT_WRITERS[fmt](game, pages, options, files))
+        except (BadInput, OSError, RuntimeError, ValueError) as exc:
+            failed[fmt] = str(exc)
     folder = out_root / game.id
-    _write_atomically(folder, files)
+    if files:
+        _write_atomically(folder, files)
+    if failed:
+        written = [f for f in options.formats if f not in failed]
+        raise BadInput("; ".join(f"{game.id}: --format {f} failed: {why}"
+                                 for f, why in failed.items())
+                       + (f" ({', '.join(written)} written to {folder})" if written else ""))
     seconds = time.perf_counter() - started
     return BuildResult(game.id, folder, tuple(folder / name for name in sorted(files)),
                        len(pages), seconds)
 
 
-def _png_previews(game: Game, pdf: bytes) -> dict[str, bytes]:
-    """PNG previews of every page at 50 dpi (pdftoppm names pages with the width of the page
-    count: p-1 .. p-9, p-01 .. p-99)."""
-    from .render_pdf import png_pages
+def _pdf(game: Game, pages: list[Page], options: Options, _done: dict) -> dict[str, bytes]:
+    from .render_pdf import pdf_bytes
 
-    pngs = png_pages(pdf, 50, "--format png")
-    digits = len(str(len(pngs)))
-    return {f"png/{game.id}-{n:0{digits}d}.png": png for n, png in enumerate(pngs, start=1)}
+    return {f"{game.id}.pdf": pdf_bytes(pages, f"{game.info.name} — print-and-play kit",
+                                        subject=f"warpress kit, {options.paper.label}")}
+
+
+def page_stem(game: Game, number: int, page: Page) -> str:
+    """The name every per-page file takes: ``<game>-NNN-<page id>``."""
+    return f"{game.id}-{number:03d}-{page.id}"
+
+
+def _svg(game: Game, pages: list[Page], _options: Options, _done: dict) -> dict[str, bytes]:
+    from .render_svg import svg_text
+
+    return {f"svg/{page_stem(game, n, page)}.svg": svg_text(page).encode()
+            for n, page in enumerate(pages, 1)}
+
+
+def _png(game: Game, pages: list[Page], options: Options, done: dict) -> dict[str, bytes]:
+    """A PNG of every page at ``options.dpi``, rasterised from the kit's PDF (the one
+    written, or one made for the purpose), named like the SVGs."""
+    from .render_pdf import pdf_bytes, png_pages
+
+    pdf = done.get(f"{game.id}.pdf") or pdf_bytes(pages, game.info.name)
+    pngs = png_pages(pdf, options.dpi)
+    return {f"png/{page_stem(game, n, page)}.png": png
+            for n, (page, png) in enumerate(zip(pages, pngs, strict=True), 1)}
+
+
+#: Each output format: (game, pages, options, files written so far) -> {name: bytes}.
+FORMAT_WRITERS: dict[str, Callable[..., dict[str, bytes]]] = {
+    "pdf": _pdf, "svg": _svg, "png": _png}
 
 
 def _write_atomically(folder: Path, files: dict[str, bytes]) -> None:

@@ -649,14 +649,13 @@ def map_svg(game: Game, view: Mapping, referee: bool = False) -> bytes:
 
 
 def map_png(game: Game, view: Mapping, referee: bool = False, dpi: int = 100) -> bytes:
-    """The map of ``view`` as a PNG at ``dpi``, rendered from the PDF (embedded font);
-    BadInput when pdftoppm is not installed."""
-    from .render_pdf import pdf_bytes, png_pages
+    """The map of ``view`` as a PNG at ``dpi``, rasterised from the PDF (embedded font) by
+    pypdfium2."""
+    from .render_pdf import check_dpi, pdf_bytes, png_pages
 
-    if isinstance(dpi, bool) or not isinstance(dpi, int) or not 10 <= dpi <= 600:
-        raise BadInput(f"dpi {dpi!r} is not a whole number from 10 to 600")
+    check_dpi(dpi, "dpi")
     page = map_page(game, view, referee)
-    return png_pages(pdf_bytes([page], page.title), dpi, "a PNG map")[0]
+    return png_pages(pdf_bytes([page], page.title), dpi)[0]
 
 
 MAP_FORMATS = {"svg": map_svg, "png": map_png}

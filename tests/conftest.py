@@ -1,5 +1,4 @@
-"""Shared fixtures: a small valid game folder that tests copy and break; the pdftoppm the
-PNG outputs run."""
+"""Shared fixtures: a small valid game folder that tests copy and break."""
 
 from __future__ import annotations
 
@@ -19,26 +18,3 @@ def tiny_game(tmp_path: Path) -> Path:
     target = tmp_path / "tiny"
     shutil.copytree(FIXTURES / "games" / "tiny", target)
     return target
-
-
-FAKE_PDFTOPPM = FIXTURES / "fake_pdftoppm.py"
-
-
-@pytest.fixture
-def fake_pdftoppm(tmp_path_factory, monkeypatch) -> Path:
-    """The stand-in pdftoppm (fixtures/fake_pdftoppm.py) first on PATH; its path."""
-    folder = tmp_path_factory.mktemp("bin")
-    script = folder / "pdftoppm"
-    script.write_text(f"#!{sys.executable}\n{FAKE_PDFTOPPM.read_text(encoding='utf-8')}",
-                      encoding="utf-8")
-    script.chmod(0o755)
-    monkeypatch.setenv("PATH", f"{folder}{os.pathsep}{os.environ.get('PATH', '')}")
-    return script
-
-
-@pytest.fixture
-def pdftoppm(request) -> str:
-    """The pdftoppm the PNG outputs run: poppler's where it is installed (as on CI), else
-    the stand-in, so the PNG tests run on a machine with only Python and pip too
-    (tests/components/test_render_pdf.py holds the stand-in to poppler's contract)."""
-    return shutil.which("pdftoppm") or str(request.getfixturevalue("fake_pdftoppm"))

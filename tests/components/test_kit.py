@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import struct
 from pathlib import Path
 
 import pytest
@@ -161,25 +162,36 @@ def test_cli_build_only_cards_prints_a_summary(tmp_path: Path):
     assert (tmp_path / "midway" / "midway.pdf").is_file()
 
 
-@pytest.mark.usefixtures("pdftoppm")
-def test_png_previews_one_per_page_numbered_like_the_pdf(tmp_path):
-    options = parse_options("a4", "pdf,png", "long", "0,0", "cards")
+def test_png_pages_one_per_page_named_like_the_svgs_at_the_dpi(tmp_path):
+    options = parse_options("a4", "pdf,svg,png", "long", "0,0", "cards", dpi=40)
     built = build_kit(builtin("midway-cards"), tmp_path, options)
     pdf = next(p for p in built.files if p.suffix == ".pdf")
     pages = len(PdfReader(pdf).pages)
-    pngs = sorted(p.name for p in built.files if p.suffix == ".png")
-    digits = len(str(pages))
-    assert pngs == [f"midway-cards-{n:0{digits}d}.png" for n in range(1, pages + 1)]
-    assert all(p.read_bytes().startswith(b"\x89PNG") for p in built.files if p.suffix == ".png")
+    pngs = sorted(p.stem for p in built.files if p.suffix == ".png")
+    assert len(pngs) == pages
+    assert pngs == sorted(p.stem for p in built.files if p.suffix == ".svg")
+    first = next(p for p in built.files if p.suffix == ".png").read_bytes()
+    assert first.startswith(b"\x89PNG\r\n\x1a\n")
+    assert struct.unpack(">II", first[16:24]) == (round(210 / 25.4 * 40 + 0.5),
+                                                  round(297 / 25.4 * 40 + 0.5))
 
 
-def test_png_without_pdftoppm_is_one_line(tmp_path, monkeypatch):
-    import shutil
+def test_a_failing_format_does_not_stop_the_others(tmp_path, monkeypatch):
+    from warpress.components import kit
 
-    monkeypatch.setattr(shutil, "which", lambda name: None)
-    options = parse_options("a4", "png", "long", "0,0", "cards")
+    def broken(*_args):
+        raise RuntimeError("no rasteriser")
+
+    monkeypatch.setitem(kit.FORMAT_WRITERS, "png", broken)
+    options = parse_options("a4", "png,pdf", "long", "0,0", "cards")
     with pytest.raises(BadInput) as caught:
         build_kit(builtin("midway-cards"), tmp_path, options)
-    assert str(caught.value) == ("--format png needs pdftoppm (poppler-utils), which is not "
-                                 "installed")
-    assert not (tmp_path / "midway-cards").exists()
+    assert str(caught.value) == ("midway-cards: --format png failed: no rasteriser (pdf written "
+                                 f"to {tmp_path / 'midway-cards'})")
+    assert [p.name for p in (tmp_path / "midway-cards").iterdir()] == ["midway-cards.pdf"]
+
+
+@pytest.mark.parametrize("dpi", [0, 9, 601, True])
+def test_a_dpi_out_of_range_is_refused_before_work(dpi):
+    with pytest.raises(BadInput, match=f"--dpi {dpi!r} is not a whole number from 10 to 600"):
+        parse_options("a4", "png", "long", "0,0", None, dpi=dpi)

@@ -1,39 +1,29 @@
-"""PDF to PNG (``render_pdf.png_pages``) and the stand-in pdftoppm the PNG tests use where
-poppler is not installed (tests/fixtures/fake_pdftoppm.py)."""
+"""PDF to PNG (``render_pdf.png_pages``): pypdfium2, with pip alone."""
 
 from __future__ import annotations
 
-import shutil
 import struct
-import subprocess
-import zlib
 from io import BytesIO
-from pathlib import Path
 
 import pytest
+from PIL import Image
 from reportlab.pdfgen import canvas
 from warpress.components.render_pdf import png_pages
+from warpress.engine.errors import BadInput
 
 SIZES = [(595.28 + 7.3 * k, 841.89 - 5.1 * k) for k in range(12)]  # points; 12 pages
 
 
 def twelve_pages() -> bytes:
+    """Twelve pages of different sizes, page k with a black square k*10 points from the left."""
     out = BytesIO()
-    pdf = canvas.Canvas(out)
-    for width, height in SIZES:
+    pdf = canvas.Canvas(out, invariant=1)
+    for k, (width, height) in enumerate(SIZES):
         pdf.setPageSize((width, height))
-        pdf.drawString(10, 10, f"{width}x{height}")
+        pdf.rect(k * 10, height - 72, 36, 36, stroke=0, fill=1)  # 1 inch down from the top
         pdf.showPage()
     pdf.save()
     return out.getvalue()
-
-
-def rasterised(command: list[str], tmp_path: Path, dpi: int) -> dict[str, bytes]:
-    source = tmp_path / "in.pdf"
-    source.write_bytes(twelve_pages())
-    subprocess.run([*command, "-r", str(dpi), "-png", str(source), str(tmp_path / "p")],
-                   check=True, capture_output=True)
-    return {p.name: p.read_bytes() for p in sorted(tmp_path.glob("p-*.png"))}
 
 
 def size_of(png: bytes) -> tuple[int, int]:
@@ -42,38 +32,27 @@ def size_of(png: bytes) -> tuple[int, int]:
 
 
 def pixels(points: float, dpi: int) -> int:
-    return -(-points * dpi // 72)  # rounded up, as poppler does
+    return int(-(-points * dpi // 72))  # rounded up: no side is cut short
 
 
-#: The stand-in, and poppler's pdftoppm where it is installed (as on CI): both are held to
-#: the same contract, so the stand-in stays true to what it stands for.
-PDFTOPPMS = ["stand-in", *(["poppler"] if shutil.which("pdftoppm") else [])]
+@pytest.mark.parametrize("dpi", [30, 72])
+def test_png_pages_one_png_per_page_in_order_at_its_size(dpi):
+    pngs = png_pages(twelve_pages(), dpi)
+    assert [size_of(p) for p in pngs] == [(pixels(w, dpi), pixels(h, dpi)) for w, h in SIZES]
 
 
-def pdftoppm_command(request, name: str) -> list[str]:
-    """Poppler's pdftoppm, or the stand-in as tests/conftest.py installs it for the PNG tests."""
-    if name == "poppler":
-        return [shutil.which("pdftoppm")]
-    return [str(request.getfixturevalue("fake_pdftoppm"))]
+def test_png_pages_draw_what_the_pdf_holds_where_it_holds_it():
+    for k, png in enumerate(png_pages(twelve_pages(), 72)):
+        image = Image.open(BytesIO(png)).convert("L")
+        assert image.getpixel((k * 10 + 18, 72 - 18)) < 40  # inside the square
+        assert image.getpixel((k * 10 + 60, 72 - 18)) > 215  # white paper beside it
 
 
-@pytest.mark.parametrize("name", PDFTOPPMS)
-@pytest.mark.parametrize("dpi", [30, 50])
-def test_pdftoppm_writes_a_numbered_png_of_each_pages_size(request, tmp_path, name, dpi):
-    pngs = rasterised(pdftoppm_command(request, name), tmp_path, dpi)
-    assert list(pngs) == [f"p-{n:02d}.png" for n in range(1, 13)]
-    assert [size_of(p) for p in pngs.values()] == [(pixels(w, dpi), pixels(h, dpi))
-                                                    for w, h in SIZES]
+def test_png_pages_same_pdf_same_bytes():
+    assert png_pages(twelve_pages(), 30) == png_pages(twelve_pages(), 30)
 
 
-def test_the_stand_ins_pngs_hold_every_row(request, tmp_path):
-    for png in rasterised(pdftoppm_command(request, "stand-in"), tmp_path, 30).values():
-        width, height = size_of(png)
-        length = struct.unpack(">I", png[33:37])[0]  # the IDAT chunk after IHDR
-        assert len(zlib.decompress(png[41:41 + length])) == (width + 1) * height
-
-
-@pytest.mark.usefixtures("fake_pdftoppm")
-def test_png_pages_runs_the_stand_in_in_page_order():
-    pngs = png_pages(twelve_pages(), 20, "a test")
-    assert [size_of(p) for p in pngs] == [(pixels(w, 20), pixels(h, 20)) for w, h in SIZES]
+@pytest.mark.parametrize("dpi", [9, 601, 150.0, "150"])
+def test_png_pages_refuse_a_dpi_out_of_range(dpi):
+    with pytest.raises(BadInput, match="is not a whole number from 10 to 600"):
+        png_pages(twelve_pages(), dpi)

@@ -122,7 +122,6 @@ def test_nf_referee_cli_maps_and_the_reveal_is_logged(cli, cli_json, where, tmp_
     assert [r["type"] for r in _log(where)].count("reveal") == 2
 
 
-@pytest.mark.usefixtures("pdftoppm")
 def test_nf_referee_cli_player_map_as_png(cli, where, tmp_path):
     out = cli("referee", "status", "--map", str(tmp_path / "player.png"), "--session", str(where))
     assert out.exit_code == 0, out.output
