@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import copy
 import math
-import shutil
 import struct
 import xml.etree.ElementTree as ET
 
