@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import click
 
 from .engine.errors import BadInput, DataError, RuleViolation, WarpressError
+from .engine.inputs import bounds_text, check_path_name, quote, read_int
 
 
 class InputError(click.UsageError):
@@ -57,6 +58,27 @@ def _one_line(exc: click.UsageError) -> InputError:
     where = path.partition(" ")[2]
     return InputError(f"{where + ': ' if where else ''}{exc.format_message()} "
                       f"(see '{path} --help')")
+
+
+class WholeNumber(click.ParamType):
+    """An integer option read by the shared parser (``engine/inputs.py``): ASCII digits,
+    bounded length, within ``low``-``high``; anything else one line, exit 2."""
+
+    name = "integer"
+
+    def __init__(self, low: int | None = None, high: int | None = None):
+        self.low, self.high = low, high
+
+    def convert(self, value, param, ctx):
+        number = read_int(value)
+        if number is None or (self.low is not None and number < self.low) or (
+                self.high is not None and number > self.high):
+            self.fail(f"{quote(value)} is not {bounds_text(self.low, self.high)}", param, ctx)
+        return number
+
+
+#: A seed: a whole number of at most 18 digits (a 64-bit integer).
+SEED = WholeNumber(0)
 
 
 def friendly(fn):
@@ -179,7 +201,8 @@ def _run_invariants(game, thorough: bool) -> bool:
 
 
 @main.command()
-@click.option("--indent", default=2, show_default=True, help="JSON indentation.")
+@click.option("--indent", default=2, show_default=True, type=WholeNumber(0, 16),
+              help="JSON indentation (0-16).")
 def schema(indent: int) -> None:
     """Print the JSON Schema of a game data file (for editors)."""
     from .engine.schema import game_file_schema
@@ -230,7 +253,7 @@ def _query_command(name: str, help_text: str, mode: str, options=()):
 
 _query_command("lookup", "Resolve GAME's TABLE with the dice you rolled: NAME=VALUE ...", "lookup")
 _query_command("roll", "Resolve GAME's TABLE, rolling the dice you leave out (--seed N).", "roll",
-               [click.option("--seed", type=int, default=None,
+               [click.option("--seed", type=SEED, default=None,
                              help="Seed for the dice (printed, so a roll can be replayed).")])
 _query_command("odds", "The exact probability distribution of GAME's TABLE.", "odds")
 
@@ -324,7 +347,7 @@ def _session_option(fn):
 def _session_path(session_dir: str | None) -> str:
     if not session_dir:
         raise BadInput("--session DIR is required (or set WARPRESS_SESSION)")
-    return session_dir
+    return check_path_name(session_dir, "--session")
 
 
 def _json_option(fn):
@@ -426,7 +449,7 @@ def _write_map(path: str, drawn: bytes) -> None:
 @click.argument("game")
 @click.option("--scenario", default=None, help="A shipped scenario's name or a YAML file "
               "(default: the game's first).")
-@click.option("--seed", type=int, default=None, help="Seed for the referee's dice (default: "
+@click.option("--seed", type=SEED, default=None, help="Seed for the referee's dice (default: "
               "drawn at random and recorded).")
 @_session_option
 @_json_option

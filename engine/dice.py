@@ -31,6 +31,7 @@ from functools import lru_cache
 from typing import Protocol, TypeVar
 
 from .errors import BadInput
+from .inputs import quote, read_int
 
 T = TypeVar("T", bound=Hashable)
 
@@ -54,7 +55,8 @@ class BadRoll(DiceError):
         self.value = value
         self.name = name
         self.die = die
-        super().__init__(f"roll {value!r} for {name!r} is not a {die} result ({_range_text(die)})")
+        super().__init__(f"roll {quote(value)} for {name!r} is not a {die} result "
+                         f"({_range_text(die)})")
 
 
 class MissingRoll(DiceError):
@@ -127,15 +129,11 @@ def _range_text(die: str) -> str:
 def read_roll(die: str, value: object, name: str = "roll") -> int:
     """Check a roll someone read off a real die and return it as a result of ``die``.
 
-    Accepts ints and strings of digits; a d10 read as 0 is 10. Anything else raises
-    :class:`BadRoll`, quoting the value, the roll's name and the die.
+    Accepts ints and strings of ASCII digits (``read_int``); a d10 read as 0 is 10. Anything
+    else raises :class:`BadRoll`, quoting the value, the roll's name and the die.
     """
     values = faces(die)
-    number: int | None = None
-    if isinstance(value, int) and not isinstance(value, bool):
-        number = value
-    elif isinstance(value, str) and value.strip().isdigit():
-        number = int(value.strip())
+    number = read_int(value)
     if number == 0 and die == "d10":
         number = 10
     if number is None or not values[0] <= number <= values[-1]:

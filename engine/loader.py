@@ -15,6 +15,7 @@ from functools import cache
 from pathlib import Path
 
 from .errors import BadInput, DataError, Problem
+from .inputs import check_path_name, quote
 from .model import SECTIONS, ExtraRecord, Game, GameInfo, GameStyle
 
 #: Sections that are one mapping (not lists of records).
@@ -33,11 +34,16 @@ def game_dir(name_or_path: str | Path) -> tuple[Path, str]:
     text = str(name_or_path)
     if text in builtin_games():
         return GAMES_DIR / text, f"games/{text}"
-    path = Path(text)
-    if path.is_dir():
+    path = Path(check_path_name(text, "game folder"))
+    try:
+        is_dir = path.is_dir()
+    except OSError as exc:  # a name the file system refuses, a loop of links
+        raise BadInput(f"game folder {quote(text)} cannot be read: {exc.strerror}") from None
+    if is_dir:
         return path, text.rstrip("/")
     choices = ", ".join(builtin_games())
-    raise BadInput(f"unknown game {text!r} (choose from: {choices}; or give a game folder path)")
+    raise BadInput(f"unknown game {quote(text)} (choose from: {choices}; or give a game "
+                   "folder path)")
 
 
 def load_game(name_or_path: str | Path) -> Game:

@@ -15,6 +15,7 @@ from typing import Any
 
 from .dice import GivenDice, MissingRoll, SeededDice, distribution, read_roll
 from .errors import BadInput
+from .inputs import quote, read_int
 from .model import Game
 from .registry import REQUIRED, Input, OddsAnswer, RefTable
 
@@ -47,7 +48,7 @@ def parse_pairs(ref: RefTable, pairs: Sequence[str]) -> tuple[dict[str, Any], di
 def parse_value(item: Input, text: str) -> Any:
     """One input's text -> its value; bad text raises BadInput naming input and allowed."""
     def bad() -> BadInput:
-        return BadInput(f"input {item.name}={text!r} is not allowed ({item.allowed()})")
+        return BadInput(f"input {item.name}={quote(text)} is not allowed ({item.allowed()})")
 
     if item.kind == "bool":
         low = text.lower()
@@ -62,10 +63,9 @@ def parse_value(item: Input, text: str) -> Any:
             return lowered[text.lower()]
         raise bad()
     if item.kind == "int":
-        try:
-            value = int(text)
-        except ValueError:
-            raise bad() from None
+        value = read_int(text)
+        if value is None:
+            raise bad()
         too_low = item.min is not None and value < item.min
         if too_low or (item.max is not None and value > item.max):
             raise bad()

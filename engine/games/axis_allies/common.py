@@ -15,6 +15,7 @@ from typing import Any
 
 from ...dice import faces as die_faces
 from ...errors import BadInput, RuleViolation
+from ...inputs import parse_int
 from ...model import Game, Unit
 from ...registry import register
 from ...tables import lookup
@@ -180,7 +181,7 @@ def parse_force(game: Game, text: str, name: str, most: int | None = None) -> di
         match = _ITEM.match(part)
         if match is None:
             raise BadInput(f"input {name}: {part!r} is not 'N TYPE' (types: {', '.join(types)})")
-        count = int(match[1] or match[3] or 1)
+        count = parse_int(match[1] or match[3] or "1", f"input {name}: count of {match[2]!r}")
         word = match[2]
         if word not in types and word.endswith("s") and word[:-1] in types:
             word = word[:-1]

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...dice import Dice, GivenDice
 from ...errors import BadInput, RuleViolation
+from ...inputs import quote, read_int
 from ...model import Game
 from ...registry import Answer, Input, OddsAnswer
 from .common import (
@@ -262,10 +263,11 @@ def _strike_setup(game: Game, args: dict[str, Any]) -> tuple[str, list[str], fro
     numbers = {item.number for item in deck_cards(game, SECONDARY_DECK)}
     used: set[int] = set()
     for text in args["used"]:
-        if not str(text).isdigit() or int(text) not in numbers:
-            raise BadInput(f"input used={text!r} is not a secondary-damage card number "
+        number = read_int(text)
+        if number not in numbers:
+            raise BadInput(f"input used={quote(text)} is not a secondary-damage card number "
                            f"(1-{max(numbers)})")
-        used.add(int(text))
+        used.add(number)
     left = frozenset(numbers - used)
     if len(cards) > len(left):
         raise BadInput(f"{len(cards)} cards attack but only {len(left)} secondary-damage "

@@ -18,6 +18,7 @@ from typing import Any
 from ...dice import weights
 from ...errors import BadInput
 from ...hexgrid import HexGrid
+from ...inputs import quote, read_int
 from ...model import Game, HexMap, Table
 from ...registry import register
 
@@ -96,9 +97,10 @@ def facing_of(value: Any, name: str = "facing") -> int:
     text = str(value).strip().upper()
     if text in FACINGS:
         return FACINGS.index(text)
-    if text.isdigit() and 0 <= int(text) <= 5:
-        return int(text)
-    raise BadInput(f"input {name}={value!r} is not a facing (N|NE|SE|S|SW|NW or 0-5)")
+    number = read_int(text) if text[:1] not in "+-" else None
+    if number is not None and 0 <= number <= 5:
+        return number
+    raise BadInput(f"input {name}={quote(value)} is not a facing (N|NE|SE|S|SW|NW or 0-5)")
 
 
 def relative_hex(game: Game, hex_id: str, facing: int, relative: int) -> str | None:
@@ -141,7 +143,7 @@ def record(game: Game, section: str, record_id: str) -> Any:
 
 # --- MP values ----------------------------------------------------------------------------
 
-_MP_RE = re.compile(r"^\s*(\d+)\s*(\*?)\s*$")
+_MP_RE = re.compile(r"^\s*([0-9]+)\s*(\*?)\s*$")
 
 
 @dataclass(frozen=True)
@@ -158,9 +160,11 @@ class MP:
 def parse_mp(value: Any, name: str = "mp") -> MP:
     """``"3*"`` -> MP(3, True); anything else that is not N or N* is BadInput."""
     match = _MP_RE.match(str(value))
-    if match is None or int(match[1]) < 1:
-        raise BadInput(f"input {name}={value!r} is not an MP value (N or N*, e.g. 3 or 2*)")
-    return MP(int(match[1]), bool(match[2]))
+    base = read_int(match[1]) if match else None
+    if base is None or base < 1:
+        raise BadInput(f"input {name}={quote(value)} is not an MP value (N or N*, e.g. 3 or "
+                       "2*)")
+    return MP(base, bool(match[2]))
 
 
 def asterisk_turn(game: Game, turn: int) -> bool:
@@ -180,9 +184,10 @@ def mp_for_turn(game: Game, mp: MP, turn: int) -> int:
 def sighting_number(aircraft_id: str) -> int:
     """The sighting number: the last digit of a 3-digit aircraft id [1.5, 2.2.1]."""
     text = str(aircraft_id)
-    if not text[-1:].isdigit():
-        raise BadInput(f"aircraft id {aircraft_id!r} does not end in a sighting number")
-    return int(text[-1])
+    number = read_int(text[-1:]) if text[-1:] not in "+-" else None
+    if number is None:
+        raise BadInput(f"aircraft id {quote(aircraft_id)} does not end in a sighting number")
+    return number
 
 
 def check_sighting(game: Game, value: int, name: str = "sighting") -> int:

@@ -13,6 +13,7 @@ from typing import Any
 
 from ...errors import BadInput
 from ...graph import Graph
+from ...inputs import quote, read_int
 from ...model import Game, PointMap, Record, Unit
 from ...registry import register
 from ...tables import lookup
@@ -153,12 +154,13 @@ def parse_value(text: Any, name: str = "value", limit: int = 20) -> AttackValue:
     raw = str(text).strip()
     parts = raw.split("/")
     allowed = f"N or N/M (normal/superior), whole numbers 0-{limit}, superior <= normal"
-    if len(parts) not in (1, 2) or not all(p.strip().isdigit() for p in parts):
-        raise BadInput(f"input {name}={raw!r} is not allowed ({allowed})")
-    normal = int(parts[0])
-    superior = int(parts[1]) if len(parts) == 2 else 0
+    numbers = [read_int(p) for p in parts]
+    if len(parts) not in (1, 2) or any(n is None or n < 0 for n in numbers):
+        raise BadInput(f"input {name}={quote(raw)} is not allowed ({allowed})")
+    normal = numbers[0]
+    superior = numbers[1] if len(parts) == 2 else 0
     if normal > limit or superior > normal:
-        raise BadInput(f"input {name}={raw!r} is not allowed ({allowed})")
+        raise BadInput(f"input {name}={quote(raw)} is not allowed ({allowed})")
     return AttackValue(normal, superior)
 
 
@@ -203,13 +205,13 @@ def parse_piece(game: Game, text: str, name: str = "units") -> Piece:
     label, cost_text, state = parts
     if cost_text == "":
         cost = piece_cost(game, label, name)
-    elif cost_text.isdigit():
-        cost = int(cost_text)
+    elif (number := read_int(cost_text)) is not None and number >= 0:
+        cost = number
     else:
-        raise BadInput(f"input {name}={text!r}: cost {cost_text!r} is not a whole number "
-                       f"({allowed})")
-    if state.isdigit():
-        return Piece(label, cost, "full" if int(state) > 0 else "destroyed", int(state))
+        raise BadInput(f"input {name}={quote(text)}: cost {quote(cost_text)} is not a whole "
+                       f"number ({allowed})")
+    if (capacity := read_int(state)) is not None and capacity >= 0:
+        return Piece(label, cost, "full" if capacity > 0 else "destroyed", capacity)
     if state.lower() not in STATES:
         raise BadInput(f"input {name}={text!r}: state {state!r} is not allowed ({allowed})")
     return Piece(label, cost, state.lower())

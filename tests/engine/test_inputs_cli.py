@@ -1,0 +1,51 @@
+"""Bad command-line input (issue 14): every integer a user types goes through the shared
+parser (engine/inputs.py); names the file system refuses and unbounded options are one
+line and exit 2, never a traceback."""
+
+from __future__ import annotations
+
+import pytest
+
+HUGE = "1" * 4301          # past CPython's int() limit of 4,300 digits
+LONG = "4" * 4300          # within it: int() takes it, str() of it did not
+
+
+@pytest.mark.parametrize("args,needle", [
+    (("lookup", "midway", "carrier-damage", "damaged=no", "roll=²"), "'²'"),
+    (("lookup", "midway", "carrier-damage", "damaged=no", f"roll={HUGE}"), "4301 characters"),
+    (("lookup", "midway", "carrier-damage", "damaged=no", "roll=٣"), "'٣'"),
+    (("lookup", "nimitz", "attack", "value=²", "roll=3"), "value='²'"),
+    (("lookup", "nimitz", "attack", f"value={HUGE}", "roll=3"), "value="),
+    (("lookup", "nimitz", "attack", "value=4/²", "roll=3"), "value='4/²'"),
+    (("lookup", "nightfighter", "alert-mp", "mp=²"), "mp='²'"),
+    (("lookup", "nightfighter", "alert-mp", f"mp={HUGE}*"), "mp="),
+    (("odds", "axis-allies", "battle", f"attacker={HUGE} infantry", "defender=1 infantry"),
+     "4301 characters"),
+    (("odds", "axis-allies", "battle", "attacker=٣ infantry", "defender=1 infantry"), "'٣'"),
+    (("lookup", "midway", "anti-aircraft", f"intact={LONG}", "escorted=no"), "intact="),
+    (("roll", "midway", "carrier-damage", "damaged=no", "--seed", "²"), "--seed"),
+    (("roll", "midway", "carrier-damage", "damaged=no", "--seed", HUGE), "--seed"),
+    (("schema", "--indent", "99999"), "--indent"),
+    (("schema", "--indent", "-1"), "--indent"),
+])
+def test_unusual_integers_are_refused_in_one_line(cli_refused, args, needle):
+    line = cli_refused(*args)
+    assert needle in line
+    assert len(line) < 400
+
+
+def test_schema_indent_in_range_still_works(cli):
+    assert cli("schema", "--indent", "4").output.startswith('{\n    "')
+
+
+@pytest.mark.parametrize("args", [
+    ("tables", "x" * 300),
+    ("verify", "g" * 256, "--data"),
+    ("referee", "status", "--session", "s" * 300),
+    ("referee", "new", "nightfighter", "--session", "s" * 300),
+    ("referee", "log", "--session", "ok/" + "s" * 256),
+])
+def test_names_too_long_for_the_file_system_are_one_line(cli_refused, tmp_path, monkeypatch,
+                                                         args):
+    monkeypatch.chdir(tmp_path)
+    assert "at most 255 bytes" in cli_refused(*args)
