@@ -10,10 +10,12 @@ from __future__ import annotations
 import hashlib
 import os
 import pickle
+import stat
 import tempfile
 from functools import cache
 from pathlib import Path
 
+from . import limits
 from .errors import BadInput, DataError, Problem
 from .inputs import check_path_name, quote
 from .model import SECTIONS, ExtraRecord, Game, GameInfo, GameStyle
@@ -91,7 +93,7 @@ def _cache_path(folder: Path) -> Path | None:
     root = Path(os.environ.get("WARPRESS_CACHE") or Path.home() / ".cache" / "warpress")
     digest = hashlib.sha256()
     here = Path(__file__).resolve().parent
-    for source in ("model.py", "convert.py", "loader.py"):
+    for source in ("model.py", "convert.py", "loader.py", "yamlnodes.py", "limits.py"):
         digest.update((here / source).read_bytes())
     try:
         for file in sorted(folder.glob("*.y*ml")):
@@ -119,15 +121,19 @@ def _write_cache(path: Path, game: Game) -> None:
 def load_game_collecting(folder: Path, shown: str) -> tuple[Game | None, list[Problem]]:
     """Load ``folder``; return (game or None, problems) without raising."""
     from .convert import Context  # YAML parsing is imported only when a game is parsed
-    from .yamlnodes import LMap, read_yaml
+    from .yamlnodes import Budget, LMap, read_yaml
 
     files = sorted(folder.glob("*.yaml")) + sorted(folder.glob("*.yml"))
     problems: list[Problem] = []
     if not files:
         return None, [Problem(shown, 0, "", "no .yaml files in this game folder")]
+    too_big = _folder_too_big(files, shown)
+    if too_big:
+        return None, [too_big]
     documents = []
+    budget = Budget()
     for path in files:
-        data, found = read_yaml(path, f"{shown}/{path.name}")
+        data, found = read_yaml(path, f"{shown}/{path.name}", root=folder, budget=budget)
         problems.extend(found)
         if data is None:
             continue
@@ -157,7 +163,11 @@ def load_game_collecting(folder: Path, shown: str) -> tuple[Game | None, list[Pr
         return None, problems
     typed = {name: tuple(sections[name]) for name in SECTIONS}
     extra = {name: tuple(sections[name]) for name in extra_names}
-    return Game(path=folder, info=info, extra=extra, style=style, **typed), problems
+    game = Game(path=folder, info=info, extra=extra, style=style, **typed)
+    over = limits.check_game(game)
+    if over:  # refused before any check or build works on it
+        return None, problems + over
+    return game, problems
 
 
 def _mapping_section(documents, key: str, cls, problems: list[Problem]):
@@ -175,6 +185,25 @@ def _mapping_section(documents, key: str, cls, problems: list[Problem]):
     record = to_record(data[key], cls, ctx, key, data.line_of(key))
     problems.extend(ctx.problems)
     return None if ctx.problems else record
+
+
+def _folder_too_big(files: list[Path], shown: str) -> Problem | None:
+    """A problem when a game folder has more YAML files or bytes than ``limits`` allow
+    (sizes as listed: a link or a special file is refused when it is read)."""
+    if len(files) > limits.FILES:
+        return Problem(shown, 0, "", f"{len(files)} YAML files: a game folder holds at most "
+                                     f"{limits.FILES} (limits in docs/data-format.md)")
+    total = 0
+    for path in files:
+        try:
+            info = path.lstat()
+        except OSError:
+            continue  # reported when it is read
+        total += info.st_size if stat.S_ISREG(info.st_mode) else 0
+    if total > limits.GAME_BYTES:
+        return Problem(shown, 0, "", f"{total:,} bytes of YAML: a game is at most "
+                                     f"{limits.GAME_BYTES:,} (limits in docs/data-format.md)")
+    return None
 
 
 def _game_info(documents, folder: Path, shown: str, problems: list[Problem]) -> GameInfo | None:

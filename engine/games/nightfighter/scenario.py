@@ -10,12 +10,14 @@ hexes, zones, radar ids, bad numbers) in one ``InputProblems`` (a ``BadInput``).
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from ...errors import BadInput, InputProblems, Problem
+from ...inputs import check_path_name, quote
 from ...model import Game
 from ...yamlnodes import LList, LMap, read_yaml
 from .detection import zone_letters
@@ -143,17 +145,18 @@ def resolve(name_or_path: str | None) -> tuple[Path, str]:
     text = SHIPPED[0] if name_or_path is None else str(name_or_path)
     if text in SHIPPED:
         return shipped_path(text), f"games/nightfighter/scenarios/{text}.yaml"
-    path = Path(text)
-    if path.suffix in (".yaml", ".yml") and path.is_file():
+    path = Path(check_path_name(text, "--scenario"))
+    # whatever is there (a link, a FIFO) is read_yaml's to refuse with its reason
+    if path.suffix in (".yaml", ".yml") and os.path.lexists(path):
         return path, text
-    raise BadInput(f"unknown scenario {text!r} (shipped: {', '.join(SHIPPED)}; or give the "
+    raise BadInput(f"unknown scenario {quote(text)} (shipped: {', '.join(SHIPPED)}; or give the "
                    "path of a scenario .yaml file)")
 
 
 def load_scenario(game: Game, name_or_path: str | None = None) -> Scenario:
     """Read and check a scenario; BadInput with one ``file:line: key: message`` per problem."""
     path, shown = resolve(name_or_path)
-    data, problems = read_yaml(path, shown)
+    data, problems = read_yaml(path, shown, root=path.parent)
     if problems:
         raise InputProblems(problems)
     return from_data(game, data, path.stem, shown)

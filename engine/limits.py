@@ -1,0 +1,128 @@
+"""How big game data may be: bounds checked when a game is loaded, before any work.
+
+Every limit is about ten times the largest figure of the five shipped games (the figures
+and the table of limits: docs/data-format.md, "Limits"; tests/engine/test_limits.py
+measures the shipped games and holds each limit to at least ten times their largest).
+A folder past a limit is refused with one line naming the file, the line and the limit.
+
+Reading limits (``engine/yamlnodes.py``): bytes of one file and of a game, the number of
+files, nesting depth, YAML nodes once aliases are expanded, digits of an integer.
+Game limits (``check_game``): counters, cards, one record's count, hexes of a map, points
+of a map, the printed side of a map, boxes of a track, the values a table key spans.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from .errors import Problem
+from .model import Game, Item
+
+#: Bytes of one YAML file (largest shipped: nimitz/units.yaml, 37,038).
+FILE_BYTES = 400_000
+#: Bytes of all the YAML files of a game (largest shipped: nightfighter, 186,300).
+GAME_BYTES = 2_000_000
+#: YAML files in a game folder (largest shipped: 15).
+FILES = 150
+#: YAML nodes (scalars, lists, mappings) of a game, every alias expanded (shipped: 13,143).
+NODES = 140_000
+#: Nesting depth of lists and mappings (shipped: 7).
+DEPTH = 70
+#: Digits of an integer in the data (shipped: 4).
+INT_DIGITS = 40
+
+
+@dataclass(frozen=True)
+class Limit:
+    """A bound on one figure of a loaded game."""
+
+    name: str
+    most: int
+    what: str
+
+    def refuse(self, item: Item, path: str, value: int) -> Problem:
+        return Problem(item.origin.file, item.origin.line, path,
+                       f"{value:,} {self.what}: at most {self.most:,} (limits in "
+                       "docs/data-format.md)")
+
+
+#: The limits on a loaded game, by the name ``figures`` gives its measure.
+GAME_LIMITS = {limit.name: limit for limit in (
+    Limit("count", 1_400, "counters or cards of one record"),              # shipped: 138
+    Limit("counters", 7_000, "counters in the game (unit and marker counts)"),  # 687
+    Limit("cards", 1_100, "cards in the game"),                            # 105
+    Limit("hexes", 5_000, "hexes on one map (columns x rows)"),            # 486
+    Limit("points", 1_300, "points on one map"),                           # 128
+    Limit("map_mm", 7_000, "mm across the printed map"),                   # 700
+    Limit("track_boxes", 1_500, "boxes on one track"),                     # 148
+    Limit("key_span", 3_100, "values of one table key (max - min + 1)"),   # 301
+)}
+
+#: The reading limits, for the documentation and the tests.
+READING_LIMITS = {"file_bytes": FILE_BYTES, "game_bytes": GAME_BYTES, "files": FILES,
+                  "nodes": NODES, "depth": DEPTH, "int_digits": INT_DIGITS}
+
+#: A hex map without ``hex_size_mm`` is drawn 19 mm across the flats (components/hexmap.py),
+#: a point map without ``width_mm``/``height_mm`` 500 x 320 mm (components/aids.py).
+DEFAULT_HEX_MM = 19.0
+DEFAULT_POINT_MAP_MM = (500.0, 320.0)
+
+
+def figures(game: Game) -> Iterator[tuple[str, Item, str, int]]:
+    """Every measured figure of a game: (limit name, record, key path, value)."""
+    for section in ("units", "markers", "cards", "decks"):
+        for record in getattr(game, section):
+            if isinstance(record.count, int):
+                yield "count", record, f"{section}[{record.id}].count", record.count
+    if game.units or game.markers:
+        first = (game.units or game.markers)[0]
+        yield "counters", first, "units", sum(r.count or 0 for r in (*game.units,
+                                                                      *game.markers))
+    if game.cards:
+        yield "cards", game.cards[0], "cards", sum(c.count for c in game.cards)
+    for deck in game.decks:
+        yield "cards", deck, f"decks[{deck.id}].count", deck.count
+    yield from _map_figures(game)
+    for track in game.tracks:
+        yield "track_boxes", track, f"tracks[{track.id}].values", len(track.values)
+    for table in game.tables:
+        for key in table.keys:
+            if key.kind != "enum" and key.min is not None and key.max is not None:
+                yield ("key_span", key, f"tables[{table.id}].keys[{key.id}]",
+                       key.max - key.min + 1)
+
+
+def _map_figures(game: Game) -> Iterator[tuple[str, Item, str, int]]:
+    for hex_map in game.hex_maps:
+        path = f"hex_maps[{hex_map.id}]"
+        cols, rows = hex_map.columns.count, hex_map.rows.count
+        yield "hexes", hex_map, path, cols * rows
+        size = hex_map.hex_size_mm or DEFAULT_HEX_MM
+        yield "map_mm", hex_map, f"{path}.hex_size_mm", round(max(cols, rows) * size)
+    for point_map in game.point_maps:
+        path = f"point_maps[{point_map.id}]"
+        yield "points", point_map, f"{path}.points", len(point_map.points)
+        width = point_map.width_mm or DEFAULT_POINT_MAP_MM[0]
+        height = point_map.height_mm or DEFAULT_POINT_MAP_MM[1]
+        yield "map_mm", point_map, path, round(max(width, height))
+
+
+#: Sums over records, not reported when one of their records is over its own limit.
+TOTALS = ("counters", "cards")
+
+
+def check_game(game: Game) -> list[Problem]:
+    """A problem for the first figure of each record of ``game`` past its limit (none for a
+    shipped game); the totals only when no record is over on its own."""
+    over = [(name, item, path, value) for name, item, path, value in figures(game)
+            if value > GAME_LIMITS[name].most]
+    if any(name == "count" for name, *_ in over):
+        over = [entry for entry in over if entry[0] not in TOTALS]
+    seen: set[int] = set()
+    problems = []
+    for name, item, path, value in over:
+        if id(item) not in seen:
+            seen.add(id(item))
+            problems.append(GAME_LIMITS[name].refuse(item, path, value))
+    return problems
