@@ -293,7 +293,7 @@ def tables(game: str, as_json: bool) -> None:
               type=click.Path(file_okay=False), help="Folder for the kits.")
 @click.option("--format", "formats", default="pdf,svg", show_default=True,
               help="Comma-separated: pdf, svg, png.")
-@click.option("--dpi", default=150, show_default=True, type=int,
+@click.option("--dpi", default=150, show_default=True, type=WholeNumber(),
               help="Resolution of the PNG pages (10 to 600).")
 @click.option("--duplex", default="long", show_default=True,
               type=click.Choice(["long", "short"]), help="How the printer flips the sheet.")

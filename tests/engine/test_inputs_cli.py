@@ -27,6 +27,7 @@ LONG = "4" * 4300          # within it: int() takes it, str() of it did not
     (("roll", "midway", "carrier-damage", "damaged=no", "--seed", HUGE), "--seed"),
     (("schema", "--indent", "99999"), "--indent"),
     (("schema", "--indent", "-1"), "--indent"),
+    (("build", "midway", "--dpi", "٣٠٠"), "--dpi"),
 ])
 def test_unusual_integers_are_refused_in_one_line(cli_refused, args, needle):
     line = cli_refused(*args)
