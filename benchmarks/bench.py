@@ -94,6 +94,28 @@ def row(name: str, seconds: float, peak: float, target: str, note: str = "") -> 
     print(f"| {name} | {seconds:.3f} s | {peak:.0f} MiB | {target} | {note} |", flush=True)
 
 
+#: Square hex maps (hexes a side) for the tiling benchmark: the work should grow with the
+#: hexes, not with hexes times tiles (issue: big maps in linear time).
+HEX_MAPS = (20, 60, 120)
+
+
+def hex_map_files(n: int) -> int:
+    """An ``n`` x ``n`` hex map (19 mm hexes) tiled on A4: the PDF and every tile's SVG, as
+    ``build --only map`` makes them; the bytes written."""
+    from warpress.components.hexmap import hex_map_drawing
+    from warpress.components.kit import parse_options, tiled_pages
+    from warpress.components.render_pdf import pdf_bytes
+    from warpress.components.render_svg import svg_text
+    from warpress.engine.model import Axis, HexMap
+
+    hex_map = HexMap(id=f"grid-{n}", name=f"{n} by {n}", columns=Axis(count=n, pad=3),
+                     rows=Axis(count=n, pad=3), hex_size_mm=19)
+    drawing, width, height = hex_map_drawing(hex_map)
+    options = parse_options("a4", "pdf,svg", "long", "0,0", "map")
+    pages = [p.page for p in tiled_pages(drawing, width, height, options, "map")]
+    return len(pdf_bytes(pages, "bench")) + sum(len(svg_text(p)) for p in pages)
+
+
 def bench_engine(runs: int) -> None:
     print("\n| engine job | median | peak memory | target | note |\n|---|---|---|---|---|")
     cache = tempfile.mkdtemp(prefix="warpress-cache-")
@@ -156,6 +178,11 @@ def bench_kits(runs: int) -> None:
     pages = len(kit_pages(nightfighter, map_only))
     row("Nightfighter player and referee maps tiled on A4 to PDF", seconds, peak, "-",
         f"{pages} pages")
+
+    for n in HEX_MAPS:
+        seconds, peak = timed_call(lambda n=n: hex_map_files(n), max(1, runs // 2))
+        row(f"{n}x{n} hex map tiled on A4, PDF + SVG ({n * n} hexes)", seconds, peak,
+            "< 10 s" if n == 120 else "-", f"{hex_map_files(n)} bytes")
 
     out = Path(tempfile.mkdtemp(prefix="warpress-bench-"))
     seconds, peak, note = timed_process([*warpress(), "build", "all", "--out", str(out)],

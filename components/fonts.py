@@ -38,15 +38,35 @@ def missing_glyphs(text: str) -> str:
 
 
 def text_width(text: str, size: float) -> float:
-    """Width in mm of ``text`` at em height ``size`` mm."""
-    from reportlab.pdfbase import pdfmetrics
+    """Width in mm of ``text`` at em height ``size`` mm.
 
-    font()
-    return pdfmetrics.stringWidth(text, FAMILY, size)
+    reportlab's own sum of the font's advance widths (``_py_instanceStringWidthTTF``),
+    done here so the result is the same to the last bit with and without its C
+    accelerator (rl_accel sums in another order), and so is every layout built on it.
+    """
+    face = font().face
+    widths, default = face.charWidths, face.defaultWidth
+    return 0.001 * size * sum(widths.get(ord(ch), default) for ch in text)
+
+
+def _kinsoku() -> tuple[str, str]:
+    from reportlab.lib.textsplit import ALL_CANNOT_END, ALL_CANNOT_START
+
+    more_start = "！？：；，．…‥〜〟｣ゕゖㇰㇱㇲㇳㇴㇵㇶㇷㇸㇹㇺㇻㇼㇽㇾㇿ"
+    more_end = "〝｢"
+    return ALL_CANNOT_START + more_start, ALL_CANNOT_END + more_end
+
+
+#: Characters a line may not start with (closing brackets, 。、, ー, small kana ...) and
+#: may not end with (opening brackets): reportlab's kinsoku sets (``reportlab.lib.
+#: textsplit``) and a few more full-width marks.
+CANNOT_START, CANNOT_END = _kinsoku()
 
 
 def wrap(text: str, size: float, width: float) -> list[str]:
-    """Break ``text`` into lines no wider than ``width`` mm (words, or characters for CJK)."""
+    """Break ``text`` into lines no wider than ``width`` mm: between words, or between any
+    two characters of Japanese, keeping the kinsoku rules (no line starts with
+    ``CANNOT_START`` or ends with ``CANNOT_END``). The one line breaker of every kit."""
     lines: list[str] = []
     for paragraph in text.split("\n"):
         lines.extend(_wrap_paragraph(paragraph, size, width))
@@ -55,17 +75,33 @@ def wrap(text: str, size: float, width: float) -> list[str]:
 
 def _wrap_paragraph(paragraph: str, size: float, width: float) -> list[str]:
     lines: list[str] = []
-    current = ""
+    current: list[str] = []
     for token in _tokens(paragraph):
-        trial = current + token
-        if current and text_width(trial.rstrip(), size) > width:
-            lines.append(current.rstrip())
-            current = token.lstrip()
-        else:
-            current = trial
-    if current.strip() or not lines:
-        lines.append(current.rstrip())
+        if current and text_width(("".join(current) + token).rstrip(), size) > width:
+            keep = _legal_break(current, token)
+            lines.append("".join(current[:keep]).rstrip())
+            current = current[keep:]
+            if current:
+                current[0] = current[0].lstrip()
+            else:
+                token = token.lstrip()
+        current.append(token)
+    if "".join(current).strip() or not lines:
+        lines.append("".join(current).rstrip())
     return lines
+
+
+def _legal_break(current: list[str], token: str) -> int:
+    """How many tokens of ``current`` stay on the line when ``token`` does not fit: all of
+    them unless that would start the next line with a ``CANNOT_START`` character or end
+    this one with a ``CANNOT_END``; then as few moved down as make the break legal (all
+    kept if none does: an unbreakable run longer than the line)."""
+    for keep in range(len(current), 0, -1):
+        head = "".join(current[:keep]).rstrip()
+        tail = ("".join(current[keep:]) + token).lstrip()
+        if head and tail[:1] not in CANNOT_START and head[-1] not in CANNOT_END:
+            return keep
+    return len(current)
 
 
 def _tokens(text: str) -> list[str]:

@@ -10,15 +10,28 @@ the paper into overlapping tiles with registration marks and labels.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..engine.errors import BadInput
+from .fonts import text_width
 from .page import MARGIN, Paper
-from .primitives import HAIRLINE, Circle, Group, Line, Primitive, Rect, Style, Text
+from .primitives import (
+    HAIRLINE,
+    Circle,
+    Group,
+    Line,
+    Polygon,
+    Primitive,
+    Rect,
+    Style,
+    Text,
+)
 
 CROP = 4.0  # crop mark length
 CROP_GAP = 1.0  # gap between the bleed and a crop mark
 REG = Style(width=0.15, stroke="#000000")
+#: The least text size on a page: 4.5 pt in mm of em height.
+MIN_TEXT = 4.5 * 25.4 / 72
 
 
 @dataclass(frozen=True)
@@ -184,9 +197,23 @@ def _mark_band(bleed: float, spare: float) -> tuple[float, float]:
 
 # --- tiling -----------------------------------------------------------------------------
 
+#: The least overlap of neighbouring tiles (mm): the strip glued under the next tile.
+OVERLAP = 10.0
+TILE_TOP = 7.0  # band above a tile for its title and the marks ending its lines
+MARK_GAP = 3.5  # distance of a line's end mark from the tile edge
+GLUE = Style(width=0.3, stroke="#c03030", dash=(2.0, 1.2))
+TRIM = Style(width=0.3, stroke="#000000")
+TILE_TEXT = 2.4  # mm em height of the tile title (6.8 pt)
+
 
 @dataclass(frozen=True)
 class Tile:
+    """One printed piece of a map: its window on the drawing and what it prints.
+
+    ``x``, ``y``, ``w``, ``h`` are the window in map mm; ``overlap_x`` and ``overlap_y``
+    the real overlap with the neighbour to the right and below.
+    """
+
     label: str
     x: float
     y: float
@@ -194,49 +221,140 @@ class Tile:
     h: float
     page: Paper
     items: tuple[Primitive, ...]
+    overlap_x: float = 0.0
+    overlap_y: float = 0.0
+    col: int = 0
+    row: int = 0
+
+
+@dataclass(frozen=True)
+class TilePlan:
+    """How a map is cut: the page, tiles across and down, tile size and real overlaps."""
+
+    page: Paper
+    cols: int
+    rows: int
+    w: float
+    h: float
+    overlap_x: float
+    overlap_y: float
+
+    @property
+    def count(self) -> int:
+        return self.cols * self.rows
+
+
+def tile_area(page: Paper) -> tuple[float, float]:
+    """(width, height) of the map window a tile page prints: inside the margin, the footer,
+    the title band above and a band for the line marks on the other sides."""
+    _x, _y, aw, ah = page.content()
+    return aw - 2 * CROP, ah - TILE_TOP - CROP
+
+
+def _span(length: float, room: float, overlap: float) -> tuple[int, float, float]:
+    """(pieces, piece length, real overlap) covering ``length`` with pieces of at most
+    ``room``, neighbours sharing at least ``overlap``: as few pieces as fit, all one size."""
+    if length <= room:
+        return 1, length, 0.0
+    count = math.ceil((length - overlap) / (room - overlap))
+    size = (length + (count - 1) * overlap) / count
+    return count, size, overlap
+
+
+def plan_tiles(width: float, height: float, paper: Paper, overlap: float = OVERLAP) -> TilePlan:
+    """The orientation of ``paper`` that needs the fewest tiles (on ties, the map's own:
+    landscape for a wide map)."""
+    best = None
+    pages = (paper.landscape, paper.portrait) if width > height else (paper.portrait,
+                                                                       paper.landscape)
+    for page in pages:
+        aw, ah = tile_area(page)
+        cols, tw, ox = _span(width, aw, overlap)
+        rows, th, oy = _span(height, ah, overlap)
+        plan = TilePlan(page, cols, rows, tw, th, ox, oy)
+        if best is None or plan.count < best.count:
+            best = plan
+    return best
 
 
 def tile(drawing: tuple[Primitive, ...], width: float, height: float, paper: Paper,
-         overlap: float = 10.0, name: str = "map") -> list[Tile]:
-    """Split a ``width`` x ``height`` drawing into labelled tiles that overlap by ``overlap``."""
-    page = _tile_paper(paper, width, height)
-    _x, _y, aw, ah = page.content()
-    aw, ah = aw - 2 * CROP, ah - 2 * CROP - 4.0  # room for registration marks and label
-    cols = 1 if width <= aw else math.ceil((width - overlap) / (aw - overlap))
-    rows = 1 if height <= ah else math.ceil((height - overlap) / (ah - overlap))
-    step_x = 0 if cols == 1 else (width - aw) / (cols - 1)
-    step_y = 0 if rows == 1 else (height - ah) / (rows - 1)
-    tw, th = min(aw, width), min(ah, height)
+         overlap: float = OVERLAP, name: str = "map", title: str | None = None) -> list[Tile]:
+    """Split a ``width`` x ``height`` drawing into labelled tiles, neighbours overlapping by
+    ``overlap`` mm. Each tile carries only the primitives that fall on it."""
+    plan = plan_tiles(width, height, paper, overlap)
+    index = SpatialIndex(drawing)
     tiles = []
-    for r in range(rows):
-        for c in range(cols):
+    for r in range(plan.rows):
+        for c in range(plan.cols):
             label = f"{_row_letter(r)}{c + 1}"
-            tx, ty = c * step_x, r * step_y
-            tiles.append(Tile(label, tx, ty, tw, th, page,
-                              _tile_items(drawing, label, tx, ty, tw, th, page, name)))
+            tx, ty = c * (plan.w - plan.overlap_x), r * (plan.h - plan.overlap_y)
+            window = (tx, ty, plan.w, plan.h)
+            shown = index.select(window)
+            items = _tile_items(shown, label, window, plan, c, r, name, title or name)
+            tiles.append(Tile(label, tx, ty, plan.w, plan.h, plan.page, items,
+                              plan.overlap_x, plan.overlap_y, c, r))
     return tiles
-
-
-def _tile_paper(paper: Paper, width: float, height: float) -> Paper:
-    wide = width > height
-    return paper.landscape if wide else paper.portrait
 
 
 def _row_letter(index: int) -> str:
     return chr(ord("A") + index) if index < 26 else f"R{index + 1}"
 
 
-def _tile_items(drawing, label, tx, ty, tw, th, page: Paper, name) -> tuple[Primitive, ...]:
-    x0 = MARGIN + CROP
-    y0 = MARGIN + CROP + 4.0
-    content = Group(tuple(drawing), dx=x0 - tx, dy=y0 - ty, clip=(tx, ty, tw, th),
+def _tile_items(drawing, label, window, plan: TilePlan, col: int, row: int, name: str,
+                title: str) -> tuple[Primitive, ...]:
+    tx, ty, tw, th = window
+    x0, y0 = MARGIN + CROP, MARGIN + TILE_TOP
+    content = Group(tuple(drawing), dx=x0 - tx, dy=y0 - ty, clip=window,
                     id=f"tile-{label}", cls=f"tile {name}")
-    items: list[Primitive] = [content, Rect(x0, y0, tw, th, HAIRLINE, cls="tile-edge")]
-    for cx, cy in ((x0, y0), (x0 + tw, y0), (x0, y0 + th), (x0 + tw, y0 + th)):
-        items.extend(registration_mark(cx, cy))
-    items.append(Text(x0, y0 - 1.5, f"Tile {label} of {name} — overlap glued under the "
-                      "neighbour to the right and below", size=2.6, cls="tile-label"))
+    items: list[Primitive] = [content]
+    items.extend(_cut_lines(x0, y0, plan, col, row))
+    items.append(_tile_title(label, title, x0, y0, plan, col, row))
     return tuple(items)
+
+
+def _cut_lines(x0: float, y0: float, plan: TilePlan, col: int, row: int) -> list[Primitive]:
+    """The tile's edges and strips. A tile with a neighbour to the left (above) is trimmed on
+    its left (top) edge, solid, and laid over that neighbour; a tile with a neighbour to the
+    right (below) has a dashed glue line where that neighbour's trimmed edge goes. Each line
+    runs into the band outside the tile and ends in a registration mark."""
+    tw, th = plan.w, plan.h
+    left, top, right, bottom = x0, y0, x0 + tw, y0 + th
+    items: list[Primitive] = [Rect(left, top, tw, th, HAIRLINE, cls="tile-edge")]
+    if col > 0:
+        items.extend(_vertical(left, top, bottom, TRIM, "trim-line"))
+    if row > 0:
+        items.extend(_horizontal(top, left, right, TRIM, "trim-line"))
+    if col < plan.cols - 1:
+        items.extend(_vertical(right - plan.overlap_x, top, bottom, GLUE, "glue-line"))
+    if row < plan.rows - 1:
+        items.extend(_horizontal(bottom - plan.overlap_y, left, right, GLUE, "glue-line"))
+    return items
+
+
+def _vertical(x: float, top: float, bottom: float, style: Style, cls: str) -> list[Primitive]:
+    return [Line(x, top - MARK_GAP, x, bottom + MARK_GAP, style, cls=cls),
+            *registration_mark(x, top - MARK_GAP, 1.2), *registration_mark(x, bottom + MARK_GAP,
+                                                                            1.2)]
+
+
+def _horizontal(y: float, left: float, right: float, style: Style, cls: str) -> list[Primitive]:
+    return [Line(left - MARK_GAP, y, right + MARK_GAP, y, style, cls=cls),
+            *registration_mark(left - MARK_GAP, y, 1.2), *registration_mark(right + MARK_GAP, y,
+                                                                             1.2)]
+
+
+def _tile_title(label: str, title: str, x0: float, y0: float, plan: TilePlan, col: int,
+                row: int) -> Text:
+    """The title in the band above the tile, between the marks of its vertical lines."""
+    start = x0 + (MARK_GAP if col > 0 else 0.0)
+    end = x0 + plan.w - (plan.overlap_x + MARK_GAP if col < plan.cols - 1 else 0.0)
+    words = [f"{label} · {title}", f"Tile {label} of {plan.count} · {title}"]
+    text = next((w for w in reversed(words) if text_width(w, TILE_TEXT) <= end - start),
+                words[0])
+    if text_width(text, TILE_TEXT) > end - start:
+        raise BadInput(f"{title}: tile {label} is too narrow ({end - start:.0f} mm) for its "
+                       f"title at {TILE_TEXT} mm")
+    return Text(start, y0 - 2.2, text, size=TILE_TEXT, bold=True, cls="tile-label")
 
 
 def registration_mark(x: float, y: float, r: float = 2.0) -> list[Primitive]:
@@ -248,50 +366,278 @@ def registration_mark(x: float, y: float, r: float = 2.0) -> list[Primitive]:
 
 def assembly_items(tiles: list[Tile], width: float, height: float, page: Paper,
                    name: str) -> tuple[Primitive, ...]:
-    """An assembly page: the map outline with every tile drawn and labelled."""
+    """An assembly page: the map outline with every tile, its overlaps shaded, and how to
+    trim and glue them, with the real overlap of these tiles."""
     x, y, aw, ah = page.content()
-    ah -= 12
-    scale = min(aw / width, ah / height)
-    ox, oy = x + (aw - width * scale) / 2, y + 12
-    items: list[Primitive] = [Text(x, y + 5, f"Assembly of {name}: {len(tiles)} tiles, "
-                                   f"{width:.0f} x {height:.0f} mm, 10 mm overlap", size=4)]
-    items.append(Rect(ox, oy, width * scale, height * scale, Style(width=0.4), cls="assembly"))
+    first = tiles[0]
+    lines = [f"Assembly of {name}: {len(tiles)} tiles, {width:.0f} x {height:.0f} mm; "
+             f"{_overlap_words(first)}.",
+             "Trim each tile on its solid edge where it has a neighbour to the left or above, "
+             "and glue it over that neighbour: its edge on the neighbour's dashed glue line, "
+             "the registration marks on top of each other."]
+    items: list[Primitive] = []
+    top = y
+    for line in lines:
+        items.append(Text(x, top + 4, line, size=fit_size(line, 3.2, aw), cls="assembly-text"))
+        top += 5.0
+    top += 2.0
+    scale = min(aw / width, (y + ah - top) / height)
+    ox = x + (aw - width * scale) / 2
+    items.append(Rect(ox, top, width * scale, height * scale, Style(width=0.4),
+                      cls="assembly"))
     for t in tiles:
-        items.append(Rect(ox + t.x * scale, oy + t.y * scale, t.w * scale, t.h * scale,
+        items.append(Rect(ox + t.x * scale, top + t.y * scale, t.w * scale, t.h * scale,
                           Style(fill="#dde8f5", stroke="#204080", width=0.3, opacity=0.5),
                           id=f"assembly-{t.label}", cls="assembly-tile"))
-        items.append(Text(ox + (t.x + t.w / 2) * scale, oy + (t.y + t.h / 2) * scale,
+    for t in tiles:
+        items.append(Text(ox + (t.x + t.w / 2) * scale, top + (t.y + t.h / 2) * scale + 2,
                           t.label, size=6, anchor="middle", bold=True))
     return tuple(items)
 
 
-def calibration_items(page: Paper, back: bool) -> tuple[Primitive, ...]:
-    """A duplex calibration page: verniers whose front and back scales meet when aligned.
+def _overlap_words(t: Tile) -> str:
+    parts = []
+    if t.overlap_x:
+        parts.append(f"{t.overlap_x:.0f} mm overlap side by side")
+    if t.overlap_y:
+        parts.append(f"{t.overlap_y:.0f} mm overlap top to bottom")
+    return ", ".join(parts) or "no overlap"
 
-    Print it duplex, hold it to the light: the reading where the front and back
-    lines coincide is the misregistration in 0.5 mm steps, the value for
-    ``--back-offset``.
+
+def fit_size(text: str, size: float, width: float) -> float:
+    """``size``, or the smaller size at which ``text`` fits ``width``; BadInput below the
+    legible minimum."""
+    fitted = min(size, size * width / max(text_width(text, size), 1e-9))
+    if fitted < MIN_TEXT:
+        raise BadInput(f"text {text[:50]!r} does not fit {width:.0f} mm at {MIN_TEXT:g} mm "
+                       f"(4.5 pt)")
+    return fitted
+
+
+# --- what falls on a tile ------------------------------------------------------------------
+
+
+Box = tuple[float, float, float, float]  # x0, y0, x1, y1
+
+
+class SpatialIndex:
+    """Bounding boxes of a drawing's primitives, to hand each tile only what falls on it.
+
+    Groups that are only moved and scaled are entered into; their children that miss the
+    window are left out (a group left empty is dropped). Rotated groups and unknown
+    primitives are kept or dropped whole by their box (kept when it is not known).
     """
+
+    def __init__(self, drawing: tuple[Primitive, ...]):
+        self.drawing = tuple(drawing)
+        self._boxes: dict[int, Box | None] = {}
+
+    def select(self, window: tuple[float, float, float, float]) -> tuple[Primitive, ...]:
+        x, y, w, h = window
+        return tuple(self._select(self.drawing, (x, y, x + w, y + h)))
+
+    def _select(self, items, area: Box) -> list[Primitive]:
+        out = []
+        for item in items:
+            box = self.box(item)
+            if box is not None and not _meets(box, area):
+                continue
+            if isinstance(item, Group) and not item.rotate and len(item.items) > 1:
+                inner = _to_local(item, area)
+                kept = self._select(item.items, inner)
+                if not kept:
+                    continue
+                if len(kept) != len(item.items):
+                    item = replace(item, items=tuple(kept))
+            out.append(item)
+        return out
+
+    def box(self, item: Primitive) -> Box | None:
+        key = id(item)
+        if key not in self._boxes:
+            self._boxes[key] = self._measure(item)
+        return self._boxes[key]
+
+    def _measure(self, item) -> Box | None:
+        if isinstance(item, Group):
+            return self._group_box(item)
+        return leaf_box(item)
+
+    def _group_box(self, group: Group) -> Box | None:
+        boxes = [self.box(child) for child in group.items]
+        if not boxes or any(b is None for b in boxes):
+            return None
+        box = (min(b[0] for b in boxes), min(b[1] for b in boxes),
+               max(b[2] for b in boxes), max(b[3] for b in boxes))
+        if group.clip:
+            cx, cy, cw, ch = group.clip
+            box = (max(box[0], cx), max(box[1], cy), min(box[2], cx + cw), min(box[3], cy + ch))
+        return _transformed(group, box)
+
+
+def _meets(a: Box, b: Box) -> bool:
+    return a[0] <= b[2] and b[0] <= a[2] and a[1] <= b[3] and b[1] <= a[3]
+
+
+def _to_local(group: Group, area: Box) -> Box:
+    s = group.scale or 1.0
+    return ((area[0] - group.dx) / s, (area[1] - group.dy) / s,
+            (area[2] - group.dx) / s, (area[3] - group.dy) / s)
+
+
+def _transformed(group: Group, box: Box) -> Box:
+    """``box`` in the group's coordinates as a box in its parent's (scale, rotate, move)."""
+    s = group.scale or 1.0
+    corners = [(box[0] * s, box[1] * s), (box[2] * s, box[1] * s), (box[0] * s, box[3] * s),
+               (box[2] * s, box[3] * s)]
+    if group.rotate:
+        a = math.radians(group.rotate)
+        cos, sin = math.cos(a), math.sin(a)
+        corners = [(px * cos - py * sin, px * sin + py * cos) for px, py in corners]
+    xs = [px + group.dx for px, _ in corners]
+    ys = [py + group.dy for _, py in corners]
+    return min(xs), min(ys), max(xs), max(ys)
+
+
+def leaf_box(item) -> Box | None:
+    """The box a shape or text covers (strokes included), or None for an unknown kind."""
+    if isinstance(item, Rect):
+        pad = _pad(item.style)
+        return item.x - pad, item.y - pad, item.x + item.w + pad, item.y + item.h + pad
+    if isinstance(item, Line):
+        pad = _pad(item.style)
+        return (min(item.x1, item.x2) - pad, min(item.y1, item.y2) - pad,
+                max(item.x1, item.x2) + pad, max(item.y1, item.y2) + pad)
+    if isinstance(item, Polygon):
+        pad = _pad(item.style)
+        xs = [p[0] for p in item.points]
+        ys = [p[1] for p in item.points]
+        return min(xs) - pad, min(ys) - pad, max(xs) + pad, max(ys) + pad
+    if isinstance(item, Circle):
+        r = item.r + _pad(item.style)
+        return item.cx - r, item.cy - r, item.cx + r, item.cy + r
+    if isinstance(item, Text):
+        return text_box(item)
+    return None
+
+
+def _pad(style: Style) -> float:
+    return style.width if style.stroke else 0.0
+
+
+def text_box(item: Text) -> Box:
+    """The box a line of text covers: ascent and descent of the em, width by the font."""
+    width = text_width(item.text, item.size) * (1.06 if item.bold else 1.0)
+    if item.rotate:
+        reach = width + item.size
+        return item.x - reach, item.y - reach, item.x + reach, item.y + reach
+    left = item.x - {"start": 0.0, "middle": width / 2, "end": width}[item.anchor]
+    return left, item.y - item.size, left + width, item.y + item.size * 0.3
+
+
+#: The calibration vernier: front lines ``PITCH`` mm apart, back lines ``PITCH - STEP``, so
+#: the front line ``i`` where a back line coincides reads ``i * STEP`` mm of misregistration.
+#: A back pitch over twice the range (4 mm against +-2 mm) lets only one pair coincide.
+PITCH, STEP, LINES = 4.2, 0.2, 10
+SCALE_FROM = 60.0  # distance of each scale from the page centre (mm)
+
+
+def calibration_items(page: Paper, back: bool, duplex: str = "long") -> tuple[Primitive, ...]:
+    """A duplex calibration page: two verniers (X and Y) whose front and back lines meet
+    when the sheet is held to the light.
+
+    The back's lines are drawn where the chosen flip brings them against the front's (the
+    back page mirrored like every back, ``_mirrors_columns``), so both scales read for
+    long- and short-edge flips. Where a front and a back line coincide, the front's label
+    is the ``--back-offset`` value that cancels the misregistration, in ``STEP`` (0.2 mm)
+    steps up to ``LINES * STEP`` (2 mm) each way.
+    """
+    mirror_x = _mirrors_columns(page, duplex)
     cx, cy = page.width / 2, page.height / 2
-    items: list[Primitive] = [Text(cx, MARGIN + 10, "Duplex calibration — " +
-                                   ("back" if back else "front"), size=6, anchor="middle",
-                                   bold=True)]
-    items.append(Text(cx, MARGIN + 18, "Hold the printed sheet to the light. Where a front and "
-                      "a back line coincide, read the offset (mm): --back-offset X,Y.",
-                      size=2.8, anchor="middle"))
-    step = 2.0 if not back else 1.8  # vernier: coinciding line i reads i x 0.2 mm
-    for i in range(-10, 11):
-        x = cx + i * step
-        length = 8 if i % 5 == 0 else 5
-        items.append(Line(x, cy - 30, x, cy - 30 + (length if not back else -length),
-                          HAIRLINE, cls="vernier-x"))
-        y = cy + i * step
-        items.append(Line(cx - 30, y, cx - 30 + (length if not back else -length), y,
-                          HAIRLINE, cls="vernier-y"))
-        if i % 5 == 0 and not back:
-            items.append(Text(x, cy - 33, f"{i * 0.2:+.1f}" if i else "0", size=2,
-                              anchor="middle"))
+    flip = "long" if duplex == "long" else "short"
+    items: list[Primitive] = [
+        Text(cx, MARGIN + 10, f"Duplex calibration — {'back' if back else 'front'} "
+             f"({flip}-edge flip)", size=6, anchor="middle", bold=True),
+        *_calibration_help(cx, MARGIN + 18, page.width - 2 * MARGIN, back)]
+    for axis in ("x", "y"):
+        if back:
+            items.extend(_back_scale(page, axis, mirror_x))
+        else:
+            items.extend(_front_scale(cx, cy, axis, _offset_sign(axis, mirror_x)))
     items.append(Circle(cx, cy, 20, Style(width=0.2), cls="calibration-circle"))
     items.append(Line(cx - 25, cy, cx + 25, cy, HAIRLINE))
     items.append(Line(cx, cy - 25, cx, cy + 25, HAIRLINE))
     return tuple(items)
+
+
+def _calibration_help(cx: float, y: float, width: float, back: bool) -> list[Primitive]:
+    lines = (["This side is the back of the calibration sheet."] if back else
+             ["Print this page and the next on one sheet, duplex, at 100 % (no fit to page).",
+              "Hold the sheet to the light. On each scale find the front line that a back line "
+              "continues exactly;",
+              "its number is the offset in mm for that axis: build again with "
+              "--back-offset X,Y (0.2 mm steps)."])
+    return [Text(cx, y + i * 4.0, line, size=fit_size(line, 2.8, width), anchor="middle")
+            for i, line in enumerate(lines)]
+
+
+def _offset_sign(axis: str, mirror_x: bool) -> int:
+    """+1 when a back drawn ``d`` mm further along ``axis`` on its own page shows ``d`` mm
+    further along it from the front; -1 along the mirrored axis."""
+    mirrored = mirror_x if axis == "x" else not mirror_x
+    return -1 if mirrored else 1
+
+
+def _front_scale(cx: float, cy: float, axis: str, sign: int) -> list[Primitive]:
+    """Lines ``PITCH`` apart from the scale's base line outwards, every fifth longer and
+    labelled with the back offset it reads."""
+    items: list[Primitive] = []
+    base = cy - SCALE_FROM if axis == "x" else cx - SCALE_FROM
+    centre = cx if axis == "x" else cy
+    for i in range(-LINES, LINES + 1):
+        at = centre + i * PITCH
+        length = 8.0 if i % 5 == 0 else 5.0
+        items.append(_scale_line(axis, at, base, base + length, "vernier-front"))
+        if i % 5 == 0:
+            value = -sign * i * STEP  # the offset that moves the back back onto the front
+            label = f"{value:+.1f}" if i else "0"
+            if axis == "x":
+                items.append(Text(at, base + length + 3.0, label, size=2.2, anchor="middle",
+                                  cls=f"vernier-label {axis}"))
+            else:
+                items.append(Text(base + length + 1.0, at + 0.8, label, size=2.2,
+                                  cls=f"vernier-label {axis}"))
+    end = centre + LINES * PITCH + 4.0
+    if axis == "x":
+        items.append(Text(end, base + 4.0, "X (mm)", size=2.6, bold=True))
+    else:
+        items.append(Text(base, end + 2.6, "Y (mm)", size=2.6, bold=True))
+    return items
+
+
+def _back_scale(page: Paper, axis: str, mirror_x: bool) -> list[Primitive]:
+    """The back's lines, ``PITCH - STEP`` apart, drawn from the front's base line the other
+    way, at the place the flip brings them to (as seen through the sheet)."""
+    cx, cy = page.width / 2, page.height / 2
+    base = cy - SCALE_FROM if axis == "x" else cx - SCALE_FROM
+    centre = cx if axis == "x" else cy
+    items: list[Primitive] = []
+    for i in range(-LINES, LINES + 1):
+        at = centre + i * (PITCH - STEP)
+        length = 8.0 if i % 5 == 0 else 5.0
+        line = _scale_line(axis, at, base - length, base, "vernier-back")
+        items.append(_flipped(line, page, mirror_x))
+    return items
+
+
+def _scale_line(axis: str, at: float, start: float, end: float, cls: str) -> Line:
+    if axis == "x":
+        return Line(at, start, at, end, HAIRLINE, cls=f"{cls} vernier-x")
+    return Line(start, at, end, at, HAIRLINE, cls=f"{cls} vernier-y")
+
+
+def _flipped(line: Line, page: Paper, mirror_x: bool) -> Line:
+    """A line as seen from the front, placed on the back page so the flip brings it there."""
+    if mirror_x:
+        return replace(line, x1=page.width - line.x1, x2=page.width - line.x2)
+    return replace(line, y1=page.height - line.y1, y2=page.height - line.y2)

@@ -104,24 +104,30 @@ def map_pages(game: Game, options: Options) -> list[KitPage]:
     pages: list[KitPage] = []
     for hex_map in game.hex_maps:
         drawing, width, height = hex_map_drawing(hex_map, game_id=game.id)
-        pages.extend(tiled_pages(drawing, width, height, options, f"map {hex_map.id}"))
+        pages.extend(tiled_pages(drawing, width, height, options, f"map {hex_map.id}",
+                                 hex_map.name))
     for point_map in game.point_maps:
         drawing, width, height = aids.point_map_drawing(point_map)
-        pages.extend(tiled_pages(drawing, width, height, options, f"map {point_map.id}"))
+        pages.extend(tiled_pages(drawing, width, height, options, f"map {point_map.id}",
+                                 point_map.name))
     blocks = [aids.track_block(t, options.paper.content()[2]) for t in game.tracks]
     blocks += [aids.display_block(d, options.paper.content()[2]) for d in game.displays]
     pages.extend(flowed_pages(blocks, options.paper, "tracks and displays"))
     return pages
 
 
-def tiled_pages(drawing, width, height, options: Options, name: str) -> list[KitPage]:
-    tiles = tile(drawing, width, height, options.paper, name=name)
+def tiled_pages(drawing, width, height, options: Options, name: str,
+                title: str | None = None) -> list[KitPage]:
+    """A drawing on as few tiles as the paper allows, and their assembly page; ``title`` (the
+    map's name) is printed, ``name`` makes the page ids."""
+    title = title or name
+    tiles = tile(drawing, width, height, options.paper, name=name, title=title)
     pages = [KitPage(name, Page(t.page.width, t.page.height, t.items, id=f"{name}-{t.label}"))
              for t in tiles]
     if len(tiles) > 1:
         land = options.paper.landscape
         pages.append(KitPage(name, Page(land.width, land.height,
-                                        assembly_items(tiles, width, height, land, name),
+                                        assembly_items(tiles, width, height, land, title),
                                         id=f"{name}-assembly")))
     return pages
 
@@ -213,7 +219,7 @@ def kit_pages(game: Game, options: Options, progress: Callable[[str], None] | No
         portrait = options.paper.portrait
         for side in (False, True):
             pages.append(KitPage("duplex calibration", Page(
-                portrait.width, portrait.height, calibration_items(portrait, side),
+                portrait.width, portrait.height, calibration_items(portrait, side, options.duplex),
                 id=f"calibration-{'back' if side else 'front'}")))
     width = options.paper.content()[2]
     assumed = list(aids.assumed_blocks(game, width))

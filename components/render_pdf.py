@@ -15,7 +15,7 @@ from reportlab.lib.colors import HexColor
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
-from .fonts import FAMILY, font
+from .fonts import FAMILY, font, text_width
 from .primitives import Circle, Group, Line, Page, Polygon, Primitive, Rect, Style, Text
 
 
@@ -43,6 +43,13 @@ def pdf_bytes(pages: list[Page], title: str, subject: str = "") -> bytes:
     return buffer.getvalue()
 
 
+def _q(value: float) -> float:
+    """A length rounded to 0.001 mm, as in the SVG: reportlab writes it with 3 to 6
+    decimals, so no value is a rounding tie, where its C accelerator (rl_accel) and its
+    Python code could print different digits."""
+    return round(value, 3)
+
+
 def _draw(canvas: Canvas, item: Primitive) -> None:
     if isinstance(item, Text):
         _text(canvas, item)
@@ -53,23 +60,24 @@ def _draw(canvas: Canvas, item: Primitive) -> None:
     stroke, fill = _apply(canvas, item.style)
     if isinstance(item, Rect):
         if item.r:
-            canvas.roundRect(item.x, item.y, item.w, item.h, item.r, stroke=stroke, fill=fill)
+            canvas.roundRect(_q(item.x), _q(item.y), _q(item.w), _q(item.h), _q(item.r),
+                             stroke=stroke, fill=fill)
         else:
-            canvas.rect(item.x, item.y, item.w, item.h, stroke=stroke, fill=fill)
+            canvas.rect(_q(item.x), _q(item.y), _q(item.w), _q(item.h), stroke=stroke, fill=fill)
     elif isinstance(item, Line):
         if stroke:
-            canvas.line(item.x1, item.y1, item.x2, item.y2)
+            canvas.line(_q(item.x1), _q(item.y1), _q(item.x2), _q(item.y2))
     elif isinstance(item, Polygon):
         path = canvas.beginPath()
         (x0, y0), *rest = item.points
-        path.moveTo(x0, y0)
+        path.moveTo(_q(x0), _q(y0))
         for x, y in rest:
-            path.lineTo(x, y)
+            path.lineTo(_q(x), _q(y))
         if item.closed:
             path.close()
         canvas.drawPath(path, stroke=stroke, fill=fill and item.closed)
     elif isinstance(item, Circle):
-        canvas.circle(item.cx, item.cy, item.r, stroke=stroke, fill=fill)
+        canvas.circle(_q(item.cx), _q(item.cy), _q(item.r), stroke=stroke, fill=fill)
 
 
 def _apply(canvas: Canvas, style: Style) -> tuple[int, int]:
@@ -77,8 +85,8 @@ def _apply(canvas: Canvas, style: Style) -> tuple[int, int]:
         canvas.setFillColor(HexColor(style.fill))
     if style.stroke:
         canvas.setStrokeColor(HexColor(style.stroke))
-        canvas.setLineWidth(style.width)
-        canvas.setDash(list(style.dash) if style.dash else [])
+        canvas.setLineWidth(_q(style.width))
+        canvas.setDash([_q(d) for d in style.dash] if style.dash else [])
     if style.opacity != 1.0:
         canvas.setFillAlpha(style.opacity)
         canvas.setStrokeAlpha(style.opacity)
@@ -90,38 +98,35 @@ def _apply(canvas: Canvas, style: Style) -> tuple[int, int]:
 
 def _text(canvas: Canvas, item: Text) -> None:
     canvas.saveState()
-    canvas.translate(item.x, item.y)
+    canvas.translate(_q(item.x), _q(item.y))
     canvas.scale(1, -1)
     if item.rotate:
         canvas.rotate(-item.rotate)
     canvas.setFillColor(HexColor(item.fill))
-    canvas.setFont(FAMILY, item.size)
+    size = _q(item.size)
+    canvas.setFont(FAMILY, size)
+    shift = 0.0
+    if item.anchor != "start":
+        width = text_width(item.text, size)
+        shift = _q(-width / 2 if item.anchor == "middle" else -width)
     if item.bold:
         canvas.setStrokeColor(HexColor(item.fill))
-        canvas.setLineWidth(item.size * 0.03)
+        canvas.setLineWidth(_q(size * 0.03))
         text = canvas.beginText(0, 0)
         text.setTextRenderMode(2)
-        text.setFont(FAMILY, item.size)
-        from reportlab.pdfbase.pdfmetrics import stringWidth
-
-        width = stringWidth(item.text, FAMILY, item.size)
-        shift = {"start": 0, "middle": -width / 2, "end": -width}[item.anchor]
+        text.setFont(FAMILY, size)
         text.setTextOrigin(shift, 0)
         text.textOut(item.text)
         canvas.drawText(text)
-    elif item.anchor == "middle":
-        canvas.drawCentredString(0, 0, item.text)
-    elif item.anchor == "end":
-        canvas.drawRightString(0, 0, item.text)
     else:
-        canvas.drawString(0, 0, item.text)
+        canvas.drawString(shift, 0, item.text)
     canvas.restoreState()
 
 
 def _group(canvas: Canvas, item: Group) -> None:
     canvas.saveState()
     if item.dx or item.dy:
-        canvas.translate(item.dx, item.dy)
+        canvas.translate(_q(item.dx), _q(item.dy))
     if item.rotate:
         canvas.rotate(item.rotate)
     if item.scale != 1.0:
@@ -129,7 +134,7 @@ def _group(canvas: Canvas, item: Group) -> None:
     if item.clip:
         x, y, w, h = item.clip
         path = canvas.beginPath()
-        path.rect(x, y, w, h)
+        path.rect(_q(x), _q(y), _q(w), _q(h))
         canvas.clipPath(path, stroke=0, fill=0)
     for child in item.items:
         _draw(canvas, child)

@@ -2,12 +2,31 @@
 
 from __future__ import annotations
 
+import math
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from warpress.components.impose import Piece, grid_size, impose, tile
+from warpress.components.impose import (
+    MIN_TEXT,
+    OVERLAP,
+    STEP,
+    Piece,
+    SpatialIndex,
+    Tile,
+    _meets,
+    assembly_items,
+    calibration_items,
+    grid_size,
+    impose,
+    leaf_box,
+    plan_tiles,
+    text_box,
+    tile,
+    tile_area,
+)
 from warpress.components.page import paper
-from warpress.components.primitives import Rect
+from warpress.components.primitives import Circle, Group, Line, Polygon, Rect, Text, texts, walk
 from warpress.engine.errors import BadInput
 
 
@@ -60,3 +79,178 @@ def test_tiles_cover_the_whole_map_with_the_overlap(width, height, name):
 
 def test_a_large_enough_paper_prints_the_map_on_one_sheet():
     assert len(tile((), 250, 180, paper("a3"))) == 1
+
+
+# --- tiling: the real overlap, fewest tiles, glue and trim lines, titles clear of marks ---
+
+
+def _hex_drawing(n: int):
+    from warpress.components.hexmap import hex_map_drawing
+    from warpress.engine.model import Axis, HexMap
+
+    hex_map = HexMap(id=f"grid-{n}", name=f"{n} by {n}", columns=Axis(count=n, pad=2),
+                     rows=Axis(count=n, pad=2), hex_size_mm=19)
+    return hex_map_drawing(hex_map)
+
+
+@settings(max_examples=40, deadline=None)
+@given(width=st.floats(50, 1500), height=st.floats(50, 1500),
+       name=st.sampled_from(["a4", "letter", "a3", "tabloid"]))
+def test_tiles_overlap_by_exactly_the_printed_overlap_and_are_as_few_as_fit(width, height,
+                                                                             name):
+    tiles = tile((), width, height, paper(name))
+    first = tiles[0]
+    aw, ah = tile_area(first.page)
+    assert first.w <= aw + 1e-6 and first.h <= ah + 1e-6
+    by_place = {(t.col, t.row): t for t in tiles}
+    for (c, r), t in by_place.items():
+        right, below = by_place.get((c + 1, r)), by_place.get((c, r + 1))
+        if right:
+            assert t.x + t.w - right.x == pytest.approx(OVERLAP) == t.overlap_x
+        if below:
+            assert t.y + t.h - below.y == pytest.approx(OVERLAP) == t.overlap_y
+    cols, rows = max(t.col for t in tiles) + 1, max(t.row for t in tiles) + 1
+    assert (cols - 1) * aw - (cols - 2) * OVERLAP < width or cols == 1  # one fewer: too short
+    assert (rows - 1) * ah - (rows - 2) * OVERLAP < height or rows == 1
+    other = plan_tiles(width, height, paper(name))
+    assert len(tiles) == other.count
+    for page in (paper(name).portrait, paper(name).landscape):  # no orientation needs fewer
+        w2, h2 = tile_area(page)
+        fewest = (1 if width <= w2 else math.ceil((width - OVERLAP) / (w2 - OVERLAP))) * (
+            1 if height <= h2 else math.ceil((height - OVERLAP) / (h2 - OVERLAP)))
+        assert len(tiles) <= fewest
+
+
+def test_the_assembly_page_prints_the_real_overlap():
+    tiles = tile((), 400, 700, paper("a4"))
+    items = assembly_items(tiles, 400, 700, paper("a4").landscape, "Big map")
+    text = " ".join(t.text for t in texts(items))
+    assert f"{tiles[0].overlap_x:.0f} mm overlap side by side" in text
+    assert f"{tiles[0].overlap_y:.0f} mm overlap top to bottom" in text
+    right = next(t for t in tiles if t.col == 1 and t.row == 0)
+    assert tiles[0].overlap_x == pytest.approx(tiles[0].x + tiles[0].w - right.x)
+
+
+def _lines(t: Tile, cls: str) -> list[Line]:
+    return [i for i in walk(t.items) if isinstance(i, Line) and i.cls == cls]
+
+
+def test_each_overlap_has_a_glue_line_where_the_neighbours_trim_line_lies():
+    tiles = tile((), 500, 600, paper("a4"))
+    by_place = {(t.col, t.row): t for t in tiles}
+    x0 = None
+    for (c, r), t in by_place.items():
+        edge = next(i for i in walk(t.items) if isinstance(i, Rect) and i.cls == "tile-edge")
+        x0, y0 = edge.x, edge.y
+        for (dc, dr), vertical in (((1, 0), True), ((0, 1), False)):
+            other = by_place.get((c + dc, r + dr))
+            glue = [ln for ln in _lines(t, "glue-line") if (ln.x1 == ln.x2) == vertical]
+            if other is None:
+                assert not glue
+                continue
+            trims = [ln for ln in _lines(other, "trim-line") if (ln.x1 == ln.x2) == vertical]
+            assert len(glue) == 1 and len(trims) == 1
+            if vertical:  # in map mm: the glue line on t is where the neighbour is cut
+                assert glue[0].x1 - x0 + t.x == pytest.approx(trims[0].x1 - x0 + other.x)
+            else:
+                assert glue[0].y1 - y0 + t.y == pytest.approx(trims[0].y1 - y0 + other.y)
+    assert x0 is not None
+
+
+def test_no_tile_title_lies_over_a_mark_or_line():
+    for width, height in ((500, 600), (231, 210), (1200, 300)):
+        for t in tile((), width, height, paper("a4")):
+            (title,) = [i for i in texts(t.items) if i.cls == "tile-label"]
+            marks = [i for i in walk(t.items) if isinstance(i, Line | Circle) and i.cls in (
+                "registration", "glue-line", "trim-line")]
+            assert marks or len(tile((), width, height, paper("a4"))) == 1
+            for mark in marks:
+                assert not _meets(text_box(title), leaf_box(mark)), (t.label, title.text, mark)
+            assert title.size >= MIN_TEXT
+
+
+def test_a_tile_carries_only_what_falls_on_it_and_all_of_that():
+    drawing, width, height = _hex_drawing(30)
+    tiles = tile(drawing, width, height, paper("a4"))
+    hexes = [i for i in walk(drawing) if isinstance(i, Polygon)]
+    on_tiles = 0
+    for t in tiles:
+        content = next(i for i in t.items if isinstance(i, Group) and i.cls.startswith("tile"))
+        shown = {i.id for i in walk(content.items) if isinstance(i, Polygon)}
+        on_tiles += len(shown)
+        window = (t.x, t.y, t.x + t.w, t.y + t.h)
+        wanted = {h.id for h in hexes if _meets(leaf_box(h), window)}
+        assert shown == wanted, t.label
+    # every hex is printed about once, not once per tile (the work grows with the hexes)
+    assert on_tiles < 2 * len(hexes) < len(tiles) * len(hexes)
+
+
+def test_selection_keeps_moved_scaled_and_rotated_groups_by_their_boxes():
+    inner = Group((Rect(0, 0, 10, 10, id="a"), Rect(100, 0, 10, 10, id="b")), dx=50, scale=2)
+    turned = Group((Rect(0, 0, 10, 10, id="c"), Rect(0, 0, 1, 1, id="d")), dx=300, rotate=90)
+    index = SpatialIndex((inner, turned))
+    ids = {i.id for i in walk(index.select((40, 0, 40, 30)))} - {None}
+    assert ids == {"a"}  # b lies at x 250-270 once moved and scaled
+    ids = {i.id for i in walk(index.select((280, 0, 30, 30)))} - {None}
+    assert ids == {"c", "d"}  # a rotated group is kept whole: x 290-300 after turning
+
+
+# --- calibration: both scales read for both flips, in the labelled steps -------------------
+
+
+def _seen_from_front(line: Line, page, duplex: str, error: tuple[float, float]) -> Line:
+    """Where a back line lands, seen through the sheet, when the printer shifts the back
+    page by ``error`` (mm in the back page's own coordinates)."""
+    u, v = error
+    x1, y1, x2, y2 = line.x1 + u, line.y1 + v, line.x2 + u, line.y2 + v
+    if duplex == "long":  # portrait, long edge: the back is mirrored left-right
+        return Line(page.width - x1, y1, page.width - x2, y2, cls=line.cls)
+    return Line(x1, page.height - y1, x2, page.height - y2, cls=line.cls)
+
+
+def _reading(front, back, axis: str) -> float:
+    """The labelled value of the front line a back line continues, as a player reads it."""
+    along = (lambda ln: ln.x1) if axis == "x" else (lambda ln: ln.y1)
+    across = (lambda ln: (ln.y1, ln.y2)) if axis == "x" else (lambda ln: (ln.x1, ln.x2))
+    fronts = [ln for ln in front if isinstance(ln, Line) and f"vernier-{axis}" in (ln.cls or
+                                                                                    "")]
+    backs = [ln for ln in back if f"vernier-{axis}" in ln.cls]
+    gap, best = min(((abs(along(f) - along(b)), f) for f in fronts for b in backs
+                     if _ends_meet(across(f), across(b))), key=lambda pair: pair[0])
+    assert gap < 0.05
+    labels = {}
+    for t in (i for i in front if isinstance(i, Text) and i.cls == f"vernier-label {axis}"):
+        labels[round(t.x if axis == "x" else t.y - 0.8, 3)] = float(t.text)
+    (p0, v0), (p1, v1) = sorted(labels.items())[:2]
+    return v0 + (along(best) - p0) * (v1 - v0) / (p1 - p0)
+
+
+def _ends_meet(a: tuple[float, float], b: tuple[float, float]) -> bool:
+    return min(abs(p - q) for p in a for q in b) < 2.5
+
+
+@pytest.mark.parametrize("duplex", ["long", "short"])
+@pytest.mark.parametrize("error", [(0.0, 0.0), (0.6, -1.4), (-2.0, 0.4), (1.2, 2.0)])
+def test_calibration_reads_the_back_offset_that_cancels_the_error_on_both_axes(duplex, error):
+    page = paper("a4").portrait
+    front = list(walk(calibration_items(page, False, duplex)))
+    back = [_seen_from_front(i, page, duplex, error)
+            for i in walk(calibration_items(page, True, duplex)) if isinstance(i, Line)
+            and i.cls and "vernier" in i.cls]
+    offset = (_reading(front, back, "x"), _reading(front, back, "y"))
+    # the offset moves the back on its own page: it cancels the printer's shift
+    assert offset[0] == pytest.approx(-error[0], abs=1e-6)
+    assert offset[1] == pytest.approx(-error[1], abs=1e-6)
+
+
+def test_calibration_steps_are_the_labelled_steps():
+    page = paper("a4").portrait
+    front = [i for i in walk(calibration_items(page, False)) if isinstance(i, Line)
+             and i.cls and "vernier-x" in i.cls]
+    back = [i for i in walk(calibration_items(page, True)) if isinstance(i, Line)
+            and i.cls and "vernier-x" in i.cls]
+    pitch_front = sorted(ln.x1 for ln in front)
+    pitch_back = sorted(ln.x1 for ln in back)
+    assert pitch_front[1] - pitch_front[0] - (pitch_back[1] - pitch_back[0]) == pytest.approx(STEP)
+    assert "0.2 mm steps" in " ".join(t.text for t in texts(calibration_items(page, False)))
+    assert "0.2 mm" in calibration_items.__doc__

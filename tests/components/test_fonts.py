@@ -1,0 +1,74 @@
+"""components/fonts.py: text widths and the one line breaker (Japanese kinsoku rules)."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from warpress.components.fonts import CANNOT_END, CANNOT_START, text_width, wrap
+from warpress.engine.loader import builtin
+
+#: Japanese running text with every kind of mark the rules forbid at a line start.
+JAPANESE = ("各プレイヤーは、自分の番に「行動カード」を１枚プレイする。ミッドウェー島（基地）への"
+            "攻撃は、空母の甲板が空いているときだけ行える。ダメージ・マーカーを置いたら、ターン・"
+            "トラックのマーカーを１つ進める。シュレーゲ・ムジーク装備機は、ボーナスを得る（ただし、"
+            "レーダーの探知は除く）。ショック！　ゲーム終了。「勝利」ー「敗北」っ。")
+
+
+def _game_texts() -> list[str]:
+    """Japanese sentences from the shipped data (card texts, sheet lines, notes)."""
+    out = []
+    for game_id in ("midway", "midway-cards", "nimitz"):
+        game = builtin(game_id)
+        for card in game.cards:
+            if card.text and any(ord(c) > 0x3000 for c in card.text):
+                out.append(card.text)
+        for sheet in game.sheets:
+            for section in sheet.sections:
+                out.extend(line for line in section.lines if any(ord(c) > 0x3000 for c in line))
+    return out
+
+
+@pytest.mark.parametrize("size", [2.2, 2.8])
+def test_no_line_starts_or_ends_with_a_forbidden_character_over_100_widths(size):
+    texts = [JAPANESE, *_game_texts()[:20]]
+    for width in [20 + i * 1.3 for i in range(100)]:
+        for text in texts:
+            lines = wrap(text, size, width)
+            for i, line in enumerate(lines):
+                if i:
+                    assert line[:1] not in CANNOT_START, (width, line)
+                if i < len(lines) - 1:
+                    assert line[-1:] not in CANNOT_END, (width, line)
+                assert text_width(line, size) <= width + 1e-9 or " " not in line.strip()
+
+
+def test_the_kinsoku_sets_hold_the_marks_the_issue_names():
+    for ch in "。、）」ーっゃゅょァィッャ！？":
+        assert ch in CANNOT_START
+    for ch in "（「『【":
+        assert ch in CANNOT_END
+
+
+@settings(max_examples=60, deadline=None)
+@given(text=st.text(alphabet="あいうえおかきくけこ漢字。、）」ーっ（「 abc", min_size=1,
+                    max_size=80), width=st.floats(4, 60))
+def test_wrapping_keeps_every_character_in_order(text, width):
+    lines = wrap(text, 2.8, width)
+    assert "".join(lines).replace(" ", "") == text.replace(" ", "")
+
+
+def test_english_breaks_between_words_within_the_width():
+    lines = wrap("Each hit on a carrier places a damage marker on a deck box", 3.0, 40)
+    assert len(lines) > 1
+    assert all(text_width(line, 3.0) <= 40 for line in lines)
+    assert " ".join(lines) == "Each hit on a carrier places a damage marker on a deck box"
+
+
+def test_text_width_is_reportlabs_sum_of_advances():
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+    from warpress.components.fonts import FAMILY, font
+
+    font()
+    for text in ("Akagi 赤城", JAPANESE[:30], "4-4-6"):
+        assert text_width(text, 3.0) == pytest.approx(stringWidth(text, FAMILY, 3.0), rel=1e-12)
