@@ -1,30 +1,89 @@
-"""Hex map layout: every hex with its id, features drawn from the data.
+"""Hex map layout: terrain, hexside features, point symbols, overlays, labels and legend.
 
 Geometry follows the map's declared orientation and offset (Red Blob Games'
 offset coordinates): flat-topped columns or pointy-topped rows, with the odd
 or even ones shifted half a hex.
+
+What a feature of the data becomes on the map (docs/data-format.md, hex_maps):
+
+- ``kind: terrain`` with ``terrain: woods``: its hexes filled and textured as that
+  terrain; ``kind: island`` is the terrain ``island``; every other hex has the map's
+  ``terrain`` (default ``clear``). Each terrain used is shown in the legend.
+- ``kind`` city, town, port, airfield or base (or any feature's ``symbol:``): a symbol
+  in each of its hexes.
+- ``hexsides: ["F-6/F-7", ...]`` (kinds river, strait, border, ...): drawn on the edge
+  the two hexes share.
+- ``kind: entry``: a ring in each hex, in the feature's ``color``.
+- any other kind (range, zone, start, exit ...): its outline, in its ``color`` and
+  ``line`` (solid, dashed, dotted), inset so that overlapping features each show their
+  own line; zones, starts and exits are tinted as well.
+
+Labels (hex ids, feature labels) never overlap each other or leave the map frame:
+feature labels go through ``labels.LabelPlacer``.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
 
-from ..engine.model import HexMap
-from .primitives import Group, Polygon, Primitive, Rect, Style, Text
+from ..engine.errors import BadInput
+from ..engine.model import Feature, HexMap
+from .fonts import wrap
+from .labels import Box, LabelPlacer, around, text_box
+from .primitives import Circle, Group, Line, Polygon, Primitive, Rect, Style, Text
 
-FEATURE_STYLES: dict[str, Style] = {
-    "island": Style(fill="#9bc48a", stroke="#2f6b2f", width=0.5),
-    "base": Style(fill="#9bc48a", stroke="#2f6b2f", width=0.5),
-    "entry": Style(fill="#f3c1c1", stroke="#b02020", width=0.5),
-    "exit": Style(fill="#d8d8f0", stroke="#303090", width=0.5),
-    "range": Style(fill="#fff3c4", stroke="#c05050", width=0.3, dash=(1.5, 1.0)),
-    "zone": Style(fill="#fff7d6", stroke="#a08020", width=0.4),
-    "searchlight-zone": Style(fill="#fff7d6", stroke="#a08020", width=0.4),
-    "start": Style(fill="#dde8f5", stroke="#204080", width=0.4),
+Point = tuple[float, float]
+
+
+@dataclass(frozen=True)
+class TerrainStyle:
+    """How a terrain type looks: a fill, a texture (``TEXTURES``), the legend's name."""
+
+    fill: str
+    texture: str = ""
+    label: str = ""
+    ink: str = "#555555"  # the texture's colour
+
+
+#: Default terrain looks; a game's ``style`` section may add or override (by name).
+TERRAIN: dict[str, TerrainStyle] = {
+    "clear": TerrainStyle("#fbfaf2", "", "Clear 平地"),
+    "sea": TerrainStyle("#e4eff9", "waves", "Sea 海", "#8fb3d6"),
+    "land": TerrainStyle("#efe8cf", "", "Land 陸地"),
+    "island": TerrainStyle("#b9d99f", "dots", "Island 島", "#4f7f36"),
+    "woods": TerrainStyle("#d3e8c4", "trees", "Woods 森林", "#3f7a2c"),
+    "rough": TerrainStyle("#ece1c4", "dots", "Rough 荒地", "#8a6d3b"),
+    "mountains": TerrainStyle("#dfcba6", "peaks", "Mountains 山岳", "#7a5a2c"),
+    "swamp": TerrainStyle("#d8e6d6", "reeds", "Swamp 湿地", "#4f7f6a"),
+    "desert": TerrainStyle("#f3e6b8", "dots", "Desert 砂漠", "#b08a30"),
+    "city": TerrainStyle("#e4dada", "blocks", "City 都市", "#7a3030"),
 }
-DEFAULT_FEATURE = Style(fill="#eeeeee", stroke="#606060", width=0.4)
-SEA = Style(fill="#f4f8fc", stroke="#5a7fa6", width=0.25)
+DEFAULT_TERRAIN = "clear"
+GRID = "#7d8fa3"
+INK = "#222222"
+ID_INK = "#4a4a4a"
+
+#: Named colours a feature's ``color`` may give (or ``#rrggbb``).
+COLOURS = {"red": "#c62828", "white": "#ffffff", "blue": "#1f4e9a", "black": "#111111",
+           "yellow": "#e0b000", "green": "#2f7d32", "orange": "#e06c00", "purple": "#6a3d9a",
+           "brown": "#8a5a2b", "grey": "#707070", "gray": "#707070"}
+#: Default colours of overlay kinds, then the palette for features that would repeat one.
+OVERLAY_COLOURS = {"entry": "#c62828", "exit": "#303090", "range": "#c62828",
+                   "zone": "#a07800", "start": "#1f4e9a"}
+PALETTE = ("#6a3d9a", "#e06c00", "#00838f", "#8a5a2b", "#2f7d32", "#ad1457")
+TINTED = {"zone", "start", "exit", "searchlight-zone"}
+DASHES = {"solid": (), "dashed": (2.0, 1.2), "dotted": (0.6, 0.9)}
+POINT_KINDS = ("city", "town", "port", "airfield", "base")
+HEXSIDE_STYLES = {
+    "river": (Style(stroke="#2f6fb0", width=1.1),),
+    "strait": (Style(stroke="#1f4e9a", width=1.6), Style(stroke="#bcd8f2", width=0.7)),
+    "border": (Style(stroke="#8e2424", width=0.7, dash=(2.2, 0.9, 0.5, 0.9)),),
+}
+DEFAULT_HEXSIDE = (Style(stroke="#444444", width=0.9),)
+LEGEND_ROW = 8.0
+LEGEND_TEXT = 2.5
 
 
 @dataclass(frozen=True)
@@ -77,57 +136,470 @@ class HexGeometry:
             for r, row_label in enumerate(rows):
                 yield self.hex_map.hex_id.format(col=col_label, row=row_label), c, r
 
-
-def hex_map_drawing(hex_map: HexMap, across_flats: float | None = None,
-                    game_id: str = "") -> tuple[tuple[Primitive, ...], float, float]:
-    """(primitives, width, height) of the whole map at full size."""
-    geo = HexGeometry.of(hex_map, across_flats)
-    width, height = geo.extent()
-    features_of = _features_by_hex(hex_map)
-    hexes: list[Primitive] = []
-    labels: list[Primitive] = []
-    label_size = min(2.6, geo.size * 0.28)
-    for hex_id, c, r in geo.cells():
-        features = features_of.get(hex_id, [])
-        style = _style_for(features)
-        classes = " ".join(["hex", *(f.kind for f in features), *(f.id for f in features if f.id)])
-        hexes.append(Polygon(geo.corners(c, r), style, id=f"hex-{hex_id}", cls=classes))
-        cx, cy = geo.centre(c, r)
-        labels.append(Text(cx, cy - geo.size * 0.55, hex_id, size=label_size, anchor="middle",
-                           fill="#333333", cls="hex-id"))
-    marks = list(_feature_labels(hex_map, geo))
-    border = Rect(0, 0, width, height, Style(width=0.5), cls="map-border")
-    return (Group(tuple(hexes), id=f"{hex_map.id}-hexes", cls=f"hexes {game_id}"),
-            Group(tuple(labels), cls="hex-ids"), Group(tuple(marks), cls="features"),
-            border), width, height
+    def index(self) -> dict[str, tuple[int, int]]:
+        return {h: (c, r) for h, c, r in self.cells()}
 
 
-def _features_by_hex(hex_map: HexMap) -> dict[str, list]:
-    out: dict[str, list] = {}
-    for feature in hex_map.features:
-        for h in feature.hexes:
-            out.setdefault(h, []).append(feature)
+# --- the data's features, sorted by what they become ---------------------------------------
+
+
+def colour(feature: Feature, fallback: str) -> str:
+    """The feature's declared ``color`` as ``#rrggbb`` (or ``fallback``)."""
+    value = feature.get("color")
+    if value is None:
+        return fallback
+    text = str(value).lower()
+    if text.startswith("#") and len(text) == 7:
+        return text
+    if text in COLOURS:
+        return COLOURS[text]
+    raise BadInput(f"{feature.origin}: feature {feature.id!r}: color {value!r} is not "
+                   f"#rrggbb or one of {', '.join(sorted(COLOURS))}")
+
+
+def hexsides_of(feature: Feature) -> list[tuple[str, str]]:
+    """``["F-6/F-7"]`` -> ``[("F-6", "F-7")]``."""
+    return [tuple(str(side).split("/", 1)) for side in feature.get("hexsides") or ()]  # type: ignore[misc]
+
+
+def terrain_of(feature: Feature) -> str | None:
+    if feature.kind == "terrain":
+        return str(feature.get("terrain") or DEFAULT_TERRAIN)
+    return "island" if feature.kind == "island" else None
+
+
+def symbol_of(feature: Feature) -> str | None:
+    symbol = feature.get("symbol")
+    if symbol:
+        return str(symbol)
+    return feature.kind if feature.kind in POINT_KINDS else None
+
+
+def is_overlay(feature: Feature) -> bool:
+    return (terrain_of(feature) is None and feature.kind not in POINT_KINDS
+            and not feature.get("hexsides") and bool(feature.hexes))
+
+
+def overlay_colours(hex_map: HexMap) -> dict[str, str]:
+    """Each overlay feature's colour: declared, else its kind's, else the next palette colour
+    no earlier overlay of the map uses (so two features never share one by default)."""
+    out: dict[str, str] = {}
+    used = {colour(f, "") for f in hex_map.features if is_overlay(f) and f.get("color")}
+    spare = iter(c for c in PALETTE if c not in used)
+    for i, f in enumerate(hex_map.features):
+        if not is_overlay(f):
+            continue
+        key = f.id or f"feature-{i}"
+        if f.get("color"):
+            out[key] = colour(f, "")
+            continue
+        wanted = OVERLAY_COLOURS.get(f.kind)
+        out[key] = wanted if wanted and wanted not in used else next(spare, "#606060")
+        used.add(out[key])
     return out
 
 
-def _style_for(features) -> Style:
-    # The most specific feature (fewest hexes) gives the colour.
-    if not features:
-        return SEA
-    feature = min(features, key=lambda f: len(f.hexes))
-    return FEATURE_STYLES.get(feature.kind, DEFAULT_FEATURE)
+# --- drawing ------------------------------------------------------------------------------
 
 
-def _feature_labels(hex_map: HexMap, geo: HexGeometry):
-    index = {h: (c, r) for h, c, r in geo.cells()}
+def hex_map_drawing(hex_map: HexMap, across_flats: float | None = None, game_id: str = "",
+                    terrain: Mapping[str, TerrainStyle] | None = None
+                    ) -> tuple[tuple[Primitive, ...], float, float]:
+    """(primitives, width, height) of the whole map at full size, legend included."""
+    looks = {**TERRAIN, **(terrain or {})}
+    geo = HexGeometry.of(hex_map, across_flats)
+    width, grid_h = geo.extent()
+    index = geo.index()
+    ground = _terrain_by_hex(hex_map)
+    taken: list[Box] = []
+    hexes, ids = _hex_layer(hex_map, geo, ground, looks, game_id, taken)
+    textures = _textures(geo, ground, looks, index)
+    overlays = _overlays(hex_map, geo, index, taken)
+    sides = _hexsides(hex_map, geo, index)
+    symbols = _symbols(hex_map, geo, index, taken)
+    frame = Box(0, 0, width, grid_h)
+    marks = _feature_labels(hex_map, geo, index, LabelPlacer(frame, taken))
+    legend, legend_h = legend_items(hex_map, ground, looks, width, game_id)
+    height = grid_h + legend_h
+    items = (Group(tuple(hexes), id=f"{hex_map.id}-hexes", cls=f"hexes {game_id}".strip()),
+             Group(tuple(textures), cls="terrain-textures"),
+             Group(tuple(overlays), cls="overlays"),
+             Group(tuple(sides), cls="hexsides"),
+             Group(tuple(symbols), cls="point-features"),
+             Group(tuple(ids), cls="hex-ids"),
+             Group(tuple(marks), cls="features"),
+             Group(tuple(legend), dy=grid_h, id=f"{hex_map.id}-legend", cls="map-legend"),
+             Rect(0, 0, width, grid_h, Style(width=0.5), cls="map-border"),
+             Rect(0, 0, width, height, Style(width=0.5), cls="map-frame"))
+    return items, width, height
+
+
+def _terrain_by_hex(hex_map: HexMap) -> dict[str, str]:
+    base = hex_map.terrain or DEFAULT_TERRAIN
+    out = {h: base for h in hex_map.hex_ids}
     for feature in hex_map.features:
-        if not feature.hexes or len(feature.hexes) > 12:
+        name = terrain_of(feature)
+        if name:
+            out.update({h: name for h in feature.hexes})
+    return out
+
+
+def _look(looks: Mapping[str, TerrainStyle], name: str) -> TerrainStyle:
+    if name not in looks:
+        raise BadInput(f"terrain {name!r} has no style (known: {', '.join(sorted(looks))}); "
+                       f"give it one in the game's style section")
+    return looks[name]
+
+
+def _hex_layer(hex_map: HexMap, geo: HexGeometry, ground: dict[str, str],
+               looks: Mapping[str, TerrainStyle], game_id: str, taken: list[Box]):
+    features_of: dict[str, list[Feature]] = {}
+    for feature in hex_map.features:
+        for h in feature.hexes:
+            features_of.setdefault(h, []).append(feature)
+    size = id_size(geo)
+    hexes: list[Primitive] = []
+    ids: list[Primitive] = []
+    for hex_id, c, r in geo.cells():
+        look = _look(looks, ground[hex_id])
+        features = features_of.get(hex_id, [])
+        classes = ["hex", f"terrain-{ground[hex_id]}", *(f.kind for f in features),
+                   *(f.id for f in features if f.id)]
+        hexes.append(Polygon(geo.corners(c, r), Style(fill=look.fill, stroke=GRID, width=0.25),
+                             id=f"hex-{hex_id}", cls=" ".join(dict.fromkeys(classes))))
+        cx, cy = geo.centre(c, r)
+        top = cy - geo.size * math.sqrt(3) / 2 + 0.5 + size * 0.88
+        label = Text(cx, top, hex_id, size=size, anchor="middle",
+                     fill=ID_INK, cls="hex-id")
+        box = text_box(label)
+        taken.append(box)
+        ids += [Rect(box.x0 - 0.3, box.y0, box.w + 0.6, box.h, Style(fill=look.fill, stroke=None,
+                                                                     opacity=0.85)), label]
+    return hexes, ids
+
+
+def id_size(geo: HexGeometry) -> float:
+    """Hex ids' em height: a fifth of the hex's radius, at most 2.2 mm."""
+    return min(2.2, geo.size * 0.2)
+
+
+#: Where texture marks go in a hex, in radii from its centre (clear of the id at the top).
+TEXTURE_SPOTS = ((-0.5, -0.08), (0.5, -0.08), (-0.22, 0.26), (0.22, 0.26), (-0.55, 0.4),
+                 (0.55, 0.4), (0.0, 0.6))
+
+
+def _textures(geo: HexGeometry, ground: dict[str, str], looks, index) -> list[Primitive]:
+    out: list[Primitive] = []
+    for hex_id, name in ground.items():
+        look = looks[name]
+        if not look.texture:
             continue
-        text = feature.label or feature.name or feature.id or feature.kind
+        cx, cy = geo.centre(*index[hex_id])
+        marks = [m for dx, dy in TEXTURE_SPOTS
+                 for m in texture_mark(look, cx + dx * geo.size, cy + dy * geo.size,
+                                       geo.size * 0.13)]
+        out.append(Group(tuple(marks), cls=f"texture {look.texture}"))
+    return out
+
+
+def texture_mark(look: TerrainStyle, x: float, y: float, m: float) -> list[Primitive]:
+    """One mark of a terrain's texture centred on (x, y), ``m`` mm across."""
+    ink = Style(stroke=look.ink, width=max(0.18, m * 0.12))
+    filled = Style(fill=look.ink, stroke=None)
+    shape = TEXTURES.get(look.texture)
+    if shape is None:
+        raise BadInput(f"terrain texture {look.texture!r} is unknown "
+                       f"(known: {', '.join(sorted(TEXTURES))})")
+    return shape(x, y, m, ink, filled)
+
+
+TEXTURES = {
+    "trees": lambda x, y, m, ink, f: [Circle(x, y - m * 0.2, m * 0.42, f),
+                                      Line(x, y + m * 0.2, x, y + m * 0.55, ink)],
+    "peaks": lambda x, y, m, ink, f: [Polygon(((x - m * 0.6, y + m * 0.35), (x, y - m * 0.4),
+                                               (x + m * 0.6, y + m * 0.35)), ink, closed=False)],
+    "dots": lambda x, y, m, ink, f: [Circle(x - m * 0.3, y, m * 0.12, f),
+                                     Circle(x + m * 0.3, y + m * 0.2, m * 0.12, f)],
+    "reeds": lambda x, y, m, ink, f: [Line(x + d, y + m * 0.4, x + d * 1.6, y - m * 0.35, ink)
+                                      for d in (-m * 0.3, 0.0, m * 0.3)],
+    "blocks": lambda x, y, m, ink, f: [Rect(x - m * 0.45, y - m * 0.3, m * 0.4, m * 0.4, f),
+                                       Rect(x + m * 0.05, y - m * 0.05, m * 0.4, m * 0.45, f)],
+    "waves": lambda x, y, m, ink, f: [Polygon(((x - m * 0.7, y), (x - m * 0.35, y - m * 0.25),
+                                               (x, y), (x + m * 0.35, y - m * 0.25),
+                                               (x + m * 0.7, y)), ink, closed=False)],
+}
+
+
+def _overlays(hex_map: HexMap, geo: HexGeometry, index, taken: list[Box]) -> list[Primitive]:
+    colours = overlay_colours(hex_map)
+    out: list[Primitive] = []
+    lines = 0
+    for i, feature in enumerate(hex_map.features):
+        if not is_overlay(feature):
+            continue
+        ink = colours[feature.id or f"feature-{i}"]
+        if feature.kind == "entry":
+            out.append(_entry_rings(feature, geo, index, ink, taken))
+            continue
+        out.append(_outline(feature, geo, index, ink, min(0.6 + 0.65 * lines, 2.55)))
+        lines += 1
+    return out
+
+
+def _entry_rings(feature: Feature, geo: HexGeometry, index, ink: str,
+                 taken: list[Box]) -> Group:
+    """A ring in each entry hex in the feature's colour (a white ring gets a dark edge)."""
+    r = geo.size * 0.36
+    items: list[Primitive] = []
+    for h in feature.hexes:
+        cx, cy = geo.centre(*index[h])
+        cy += geo.size * 0.12
+        if ink == "#ffffff":
+            items.append(Circle(cx, cy, r, Style(stroke="#333333", width=1.5)))
+        items.append(Circle(cx, cy, r, Style(stroke=ink, width=1.0)))
+        taken.append(Box(cx - r - 0.8, cy - r - 0.8, cx + r + 0.8, cy + r + 0.8))
+    return Group(tuple(items), id=f"feature-{feature.id}", cls=f"feature entry {feature.id}")
+
+
+def boundary(hexes, geo: HexGeometry, index) -> list[tuple[str, Point, Point]]:
+    """The edges of a set of hexes that no other hex of the set shares: (hex, a, b), each
+    running the same way round its hex."""
+    seen: dict[tuple[float, float], int] = {}
+    edges = []
+    for h in hexes:
+        corners = geo.corners(*index[h])
+        for i in range(6):
+            a, b = corners[i], corners[(i + 1) % 6]
+            key = (round((a[0] + b[0]) / 2, 3), round((a[1] + b[1]) / 2, 3))
+            seen[key] = seen.get(key, 0) + 1
+            edges.append((key, h, a, b))
+    return [(h, a, b) for key, h, a, b in edges if seen[key] == 1]
+
+
+def inset_loops(hexes, geo: HexGeometry, index, inset: float) -> list[tuple[Point, ...]]:
+    """The outline of a set of hexes as closed loops moved ``inset`` mm inwards (each
+    corner mitred, so the loops stay joined)."""
+    def key(p: Point) -> tuple[float, float]:
+        return round(p[0], 3), round(p[1], 3)
+
+    following: dict[tuple[float, float], tuple[Point, Point, Point]] = {}
+    for h, a, b in boundary(hexes, geo, index):
+        following[key(a)] = (a, b, _inward(a, b, geo.centre(*index[h])))
+    loops = []
+    while following:
+        k = min(following)
+        loop = []
+        while k in following:
+            loop.append(following.pop(k))
+            k = key(loop[-1][1])
+        loops.append(tuple(_mitre(loop[i - 1], loop[i], inset) for i in range(len(loop))))
+    return loops
+
+
+def _inward(a: Point, b: Point, centre: Point) -> Point:
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    length = math.hypot(dx, dy)
+    nx, ny = -dy / length, dx / length
+    mx, my = (a[0] + b[0]) / 2, (a[1] + b[1]) / 2
+    if (centre[0] - mx) * nx + (centre[1] - my) * ny < 0:
+        nx, ny = -nx, -ny
+    return nx, ny
+
+
+def _mitre(before, after, inset: float) -> Point:
+    """The corner where edge ``before`` ends and ``after`` begins, moved inwards."""
+    (n1x, n1y), (n2x, n2y) = before[2], after[2]
+    scale = inset / (1 + n1x * n2x + n1y * n2y)
+    vx, vy = after[0]
+    return vx + (n1x + n2x) * scale, vy + (n1y + n2y) * scale
+
+
+def _outline(feature: Feature, geo: HexGeometry, index, ink: str, inset: float) -> Group:
+    """The feature's outline, drawn ``inset`` mm inside its hexes, in its colour and line;
+    zones, starts and exits are tinted too."""
+    line = str(feature.get("line") or "solid")
+    if line not in DASHES:
+        raise BadInput(f"{feature.origin}: feature {feature.id!r}: line {line!r} is not one "
+                       f"of {', '.join(DASHES)}")
+    style = Style(stroke=ink, width=0.6, dash=DASHES[line])
+    items: list[Primitive] = []
+    if feature.kind in TINTED:
+        tint = Style(fill=ink, stroke=None, opacity=0.16)
+        items += [Polygon(geo.corners(*index[h]), tint) for h in feature.hexes]
+    items += [Polygon(loop, style) for loop in inset_loops(feature.hexes, geo, index, inset)]
+    return Group(tuple(items), id=f"feature-{feature.id}",
+                 cls=f"feature {feature.kind} {line} {feature.id}")
+
+
+def shared_edge(geo: HexGeometry, index, a: str, b: str) -> tuple[Point, Point]:
+    """The two corners hexes ``a`` and ``b`` share; BadInput if they are not neighbours."""
+    ca = [(round(x, 3), round(y, 3)) for x, y in geo.corners(*index[a])]
+    cb = {(round(x, 3), round(y, 3)) for x, y in geo.corners(*index[b])}
+    common = [p for p in ca if p in cb]
+    if len(common) != 2:
+        raise BadInput(f"hexside {a}/{b}: {a} and {b} are not neighbours")
+    return common[0], common[1]
+
+
+def _hexsides(hex_map: HexMap, geo: HexGeometry, index) -> list[Primitive]:
+    out: list[Primitive] = []
+    for feature in hex_map.features:
+        pairs = hexsides_of(feature)
+        if not pairs:
+            continue
+        styles = HEXSIDE_STYLES.get(feature.kind, DEFAULT_HEXSIDE)
+        items = [Line(*p, *q, style, cls=f"hexside-{a}-{b}")
+                 for a, b in pairs for (p, q) in [shared_edge(geo, index, a, b)]
+                 for style in styles]
+        out.append(Group(tuple(items), id=f"feature-{feature.id}",
+                         cls=f"feature hexside {feature.kind} {feature.id}"))
+    return out
+
+
+def _symbols(hex_map: HexMap, geo: HexGeometry, index, taken: list[Box]) -> list[Primitive]:
+    out: list[Primitive] = []
+    m = geo.size * 0.42
+    for feature in hex_map.features:
+        symbol = symbol_of(feature)
+        if not symbol:
+            continue
+        for h in feature.hexes:
+            cx, cy = geo.centre(*index[h])
+            out.append(Group(tuple(point_symbol(symbol, cx, cy, m)), id=f"symbol-{feature.id}-{h}",
+                             cls=f"point-symbol {symbol}"))
+            taken.append(Box(cx - m / 2 - 0.3, cy - m / 2 - 0.3, cx + m / 2 + 0.3,
+                             cy + m / 2 + 0.3))
+    return out
+
+
+def point_symbol(kind: str, x: float, y: float, m: float) -> list[Primitive]:
+    """A point feature's symbol, ``m`` mm across, centred on (x, y)."""
+    dark = Style(fill=INK, stroke=None)
+    line = Style(stroke=INK, width=max(0.3, m * 0.08))
+    h = m / 2
+    if kind == "city":
+        return [Rect(x - h, y - h, m, m, Style(fill="#8e2424", stroke=INK, width=0.3)),
+                Rect(x - h * 0.45, y - h * 0.45, h * 0.9, h * 0.9, Style(fill="#ffffff",
+                                                                         stroke=None))]
+    if kind == "town":
+        return [Circle(x, y, h * 0.6, Style(fill="#8e2424", stroke=INK, width=0.3))]
+    if kind == "port":
+        return [Circle(x, y - h * 0.62, h * 0.2, line), Line(x, y - h * 0.42, x, y + h, line),
+                Line(x - h * 0.45, y - h * 0.15, x + h * 0.45, y - h * 0.15, line),
+                Polygon(((x - h * 0.8, y + h * 0.3), (x - h * 0.5, y + h * 0.85), (x, y + h),
+                         (x + h * 0.5, y + h * 0.85), (x + h * 0.8, y + h * 0.3)), line,
+                        closed=False)]
+    if kind == "airfield":
+        runway = Style(fill="#5a5a5a", stroke=INK, width=0.2)
+        return [Polygon(_bar(x, y, m, 0.22, 35), runway), Polygon(_bar(x, y, m, 0.22, -35),
+                                                                    runway)]
+    if kind == "base":
+        return [Line(x - h * 0.5, y + h, x - h * 0.5, y - h, line),
+                Polygon(((x - h * 0.5, y - h), (x + h, y - h * 0.6), (x - h * 0.5, y - h * 0.2)),
+                        dark)]
+    raise BadInput(f"point symbol {kind!r} is unknown (known: {', '.join(POINT_KINDS)})")
+
+
+def _bar(x: float, y: float, length: float, thick: float, degrees: float) -> tuple[Point, ...]:
+    ux, uy = math.cos(math.radians(degrees)), math.sin(math.radians(degrees))
+    hx, hy = ux * length / 2, uy * length / 2
+    tx, ty = -uy * length * thick / 2, ux * length * thick / 2
+    return ((x - hx - tx, y - hy - ty), (x + hx - tx, y + hy - ty), (x + hx + tx, y + hy + ty),
+            (x - hx + tx, y - hy + ty))
+
+
+def _feature_labels(hex_map: HexMap, geo: HexGeometry, index,
+                    placer: LabelPlacer) -> list[Primitive]:
+    """A label for each feature that declares one (``label``), or a small point/island
+    feature's name, placed clear of hex ids, symbols and each other."""
+    out: list[Primitive] = []
+    size = min(2.6, geo.size * 0.24)
+    for feature in hex_map.features:
+        text = feature.label
+        if not text and feature.hexes and len(feature.hexes) <= 2 and (
+                symbol_of(feature) or terrain_of(feature)):
+            text = feature.name or feature.id
+        if not text or not feature.hexes:
+            continue
+        centres = [geo.centre(*index[h]) for h in feature.hexes]
+        mx = sum(x for x, _ in centres) / len(centres)
+        my = sum(y for _, y in centres) / len(centres)
+        spots = around(mx, my + geo.size * 0.15, size, geo.size * 2.5, steps=10)
+        for cx, cy in centres:
+            spots += around(cx, cy, size, geo.size * 1.5, steps=6)
+        label = Text(0, 0, text, size=size, bold=True, fill=INK,
+                     cls=f"feature-label map-label {feature.kind}")
+        placed = placer.place(label, spots, f"map {hex_map.id}, feature {feature.id}")
+        box = text_box(placed)
+        out += [Rect(box.x0 - 0.5, box.y0 - 0.2, box.w + 1.0, box.h + 0.4,
+                     Style(fill="#ffffff", stroke=None, opacity=0.8), r=0.6), placed]
+    return out
+
+
+# --- the legend ---------------------------------------------------------------------------
+
+
+def legend_entries(hex_map: HexMap, ground: dict[str, str], looks) -> list[tuple[list, str]]:
+    """(swatch primitives in a 10x6 mm box at the origin, text) for everything drawn."""
+    entries: list[tuple[list, str]] = []
+    for name in dict.fromkeys(sorted(set(ground.values()))):
+        look = looks[name]
+        swatch = [Rect(0, 0, 10, 6, Style(fill=look.fill, stroke=GRID, width=0.25))]
+        if look.texture:
+            for x in (2.5, 7.5):
+                swatch += texture_mark(look, x, 3.2, 2.4)
+        entries.append((swatch, look.label or name))
+    colours = overlay_colours(hex_map)
+    for i, feature in enumerate(hex_map.features):
+        text = feature.name or feature.label or feature.id or feature.kind
         if feature.name_ja:
             text = f"{text} {feature.name_ja}"
-        c, r = index[feature.hexes[0]]
-        cx, cy = geo.centre(c, r)
-        mark = "†" if feature.is_assumed else ""
-        yield Text(cx, cy + geo.size * 0.2, text + mark, size=min(2.4, geo.size * 0.25),
-                   anchor="middle", cls=f"feature-label {feature.kind}", bold=True)
+        entries.append((_feature_swatch(feature, colours.get(feature.id or f"feature-{i}")),
+                        text))
+    return [(s, t) for s, t in entries if s]
+
+
+def _feature_swatch(feature: Feature, ink: str | None) -> list[Primitive]:
+    symbol = symbol_of(feature)
+    if symbol:
+        return point_symbol(symbol, 5, 3, 5.0)
+    if feature.get("hexsides"):
+        styles = HEXSIDE_STYLES.get(feature.kind, DEFAULT_HEXSIDE)
+        return [Line(0, 3, 10, 3, s) for s in styles]
+    if terrain_of(feature) or not ink:
+        return []
+    if feature.kind == "entry":
+        ring = [Circle(5, 3, 2.6, Style(stroke=ink, width=1.0))]
+        return ([Circle(5, 3, 2.6, Style(stroke="#333333", width=1.5))] + ring
+                if ink == "#ffffff" else ring)
+    line = str(feature.get("line") or "solid")
+    fill = Style(fill=ink, stroke=None, opacity=0.16) if feature.kind in TINTED else None
+    items: list[Primitive] = [Rect(0, 0, 10, 6, fill)] if fill else []
+    return items + [Rect(0.5, 0.5, 9, 5, Style(stroke=ink, width=0.6, dash=DASHES[line]))]
+
+
+def legend_items(hex_map: HexMap, ground: dict[str, str], looks, width: float, game_id: str
+                 ) -> tuple[list[Primitive], float]:
+    """The legend under the map: the map's name, then every terrain and feature with its
+    look, in two columns (three on wide maps)."""
+    entries = legend_entries(hex_map, ground, looks)
+    title = hex_map.label
+    items: list[Primitive] = [Text(3, 6, title, size=3.4, bold=True, cls="legend-title")]
+    columns = max(1, min(3, int(width // 110)))
+    col_w = (width - 6) / columns
+    rows: list[list[tuple[list, list[str]]]] = []
+    for i, (swatch, text) in enumerate(entries):
+        if i % columns == 0:
+            rows.append([])
+        rows[-1].append((swatch, wrap(text, LEGEND_TEXT, col_w - 16)))
+    y = 10.0
+    for row in rows:
+        lines = max(len(t) for _, t in row)
+        for c, (swatch, text) in enumerate(row):
+            x = 3 + c * col_w
+            items.append(Group(tuple(swatch), dx=x, dy=y, cls="legend-swatch"))
+            for j, line in enumerate(text):
+                items.append(Text(x + 13, y + 3.8 + j * LEGEND_TEXT * 1.25, line,
+                                  size=LEGEND_TEXT, cls="legend-text"))
+        y += max(LEGEND_ROW, 3.0 + lines * LEGEND_TEXT * 1.25)
+    return items, y + 2.0

@@ -345,6 +345,7 @@ class HexMap(Record):
     orientation: Literal["flat", "pointy"] = "flat"
     offset: Literal["odd-q", "even-q", "odd-r", "even-r"] = "even-q"
     hex_size_mm: float | None = None
+    terrain: str | None = None  # of every hex no terrain feature names (default: clear)
     features: tuple[Feature, ...] = ()
 
     @cached_property

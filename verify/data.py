@@ -16,6 +16,7 @@ from pathlib import Path
 
 from ..engine.convert import fields_of, yaml_key
 from ..engine.errors import BadInput, InputProblems, Problem, WarpressError
+from ..engine.hexgrid import HexGrid
 from ..engine.loader import game_dir, load_game_collecting
 from ..engine.model import (
     SECTIONS,
@@ -454,6 +455,25 @@ def _check_hex_map(hex_map: HexMap) -> Iterator[Problem]:
                 yield _problem(feature, f"{path}.features[{feature.id}].hexes",
                                f"hex {h!r} is not on the map ({hex_map.hex_ids[0]}.."
                                f"{hex_map.hex_ids[-1]})")
+        yield from _check_hexsides(hex_map, feature, f"{path}.features[{feature.id}].hexsides")
+
+
+def _check_hexsides(hex_map: HexMap, feature, path: str) -> Iterator[Problem]:
+    """Each hexside is "A/B", two hexes of the map that are neighbours."""
+    sides = feature.get("hexsides") or ()
+    if not sides:
+        return
+    grid = HexGrid(hex_map.columns.all_labels(), hex_map.rows.all_labels(), hex_map.hex_id,
+                   hex_map.orientation, hex_map.offset)
+    for side in sides if isinstance(sides, (list, tuple)) else (sides,):
+        ends = str(side).split("/")
+        if len(ends) != 2 or not all(e in hex_map.hex_set for e in ends):
+            yield _problem(feature, path, f"hexside {side!r} is not two hexes of the map "
+                                          f"written A/B (e.g. {hex_map.hex_ids[0]}/"
+                                          f"{hex_map.hex_ids[1]})")
+        elif grid.distance(*ends) != 1:
+            yield _problem(feature, path, f"hexside {side!r}: {ends[0]} and {ends[1]} are "
+                                          f"not neighbours")
 
 
 def _check_point_map(point_map: PointMap) -> Iterator[Problem]:

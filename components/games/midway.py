@@ -14,7 +14,7 @@ import math
 from dataclasses import replace
 
 from ...engine.model import Display, Game, Phase, Sheet, Table
-from .. import aids, kit
+from .. import aids, holds, kit
 from ..aids import Block, text_lines
 from ..fonts import text_width, wrap
 from ..hexmap import HexGeometry
@@ -356,8 +356,10 @@ def _carrier_name(game: Game, group: str, display: Display) -> str:
 
 
 def _box_rect(box, x, y, w, h, display: Display, fill: str = "#ffffff") -> Rect:
+    words = ("box", "carrier-box", box.kind)
     return Rect(x, y, w, h, Style(fill=fill, stroke="#333333", width=0.35), r=1.0,
-                id=f"box-{display.id}-{box.id}", cls=f"box carrier-box {box.kind or ''}".strip())
+                id=f"box-{display.id}-{box.id}",
+                cls=" ".join(w for w in words if w) if box.kind == "launch" else holds.cls(*words))
 
 
 def _box_label(box, x, y, w, lines: list[str], size: float = 2.5) -> list[Primitive]:
@@ -458,6 +460,9 @@ def carrier_block(game: Game, display: Display, width: float) -> Block:
         if box.id in lay.boxes and box.kind not in DECK_KINDS:
             items += _plain_box(lay, box)
     items += carrier_arrows(lay)
+    for box_id, (_x, _y, w, h) in lay.boxes.items():
+        if lay.kind.get(box_id) != "launch":
+            holds.check(game, w, h, f"{display.id} box {box_id}")
     return Block(tuple(items), lay.height, id=f"carrier-area-{display.id}", cls="carrier-area")
 
 
@@ -592,7 +597,7 @@ def event_space_block(display: Display, width: float) -> Block:
         x = i * (CARD_W + 10)
         items.append(Rect(x, 7, CARD_W, CARD_H, Style(fill="#fbfbf7", stroke="#333333",
                                                       width=0.4, dash=(2, 1)), r=3,
-                          id=f"box-{display.id}-{box.id}", cls="box card-space"))
+                          id=f"box-{display.id}-{box.id}", cls=holds.cls("box", "card-space")))
         name = (box.name or box.id) + dagger(box.is_assumed)
         for j, line in enumerate((name, box.name_ja or "", f"{box.capacity} cards"
                                   if box.capacity else "")):
@@ -627,20 +632,23 @@ def track_block(game: Game, track, width: float) -> Block:
     items: list[Primitive] = [Text(0, 3.4, head, size=fit_text(head, 3.4, width), bold=True)]
     night = str(game.constant("night-turn")) if track.id == "turn" else None
     deepest = 0
+    tall = math.ceil(holds.least(game))
+    holds.check(game, box, tall, f"track {track.id} box")
     for i, value in enumerate(track.values):
         x, dark = i * box, str(value) == night
         fill = "#24324a" if dark else "#fff3c4" if str(value) == str(track.start) else "#ffffff"
-        items.append(Rect(x, 5.5, box, 13, Style(fill=fill, stroke="#333333", width=0.3),
-                          id=f"track-{track.id}-{value}", cls="track-box"))
-        items.append(Text(x + box / 2, 15, str(value),
+        items.append(Rect(x, 5.5, box, tall, Style(fill=fill, stroke="#333333", width=0.3),
+                          id=f"track-{track.id}-{value}", cls=holds.cls("track-box")))
+        items.append(Text(x + box / 2, 5.5 + tall / 2 + 2.5, str(value),
                           size=7, anchor="middle", bold=True,
                           fill="#ffffff" if dark else INK))
         lines = wrap(track.labels.get(str(value), ""), size, box - 1.5)
         for j, line in enumerate(lines if lines != [""] else []):
-            items.append(Text(x + box / 2, 18.5 + size * 1.3 * (j + 1), line, size=size,
+            items.append(Text(x + box / 2, 5.5 + tall + size * 1.3 * (j + 1), line, size=size,
                               anchor="middle", fill=GREY, cls="track-label"))
         deepest = max(deepest, len(lines) if lines != [""] else 0)
-    return Block(tuple(items), 21 + deepest * size * 1.3, id=f"track-{track.id}", cls="track")
+    return Block(tuple(items), 8 + tall + deepest * size * 1.3, id=f"track-{track.id}",
+                 cls="track")
 
 
 @kit_part(GAME, "map", replaces=True)

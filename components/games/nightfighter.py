@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 
 from ...engine.model import Feature, Game, HexMap
 from ...engine.query import show_value
-from .. import aids
+from .. import aids, holds
 from ..fonts import text_width, wrap
 from ..hexmap import HexGeometry
 from ..impose import CROP
@@ -111,7 +111,12 @@ def map_geometry(game: Game, which: str) -> tuple[HexGeometry, float, float]:
     beacon = BEACON_W * probe.size
     fit_w = (w - 2 * PAD - side) / (pw + beacon)
     fit_h = (h - 2 * PAD - TITLE_H - BOTTOM_H) / ph
-    return HexGeometry.of(hex_map, 10.0 * min(fit_w, fit_h)), w, h
+    geo = HexGeometry.of(hex_map, 10.0 * min(fit_w, fit_h))
+    wider = beacon_column(game, geo.size) - BEACON_W * geo.size  # the box's room for a counter
+    if wider > 0:
+        fit_w = (w - 2 * PAD - side - wider) / (pw + beacon)
+        geo = HexGeometry.of(hex_map, 10.0 * min(fit_w, fit_h))
+    return geo, w, h
 
 
 def map_drawing(game: Game, which: str) -> tuple[tuple[Primitive, ...], float, float]:
@@ -128,7 +133,7 @@ def map_drawing(game: Game, which: str) -> tuple[tuple[Primitive, ...], float, f
                                     cls=f"map-grid {which}")]
     items.extend(_exit_caption(hex_map, geo, x0, y0 + gh))
     if which == "player":
-        px = x0 + gw + BEACON_W * geo.size + 4.0
+        px = x0 + gw + beacon_column(game, geo.size) + 4.0
         items.append(Group(tuple(player_panel(game, w - px - PAD)), dx=px, dy=y0,
                            id="player-map-panel", cls="map-panel"))
     return tuple(items), w, h
@@ -145,7 +150,7 @@ def map_grid(game: Game, which: str, geo: HexGeometry) -> list[Primitive]:
                              *_zones(hex_map, geo, index), *_flare_paths(hex_map, geo, index),
                              *_beacons(hex_map, geo, index),
                              Rect(0, 0, gw, gh, Style(width=0.5), cls="map-border")]
-    grid.extend(_radio_beacon_box_group(geo))
+    grid.extend(_radio_beacon_box_group(game, geo))
     return grid
 
 
@@ -299,8 +304,9 @@ class BeaconBox:
         return self.x, self.top, self.w, self.bottom - self.top
 
 
-def radio_beacon_box(geo: HexGeometry) -> BeaconBox | None:
-    """The radio-beacon box of the map of ``geo``, or None when the map has none."""
+def radio_beacon_box(geo: HexGeometry, least: float = 0.0) -> BeaconBox | None:
+    """The radio-beacon box of the map of ``geo``, at least ``least`` mm wide, or None when
+    the map has none."""
     feature = next((f for f in geo.hex_map.features if f.kind == "radio-beacon-box"), None)
     if feature is None or not feature.hexes:
         return None
@@ -310,19 +316,26 @@ def radio_beacon_box(geo: HexGeometry) -> BeaconBox | None:
     centres = tuple(geo.centre(*index[h]) for h in feature.hexes)
     ys = [y for _x, y in centres]
     return BeaconBox(feature, centres, gw + s * 0.35, min(ys) - s * 0.8,
-                     (BEACON_W - 0.45) * s, max(ys) + s * 0.8)
+                     max((BEACON_W - 0.45) * s, least), max(ys) + s * 0.8)
 
 
-def _radio_beacon_box_group(geo: HexGeometry) -> list[Primitive]:
+def beacon_column(game: Game, size: float) -> float:
+    """Width (mm) of the radio-beacon box's column beside a grid of hexes of radius ``size``:
+    the box holds a counter with room to spare."""
+    return max(BEACON_W * size, holds.least(game) + 0.45 * size)
+
+
+def _radio_beacon_box_group(game: Game, geo: HexGeometry) -> list[Primitive]:
     """The radio-beacon box beyond the east edge, with arrows to its adjacent hexes."""
-    box = radio_beacon_box(geo)
+    box = radio_beacon_box(geo, holds.least(game))
     if box is None:
         return []
     feature = box.feature
     s = geo.size
     x, top, box_w, bottom = box.x, box.top, box.w, box.bottom
     items: list[Primitive] = [Rect(x, top, box_w, bottom - top,
-                                   Style(fill="#eef3e6", stroke="#2f6b2f", width=0.6), r=1.5)]
+                                   Style(fill="#eef3e6", stroke="#2f6b2f", width=0.6), r=1.5,
+                                   cls=holds.cls("beacon-box"))]
     name = (feature.name or "Radio beacon box") + dagger(bool(feature.assumed))
     for i, text in enumerate((name, feature.name_ja or "")):
         size = fit_text(text, s * 0.3, bottom - top - 2)
@@ -379,7 +392,7 @@ def turn_track(track, width: float) -> tuple[Group, float]:
         star = track.labels.get(str(value), "")
         items.append(Rect(x, y, BOX, BOX, Style(fill="#fbf3dc" if star else "#ffffff",
                                                 stroke=INK, width=0.35),
-                          id=f"track-{track.id}-{value}", cls="track-box"))
+                          id=f"track-{track.id}-{value}", cls=holds.cls("track-box")))
         items.append(Text(x + 2.0, y + 7.0, f"{value}{star}", size=6.0, bold=True,
                           cls="track-value"))
     y = 6.0 + per_col * BOX + 1.0
@@ -403,7 +416,8 @@ def environment_boxes(display, width: float) -> tuple[Group, float]:
         for i, box in enumerate(boxes):
             x = i * (box_w + 2)
             items.append(Rect(x, y, box_w, BOX, Style(fill="#ffffff", stroke=INK, width=0.35),
-                              r=1.0, id=f"box-{display.id}-{box.id}", cls="environment-box"))
+                              r=1.0, id=f"box-{display.id}-{box.id}",
+                              cls=holds.cls("environment-box")))
             for j, text in enumerate((box.name or box.id, box.name_ja or "")):
                 items.append(Text(x + box_w / 2, y + 4.0 + j * 3.6, text, anchor="middle",
                                   size=fit_text(text, 3.0, box_w - 2), fill=GREY))

@@ -18,8 +18,9 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 
+from ...engine.errors import BadInput
 from ...engine.model import Box, Display, Game, Marker, Point, PointMap, Unit
-from .. import aids, kit
+from .. import aids, holds, kit, labels
 from ..aids import text_lines
 from ..fonts import text_width, wrap
 from ..impose import Piece
@@ -41,6 +42,8 @@ PANEL_W = 200.0
 POINT_FILLS = {"island": "#bfe0a8", "territory": "#d9e8c4", "mainland": "#efe2bf",
                "continent": "#efe2bf", "home-islands": "#f3c1c1"}
 PORT_RETURN = "port-return"
+HALO = Style(fill="#ffffff", stroke=None, opacity=0.85)
+BOX_W = 34.0  # a box beside its point on the campaign map
 CAMPAIGN_BOXES = "campaign-boxes"
 BATTLE_SHEET = "battle-sheet"
 
@@ -97,11 +100,15 @@ def labelled_box(box: Box, x: float, y: float, w: float, h: float, fill: str = "
                  prefix: str = "box") -> Group:
     """A display box drawn where it belongs: name, Japanese name, what it holds."""
     items: list[Primitive] = [Rect(0, 0, w, h, Style(fill=fill, stroke="#333333", width=0.35),
-                                   r=1.5)]
+                                   r=1.5, id=f"{prefix}-{box.id}-area",
+                                   cls=holds.cls("box", box.kind))]
     name = f"{box.name or box.id}{dagger(box.is_assumed)}"
-    items.append(fitted(name, 1.5, 4.0, 2.8, w - 3, bold=True))
+    line_y = 1.0
+    for line in wrap(name, 2.8, w - 3)[:2]:
+        line_y += 3.0
+        items.append(fitted(line, 1.5, line_y, 2.8, w - 3, bold=True))
     if box.name_ja:
-        items.append(fitted(box.name_ja, 1.5, 7.6, 2.6, w - 3))
+        items.append(fitted(box.name_ja, 1.5, line_y + 3.6, 2.6, w - 3))
     info = []
     if box.accepts:
         info.append(", ".join(box.accepts) + " only")
@@ -165,25 +172,107 @@ def objective_years(game: Game) -> dict[str, list[str]]:
     return out
 
 
-def point_group(game: Game, point: Point, x: float, y: float, years: list[str]) -> Group:
-    """A point: a disc in its kind's colour, name and Japanese name, the US land-aircraft
-    capacity, the Australian flag and the years in which it is an objective."""
-    r = 9.0 if point.kind in ("mainland", "continent", "home-islands") else 7.0
+def point_group(game: Game, point: Point, x: float, y: float) -> Group:
+    """A point: a disc in its kind's colour with the US land-aircraft capacity and the
+    Australian flag (its name is placed apart, by ``point_labels``)."""
+    r = disc_radius(point)
     fill = POINT_FILLS.get(point.kind or "", "#d9e8c4")
     items: list[Primitive] = [Circle(0, 0, r, Style(fill=fill, stroke="#2f6b2f", width=0.5),
                                      cls="point-disc")]
-    items.append(centred(point.name or point.id, 0, r + 4.2, 3.4, 46, bold=True,
-                         cls="point-name"))
-    if point.name_ja:
-        items.append(centred(point.name_ja, 0, r + 8.2, 3.0, 46, cls="point-name-ja"))
     items.extend(capacity_badge(point, r))
     if "australia" in point.flags:
         items.extend(australia_flag(-r - 1.5, -r - 2.5, point.field_assumed("flags")))
-    if years:
-        text = "objective " + " ".join(f"'{y[2:]}" for y in years)
-        items.append(centred(text, 0, r + 11.8, 2.4, 46, fill="#7a3b00", cls="objective-years"))
     return Group(tuple(items), dx=x, dy=y, id=f"point-{point.id}",
                  cls=f"point {point.kind or ''}".strip())
+
+
+def disc_radius(point: Point) -> float:
+    return 9.0 if point.kind in ("mainland", "continent", "home-islands") else 7.0
+
+
+def disc_box(point: Point, x: float, y: float) -> labels.Box:
+    """What a point's disc, capacity and flag cover."""
+    r = disc_radius(point)
+    return labels.Box(x - r - 2.2, y - r - 4.6, x + r + 0.6, y + r + 0.6)
+
+
+def label_lines(point: Point, years: list[str]) -> list[Text]:
+    """A point's name, Japanese name and objective years, as lines at the origin."""
+    lines = [Text(0, 0, point.name or point.id, size=3.4, anchor="middle", bold=True,
+                  cls="point-name map-label")]
+    if point.name_ja:
+        lines.append(Text(0, 0, point.name_ja, size=3.0, anchor="middle",
+                          cls="point-name-ja map-label"))
+    if years:
+        text = "objective " + " ".join(f"'{y[2:]}" for y in years)
+        lines.append(Text(0, 0, text, size=2.4, anchor="middle", fill="#7a3b00",
+                          cls="objective-years map-label"))
+    return lines
+
+
+def stacked(lines: list[Text], cx: float, top: float) -> tuple[list[Text], labels.Box]:
+    """``lines`` centred on ``cx`` one under the other from ``top``, and their box."""
+    out, y = [], top
+    for line in lines:
+        y += line.size * labels.ASCENT
+        out.append(replace(line, x=cx, y=y))
+        y += line.size * 0.45
+    return out, labels.union(labels.text_box(t) for t in out)
+
+
+def candidates(x: float, y: float, r: float, w: float, h: float, reach: float = 30.0,
+               steps: int = 6) -> list[tuple[float, float]]:
+    """Top-left corners for a w x h block round a disc of radius r at (x, y): under it,
+    over it, right, left and the four diagonals, at growing distance."""
+    out = []
+    for k in range(steps + 1):
+        d = 1.0 + reach * k / steps
+        out += [(x - w / 2, y + r + d), (x - w / 2, y - r - d - h), (x + r + d, y - h / 2),
+                (x - r - d - w, y - h / 2), (x + r * 0.7 + d, y + r * 0.7 + d),
+                (x - r * 0.7 - d - w, y + r * 0.7 + d), (x + r * 0.7 + d, y - r * 0.7 - d - h),
+                (x - r * 0.7 - d - w, y - r * 0.7 - d - h)]
+    return out
+
+
+class MapSpace:
+    """What is taken on the campaign map: boxes no label may cover (discs, labels, boxes)
+    and the routes a label or box should not sit on."""
+
+    def __init__(self, frame: labels.Box, segments):
+        self.frame, self.segments = frame, list(segments)
+        self.taken: list[labels.Box] = []
+
+    def fits(self, box: labels.Box, strict: bool) -> bool:
+        if not box.inside(self.frame) or any(box.overlaps(t, 0.8) for t in self.taken):
+            return False
+        return not strict or not any(labels.segment_hits(box, p, q) for p, q in self.segments)
+
+    def first(self, spots, w: float, h: float, what: str, check=lambda box: True
+              ) -> tuple[float, float]:
+        for strict in (True, False):
+            for x, y in spots:
+                box = labels.Box(x, y, x + w, y + h)
+                if self.fits(box, strict) and check(box):
+                    self.taken.append(box)
+                    return x, y
+        raise BadInput(f"nimitz campaign map: {what} fits nowhere inside the map frame "
+                       f"without covering a label, a point or another box")
+
+
+def point_labels(point_map: PointMap, pos, years, space: MapSpace) -> list[Primitive]:
+    """Each point's name block beside its disc, clear of routes where it can be, always
+    clear of other labels, discs and boxes, on a white halo."""
+    out: list[Primitive] = []
+    for point in point_map.points:
+        x, y = pos[point.id]
+        lines, box = stacked(label_lines(point, years.get(point.id, [])), 0, 0)
+        w, h = box.w + 1.2, box.h + 0.8
+        spots = candidates(x, y, disc_radius(point), w, h)
+        left, top = space.first(spots, w, h, f"the label of {point.name or point.id}")
+        placed, _ = stacked(lines, left + w / 2, top + 0.4)
+        out.append(Group((Rect(left, top, w, h, HALO, r=1.0), *placed),
+                         id=f"label-{point.id}", cls="point-label"))
+    return out
 
 
 def capacity_badge(point: Point, r: float) -> list[Primitive]:
@@ -217,37 +306,83 @@ def route_items(point_map: PointMap, pos: dict[str, tuple[float, float]]) -> lis
     return items
 
 
-def port_return_items(game: Game, pos: dict[str, tuple[float, float]]) -> list[Primitive]:
-    """The return-to-port boxes beside the Hawaiian Islands, with their arrows (11.3)."""
+def port_return_items(game: Game, pos, space: MapSpace) -> list[Primitive]:
+    """The return-to-port boxes near the Hawaiian Islands, the arrows between them, and
+    one arrow from the first box to the islands' disc that crosses no label (11.3)."""
     display: Display = game.get("displays", PORT_RETURN)  # type: ignore[assignment]
     hx, hy = pos["hawaiian-islands"]
-    w, h, gap = 34.0, 15.0, 6.0
-    x0, y0 = hx + 14, hy + 30
-    items: list[Primitive] = [fitted(f"{display.label}{rules(display)}", x0, y0 + h + 4, 2.8,
-                                     3 * w + 2 * gap, bold=True)]
+    n, gap = len(display.boxes), 6.0
+    w, h = BOX_W, math.ceil(holds.least(game)) + 4
+    total, caption = n * w + (n - 1) * gap, 5.0
+    r = 7.0
+
+    last = display.arrows[-1].to if display.arrows else display.boxes[0].id
+    at = (n - 1 - [b.id for b in display.boxes].index(last)) * (w + gap)
+
+    def last_box(box: labels.Box) -> labels.Box:
+        return labels.Box(box.x0 + at, box.y0, box.x0 + at + w, box.y0 + h)
+
+    def arrow_clear(box: labels.Box) -> bool:
+        link = _link(last_box(box), hx, hy, r)
+        tip = labels.Box(*link[1], *link[1])
+        return not any(labels.segment_hits(t, *link) for t in space.taken
+                       if not t.overlaps(tip, 0.01)) and not any(
+            _crosses(link, seg) for seg in space.segments)
+
+    left, top = space.first(candidates(hx, hy, r, total, h + caption, reach=90, steps=18),
+                            total, h + caption, "the return-to-port boxes", arrow_clear)
+    items: list[Primitive] = [fitted(f"{display.label}{rules(display)}", left, top + h + 4,
+                                     2.8, total, bold=True)]
     lefts = {}
     for i, box in enumerate(display.boxes):
-        x = x0 + (len(display.boxes) - 1 - i) * (w + gap)
-        items.append(labelled_box(box, x, y0, w, h, "#f4f0ff", prefix="map-box"))
+        x = left + (n - 1 - i) * (w + gap)
+        items.append(labelled_box(box, x, top, w, h, "#f4f0ff", prefix="map-box"))
         lefts[box.id] = x
     for a in display.arrows:
-        items.append(arrow(lefts[a.from_] - 0.5, y0 + h / 2, lefts[a.to] + w + 0.5, y0 + h / 2,
-                           id=f"arrow-{a.from_}-{a.to}"))
-    items.append(arrow(lefts["port-return-1942-45"] + w / 2, y0, hx + 4, hy + 8,
-                       id="arrow-port-return-hawaii"))
+        items.append(arrow(lefts[a.from_] - 0.5, top + h / 2, lefts[a.to] + w + 0.5,
+                           top + h / 2, id=f"arrow-{a.from_}-{a.to}"))
+    start, end = _link(last_box(labels.Box(left, top, left + total, top + h)), hx, hy, r)
+    items.append(arrow(*start, *end, id="arrow-port-return-hawaii"))
+    space.segments.append((start, end))
     return items
 
 
-def mission_items(game: Game, pos: dict[str, tuple[float, float]]) -> list[Primitive]:
+def _crosses(a, b) -> bool:
+    """True when segments ``a`` and ``b`` cross (not merely touch at an end)."""
+    (p1, p2), (p3, p4) = a, b
+
+    def side(p, q, r) -> float:
+        return (q[0] - p[0]) * (r[1] - p[1]) - (q[1] - p[1]) * (r[0] - p[0])
+
+    d1, d2 = side(p3, p4, p1), side(p3, p4, p2)
+    d3, d4 = side(p1, p2, p3), side(p1, p2, p4)
+    return d1 * d2 < 0 and d3 * d4 < 0
+
+
+def _link(box: labels.Box, x: float, y: float, r: float):
+    """From the middle of the side of ``box`` nearest the disc at (x, y) to the disc's rim."""
+    sx = min(max(x, box.x0 + 3), box.x1 - 3)
+    sy = box.y0 if y < box.y0 else box.y1 if y > box.y1 else (box.y0 + box.y1) / 2
+    if box.y0 <= y <= box.y1:
+        sx = box.x0 if x < box.x0 else box.x1
+    d = math.hypot(sx - x, sy - y) or 1.0
+    return (sx, sy), (x + (sx - x) * (r + 1.2) / d, y + (sy - y) * (r + 1.2) / d)
+
+
+def mission_items(game: Game, pos, space: MapSpace) -> list[Primitive]:
     """The BW strategic-bombing box beside the Marianas and the Japan-invasion box beside
-    Japan."""
+    Japan, each where it covers no label, point or route."""
     display: Display = game.get("displays", CAMPAIGN_BOXES)  # type: ignore[assignment]
-    mx, my = pos["mariana-islands"]
-    jx, jy = pos["japan"]
-    return [labelled_box(display.box("bw-strategic-bombing"), mx + 12, my + 14, 46, 16,
-                         "#fff7d6", prefix="map-box"),
-            labelled_box(display.box("japan-invasion"), jx + 14, jy - 30, 46, 16, "#fde3e3",
-                         prefix="map-box")]
+    h = math.ceil(holds.least(game)) + 4
+    items: list[Primitive] = []
+    for box_id, point_id, fill in (("bw-strategic-bombing", "mariana-islands", "#fff7d6"),
+                                   ("japan-invasion", "japan", "#fde3e3")):
+        x, y = pos[point_id]
+        left, top = space.first(candidates(x, y, 9.0, 50, h, reach=40, steps=8), 50, h,
+                                f"the box {box_id}")
+        items.append(labelled_box(display.box(box_id), left, top, 50, h, fill,
+                                  prefix="map-box"))
+    return items
 
 
 def map_legend(game: Game, x: float, y: float, w: float) -> list[Primitive]:
@@ -282,10 +417,14 @@ def campaign_map_drawing(game: Game) -> tuple[tuple[Primitive, ...], float, floa
     items: list[Primitive] = [Rect(0, 0, w, h, Style(fill=SEA, stroke="#333333", width=0.5),
                                    cls="map-border")]
     items.append(Group(tuple(route_items(point_map, pos)), cls="routes"))
-    items.append(Group(tuple(point_group(game, p, *pos[p.id], years.get(p.id, []))
-                             for p in point_map.points), cls="points"))
-    items.append(Group(tuple(port_return_items(game, pos)), cls="port-return"))
-    items.append(Group(tuple(mission_items(game, pos)), cls="mission-boxes"))
+    items.append(Group(tuple(point_group(game, p, *pos[p.id]) for p in point_map.points),
+                       cls="points"))
+    segments = [(pos[r.a], pos[r.b]) for r in point_map.routes]
+    space = MapSpace(labels.Box(2, 2, w - 2, h - 20), segments)
+    space.taken += [disc_box(p, *pos[p.id]) for p in point_map.points]
+    items.append(Group(tuple(port_return_items(game, pos, space)), cls="port-return"))
+    items.append(Group(tuple(mission_items(game, pos, space)), cls="mission-boxes"))
+    items.append(Group(tuple(point_labels(point_map, pos, years, space)), cls="point-labels"))
     items.append(Group(tuple(map_legend(game, 4, h - 18, w - 8)), cls="map-legend"))
     panel, _ph = map_panel(game, PANEL_W - 8)
     items.append(Group(panel, dx=w + 4, dy=4, id="map-panel", cls="map-panel"))
@@ -312,21 +451,22 @@ def turn_track(game: Game, width: float) -> tuple[Group, float]:
     """The campaign turn record track: one box per turn, Japanese labels."""
     track = game.get("tracks", "campaign-turn")
     values = list(track.values)  # type: ignore[attr-defined]
-    box = width / len(values)
+    box, tall = width / len(values), math.ceil(holds.least(game)) + 2
+    holds.check(game, box, tall, "campaign turn track box")
     items: list[Primitive] = [fitted(f"{track.label}{dagger(track.field_assumed('values'))}"
                                      f"{rules(track)}", 0, 3.2, 3.2, width, bold=True)]
     for i, value in enumerate(values):
         start = str(value) == str(track.start)  # type: ignore[attr-defined]
         style = Style(fill="#fff3c4" if start else "#ffffff", stroke="#333333", width=0.35)
-        items.append(Rect(i * box, 5, box, 16, style, id=f"track-campaign-turn-{value}",
-                          cls="track-box"))
+        items.append(Rect(i * box, 5, box, tall, style, id=f"track-campaign-turn-{value}",
+                          cls=holds.cls("track-box")))
         label = track.labels.get(str(value), str(value))  # type: ignore[attr-defined]
         first, _, rest = label.partition(" ")
         items.append(centred(first, i * box + box / 2, 12, 3.6, box - 2, bold=True))
         items.append(centred(str(value), i * box + box / 2, 16, 2.2, box - 2, fill=GREY))
         if rest:
             items.append(centred(rest, i * box + box / 2, 19.5, 2.0, box - 2, fill="#b02020"))
-    return Group(tuple(items), id="campaign-turn-track", cls="track"), 22
+    return Group(tuple(items), id="campaign-turn-track", cls="track"), 6 + tall
 
 
 def storage_boxes(game: Game, width: float) -> tuple[Group, float]:
@@ -468,19 +608,23 @@ def small_track(game: Game, track_id: str, width: float) -> tuple[Group, float]:
     """A short track as a row of numbered boxes."""
     track = game.get("tracks", track_id)
     values = list(track.values)  # type: ignore[attr-defined]
-    box = min(12.0, width / len(values))
+    per_row = max(1, min(len(values), int(width // holds.least(game))))
+    box = width / per_row
+    holds.check(game, box, box, f"track {track_id} box")
     title = f"{track.label}{dagger(track.field_assumed('values'))}{rules(track)}"
     items: list[Primitive] = [fitted(title, 0, 3.0, 3.0, width, bold=True)]
     for i, value in enumerate(values):
-        items.append(Rect(i * box, 4.5, box, box, Style(fill="#ffffff", stroke="#333333",
-                                                        width=0.35),
-                          id=f"track-{track_id}-{value}", cls="track-box"))
-        items.append(Text(i * box + box / 2, 4.5 + box * 0.65, str(value), size=box * 0.45,
-                          anchor="middle", bold=True))
+        row, col = divmod(i, per_row)
+        x, y = col * box, 4.5 + row * box
+        items.append(Rect(x, y, box, box, Style(fill="#ffffff", stroke="#333333", width=0.35),
+                          id=f"track-{track_id}-{value}", cls=holds.cls("track-box")))
+        items.append(Text(x + box / 2, y + box * 0.62, str(value), size=7.0, anchor="middle",
+                          bold=True))
         label = track.labels.get(str(value))  # type: ignore[attr-defined]
         if label:
-            items.append(centred(label, i * box + box / 2, 4.5 + box - 0.8, 1.8, box - 1))
-    return Group(tuple(items), id=f"track-{track_id}", cls="track"), 5 + box
+            items.append(centred(label, x + box / 2, y + box - 1.2, 2.0, box - 1))
+    rows = math.ceil(len(values) / per_row)
+    return Group(tuple(items), id=f"track-{track_id}", cls="track"), 5 + rows * box
 
 
 def battle_sheet_page(game: Game, options: Options) -> KitPage:

@@ -220,3 +220,16 @@ def test_every_broken_referee_scenario_is_reported_with_its_key_path(tmp_path, m
     with pytest.raises(InputProblems) as caught:
         referee_for(game).scenarios(game)
     assert str(caught.value) == "\n".join(str(p) for p in problems)
+
+
+def test_hexsides_must_join_two_neighbouring_hexes_of_the_map(tiny_game):
+    _edit(tiny_game, "{id: town, kind: town, hexes: [C-2], rule: \"2.3\"}",
+          "{id: town, kind: town, hexes: [C-2], rule: \"2.3\"}\n"
+          "      - {id: brook, kind: river, hexsides: [C-2/C-3, A-1/E-4, C-2/Q-9, B-1], "
+          "rule: \"2.4\"}")
+    msgs = _messages(tiny_game)
+    assert any("features[brook].hexsides: hexside 'A-1/E-4': A-1 and E-4 are not "
+               "neighbours" in m for m in msgs), msgs
+    assert any("hexside 'C-2/Q-9' is not two hexes of the map" in m for m in msgs), msgs
+    assert any("hexside 'B-1' is not two hexes of the map" in m for m in msgs), msgs
+    assert len(msgs) == 3, msgs

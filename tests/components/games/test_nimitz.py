@@ -20,15 +20,15 @@ def test_campaign_map_points_routes_and_capacities(game):
     ids = {i.id for i in walk(items) if i.id}
     assert (width, height) == (560 + nz.PANEL_W, 400)
     for point in point_map.points:
-        group = group_of(items, f"point-{point.id}")
-        texts = texts_of(group)
-        assert point.name in texts and point.name_ja in texts
+        texts = texts_of(group_of(items, f"point-{point.id}"))
+        names = texts_of(group_of(items, f"label-{point.id}"))
+        assert point.name in names and point.name_ja in names
         cap = "∞" if point.capacity == "unlimited" else "×" if point.capacity is None else str(
             point.capacity)
         assert any(t.startswith(cap) for t in texts), point.id
     for route in point_map.routes:
         assert f"route-{route.a}-{route.b}" in ids
-    solomons = texts_of(group_of(items, "point-solomon-islands"))
+    solomons = texts_of(group_of(items, "label-solomon-islands"))
     assert "objective '42 '43 '44 '45" in solomons
 
 

@@ -1,0 +1,160 @@
+"""Hex maps: terrain, hexsides, point symbols and overlays drawn as the data declares them,
+with a legend of everything drawn."""
+
+from __future__ import annotations
+
+import pytest
+from warpress.components.hexmap import (
+    COLOURS,
+    TERRAIN,
+    HexGeometry,
+    TerrainStyle,
+    hex_map_drawing,
+)
+from warpress.components.primitives import Circle, Group, Line, Polygon, Text, walk
+from warpress.engine.errors import BadInput
+from warpress.engine.loader import builtin
+from warpress.engine.model import Axis, Feature, FrozenDict, HexMap
+
+EXTRA = ("terrain", "hexsides", "symbol", "color", "line")
+
+
+def feature(**kw) -> Feature:
+    extra = {k: kw.pop(k) for k in list(kw) if k in EXTRA}
+    return Feature(extra=FrozenDict(extra), **kw)
+
+
+def field(*features: Feature, terrain: str | None = None) -> HexMap:
+    return HexMap(id="field", name="Field", columns=Axis(count=5, labels="letters"),
+                  rows=Axis(count=4), hex_id="{col}-{row}", hex_size_mm=20, terrain=terrain,
+                  features=features)
+
+
+WOODS = feature(id="forest", kind="terrain", terrain="woods", hexes=("B-2", "B-3"))
+PEAKS = feature(id="alps", kind="terrain", terrain="mountains", hexes=("C-1",))
+
+
+def drawn(hex_map: HexMap, **kw):
+    items, _w, _h = hex_map_drawing(hex_map, **kw)
+    return list(walk(items))
+
+
+def by_id(items, prefix: str):
+    return {i.id: i for i in items if i.id and i.id.startswith(prefix)}
+
+
+def legend_text(items) -> str:
+    legend = next(i for i in items if isinstance(i, Group) and i.cls == "map-legend")
+    return " ".join(t.text for t in walk(legend.items) if isinstance(t, Text))
+
+
+def test_terrain_fills_and_textures_every_hex_as_declared():
+    items = drawn(field(WOODS, PEAKS))
+    hexes = by_id(items, "hex-")
+    assert len(hexes) == 20
+    for hex_id, hex_ in hexes.items():
+        name = {"hex-B-2": "woods", "hex-B-3": "woods", "hex-C-1": "mountains"}.get(hex_id,
+                                                                                   "clear")
+        assert hex_.style.fill == TERRAIN[name].fill, hex_id
+        assert f"terrain-{name}" in hex_.cls.split()
+    textures = [i for i in items if isinstance(i, Group) and (i.cls or "").startswith("texture")]
+    assert sorted(t.cls for t in textures) == ["texture peaks", "texture trees", "texture trees"]
+    legend = legend_text(items)
+    for name in ("clear", "woods", "mountains"):
+        assert TERRAIN[name].label in legend
+
+
+def test_a_style_section_terrain_replaces_the_default_look():
+    look = TerrainStyle("#00aa00", "dots", "Forest")
+    items = drawn(field(WOODS), terrain={"woods": look})
+    assert by_id(items, "hex-B-2")["hex-B-2"].style.fill == "#00aa00"
+    assert "Forest" in legend_text(items)
+
+
+def test_the_map_terrain_fills_hexes_no_feature_names():
+    items = drawn(field(WOODS, terrain="sea"))
+    assert by_id(items, "hex-A-1")["hex-A-1"].style.fill == TERRAIN["sea"].fill
+
+
+def test_a_terrain_without_a_style_stops_the_build_naming_it():
+    with pytest.raises(BadInput, match="terrain 'lava' has no style"):
+        drawn(field(feature(id="x", kind="terrain", terrain="lava", hexes=("A-1",))))
+
+
+def test_a_hexside_is_drawn_on_the_edge_its_two_hexes_share():
+    hex_map = field(feature(id="brook", kind="river", hexsides=("B-2/B-3", "B-3/C-3")))
+    items = drawn(hex_map)
+    geo = HexGeometry.of(hex_map)
+    index = geo.index()
+    lines = [i for i in walk([by_id(items, "feature-brook")["feature-brook"]])
+             if isinstance(i, Line)]
+    assert len(lines) == 2
+    for line, (a, b) in zip(lines, (("B-2", "B-3"), ("B-3", "C-3")), strict=True):
+        shared = ({(round(x, 3), round(y, 3)) for x, y in geo.corners(*index[a])}
+                  & {(round(x, 3), round(y, 3)) for x, y in geo.corners(*index[b])})
+        ends = {(round(line.x1, 3), round(line.y1, 3)), (round(line.x2, 3), round(line.y2, 3))}
+        assert ends == shared
+    assert "river" in by_id(items, "feature-brook")["feature-brook"].cls.split()
+
+
+def test_a_hexside_between_hexes_that_do_not_touch_stops_the_build():
+    with pytest.raises(BadInput, match="hexside A-1/C-3: A-1 and C-3 are not neighbours"):
+        drawn(field(feature(id="brook", kind="river", hexsides=("A-1/C-3",))))
+
+
+def test_point_features_get_their_symbol_in_each_hex_and_a_legend_entry():
+    items = drawn(field(feature(id="paris", kind="city", name="Paris", hexes=("C-2",)),
+                        feature(id="brest", kind="port", name="Brest", hexes=("A-3", "A-4"))))
+    symbols = by_id(items, "symbol-")
+    assert set(symbols) == {"symbol-paris-C-2", "symbol-brest-A-3", "symbol-brest-A-4"}
+    assert symbols["symbol-paris-C-2"].cls == "point-symbol city"
+    assert symbols["symbol-brest-A-4"].cls == "point-symbol port"
+    assert "Paris" in legend_text(items) and "Brest" in legend_text(items)
+    labels = {t.text for t in items if isinstance(t, Text) and "feature-label" in (t.cls or "")}
+    assert labels == {"Paris", "Brest"}
+
+
+def test_an_unknown_colour_stops_the_build_naming_the_feature():
+    with pytest.raises(BadInput, match="feature 'zone': color 'mauve'"):
+        drawn(field(feature(id="zone", kind="zone", hexes=("A-1",), color="mauve")))
+
+
+@pytest.fixture(scope="module")
+def midway():
+    hex_map = builtin("midway").hex_map()
+    return hex_map, drawn(hex_map, game_id="midway")
+
+
+def test_midway_entry_hexes_are_circled_in_the_colours_their_names_promise(midway):
+    hex_map, items = midway
+    features = by_id(items, "feature-")
+    for feature_id, word in (("ichikokan-entry", "red"), ("invasion-force-entry", "white")):
+        assert f"({word} circles)" in hex_map.feature(feature_id).name
+        circles = [c for c in walk([features[f"feature-{feature_id}"]])
+                   if isinstance(c, Circle) and c.style.stroke == COLOURS[word]]
+        assert len(circles) == 3, feature_id
+
+
+def test_midway_overlapping_areas_each_show_their_own_colour_and_line(midway):
+    hex_map, items = midway
+    features = by_id(items, "feature-")
+    strokes = {}
+    for f in hex_map.features:
+        if f.kind in ("range", "zone", "start"):
+            outline = [p for p in walk([features[f"feature-{f.id}"]])
+                       if isinstance(p, Polygon) and p.style.stroke]
+            assert outline, f.id
+            strokes[f.id] = {p.style.stroke for p in outline}
+    assert all(len(s) == 1 for s in strokes.values())
+    assert len({next(iter(s)) for s in strokes.values()}) == len(strokes)
+    dotted = features["feature-base-attack-range"]
+    assert "dotted" in dotted.cls.split()
+    assert strokes["base-attack-range"] == {COLOURS["red"]}
+
+
+def test_midway_has_a_legend_naming_every_feature(midway):
+    hex_map, items = midway
+    legend = legend_text(items)
+    for f in hex_map.features:
+        first_words = " ".join(f.name.split()[:3])
+        assert first_words in legend, f.id
