@@ -233,9 +233,11 @@ def _query_command(name: str, help_text: str, mode: str, options=()):
         from .engine.registry import ref_table
 
         data = load_cached(game)
-        payload = run_query(mode, data, ref_table(data, table), pairs, opts.get("seed"))
+        payload = run_query(mode, data, ref_table(data, table), pairs, opts.get("seed"),
+                            opts.get("exact", False))
         if as_json:
-            shown = {k: v for k, v in payload.items() if k != "text"}  # the catalogue's shape
+            shown = {k: v for k, v in payload.items()
+                     if k not in ("text", "whole_text")}  # the catalogue's shape
             click.echo(json.dumps(shown, ensure_ascii=False, default=str))
         else:
             click.echo(render_text(payload))
@@ -255,7 +257,10 @@ _query_command("lookup", "Resolve GAME's TABLE with the dice you rolled: NAME=VA
 _query_command("roll", "Resolve GAME's TABLE, rolling the dice you leave out (--seed N).", "roll",
                [click.option("--seed", type=SEED, default=None,
                              help="Seed for the dice (printed, so a roll can be replayed).")])
-_query_command("odds", "The exact probability distribution of GAME's TABLE.", "odds")
+_query_command("odds", "The probability distribution of GAME's TABLE (exact with --exact).",
+               "odds", [click.option("--exact", is_flag=True,
+                                     help="Exact fractions where the answer is floating "
+                                          "point by default (Axis & Allies battles).")])
 
 
 @main.command()

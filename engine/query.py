@@ -137,14 +137,16 @@ def run_roll(game: Game, ref: RefTable, pairs: Sequence[str], seed: int | None) 
     return out
 
 
-def run_odds(game: Game, ref: RefTable, pairs: Sequence[str]) -> dict[str, Any]:
-    """The exact distribution of the table's result over every roll."""
+def run_odds(game: Game, ref: RefTable, pairs: Sequence[str],
+             exact: bool = False) -> dict[str, Any]:
+    """The distribution of the table's result over every roll: exact, or in floating point
+    for a ``float_odds`` table unless ``exact``."""
     args, rolls = parse_pairs(ref, pairs)
     if rolls:
         name = next(iter(rolls))
         raise BadInput(f"odds enumerates every roll: leave out {name!r}")
     if ref.odds is not None:
-        answer = ref.odds(game, args)
+        answer = ref.odds(game, args, exact=exact) if ref.float_odds else ref.odds(game, args)
         return _odds_payload(game, ref, args, answer)
     if ref.odds_field is None:
         raise BadInput(f"table {ref.name!r} has no single result to give odds for")
@@ -160,14 +162,15 @@ MODES = ("lookup", "roll", "odds")
 
 
 def run_query(mode: str, game: Game, ref: RefTable, pairs: Sequence[str],
-              seed: int | None = None) -> dict[str, Any]:
-    """``run_lookup``, ``run_roll`` (with ``seed``) or ``run_odds`` by its name in MODES."""
+              seed: int | None = None, exact: bool = False) -> dict[str, Any]:
+    """``run_lookup``, ``run_roll`` (with ``seed``) or ``run_odds`` (``exact``) by its name
+    in MODES."""
     if mode == "lookup":
         return run_lookup(game, ref, pairs)
     if mode == "roll":
         return run_roll(game, ref, pairs, seed)
     if mode == "odds":
-        return run_odds(game, ref, pairs)
+        return run_odds(game, ref, pairs, exact)
     raise ValueError(f"query mode {mode!r} is not one of {', '.join(MODES)}")
 
 
@@ -177,13 +180,19 @@ def _odds_payload(game: Game, ref: RefTable, args: dict, answer: OddsAnswer) -> 
     if "field" in result:
         result["distribution"] = {k: float(p) for k, p in answer.exact.items()}
         result["exact"] = {k: fraction_text(p) for k, p in answer.exact.items()}
-    else:
+    elif answer.exact or not ref.float_odds:
         result["exact"] = {k: fraction_text(p) for k, p in answer.exact.items()}
     out.update(result=result, rules=list(answer.rules or ref.rules),
                errata=list(answer.errata or ref.errata))
     if answer.text:
         out["text"] = answer.text
+    if ref.float_odds:
+        out[WHOLE_TEXT] = True  # its text is the whole answer (not in the JSON)
     return out
+
+
+#: A payload key (left out of the JSON, like ``text``) saying ``text`` is the whole answer.
+WHOLE_TEXT = "whole_text"
 
 
 def value_key(value: Any) -> str:
@@ -223,7 +232,9 @@ def render_text(payload: Mapping[str, Any]) -> str:
     else:
         lines.append(head)
     result = payload["result"]
-    if "exact" in result:
+    if payload.get(WHOLE_TEXT):
+        pass
+    elif "exact" in result:
         lines.extend(_odds_lines(result))
     else:
         lines.extend(f"  {k}: {show_value(v)}" for k, v in result.items())

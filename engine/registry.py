@@ -86,12 +86,14 @@ class Answer:
 
 
 Resolve = Callable[[Game, dict[str, Any], Dice], Answer]
-Odds = Callable[[Game, dict[str, Any]], "OddsAnswer"]
+Odds = Callable[..., "OddsAnswer"]  # fn(game, args), or fn(game, args, exact=) (float_odds)
 
 
 @dataclass(frozen=True)
 class OddsAnswer:
-    """An exact answer of ``odds``: named probabilities or a distribution of one field."""
+    """An answer of ``odds``: named probabilities or a distribution of one field, exact
+    (``exact``); or, from a ``float_odds`` table asked without ``--exact``, floating point
+    in ``result`` alone (``exact`` empty), ``text`` then being the whole text answer."""
 
     result: Mapping[str, Any]
     exact: Mapping[str, Fraction]
@@ -114,6 +116,7 @@ class RefTable:
     odds: Odds | None = None
     errata: tuple[str, ...] = ()
     lookup_allowed: bool = True
+    float_odds: bool = False  # ``odds(game, args, exact=bool)``: floats unless --exact
 
     def input(self, name: str) -> Input:
         for item in self.inputs:
@@ -142,6 +145,7 @@ class GameEngine:
         odds: Odds | None = None,
         errata: tuple[str, ...] | list[str] = (),
         lookup_allowed: bool = True,
+        float_odds: bool = False,
     ) -> Callable[[Resolve], Resolve]:
         """Decorator: register ``fn(game, args, dice) -> Answer`` as table ``name``."""
 
@@ -157,6 +161,7 @@ class GameEngine:
                 odds=odds,
                 errata=tuple(errata),
                 lookup_allowed=lookup_allowed,
+                float_odds=float_odds,
             )
             return fn
 

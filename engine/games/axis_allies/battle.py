@@ -40,7 +40,7 @@ from .common import (
 
 LAND_RULES = ("③ combat", "land 2)", "land 3)", "land 4)", "land 5)", "land 6)")
 SEA_RULES = ("③ combat", "sea 2)", "sea 3)", "sea 4)", "sea 5)", "sea 6)", "sea 8)")
-OUTCOMES = ("attacker", "defender", "mutual", "undecided")
+OUTCOMES = ("attacker", "defender", "mutual", "retreat", "undecided")
 
 
 @dataclass(frozen=True)
@@ -54,6 +54,8 @@ class BattleSpec:
     attacker_weapons: frozenset[str] = frozenset()
     defender_weapons: frozenset[str] = frozenset()
     rounds: int | None = None
+    retreat_after: int | None = None  # the attacker retreats after this round (land 6))
+    retreat_at: int | None = None  # ... or when a round leaves it this many units or fewer
 
 
 @dataclass(frozen=True)
@@ -65,10 +67,11 @@ class BattleState:
     round: int = 0
     aa_destroyed: tuple[str, ...] = ()
     sub_sunk: tuple[str, ...] = ()
+    retreated: bool = False
 
     @property
     def over(self) -> bool:
-        return not self.attacker or not self.defender
+        return not self.attacker or not self.defender or self.retreated
 
 
 #: Units a side a battle takes (a tool limit: the rule text sets none on pieces, [absent]
@@ -93,6 +96,8 @@ def make_spec(game: Game, args: dict[str, Any]) -> BattleSpec:
         attacker_weapons=weapons(game, args.get("attacker_weapons"), "attacker_weapons"),
         defender_weapons=weapons(game, args.get("defender_weapons"), "defender_weapons"),
         rounds=args.get("rounds"),
+        retreat_after=args.get("retreat_after"),
+        retreat_at=args.get("retreat_at"),
     )
 
 
@@ -205,17 +210,38 @@ def opening(game: Game, spec: BattleSpec, dice: Dice) -> BattleState:
 
 
 def resolve(game: Game, spec: BattleSpec, dice: Dice) -> BattleState:
-    """Fight the battle to its end (or the rounds cap): no retreat (land 6), sea 8))."""
+    """Fight the battle to its end, the rounds cap or the attacker's retreat (land 6),
+    sea 8)): declared after a round, after ``retreat_after`` rounds or with
+    ``retreat_at`` units or fewer left; the defender never retreats."""
     state = opening(game, spec, dice)
     while not state.over and not stalled(game, spec, state):
         if spec.rounds is not None and state.round >= spec.rounds:
             break
-        state = combat_round(game, spec, state, dice)
+        state = _retreat_check(game, spec, combat_round(game, spec, state, dice))
+    if not state.over and stalled(game, spec, state):
+        state = _retreat_check(game, spec, state, stuck=True)
+    return state
+
+
+def _retreat_check(game: Game, spec: BattleSpec, state: BattleState,
+                   stuck: bool = False) -> BattleState:
+    """After a round: the attacker retreats if the spec says so (land 6), sea 8)). A
+    battle ``stuck`` (nobody can hit) would reach any later round unchanged."""
+    if not state.attacker or not state.defender:
+        return state
+    late = spec.retreat_after is not None and (state.round >= spec.retreat_after or stuck and (
+        spec.rounds is None or spec.retreat_after <= spec.rounds))
+    few = spec.retreat_at is not None and len(state.attacker) <= spec.retreat_at
+    if (late or few) and flag(game, "attacker-may-retreat"):
+        return replace(state, retreated=True)
     return state
 
 
 def outcome(state: BattleState) -> str:
-    """attacker | defender | mutual (both eliminated) | undecided (both have units)."""
+    """attacker | defender | mutual (both eliminated) | retreat (the attacker left) |
+    undecided (both have units)."""
+    if state.retreated:
+        return "retreat"
     if not state.attacker and not state.defender:
         return "mutual"
     if not state.defender:

@@ -151,7 +151,8 @@ class Chain:
     delta: tuple[Poly, ...]  # defenders' defense
 
 
-def chain_terminals(chain: Chain, start: dict[State, int], den0: int) -> tuple[dict, int]:
+def chain_terminals(chain: Chain, start: dict[State, int], den0: int,
+                    stop: int | None = None) -> tuple[dict, int]:
     """Absorbing states reached from ``start`` (numerators over ``den0``): ``(nums, Q)``.
 
     Absorbing: a side eliminated (``i == na`` or ``j == nd``), or a stalemate (nobody
@@ -165,8 +166,9 @@ def chain_terminals(chain: Chain, start: dict[State, int], den0: int) -> tuple[d
     A, D = suffix_products(alpha), suffix_products(delta)
     tot_a = [sum(p) for p in A]
     tot_d = [sum(p) for p in D]
-    T = [[gmpy2.mpz(tot_a[i] * tot_d[j] - A[i][0] * D[j][0]) for j in range(len(delta))]
-         for i in range(len(alpha))]
+    stop = len(alpha) if stop is None else stop  # rows from ``stop`` on absorb (retreat)
+    T = [[gmpy2.mpz(tot_a[i] * tot_d[j] - A[i][0] * D[j][0]) if i < stop else gmpy2.mpz(0)
+          for j in range(len(delta))] for i in range(len(alpha))]
     Q = common_denominator(T, den0)
     term = _settled(A, D, T, delta, start, den0, Q)
     if sum(term.values()) != Q // den0 * sum(start.values()):
@@ -567,12 +569,22 @@ def _add(acc: dict, key, value: int) -> None:
 
 
 FIELDS = ("attacker_wins", "defender_wins", "mutual_destruction", "undecided",
-          "attacker_takes", "attacker_survivors", "defender_survivors")
+          "attacker_takes", "attacker_survivors", "defender_survivors", "attacker_retreats")
+
+#: The part's key of the chances of each side's surviving force (floats, ``survivors``).
+SURVIVORS = "survivors"
 
 
 def battle_odds(game: Game, spec: BattleSpec, workers: int | None = None) -> dict[str, Fraction]:
-    """Exact probabilities (and expected survivors) of a battle, fought to the end or cut
-    off after ``spec.rounds`` (``rounds.capped_terminals``).
+    """Exact probabilities (and expected survivors) of a battle (``exact_battle``)."""
+    return exact_battle(game, spec, workers)[0]
+
+
+def exact_battle(game: Game, spec: BattleSpec, workers: int | None = None):
+    """``(fields, survivors)``: the exact probabilities (and expected survivors) of a
+    battle, fought to the end, cut off after ``spec.rounds`` or left by a retreat
+    (``rounds.capped_terminals``, ``retreat_row``); and the chance of each side's
+    surviving force (floats, ``survivor_chances``).
 
     Each opening (AA result) is a chain of its own; with several, big ones, they are
     shared between ``workers`` processes (default: 2 when the work is worth a fork).
@@ -583,12 +595,13 @@ def battle_odds(game: Game, spec: BattleSpec, workers: int | None = None) -> dic
     costs = checked_work(game, spec, ops, len(results))
     if workers is None:
         workers = 2 if sum(costs) >= FORK_WORK and (os.cpu_count() or 1) > 1 else 1
-    if spec.rounds is None:
+    if spec.rounds is None and spec.retreat_after is None:
         terminals = _chain_part
     else:
         from .rounds import capped_terminals as terminals
-    return _combine(split_sum(lambda op: _summed(game, spec, terminals(game, spec, op)),
-                              ops, costs, workers))
+    total = split_sum(lambda op: _summed(game, spec, terminals(game, spec, op)), ops, costs,
+                      workers)
+    return _combine(total), total[0].get(SURVIVORS, ({}, {}))
 
 
 def chain_cost(na: int, nd: int, rounds: int | None = None,
@@ -623,7 +636,7 @@ def checked_work(game: Game, spec: BattleSpec, ops: list[Opening],
     ``MOST_WORK`` (the chains' work added up) or ``MOST_MEMORY`` (the biggest chain's).
     ``results``: the AA results the chains stand for (default: one each)."""
     nd = len(spec.defender)
-    costs = [chain_cost(len(op.attacker), nd, spec.rounds, _round_bits(game, spec, op))
+    costs = [chain_cost(len(op.attacker), nd, stop_round(spec), _round_bits(game, spec, op))
              for op in ops]
     over = max(sum(work for work, _ in costs) / MOST_WORK,
                max(memory for _, memory in costs) / MOST_MEMORY)
@@ -635,8 +648,8 @@ def checked_work(game: Game, spec: BattleSpec, ops: list[Opening],
         sizes += f", {results} AA results"
         if len(ops) != results:
             sizes += f" in {len(ops)} chains"
-    if spec.rounds is not None:
-        sizes += f", {spec.rounds} rounds"
+    if stop_round(spec) is not None:
+        sizes += f", {stop_round(spec)} rounds"
     raise BadInput(f"inputs attacker, defender: exact odds for this battle ({sizes}) are "
                    "more than this tool computes (at most the work and memory of 100 "
                    f"infantry a side fought to the end: 72 s and 2.2 GB here; this battle: "
@@ -647,16 +660,51 @@ def checked_work(game: Game, spec: BattleSpec, ops: list[Opening],
 def _round_bits(game: Game, spec: BattleSpec, op: Opening) -> int:
     """Bits a capped battle's denominator grows by each round (0 when fought to the end):
     the ways of every die of a full round."""
-    if spec.rounds is None:
+    if stop_round(spec) is None:
         return 0
     polys = [*side_polys(game, op.attacker, "attack", spec.attacker_weapons),
              *side_polys(game, spec.defender, "defense", spec.defender_weapons)]
     return math.prod(sum(p) for p in polys).bit_length()
 
 
+def stop_round(spec: BattleSpec) -> int | None:
+    """The round after which the battle stops: a ``rounds`` cap or ``retreat_after``."""
+    caps = [n for n in (spec.rounds, spec.retreat_after) if n is not None]
+    return min(caps) if caps else None
+
+
+def retreats_at_stop(spec: BattleSpec) -> bool:
+    """True when the battle stops (``stop_round``) by the attacker's retreat, not a cap."""
+    return spec.retreat_after is not None and (spec.rounds is None
+                                               or spec.retreat_after <= spec.rounds)
+
+
+def retreat_row(spec: BattleSpec, na: int) -> int:
+    """The first row (attacker losses) at which the attacker retreats (``retreat_at``)."""
+    return na if spec.retreat_at is None else max(na - spec.retreat_at, 0)
+
+
 def _summed(game: Game, spec: BattleSpec, part) -> Part:
     att, nums, den = part
-    return summarise(game, spec, att, nums), den
+    out = summarise(game, spec, att, nums)
+    out[SURVIVORS] = survivor_chances(spec, att, nums, den)
+    return out, den
+
+
+def survivor_chances(spec: BattleSpec, att: tuple[str, ...], nums: dict[State, int],
+                     den: int) -> tuple[dict[str, float], dict[str, float]]:
+    """The chance of each side's surviving force, as floats (``force_text``)."""
+    from .common import force_text
+
+    sides: tuple[dict[str, float], dict[str, float]] = ({}, {})
+    shift = max(int(den).bit_length() - 64, 0)
+    low = float(int(den) >> shift)
+    for (i, j), n in nums.items():
+        p = float(int(n) >> shift) / low
+        for side, left in zip(sides, (att[i:], spec.defender[j:]), strict=True):
+            key = force_text(left)
+            side[key] = side.get(key, 0.0) + p
+    return sides
 
 
 #: Work (``chain_cost`` summed over the chains) worth a second process: about 0.1 s of
@@ -728,7 +776,8 @@ def _combine(part: Part) -> dict[str, Fraction]:
     """A part as fractions, each field reduced once (equal numerators share one
     reduction)."""
     total, common = part
-    reduced = {v: reduced_fraction(v, common) for v in dict.fromkeys(total.values())}
+    reduced = {v: reduced_fraction(v, common)
+               for v in dict.fromkeys(total[key] for key in FIELDS)}
     return {key: reduced[total[key]] for key in FIELDS}
 
 
@@ -768,16 +817,58 @@ def _add_parts(a: Part, b: Part) -> Part:
     (sa, da), (sb, db) = a, b
     g = gmpy2.gcd(da, db)
     ka, kb = db // g, da // g
-    return {key: sa[key] * ka + sb[key] * kb for key in FIELDS}, da * ka
+    out = {key: sa[key] * ka + sb[key] * kb for key in FIELDS}
+    if SURVIVORS in sa or SURVIVORS in sb:
+        out[SURVIVORS] = tuple(_merged(x, y) for x, y in zip(
+            sa.get(SURVIVORS, ({}, {})), sb.get(SURVIVORS, ({}, {})), strict=True))
+    return out, da * ka
+
+
+def _merged(a: dict[str, float], b: dict[str, float]) -> dict[str, float]:
+    out = dict(a)
+    for key, p in b.items():
+        out[key] = out.get(key, 0.0) + p
+    return out
 
 
 def _chain_part(game: Game, spec: BattleSpec, op: Opening):
+    """The chain of an opening: ``(attacker order, terminal numerators, denominator)``.
+
+    With ``retreat_at`` the rows from ``retreat_row`` on absorb (the attacker leaves after
+    the round that brought it there); start mass already there fights round 1 first
+    (``rounds.first_round``) unless the opening fought it (sea round 1, E4).
+    """
     chain = Chain(
         side_polys(game, op.attacker, "attack", spec.attacker_weapons),
         side_polys(game, spec.defender, "defense", spec.defender_weapons),
     )
-    nums, q = chain_terminals(chain, op.start, op.den)
+    stop = retreat_row(spec, len(op.attacker))
+    early = {s: n for s, n in op.start.items() if stop <= s[0] < len(op.attacker)
+             and s[1] < len(spec.defender)}
+    if early and not fought_round_one(game, spec, op.attacker):
+        from .rounds import first_round
+
+        rest = {s: n for s, n in op.start.items() if s not in early}
+        nums, q = chain_terminals(chain, rest, op.den, stop) if rest else ({}, op.den)
+        more, q2 = first_round(game, spec, op.attacker, early, op.den)
+        return op.attacker, *_sum_over(nums, q, more, q2)
+    nums, q = chain_terminals(chain, op.start, op.den, stop)
     return op.attacker, nums, q
+
+
+def fought_round_one(game: Game, spec: BattleSpec, attacker: tuple[str, ...]) -> bool:
+    """True when the opening fought round 1 (sea, attacking submarines: E4)."""
+    return spec.kind == "sea" and bool(first_strikers(game, attacker))
+
+
+def _sum_over(a: dict, da: int, b: dict, db: int) -> tuple[dict, int]:
+    """Two sets of numerators over their least common denominator."""
+    g = gmpy2.gcd(da, db)
+    ka, kb = db // g, da // g
+    out = {s: n * ka for s, n in a.items()}
+    for s, n in b.items():
+        out[s] = out.get(s, 0) + n * kb
+    return out, da * ka
 
 
 def summarise(game: Game, spec: BattleSpec, attacker: tuple[str, ...],
@@ -786,6 +877,7 @@ def summarise(game: Game, spec: BattleSpec, attacker: tuple[str, ...],
     from .battle import takes
 
     na, nd = len(attacker), len(spec.defender)
+    stop = 0 if retreats_at_stop(spec) else retreat_row(spec, na)
     out = dict.fromkeys(FIELDS, 0)
     for (i, j), n in nums.items():
         if i == na and j == nd:
@@ -796,6 +888,8 @@ def summarise(game: Game, spec: BattleSpec, attacker: tuple[str, ...],
                 out["attacker_takes"] += n
         elif i == na:
             out["defender_wins"] += n
+        elif i >= stop:
+            out["attacker_retreats"] += n
         else:
             out["undecided"] += n
         out["attacker_survivors"] += n * (na - i)

@@ -28,18 +28,34 @@ from .odds import (
 
 
 def capped_terminals(game: Game, spec: BattleSpec, op: Opening):
-    """``(attacker order, numerators of every final state, denominator)`` after the cap."""
-    att, dfn = op.attacker, spec.defender
-    delta = list(side_polys(game, dfn, "defense", spec.defender_weapons))
-    A = suffix_products(list(side_polys(game, att, "attack", spec.attacker_weapons)))
-    step = Round(A, suffix_products(delta), delta)
-    left = spec.rounds - (1 if spec.kind == "sea" and first_strikers(game, att) else 0)
+    """``(attacker order, numerators of every final state, denominator)`` after the cap
+    (``rounds`` or ``retreat_after``, ``odds.stop_round``). With ``retreat_at`` the states
+    from ``retreat_row`` on stop after every round (the attacker retreats)."""
+    from .odds import retreat_row, stop_round
+
+    att = op.attacker
+    step = _round_of(game, spec, att)
+    done = 1 if spec.kind == "sea" and first_strikers(game, att) else 0
+    stop = retreat_row(spec, len(att))
     dist: dict[State, int] = dict(op.start)
     den = op.den
-    for _ in range(max(left, 0)):
-        dist = step.advance(dist)
+    for r in range(max(stop_round(spec) - done, 0)):
+        dist = step.advance(dist, stop if (r or done) else None)
         den *= step.full
     return att, dist, den
+
+
+def first_round(game: Game, spec: BattleSpec, att: tuple[str, ...], start: dict[State, int],
+                den: int) -> tuple[dict[State, int], int]:
+    """Round 1 from ``start`` (numerators over ``den``): numerators over ``den * full``."""
+    step = _round_of(game, spec, att)
+    return step.advance(start), den * step.full
+
+
+def _round_of(game: Game, spec: BattleSpec, att: tuple[str, ...]) -> Round:
+    delta = list(side_polys(game, spec.defender, "defense", spec.defender_weapons))
+    A = suffix_products(list(side_polys(game, att, "attack", spec.attacker_weapons)))
+    return Round(A, suffix_products(delta), delta)
 
 
 class Round:
@@ -54,13 +70,15 @@ class Round:
         self.cols = coefficient_columns(A)
         self.tails = coefficient_columns([_tails(p) for p in A])  # the last column
 
-    def advance(self, dist: dict[State, int]) -> dict[State, int]:
-        """Every live state one round on (ended battles carry over), all over ``full``."""
+    def advance(self, dist: dict[State, int], stop: int | None = None) -> dict[State, int]:
+        """Every live state one round on (ended battles, and rows from ``stop`` on: a
+        retreat, carry over), all over ``full``."""
         na, nd = self.na, self.nd
+        stop = na if stop is None else stop
         out: dict[State, int] = {}
         V = [[0] * na for _ in range(nd)]  # V[j][i]: live state (i, j) scaled to full
         for (i, j), n in dist.items():
-            if i == na or j == nd:
+            if i >= stop or j == nd:
                 out[(i, j)] = out.get((i, j), 0) + n * self.full
             else:
                 V[j][i] = n * self.scale[i][j]

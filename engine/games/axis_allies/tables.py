@@ -12,6 +12,7 @@ from typing import Any
 from ...dice import Dice
 from ...model import Game
 from ...registry import Answer, Input, OddsAnswer
+from .battle import MOST_UNITS
 from .common import DIE, ENGINE, unit_row
 
 
@@ -225,21 +226,13 @@ def distance(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
 # --------------------------------------------------------------------------- battle
 
 
-def _battle_odds(game: Game, args: dict[str, Any]) -> OddsAnswer:
+def _battle_odds(game: Game, args: dict[str, Any], exact: bool = False) -> OddsAnswer:
+    """Floating point by default, exact fractions with ``exact`` (``report``)."""
     from . import battle as B
-    from .odds import FIELDS, battle_odds
+    from .report import battle_answer
 
     spec = B.make_spec(game, args)
-    exact = battle_odds(game, spec)
-    result = {k: float(exact[k]) for k in FIELDS}
-    text = (f"attacker wins {result['attacker_wins']:.2%}, defender wins "
-            f"{result['defender_wins']:.2%}, both destroyed {result['mutual_destruction']:.2%}"
-            + (f", undecided {result['undecided']:.2%}" if exact["undecided"] else "")
-            + f"; attacker takes the space {result['attacker_takes']:.2%}; expected survivors:"
-            f" attacker {result['attacker_survivors']:.2f}, defender "
-            f"{result['defender_survivors']:.2f} (survivor lines below are counts, not %)")
-    return OddsAnswer(result=result, exact={k: exact[k] for k in FIELDS},
-                      rules=B.rules_of(spec), errata=_battle_errata(spec), text=text)
+    return battle_answer(game, spec, exact, _battle_errata(spec))
 
 
 def _battle_errata(spec) -> tuple[str, ...]:
@@ -271,6 +264,10 @@ ROLL_INPUTS = [
         Input("defender_order", "ids", "defender's casualty order", default=None),
         Input("rounds", "int", "stop after this many rounds (default: to the end)", min=1,
               max=MOST_ROUNDS, default=None),
+        Input("retreat_after", "int", "the attacker retreats after this round (land 6), "
+              "sea 8))", min=1, max=MOST_ROUNDS, default=None),
+        Input("retreat_at", "int", "the attacker retreats when a round leaves it this many "
+              "units or fewer", min=1, max=MOST_UNITS, default=None),
         Input("attacker_weapons", "ids", "attacker's developed weapons", default=None),
         Input("defender_weapons", "ids", "defender's developed weapons", default=None),
         *ROLL_INPUTS,
@@ -278,6 +275,7 @@ ROLL_INPUTS = [
     results=["winner", "attacker_takes", "attacker_left", "defender_left", "rounds",
              "aa_destroyed", "sub_sunk"],
     odds=_battle_odds,
+    float_odds=True,
 )
 def battle(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
     """Fight a land or sea battle (③): AA fire, submarine first strike, rounds to the end."""

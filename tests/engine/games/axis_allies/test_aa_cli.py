@@ -34,7 +34,7 @@ def test_roll_shape_and_replay(cli_json):
 
 def test_odds_shape(cli_json):
     data = cli_json("odds", "axis-allies", "battle", "attacker=2 infantry, 1 armor",
-                    "defender=2 infantry")
+                    "defender=2 infantry", "--exact")
     assert set(data) == KEYS
     result = data["result"]
     for name in ("attacker_wins", "defender_wins", "mutual_destruction", "attacker_takes",
@@ -80,12 +80,17 @@ def test_research_shape(cli_json):
      "at most 1000 a side"),
     (("odds", "axis-allies", "battle", "attacker=1 infantry", "defender=1 infantry",
       "rounds=101"), "rounds='101'"),
-    (("odds", "axis-allies", "battle", "attacker=101 infantry", "defender=100 infantry"),
-     "(101 v 100 units) are more than this tool computes"),
+    (("odds", "axis-allies", "battle", "attacker=101 infantry", "defender=100 infantry",
+      "--exact"), "(101 v 100 units) are more than this tool computes"),
     (("odds", "axis-allies", "battle", "attacker=100 infantry", "defender=100 infantry",
-      "rounds=60"), "(100 v 100 units, 60 rounds)"),
+      "rounds=60", "--exact"), "(100 v 100 units, 60 rounds)"),
     (("odds", "axis-allies", "battle", "attacker=40 infantry, 20 fighter, 20 bomber",
-      "defender=39 infantry, 1 antiaircraft"), "(80 v 40 units, 441 AA results)"),
+      "defender=39 infantry, 1 antiaircraft", "--exact"), "(80 v 40 units, 441 AA results)"),
+    (("odds", "axis-allies", "battle", "attacker=334 infantry, 333 fighter, 333 bomber",
+      "defender=999 infantry, 1 antiaircraft"),
+     "(1000 v 1000 units, 37,371,259 attacker states after AA fire) need"),
+    (("odds", "axis-allies", "battle", "attacker=1 infantry", "defender=1 infantry",
+      "retreat_at=0"), "retreat_at='0'"),
 ])
 def test_bad_input_exits_2_without_traceback(cli_refused, args, needle):
     assert needle in cli_refused(*args)
@@ -117,7 +122,8 @@ def test_fractions_of_thousands_of_digits_print_without_raising_the_int_limit(cl
     import gmpy2
 
     limit = sys.get_int_max_str_digits()
-    args = ("odds", "axis-allies", "battle", "attacker=22 infantry", "defender=22 infantry")
+    args = ("odds", "axis-allies", "battle", "attacker=22 infantry", "defender=22 infantry",
+            "--exact")
     data = cli_json(*args)
     text = data["result"]["exact"]["attacker_wins"]
     assert len(text) > 2 * 4300
