@@ -818,7 +818,7 @@ def _battle(game: Game, attacker: dict[str, int], defender: dict[str, int]) -> d
     from ...engine.registry import ref_table
 
     pairs = [f"attacker={_force(attacker)}", f"defender={_force(defender)}"]
-    exact = run_odds(game, ref_table(game, "battle"), pairs)["result"]["exact"]
+    exact = run_odds(game, ref_table(game, "battle"), pairs, exact=True)["result"]["exact"]
     return {k: Fraction(v) for k, v in exact.items()}
 
 
