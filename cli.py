@@ -1,7 +1,10 @@
 """The ``warpress`` command line: parse, call, print, map errors to exit codes.
 
 Bad input (an unknown game, table or input, broken game data) gives one clear
-line per problem on stderr and exit code 2; never a traceback.
+line per problem on stderr and exit code 2; never a traceback. A move the rules
+refuse exits 1. Both are one line ``warpress: what was wrong`` on stderr (a data
+problem is ``file:line: key: message``). Text for people is printed with
+``output.say``, wrapped to the terminal's width; JSON is printed as it is.
 """
 
 from __future__ import annotations
@@ -15,10 +18,18 @@ import click
 
 from .engine.errors import BadInput, DataError, RuleViolation, WarpressError
 from .engine.inputs import bounds_text, check_path_name, quote, read_int
+from .output import rules_text, say
 
 
 class InputError(click.UsageError):
     """Exit 2 with one line; click's usage hint is not printed."""
+
+    def show(self, file=None) -> None:  # noqa: D401 - click API
+        click.echo(f"warpress: {self.format_message()}", err=True, file=file)
+
+
+class Refusal(click.ClickException):
+    """Exit 1 (the rules refuse, or a replay differs) with the one prefix of every message."""
 
     def show(self, file=None) -> None:  # noqa: D401 - click API
         click.echo(f"warpress: {self.format_message()}", err=True, file=file)
@@ -95,9 +106,9 @@ def friendly(fn):
         except BadInput as exc:
             raise InputError(str(exc)) from None
         except RuleViolation as exc:
-            raise click.ClickException(str(exc)) from None
+            raise Refusal(str(exc)) from None
         except WarpressError as exc:
-            raise click.ClickException(str(exc)) from None
+            raise Refusal(str(exc)) from None
 
     return wrapper
 
@@ -133,10 +144,10 @@ def games(as_json: bool) -> None:
     for row in rows:
         counts = ", ".join(f"{n} {k[:-1] if n == 1 and k.endswith('s') else k}"
                            for k, n in row["components"].items() if n)
-        click.echo(f"{row['id']:<13} {row['kind']:<15} {row['name']}")
-        click.echo(f"{'':<13} {counts}")
-        click.echo(f"{'':<13} {row['values']} values: {row['sourced_pct']:.1f}% sourced, "
-                   f"{row['assumed_pct']:.1f}% assumed; {row['errata']} errata")
+        say(f"{row['id']:<13} {row['kind']:<15} {row['name']}")
+        say(f"{'':<13} {counts}")
+        say(f"{'':<13} {row['values']} values: {row['sourced_pct']:.1f}% sourced, "
+            f"{row['assumed_pct']:.1f}% assumed; {row['errata']} errata")
 
 
 @main.command()
@@ -151,53 +162,67 @@ def verify(game: str, data_only: bool, thorough: bool) -> None:
     is reported PASS or FAIL with its rule number and, for a FAIL, the shrunk
     counterexample (exit 1).
     """
+    import time
+    from collections import Counter
+
     from .verify.data import check_folder
 
-    data_failed = invariant_failed = False
+    started, tally = time.perf_counter(), Counter()
     for name in _game_names(game):
         report = check_folder(name)
         for problem in report.problems:
             click.echo(str(problem), err=True)
         if not report.ok:
-            data_failed = True
+            tally["data problems"] += 1
             click.echo(f"{name}: {len(report.problems)} data problem(s)", err=True)
             continue
+        tally["data OK"] += 1
         total = report.sourced + report.assumed
         share = 100.0 * report.sourced / total if total else 0.0
-        click.echo(f"{report.game.id}: data OK: {total} values, {share:.1f}% sourced, "
-                   f"{report.assumed} assumed")
+        say(f"{report.game.id}: data OK: {total} values, {share:.1f}% sourced, "
+            f"{report.assumed} assumed")
         if not data_only:
-            invariant_failed |= _run_invariants(report.game, thorough)
-    if data_failed:
+            _run_invariants(report.game, thorough, tally)
+    say(_verify_summary(tally, data_only, time.perf_counter() - started))
+    if tally["data problems"]:
         sys.exit(2)
-    if invariant_failed:
+    if tally["FAIL"]:
         sys.exit(1)
 
 
-def _run_invariants(game, thorough: bool) -> bool:
-    """Print each invariant's PASS/FAIL; True when one failed (or could not run)."""
+def _verify_summary(tally, data_only: bool, seconds: float) -> str:
+    """``verify: 21 PASS, 0 FAIL; data OK in 1 of 1 game(s); 4.9 s``."""
+    games = tally["data OK"] + tally["data problems"]
+    data = f"data OK in {tally['data OK']} of {games} game(s)"
+    if data_only:
+        return f"verify: {data}, invariants not run (--data); {seconds:.1f} s"
+    return f"verify: {tally['PASS']} PASS, {tally['FAIL']} FAIL; {data}; {seconds:.1f} s"
+
+
+def _run_invariants(game, thorough: bool, tally) -> None:
+    """Print each invariant's PASS/FAIL and count it in ``tally`` (one that cannot run
+    is a FAIL)."""
     from .verify.invariants import QUICK, THOROUGH, invariants_for, run
 
     try:
         invariants = invariants_for(game)
     except WarpressError as exc:
-        click.echo(f"  FAIL  {game.id}: invariants cannot run: {exc}")
-        return True
-    failed = False
+        say(f"  FAIL  {game.id}: invariants cannot run: {exc}")
+        tally["FAIL"] += 1
+        return
     for inv in invariants:
         try:
             outcome = run(inv, game, THOROUGH if thorough else QUICK)
         except WarpressError as exc:
-            click.echo(f"  FAIL  {inv.label}: cannot run: {exc}")
-            failed = True
+            say(f"  FAIL  {inv.label}: cannot run: {exc}")
+            tally["FAIL"] += 1
             continue
-        click.echo(f"  {outcome.status}  {inv.label} ({outcome.examples} examples)")
+        tally[outcome.status] += 1
+        say(f"  {outcome.status}  {inv.label} ({outcome.examples} examples)")
         if not outcome.passed:
-            failed = True
             detail = outcome.counterexample or outcome.error
             for line in detail.splitlines():
-                click.echo(f"        {line}")
-    return failed
+                say(f"        {line}")
 
 
 @main.command()
@@ -219,11 +244,11 @@ def errata(game: str) -> None:
 
     data = load_game(game)
     for erratum in data.errata:
-        click.echo(f"{erratum.id} [{', '.join(erratum.rules)}] {erratum.summary}")
+        say(f"{erratum.id} [{rules_text(erratum.rules)}] {erratum.summary}")
         for reading in erratum.readings:
-            click.echo(f"    reading: {reading}")
-        click.echo(f"    ruling:  {erratum.ruling}")
-        click.echo(f"    why:     {erratum.why}")
+            say(f"    reading: {reading}")
+        say(f"    ruling:  {erratum.ruling}")
+        say(f"    why:     {erratum.why}")
 
 
 def _query_command(name: str, help_text: str, mode: str, options=()):
@@ -240,7 +265,7 @@ def _query_command(name: str, help_text: str, mode: str, options=()):
                      if k not in ("text", "whole_text")}  # the catalogue's shape
             click.echo(json.dumps(shown, ensure_ascii=False, default=str))
         else:
-            click.echo(render_text(payload))
+            say(render_text(payload))
 
     command = friendly(command)
     for option in options:
@@ -281,13 +306,12 @@ def tables(game: str, as_json: bool) -> None:
         click.echo(json.dumps({"game": data.id, "tables": out}, ensure_ascii=False, indent=2))
         return
     for name, t in listing.items():
-        rules = ", ".join(t.rules)
-        click.echo(f"{name}  [{rules}]  {t.summary}")
+        say(f"{name}  [{rules_text(t.rules)}]  {t.summary}")
         for item in t.inputs:
             optional = "" if item.required or item.is_roll else " (optional)"
-            click.echo(f"    {item.name}={item.allowed()}{optional}")
+            say(f"    {item.name}={item.allowed()}{optional}")
         if t.results:
-            click.echo(f"    -> {', '.join(t.results)}")
+            say(f"    -> {', '.join(t.results)}")
 
 
 @main.command()
@@ -324,11 +348,11 @@ def build(game: str, paper_name: str, out_dir: str, formats: str, dpi: int, dupl
             results.append(build_kit(data, Path(out_dir), options,
                                      progress=lambda _stage: bar.update(1)))
     for result in results:
-        click.echo(f"{result.game}: {result.pages} pages, {len(result.files)} files, "
-                   f"{result.seconds:.1f} s -> {result.folder}/")
+        say(f"{result.game}: {result.pages} pages, {len(result.files)} files, "
+            f"{result.seconds:.1f} s -> {result.folder}/")
     total = sum(r.seconds for r in results)
-    click.echo(f"built {len(results)} kit(s): {sum(len(r.files) for r in results)} files, "
-               f"{sum(r.pages for r in results)} pages in {total:.1f} s")
+    say(f"built {len(results)} kit(s): {sum(len(r.files) for r in results)} files, "
+        f"{sum(r.pages for r in results)} pages in {total:.1f} s")
 
 
 # --------------------------------------------------------------------------- referee sessions
@@ -383,7 +407,7 @@ def _reason_text(reason) -> str:
     """A reason of the summary: text, or ``{"text", "rules"}`` shown as ``text  [rules]``."""
     if not isinstance(reason, dict):
         return str(reason)
-    rules = f"  [{', '.join(reason['rules'])}]" if reason.get("rules") else ""
+    rules = f"  [{rules_text(reason['rules'])}]" if reason.get("rules") else ""
     return f"{reason.get('text', '')}{rules}"
 
 
@@ -392,19 +416,22 @@ def _blank(value) -> bool:
     return value is None or value is False or value == [] or value == ""
 
 
-def _item_line(record) -> str:
-    """One fighter, counter, marker or attacker of a view as `ID key value, ...`."""
+def _item_line(record, fields=None) -> str:
+    """One fighter, counter, marker or attacker of a view as `ID key value, ...`; ``fields``
+    maps a key to the referee's text for its value (Nightfighter's facing: ``NW (5)``)."""
     names = ("id", "radar", "kind", "zone")
     head = next((str(record[k]) for k in names if record.get(k) not in (None, "")), "?")
     from .engine.query import show_value
 
-    shown = [f"{key} {show_value(value)}" for key, value in record.items()
+    fields = fields or {}
+    shown = [f"{key} {fields[key](value) if key in fields else show_value(value)}"
+             for key, value in record.items()
              if key not in names[:2] and not _blank(value) and str(value) != head]
     return f"  {head}: {', '.join(shown)}" if shown else f"  {head}"
 
 
-def _view_lines(view) -> list[str]:
-    """The text summary of a player (or referee) view."""
+def _view_lines(view, fields=None) -> list[str]:
+    """The text summary of a player (or referee) view (``fields``: see _item_line)."""
     title = view.get("title") or view.get("scenario") or ""
     turns = f" of {view['turns']}" if view.get("turns") else ""
     lines = [f"{view.get('game', '')}: {title}, turn {view.get('turn')}{turns}, "
@@ -416,11 +443,23 @@ def _view_lines(view) -> list[str]:
     for key in ("fighters", "counters", "markers", "searchlights", "bombers"):
         if view.get(key):
             lines.append(f"{key}:")
-            lines += [_item_line(record) for record in view[key]]
+            lines += [_item_line(record, fields) for record in view[key]]
     if view.get("announcements"):
         lines.append("this turn:")
         lines += [f"  {_announcement_line(note)}" for note in view["announcements"]]
     return lines + _summary_lines(view.get("summary"))
+
+
+def _show_view(view, as_json: bool, referee) -> None:
+    if as_json:
+        click.echo(json.dumps(view, ensure_ascii=False))
+    else:
+        say("\n".join(_view_lines(view, _field_text(referee))))
+
+
+def _field_text(referee) -> dict:
+    """The referee's text for some view fields (its optional ``field_text``)."""
+    return dict(getattr(referee, "field_text", None) or {})
 
 
 def _check_map(path: str) -> str:
@@ -470,8 +509,8 @@ def referee_new(game: str, scenario: str | None, seed: int | None, session_dir: 
             click.echo(json.dumps({"session": str(s.directory), "seed": s.seed,
                                    "scenario": s.scenario, "view": view}, ensure_ascii=False))
             return
-        click.echo(f"session {s.directory}: {s.game.id}, scenario {s.scenario}, seed {s.seed}")
-        click.echo("\n".join(_view_lines(view)))
+        say(f"session {s.directory}: {s.game.id}, scenario {s.scenario}, seed {s.seed}")
+        say("\n".join(_view_lines(view, _field_text(s.referee))))
 
 
 @referee.command("scenarios")
@@ -485,9 +524,9 @@ def referee_scenarios(game: str) -> None:
     data = load_cached(game)
     for i, info in enumerate(referee_for(data).scenarios(data)):
         default = "  (default)" if i == 0 else ""
-        click.echo(f"{info.name}  {info.title}{default}")
+        say(f"{info.name}  {info.title}{default}")
         if info.summary:
-            click.echo(f"    {info.summary}")
+            say(f"    {info.summary}")
 
 
 def _play(name: str, args: dict, session_dir: str | None, as_json: bool) -> None:
@@ -505,7 +544,7 @@ def _play(name: str, args: dict, session_dir: str | None, as_json: bool) -> None
     lines = [_announcement_line(note) for note in notes] or [f"{name}: done"]
     if not view.get("over") and view.get("awaiting"):
         lines.append(f"you may: {', '.join(view['awaiting'])}")
-    click.echo("\n".join(lines + _summary_lines(view.get("summary"))))
+    say("\n".join(lines + _summary_lines(view.get("summary"))))
 
 
 @dataclass(frozen=True)
@@ -576,7 +615,7 @@ def referee_status(session_dir: str | None, as_json: bool, map_file: str | None)
         view = s.player_view()
         if fmt:
             _write_map(map_file, s.render_player_map(fmt))
-    click.echo(json.dumps(view, ensure_ascii=False) if as_json else "\n".join(_view_lines(view)))
+    _show_view(view, as_json, s.referee)
 
 
 @referee.command("reveal")
@@ -594,7 +633,7 @@ def referee_reveal(session_dir: str | None, as_json: bool, map_file: str | None)
         view, drawn = s.reveal(fmt)
         if fmt:
             _write_map(map_file, drawn)
-    click.echo(json.dumps(view, ensure_ascii=False) if as_json else "\n".join(_view_lines(view)))
+    _show_view(view, as_json, s.referee)
 
 
 @referee.command("log")
@@ -607,7 +646,7 @@ def referee_log(session_dir: str | None) -> None:
     with session.open(_session_path(session_dir)) as s:
         records = s.history()
     for record in records:
-        click.echo(_log_line(record))
+        say(_log_line(record))
 
 
 def _log_line(record) -> str:
@@ -634,15 +673,15 @@ def referee_replay(session_dir: str | None) -> None:
 
     report = session.replay(_session_path(session_dir))
     for note in report.notes:
-        click.echo(f"note: {note}")
+        say(f"note: {note}")
     if not report.ok:
         for difference in report.differences:
             click.echo(difference, err=True)
-        raise click.ClickException(f"replay differs from the log ({len(report.differences) - 1}"
+        raise Refusal(f"replay differs from the log ({len(report.differences) - 1}"
                                    f" step(s))")
     was = "" if report.state_file == "ok" else f" (it was: {report.state_file})"
-    click.echo(f"replayed {report.n} command(s): every state matches the log; "
-               f"state.json rewritten{was}")
+    say(f"replayed {report.n} command(s): every state matches the log; "
+        f"state.json rewritten{was}")
 
 
 if __name__ == "__main__":

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from ..engine.model import Display, Game, PointMap, Sheet, Table, Track
 from ..engine.query import show_value
+from ..output import rules_text
 from ..verify.data import records, walk_values
 from .fonts import text_width, wrap
 from .pieces import DAGGER, fit_text
@@ -70,7 +71,7 @@ def table_block(table: Table, width: float) -> Block:
     size *= max(scale, 0.5)
     col_w = [w * scale for w in col_w]
     row_h = size * 1.6
-    title = f"{table.label}  [{', '.join(table.rule)}]" + (f"  dice: {table.dice}"
+    title = f"{table.label}  [{rules_text(table.rule)}]" + (f"  dice: {table.dice}"
                                                             if table.dice else "")
     items: list[Primitive] = [Text(0, 3.2, title, size=fit_text(title, 3.2, width), bold=True)]
     y = 5.0
@@ -100,7 +101,7 @@ def track_block(track: Track, width: float) -> Block:
     """A track: one box per value, the start box marked, labels under the boxes."""
     n = len(track.values)
     box = min(14.0, width / max(n, 1))
-    items: list[Primitive] = [Text(0, 3.2, f"{track.label}  [{', '.join(track.rule)}]", size=3.2,
+    items: list[Primitive] = [Text(0, 3.2, f"{track.label}  [{rules_text(track.rule)}]", size=3.2,
                                    bold=True)]
     for i, value in enumerate(track.values):
         x = i * box
@@ -143,7 +144,7 @@ def display_block(display: Display, width: float) -> Block:
         a, b = centres.get(arrow.from_), centres.get(arrow.to)
         if a and b:
             items.extend(_arrow(a, b))
-        text = f"{arrow.from_} → {arrow.to}  [{', '.join(arrow.rule)}]"
+        text = f"{arrow.from_} → {arrow.to}  [{rules_text(arrow.rule)}]"
         items.append(Text(0, y + 3, text, size=fit_text(text, 2.4, width)))
         y += 3.4
     return Block(tuple(items), y + 3, id=f"display-{display.id}", cls="display")
@@ -164,7 +165,7 @@ def _arrow(a, b) -> list[Primitive]:
 
 
 def sheet_blocks(game: Game, sheet: Sheet, width: float) -> Iterator[Block]:
-    yield heading(f"{sheet.label}  [{', '.join(sheet.rule)}]", width, 5.0)
+    yield heading(f"{sheet.label}  [{rules_text(sheet.rule)}]", width, 5.0)
     for section in sheet.sections:
         title = " ".join(t for t in (section.title, section.title_ja) if t)
         if title:
@@ -220,7 +221,7 @@ def assumed_blocks(game: Game, width: float) -> Iterator[Block]:
     yield paragraph("Values the rules need but do not give. Each is marked with a dagger where it "
                     "is printed; the note says where the guess comes from.", width)
     for section, record in records(game):
-        rules = ", ".join(record.rule) or "-"
+        rules = rules_text(record.rule) or "-"
         if record.is_assumed:
             yield paragraph(f"{section} {record.id} [{rules}]: {record.note}", width, 2.4)
         for key, note in record.assumed.items():

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..engine.errors import BadInput
-from ..engine.games.nightfighter.common import FACINGS
+from ..engine.games.nightfighter.common import facing_text
 from ..engine.model import Game
 from .fonts import text_width
 from .games.nightfighter import (
@@ -501,7 +501,7 @@ def _section(title: str, lines: list[str], width: float, y: float, cls: str,
 def _fighter_line(game: Game, f: Mapping) -> str:
     where = {"on-map": f"at {f['hex']}", "beacon-box": "in the radio beacon box"}.get(
         f["status"], f["status"])
-    facing = f" facing {FACINGS[f['facing']]}" \
+    facing = f" facing {facing_text(f['facing'])}" \
         if f["status"] in ("on-map", "beacon-box") else ""
     flags = [k for k in ("dazzled", "moved", "attacked") if f.get(k)]
     extra = "".join(f" · {label} {f[k]}" for k, label in (("mp", "MP"), ("dives_left", "dives"))
@@ -511,7 +511,7 @@ def _fighter_line(game: Game, f: Mapping) -> str:
 
 
 def _bomber_line(game: Game, b: Mapping) -> str:
-    where = f"at {b['hex']} facing {FACINGS[b['facing']]}" \
+    where = f"at {b['hex']} facing {facing_text(b['facing'])}" \
         if b["status"] == "on-map" else b["status"]
     kind = f" ({b['kind']})" if b.get("kind") else ""
     alert = " · ALERT" if b.get("alert") else ""
@@ -540,7 +540,7 @@ def _panel(game: Game, view: Mapping, referee: bool, width: float) -> tuple[list
     marks = []
     for m in view["markers"]:
         owner = m.get("fighter") or (f"zone {m['zone']}" if m.get("zone") else "")
-        facing = (f" facing {FACINGS[m['facing']]}"
+        facing = (f" facing {facing_text(m['facing'])}"
                   if m.get("facing") is not None else "")
         marks.append(f"{MARKER_NAMES[m['kind']]} at {m['hex']}{facing}"
                      f"{' · ' + owner if owner else ''}")

@@ -233,6 +233,19 @@ class SeededDice:
         self._rng = random.Random(seed)
         self._given = GivenDice(given) if given else None
         self.rolls: list[tuple[str, str, int]] = []
+        #: ``(index into rolls, label)``: where each step named with :meth:`mark` begins
+        self.marks: list[tuple[int, str]] = []
+
+    def mark(self, label: str) -> None:
+        """The rolls from here on belong to the step ``label`` (e.g. ``round 2``)."""
+        self.marks.append((len(self.rolls), label))
+
+    def steps(self) -> list[str | None]:
+        """The step label of each roll made so far (None before the first mark)."""
+        labels: list[str | None] = [None] * len(self.rolls)
+        for start, label in self.marks:
+            labels[start:] = [label] * (len(self.rolls) - start)
+        return labels
 
     def roll(self, die: str, name: str = "roll") -> int:
         """Return a given value for ``name`` if one is left, else a random result."""
@@ -248,6 +261,15 @@ class SeededDice:
         for name, _die, value in self.rolls:
             named.setdefault(name, []).append(value)
         return GivenDice(named)
+
+
+def mark(dice: Dice, label: str) -> None:
+    """Tell ``dice`` that the rolls from here on belong to the step ``label`` (a battle's
+    ``round 2``), so a ``roll`` answer can group them; dice that do not record rolls ignore
+    it."""
+    marker = getattr(dice, "mark", None)
+    if marker is not None:
+        marker(label)
 
 
 def _random_roll(rng: random.Random, die: str) -> int:

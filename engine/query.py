@@ -11,8 +11,10 @@ from __future__ import annotations
 import secrets
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
+from itertools import groupby
 from typing import Any
 
+from ..output import rules_text
 from .dice import GivenDice, MissingRoll, SeededDice, distribution, read_roll
 from .errors import BadInput
 from .inputs import quote, read_int
@@ -130,7 +132,8 @@ def run_roll(game: Game, ref: RefTable, pairs: Sequence[str], seed: int | None) 
     out = _base(game, ref, args, {})
     out.update(result=dict(answer.result), rules=list(answer.rules or ref.rules),
                errata=list(answer.errata or ref.errata))
-    out["rolls"] = [{"input": name, "die": die, "value": value} for name, die, value in dice.rolls]
+    out["rolls"] = [{"input": name, "die": die, "value": value, **({"step": step} if step else {})}
+                    for (name, die, value), step in zip(dice.rolls, dice.steps(), strict=True)]
     out["seed"] = seed
     if answer.text:
         out["text"] = answer.text
@@ -239,9 +242,8 @@ def render_text(payload: Mapping[str, Any]) -> str:
     else:
         lines.extend(f"  {k}: {show_value(v)}" for k, v in result.items())
     if payload.get("rolls"):
-        rolled = ", ".join(f"{r['input']}={r['value']}" for r in payload["rolls"])
-        lines.append(f"  rolled ({payload['seed']}): {rolled}")
-    rules = ", ".join(payload.get("rules") or [])
+        lines.extend(_rolled_lines(payload["rolls"], payload["seed"]))
+    rules = rules_text(payload.get("rules") or [])
     errata = ", ".join(payload.get("errata") or [])
     tail = f"rules {rules}" if rules else ""
     if errata:
@@ -249,6 +251,26 @@ def render_text(payload: Mapping[str, Any]) -> str:
     if tail:
         lines.append(f"  ({tail})")
     return "\n".join(lines)
+
+
+def _rolled_lines(rolls: Sequence[Mapping[str, Any]], seed: int) -> list[str]:
+    """``rolled with seed N: roll=4``; rolls marked with steps (a battle's rounds) one line a
+    step: ``round 1: attacker_rolls=5, 3; defender_rolls=6``."""
+    steps = [(step, list(group)) for step, group in groupby(rolls, key=lambda r: r.get("step"))]
+    if len(steps) == 1 and steps[0][0] is None:
+        return [f"  rolled with seed {seed}: {_runs_text(rolls)}"]
+    return [f"  rolled with seed {seed}:",
+            *(f"    {step or 'rolls'}: {_runs_text(group)}" for step, group in steps)]
+
+
+def _runs_text(rolls: Sequence[Mapping[str, Any]]) -> str:
+    """Consecutive rolls of one input as ``name=a, b, c``; runs joined by ``; ``."""
+    return "; ".join(f"{name}={', '.join(str(r['value']) for r in run)}"
+                     for name, run in ((n, list(g)) for n, g in groupby(rolls, key=_input)))
+
+
+def _input(roll: Mapping[str, Any]) -> str:
+    return roll["input"]
 
 
 def _odds_lines(result: Mapping[str, Any]) -> list[str]:

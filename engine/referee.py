@@ -71,6 +71,8 @@ class Referee(Protocol):
     game_id: str
     #: player command names this referee accepts, e.g. ("move", "search", ..., "end-turn")
     commands: tuple[str, ...]
+    #: optional: how the text views print a field, by key (Nightfighter: facing -> "NW (5)")
+    field_text: Mapping[str, Callable[[Any], str]]
 
     def scenarios(self, game: Game) -> tuple[ScenarioInfo, ...]:
         """The shipped scenarios, the default first."""

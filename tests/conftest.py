@@ -10,6 +10,13 @@ import pytest
 FIXTURES = Path(__file__).parent / "fixtures"
 
 
+@pytest.fixture(autouse=True)
+def _wide_terminal(monkeypatch):
+    """Text output is wrapped to $COLUMNS (warpress/output.py): tests that compare whole
+    lines see them unwrapped; the tests of the wrapping (test_cli_output.py) set COLUMNS."""
+    monkeypatch.setenv("COLUMNS", "10000")
+
+
 @pytest.fixture
 def tiny_game(tmp_path: Path) -> Path:
     """A copy of tests/fixtures/games/tiny that a test may edit."""

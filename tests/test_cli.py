@@ -39,7 +39,7 @@ def test_games_lists_kind_counts_and_provenance_share():
 def test_verify_all_data_passes():
     result = _run("verify", "all", "--data")
     assert result.exit_code == 0, result.output
-    assert result.output.count("data OK") == 5
+    assert result.output.count(": data OK:") == 5
 
 
 def test_schema_is_valid_and_every_shipped_file_follows_it():

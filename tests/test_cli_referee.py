@@ -104,7 +104,7 @@ def test_a_refused_command_exits_1_with_the_rule_and_changes_nothing(game, where
     state = (Path(where) / "state.json").read_bytes()
     out = run("search", "eye", "01", "--session", where)
     assert out.exit_code == 1
-    assert out.output.strip() == "Error: one search per turn (rule 3.1)"
+    assert out.output.strip() == "warpress: one search per turn (rule 3.1)"
     assert (Path(where) / "state.json").read_bytes() == state
     assert _lines(where)[-1]["result"] == "refused"
 
@@ -226,7 +226,7 @@ def test_replay_of_a_tampered_log_exits_1(game, where):
     out = run("replay", "--session", where)
     assert out.exit_code == 1
     assert "command 1 (search)" in out.output
-    assert out.output.splitlines()[-1] == "Error: replay differs from the log (1 step(s))"
+    assert out.output.splitlines()[-1] == "warpress: replay differs from the log (1 step(s))"
 
 
 def test_a_map_is_written_for_reading_and_an_unwritable_one_is_one_line(game, where, tmp_path):

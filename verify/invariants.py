@@ -47,7 +47,9 @@ class Invariant:
 
     @property
     def label(self) -> str:
-        return f"{self.rule} {self.summary}"
+        from ..output import rule_label
+
+        return f"{rule_label(self.rule)} {self.summary}"
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from ...engine.model import Game, Point, PointMap, Side
+from ...output import rules_text
 from .. import kit
 from ..fonts import text_width, wrap
 from ..impose import Piece
@@ -361,7 +362,7 @@ def battle_board_page(game: Game, options: Options) -> KitPage:
     paper = options.paper.landscape
     x0, y0, w, h = paper.content()
     display = game.get("displays", "battle-board")
-    title = f"{display.label}  [{', '.join(display.rule)}]"
+    title = f"{display.label}  [{rules_text(display.rule)}]"
     items: list[Primitive] = [Text(x0, y0 + 5, title, size=fit_text(title, 5, w), bold=True)]
     half = (w - 6) / 2
     top, col_h = y0 + 9, h - 9 - 40
@@ -378,7 +379,7 @@ def _transport_box(display, x: float, y: float, w: float, h: float) -> Group:
     items = (Rect(0, 0, w, h, Style(stroke="#c02020", width=1.2)),
              Text(3, 6, f"{box.name} {box.name_ja or ''}", size=3.4, bold=True, fill="#c02020"),
              Text(3, 11, "transports never roll; they are hit only when nothing else is left "
-                  f"[{', '.join(box.rule)}]", size=fit_text("transports never roll; they are "
+                  f"[{rules_text(box.rule)}]", size=fit_text("transports never roll; they are "
                                                             "hit only when nothing else is left "
                                                             "[sea 1), L85]", 2.4, w - 6),
                   fill=GREY))
@@ -405,7 +406,7 @@ def production_page(game: Game, options: Options) -> KitPage:
     paper = options.paper.landscape
     x0, y0, w, h = paper.content()
     track = game.get("tracks", "national-production")
-    title = f"{track.label}{dagger(track.field_assumed('values'))}  [{', '.join(track.rule)}]"
+    title = f"{track.label}{dagger(track.field_assumed('values'))}  [{rules_text(track.rule)}]"
     items: list[Primitive] = [Text(x0, y0 + 5, title, size=fit_text(title, 5, w), bold=True)]
     values = list(track.values)  # type: ignore[attr-defined]
     per_row = 16
@@ -473,7 +474,7 @@ def weapons_page(game: Game, options: Options) -> KitPage:
     paper = options.paper.landscape
     x0, y0, w, _h = paper.content()
     table = game.table("weapons-development")
-    title = (f"{table.label}{dagger(table.field_assumed('rows'))}  [{', '.join(table.rule)}]"
+    title = (f"{table.label}{dagger(table.field_assumed('rows'))}  [{rules_text(table.rule)}]"
              f"  dice: {table.dice}")
     items: list[Primitive] = [Text(x0, y0 + 5, title, size=fit_text(title, 5, w), bold=True)]
     sides = game.info.sides

@@ -257,7 +257,7 @@ def test_referee_map_shows_bombers_and_says_so():
     assert title.startswith("REFEREE MAP — do not show the player")
     listed = " ".join(texts(root.find(f".//{SVG}g[@id='panel-bombers']")))
     for line in ("245 Lancaster (bomber) exited", "246 Lancaster (bomber) shot-down",
-                 "247 Lancaster (bomber) pool", "231 Lancaster (bomber) at 0913 facing S",
+                 "247 Lancaster (bomber) pool", "231 Lancaster (bomber) at 0913 facing S (3)",
                  "Entry chit face: red"):
         assert line in listed
     fighter_fill = drawn["fighter-F1"].find(f"{SVG}circle").get("fill")

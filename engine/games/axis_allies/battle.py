@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ...dice import Dice
+from ...dice import Dice, mark
 from ...errors import BadInput, RuleViolation
 from ...model import Game
 from .common import (
@@ -176,6 +176,7 @@ def round_firers(game: Game, spec: BattleSpec, state: BattleState) -> tuple[str,
 
 def combat_round(game: Game, spec: BattleSpec, state: BattleState, dice: Dice) -> BattleState:
     """One round: attacker fires, defender fires (casualties too, I7), losses removed."""
+    mark(dice, f"round {state.round + 1}")
     hits_on_defender = fire(game, round_firers(game, spec, state), "attack",
                             spec.attacker_weapons, dice, "attacker_rolls")
     hits_on_attacker = fire(game, state.defender, "defense", spec.defender_weapons, dice,
@@ -203,8 +204,10 @@ def opening(game: Game, spec: BattleSpec, dice: Dice) -> BattleState:
     """The one-time steps before the rounds: AA fire (land) or submarine first strike (sea)."""
     state = BattleState(spec.attacker, spec.defender)
     if has_aa(game, spec, state):
+        mark(dice, "AA fire")
         state = aa_fire(game, spec, state, dice)
     if spec.kind == "sea" and first_strikers(game, state.attacker) and state.defender:
+        mark(dice, "first strike")
         state = sub_strike(game, spec, state, dice)
     return state
 

@@ -92,6 +92,12 @@ def hex_at(game: Game, column: int, row: int) -> str | None:
     return g.hex_id.format(col=col_label, row=row_label)
 
 
+def facing_text(facing: int) -> str:
+    """A facing as every output shows it: the compass word and the number the commands take,
+    ``NW (5)``."""
+    return f"{FACINGS[facing]} ({facing})"
+
+
 def facing_of(value: Any, name: str = "facing") -> int:
     """A facing typed as a compass word (N, NE, SE, S, SW, NW) or 0-5 -> 0..5."""
     text = str(value).strip().upper()

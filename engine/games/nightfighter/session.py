@@ -99,7 +99,7 @@ from ...errors import BadInput, InputProblems, RuleViolation
 from ...model import Game
 from ...referee import Announcement, ScenarioInfo, Step, register_referee
 from . import combat, detection, intruders, movement, phases, radars, searchlights
-from .common import FACINGS, check_hex, const, facing_of, grid
+from .common import check_hex, const, facing_of, facing_text, grid
 from .scenario import (
     BEACON_BOX,
     SHIPPED,
@@ -225,7 +225,7 @@ class _Run:
 
 def _facing_word(facing: int) -> str:
     """``facing S (3)``: the compass word of the map and the number the commands take."""
-    return f"facing {FACINGS[facing]} ({facing})"
+    return f"facing {facing_text(facing)}"
 
 
 def _fighter_status(f: Fighter) -> str:
@@ -1123,6 +1123,8 @@ class NightfighterReferee:
 
     game_id = "nightfighter"
     commands = tuple(COMMANDS)
+    #: how the text views show a field (the views' JSON keeps the number)
+    field_text = {"facing": facing_text}
 
     def scenarios(self, game: Game) -> tuple[ScenarioInfo, ...]:
         """Every shipped scenario, loaded and checked; InputProblems with the problems of every

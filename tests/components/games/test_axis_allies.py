@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from kit_walk import group_of, ids_on, page_of, texts_of
 from pypdf import PdfReader
@@ -133,3 +135,12 @@ def test_pages_are_a4_and_the_pdf_has_them_all(game, tmp_path):
         size = sorted((float(page.mediabox.width) * 25.4 / 72,
                        float(page.mediabox.height) * 25.4 / 72))
         assert size == pytest.approx(A4, abs=0.01)
+
+
+def test_rule_lists_on_the_pages_have_balanced_brackets(pages):
+    """The rule text numbers its steps "land 4)"; a printed list shows "[③ combat, land 4]"."""
+    listed = [re.search(r"\[(.*?)\]", text).group(1) for page in pages for item in page.items
+              for text in texts_of(item) if re.search(r"\[.*land \d", text)]
+    assert any("land 2" in text for text in listed)
+    unbalanced = [t for t in listed if t.count("(") != t.count(")")]
+    assert unbalanced == []

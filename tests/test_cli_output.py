@@ -1,0 +1,243 @@
+"""Output a person reads: every command's text fits the terminal width (80 columns when not a
+terminal), `verify`'s summary line, `roll`'s seed and rounds, rule lists with balanced
+brackets, one way of showing a facing, one prefix for refusals and bad input, and
+`python -m warpress`."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from warpress.cli import main
+from warpress.engine.loader import builtin_games
+from warpress.output import text_width
+
+#: A sample of every command, each game's tables, errata and lookup/roll/odds among them.
+SAMPLE = [
+    ("games",),
+    ("--help",),
+    ("referee", "--help"),
+    ("build", "--help"),
+    *[("tables", game) for game in builtin_games()],
+    *[("errata", game) for game in builtin_games()],
+    ("lookup", "midway", "carrier-damage", "damaged=no", "roll=2"),
+    ("roll", "midway", "landing", "invasion=4", "garrison=2", "--seed", "3"),
+    ("odds", "midway", "landing", "invasion=4", "garrison=2"),
+    ("lookup", "midway-cards", "air-combat", "attacker=A", "defender=B"),
+    ("roll", "midway-cards", "attack-damage", "card=j-b5n", "--seed", "3"),
+    ("odds", "midway-cards", "attack-damage", "card=j-b5n"),
+    ("lookup", "nimitz", "attack", "value=3/1", "roll=2"),
+    ("roll", "nimitz", "attack", "value=3/1", "--seed", "2"),
+    ("odds", "nimitz", "attack", "value=3/1"),
+    ("lookup", "nightfighter", "combat", "roll=9", "fp=3"),
+    ("roll", "nightfighter", "sighting-roll", "dice=3", "sighting=4", "--seed", "1"),
+    ("odds", "nightfighter", "evade"),
+    ("lookup", "axis-allies", "combat-hit", "value=3", "roll=2"),
+    ("roll", "axis-allies", "battle", "attacker=6 infantry, 3 armor, 2 fighter",
+     "defender=8 infantry, 1 antiaircraft", "--seed", "618336450"),
+    ("odds", "axis-allies", "battle", "attacker=6 infantry, 3 armor, 1 fighter",
+     "defender=8 infantry, 1 antiaircraft"),
+    ("referee", "scenarios", "nightfighter"),
+    ("verify", "all", "--data"),
+]
+
+#: A Nightfighter session's commands, after ``referee new``.
+REFEREE = [("status",), ("move", "201", "F,F,L,F"), ("move", "202", "F,F"),
+           ("move", "203", "F", "--enter", "1824", "--facing", "NW"),
+           ("search", "freya", "0710"), ("sight",), ("end-turn",), ("status",), ("reveal",),
+           ("log",), ("replay",)]
+
+
+def invoke(args, columns: int | None = 80, **kwargs):
+    env = {"COLUMNS": None if columns is None else str(columns)}
+    return CliRunner().invoke(main, list(args), env=env, **kwargs)
+
+
+def too_wide(text: str, width: int) -> list[str]:
+    return [line for line in text.splitlines() if text_width(line) > width]
+
+
+@pytest.mark.parametrize("args", SAMPLE, ids=" ".join)
+def test_every_command_fits_80_columns(args):
+    result = invoke(args)
+    assert result.exit_code == 0, result.output
+    assert result.stdout.strip()
+    assert too_wide(result.stdout, 80) == []
+
+
+@pytest.mark.parametrize("args", [("tables", "midway"), ("errata", "nimitz")], ids=" ".join)
+def test_the_width_follows_the_terminal(args):
+    wide, narrow = invoke(args, columns=200).stdout, invoke(args, columns=50).stdout
+    assert too_wide(narrow, 50) == [] and too_wide(wide, 80) != []
+    assert "".join(narrow.split()) == "".join(wide.split())   # the same text, only wrapped
+
+
+def test_a_wrapped_line_continues_under_a_hanging_indent():
+    lines = invoke(("errata", "midway"), columns=60).stdout.splitlines()
+    for before, line in zip(lines, lines[1:], strict=False):
+        if before.startswith("    reading: ") and not line.lstrip().startswith(
+                ("reading:", "ruling:", "why:")):
+            assert line.startswith("        ") and line[8] != " ", (before, line)
+            return
+    pytest.fail("no wrapped reading in midway's errata at 60 columns")
+
+
+def test_the_referee_commands_fit_80_columns(tmp_path):
+    where = str(tmp_path / "night")
+    out = invoke(("referee", "new", "nightfighter", "--scenario", "kammhuber-line", "--seed",
+                  "7", "--session", where))
+    assert out.exit_code == 0, out.output
+    texts = [out.stdout]
+    for args in REFEREE:
+        out = invoke(("referee", *args, "--session", where))
+        assert out.exit_code == 0, (args, out.output)
+        texts.append(out.stdout)
+    assert [too_wide(text, 80) for text in texts] == [[]] * len(texts)
+
+
+def test_python_m_warpress_runs_and_fits_80_columns_when_not_a_terminal():
+    env = {k: v for k, v in os.environ.items() if k != "COLUMNS"}
+    done = subprocess.run([sys.executable, "-m", "warpress", "errata", "nightfighter"],
+                          capture_output=True, text=True, env=env, timeout=120,
+                          cwd=Path(__file__).parent)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("E1 [") and too_wide(done.stdout, 80) == []
+    usage = subprocess.run([sys.executable, "-m", "warpress", "lookup", "midway"],
+                           capture_output=True, text=True, env=env, timeout=120)
+    assert usage.returncode == 2
+    assert usage.stderr.startswith("warpress: lookup: Missing argument 'TABLE'")
+    assert usage.stderr.rstrip().endswith("(see 'warpress lookup --help')")
+
+
+# --------------------------------------------------------------------------- verify
+
+
+def test_verify_ends_with_a_summary_of_pass_and_fail_counts_and_seconds():
+    out = invoke(("verify", "nimitz"))
+    assert out.exit_code == 0, out.output
+    lines = out.stdout.splitlines()
+    passed = sum(line.startswith("  PASS  ") for line in lines)
+    assert passed > 10
+    assert re.fullmatch(rf"verify: {passed} PASS, 0 FAIL; data OK in 1 of 1 game\(s\); "
+                        r"\d+\.\d s", lines[-1]), lines[-1]
+
+
+def test_verify_data_only_says_so_in_its_summary():
+    last = invoke(("verify", "all", "--data")).stdout.splitlines()[-1]
+    assert re.fullmatch(r"verify: data OK in 5 of 5 game\(s\), invariants not run \(--data\); "
+                        r"\d+\.\d s", last), last
+
+
+def test_verify_counts_a_game_with_data_problems(tiny_game):
+    data = tiny_game / "game.yaml"
+    data.write_text(data.read_text(encoding="utf-8").replace("count: 4", "count: four", 1),
+                    encoding="utf-8")
+    out = invoke(("verify", str(tiny_game), "--data"))
+    assert out.exit_code == 2
+    assert out.stdout.splitlines()[-1].startswith("verify: data OK in 0 of 1 game(s)")
+
+
+# --------------------------------------------------------------------------- roll
+
+
+def test_roll_labels_the_seed():
+    out = invoke(("roll", "midway", "carrier-damage", "damaged=no", "--seed", "618336450"))
+    assert out.exit_code == 0, out.output
+    assert re.search(r"^  rolled with seed 618336450: roll=[1-6]$", out.stdout, re.M), out.stdout
+
+
+def test_roll_groups_a_battles_rolls_by_round():
+    args = ("roll", "axis-allies", "battle", "attacker=6 infantry, 3 armor, 2 fighter",
+            "defender=8 infantry, 1 antiaircraft", "--seed", "618336450")
+    data = json.loads(invoke((*args, "--json")).stdout)
+    rounds = data["result"]["rounds"]
+    steps = [r.get("step") for r in data["rolls"]]
+    assert steps[:2] == ["AA fire", "AA fire"] and steps[-1] == f"round {rounds}"
+    text = invoke(args, columns=1000).stdout.splitlines()
+    start = text.index("  rolled with seed 618336450:")
+    shown = text[start + 1:start + 2 + rounds]
+    assert [line.split(":")[0].strip() for line in shown] == \
+        ["AA fire", *(f"round {n}" for n in range(1, rounds + 1))]
+    for n, line in enumerate(shown[1:], start=1):
+        attack = [r["value"] for r in data["rolls"]
+                  if r.get("step") == f"round {n}" and r["input"] == "attacker_rolls"]
+        assert f"attacker_rolls={', '.join(map(str, attack))};" in line
+
+
+def test_the_round_steps_replay_as_lookup_rolls():
+    args = ("axis-allies", "battle", "attacker=3 infantry, 1 armor", "defender=3 infantry")
+    data = json.loads(invoke(("roll", *args, "--seed", "5", "--json")).stdout)
+    given = {}
+    for roll in data["rolls"]:
+        given.setdefault(roll["input"], []).append(str(roll["value"]))
+    pairs = [f"{name}={','.join(values)}" for name, values in given.items()]
+    again = json.loads(invoke(("lookup", *args, *pairs, "--json")).stdout)
+    assert again["result"] == data["result"]
+
+
+# --------------------------------------------------------------------------- rule lists
+
+
+def _balanced(text: str) -> bool:
+    depth = 0
+    for ch in text:
+        depth += {"(": 1, ")": -1}.get(ch, 0)
+        if depth < 0:
+            return False
+    return depth == 0
+
+
+@pytest.mark.parametrize("game", builtin_games())
+def test_rule_lists_have_balanced_brackets(game):
+    tables = invoke(("tables", game), columns=1000).stdout
+    listed = re.findall(r"^\S+  \[(.*?)\]  ", tables, re.M)
+    errata = re.findall(r"^E\w+ \[(.*?)\] ", invoke(("errata", game), columns=1000).stdout,
+                        re.M)
+    assert listed and all(map(_balanced, listed + errata)), [x for x in listed + errata
+                                                              if not _balanced(x)]
+
+
+def test_a_battles_rule_tail_is_balanced():
+    out = invoke(("lookup", "axis-allies", "battle", "attacker=1 infantry",
+                  "defender=1 infantry", "attacker_rolls=1", "defender_rolls=6"))
+    assert out.exit_code == 0, out.output
+    tail = out.stdout.splitlines()[-1]
+    assert tail.startswith("  (rules ③ combat, land 2, land 3, land 4") and _balanced(tail), tail
+
+
+# --------------------------------------------------------------------------- facing
+
+
+def test_a_facing_is_shown_as_compass_and_number_everywhere(tmp_path):
+    where = str(tmp_path / "night")
+    shown = [invoke(("referee", "new", "nightfighter", "--scenario", "kammhuber-line",
+                     "--seed", "7", "--session", where)).stdout]
+    for args in (("move", "201", "F,F,L,F"), ("status",), ("reveal",)):
+        shown.append(invoke(("referee", *args, "--session", where), columns=1000).stdout)
+    text = "\n".join(shown)
+    facings = re.findall(r"facing (\S+(?: \(\d\))?)", text)
+    assert "NW (5)" in facings and "N (0)" in facings and "S (3)" in facings
+    assert all(re.fullmatch(r"(N|NE|SE|S|SW|NW) \([0-5]\),?", f) for f in facings), facings
+
+
+# --------------------------------------------------------------------------- prefixes
+
+
+def test_a_rule_refusal_and_bad_input_share_the_prefix_and_keep_their_exit_codes(tmp_path):
+    where = str(tmp_path / "night")
+    invoke(("referee", "new", "nightfighter", "--seed", "7", "--session", where))
+    refused = invoke(("referee", "search", "freya", "0710", "--session", where))
+    bad = invoke(("referee", "move", "999", "F,F", "--session", where))
+    lookup = invoke(("lookup", "midway", "carrier-damage", "damaged=maybe", "roll=2"))
+    assert (refused.exit_code, bad.exit_code, lookup.exit_code) == (1, 2, 2)
+    for result in (refused, bad, lookup):
+        assert result.stdout == ""
+        assert len(result.stderr.splitlines()) == 1
+        assert result.stderr.startswith("warpress: "), result.stderr
+    assert refused.stderr.rstrip().endswith("(rule 9.0)")

@@ -1,0 +1,62 @@
+"""output.py: terminal widths (Japanese counts 2), wrapping with a hanging indent, rule lists."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from warpress.output import fit, rule_label, rules_text, terminal_width, text_width, wrap_line
+
+
+def test_japanese_characters_take_two_columns():
+    assert text_width("Midway") == 6
+    assert text_width("ミッドウェイ海戦") == 16
+    assert text_width("対空砲 (AA)") == 11
+    assert text_width("e\u0301") == 1          # a combining accent takes no column
+
+
+def test_a_short_line_is_left_alone():
+    assert wrap_line("  201: unit bf110g-4, hex 0612", 80) == ["  201: unit bf110g-4, hex 0612"]
+
+
+def test_a_long_line_wraps_at_spaces_under_a_hanging_indent():
+    line = "  201: unit bf110g-4, hex 0612, facing N (0), status on-map, hits 0, damage 2"
+    assert wrap_line(line, 40) == ["  201: unit bf110g-4, hex 0612, facing N",
+                                   "      (0), status on-map, hits 0, damage",
+                                   "      2"]
+
+
+def test_japanese_text_wraps_by_columns_not_characters():
+    line = "carrier-damage  [9.4(2)]  空母に対する損害の適用空母に対する損害の適用"
+    out = wrap_line(line, 40)
+    assert all(text_width(x) <= 40 for x in out), out
+    assert len(out) == 2 and out[1].startswith("    ")
+    assert "".join(x.strip() for x in out).replace(" ", "") == line.replace(" ", "")
+
+
+def test_a_word_longer_than_the_line_is_cut_and_no_piece_starts_with_closing_punctuation():
+    out = wrap_line("x " + "あ" * 17 + "。" + "い" * 20, 40)
+    assert all(text_width(x) <= 40 for x in out), out
+    assert not any(x.strip().startswith("。") for x in out)
+
+
+@given(st.lists(st.text(alphabet="ab 漢字。(),", min_size=0, max_size=30), max_size=8),
+       st.integers(min_value=40, max_value=120))
+def test_fit_never_exceeds_the_width_and_keeps_every_character(parts, width):
+    text = "  " + " ".join(parts)
+    out = fit(text, width)
+    assert all(text_width(line) <= width for line in out.split("\n"))
+    assert out.replace("\n", "").replace(" ", "") == text.replace(" ", "")
+
+
+@pytest.mark.parametrize("columns,width", [("100", 100), ("20", 40), ("80", 80)])
+def test_the_width_comes_from_columns(monkeypatch, columns, width):
+    monkeypatch.setenv("COLUMNS", columns)
+    assert terminal_width() == width
+
+
+def test_a_step_number_of_the_axis_allies_text_loses_the_bracket_it_never_opened():
+    assert rule_label("land 4)") == "land 4"
+    assert rule_label("land 1)-7)") == "land 1-7"
+    assert rule_label("9.6(3)") == "9.6(3)"
+    assert rules_text(["③ combat", "sea 2)-3)", "L65-66"]) == "③ combat, sea 2-3, L65-66"
