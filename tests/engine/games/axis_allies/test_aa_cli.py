@@ -49,7 +49,8 @@ def test_odds_shape(cli_json):
 def test_odds_sea_battle_text(cli):
     out = cli("odds", "axis-allies", "battle", "kind=sea", "attacker=2 submarine",
               "defender=1 transport, 1 carrier")
-    assert out.exit_code == 0 and "attacker_wins" in out.output and "sea 2)" in out.output
+    assert out.exit_code == 0 and "attacker_wins" in out.output
+    assert "rules ③ combat, sea 2" in out.output
 
 
 def test_research_shape(cli_json):
