@@ -31,7 +31,7 @@ def test_the_walk_through_is_found_and_plays_a_whole_attack():
     assert all(words[0] in ("warpress", "export") for words in commands), commands
 
 
-def test_the_readme_referee_walk_through_runs_as_written(tmp_path, monkeypatch, pdftoppm):
+def test_the_readme_referee_walk_through_runs_as_written(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv("WARPRESS_SESSION", raising=False)
     env: dict[str, str] = {}
