@@ -32,8 +32,9 @@ def _refused(result, needle: str, lines: int = 2) -> list[str]:
     assert result.exit_code == 2, result.output
     assert "Traceback" not in result.output, result.output
     assert result.exception is None or isinstance(result.exception, SystemExit), result.output
-    shown = [line for line in result.output.splitlines() if line.strip()]
+    shown = [line for line in result.stderr.splitlines() if line.strip()]
     assert len(shown) <= lines, result.output
+    assert len(result.stdout.splitlines()) <= 1, result.output   # verify's summary line
     assert any(needle in line for line in shown), result.output
     return shown
 
