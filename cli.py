@@ -611,7 +611,7 @@ def referee_status(session_dir: str | None, as_json: bool, map_file: str | None)
     from .engine import session
 
     fmt = _check_map(map_file) if map_file else None
-    with session.open(_session_path(session_dir)) as s:
+    with session.open(_session_path(session_dir), readonly=True) as s:
         view = s.player_view()
         if fmt:
             _write_map(map_file, s.render_player_map(fmt))
@@ -643,7 +643,7 @@ def referee_log(session_dir: str | None) -> None:
     """The session log: the set-up, every command (accepted or refused) and every reveal."""
     from .engine import session
 
-    with session.open(_session_path(session_dir)) as s:
+    with session.open(_session_path(session_dir), readonly=True) as s:
         records = s.history()
     for record in records:
         say(_log_line(record))
@@ -680,8 +680,9 @@ def referee_replay(session_dir: str | None) -> None:
         raise Refusal(f"replay differs from the log ({len(report.differences) - 1}"
                                    f" step(s))")
     was = "" if report.state_file == "ok" else f" (it was: {report.state_file})"
+    done = "rewritten" if report.rewritten else "already matches"
     say(f"replayed {report.n} command(s): every state matches the log; "
-        f"state.json rewritten{was}")
+        f"state.json {done}{was}")
 
 
 if __name__ == "__main__":

@@ -1,28 +1,51 @@
-"""Referee sessions as files: a command log, an atomically rewritten state, replay.
+"""Referee sessions as files: a hash-chained command log, an atomically rewritten state, replay.
 
 A session is a directory (``--session DIR``) holding
 
 ``log.jsonl``
-    One JSON object per line, appended with flush + fsync and never rewritten. The first
-    line (``"type": "session"``) records the game (built-in id or absolute folder path), the
-    scenario (shipped name or absolute path) and the SHA-256 of the scenario file's bytes,
-    the seed, the warpress version and the SHA-256 of the state after set-up (``n`` 0).
-    Then one ``"type": "command"`` line per player command: ``n`` (the number of accepted
-    commands after it), ``command``, ``args``, ``result`` (``"ok"`` or ``"refused"`` with
-    ``message`` and, for a rule, ``rule``) and ``hash``, the SHA-256 of the state after it.
-    ``"type": "reveal"`` lines record each look at the referee's map. The log holds only
-    what the player typed and saw, never a hidden fact.
+    One JSON object per line, appended with flush + fsync and never rewritten (the one
+    exception: ``replay`` upgrades a format-1 log, below). The first line (``"type":
+    "session"``, ``"format": 2``) records the game (built-in id or absolute folder path), the
+    scenario (shipped name or absolute path) and the SHA-256 of the scenario file's bytes, the
+    seed, the warpress version and the SHA-256 of the state after set-up (``n`` 0). Then one
+    ``"type": "command"`` line per player command: ``n`` (the number of accepted commands
+    after it), ``command``, ``args``, ``result`` (``"ok"`` or ``"refused"`` with ``message``
+    and, for a rule, ``rule``) and ``hash``, the SHA-256 of the state after it. ``"type":
+    "reveal"`` lines record each look at the referee's map. Every line after the first
+    carries ``prev``, the SHA-256 of the bytes of the line before it (without its newline):
+    the log is a hash chain. The log holds only what the player typed and saw, never a hidden
+    fact.
 ``state.json``
-    Rewritten atomically (temporary file in DIR, fsync, ``os.replace``): ``n``, the
-    referee's ``dump(state)`` obfuscated in ``state`` (see below), ``state_sha256`` (the
-    SHA-256 of the dump's canonical JSON: sorted keys, compact separators; the same value
-    the log records for step ``n``) and ``checksum``, the SHA-256 of the canonical JSON of
-    every other field of the file.
+    Rewritten atomically (temporary file in DIR, fsync, ``os.replace``) after every line the
+    log gains: ``n``, the referee's ``dump(state)`` obfuscated in ``state`` (see below),
+    ``state_sha256`` (the SHA-256 of the dump's canonical JSON: sorted keys, compact
+    separators; the value the log records for step ``n``), ``log_lines`` and ``log_sha256``
+    (how many log lines it was written after, and the SHA-256 of the last of them: the anchor
+    of the chain) and ``checksum``, the SHA-256 of the canonical JSON of every other field.
 ``key``
     32 random bytes (hex), the per-session obfuscation key.
 ``.lock``
-    Held with ``fcntl.flock`` (non-blocking) while a command runs: a second command on the
-    same session at the same time is refused as busy.
+    Locked exclusively (portalocker, non-blocking) by every command that writes: a second
+    one on the same session at the same time is refused as busy. ``status`` and ``log`` take
+    no lock and write nothing, so they work in a folder the user cannot write: they read
+    ``state.json`` before ``log.jsonl``, and as a writer appends to the log before it replaces
+    the state, what they read is always one consistent moment.
+
+Every session file is opened without following a symbolic link (``O_NOFOLLOW``; where the
+system has none, a link is refused before opening) and must be a regular file: a planted
+link, a folder or a FIFO in its place is refused with one line. The log and the state may
+hold at most 64 MiB each.
+
+Integrity: every command reads the whole log and checks it line by line: each line is a JSON
+object with the fields of its type (a wrong type is named: ``log.jsonl:5: args: expected an
+object``), ``prev`` is the hash of the line before (an edit of a line, a deletion, an
+insertion or a reordering breaks the chain at the next line), ``n`` counts the accepted
+commands. The last line the state was written after must be there, with the hash the state
+recorded: a truncated log (``log.jsonl ends at line 3 but state.json was written after line
+5``) or an edited last line is reported, never used. A torn write is only a last line that
+is not a complete JSON record (no newline and not JSON): readers ignore it and the next
+command that appends cuts it off. A complete last line without its newline is a record like
+any other; the next append first adds the newline. No command deletes a complete record.
 
 Dice: step ``n`` (0 is the set-up) rolls with ``SeededDice(derived_seed(seed, n))``, a
 SHA-256 of ``f"{seed}:{n}"``; replay is exact and independent of Python's hash
@@ -33,37 +56,50 @@ Commands: the state is loaded and verified, the referee applies the command, the
 line is appended and only then the state file replaced. A command the rules forbid
 (``RuleViolation``) or that names something that does not exist (``BadInput`` raised by the
 referee: an unknown fighter, counter or hex) is logged as ``"refused"`` with its message
-and re-raised; the state is untouched. A command name the game's referee does not accept
-is rejected before anything is logged.
+and re-raised; the game state is untouched. A command name the game's referee does not
+accept is rejected before anything is logged.
 
-Crash safety: a process killed between the log append and the state rename leaves the log
-ahead of the state; the next :func:`open` replays the missing commands (checking each hash
-against the log) and rewrites the state. A torn last log line (no newline, not JSON) is a
-write that never completed and is cut off. A missing state file is rebuilt from the log.
+Crash safety: ``new`` writes the key and the state first and publishes the log last (its
+header written to a temporary file, fsynced, then renamed to ``log.jsonl``): a kill at any
+point leaves either a whole session or a folder without ``log.jsonl`` (or, from an older
+warpress, an empty one) that ``new`` takes again and ``status`` reports as holding no
+session. A process killed between a log append and the state rename leaves the log ahead of
+the state; the next command replays the missing commands (checking each hash against the
+log) and rewrites the state; ``status`` and ``log`` do the same in memory only. A missing
+state file is rebuilt from the log.
 
-Integrity: a state file that is not JSON, whose checksum does not match its content or
+State integrity: a state file that is not JSON, whose checksum does not match its content or
 whose state hash differs from the log's record for that step is reported
-(:class:`SessionCorrupt`), never used. :meth:`Session.replay` rebuilds the state from the
-log and scenario and reports any step whose replayed hash differs from the logged one (the
-log or the scenario was edited, or the engine changed); then the state file is left alone.
+(:class:`SessionCorrupt`), never used. :func:`replay` rebuilds the state from the log and
+scenario and reports any step whose replayed hash differs from the logged one (the
+scenario or the engine changed, or the log was edited and its chain recomputed); then the
+state file is left alone. When everything matches it rewrites ``state.json`` only if it
+differs (a healthy session in a read-only folder replays without writing).
+
+Sessions from before the hash chain (format 1: no ``prev``) are refused by every command
+with a line naming the fix, ``warpress referee replay``: replay checks such a log by
+replaying every step, and only if every hash matches it keeps the old log as
+``log.format1.jsonl`` and writes ``log.jsonl`` again in format 2 (the same records, each
+with its ``prev``) and the state with its anchor.
 
 Hidden state at rest: the dump holds what the player must not see (e.g. bomber positions).
 ``state.json`` stores it zlib-compressed and XORed with a keystream of SHA-256 blocks of the
 ``key`` file, base64-encoded, so opening the file does not show hidden positions at a
 glance. This protects against an accidental glance only: whoever owns the files has the key,
-and the log and seed replay the whole game anyway. It is not encryption against a
-determined player.
+and the log and seed replay the whole game anyway; for the same reason the hash chain
+catches edits and accidents, not a determined forger who recomputes it. It is not
+encryption against a determined player.
 """
 
 from __future__ import annotations
 
 import base64
-import builtins
-import fcntl
+import errno
 import hashlib
 import json
 import os
 import secrets
+import stat
 import tempfile
 import zlib
 from collections.abc import Mapping
@@ -71,6 +107,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
+
+import portalocker
 
 from .dice import SeededDice
 from .errors import BadInput, RuleViolation
@@ -81,11 +119,31 @@ LOG = "log.jsonl"
 STATE = "state.json"
 KEY = "key"
 LOCK = ".lock"
-FORMAT = 1
+OLD_LOG = "log.format1.jsonl"  # where replay keeps a format-1 log it upgrades
+FORMAT = 2
+MAX_BYTES = {LOG: 64 * 2**20, STATE: 64 * 2**20, KEY: 1024}
+
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+_NONBLOCK = getattr(os, "O_NONBLOCK", 0)  # a FIFO planted as a session file must not hang
+_BINARY = getattr(os, "O_BINARY", 0)
+_WRITES = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_APPEND | os.O_TRUNC
+_UNWRITABLE = {errno.EACCES, errno.EPERM, errno.EROFS}
 
 
 class SessionCorrupt(BadInput):
     """A session file is damaged, edited or disagrees with the log; the message says which."""
+
+
+class SessionOutdated(SessionCorrupt):
+    """A session written before the hash chain (format 1); ``replay`` upgrades it."""
+
+
+class NotAFile(SessionCorrupt):
+    """A session file is a symbolic link, a folder or another kind of file (refused)."""
+
+
+class SessionUnwritable(BadInput):
+    """A command that writes found the session folder (or one of its files) not writable."""
 
 
 # --------------------------------------------------------------------------- pure helpers
@@ -149,22 +207,90 @@ def _version() -> str:
         return "unknown"
 
 
+def _line(record: Mapping[str, Any]) -> bytes:
+    """A log record as the bytes of its line (without the newline)."""
+    return json.dumps(record, ensure_ascii=False, sort_keys=True).encode("utf-8")
+
+
 # --------------------------------------------------------------------------- file I/O
 
 
-def _append(path: Path, record: Mapping[str, Any]) -> None:
-    """Append one JSON line and force it to disk."""
-    line = json.dumps(record, ensure_ascii=False, sort_keys=True) + "\n"
-    with builtins.open(path, "a", encoding="utf-8") as handle:
-        handle.write(line)
-        handle.flush()
-        os.fsync(handle.fileno())
+def _open_file(path: Path, flags: int, mode: int = 0o600) -> int:
+    """A descriptor of the regular file ``path`` opened without following a symbolic link.
+    FileNotFoundError passes; a link, a folder or another kind of file is SessionCorrupt,
+    any other failure BadInput (SessionUnwritable when writing is not allowed), one line."""
+    if not _NOFOLLOW and path.is_symlink():  # a system without O_NOFOLLOW (Windows)
+        raise _refused_kind(path, "a symbolic link")
+    writing = bool(flags & _WRITES)
+    try:
+        fd = os.open(path, flags | _NOFOLLOW | _BINARY | (0 if writing else _NONBLOCK), mode)
+    except FileNotFoundError:
+        raise
+    except OSError as exc:
+        raise _os_problem(path, exc, writing) from None
+    try:
+        kind = stat.S_IFMT(os.fstat(fd).st_mode)
+        if kind != stat.S_IFREG:
+            raise _refused_kind(path, "a folder" if kind == stat.S_IFDIR else "not a file")
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+def _refused_kind(path: Path, what: str) -> NotAFile:
+    return NotAFile(f"{path}: is {what}; a session's files must be regular files in "
+                          f"its folder (refused)")
+
+
+def _os_problem(path: Path, exc: OSError, writing: bool) -> BadInput:
+    """One line for an OSError on a session file."""
+    if exc.errno in (errno.ELOOP, errno.EMLINK):  # O_NOFOLLOW met a link (EMLINK: BSD)
+        return _refused_kind(path, "a symbolic link")
+    if exc.errno == errno.EISDIR:
+        return _refused_kind(path, "a folder")
+    verb = "write" if writing else "read"
+    if writing and exc.errno in _UNWRITABLE:
+        return SessionUnwritable(f"{path}: cannot {verb}: {exc.strerror} (play commands, "
+                                 f"reveal and new write the session folder; status, log and "
+                                 f"replay of a healthy session only read it)")
+    return BadInput(f"{path}: cannot {verb}: {exc.strerror or exc}")
+
+
+def _read_file(path: Path) -> bytes:
+    """The bytes of a session file (at most ``MAX_BYTES[name]``); FileNotFoundError passes."""
+    fd = _open_file(path, os.O_RDONLY)
+    limit = MAX_BYTES.get(path.name, MAX_BYTES[LOG])
+    try:
+        if os.fstat(fd).st_size > limit:
+            raise SessionCorrupt(f"{path}: larger than {limit} bytes, the most a session file "
+                                 f"may hold")
+        chunks, size = [], 0
+        while size <= limit:
+            chunk = os.read(fd, 1 << 20)
+            if not chunk:
+                return b"".join(chunks)
+            chunks.append(chunk)
+            size += len(chunk)
+        raise SessionCorrupt(f"{path}: larger than {limit} bytes, the most a session file "
+                             f"may hold")
+    except OSError as exc:
+        raise _os_problem(path, exc, False) from None
+    finally:
+        os.close(fd)
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
 
 
 def write_atomically(path: Path, data: bytes, shared: bool = False) -> None:
     """Write ``data`` to a temporary file beside ``path``, fsync it, then rename it: a reader
     sees the old file or the new one, never half of one. The file is private to its owner
-    (mode 0600) unless ``shared`` (then the usual umask applies, as for a map to print)."""
+    (mode 0600) unless ``shared`` (then the usual umask applies, as for a map to print).
+    The rename replaces a symbolic link at ``path`` itself; it never writes through it."""
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}-", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as handle:
@@ -182,6 +308,17 @@ def write_atomically(path: Path, data: bytes, shared: bool = False) -> None:
     _fsync_dir(path.parent)
 
 
+def _write_session_file(path: Path, data: bytes) -> None:
+    """:func:`write_atomically` for a session file: a folder in its place, or a folder that
+    cannot be written, is one line."""
+    try:
+        if path.is_dir() and not path.is_symlink():
+            raise _refused_kind(path, "a folder")
+        write_atomically(path, data)
+    except OSError as exc:
+        raise _os_problem(path, exc, True) from None
+
+
 def _fsync_dir(folder: Path) -> None:
     try:
         fd = os.open(folder, os.O_RDONLY)
@@ -195,107 +332,293 @@ def _fsync_dir(folder: Path) -> None:
         os.close(fd)
 
 
-def _state_record(n: int, dump: Mapping[str, Any], key: bytes) -> dict[str, Any]:
+def _clean_temporary_files(directory: Path) -> None:
+    """Remove the temporary files a killed writer left (only under the exclusive lock)."""
+    for name in (LOG, STATE, KEY, OLD_LOG):
+        for leftover in directory.glob(f".{name}-*.tmp"):
+            if leftover.is_file() and not leftover.is_symlink():
+                leftover.unlink(missing_ok=True)
+
+
+# --------------------------------------------------------------------------- state.json
+
+
+@dataclass(frozen=True)
+class StateFile:
+    """A verified state.json: step ``n``'s dump and the log line it was written after."""
+
+    n: int
+    dump: dict[str, Any]
+    digest: str
+    log_lines: int
+    log_sha256: str
+
+
+_STATE_FIELDS = ("format", "n", "state", "state_sha256", "log_lines", "log_sha256", "checksum")
+
+
+def _state_bytes(n: int, dump: Mapping[str, Any], key: bytes, log_lines: int,
+                 log_sha256: str) -> bytes:
     body = {"format": FORMAT, "n": n, "state": obfuscate(dump, key),
-            "state_sha256": state_hash(dump)}
-    return {**body, "checksum": sha256(canonical(body))}
+            "state_sha256": state_hash(dump), "log_lines": log_lines, "log_sha256": log_sha256}
+    record = {**body, "checksum": sha256(canonical(body))}
+    return (json.dumps(record, indent=1) + "\n").encode()
 
 
-def write_state(directory: Path, n: int, dump: Mapping[str, Any], key: bytes) -> None:
-    """Rewrite DIR/state.json atomically with step ``n``'s dump."""
-    record = _state_record(n, dump, key)
-    write_atomically(directory / STATE, (json.dumps(record, indent=1) + "\n").encode())
+def write_state(directory: Path, n: int, dump: Mapping[str, Any], key: bytes,
+                log_lines: int, log_sha256: str) -> None:
+    """Rewrite DIR/state.json atomically with step ``n``'s dump, written after log line
+    ``log_lines`` whose SHA-256 is ``log_sha256``."""
+    _write_session_file(directory / STATE,
+                        _state_bytes(n, dump, key, log_lines, log_sha256))
 
 
-def read_state(directory: Path, key: bytes) -> tuple[int, dict[str, Any], str]:
-    """``(n, dump, state_sha256)`` of DIR/state.json, verified; SessionCorrupt if not."""
+def read_state(directory: Path, key: bytes) -> StateFile:
+    """DIR/state.json, verified; SessionCorrupt if not, FileNotFoundError if missing."""
     path = directory / STATE
-    where = str(path)
+    rebuild = f"`warpress referee replay --session {directory}` rebuilds it"
+    raw = _read_file(path)
     try:
-        record = json.loads(path.read_bytes().decode("utf-8"))
+        record = json.loads(raw.decode("utf-8"))
     except (UnicodeError, ValueError):
-        raise SessionCorrupt(f"{where}: not JSON; `warpress referee replay --session "
-                             f"{directory}` rebuilds it from the log") from None
-    fields = ("format", "n", "state", "state_sha256", "checksum")
-    if not isinstance(record, dict) or any(name not in record for name in fields):
-        raise SessionCorrupt(f"{where}: not a session state (expected the keys "
-                             f"{', '.join(fields)})")
+        raise SessionCorrupt(f"{path}: not JSON; {rebuild} from the log") from None
+    if isinstance(record, dict) and record.get("format") == 1:
+        raise SessionCorrupt(f"{path}: format 1, from before the hash chain; {rebuild}")
+    if not isinstance(record, dict) or any(name not in record for name in _STATE_FIELDS):
+        raise SessionCorrupt(f"{path}: not a session state (expected the keys "
+                             f"{', '.join(_STATE_FIELDS)}); {rebuild}")
     body = {k: v for k, v in record.items() if k != "checksum"}
     if record["checksum"] != sha256(canonical(body)):
-        raise SessionCorrupt(f"{where}: checksum mismatch (the file was edited or damaged); "
-                             f"`warpress referee replay --session {directory}` rebuilds it")
+        raise SessionCorrupt(f"{path}: checksum mismatch (the file was edited or damaged); "
+                             f"{rebuild}")
     try:
         dump = deobfuscate(record["state"], key)
     except (ValueError, AttributeError):
-        raise SessionCorrupt(f"{where}: checksum mismatch (the state does not decode with "
-                             f"{directory / KEY})") from None
+        raise SessionCorrupt(f"{path}: checksum mismatch (the state does not decode with "
+                             f"{directory / KEY}); {rebuild}") from None
     digest = state_hash(dump)
-    if digest != record["state_sha256"] or not isinstance(record["n"], int):
-        raise SessionCorrupt(f"{where}: checksum mismatch (state_sha256 differs from the "
-                             f"state it holds)")
-    return record["n"], dump, digest
+    counts = (record["n"], record["log_lines"])
+    if (digest != record["state_sha256"] or not all(type(c) is int and c >= 0 for c in counts)
+            or not isinstance(record["log_sha256"], str) or not isinstance(dump, dict)):
+        raise SessionCorrupt(f"{path}: checksum mismatch (state_sha256 differs from the "
+                             f"state it holds); {rebuild}")
+    return StateFile(record["n"], dump, digest, record["log_lines"], record["log_sha256"])
 
 
-def read_log(directory: Path, *, repair: bool = False) -> list[dict[str, Any]]:
-    """Every record of DIR/log.jsonl. A torn last line (no newline) is ignored, and cut off
-    when ``repair``; any other line that is not a JSON object raises SessionCorrupt."""
-    path = directory / LOG
-    raw = path.read_bytes()
+# --------------------------------------------------------------------------- log.jsonl
+
+_SCHEMA: dict[str, dict[str, tuple[Any, ...]]] = {
+    "session": {"format": (int,), "game": (str,), "scenario": (str, None),
+                "scenario_sha256": (str, None), "seed": (int,), "warpress": (str,),
+                "n": (int,), "hash": (str,), "time": (str,)},
+    "command": {"n": (int,), "command": (str,), "args": (dict,), "result": (str,),
+                "hash": (str,), "time": (str,)},
+    "reveal": {"n": (int,), "map": (bool,), "time": (str,)},
+}
+_OPTIONAL: dict[str, dict[str, tuple[Any, ...]]] = {
+    "command": {"message": (str,), "rule": (str, None)},
+}
+_KIND_NAMES = {int: "an integer", str: "a string", bool: "true or false", dict: "an object",
+               None: "null"}
+_ARG_KINDS = (str, int, bool, None)
+
+
+def _is(value: Any, kinds: tuple[Any, ...]) -> bool:
+    """Whether ``value`` is one of the JSON ``kinds`` (an int is not a bool, nor the reverse)."""
+    return any(value is None if kind is None else type(value) is kind for kind in kinds)
+
+
+def _shown(value: Any) -> str:
+    text = json.dumps(value, ensure_ascii=False)
+    return f"{type(value).__name__} {text if len(text) <= 40 else text[:37] + '...'}"
+
+
+@dataclass
+class _Log:
+    """The complete records of log.jsonl, checked, and where its bytes end."""
+
+    path: Path
+    records: list[dict[str, Any]]
+    lines: list[bytes]  # the bytes of each complete line, without its newline
+    end: int  # the offset after the last complete line (and its newline, when it has one)
+    newline: bool  # whether the last complete line ends with a newline
+    size: int  # the file's size: more than ``end`` when a torn write follows
+    steps: list[int] = field(default_factory=list)  # the lines of step 0 (the header), 1, ...
+
+    @property
+    def head(self) -> str:
+        """The SHA-256 of the last line: the ``prev`` of the next."""
+        return sha256(self.lines[-1])
+
+    @property
+    def format(self) -> int:
+        return self.records[0]["format"]
+
+
+def _split(raw: bytes) -> tuple[list[bytes], int, bool]:
+    """``(complete lines, end, newline)``: the bytes after the last newline are a line only
+    when they are a whole JSON object; otherwise they are a torn write, outside ``end``."""
     lines = raw.split(b"\n")
     tail = lines.pop()  # b"" when the file ends with a newline
-    if tail and repair:
-        with builtins.open(path, "r+b") as handle:
-            handle.truncate(len(raw) - len(tail))
-            handle.flush()
-            os.fsync(handle.fileno())
-    records = []
-    for number, line in enumerate(lines, 1):
-        try:
-            record = json.loads(line.decode("utf-8"))
-        except (UnicodeError, ValueError):
-            record = None
-        if not isinstance(record, dict) or "type" not in record:
-            raise SessionCorrupt(f"{path}:{number}: not JSON (a log line was damaged or "
-                                 f"edited)")
-        records.append(record)
-    header = records[0] if records else {}
+    if tail and _is_object(tail):
+        return lines + [tail], len(raw), False
+    return lines, len(raw) - len(tail), True
+
+
+def _is_object(line: bytes) -> bool:
+    try:
+        return isinstance(json.loads(line.decode("utf-8")), dict)
+    except (UnicodeError, ValueError):
+        return False
+
+
+def _read_log(directory: Path, outdated_ok: bool = False) -> _Log:
+    """DIR/log.jsonl with every line checked (see the module docstring); BadInput when the
+    folder holds no session, SessionOutdated for a format-1 log (unless ``outdated_ok``: then
+    it is checked without the chain), SessionCorrupt naming the first bad line otherwise."""
+    path = directory / LOG
+    try:
+        raw = _read_file(path)
+    except FileNotFoundError:
+        raise _no_session(directory, f"no {LOG}") from None
+    lines, end, newline = _split(raw)
+    if not lines:
+        raise _no_session(directory, f"{LOG} is empty: a `referee new` that did not finish")
+    records = [_parse(path, number, line) for number, line in enumerate(lines, 1)]
+    log = _Log(path, records, lines, end, newline, len(raw))
+    _check_header(directory, log, outdated_ok)
+    log.steps = _check_lines(log, chained=log.format == FORMAT)
+    return log
+
+
+def _no_session(directory: Path, why: str) -> BadInput:
+    return BadInput(f"no referee session in {directory} ({why}); start one with "
+                    f"`warpress referee new GAME --session {directory}`")
+
+
+def _parse(path: Path, number: int, line: bytes) -> dict[str, Any]:
+    try:
+        record = json.loads(line.decode("utf-8"))
+    except (UnicodeError, ValueError):
+        record = None
+    if not isinstance(record, dict):
+        raise SessionCorrupt(f"{path}:{number}: not a JSON record (a log line was damaged or "
+                             f"edited)")
+    return record
+
+
+def _check_header(directory: Path, log: _Log, outdated_ok: bool) -> None:
+    header = log.records[0]
     if (header.get("type") != "session" or not isinstance(header.get("game"), str)
-            or not isinstance(header.get("seed"), int)):
-        raise SessionCorrupt(f"{path}:1: not a referee session log (expected a session "
+            or not _is(header.get("seed"), (int,))):
+        raise SessionCorrupt(f"{log.path}:1: not a referee session log (expected a session "
                              f"header with game and seed)")
-    return records
+    if header.get("format") == 1 and not outdated_ok:
+        raise SessionOutdated(f"{log.path}: a session from before the hash chain (format 1); "
+                              f"`warpress referee replay --session {directory}` checks it and "
+                              f"upgrades it")
+    if header.get("format") not in (1, FORMAT):
+        raise SessionCorrupt(f"{log.path}:1: format {header.get('format')!r} is not one this "
+                             f"warpress reads ({FORMAT})")
 
 
-def _accepted(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The header and the accepted command lines, checked to count 0, 1, 2, ..."""
-    steps = [records[0]] + [r for r in records[1:]
-                            if r.get("type") == "command" and r.get("result") == "ok"]
-    for expected, record in enumerate(steps):
-        if record.get("n") != expected or not isinstance(record.get("hash"), str):
-            raise SessionCorrupt(f"log.jsonl: accepted command {expected} is recorded as "
-                                 f"n={record.get('n')!r}; the log was edited")
+def _check_lines(log: _Log, chained: bool = True) -> list[int]:
+    """Check every record's fields, the hash chain (when ``chained``) and the count ``n``;
+    the line numbers of the header and of each accepted command (step 0, 1, ...)."""
+    steps: list[int] = []
+    for number, record in enumerate(log.records, 1):
+        _check_fields(log.path, number, record)
+        if chained and number > 1 and record.get("prev") != sha256(log.lines[number - 2]):
+            raise SessionCorrupt(f"{log.path}:{number}: hash chain broken: prev is not the "
+                                 f"SHA-256 of line {number - 1} (a line was edited, deleted or "
+                                 f"moved)")
+        accepted = record["type"] == "session" or record.get("result") == "ok"
+        expected = len(steps) if accepted else len(steps) - 1
+        if record["n"] != expected:
+            raise SessionCorrupt(f"{log.path}:{number}: n is {record['n']} where {expected} "
+                                 f"was due (lines were removed, added or edited)")
+        if accepted:
+            steps.append(number)
     return steps
+
+
+def _check_fields(path: Path, number: int, record: dict[str, Any]) -> None:
+    kind = record.get("type")
+    if kind not in _SCHEMA or (number == 1) != (kind == "session"):
+        allowed = "session" if number == 1 else "command or reveal"
+        raise SessionCorrupt(f"{path}:{number}: type: expected {allowed}, got "
+                             f"{_shown(kind)}")
+    fields = {**_SCHEMA[kind], **{k: v for k, v in _OPTIONAL.get(kind, {}).items()
+                                  if k in record}}
+    for name, kinds in fields.items():
+        if name not in record or not _is(record[name], kinds):
+            want = " or ".join(_KIND_NAMES[k] for k in kinds)
+            got = _shown(record[name]) if name in record else "nothing"
+            raise SessionCorrupt(f"{path}:{number}: {name}: expected {want}, got {got}")
+    if kind == "command":
+        _check_command(path, number, record)
+
+
+def _check_command(path: Path, number: int, record: dict[str, Any]) -> None:
+    if record["result"] not in ("ok", "refused"):
+        raise SessionCorrupt(f"{path}:{number}: result: expected ok or refused, got "
+                             f"{_shown(record['result'])}")
+    if record["result"] == "refused" and not isinstance(record.get("message"), str):
+        raise SessionCorrupt(f"{path}:{number}: message: a refused command needs its message")
+    for name, value in record["args"].items():
+        if not _is(value, _ARG_KINDS):
+            raise SessionCorrupt(f"{path}:{number}: args.{name}: expected a string, a number, "
+                                 f"true, false or null, got {_shown(value)}")
+
+
+def _append(log: _Log, record: dict[str, Any]) -> None:
+    """Append one record, chained to the last line, and force it to disk: a torn write after
+    the last complete line is cut off first, and a last line without its newline gets it."""
+    record = {**record, "prev": log.head}
+    line = _line(record)
+    data = (b"" if log.newline else b"\n") + line + b"\n"
+    fd = _open_file(log.path, os.O_RDWR)
+    try:
+        if log.size != log.end:
+            os.ftruncate(fd, log.end)
+        os.lseek(fd, log.end, os.SEEK_SET)
+        _write_all(fd, data)
+        os.fsync(fd)
+    except OSError as exc:
+        raise _os_problem(log.path, exc, True) from None
+    finally:
+        os.close(fd)
+    log.records.append(record)
+    log.lines.append(line)
+    log.end += len(data)
+    log.size, log.newline = log.end, True
 
 
 # --------------------------------------------------------------------------- locking
 
 
 class _Lock:
-    """An exclusive, non-blocking flock on DIR/.lock, held until :meth:`release`."""
+    """An exclusive, non-blocking lock (portalocker) on DIR/.lock, held until
+    :meth:`release`; BadInput "busy" when another command holds it, SessionUnwritable when
+    the folder cannot be written."""
 
     def __init__(self, directory: Path):
-        self.handle = builtins.open(directory / LOCK, "a+b")
+        path = directory / LOCK
+        self.handle = os.fdopen(_open_file(path, os.O_RDWR | os.O_CREAT), "r+b")
         try:
-            fcntl.flock(self.handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
+            portalocker.lock(self.handle, portalocker.LockFlags.EXCLUSIVE
+                             | portalocker.LockFlags.NON_BLOCKING)
+        except portalocker.LockException:
             self.handle.close()
             raise BadInput(f"session {directory} is busy: another warpress referee command "
-                           f"holds {directory / LOCK}; try again when it has finished") from None
+                           f"holds {path}; try again when it has finished") from None
 
     def release(self) -> None:
         if not self.handle.closed:
-            fcntl.flock(self.handle.fileno(), fcntl.LOCK_UN)
-            self.handle.close()
+            try:
+                portalocker.unlock(self.handle)
+            finally:
+                self.handle.close()
 
 
 # --------------------------------------------------------------------------- scenario
@@ -340,12 +663,13 @@ def _file_sha256(path: Path | None) -> str | None:
 
 @dataclass(frozen=True)
 class ReplayReport:
-    """What :meth:`Session.replay` found: the steps replayed and every difference."""
+    """What :func:`replay` found: the steps replayed and every difference."""
 
     n: int
     differences: tuple[str, ...] = ()
     notes: tuple[str, ...] = ()
     state_file: str = "ok"  # how state.json was before: ok, missing, or the problem
+    rewritten: bool = False  # whether state.json was written (it differed, or was missing)
 
     @property
     def ok(self) -> bool:
@@ -354,7 +678,8 @@ class ReplayReport:
 
 @dataclass
 class Session:
-    """An open, locked referee session. Use as a context manager, or call :meth:`close`."""
+    """An open referee session. Use as a context manager, or call :meth:`close`. Opened to
+    write (locked), it runs commands and reveals; opened ``readonly`` it only reads."""
 
     directory: Path
     game: Game
@@ -364,6 +689,8 @@ class Session:
     n: int
     key: bytes = field(repr=False)
     lock: _Lock | None = field(default=None, repr=False)
+    log: _Log | None = field(default=None, repr=False)
+    readonly: bool = False
 
     # -- lifecycle
 
@@ -394,6 +721,7 @@ class Session:
         if name not in self.referee.commands:
             raise BadInput(f"unknown command {name!r} for {self.game.id} "
                            f"(commands: {', '.join(self.referee.commands)})")
+        self._check_writable()
         args = dict(args)
         dice = SeededDice(derived_seed(self.seed, self.n + 1))
         try:
@@ -406,10 +734,8 @@ class Session:
             raise
         dump = self.referee.dump(step.state)
         n = self.n + 1
-        _append(self.directory / LOG, {"type": "command", "n": n, "command": name,
-                                       "args": args, "result": "ok",
-                                       "hash": state_hash(dump), "time": _now()})
-        write_state(self.directory, n, dump, self.key)
+        self._record({"type": "command", "n": n, "command": name, "args": args,
+                      "result": "ok", "hash": state_hash(dump), "time": _now()}, n, dump)
         self.state, self.n = step.state, n
         return step
 
@@ -417,10 +743,20 @@ class Session:
                      rule: str | None) -> None:
         """Log a refused command with the hash of the state it left unchanged (the referee's
         states are immutable, so it is hashed only here)."""
-        digest = state_hash(self.referee.dump(self.state))
-        _append(self.directory / LOG, {"type": "command", "n": self.n, "command": name,
-                                       "args": args, "result": "refused", "message": message,
-                                       "rule": rule, "hash": digest, "time": _now()})
+        dump = self.referee.dump(self.state)
+        self._record({"type": "command", "n": self.n, "command": name, "args": args,
+                      "result": "refused", "message": message, "rule": rule,
+                      "hash": state_hash(dump), "time": _now()}, self.n, dump)
+
+    def _record(self, record: dict[str, Any], n: int, dump: Mapping[str, Any]) -> None:
+        """Append ``record`` to the log, then rewrite the state (step ``n``) anchored to it."""
+        assert self.log is not None
+        _append(self.log, record)
+        write_state(self.directory, n, dump, self.key, len(self.log.lines), self.log.head)
+
+    def _check_writable(self) -> None:
+        if self.readonly or self.log is None:
+            raise BadInput(f"session {self.directory} was opened read-only")
 
     # -- views
 
@@ -435,11 +771,12 @@ class Session:
         """The referee's view and, when ``map_format`` ("svg", "png") is given, the umpire
         map; one reveal event in the log, written once both are drawn (a map that cannot be
         drawn shows nothing and logs nothing)."""
+        self._check_writable()
         view = self.referee.referee_view(self.game, self.state)
         drawn = (self.referee.render_referee_map(self.game, self.state, map_format)
                  if map_format else None)
-        _append(self.directory / LOG, {"type": "reveal", "n": self.n,
-                                       "map": map_format is not None, "time": _now()})
+        self._record({"type": "reveal", "n": self.n, "map": map_format is not None,
+                      "time": _now()}, self.n, self.referee.dump(self.state))
         return view, drawn
 
     def announcements(self) -> list[dict[str, Any]]:
@@ -453,19 +790,10 @@ class Session:
         return self.referee.render_player_map(self.game, self.state, fmt)
 
     def history(self) -> list[dict[str, Any]]:
-        """Every log record, the session header first."""
-        return read_log(self.directory)
-
-    # -- replay
-
-    def replay(self) -> ReplayReport:
-        """Rebuild the state from the log and scenario, checking every logged hash (see
-        :func:`replay`)."""
-        report, state, n = _replay(self.directory, self.game, self.referee,
-                                   read_log(self.directory), self.key)
-        if report.ok:
-            self.state, self.n = state, n
-        return report
+        """Every log record, the session header first (as checked when the session opened,
+        with what it appended since)."""
+        assert self.log is not None
+        return [dict(record) for record in self.log.records]
 
 
 def _replay_steps(game: Game, referee: Referee, seed: int, state: Any,
@@ -476,43 +804,39 @@ def _replay_steps(game: Game, referee: Referee, seed: int, state: Any,
     for record in steps:
         n = record["n"]
         try:
-            step = referee.apply(game, state, record.get("command"), dict(record.get("args")
-                                                                          or {}),
+            step = referee.apply(game, state, record["command"], dict(record["args"]),
                                  SeededDice(derived_seed(seed, n)))
         except (RuleViolation, BadInput) as exc:
-            differences.append(f"command {n} ({record.get('command')}) is refused on replay: "
+            differences.append(f"command {n} ({record['command']}) is refused on replay: "
                                f"{exc}")
             break
         state = step.state
         if state_hash(referee.dump(state)) != record["hash"]:
-            differences.append(f"command {n} ({record.get('command')}): the replayed state "
+            differences.append(f"command {n} ({record['command']}): the replayed state "
                                f"differs from the logged hash")
     return state, differences
 
 
-def _rebuild(directory: Path, game: Game, referee: Referee,
-             records: list[dict[str, Any]]) -> tuple[Any, int, list[str], list[str]]:
+def _rebuild(game: Game, referee: Referee, log: _Log,
+             steps: list[int]) -> tuple[Any, int, list[str], list[str]]:
     """Replay a whole log from the scenario: (state, n, differences, notes)."""
-    header = records[0]
-    steps = _accepted(records)
+    header = log.records[0]
     notes = []
-    _name, path = _scenario_file(referee, game, header.get("scenario"))
-    if header.get("scenario_sha256") != _file_sha256(path):
-        notes.append(f"scenario {header.get('scenario')!r} changed since the session began")
-    if header.get("warpress") != _version():
-        notes.append(f"session began with warpress {header.get('warpress')}, "
+    _name, path = _scenario_file(referee, game, header["scenario"])
+    if header["scenario_sha256"] != _file_sha256(path):
+        notes.append(f"scenario {header['scenario']!r} changed since the session began")
+    if header["warpress"] != _version():
+        notes.append(f"session began with warpress {header['warpress']}, "
                      f"replayed with {_version()}")
-    scenario = referee.load_scenario(game, header.get("scenario"))
+    scenario = referee.load_scenario(game, header["scenario"])
     state = referee.new(game, scenario, SeededDice(derived_seed(header["seed"], 0))).state
     differences = []
     if state_hash(referee.dump(state)) != header["hash"]:
         differences.append("set-up (n=0): the replayed state differs from the logged hash")
-    state, more = _replay_steps(game, referee, header["seed"], state, steps[1:])
+    accepted = [log.records[number - 1] for number in steps[1:]]
+    state, more = _replay_steps(game, referee, header["seed"], state, accepted)
     differences += more
-    if differences:
-        differences.append("the log, the scenario or warpress changed; state.json was "
-                           "left as it was")
-    return state, steps[-1]["n"], differences, notes
+    return state, len(steps) - 1, differences, notes
 
 
 # --------------------------------------------------------------------------- create / open
@@ -521,7 +845,8 @@ def _rebuild(directory: Path, game: Game, referee: Referee,
 def create(directory: str | Path, game: str, scenario: str | None = None,
            seed: int | None = None) -> Session:
     """Start a session in ``directory`` (created if needed): set up the scenario, write the
-    key, the state and the log header. BadInput if it already holds a session."""
+    key and the state, then publish the log (its header) by a rename. BadInput if it
+    already holds a session; a ``new`` killed earlier leaves nothing that stops this one."""
     from .loader import load_cached
 
     directory = Path(directory)
@@ -541,133 +866,267 @@ def create(directory: str | Path, game: str, scenario: str | None = None,
     lock = _Lock(directory)
     try:
         _refuse_existing(directory)
+        _clean_temporary_files(directory)
         key = _new_key(directory)
-        write_state(directory, 0, dump, key)
         header = {"type": "session", "format": FORMAT, "game": _game_ref(game),
                   "scenario": logged, "scenario_sha256": _file_sha256(path), "seed": seed,
                   "warpress": _version(), "n": 0, "hash": state_hash(dump), "time": _now()}
-        _append(directory / LOG, header)
+        line = _line(header)
+        write_state(directory, 0, dump, key, 1, sha256(line))
+        _write_session_file(directory / LOG, line + b"\n")  # the session exists from here
+        log = _Log(directory / LOG, [header], [line], len(line) + 1, True, len(line) + 1)
     except BaseException:
         lock.release()
         raise
-    return Session(directory, data, referee, header, state, 0, key, lock)
+    return Session(directory, data, referee, header, state, 0, key, lock, log)
 
 
 def _refuse_existing(directory: Path) -> None:
+    """BadInput unless ``directory`` can take a new session: absent, or a folder without a
+    log (or with the empty log of a `new` that did not finish) whose session files, where
+    present, are regular files."""
     if directory.exists() and not directory.is_dir():
         raise BadInput(f"--session {str(directory)!r} is a file, not a directory")
-    if (directory / LOG).exists():
+    for name in (LOG, STATE, KEY, LOCK):
+        path = directory / name
+        if path.is_symlink():
+            raise _refused_kind(path, "a symbolic link")
+        if path.exists() and not path.is_file():
+            raise _refused_kind(path, "a folder" if path.is_dir() else "not a file")
+    log = directory / LOG
+    if log.exists() and _split(_read_file(log))[0]:
         raise BadInput(f"{directory} already holds a referee session ({LOG}); choose another "
                        f"--session DIR")
 
 
-def open(directory: str | Path) -> Session:  # shadows builtins.open on purpose: session.open
-    """Open (and lock) the session in ``directory``, verifying the state against the log and
-    replaying commands a crash left out of the state file."""
-    from .loader import load_cached
-
+def open(directory: str | Path, readonly: bool = False) -> Session:  # shadows builtins.open
+    """Open the session in ``directory``, verifying the log, and the state against the log.
+    To write (the default) the session is locked, and commands a crash left out of the state
+    file are replayed and the state rewritten; ``readonly`` takes no lock and writes nothing
+    (what a crash left out is replayed in memory)."""
     directory = _existing(directory)
+    if readonly:
+        return _load(directory, None)
     lock = _Lock(directory)
     try:
-        records = read_log(directory, repair=True)
-        header = records[0]
-        data = load_cached(header["game"])
-        referee = referee_for(data)
-        key = _read_key(directory)
-        state, n = _load_verified(directory, data, referee, records, key)
+        _clean_temporary_files(directory)
+        return _load(directory, lock)
     except BaseException:
         lock.release()
         raise
-    return Session(directory, data, referee, header, state, n, key, lock)
 
 
-def replay(directory: str | Path) -> ReplayReport:
-    """Rebuild DIR/state.json from the log and scenario, whatever state.json holds (also when
-    it is missing, damaged or edited). When every replayed hash matches the log, the state is
-    rewritten; otherwise it is left alone and the report lists the differences."""
+def _load(directory: Path, lock: _Lock | None) -> Session:
+    """Read key, state, then log (in that order: see the module docstring) and check them;
+    a problem of the log (no session, format 1, a broken chain) is the one reported first."""
     from .loader import load_cached
 
-    directory = _existing(directory)
-    lock = _Lock(directory)
     try:
-        records = read_log(directory, repair=True)
-        data = load_cached(records[0]["game"])
-        referee = referee_for(data)
-        try:
-            key = _read_key(directory)
-        except SessionCorrupt:
-            key = _new_key(directory)
-        return _replay(directory, data, referee, records, key)[0]
-    finally:
-        lock.release()
-
-
-def _replay(directory: Path, game: Game, referee: Referee, records: list[dict[str, Any]],
-            key: bytes) -> tuple[ReplayReport, Any, int]:
-    try:
-        read_state(directory, key)
-        before = "ok"
+        key = _read_key(directory)
+        saved: StateFile | None = read_state(directory, key)
+        problem = None
     except FileNotFoundError:
-        before = "missing"
+        saved = problem = None
     except SessionCorrupt as exc:
-        before = str(exc)
-    state, n, differences, notes = _rebuild(directory, game, referee, records)
-    if not differences:
-        write_state(directory, n, referee.dump(state), key)
-    return ReplayReport(n, tuple(differences), tuple(notes), before), state, n
-
-
-def _new_key(directory: Path) -> bytes:
-    key = secrets.token_bytes(32)
-    write_atomically(directory / KEY, key.hex().encode() + b"\n")
-    os.chmod(directory / KEY, 0o600)
-    return key
+        saved, problem = None, exc
+    log = _read_log(directory)
+    if problem is not None:
+        raise problem
+    data = load_cached(log.records[0]["game"])
+    referee = referee_for(data)
+    state, n = _verified_state(directory, data, referee, log, key, saved, lock is not None)
+    return Session(directory, data, referee, log.records[0], state, n, key, lock, log,
+                   readonly=lock is None)
 
 
 def _existing(directory: str | Path) -> Path:
     directory = Path(directory)
-    if not (directory / LOG).is_file():
-        raise BadInput(f"no referee session in {directory} (no {LOG}); start one with "
-                       f"`warpress referee new GAME --session {directory}`")
+    if not (directory / LOG).is_symlink() and not (directory / LOG).exists():
+        raise _no_session(directory, f"no {LOG}")
     return directory
 
 
 def _read_key(directory: Path) -> bytes:
     path = directory / KEY
     try:
-        return bytes.fromhex(path.read_text(encoding="ascii").strip())
+        text = _read_file(path)
     except FileNotFoundError:
         raise SessionCorrupt(f"{path}: missing; the state cannot be read (`warpress referee "
                              f"replay --session {directory}` rebuilds it)") from None
-    except (UnicodeError, ValueError):
-        raise SessionCorrupt(f"{path}: not a session key (expected 64 hex digits)") from None
-
-
-def _load_verified(directory: Path, game: Game, referee: Referee,
-                   records: list[dict[str, Any]], key: bytes) -> tuple[Any, int]:
-    """The verified state; replays the commands the log holds beyond it (crash recovery)."""
-    steps = _accepted(records)
     try:
-        n, dump, digest = read_state(directory, key)
-    except FileNotFoundError:
-        state, n, differences, _notes = _rebuild(directory, game, referee, records)
+        key = bytes.fromhex(text.decode("ascii").strip())
+    except (UnicodeError, ValueError):
+        key = b""
+    if len(key) != 32:
+        raise SessionCorrupt(f"{path}: not a session key (expected 64 hex digits)")
+    return key
+
+
+def _new_key(directory: Path) -> bytes:
+    key = secrets.token_bytes(32)
+    _write_session_file(directory / KEY, key.hex().encode() + b"\n")
+    return key
+
+
+def _truncation(log: _Log, saved: StateFile) -> str | None:
+    """What is wrong with the log against the line state.json was written after, if any."""
+    have = len(log.lines)
+    if saved.log_lines > have:
+        return (f"{log.path} ends at line {have} but {STATE} was written after line "
+                f"{saved.log_lines}: the log was truncated (restore it; or delete {STATE} and "
+                f"replay to go on from line {have})")
+    if saved.log_lines < 1 or sha256(log.lines[saved.log_lines - 1]) != saved.log_sha256:
+        return (f"{log.path}:{saved.log_lines}: not the line {STATE} was written after (the "
+                f"log was edited or cut here)")
+    return None
+
+
+def _verified_state(directory: Path, game: Game, referee: Referee, log: _Log, key: bytes,
+                    saved: StateFile | None, write: bool) -> tuple[Any, int]:
+    """The verified state; replays the commands the log holds beyond it (crash recovery),
+    and when ``write`` rewrites the state so that it is anchored to the log's last line."""
+    steps = log.steps
+    if saved is None:  # state.json missing: rebuilt from the log
+        state, n, differences, _notes = _rebuild(game, referee, log, steps)
         if differences:
             raise SessionCorrupt(f"{directory / STATE}: missing, and the log does not replay: "
-                                 f"{differences[0]}") from None
-        write_state(directory, n, referee.dump(state), key)
-        return state, n
-    if n >= len(steps):
-        raise SessionCorrupt(f"{directory / STATE}: checksum mismatch: the state is at command "
-                             f"{n} but {LOG} records only {len(steps) - 1}")
-    if steps[n]["hash"] != digest:
-        raise SessionCorrupt(f"{directory / STATE}: checksum mismatch with {LOG} at command "
-                             f"{n}; `warpress referee replay --session {directory}` rebuilds it")
-    state = referee.load(game, dump)
-    if n + 1 < len(steps):  # the log is ahead: a crash before the state was renamed
-        state, differences = _replay_steps(game, referee, records[0]["seed"], state,
-                                           steps[n + 1:])
-        if differences:
-            raise SessionCorrupt(f"{directory / LOG}: recovery failed: {differences[0]}")
-        n = len(steps) - 1
-        write_state(directory, n, referee.dump(state), key)
+                                 f"{differences[0]}")
+    else:
+        state, n = _caught_up(directory, game, referee, log, steps, saved)
+        if (saved.log_lines, saved.log_sha256) == (len(log.lines), log.head):
+            return state, n
+    if write:
+        write_state(directory, n, referee.dump(state), key, len(log.lines), log.head)
     return state, n
+
+
+def _caught_up(directory: Path, game: Game, referee: Referee, log: _Log, steps: list[int],
+               saved: StateFile) -> tuple[Any, int]:
+    """The saved state checked against the log, with the accepted commands after the line it
+    was written after replayed."""
+    problem = _truncation(log, saved)
+    if problem:
+        raise SessionCorrupt(problem)
+    done = [number for number in steps if number <= saved.log_lines]
+    if saved.n != len(done) - 1:
+        raise SessionCorrupt(f"{directory / STATE}: checksum mismatch: the state is at "
+                             f"command {saved.n} but {LOG} up to line {saved.log_lines} "
+                             f"records {len(done) - 1}")
+    if log.records[done[-1] - 1]["hash"] != saved.digest:
+        raise SessionCorrupt(f"{directory / STATE}: checksum mismatch with {LOG} at command "
+                             f"{saved.n}; `warpress referee replay --session {directory}` "
+                             f"rebuilds it")
+    state = referee.load(game, saved.dump)
+    later = [log.records[number - 1] for number in steps[len(done):]]
+    if later:  # the log is ahead: a crash before the state was renamed
+        state, differences = _replay_steps(game, referee, log.records[0]["seed"], state,
+                                           later)
+        if differences:
+            raise SessionCorrupt(f"{log.path}: recovery failed: {differences[0]}")
+    return state, len(steps) - 1
+
+
+# --------------------------------------------------------------------------- replay
+
+
+def replay(directory: str | Path) -> ReplayReport:
+    """Rebuild DIR/state.json from the log and scenario, whatever state.json holds (also when
+    it is missing, damaged or edited). When every replayed hash matches the log, the state is
+    rewritten if it differs; otherwise it is left alone and the report lists the differences.
+    A format-1 log that replays is upgraded (see the module docstring). In a folder that
+    cannot be written replay still checks, and fails only when it must write."""
+    directory = _existing(directory)
+    try:
+        lock: _Lock | None = _Lock(directory)
+    except SessionUnwritable:
+        lock = None
+    try:
+        if lock is not None:
+            _clean_temporary_files(directory)
+        return _replay(directory, lock)
+    finally:
+        if lock is not None:
+            lock.release()
+
+
+def _replay(directory: Path, lock: _Lock | None) -> ReplayReport:
+    from .loader import load_cached
+
+    log = _read_log(directory, outdated_ok=True)
+    data = load_cached(log.records[0]["game"])
+    referee = referee_for(data)
+    key, fresh, saved, before = _key_and_state(directory)
+    problem = _truncation(log, saved) if saved is not None and log.format == FORMAT else None
+    if problem:
+        raise SessionCorrupt(problem)
+    state, n, differences, notes = _rebuild(data, referee, log, log.steps)
+    if differences:
+        differences.append(f"the log, the scenario or warpress changed; {STATE} was left as "
+                           f"it was")
+        return ReplayReport(n, tuple(differences), tuple(notes), before)
+    if log.format != FORMAT:
+        log = _upgrade(directory, log, lock)
+        notes.append(f"{LOG} upgraded to format {FORMAT} (a hash chain); the old log is kept "
+                     f"as {OLD_LOG}")
+    wanted = _state_bytes(n, referee.dump(state), key, len(log.lines), log.head)
+    try:
+        rewritten = _read_file(directory / STATE) != wanted
+    except FileNotFoundError:
+        rewritten = True
+    if rewritten:
+        _need_lock(directory, lock, STATE)
+        if fresh:  # the key was missing or damaged: a new one, written with the state
+            _write_session_file(directory / KEY, key.hex().encode() + b"\n")
+        _write_session_file(directory / STATE, wanted)
+    return ReplayReport(n, (), tuple(notes), before, rewritten)
+
+
+def _key_and_state(directory: Path) -> tuple[bytes, bool, StateFile | None, str]:
+    """``(key, whether it is new, verified state or None, how state.json was)`` for replay:
+    a missing or damaged key is replaced by a new one (written with the state), a damaged
+    state is described; a link or a folder in their place is refused."""
+    try:
+        key = _read_key(directory)
+    except NotAFile:
+        raise
+    except SessionCorrupt as exc:
+        return secrets.token_bytes(32), True, None, str(exc)
+    try:
+        return key, False, read_state(directory, key), "ok"
+    except FileNotFoundError:
+        return key, False, None, "missing"
+    except NotAFile:
+        raise
+    except SessionCorrupt as exc:
+        return key, False, None, str(exc)
+
+
+def _need_lock(directory: Path, lock: _Lock | None, name: str) -> None:
+    if lock is None:
+        raise SessionUnwritable(f"{directory}: replay matches the log, but {name} must be "
+                                f"written and the folder cannot be written")
+
+
+def _upgrade(directory: Path, log: _Log, lock: _Lock | None) -> _Log:
+    """Write a format-1 log again as a hash chain (the same records, each with ``prev``),
+    keeping the old file as OLD_LOG."""
+    _need_lock(directory, lock, LOG)
+    header = {**log.records[0], "format": FORMAT}
+    records, lines = [header], [_line(header)]
+    for record in log.records[1:]:
+        record = {**record, "prev": sha256(lines[-1])}
+        records.append(record)
+        lines.append(_line(record))
+    old = _read_file(log.path)
+    try:
+        kept = _read_file(directory / OLD_LOG)
+    except FileNotFoundError:
+        kept = None
+    if kept is not None and kept != old:
+        raise BadInput(f"{directory / OLD_LOG} already exists and differs from {LOG}; move it "
+                       f"away to upgrade the session")
+    if kept is None:
+        _write_session_file(directory / OLD_LOG, old)
+    data = b"\n".join(lines) + b"\n"
+    _write_session_file(log.path, data)
+    return _Log(log.path, records, lines, len(data), True, len(data), log.steps)

@@ -45,6 +45,12 @@ def _lines(where: str) -> list[dict]:
     return [json.loads(x) for x in (Path(where) / "log.jsonl").read_text().splitlines()]
 
 
+def _game_part(where: str) -> dict:
+    """The game state in state.json (not the log anchor, which every logged line moves)."""
+    record = json.loads((Path(where) / "state.json").read_text())
+    return {k: record[k] for k in ("n", "state", "state_sha256")}
+
+
 def test_new_prints_the_session_seed_and_the_player_view(game, where):
     out = run("new", game, "--seed", "17", "--session", where)
     assert out.exit_code == 0, out.output
@@ -101,11 +107,11 @@ def test_finding_the_token_prints_the_summary(game, where):
 def test_a_refused_command_exits_1_with_the_rule_and_changes_nothing(game, where):
     run("new", game, "--seed", "5", "--session", where)
     run("search", "eye", "00", "--session", where)
-    state = (Path(where) / "state.json").read_bytes()
+    state = _game_part(where)
     out = run("search", "eye", "01", "--session", where)
     assert out.exit_code == 1
     assert out.output.strip() == "warpress: one search per turn (rule 3.1)"
-    assert (Path(where) / "state.json").read_bytes() == state
+    assert _game_part(where) == state
     assert _lines(where)[-1]["result"] == "refused"
 
 
@@ -121,11 +127,11 @@ def test_a_refused_command_exits_1_with_the_rule_and_changes_nothing(game, where
 ])
 def test_bad_input_exits_2_with_one_line(game, where, args, message):
     run("new", game, "--seed", "5", "--session", where)
-    state = (Path(where) / "state.json").read_bytes()
+    state = _game_part(where)
     out = run(*args, "--session", where)
     assert out.exit_code == 2
     assert out.output.splitlines() == [message]
-    assert (Path(where) / "state.json").read_bytes() == state
+    assert _game_part(where) == state
 
 
 def test_an_unknown_session_exits_2(tmp_path):
@@ -218,11 +224,17 @@ def test_replay_restores_a_corrupted_state(game, where):
     assert run("status", "--json", "--session", where).output == before
 
 
-def test_replay_of_a_tampered_log_exits_1(game, where):
+def test_replay_of_an_edited_log_exits_2_and_of_a_rechained_one_exits_1(game, where):
     run("new", game, "--seed", "5", "--session", where)
     run("search", "eye", "03", "--session", where)
     log = Path(where) / "log.jsonl"
-    log.write_text(log.read_text().replace('"hex": "03"', '"hex": "04"'))
+    edited = log.read_text().replace('"hex": "03"', '"hex": "04"')
+    log.write_text(edited)
+    out = run("replay", "--session", where)
+    assert out.exit_code == 2
+    assert out.output == (f"warpress: {log}:2: not the line state.json was written after (the "
+                          f"log was edited or cut here)\n")
+    fake.rechain(Path(where), edited.splitlines())  # a forger's edit passes the chain
     out = run("replay", "--session", where)
     assert out.exit_code == 1
     assert "command 1 (search)" in out.output

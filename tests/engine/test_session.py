@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_session_fake import make_game, register
+from test_session_fake import make_game, rechain, register
 from warpress.engine import session
 from warpress.engine.errors import BadInput, RuleViolation
 
@@ -43,6 +43,12 @@ def _miss(s: session.Session) -> str:
 
 def _hash(s: session.Session) -> str:
     return session.state_hash(s.referee.dump(s.state))
+
+
+def _game_part(directory: Path) -> dict:
+    """The game state state.json holds (without the log anchor every logged line moves)."""
+    record = json.loads((directory / "state.json").read_text())
+    return {k: record[k] for k in ("n", "state", "state_sha256")}
 
 
 # --------------------------------------------------------------------------- create / open
@@ -132,13 +138,14 @@ def test_log_shape_for_accepted_and_refused_commands(game, where):
 def test_a_refused_command_changes_nothing_but_the_log(game, where):
     with session.create(where, game, None, 5) as s:
         s.command("search", {"counter": "eye", "hex": _miss(s)})
-        state_bytes = (where / "state.json").read_bytes()
+        game_part = _game_part(where)
         state, n, lines = s.state, s.n, len(_log(where))
         with pytest.raises(RuleViolation):
             s.command("search", {"counter": "eye", "hex": "01"})
         assert (s.state, s.n) == (state, n)
-    assert (where / "state.json").read_bytes() == state_bytes
+    assert _game_part(where) == game_part
     assert len(_log(where)) == lines + 1
+    assert json.loads((where / "state.json").read_text())["log_lines"] == lines + 1
 
 
 def test_an_unknown_command_name_is_rejected_before_logging(game, where):
@@ -205,7 +212,8 @@ def test_a_failed_rename_leaves_the_old_state_whole(game, where, monkeypatch):
         def refuse(src, dst):
             raise OSError(28, "No space left on device")
 
-        with monkeypatch.context() as patch, pytest.raises(OSError):
+        with monkeypatch.context() as patch, pytest.raises(
+                BadInput, match=r"state.json: cannot write: No space left on device"):
             patch.setattr(session.os, "replace", refuse)
             s.command("search", {"counter": "eye", "hex": _miss(s)})
     assert (where / "state.json").read_bytes() == old
@@ -224,14 +232,20 @@ def test_a_missing_state_file_is_rebuilt_from_the_log(game, where):
         assert (s.n, _hash(s)) == (1, final)
 
 
-def test_a_torn_last_log_line_is_cut_off(game, where):
+def test_a_torn_last_log_line_is_ignored_by_readers_and_cut_off_by_the_next_append(game,
+                                                                                   where):
     with session.create(where, game, None, 13) as s:
         s.command("end-turn", {})
     whole = (where / "log.jsonl").read_bytes()
     (where / "log.jsonl").write_bytes(whole + b'{"type": "command", "n": 2, "comm')
+    with session.open(where, readonly=True) as s:
+        assert s.n == 1 and len(s.history()) == 2
     with session.open(where) as s:
         assert s.n == 1
-    assert (where / "log.jsonl").read_bytes() == whole
+        s.reveal()
+    lines = (where / "log.jsonl").read_bytes().split(b"\n")
+    assert b"\n".join(lines[:2]) + b"\n" == whole and json.loads(lines[2])["type"] == "reveal"
+    assert lines[3:] == [b""]
 
 
 # --------------------------------------------------------------------------- integrity
@@ -266,9 +280,11 @@ def test_an_edited_state_blob_is_detected(game, where):
 def test_a_re_sealed_edit_is_caught_by_the_log_hash(game, where):
     _started(game, where)
     key = bytes.fromhex((where / "key").read_text())
-    n, dump, _digest = session.read_state(where, key)
+    saved = session.read_state(where, key)
+    dump = saved.dump
     dump["token_cell"] = (dump["token_cell"] + 1) % 10  # peek and move the token
-    session.write_state(where, n, dump, key)  # with a valid file checksum
+    session.write_state(where, saved.n, dump, key, saved.log_lines,
+                        saved.log_sha256)  # with a valid file checksum
     with pytest.raises(session.SessionCorrupt,
                        match=r"state.json: checksum mismatch with log.jsonl at command 2"):
         session.open(where)
@@ -301,19 +317,23 @@ def test_replay_restores_a_damaged_state(game, where, damage):
 
 def test_replay_of_a_healthy_session_reproduces_every_hash(game, where):
     final = _started(game, where)
+    state = (where / "state.json").read_bytes()
+    report = session.replay(where)
+    assert (report.ok, report.n, report.state_file, report.notes) == (True, 2, "ok", ())
+    assert not report.rewritten and (where / "state.json").read_bytes() == state
     with session.open(where) as s:
-        report = s.replay()
-        assert (report.ok, report.n, report.state_file, report.notes) == (True, 2, "ok", ())
         assert _hash(s) == final
 
 
 def test_replay_reports_a_tampered_log_and_leaves_the_state(game, where):
+    """A log edited with its hash chain and anchor recomputed (what a forger would do) passes
+    the chain; replay still finds the step that no longer replays."""
     _started(game, where)
     lines = (where / "log.jsonl").read_text().splitlines()
     first = json.loads(lines[1])
     first["args"]["hex"] = f"{(int(first['args']['hex']) + 1) % 10:02d}"
-    lines[1] = json.dumps(first)
-    (where / "log.jsonl").write_text("\n".join(lines) + "\n")
+    lines[1] = json.dumps(first, sort_keys=True)
+    rechain(where, lines)
     state = (where / "state.json").read_bytes()
     report = session.replay(where)
     assert not report.ok
@@ -341,8 +361,8 @@ def test_the_hidden_facts_are_not_readable_in_the_files(game, where):
         text = (where / name).read_text()
         assert "NIGHTJAR" not in text and "token_cell" not in text, name
     assert (where / "key").stat().st_mode & 0o077 == 0
-    _n, dump, _digest = session.read_state(where, key)
-    assert dump["codename"] == "NIGHTJAR"  # the obfuscation is reversible with the key
+    # the obfuscation is reversible with the key
+    assert session.read_state(where, key).dump["codename"] == "NIGHTJAR"
 
 
 def test_obfuscation_round_trips_and_depends_on_the_key():

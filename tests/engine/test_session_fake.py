@@ -15,6 +15,7 @@ tests.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -225,6 +226,25 @@ class HideSeekReferee:
             shapes.append(f'<circle cx="{token * 10 + 5}" cy="5" r="4" class="token"/>')
         return ('<svg xmlns="http://www.w3.org/2000/svg" width="100" height="10">'
                 + "".join(shapes) + "</svg>").encode()
+
+
+def rechain(directory: Path, lines: list[str]) -> None:
+    """Write ``lines`` as DIR/log.jsonl with the hash chain recomputed (each line's ``prev``)
+    and state.json re-anchored to the last line: the edit of a forger who knows the format."""
+    from warpress.engine import session
+
+    out: list[bytes] = []
+    for text in lines:
+        record = json.loads(text)
+        if out:
+            record["prev"] = session.sha256(out[-1])
+        out.append(json.dumps(record, ensure_ascii=False, sort_keys=True).encode())
+    (directory / "log.jsonl").write_bytes(b"\n".join(out) + b"\n")
+    state = json.loads((directory / "state.json").read_text())
+    body = {k: v for k, v in state.items() if k != "checksum"}
+    body.update(log_lines=len(out), log_sha256=session.sha256(out[-1]))
+    state = {**body, "checksum": session.sha256(session.canonical(body))}
+    (directory / "state.json").write_text(json.dumps(state, indent=1) + "\n")
 
 
 def register(monkeypatch) -> None:

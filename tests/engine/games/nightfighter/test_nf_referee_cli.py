@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import base64
 import json
+import os
 import re
 from pathlib import Path
 
@@ -28,6 +29,12 @@ def _argv(command: str, args: dict) -> list[str]:
 
 def _log(where: Path) -> list[dict]:
     return [json.loads(x) for x in (where / "log.jsonl").read_text().splitlines()]
+
+
+def _game_part(where: Path) -> dict:
+    """The game state in state.json (not the log anchor, which every logged line moves)."""
+    record = json.loads((where / "state.json").read_text())
+    return {k: record[k] for k in ("n", "state", "state_sha256")}
 
 
 @pytest.fixture
@@ -75,13 +82,31 @@ def test_nf_referee_cli_a_session_played_from_the_command_line_replays(cli, cli_
 
 def test_nf_referee_cli_an_illegal_move_is_refused_with_its_rule_and_changes_nothing(cli,
                                                                                     where):
-    state = (where / "state.json").read_bytes()
+    state = _game_part(where)
     out = cli("referee", "move", "201", "L,F,F", "--session", str(where))
     assert out.exit_code == 1
     assert "rule 9.2" in out.output
-    assert (where / "state.json").read_bytes() == state
+    assert _game_part(where) == state
     last = _log(where)[-1]
     assert last["result"] == "refused" and last["rule"] == "9.2"
+
+
+def test_nf_referee_cli_issue_14_repro_a_last_line_without_its_newline_is_kept(cli, where):
+    """new, `move 231 F,F`, `move 232 F,F`, `truncate -s -1 log.jsonl`, `log`, `replay`: the
+    log keeps 232's move (a complete record is never taken for a torn write)."""
+    for fighter in ("231", "232"):
+        cli("referee", "move", fighter, "F,F", "--session", str(where))
+    log = where / "log.jsonl"
+    whole = log.read_bytes()
+    os.truncate(log, len(whole) - 1)
+    out = cli("referee", "log", "--session", str(where))
+    assert out.exit_code == 0, out.output
+    assert "move fighter=232 path=F,F" in out.output.splitlines()[-1]
+    out = cli("referee", "replay", "--session", str(where))
+    assert out.exit_code == 0, out.output
+    assert log.read_bytes() == whole[:-1]
+    assert [r.get("args") for r in _log(where)][-2:] == [{"fighter": "231", "path": "F,F"},
+                                                         {"fighter": "232", "path": "F,F"}]
 
 
 def test_nf_referee_cli_searching_before_every_fighter_moved_is_refused(cli, where):
