@@ -329,16 +329,18 @@ def tables(game: str, as_json: bool) -> None:
 @click.option("--back-offset", default="0,0", show_default=True,
               help="X,Y mm by which backs are moved (read it off the calibration page).")
 @click.option("--only", default=None, help="Comma-separated parts: map, counters, cards, sheets.")
+@click.option("--proof", is_flag=True,
+              help="Designer proof: a dagger on every assumed value on every page.")
 @friendly
 def build(game: str, paper_name: str, out_dir: str, formats: str, dpi: int, duplex: str,
-          back_offset: str, only: str | None) -> None:
+          back_offset: str, only: str | None, proof: bool = False) -> None:
     """Build GAME's (or all games') print-and-play kit into OUT/<game>/."""
     from pathlib import Path
 
     from .components.kit import build_kit, parse_options
     from .engine.loader import load_cached
 
-    options = parse_options(paper_name, formats, duplex, back_offset, only, dpi)
+    options = parse_options(paper_name, formats, duplex, back_offset, only, dpi, proof=proof)
     names = _game_names(game)
     games_data = [load_cached(name) for name in names]
     steps = len(games_data) * (len(options.only) + len(options.formats))

@@ -15,7 +15,8 @@ from ..engine.query import show_value
 from ..output import rules_text
 from ..verify.data import records, walk_values
 from .fonts import text_width, wrap
-from .pieces import DAGGER, fit_text
+from .marks import DAGGER, dagger
+from .pieces import fit_text
 from .primitives import THIN, Circle, Group, Line, Polygon, Primitive, Rect, Style, Text
 
 HEAD = Style(fill="#e8e8e8", stroke="#555555", width=0.2)
@@ -62,7 +63,7 @@ def table_block(table: Table, width: float) -> Block:
     """A table as a grid: keys then results, one row per table row."""
     columns = [*table.key_ids, *table.results]
     rows = [[_cell_text(table.conditions(r).get(k)) for k in table.key_ids] +
-            [_cell_text(table.result(r).get(k)) + (DAGGER if r.is_assumed else "")
+            [_cell_text(table.result(r).get(k)) + dagger(r.is_assumed)
              for k in table.results] for r in table.rows]
     size = 2.6
     col_w = [max(text_width(str(c), size) for c in [h, *(row[i] for row in rows)]) + 2.4

@@ -23,11 +23,14 @@ from . import aids
 from .fonts import missing_glyphs
 from .hexmap import hex_map_drawing
 from .impose import Piece, Sheet, assembly_items, calibration_items, impose, tile
+from .legibility import check_pages
+from .marks import proof
 from .page import Paper, footer, paper
 from .pieces import CARD_BLEED, card_pieces, marker_pieces, unit_pieces
 from .primitives import Page, Primitive, texts
 from .registry import extensions
 from .render_pdf import check_dpi
+from .style import check_style
 
 PARTS = ("map", "counters", "cards", "sheets")
 FORMATS = ("pdf", "svg", "png")
@@ -43,6 +46,7 @@ class Options:
     back_offset: tuple[float, float] = (0.0, 0.0)
     only: tuple[str, ...] = PARTS
     dpi: int = 150  # of the PNG pages
+    proof: bool = False  # a designer proof: daggers on assumed values (components/marks.py)
 
 
 @dataclass(frozen=True)
@@ -61,7 +65,7 @@ class BuildResult:
 
 
 def parse_options(paper_name: str, formats: str, duplex: str, back_offset: str,
-                  only: str | None, dpi: int = 150) -> Options:
+                  only: str | None, dpi: int = 150, proof: bool = False) -> Options:
     """Command-line words -> Options; anything not allowed is BadInput naming it."""
     fmts = tuple(f.strip().lower() for f in formats.split(",") if f.strip())
     bad = [f for f in fmts if f not in FORMATS]
@@ -75,7 +79,7 @@ def parse_options(paper_name: str, formats: str, duplex: str, back_offset: str,
     if duplex not in ("long", "short"):
         raise BadInput(f"unknown duplex {duplex!r} (allowed: long, short)")
     return Options(paper(paper_name), fmts, duplex, parse_back_offset(back_offset), parts,
-                   check_dpi(dpi))
+                   check_dpi(dpi), proof)
 
 
 #: The largest back offset taken, in mm each way: five times the calibration page's
@@ -204,7 +208,15 @@ PART_BUILDERS: dict[str, Callable[[Game, Options], list[KitPage]]] = {
 
 def kit_pages(game: Game, options: Options, progress: Callable[[str], None] | None = None
               ) -> list[Page]:
-    """Every page of the kit in print order, numbered, with footers."""
+    """Every page of the kit in print order, numbered, with footers; daggers only in a
+    proof, every text of the enforced parts legible (``legibility.ENFORCED``)."""
+    check_style(game)
+    with proof(options.proof):
+        return _kit_pages(game, options, progress)
+
+
+def _kit_pages(game: Game, options: Options, progress: Callable[[str], None] | None
+               ) -> list[Page]:
     pages: list[KitPage] = []
     for part in options.only:
         if progress:
@@ -224,6 +236,7 @@ def kit_pages(game: Game, options: Options, progress: Callable[[str], None] | No
     width = options.paper.content()[2]
     assumed = list(aids.assumed_blocks(game, width))
     pages.extend(flowed_pages(assumed, options.paper, "assumed values"))
+    check_pages(pages)
     return _finish(game, pages, options)
 
 

@@ -1,48 +1,25 @@
 """Counters and cards as pieces: one description each, front and back.
 
-A counter shows its name (English and Japanese), type and stats; a 2-step
-unit's back shows its reduced side. A card shows deck, number, name, timing,
-who plays it and its text; each deck has one common back. Assumed values get a
-dagger.
+A counter is drawn in the layout the game's style gives its unit type
+(``components/counters.py``: nato, silhouette or marker); a 2-step unit's back
+is the same layout with its reduced values and a band. A card shows deck,
+number, name, timing, who plays it and its text; each deck has one common back.
+Assumed values are marked only in a designer proof (``components/marks.py``).
 """
 
 from __future__ import annotations
 
 from ..engine.model import Card, Deck, Game, Marker, Unit
+from .counters import counter_name, draw, face_of
 from .fonts import text_width, wrap
 from .impose import Piece
+from .legibility import fit
+from .marks import dagger
 from .primitives import Primitive, Rect, Style, Text
+from .style import COLOUR_WORDS, SIDE_COLOURS, colour, side_colour  # noqa: F401 (re-exported)
 
 CARD_W, CARD_H, CARD_BLEED = 63.0, 88.0, 3.0
 DEFAULT_COUNTER = 15.875  # 5/8 inch
-SIDE_COLOURS = ["#f2c7c7", "#c7d7f2", "#d5ecc8", "#f2e3c0", "#e0cdef", "#d9d9d9"]
-DAGGER = "†"
-
-
-#: print colours for the colour words game data uses (pale enough to print text on)
-COLOUR_WORDS = {
-    "red": "#f2b8b8", "blue": "#b8cdf2", "green": "#c4e6b4", "yellow": "#f6e7a1",
-    "white": "#ffffff", "black": "#9a9a9a", "grey": "#d9d9d9", "gray": "#d9d9d9",
-    "brown": "#dcc3a5", "orange": "#f6cfa0", "purple": "#dcc7ee", "khaki": "#e3dcb5",
-    "tan": "#e8d8bc", "olive": "#d2d6a6", "navy": "#b9c2dc", "pink": "#f5c9d8",
-}
-
-
-def colour(word: str | None) -> str | None:
-    """A ``#rrggbb`` colour, or the print colour of a colour word; None if neither."""
-    if not word:
-        return None
-    if word.startswith("#"):
-        return word
-    return COLOUR_WORDS.get(word.strip().lower())
-
-
-def side_colour(game: Game, side: str | None) -> str:
-    sides = [s.id for s in game.info.sides]
-    if side in sides:
-        explicit = colour(game.info.sides[sides.index(side)].color)
-        return explicit or SIDE_COLOURS[sides.index(side) % len(SIDE_COLOURS)]
-    return "#ececec"
 
 
 def counter_size(game: Game, record: Unit | Marker) -> float:
@@ -50,7 +27,10 @@ def counter_size(game: Game, record: Unit | Marker) -> float:
 
 
 def fit_text(text: str, size: float, width: float) -> float:
-    """The largest size <= ``size`` at which ``text`` fits ``width`` mm (down to 40 %)."""
+    """The largest size <= ``size`` at which ``text`` fits ``width`` mm (down to 40 %).
+
+    Silent shrinking: kept for parts the legibility rule does not cover yet
+    (``legibility.ENFORCED``); pieces use ``legibility.fit``, which stops the build."""
     current = size
     while current > size * 0.4 and text_width(text, current) > width:
         current *= 0.9
@@ -62,12 +42,12 @@ def centred(text: str, x: float, y: float, size: float, width: float, **kw) -> T
     return Text(x, y, text, size=fit_text(text, size, width), anchor="middle", **kw)
 
 
-def _stats_line(record: Unit | Marker, stats, prefix: str = "stats") -> str:
+def _stats_line(record, stats, prefix: str = "stats") -> str:
     parts = []
     for key, value in stats.items():
         if isinstance(value, dict | tuple | list):
             continue
-        mark = DAGGER if record.field_assumed(f"{prefix}.{key}") else ""
+        mark = dagger(record.field_assumed(f"{prefix}.{key}"))
         parts.append(f"{key} {_show(value)}{mark}")
     return " ".join(parts)
 
@@ -80,65 +60,55 @@ def _show(value) -> str:
     return str(value)
 
 
-def counter_face(record: Unit | Marker, s: float, ground: str, lines: list[str],
-                 cls: str) -> tuple[Primitive, ...]:
-    """A square counter face: coloured ground, name, Japanese name, a stats line."""
-    items: list[Primitive] = [Rect(0, 0, s, s, Style(fill=ground, stroke=None), cls=cls)]
-    pad = s * 0.06
-    usable = s - 2 * pad
-    title = record.name or record.id
-    items.append(centred(title, s / 2, s * 0.3, s * 0.16, usable, bold=True))
-    if record.name_ja:
-        items.append(centred(record.name_ja, s / 2, s * 0.52, s * 0.14, usable))
-    y = s * 0.74
-    for line in lines[:2]:
-        if line:
-            items.append(centred(line, s / 2, y, s * 0.11, usable))
-            y += s * 0.16
-    return tuple(items)
+def short_word(text: str) -> str:
+    """What a counter prints of a descriptive word: up to the first ',', '(' or ';'."""
+    for stop in (",", " (", ";", ":"):
+        text = text.split(stop, 1)[0]
+    return text.strip()
 
 
 def unit_pieces(game: Game, unit: Unit) -> list[Piece]:
-    s = counter_size(game, unit)
-    ground = side_colour(game, unit.side)
-    front_lines = [_type_line(unit), _stats_line(unit, unit.stats)]
-    front = counter_face(unit, s, ground, front_lines, "counter-face")
-    back = _unit_back(game, unit, s, ground)
+    """A unit's counters in its style's layout; the back is its reduced side, if any."""
+    front = draw(face_of(game, unit, what=f"counter-{unit.id}"))
+    back = unit_back(game, unit)
     count = unit.count or 1
-    return [Piece(f"counter-{unit.id}-{i + 1}", s, s, front, back, cls=f"counter unit {unit.id}")
-            for i in range(count)]
+    return [Piece(f"counter-{unit.id}-{i + 1}", front[0].w, front[0].w, front, back,
+                  cls=f"counter unit {unit.id}") for i in range(count)]
 
 
-def _type_line(unit: Unit) -> str:
-    mark = DAGGER if unit.is_assumed else ""
-    return f"{unit.type}{mark}"
-
-
-def _unit_back(game: Game, unit: Unit, s: float, ground: str) -> tuple[Primitive, ...] | None:
+def unit_back(game: Game, unit: Unit, stats=None) -> tuple[Primitive, ...] | None:
+    """The reduced side: the back's own values (a mapping), else the front's values for a
+    2-step unit whose back is described in words; a one-sided counter has none."""
+    what = f"counter-{unit.id} (back)"
     if isinstance(unit.back, dict):
-        lines = ["reduced", _stats_line(unit, unit.back, "back")]
-    elif unit.back:
-        lines = [str(unit.back), ""]
-    elif unit.steps == 2:
-        lines = ["1 step", ""]
-    else:
-        return None  # a one-sided counter: no back page needed for it
-    faded = Style(fill="#ffffff", stroke=None, opacity=0.45)
-    return (*counter_face(unit, s, ground, lines, "counter-back"),
-            Rect(0, s * 0.62, s, s * 0.38, faded, cls="reduced-band"))
+        return draw(face_of(game, unit, stats=unit.back, reduced=True, what=what))
+    if unit.back or unit.steps == 2:
+        return draw(face_of(game, unit, stats=stats, reduced=True, what=what))
+    return None
 
 
 def marker_pieces(game: Game, marker: Marker) -> list[Piece]:
-    s = counter_size(game, marker)
+    """A marker's counters in the marker layout: its word (the style's, else its name)."""
     ground = colour(marker.color) or side_colour(game, marker.side)
-    text = marker.text or ""
-    front = counter_face(marker, s, ground, [text, ""], "counter-face marker")
+    front = draw(face_of(game, marker, ground=ground, what=f"counter-marker-{marker.id}",
+                         word=marker_word(game, marker)))
     back = None  # one-sided unless the data gives a back
     if marker.back:
-        back = counter_face(marker, s, ground, [str(marker.back), ""], "counter-back marker")
+        back = draw(face_of(game, marker, ground=ground, reduced=True, cls="counter-back marker",
+                            what=f"counter-marker-{marker.id} (back)",
+                            word=short_word(str(marker.back))))
     count = marker.count or 1
-    return [Piece(f"counter-marker-{marker.id}-{i + 1}", s, s, front, back,
+    return [Piece(f"counter-marker-{marker.id}-{i + 1}", front[0].w, front[0].w, front, back,
                   cls=f"counter marker {marker.id}") for i in range(count)]
+
+
+def marker_word(game: Game, marker: Marker) -> str:
+    """The big word of a marker: the style's ``word``, else the marker's name."""
+    from .style import declared_layout
+
+    declared = declared_layout(game, marker)
+    return (declared.word if declared is not None and declared.word else None) or (
+        counter_name(marker.name or marker.id, marker=True))
 
 
 # --- cards -----------------------------------------------------------------------------
@@ -154,24 +124,25 @@ def card_front(game: Game, card: Card, deck: Deck | None) -> tuple[Primitive, ..
                                                              width=0.3), r=2, cls="card-frame")]
     number = "" if card.number is None else f"#{card.number}  "
     deck_name = deck.label if deck else card.deck
-    items.append(Text(6, 9, f"{number}{deck_name}", size=fit_text(number + deck_name, 2.6, 51),
+    what = f"card {card.id}"
+    items.append(Text(6, 9, f"{number}{deck_name}", size=fit(number + deck_name, 2.6, 51, what),
                       fill="#444444"))
-    items.append(centred(card.name or card.id, w / 2, 19, 5.0, w - 12, bold=True))
+    items.append(_centred_fit(card.name or card.id, w / 2, 19, 5.0, w - 12, what, bold=True))
     if card.name_ja:
-        items.append(centred(card.name_ja, w / 2, 27, 4.2, w - 12))
+        items.append(_centred_fit(card.name_ja, w / 2, 27, 4.2, w - 12, what))
     y = 34.0
     for label, value in (("When", card.timing), ("Played by", card.playable_by)):
         if value:
             line = f"{label}: {value}"
-            items.append(Text(6, y, line, size=fit_text(line, 2.8, w - 12)))
+            items.append(Text(6, y, line, size=fit(line, 2.8, w - 12, what)))
             y += 4.2
     stats = _stats_line(card, card.stats)
     if stats:
-        items.append(Text(6, y, stats, size=fit_text(stats, 3.0, w - 12), bold=True))
+        items.append(Text(6, y, stats, size=fit(stats, 3.0, w - 12, what), bold=True))
         y += 4.6
     body = card.text or ""
-    if card.is_assumed:
-        body = (body + " " if body else "") + f"{DAGGER} assumed: {card.note or ''}"
+    if card.is_assumed and dagger(True):
+        body = (body + " " if body else "") + f"{dagger(True)} assumed: {card.note or ''}"
     items.extend(_paragraph(body, 6, y + 1, w - 12, h - 10 - y, f"card {card.id}"))
     rules = ", ".join(card.rule)
     if rules:
@@ -197,17 +168,24 @@ def _paragraph(text: str, x: float, y: float, width: float, height: float,
             for i, line in enumerate(lines)]
 
 
+def _centred_fit(text: str, x: float, y: float, size: float, width: float, what: str,
+                 **kw) -> Text:
+    """One line centred on ``x``, fitted to ``width`` without going under the minimum."""
+    return Text(x, y, text, size=fit(text, size, width, what), anchor="middle", **kw)
+
+
 def card_back(game: Game, deck: Deck) -> tuple[Primitive, ...]:
     w, h, b = CARD_W, CARD_H, CARD_BLEED
+    what = f"card back of deck {deck.id}"
     ground = colour(deck.color) or side_colour(game, deck.side)
     items: list[Primitive] = [
         Rect(-b, -b, w + 2 * b, h + 2 * b, Style(fill=ground, stroke=None), cls="card-back"),
         Rect(5, 5, w - 10, h - 10, Style(fill=None, stroke="#ffffff", width=0.8), r=3),
-        centred(deck.back or deck.label, w / 2, h / 2 - 4, 5.0, w - 14, bold=True),
-        centred(game.info.name, w / 2, h / 2 + 6, 3.0, w - 14),
+        _centred_fit(deck.back or deck.label, w / 2, h / 2 - 4, 5.0, w - 14, what, bold=True),
+        _centred_fit(game.info.name, w / 2, h / 2 + 6, 3.0, w - 14, what),
     ]
     if deck.name_ja:
-        items.append(centred(deck.name_ja, w / 2, h / 2 + 12, 3.6, w - 14))
+        items.append(_centred_fit(deck.name_ja, w / 2, h / 2 + 12, 3.6, w - 14, what))
     return tuple(items)
 
 

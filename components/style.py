@@ -104,6 +104,7 @@ class Look:
     factors: tuple[str, ...]
     corners: Mapping[str, str]
     reduced: str = "band"
+    show_name: bool = True
 
 
 def _numeric_stats(stats: Mapping) -> tuple[str, ...]:
@@ -117,10 +118,13 @@ def _is_factor(value) -> bool:
 
 
 def declared_layout(game: Game, record: Unit | Marker) -> CounterLayout | None:
-    """The style's layout for a record: by its id first, then by its unit type."""
+    """The style's layout for a record: by its id first, then by its unit type (a marker
+    takes only a ``marker`` layout by its id: a unit may share its id)."""
     counters = game.style.counters
     if record.id in counters:
-        return counters[record.id]
+        declared = counters[record.id]
+        if not isinstance(record, Marker) or declared.layout == "marker":
+            return declared
     kind = getattr(record, "type", None)
     return counters.get(kind) if kind else None
 
@@ -145,7 +149,10 @@ def look_of(game: Game, record: Unit | Marker) -> Look:
             corners = {k: getattr(declared.corners, k) for k in CORNER_KEYS
                        if getattr(declared.corners, k)}
         reduced = declared.reduced
-    return Look(layout, symbol, factors, corners, reduced)
+    show_name = layout != _NATO
+    if declared is not None and declared.name is not None:
+        show_name = declared.name
+    return Look(layout, symbol, factors, corners, reduced, show_name)
 
 
 # --- colours and fonts --------------------------------------------------------------------
@@ -234,20 +241,23 @@ def _counter_problems(game: Game) -> Iterator[tuple[object, str, str]]:
         if layout.symbol and layout.symbol not in allowed:
             yield layout, f"{path}.symbol", (f"unknown {layout.layout} symbol "
                                              f"{layout.symbol!r} (allowed: {', '.join(allowed)})")
+        specs = [(f"{path}.factors[{i}]", spec, layout)
+                 for i, spec in enumerate(layout.factors or ())]
         if layout.corners is not None:
-            for corner in CORNER_KEYS:
-                value = getattr(layout.corners, corner)
-                if value and not _corner_ok(game, key, value):
-                    yield layout.corners, f"{path}.corners.{corner}", (
-                        f"{value!r} is neither a stat of {key!r} nor one of: "
-                        f"{', '.join(CORNER_WORDS)}")
+            specs += [(f"{path}.corners.{corner}", getattr(layout.corners, corner),
+                       layout.corners) for corner in CORNER_KEYS]
+        for where, spec, item in specs:
+            if spec and not _spec_ok(game, key, spec):
+                yield item, where, (f"{spec!r} is neither a stat of {key!r} (several joined "
+                                    f"by |) nor one of: {', '.join(CORNER_WORDS)}")
 
 
-def _corner_ok(game: Game, key: str, value: str) -> bool:
-    if value in CORNER_WORDS:
+def _spec_ok(game: Game, key: str, spec: str) -> bool:
+    """A factor or corner spec: a word, or stats joined by ``|`` that the units have."""
+    if spec in CORNER_WORDS:
         return True
     units = [u for u in game.units if key in (u.id, u.type)]
-    return any(value in u.stats for u in units) or not units
+    return not units or all(any(part in u.stats for u in units) for part in spec.split("|"))
 
 
 def check_style(game: Game) -> None:

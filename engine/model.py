@@ -479,6 +479,8 @@ class CounterLayout(Item):
     symbol: str | None = None
     factors: tuple[str, ...] | None = None
     corners: Corners | None = None
+    name: bool | None = None  # print the name (default: silhouette and marker yes, nato no)
+    word: str | None = None  # the big word of a marker layout (default: the name)
     reduced: Literal["band", "plain"] = "band"
 
 

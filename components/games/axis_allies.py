@@ -21,7 +21,8 @@ from .. import kit
 from ..fonts import text_width, wrap
 from ..impose import Piece
 from ..kit import KitPage, Options
-from ..pieces import DAGGER, centred, counter_size, fit_text, marker_pieces
+from ..marks import dagger
+from ..pieces import centred, counter_size, fit_text, marker_pieces
 from ..primitives import Circle, Group, Line, Page, Polygon, Primitive, Rect, Style, Text
 from ..registry import kit_part
 
@@ -45,10 +46,6 @@ BOARD_VALUES = (1, 2, 3, 4)
 
 # --- small helpers -----------------------------------------------------------------------
 
-
-def dagger(assumed: bool) -> str:
-    """The assumed-value mark, or nothing."""
-    return DAGGER if assumed else ""
 
 
 def mix(colour: str, amount: float) -> str:

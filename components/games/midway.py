@@ -20,12 +20,10 @@ from ..fonts import text_width, wrap
 from ..hexmap import HexGeometry
 from ..impose import Piece
 from ..kit import KitPage, Options
+from ..marks import dagger
 from ..pieces import (
     CARD_H,
     CARD_W,
-    DAGGER,
-    counter_face,
-    counter_size,
     fit_text,
     marker_pieces,
     side_colour,
@@ -54,9 +52,6 @@ def page_of(part: str, options: Options, items, id: str) -> KitPage:
     p = options.paper
     return KitPage(part, Page(p.width, p.height, tuple(items), id=id))
 
-
-def dagger(assumed: bool) -> str:
-    return DAGGER if assumed else ""
 
 
 # --- the US movement plan sheet ----------------------------------------------------------
@@ -283,7 +278,8 @@ def _phase_box(phase: Phase, width: float, size: float = 2.5) -> Block:
         items.extend(lines)
         y += h
     if phase.note:
-        lines, h = text_lines(f"{DAGGER} {phase.note}", 2, y, size * 0.85, width - 4, fill=GREY)
+        note = f"{dagger(True)} {phase.note}".strip()
+        lines, h = text_lines(note, 2, y, size * 0.85, width - 4, fill=GREY)
         items.extend(lines)
         y += h
     items.insert(0, Rect(0, 0, width, y + 1, Style(fill="#fbfbf7", stroke=ink, width=0.3)))
@@ -550,7 +546,7 @@ def _arrow_note(points, assumed: bool, night: bool) -> list[Primitive]:
         return []
     segments = list(zip(points, points[1:], strict=False))
     (x1, y1), (x2, y2) = max(segments, key=lambda s: math.dist(*s))
-    text = ("night 夜間" if night else "") + (DAGGER if assumed else "")
+    text = ("night 夜間" if night else "") + dagger(assumed)
     return [Text((x1 + x2) / 2 + (1.5 if x1 == x2 else 0), (y1 + y2) / 2 + 2.6, text,
                  size=1.9, anchor="start" if x1 == x2 else "middle", fill=ARROW_INK)]
 
@@ -628,7 +624,7 @@ def track_block(game: Game, track, width: float) -> Block:
     mark = dagger(track.field_assumed("values"))
     head = f"{track.label}{mark}  [{', '.join(track.rule)}]"
     if mark:
-        head += f"  {DAGGER} boxes assumed"
+        head += f"  {dagger(True)} boxes assumed"
     items: list[Primitive] = [Text(0, 3.4, head, size=fit_text(head, 3.4, width), bold=True)]
     night = str(game.constant("night-turn")) if track.id == "turn" else None
     deepest = 0
@@ -664,60 +660,10 @@ def midway_map(game: Game, options: Options) -> list[KitPage]:
 # --- counters: the reduced side of 2-step aircraft on the back (2.2(4)) --------------------
 
 
-STAT_WORDS = {"air": "air", "attack": "atk", "move": "mv"}
-
-
-def compact_stats(unit) -> str:
-    """'atk 3 · mv 3 · dive†': the values a counter prints, one dagger if any is assumed."""
-    parts, assumed = [], False
-    for key, value in unit.stats.items():
-        if key == "dive_bomber":
-            if value is True:
-                parts.append("dive")
-        elif not isinstance(value, dict | tuple | list):
-            parts.append(f"{STAT_WORDS.get(key, key)} {value}")
-        else:
-            continue
-        assumed = assumed or unit.field_assumed(f"stats.{key}")
-    return " · ".join(parts) + dagger(assumed)
-
-
-def _split_name(unit) -> tuple[str, str]:
-    """'SBD Dauntless (Midway, no bomb icon)' -> ('SBD Dauntless', 'Midway, no bomb icon')."""
-    name = unit.name or unit.id
-    if "(" in name and name.endswith(")"):
-        return name[:name.index("(")].strip(), name[name.index("(") + 1:-1]
-    return name, ""
-
-
-def aircraft_faces(game: Game, unit) -> tuple[tuple[Primitive, ...], tuple[Primitive, ...]]:
-    """Front (2 steps) and back (1 step, the data: the back keeps the front's values) of a
-    2-step aircraft unit; a pale band across the top of the back marks the reduced side."""
-    s = counter_size(game, unit)
-    colour = side_colour(game, unit.side)
-    name, where = _split_name(unit)
-    shown = replace(unit, name=name)
-    kind = " · ".join(t for t in (unit.type + dagger(unit.is_assumed), where) if t)
-    values = compact_stats(unit)
-    front = counter_face(shown, s, colour, [kind, values], "counter-face")
-    steps = f"1 step 1ステップ{dagger(unit.field_assumed('back'))}"
-    back = counter_face(shown, s, colour, [steps, values], "counter-back reduced")
-    band = Rect(0, 0, s, s * 0.11, Style(fill="#ffffff", stroke=None, opacity=0.75),
-                cls="reduced-band")
-    return front, (*back, band)
-
-
 def unit_counter_pieces(game: Game) -> list[Piece]:
-    """Every unit's counters; a 2-step unit whose back the data gives only as words gets
-    its reduced side drawn from its values."""
-    pieces: list[Piece] = []
-    for unit in game.units:
-        made = unit_pieces(game, unit)
-        if unit.steps == 2 and not isinstance(unit.back, dict):
-            front, back = aircraft_faces(game, unit)
-            made = [replace(p, front=front, back=back) for p in made]
-        pieces.extend(made)
-    return pieces
+    """Every unit's counters in the layouts of games/midway/style.yaml; a 2-step unit's back
+    is its reduced side (the data: same values, 2.2(4))."""
+    return [piece for unit in game.units for piece in unit_pieces(game, unit)]
 
 
 @kit_part(GAME, "counters", replaces=True)

@@ -20,10 +20,11 @@ from ..aids import Block, text_lines
 from ..fonts import text_width, wrap
 from ..impose import Piece, impose
 from ..kit import KitPage, Options
+from ..marks import dagger
 from ..pieces import CARD_BLEED, CARD_H, CARD_W, card_back, counter_size, fit_text, side_colour
 from ..primitives import Group, Primitive, Rect, Style, Text
 from ..registry import kit_part
-from .midway import SIDE_INK, counter_sheets, dagger, page_of, sheet_pages
+from .midway import SIDE_INK, counter_sheets, page_of, sheet_pages
 
 GAME = "midway-cards"
 #: Colour words of the data -> print colours (and the ink that reads on them).

@@ -25,8 +25,9 @@ from ..fonts import text_width, wrap
 from ..hexmap import HexGeometry
 from ..impose import CROP
 from ..kit import KitPage, Options, flowed_pages, tiled_pages
+from ..marks import dagger
 from ..page import FOOTER, MARGIN
-from ..pieces import DAGGER, fit_text
+from ..pieces import fit_text
 from ..primitives import Group, Line, Polygon, Primitive, Rect, Style, Text, arrow
 from ..registry import kit_part
 
@@ -49,10 +50,6 @@ MAP_SHEETS = {
     "referee": ("umpire-map-size-in", "Referee (umpire) map", "審判用マップ"),
 }
 
-
-def dagger(assumed: bool) -> str:
-    """A dagger after values the data marks assumed."""
-    return DAGGER if assumed else ""
 
 
 def rules(record) -> str:
@@ -453,7 +450,7 @@ def map_legend(game: Game, width: float) -> Group:
         lines, h = wrapped(line, 10, y - 0.4, 2.6, width - 10)
         items.extend(lines)
         y += max(h, 5.5) + 1.0
-    note = (f"{DAGGER} position not in the rules (digest N3, N11-N13): an assumed layout; "
+    note = (f"{dagger(True)} position not in the rules (digest N3, N11-N13): an assumed layout; "
             "see the Assumed values page.")
     lines, h = wrapped(note, 0, y, 2.4, width, fill=GREY)
     items.extend(lines)
@@ -1141,7 +1138,7 @@ def aircraft_chart_panels(game: Game, sheet, width: float) -> list[Panel]:
         cells, h = grid(headers, rows, width, size=2.3, id_prefix=f"chart-{side.id}")
         items.append(Group(tuple(cells), dy=y + 0.8, cls="aid-grid"))
         y += h + 2.0
-        lines, lh = wrapped(f"{DAGGER} {sheet.note or ''}. MP n* = +1 MP on even turns; "
+        lines, lh = wrapped(f"{dagger(True)} {sheet.note or ''}. MP n* = +1 MP on even turns; "
                             "● = good visibility (+1 bonus sighting die); ¶ = jamming-resistant.",
                             0, y, 2.1, width, fill=GREY)
         items.extend(lines)

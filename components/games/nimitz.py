@@ -22,12 +22,15 @@ from ...engine.errors import BadInput
 from ...engine.model import Box, Display, Game, Marker, Point, PointMap, Unit
 from .. import aids, holds, kit, labels
 from ..aids import text_lines
-from ..fonts import text_width, wrap
+from ..counters import counter_name, draw, face_of
+from ..fonts import text_width
 from ..impose import Piece
 from ..kit import KitPage, Options
-from ..pieces import DAGGER, centred, counter_size, fit_text
+from ..marks import dagger, proofing
+from ..pieces import centred, counter_size, fit_text
 from ..primitives import Circle, Group, Line, Page, Polygon, Primitive, Rect, Style, Text
 from ..registry import kit_part
+from ..style import declared_layout
 
 GAME = "nimitz"
 MAP_ID = "campaign"
@@ -50,10 +53,6 @@ BATTLE_SHEET = "battle-sheet"
 
 # --- small helpers -----------------------------------------------------------------------
 
-
-def dagger(assumed: bool) -> str:
-    """The assumed-value mark, or nothing."""
-    return DAGGER if assumed else ""
 
 
 def side_fill(game: Game, side_id: str | None, tags: tuple[str, ...] = ()) -> str:
@@ -402,7 +401,8 @@ def map_legend(game: Game, x: float, y: float, w: float) -> list[Primitive]:
         items.append(Text(cx + 8, y + 11, text, size=2.6))
         cx += 14 + text_width(text, 2.6)
     items.append(Line(cx, y + 10, cx + 10, y + 10, ROUTE))
-    note = "route ルート" + (f" ({DAGGER} all routes and positions assumed)" if all_assumed else "")
+    note = "route ルート" + (f" ({dagger(True)} all routes and positions assumed)"
+                               if all_assumed and proofing() else "")
     items.append(Text(cx + 12, y + 11, note, size=2.6))
     return items
 
@@ -667,77 +667,19 @@ def landing_note(display: Display, x: float, y: float, w: float) -> Group:
 # --- counters ------------------------------------------------------------------------------
 
 
-SHIP_TYPES = ("CV", "CVL", "CVE", "BB", "CA", "CL", "DD", "SS")
-
-
-def stat(unit: Unit, key: str, sup: str | None = None) -> str:
-    """A value as printed (normal|superior), dagger when assumed; '' when absent."""
-    value = unit.stats.get(key)
-    if value is None:
-        return ""
-    text = str(value)
-    if sup and unit.stats.get(sup) is not None:
-        text += f"|{unit.stats[sup]}"
-    assumed = unit.field_assumed(f"stats.{key}") or bool(sup and unit.field_assumed(
-        f"stats.{sup}"))
-    return text + dagger(assumed)
-
-
-def unit_lines(unit: Unit) -> list[str]:
-    """The counter's value lines in the rulebook's order (2.6.4, 2.7.4, 2.8.3)."""
-    pairs: list[tuple[str, str]]
-    if unit.type in SHIP_TYPES:
-        gun = ("Torp", stat(unit, "torpedo")) if unit.type == "SS" else ("Gun", stat(unit,
-                                                                                "gunnery"))
-        pairs = [("AA", stat(unit, "aa", "aa_sup")), gun, ("ASW", stat(unit, "asw"))]
-    elif unit.type in ("infantry", "battalion"):
-        pairs = [("Ground", stat(unit, "ground"))]
-    else:
-        pairs = [("Air", stat(unit, "air", "air_sup")), ("Ship", stat(unit, "anti_ship")),
-                 ("Gnd", stat(unit, "anti_ground"))]
-    words = [f"{k} {v}" for k, v in pairs if v]
-    return [" ".join(words[:2]), " ".join(words[2:])]
-
-
-def cost_text(unit: Unit) -> str:
-    """Carriers print two costs (hit | buy, 2.6.3), every other unit one."""
-    hit, buy = unit.stats.get("cost_hit"), unit.stats.get("cost_buy")
-    mark = dagger(unit.field_assumed("stats.cost_hit") or unit.field_assumed("stats.cost_buy"))
-    text = f"{hit}|{buy}" if hit != buy else str(hit)
-    return text + mark
-
-
 def unit_face(game: Game, unit: Unit, s: float, damaged: bool) -> tuple[Primitive, ...]:
-    """One side of a unit counter: type and cost on top, name, Japanese name, values; the
-    damaged side carries a band and the damaged values the data gives."""
-    colour = side_fill(game, unit.side, unit.tags)
-    items: list[Primitive] = [Rect(0, 0, s, s, Style(fill=colour, stroke=None),
-                                   cls="counter-back" if damaged else "counter-face")]
-    pad = s * 0.06
-    items.append(Text(pad, s * 0.15, unit.type + dagger(unit.field_assumed("type")),
-                      size=s * 0.11, bold=True))
-    cost = cost_text(unit)
-    items.append(Text(s - pad, s * 0.15, cost, size=fit_text(cost, s * 0.11, s * 0.45),
-                      anchor="end", bold=True, fill="#1f3f6f"))
-    items.append(centred(unit.name or unit.id, s / 2, s * 0.36, s * 0.14, s - 2 * pad,
-                         bold=True))
-    items.append(centred(unit.name_ja or "", s / 2, s * 0.53, s * 0.12, s - 2 * pad))
-    lines = damaged_lines(unit) if damaged else unit_lines(unit)
-    for i, line in enumerate(lines):
-        if line:
-            items.append(centred(line, s / 2, s * (0.72 + 0.14 * i), s * 0.1, s - 2 * pad))
-    if damaged:
-        items.append(Rect(0, s * 0.93, s, s * 0.07, Style(fill="#b02020", stroke=None,
-                                                          opacity=0.8), cls="damaged-band"))
-    return tuple(items)
-
-
-def damaged_lines(unit: Unit) -> list[str]:
-    """The damaged side: 'damaged 損傷' and the reduced values the data gives (2.5.2)."""
-    reduced = unit.back if isinstance(unit.back, dict) else {}
-    values = " ".join(f"{k.replace('_', '-')} {v}{dagger(unit.field_assumed(f'back.{k}'))}"
-                      for k, v in reduced.items())
-    return ["DAMAGED 損傷", values]
+    """One side of a unit counter in the layout of games/nimitz/style.yaml; the damaged
+    side (2.5.2) is the same layout with a band and the damaged values the data gives
+    (none but the 28th BG's: the word 'damaged' then stands where the factors go)."""
+    ground = side_fill(game, unit.side, unit.tags)
+    what = f"counter-{unit.id}" + (" (damaged side)" if damaged else "")
+    if not damaged:
+        return draw(face_of(game, unit, ground=ground, size=s, what=what))
+    stats = unit.back if isinstance(unit.back, dict) else {}
+    face = face_of(game, unit, ground=ground, size=s, stats=stats, reduced=True, what=what)
+    if not face.factors and not face.corners:
+        face = replace(face, factors="damaged")
+    return draw(face)
 
 
 def unit_pieces(game: Game) -> list[Piece]:
@@ -767,21 +709,15 @@ def bonus_costs(game: Game) -> dict[str, str]:
 
 def marker_face(game: Game, marker: Marker, s: float, note: str = "",
                 colour: str | None = None) -> tuple[Primitive, ...]:
-    """A marker face: name without its 'US bonus:' prefix, Japanese name, a note."""
-    colour = colour or side_fill(game, marker.side)
-    name = (marker.name or marker.id).split(": ", 1)[-1]
-    pad = s * 0.06
-    items: list[Primitive] = [Rect(0, 0, s, s, Style(fill=colour, stroke=None),
-                                   cls="counter-face marker")]
-    lines = wrap(name, s * 0.13, s - 2 * pad)[:2]
-    for i, line in enumerate(lines):
-        items.append(centred(line, s / 2, s * (0.25 + 0.17 * i), s * 0.13, s - 2 * pad,
-                             bold=True))
-    if marker.name_ja:
-        items.append(centred(marker.name_ja, s / 2, s * 0.68, s * 0.12, s - 2 * pad))
-    if note:
-        items.append(centred(note, s / 2, s * 0.88, s * 0.11, s - 2 * pad, bold=True))
-    return tuple(items)
+    """A marker face (marker layout): its name without the 'US bonus:' prefix as the word,
+    the Japanese name under it, a note (a bonus marker's cost) in the bottom right corner."""
+    declared = declared_layout(game, marker)
+    word = (declared.word if declared is not None else None) or counter_name(
+        (marker.name or marker.id).split(": ", 1)[-1], marker=True)
+    face = face_of(game, marker, ground=colour or side_fill(game, marker.side), size=s,
+                   what=f"counter-{marker.id}", word=word,
+                   corners={"bottom_right": note} if note else {})
+    return draw(replace(face, cls="counter-face marker"))
 
 
 def marker_back(game: Game, marker: Marker, s: float,
