@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
+from ..engine.errors import BadInput
 from ..engine.model import FontStyle, Game, Marker, Unit
 from .fonts import text_width
 from .legibility import MIN_FACTORS_MM, fit, fit_lines
@@ -26,6 +27,8 @@ from .style import Look, look_of, mm, side_colour, side_ink
 from .symbols import SHIPS, symbol
 
 CORNERS = ("top_left", "top_right", "bottom_left", "bottom_right")
+#: What a factor the unit lacks prints as among the others.
+ABSENT = "–"
 #: Share of the counter side kept clear at each edge.
 PAD = 0.055
 
@@ -48,6 +51,8 @@ class Face:
     word: str = ""
     reduced: bool = False
     cls: str = "counter-face"
+    bottom_row: bool = False  # keep the bottom row free for the caller's own texts
+    art_width: float = 1.0  # share of the width (from the left) a silhouette may take
 
 
 def draw(face: Face) -> tuple[Primitive, ...]:
@@ -56,10 +61,17 @@ def draw(face: Face) -> tuple[Primitive, ...]:
     items: list[Primitive] = [Rect(0, 0, face.size, face.size, Style(fill=ground, stroke=None),
                                    cls=face.cls)]
     items.extend(LAYOUTS[face.look.layout](face))
+    items.append(Rect(0.1, 0.1, face.size - 0.2, face.size - 0.2,
+                      Style(fill=None, stroke=_darker(ground), width=0.2), cls="counter-edge"))
     if face.reduced and face.look.reduced == "band":
         items.append(Rect(0, 0, face.size, face.size * 0.07,
                           Style(fill=face.ink, stroke=None, opacity=0.55), cls="reduced-band"))
     return tuple(items)
+
+
+def _darker(colour: str, amount: float = 0.35) -> str:
+    rgb = [int(colour[i:i + 2], 16) for i in (1, 3, 5)]
+    return "#" + "".join(f"{round(c * (1 - amount)):02x}" for c in rgb)
 
 
 def _paler(colour: str, amount: float = 0.45) -> str:
@@ -133,12 +145,13 @@ def _subtitle_lines(face: Face, width: float) -> tuple[list[str], float]:
     what, floor = f"counter {face.what}", mm(face.fonts.minimum)
     text = face.subtitle
     for slash in ("／", "/"):
-        if slash in text and text_width(text, floor) > width:
+        if slash in text and "\n" not in text and text_width(text, floor) > width:
             head, tail = text.split(slash, 1)
             lines = [head + slash, tail.strip()]
             size = min(fit(line, mm(face.fonts.corner), width, what, floor) for line in lines)
             return lines, size
-    return fit_lines(text, mm(face.fonts.corner), width, 2, what, floor)
+    lines = 2 + text.count("\n")  # a marker's subtitle may give its own lines
+    return fit_lines(text, mm(face.fonts.corner), width, lines, what, floor)
 
 
 # --- the three layouts --------------------------------------------------------------------
@@ -166,8 +179,9 @@ def nato(face: Face) -> list[Primitive]:
         bottom -= used
     frame_top = top + s * 0.03
     height = max(bottom - frame_top - s * 0.03, s * 0.18)
+    frame = "#ffffff" if face.ink == "#000000" else None  # light ink: the ground shows
     items.append(symbol("nato", face.look.symbol or "infantry", s * 0.2, frame_top, s * 0.6,
-                        height, face.ink, "#ffffff"))
+                        height, face.ink, frame))
     items.extend(name_items)
     items.extend(_corner_items(face, ("bottom_left", "bottom_right"), s - pad,
                                face.fonts.corner, s * 0.22))
@@ -191,19 +205,22 @@ def silhouette(face: Face) -> list[Primitive]:
     corner = mm(face.fonts.corner)
     has_top = bool(face.corners.get("top_left") or face.corners.get("top_right"))
     name_width = s - 2 * pad
-    items, below = _name_block(face, pad * 0.6, name_width)
+    items, below = (_name_block(face, pad * 0.6, name_width) if face.look.show_name
+                    else ([], pad))
     if has_top:  # over the stern of a ship (its low end), beside an aircraft's wings
         items.extend(_corner_items(face, ("top_left", "top_right"), below + corner,
                                    face.fonts.corner, s * 0.3, bold=True))
     value = max(mm(face.fonts.factors), s * 0.18)
     bottom_row = s - pad
     has_bottom = any(face.corners.get(k) for k in ("bottom_left", "bottom_right"))
-    art_bottom = bottom_row - (value * 0.95 if (face.factors or has_bottom) else 0) - s * 0.02
+    low = face.factors or has_bottom or face.bottom_row
+    art_bottom = bottom_row - (value * 0.95 if low else 0) - s * 0.02
     art_top = below + s * 0.02
     name = face.look.symbol or "fighter"
     side = s * 0.26 if has_top and name not in SHIPS else pad
     items.append(symbol("silhouette", name, side, art_top,
-                        s - 2 * side, max(art_bottom - art_top, s * 0.15), face.ink))
+                        s * face.art_width - 2 * side, max(art_bottom - art_top, s * 0.15),
+                        face.ink))
     items.extend(_corner_items(face, ("bottom_left", "bottom_right"), bottom_row,
                                max(face.fonts.factors, value / mm(1)), s * 0.4, bold=True))
     items.extend(_factors(face, bottom_row, _factor_width(face)))
@@ -211,22 +228,26 @@ def silhouette(face: Face) -> list[Primitive]:
 
 
 def marker(face: Face) -> list[Primitive]:
+    """The icon (if any), the word as large as fits, the subtitle under it, all between
+    the corner rows; a block that does not fit even at the minimum stops the build."""
     s, pad = face.size, face.size * PAD
     width = s - 2 * pad
+    corner = mm(face.fonts.corner) * 1.1
     items: list[Primitive] = []
-    word = face.word or face.name
-    top = pad
+    top = pad + (corner if face.corners.get("top_left") or face.corners.get("top_right")
+                 else 0.0)
+    bottom = s - pad - (corner if face.corners.get("bottom_left")
+                        or face.corners.get("bottom_right") else 0.0)
     if face.look.symbol:
-        icon_h = s * 0.4
+        icon_h = (bottom - top) * 0.45
         items.append(symbol("marker", face.look.symbol, pad, top, width, icon_h, face.ink))
-        top += icon_h + s * 0.04
-    lines, size = fit_lines(word, mm(face.fonts.word), width, 2, f"counter {face.what}",
-                            mm(face.fonts.minimum)) if word else ([], 0.0)
+        top += icon_h + s * 0.03
     under = face.subtitle or (face.name if face.word and face.name != face.word else "")
     under_lines, under_size = _subtitle_lines(replace(face, subtitle=under), width
                                               ) if under else ([], 0.0)
+    lines, size = _word_lines(face, width, bottom - top - len(under_lines) * under_size * 1.1)
     block = len(lines) * size * 1.05 + len(under_lines) * under_size * 1.1
-    y = top + max(0.0, (s - pad - top - block) / 2)
+    y = top + max(0.0, (bottom - top - block) / 2)
     for text in lines:
         y += size * 0.95
         items.append(Text(s / 2, y, text, size=size, anchor="middle", bold=True, fill=face.ink,
@@ -237,6 +258,23 @@ def marker(face: Face) -> list[Primitive]:
         items.append(Text(s / 2, y, text, size=under_size, anchor="middle", fill=face.ink,
                           cls="subtitle"))
     return items + _marker_corners(face)
+
+
+def _word_lines(face: Face, width: float, height: float) -> tuple[list[str], float]:
+    """A marker's word on one or two lines, as large as fits ``width`` and ``height``."""
+    word = face.word or face.name
+    if not word:
+        return [], 0.0
+    what, floor = f"counter {face.what}", mm(face.fonts.minimum)
+    wanted = max(mm(face.fonts.word), height * 0.5)  # a short word as large as fits
+    while True:
+        lines, size = fit_lines(word, wanted, width, 2, what, floor)
+        if len(lines) * size * 1.05 <= height + 1e-6:
+            return lines, size
+        if size <= floor + 1e-6:
+            raise BadInput(f"{what}: {word!r} and what is under it do not fit the counter "
+                           f"even at the smallest size; shorten them in the data")
+        wanted = max(floor, size * 0.92)
 
 
 def _marker_corners(face: Face) -> list[Primitive]:
@@ -299,15 +337,19 @@ def counter_name(name: str, marker: bool = False) -> str:
 
 
 def factors_text(record: Unit | Marker, look: Look, stats: Mapping) -> str:
+    """The factors on one line, ``1-2-1``; an absent value among present ones is a dash
+    (``–-1-1``: the anti-aircraft gun has no attack), all absent is no line."""
     values = [value_text(record, spec, stats) for spec in look.factors]
-    return "-".join(v for v in values if v)
+    if not any(values):
+        return ""
+    return "-".join(v or ABSENT for v in values)
 
 
 def face_of(game: Game, record: Unit | Marker, *, stats: Mapping | None = None,
             reduced: bool = False, what: str | None = None, size: float | None = None,
             look: Look | None = None, ground: str | None = None, **texts) -> Face:
     """The face of a unit or marker counter from its data and the game's style; ``stats``
-    replaces the record's values (a reduced side), ``texts`` any resolved text."""
+    replaces the record's values (a reduced side), ``texts`` any other field of ``Face``."""
     from .pieces import counter_size
 
     look = look or look_of(game, record)
@@ -321,9 +363,11 @@ def face_of(game: Game, record: Unit | Marker, *, stats: Mapping | None = None,
         "echelon": getattr(record, "size", None) or "",
         "word": (record.text or "") if isinstance(record, Marker) else "",
     }
-    fields["cls"] = "counter-back reduced" if reduced else "counter-face"
-    fields.update(texts)
     side = getattr(record, "side", None)
-    return Face(what=what or record.id, size=size or counter_size(game, record),
-                ground=ground or side_colour(game, side), ink=side_ink(game, side), look=look,
-                fonts=game.style.fonts, reduced=reduced, **fields)
+    ground = ground or side_colour(game, side)
+    fields.update(what=what or record.id, size=size or counter_size(game, record),
+                  ground=ground, ink=side_ink(game, side, ground), look=look,
+                  fonts=game.style.fonts, reduced=reduced,
+                  cls="counter-back reduced" if reduced else "counter-face")
+    fields.update(texts)
+    return Face(**fields)

@@ -147,25 +147,29 @@ def counter_pages(game: Game, options: Options) -> list[KitPage]:
 
 def counter_sheet_pages(pieces: list[Piece], options: Options) -> list[KitPage]:
     """Counters grouped by size, each size imposed on its own sheets."""
+    return sized_sheet_pages(pieces, options, "counter")
+
+
+def sized_sheet_pages(pieces: list[Piece], options: Options, what: str,
+                      bleed: float = 0.0) -> list[KitPage]:
+    """Pieces of one size share sheets whatever they are (all decks' cards, all counters of
+    a size), each size on its own sheets; part "counters 15.875 mm", "cards 63 x 88 mm"."""
     by_size: dict[tuple[float, float], list[Piece]] = {}
     for piece in pieces:
         by_size.setdefault((round(piece.w, 3), round(piece.h, 3)), []).append(piece)
     pages: list[KitPage] = []
-    for (w, _h), group in sorted(by_size.items()):
-        sheets = impose(group, options.paper, duplex=options.duplex,
-                        back_offset=options.back_offset, what="counter")
-        pages.extend(imposed_pages(sheets, f"counters {w:g} mm"))
+    for (w, h), group in sorted(by_size.items()):
+        sheets = impose(group, options.paper, bleed=bleed, duplex=options.duplex,
+                        back_offset=options.back_offset, what=what)
+        size = f"{w:g} mm" if w == h else f"{w:g} x {h:g} mm"
+        pages.extend(imposed_pages(sheets, f"{what}s {size}"))
     return pages
 
 
 def card_pages(game: Game, options: Options) -> list[KitPage]:
-    pages: list[KitPage] = []
-    for deck in game.decks:
-        pieces = card_pieces(game, deck)
-        sheets = impose(pieces, options.paper, bleed=CARD_BLEED, duplex=options.duplex,
-                        back_offset=options.back_offset, what="card")
-        pages.extend(imposed_pages(sheets, f"cards {deck.id}"))
-    return pages
+    """Every deck's cards, decks sharing sheets (each card with its deck's back)."""
+    pieces = [piece for deck in game.decks for piece in card_pieces(game, deck)]
+    return sized_sheet_pages(pieces, options, "card", bleed=CARD_BLEED)
 
 
 def imposed_pages(sheets: list[Sheet], part: str) -> list[KitPage]:

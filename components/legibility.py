@@ -42,10 +42,10 @@ def fit(text: str, size: float, width: float, what: str, floor: float = MIN_MM) 
     size = max(size, floor)
     wide = text_width(text, size)
     if wide <= width:
-        return round(size, 3)
+        return max(round(size, 3), floor)
     shrunk = int(size * width / wide * 1000) / 1000
     if shrunk + SLACK >= floor:
-        return shrunk
+        return max(shrunk, floor)
     raise BadInput(f"{what}: {text!r} does not fit {width:.1f} mm even at {pt(floor)} "
                    f"(the smallest the kit prints); shorten it in the data")
 
@@ -76,7 +76,7 @@ def _largest(text: str, size: float, width: float, lines: int, floor: float
     while current + SLACK >= floor:
         broken = wrap(text, current, width) if lines > 1 else [text]
         if len(broken) <= lines and all(text_width(x, current) <= width for x in broken):
-            return broken, round(current, 3)
+            return broken, max(round(current, 3), floor)
         current = max(current * 0.95, floor) if current > floor else floor - 1
     return None
 

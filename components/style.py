@@ -170,10 +170,18 @@ def side_colour(game: Game, side: str | None) -> str:
     return NEUTRAL
 
 
-def side_ink(game: Game, side: str | None) -> str:
-    """Text and symbol colour on a side's counters."""
+def side_ink(game: Game, side: str | None, ground: str | None = None) -> str:
+    """Text and symbol colour on a side's counters: the style's, else black or white,
+    whichever reads better on ``ground`` (default: the side's colour)."""
     declared = game.style.sides.get(side) if side else None
-    return (colour(declared.ink) if declared is not None else None) or "#000000"
+    return (colour(declared.ink) if declared is not None else None) or ink_on(
+        ground or side_colour(game, side))
+
+
+def ink_on(ground: str) -> str:
+    """Black or white, whichever reads better on ``ground``."""
+    r, g, b = (int(ground[i:i + 2], 16) for i in (1, 3, 5))
+    return "#ffffff" if 0.299 * r + 0.587 * g + 0.114 * b < 140 else "#000000"
 
 
 def fonts(game: Game) -> FontStyle:

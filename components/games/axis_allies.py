@@ -18,11 +18,12 @@ from dataclasses import dataclass, replace
 from ...engine.model import Game, Point, PointMap, Side
 from ...output import rules_text
 from .. import kit
+from ..counters import draw, face_of
 from ..fonts import text_width, wrap
 from ..impose import Piece
 from ..kit import KitPage, Options
 from ..marks import dagger
-from ..pieces import centred, counter_size, fit_text, marker_pieces
+from ..pieces import centred, counter_size, fit_text, marker_pieces, marker_word
 from ..primitives import Circle, Group, Line, Page, Polygon, Primitive, Rect, Style, Text
 from ..registry import kit_part
 
@@ -620,26 +621,14 @@ def _card_page(paper, items, number: int) -> KitPage:
 
 
 def unit_counter(game: Game, mix_record, size: float) -> tuple[Primitive, ...]:
-    """A unit counter in its power's colour: name, Japanese name, attack-defence-move and
-    cost (from the unit record)."""
+    """A unit counter in its power's colour, in the layout of games/axis-allies/style.yaml."""
     unit = game.get("units", str(mix_record.get("unit")))
     colour = power_colour(game, str(mix_record.get("side")))
-    ink = ink_on(colour)
-    s = size
-    stats = unit.stats  # type: ignore[attr-defined]
-    items: list[Primitive] = [Rect(0, 0, s, s, Style(fill=colour, stroke=None),
-                                   cls="counter-face")]
-    usable = s * 0.88
-    items.append(centred(unit.name or unit.id, s / 2, s * 0.27, s * 0.15, usable, bold=True,
-                         fill=ink))
-    items.append(centred(unit.name_ja or "", s / 2, s * 0.5, s * 0.15, usable, fill=ink))
-    line = "-".join(_stat(stats.get(k)) for k in ("attack", "defense", "move"))
-    if stats.get("attack") is None and stats.get("defense") is None:
-        line = ""
-    items.append(centred(line, s / 2, s * 0.74, s * 0.17, usable, bold=True, fill=ink))
-    cost = f"{stats.get('cost')} IPC"
-    items.append(centred(cost, s / 2, s * 0.92, s * 0.1, usable, fill=ink))
-    return tuple(items)
+    face = face_of(game, unit, ground=colour, size=size,  # type: ignore[arg-type]
+                   what=f"counter-{mix_record.get('side')}-{unit.id}")
+    if face.look.layout == "marker":
+        face = replace(face, word=marker_word(game, unit))  # type: ignore[arg-type]
+    return draw(face)
 
 
 def unit_counter_pieces(game: Game) -> list[Piece]:

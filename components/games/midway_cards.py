@@ -17,14 +17,15 @@ from ...engine.errors import BadInput
 from ...engine.model import Card, Deck, Game, Marker
 from .. import aids, kit
 from ..aids import Block, text_lines
+from ..counters import counter_name, draw, face_of
 from ..fonts import text_width, wrap
-from ..impose import Piece, impose
+from ..impose import Piece
 from ..kit import KitPage, Options
 from ..marks import dagger
 from ..pieces import CARD_BLEED, CARD_H, CARD_W, card_back, counter_size, fit_text, side_colour
 from ..primitives import Group, Primitive, Rect, Style, Text
 from ..registry import kit_part
-from .midway import SIDE_INK, counter_sheets, page_of, sheet_pages
+from .midway import SIDE_INK, counter_sheets, page_of
 
 GAME = "midway-cards"
 #: Colour words of the data -> print colours (and the ink that reads on them).
@@ -68,29 +69,21 @@ def _big_and_small(marker: Marker) -> tuple[str, str]:
 
 
 def marker_face(game: Game, marker: Marker) -> tuple[Primitive, ...]:
-    """A damage marker: its colour, the value large, what it marks, the Japanese name."""
-    s = counter_size(game, marker)
+    """A damage marker in the marker layout: its colour, the value large, what it marks and
+    the Japanese name under it (fitted to the chip, never over its neighbours)."""
     ground, ink = marker_colours(marker)
     big, small = _big_and_small(marker)
-    big += dagger(marker.field_assumed("text"))
-    pad = s * 0.08
-    items: list[Primitive] = [
-        Rect(0, 0, s, s, Style(fill=ground, stroke=None),
-             cls=f"counter-face marker {marker.color}"),
-        Rect(pad / 2, pad / 2, s - pad, s - pad, Style(fill=None, stroke="#9a9a9a", width=0.15)),
-        Text(s / 2, s * 0.5, big, size=fit_text(big, s * 0.42, s - 2 * pad), anchor="middle",
-             fill=ink, bold=True)]
-    for text, y, size in ((small, 0.72, 0.12), (_ja_short(marker), 0.9, 0.11)):
-        if text:
-            items.append(Text(s / 2, s * y, text, size=fit_text(text, s * size, s - 2 * pad),
-                              anchor="middle", fill=ink))
-    return tuple(items)
+    under = "\n".join(t for t in (small, _ja_short(marker)) if t)
+    face = face_of(game, marker, ground=ground, ink=ink, word=big + dagger(
+        marker.field_assumed("text")), subtitle=under, what=f"counter-{marker.id}",
+                   cls=f"counter-face marker {marker.color}")
+    return draw(face)
 
 
 def _ja_short(marker: Marker) -> str:
-    """'ダメージ表示マーカー（赤）' -> 'ダメージ（赤）': the marker's Japanese name, short."""
-    name = marker.name_ja or ""
-    return name.replace("表示マーカー", "")
+    """'ダメージ表示マーカー（赤）' -> 'ダメージ': the marker's Japanese name, short (its
+    colour is the chip's)."""
+    return counter_name((marker.name_ja or "").replace("表示マーカー", ""))
 
 
 def marker_pieces(game: Game) -> list[Piece]:
@@ -291,13 +284,10 @@ def card_pieces(game: Game, deck: Deck) -> list[Piece]:
 
 @kit_part(GAME, "cards", replaces=True)
 def cards(game: Game, options: Options) -> list[KitPage]:
-    """Every deck, 9 up with crop marks, the deck's back on the following page."""
-    pages: list[KitPage] = []
-    for deck in game.decks:
-        sheets = impose(card_pieces(game, deck), options.paper, bleed=CARD_BLEED,
-                        duplex=options.duplex, back_offset=options.back_offset, what="card")
-        pages.extend(sheet_pages(sheets, f"cards {deck.id}"))
-    return pages
+    """Every deck, 9 up with crop marks, decks sharing sheets, each card's deck back on the
+    following page."""
+    pieces = [piece for deck in game.decks for piece in card_pieces(game, deck)]
+    return kit.sized_sheet_pages(pieces, options, "card", bleed=CARD_BLEED)
 
 
 

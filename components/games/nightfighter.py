@@ -20,11 +20,14 @@ from dataclasses import dataclass, replace
 
 from ...engine.model import Feature, Game, HexMap
 from ...engine.query import show_value
-from .. import aids, holds
+from .. import aids, holds, symbols
+from ..counters import PAD as COUNTER_PAD
+from ..counters import counter_name, draw, face_of
 from ..fonts import text_width, wrap
 from ..hexmap import HexGeometry
 from ..impose import CROP
 from ..kit import KitPage, Options, flowed_pages, tiled_pages
+from ..legibility import fit, fit_lines
 from ..marks import dagger
 from ..page import FOOTER, MARGIN
 from ..pieces import fit_text
@@ -485,21 +488,10 @@ RADAR_COLOURS = {"search": "#cfe3c4", "gci": "#f1e4b0", "homing": "#f3d2b5"}
 
 def silhouette(cx: float, cy: float, length: float, engines: int, ink: str = INK,
                jet: bool = False) -> Group:
-    """A top view of an aircraft pointing up (its nose is the counter's facing)."""
-    L = length
-    style = Style(fill=ink, stroke=None)
-    body = Polygon(((cx, cy - L / 2), (cx + L * 0.06, cy - L * 0.38), (cx + L * 0.05, cy + L / 2),
-                    (cx - L * 0.05, cy + L / 2), (cx - L * 0.06, cy - L * 0.38)), style)
-    sweep = L * 0.12 if jet else 0.0
-    wing = Polygon(((cx - L / 2, cy - L * 0.02 + sweep), (cx, cy - L * 0.14),
-                    (cx + L / 2, cy - L * 0.02 + sweep), (cx + L / 2, cy + L * 0.08 + sweep),
-                    (cx, cy + L * 0.02), (cx - L / 2, cy + L * 0.08 + sweep)), style)
-    tail = Polygon(((cx - L * 0.2, cy + L * 0.36), (cx + L * 0.2, cy + L * 0.36),
-                    (cx + L * 0.2, cy + L * 0.44), (cx - L * 0.2, cy + L * 0.44)), style)
-    offsets = {1: (), 2: (0.2,), 4: (0.16, 0.34)}.get(engines, (0.2,))
-    pods = [Rect(cx + side * dx * L - L * 0.035, cy - L * 0.22 + abs(dx) * sweep, L * 0.07,
-                 L * 0.22, style) for dx in offsets for side in (-1, 1)]
-    return Group((body, wing, tail, *pods), cls="silhouette")
+    """A top view of an aircraft pointing up (its nose is the counter's facing), from the
+    package's vector set (components/symbols.py), centred on (cx, cy)."""
+    name = {1: "fighter", 4: "heavy-bomber"}.get(engines, "twin-engine")
+    return symbols.silhouette(name, cx - length / 2, cy - length / 2, length, length, ink)
 
 
 def nose_arrow(s: float, ink: str = INK) -> Polygon:
@@ -524,29 +516,29 @@ def _has_equipment(unit, item: str) -> bool:
 
 def aircraft_face(game: Game, unit, counter_id: str, s: float, back: bool = False
                   ) -> tuple[Primitive, ...]:
-    """Type, silhouette, 3-digit id with the sighting number large, and the nose arrow."""
-    from ..pieces import side_colour
-
-    items: list[Primitive] = [Rect(0, 0, s, s, Style(fill=side_colour(game, unit.side),
-                                                     stroke=None), cls="counter-face aircraft"),
-                              nose_arrow(s)]
-    name = unit.name or unit.id
-    items.append(Text(s / 2, s * 0.27, name, size=fit_text(name, s * 0.13, s * 0.9),
-                      anchor="middle", bold=True, cls="aircraft-type"))
-    engines, jet = _engines(unit)
-    items.append(silhouette(s * 0.24, s * 0.6, s * 0.36, engines, jet=jet))
+    """The silhouette layout (games/nightfighter/style.yaml): type on top, the aircraft
+    nose up (its facing), the 3-digit id with its sighting number large bottom right;
+    H2S (24.3.1) or the Schräge Musik note (20.1, on the back) bottom left, clear of the
+    name."""
+    what = f"counter-{unit.id}-{counter_id}" + (" (back)" if back else "")
+    face = face_of(game, unit, size=s, what=what, factors="", corners={}, art_width=0.7,
+                   cls="counter-face aircraft")
+    items: list[Primitive] = list(draw(face))
     head, last = counter_id[:-1], counter_id[-1:]
-    mark = dagger(unit.field_assumed("stats.counter_ids"))
-    items.append(Text(s * 0.66, s * 0.86, head, size=s * 0.16, anchor="end", cls="aircraft-id"))
-    items.append(Text(s * 0.66, s * 0.86, last, size=s * 0.46, bold=True, cls="sighting-number"))
-    if mark:
-        items.append(Text(s * 0.96, s * 0.4, mark, size=s * 0.12, anchor="end"))
+    pad = s * COUNTER_PAD
+    big = fit(last, s * 0.4, s * 0.3, what)
+    small = fit(head, s * 0.15, s * 0.4, what)
+    right = s - pad
+    items.append(Text(right, s - pad, last, size=big, anchor="end", bold=True, fill=face.ink,
+                      cls="sighting-number"))
+    items.append(Text(right - text_width(last, big), s - pad, head, size=small, anchor="end",
+                      fill=face.ink, cls="aircraft-id"))
     if _h2s_printed(unit, last):
-        items.append(Text(s * 0.96, s * 0.97, "H2S", size=s * 0.1, anchor="end", bold=True,
-                          cls="h2s"))
+        items.append(Text(pad, s - pad, "H2S", size=fit("H2S", s * 0.12, s * 0.4, what),
+                          bold=True, fill=face.ink, cls="h2s"))
     if back and _has_equipment(unit, "schrage-musik"):
-        items.append(Text(s * 0.05, s * 0.2, "♪", size=s * 0.2, fill=NOTE_BLUE, bold=True,
-                          cls="schrage-musik-note"))
+        items.append(Text(pad, s - pad, "♪", size=fit("♪", s * 0.2, s * 0.3, what),
+                          fill=NOTE_BLUE, bold=True, cls="schrage-musik-note"))
     return tuple(items)
 
 
@@ -573,15 +565,20 @@ def aircraft_pieces(game: Game, unit) -> list:
     return pieces
 
 
-def label_face(s: float, colour: str, lines, cls: str) -> tuple[Primitive, ...]:
-    """A counter with centred lines ``(text, size as a share of s, bold)``, stacked."""
+def label_face(s: float, colour: str, lines, cls: str, width: float = 0.88
+               ) -> tuple[Primitive, ...]:
+    """A counter with centred lines ``(text, size as a share of s, bold)``, stacked, each
+    fitted to ``width`` (a share of s) without going under the kit's minimum."""
     items: list[Primitive] = [Rect(0, 0, s, s, Style(fill=colour, stroke=None), cls=cls)]
-    sizes = [fit_text(text, s * share, s * 0.88) for text, share, _bold in lines]
-    total = sum(size * 1.15 for size in sizes)
+    fitted = [fit_lines(text, s * share, s * width, 2, cls) if text else ([""], s * share)
+              for text, share, _bold in lines]
+    total = sum(size * 1.15 * len(broken) for broken, size in fitted)
     y = (s - total) / 2
-    for (text, _share, bold), size in zip(lines, sizes, strict=True):
-        y += size * 1.15
-        items.append(Text(s / 2, y - size * 0.18, text, size=size, anchor="middle", bold=bold))
+    for (_text, _share, bold), (broken, size) in zip(lines, fitted, strict=True):
+        for text in broken:
+            y += size * 1.15
+            items.append(Text(s / 2, y - size * 0.18, text, size=size, anchor="middle",
+                              bold=bold))
     return tuple(items)
 
 
@@ -625,15 +622,17 @@ def radar_face(radar, role: str, copy: str | None, s: float, contact: bool = Fal
     """A search counter (name, search value, search/contact side) or a sweep counter."""
     colour = RADAR_COLOURS.get(str(radar.get("kind")), "#dddddd")
     name = _short(radar.name or radar.id) + (f" {copy}" if copy else "")
-    if role == "sweep":
-        lines = [(name, 0.2, True), (radar.name_ja or "", 0.14, False),
-                 ("sweep スイープ", 0.15, False)]
-        return label_face(s, "#ffffff", lines, "counter-face sweep") + (
-            Rect(s * 0.06, s * 0.06, s * 0.88, s * 0.88, Style(fill=None, stroke=colour,
-                                                               width=s * 0.05)),)
+    name_ja = counter_name(radar.name_ja or "")
+    if role == "sweep":  # the radar's colour as bands top and bottom, the words between
+        lines = [(name, 0.2, True), (name_ja, 0.14, False), ("sweep", 0.14, False),
+                 ("スイープ", 0.12, False)]
+        band = Style(fill=colour, stroke=None)
+        return label_face(s, "#ffffff", lines, "counter-face sweep", width=0.9) + (
+            Rect(0, 0, s, s * 0.09, band, cls="sweep-band"),
+            Rect(0, s * 0.91, s, s * 0.09, band, cls="sweep-band"))
     value = f"{radar.get('search_value')}{dagger(radar.field_assumed('search_value'))}"
     side = "contact 探知" if contact else "search 捜索"
-    lines = [(name, 0.15, True), (radar.name_ja or "", 0.11, False), (value, 0.3, True),
+    lines = [(name, 0.15, True), (name_ja, 0.11, False), (value, 0.3, True),
              (side, 0.12, False)]
     return label_face(s, colour if not contact else "#f7f7f7", lines,
                       f"counter-face radar {'contact' if contact else 'search'}")
@@ -685,7 +684,7 @@ def searchlight_pieces(game: Game, marker, s: float) -> list:
                          "counter-face searchlight"), beam)
     back = (Rect(0, 0, s, s, Style(fill="#fff8cc", stroke=None), cls="counter-back captured"),
             nose_arrow(s), Text(s / 2, s * 0.28, "captured 捕捉", anchor="middle", bold=True,
-                                size=fit_text("captured 捕捉", s * 0.13, s * 0.88)),
+                                size=fit("captured 捕捉", s * 0.13, s * 0.88, marker.id)),
             silhouette(s / 2, s * 0.64, s * 0.5, 4))
     return [Piece(f"counter-{marker.id}-{i + 1}", s, s, front, back,
                   cls=f"counter marker {marker.id}") for i in range(marker.count or 1)]
@@ -699,8 +698,8 @@ def ai_contact_pieces(game: Game, marker, s: float) -> list:
     faces = []
     for engines in (4, 2):
         faces.append((Rect(0, 0, s, s, Style(fill=colour, stroke=None), cls="counter-face"),
-                      Text(s / 2, s * 0.2, "AI contact", size=fit_text("AI contact", s * 0.13,
-                                                                       s * 0.9),
+                      Text(s / 2, s * 0.2, "AI contact", size=fit("AI contact", s * 0.13,
+                                                                  s * 0.9, marker.id),
                            anchor="middle", bold=True),
                       Text(s / 2, s * 0.93, "AI 探知", size=s * 0.11, anchor="middle"),
                       silhouette(s / 2, s * 0.55, s * 0.52, engines)))
@@ -743,7 +742,8 @@ def generic_marker_pieces(game: Game, marker, s: float) -> list:
     from ..impose import Piece
 
     colour = marker_colour(marker)
-    main = _short(marker.text) if marker.text else _short(marker.name or marker.id)
+    main = _short(marker.text) if marker.text else counter_name(_short(marker.name or marker.id),
+                                                                marker=True)
     ids = copy_ids(game, marker)
     if ids:
         main = main.split(" ")[0]
@@ -751,9 +751,9 @@ def generic_marker_pieces(game: Game, marker, s: float) -> list:
     pieces = []
     for i in range(marker.count or 1):
         text = f"{main} {ids[i]}" if ids else main + mark
-        front = label_face(s, colour, [(text, 0.24, True), (marker.name_ja or "", 0.13, False)],
-                           f"counter-face marker {marker.id}")
         frame = MARKER_FRAMES.get(marker.id.split("-")[0])
+        front = label_face(s, colour, [(text, 0.24, True), (_ja(marker), 0.13, False)],
+                           f"counter-face marker {marker.id}", width=0.76 if frame else 0.88)
         if frame:
             front += (Rect(s * 0.05, s * 0.05, s * 0.9, s * 0.9,
                            Style(fill=None, stroke=frame, width=s * 0.05)),)
@@ -769,8 +769,13 @@ def _marker_back(marker, front, colour: str, s: float):
     if _short(marker.back).lower().startswith("same"):
         return front
     text = _short(marker.back) + dagger(marker.field_assumed("back"))
-    return label_face(s, colour, [(text, 0.24, True), (marker.name_ja or "", 0.13, False)],
+    return label_face(s, colour, [(text, 0.24, True), (_ja(marker), 0.13, False)],
                       f"counter-back marker {marker.id}")
+
+
+def _ja(marker) -> str:
+    """A marker's Japanese name as its counter prints it (without マーカー)."""
+    return counter_name(marker.name_ja or "", marker=True)
 
 
 SPECIAL_MARKERS = {"plot": plot_pieces, "searchlight": searchlight_pieces,

@@ -39,7 +39,7 @@ def test_counter_and_card_counts_match_the_data(midway_kit):
     counters = re.findall(r'<g class="counter [^"]*" [^>]*id="counter-[^"]*"', fronts)
     expected = sum(u.count or 1 for u in game.units) + sum(m.count or 1 for m in game.markers)
     assert len(counters) == expected
-    cards = re.findall(r'id="card-event-[^"]*-\d+"', "".join(_svgs(midway_kit, "cards-event")))
+    cards = re.findall(r'id="card-event-[^"]*-\d+"', "".join(_svgs(midway_kit, "cards-63")))
     assert len(cards) == sum(c.count for c in game.cards) == 8
 
 

@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import json
 import os
-from dataclasses import asdict
 from pathlib import Path
 
 import pytest
 from warpress.components.kit import check_glyphs
 from warpress.components.pieces import unit_pieces
-from warpress.components.primitives import Group, Page, Rect, Style, Text
+from warpress.components.primitives import Group, Page, Rect, Style, Text, walk
 from warpress.components.render_pdf import pdf_bytes
 from warpress.components.render_svg import svg_text
 from warpress.engine.errors import BadInput
@@ -44,18 +42,39 @@ def test_a_glyph_the_font_lacks_stops_the_build_naming_the_text():
         check_glyphs([page])
 
 
-def test_golden_counter_primitives(tiny_game):
+#: One counter of each layout: the tiny game's tank drawn as the style says (front, back).
+GOLDEN_STYLES = {
+    "nato": "{layout: nato, symbol: armour, factors: [attack, move], corners: {top_left: id}}",
+    "silhouette": "{layout: silhouette, symbol: cruiser, factors: [attack, move]}",
+    "marker": "{layout: marker, symbol: star, word: Tank}",
+}
+
+
+@pytest.mark.parametrize("layout", sorted(GOLDEN_STYLES))
+def test_golden_counter_svgs(tiny_game, layout):
+    """The SVG of one counter (front and reduced back) per layout, byte for byte; refresh
+    with WARPRESS_UPDATE_GOLDEN=1 after a change made on purpose (and look at the files)."""
+    (tiny_game / "style.yaml").write_text(
+        f"style:\n  counters:\n    armor: {GOLDEN_STYLES[layout]}\n", encoding="utf-8")
     game = load_game(str(tiny_game))
-    piece = unit_pieces(game, game.get("units", "tank"))[0]
-    actual = json.loads(json.dumps([asdict(i) for i in piece.front + piece.back],
-                                   ensure_ascii=False, default=str))
-    path = GOLDEN / "tiny-tank-counter.json"
+    tank = game.get("units", "tank")
+    piece = unit_pieces(game, tank)[0]
+    assert any(i.cls == f"unit-symbol {GOLDEN_SYMBOL[layout]}" for i in walk(piece.front))
+    page = Page(2 * piece.w + 3, piece.h + 2, (Group(piece.front, dx=1, dy=1),
+                                               Group(piece.back, dx=piece.w + 2, dy=1)),
+                id=f"golden-{layout}")
+    actual = svg_text(page)
+    path = GOLDEN / f"counter-{layout}.svg"
     if UPDATE or not path.exists():
-        path.write_text(json.dumps(actual, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+        path.write_text(actual, encoding="utf-8")
         if not UPDATE:
             pytest.fail("golden file was missing and has been written; run again")
-    expected = json.loads(path.read_text(encoding="utf-8"))
-    assert actual == expected, "layout changed: rerun with WARPRESS_UPDATE_GOLDEN=1 if intended"
+    assert actual == path.read_text(encoding="utf-8"), (
+        f"counter layout {layout!r} changed: look at it, then rerun with "
+        "WARPRESS_UPDATE_GOLDEN=1 if intended")
+
+
+GOLDEN_SYMBOL = {"nato": "armour", "silhouette": "cruiser", "marker": "star"}
 
 
 def test_card_text_that_cannot_fit_stops_the_build():

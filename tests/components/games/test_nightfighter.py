@@ -122,7 +122,7 @@ def test_aircraft_counters(game):
     front = pieces[0].front
     assert [t.text for t in walk(front) if t.cls == "sighting-number"] == ["1"]
     assert [t.text for t in walk(front) if t.cls == "aircraft-id"] == ["20"]
-    assert by_cls(front, "facing-arrow") and by_cls(front, "silhouette")
+    assert by_cls(front, "unit-symbol") and by_cls(front, "twin-engine")  # nose up: facing
     assert by_cls(pieces[0].back, "schrage-musik-note")
     lancasters = nf.aircraft_pieces(game, game.get("units", "lancaster"))
     h2s = [p.id for p in lancasters if by_cls(p.front, "h2s")]
@@ -197,11 +197,17 @@ def test_radar_arc_diagrams_match_engine_and_data(game, pages):
 
 
 def test_aircraft_chart_rows_and_daggers(game, pages):
-    chart = [i for p in pages if "aircraft-data-chart" in p.title for i in p.items]
-    rows = [g for g in walk(chart) if isinstance(g, Group) and g.id and
-            g.id.startswith("chart-") and g.cls == "aid-row"]
+    def rows_of(kit):
+        chart = [i for p in kit if "aircraft-data-chart" in p.title for i in p.items]
+        return [g for g in walk(chart) if isinstance(g, Group) and g.id and
+                g.id.startswith("chart-") and g.cls == "aid-row"]
+
+    rows = rows_of(pages)
     assert len(rows) == len(game.units)
-    assert any("†" in t for g in rows for t in texts_of(g))
+    assert not any("†" in t for g in rows for t in texts_of(g))  # a player's kit
+    proof = rows_of(kit_pages(game, parse_options("a4", "pdf", "long", "0,0", "sheets",
+                                                  proof=True)))
+    assert any("†" in t for g in proof for t in texts_of(g))  # a designer proof
 
 
 def test_text_fits_its_cells(pages):

@@ -80,7 +80,10 @@ def test_every_unit_has_a_damaged_back_and_every_marker_is_printed(game, pages):
     damaged = [i for p in backs for i in walk(p.items)
                if isinstance(i, Group) and (i.cls or "").startswith("counter unit ")]
     assert len(damaged) == len(units)
-    assert all("DAMAGED 損傷" in texts_of(d) for d in damaged)
+    assert all(any(i.cls == "counter-back reduced" for i in walk(d.items)) for d in damaged)
+    assert all(any(i.cls == "reduced-band" for i in walk(d.items)) for d in damaged)
+    us28 = next(d for d in damaged if d.id.startswith("counter-us-28bg-"))
+    assert "1" in texts_of(us28) and "damaged" not in texts_of(us28)  # its damaged values
     markers = [i for p in fronts for i in walk(p.items)
                if isinstance(i, Group) and (i.cls or "").startswith("counter marker ")]
     moving = game.get("markers", "japanese-moving")
@@ -98,7 +101,9 @@ def test_counter_colours_follow_the_sides(game):
     fills = [next(i for i in face if isinstance(i, Rect)).style.fill
              for face in (akagi, lexington, raaf)]
     assert fills == [nz.NAMED_COLOURS["red"], nz.NAMED_COLOURS["blue"], nz.NAMED_COLOURS["ochre"]]
-    assert "AA 4|2† Gun 1†" in texts_of(Group(lexington))
+    # silhouette layout: cost hit|buy top left, AA(|superior)-gunnery-ASW at the bottom
+    assert texts_of(Group(lexington)) == ["Lexington", "レキシントン", "1|5", "4|2-1-1"]
+    assert any(i.cls == "unit-symbol carrier" for i in walk(lexington))
 
 
 def test_a_setup_sheet_per_campaign_with_its_objectives(game, pages):
