@@ -23,7 +23,7 @@ from ...engine.model import Box, Display, Game, Marker, Point, PointMap, Unit
 from .. import aids, holds, kit, labels
 from ..aids import text_lines
 from ..counters import counter_name, draw, face_of
-from ..fonts import text_width
+from ..fonts import text_width, wrap
 from ..impose import Piece
 from ..kit import KitPage, Options
 from ..marks import dagger, proofing
