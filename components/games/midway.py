@@ -661,8 +661,8 @@ def midway_map(game: Game, options: Options) -> list[KitPage]:
 
 
 def unit_counter_pieces(game: Game) -> list[Piece]:
-    """Every unit's counters in the layouts of games/midway/style.yaml; a 2-step unit's back
-    is its reduced side (the data: same values, 2.2(4))."""
+    """Every unit's counters in the layouts of the style (end of games/midway/game.yaml);
+    a 2-step unit's back is its reduced side (the data: same values, 2.2(4))."""
     return [piece for unit in game.units for piece in unit_pieces(game, unit)]
 
 

@@ -516,7 +516,7 @@ def _has_equipment(unit, item: str) -> bool:
 
 def aircraft_face(game: Game, unit, counter_id: str, s: float, back: bool = False
                   ) -> tuple[Primitive, ...]:
-    """The silhouette layout (games/nightfighter/style.yaml): type on top, the aircraft
+    """The silhouette layout (the style in games/nightfighter/game.yaml): type on top, the aircraft
     nose up (its facing), the 3-digit id with its sighting number large bottom right;
     H2S (24.3.1) or the Schräge Musik note (20.1, on the back) bottom left, clear of the
     name."""

@@ -668,7 +668,7 @@ def landing_note(display: Display, x: float, y: float, w: float) -> Group:
 
 
 def unit_face(game: Game, unit: Unit, s: float, damaged: bool) -> tuple[Primitive, ...]:
-    """One side of a unit counter in the layout of games/nimitz/style.yaml; the damaged
+    """One side of a unit counter in the layout of the style in games/nimitz/game.yaml; the damaged
     side (2.5.2) is the same layout with a band and the damaged values the data gives
     (none but the 28th BG's: the word 'damaged' then stands where the factors go)."""
     ground = side_fill(game, unit.side, unit.tags)
