@@ -26,6 +26,9 @@ HANG = 4
 NO_LINE_START = frozenset("、。，．・：；？！）」』】〕〉》ー々"
                           "ぁぃぅぇぉっゃゅょァィゥェォッャュョ)]},.;:!?")
 
+#: Inside a word too long for a line, a cut goes after one of these where it can.
+BREAK_AFTER = ("/", ",", "-", "_")
+
 _WORDS = re.compile(r"(\s*)(\S+)")
 #: A rule-text step number closed by a bracket it never opened: "land 4)" -> "land 4".
 _STEP = re.compile(r"(?<![(\w])(\d+)\)")
@@ -78,20 +81,28 @@ def wrap_line(line: str, width: int) -> list[str]:
 
 def _split_word(word: str, first: int, rest: int) -> list[str]:
     """``word`` cut into pieces of ``first`` then ``rest`` columns (a word longer than a
-    line, as Japanese text without spaces); no piece begins with closing punctuation."""
+    line: Japanese text without spaces, a long path); a cut falls after a ``/ , - _`` in
+    the piece's second half if it has one, and no piece begins with closing punctuation."""
     pieces, piece, room = [], "", max(first, 1)
     for ch in word:
         if piece and text_width(piece + ch) > room:
-            if ch in NO_LINE_START and len(piece) > 1:
-                pieces.append(piece[:-1])
-                piece = piece[-1]
-            else:
-                pieces.append(piece)
-                piece = ""
+            cut = _cut(piece, ch)
+            pieces.append(piece[:cut])
+            piece = piece[cut:]
             room = max(rest, 1)
         piece += ch
     pieces.append(piece)
     return pieces
+
+
+def _cut(piece: str, after: str) -> int:
+    """Where to end a full ``piece`` that ``after`` would overflow."""
+    soft = max(piece.rfind(mark) for mark in BREAK_AFTER) + 1
+    if soft > len(piece) // 2:
+        return soft
+    if after in NO_LINE_START and len(piece) > 1:
+        return len(piece) - 1
+    return len(piece)
 
 
 def fit(text: str, width: int | None = None) -> str:

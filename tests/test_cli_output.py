@@ -101,6 +101,14 @@ def test_the_referee_commands_fit_80_columns(tmp_path):
     assert [too_wide(text, 80) for text in texts] == [[]] * len(texts)
 
 
+def test_build_fits_80_columns_even_with_a_long_folder(tmp_path):
+    out_dir = tmp_path.joinpath(*(f"folder{i:02d}" for i in range(10)))
+    result = invoke(("build", "midway-cards", "--only", "sheets", "--format", "svg",
+                     "--out", str(out_dir)))
+    assert result.exit_code == 0, result.output
+    assert "built 1 kit(s)" in result.stdout and too_wide(result.stdout, 80) == []
+
+
 def test_python_m_warpress_runs_and_fits_80_columns_when_not_a_terminal():
     env = {k: v for k, v in os.environ.items() if k != "COLUMNS"}
     done = subprocess.run([sys.executable, "-m", "warpress", "errata", "nightfighter"],

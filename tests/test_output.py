@@ -60,3 +60,11 @@ def test_a_step_number_of_the_axis_allies_text_loses_the_bracket_it_never_opened
     assert rule_label("land 1)-7)") == "land 1-7"
     assert rule_label("9.6(3)") == "9.6(3)"
     assert rules_text(["③ combat", "sea 2)-3)", "L65-66"]) == "③ combat, sea 2-3, L65-66"
+
+
+def test_a_long_path_is_cut_after_a_slash():
+    path = "/tmp/" + "/".join(f"folder{i:02d}" for i in range(12)) + "/midway/"
+    out = wrap_line(f"midway: 7 pages -> {path}", 40)
+    assert all(text_width(x) <= 40 for x in out), out
+    assert len(out) > 2 and all(x.endswith("/") for x in out[:-1]), out
+    assert "".join(x.lstrip() for x in out) == f"midway: 7 pages -> {path}"
