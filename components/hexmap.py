@@ -29,10 +29,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from ..engine.errors import BadInput
-from ..engine.model import Feature, HexMap
+from ..engine.model import Feature, Game, HexMap
 from .fonts import wrap
 from .labels import Box, LabelPlacer, around, text_box
 from .primitives import Circle, Group, Line, Polygon, Primitive, Rect, Style, Text
+from .style import colour as style_colour
 
 Point = tuple[float, float]
 
@@ -61,6 +62,18 @@ TERRAIN: dict[str, TerrainStyle] = {
     "city": TerrainStyle("#e4dada", "blocks", "City 都市", "#7a3030"),
 }
 DEFAULT_TERRAIN = "clear"
+
+
+def terrain_looks(game: Game) -> dict[str, TerrainStyle]:
+    """The default terrain looks with the game's ``style.terrain`` over them (by name; a
+    style that gives only a fill keeps the default texture and name)."""
+    looks = dict(TERRAIN)
+    for name, declared in game.style.terrain.items():
+        base = looks.get(name, TerrainStyle("#eeeeee", "", name))
+        looks[name] = TerrainStyle(style_colour(declared.fill) or base.fill,
+                                   base.texture if declared.texture is None else declared.texture,
+                                   declared.label or base.label, base.ink)
+    return looks
 GRID = "#7d8fa3"
 INK = "#222222"
 ID_INK = "#4a4a4a"

@@ -21,7 +21,7 @@ from ..engine.errors import BadInput
 from ..engine.model import Game
 from . import aids
 from .fonts import missing_glyphs
-from .hexmap import hex_map_drawing
+from .hexmap import hex_map_drawing, terrain_looks
 from .impose import Piece, Sheet, assembly_items, calibration_items, impose, tile
 from .legibility import check_pages
 from .marks import proof
@@ -107,7 +107,8 @@ def parse_back_offset(text: str) -> tuple[float, float]:
 def map_pages(game: Game, options: Options) -> list[KitPage]:
     pages: list[KitPage] = []
     for hex_map in game.hex_maps:
-        drawing, width, height = hex_map_drawing(hex_map, game_id=game.id)
+        drawing, width, height = hex_map_drawing(hex_map, game_id=game.id,
+                                                 terrain=terrain_looks(game))
         pages.extend(tiled_pages(drawing, width, height, options, f"map {hex_map.id}",
                                  hex_map.name))
     for point_map in game.point_maps:

@@ -158,3 +158,20 @@ def test_midway_has_a_legend_naming_every_feature(midway):
     for f in hex_map.features:
         first_words = " ".join(f.name.split()[:3])
         assert first_words in legend, f.id
+
+
+def test_the_games_style_section_gives_the_terrain_looks():
+    from dataclasses import replace
+
+    from warpress.components.hexmap import terrain_looks
+    from warpress.engine import model
+
+    declared = model.TerrainStyle(fill="#123456", label="Open sea 外洋")
+    game = replace(builtin("midway"), style=model.GameStyle(terrain=FrozenDict(sea=declared)))
+    looks = terrain_looks(game)
+    assert looks["sea"] == TerrainStyle("#123456", TERRAIN["sea"].texture, "Open sea 外洋",
+                                        TERRAIN["sea"].ink)
+    items = drawn(game.hex_map(), terrain=looks)
+    assert by_id(items, "hex-A-1")["hex-A-1"].style.fill == "#123456"
+    assert "Open sea 外洋" in legend_text(items)
+    assert terrain_looks(builtin("midway"))["sea"] == TERRAIN["sea"]
