@@ -110,7 +110,7 @@ class LabelPlacer:
                 self.take(box)
                 return trial
         raise BadInput(f"{what}: label {text.text!r} fits nowhere inside the map frame "
-                       f"without covering a hex id or another label "
+                       f"without covering a hex id, a symbol or another label "
                        f"({len(candidates)} positions tried)")
 
 

@@ -13,15 +13,18 @@ from the ``counter-mix`` section (starting forces plus a reserve per power).
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, replace
 
+from ...engine.errors import BadInput
 from ...engine.model import Game, Point, PointMap, Side
 from ...output import rules_text
-from .. import kit
+from .. import areamap, holds, kit, labels
 from ..counters import draw, face_of
 from ..fonts import text_width, wrap
 from ..impose import Piece
 from ..kit import KitPage, Options
+from ..labels import LabelPlacer
 from ..marks import dagger
 from ..pieces import centred, counter_size, fit_text, marker_pieces, marker_word
 from ..primitives import Circle, Group, Line, Page, Polygon, Primitive, Rect, Style, Text
@@ -31,17 +34,17 @@ GAME = "axis-allies"
 MAP_ID = "world"
 INK = "#222222"
 GREY = "#666666"
-SEA_FILL = "#dcebf7"
+SEA_FILL = "#d6e8f7"
 SEA_INK = "#2c5d8a"
-NEUTRAL_FILL = "#f1efe6"
-LAND_W, LAND_H = 30.0, 13.0
-SEA_W, SEA_H = 22.0, 7.0
+NEUTRAL_FILL = "#f7f7f4"
+BOARD = "#fbfbf8"  # the paper beyond every area
 LEGEND_H = 30.0
 ROUTE_STYLES = {
     "land": Style(stroke="#8a6d3b", width=0.6),
     "coast": Style(stroke="#5a7fa6", width=0.35, dash=(1.2, 0.8)),
     "sea": Style(stroke="#5a7fa6", width=0.45),
 }
+BARRIER = Style(stroke="#3a3a3a", width=1.2)
 BOARD_VALUES = (1, 2, 3, 4)
 
 
@@ -95,70 +98,137 @@ def cell(x: float, y: float, w: float, h: float, text: str, size: float = 2.8,
 # --- the world map -----------------------------------------------------------------------
 
 
+NAME_SIZE = 2.5
+REACH = 48.0  # mm: no cell reaches farther from its area's position (empty board stays paper)
+HATCH = Style(stroke="#b5b5b5", width=0.3)
+NAME_W = 26.0  # names wrap to this width
+STACK = "stack"  # the class word of an area's box for its stack
+
+
 @dataclass
-class Spot:
-    """Where a territory or sea zone is drawn: its centre and half sizes in mm."""
+class Area:
+    """A territory or sea zone on the map: its cell and the block drawn in it."""
 
     point: Point
-    x: float
+    cell: list[tuple[float, float]]
+    x: float  # the block's centre
     y: float
-    hw: float
-    hh: float
+    lines: list[str]
+    w: float
+    h: float
+    stack: float  # side of the box that holds the area's stack
 
     @property
     def land(self) -> bool:
         return self.point.kind != "sea"
 
+    @property
+    def neutral(self) -> bool:
+        return self.land and (str(self.point.extra.get("owner") or "neutral") == "neutral"
+                              or "neutral" in self.point.flags)
+
 
 def map_size(point_map: PointMap) -> tuple[float, float]:
     """The map area in mm, from the data."""
-    return point_map.width_mm or 700.0, point_map.height_mm or 400.0
+    return point_map.width_mm or 770.0, point_map.height_mm or 440.0
 
 
-def place_spots(point_map: PointMap) -> dict[str, Spot]:
-    """Every territory and sea zone at its map position, then pushed apart until no two
-    shapes overlap (a fixed number of deterministic passes)."""
+def block_size(point: Point, stack: float) -> tuple[list[str], float, float]:
+    """An area's name lines and the size of its block (name over its stack box)."""
+    name = (point.name or point.id).replace(" Sea Zone", "")
+    lines = wrap(name, NAME_SIZE, NAME_W)
+    w = max(stack + 5.0, max(text_width(line, NAME_SIZE) for line in lines) + 1.0)
+    return lines, w, len(lines) * NAME_SIZE * 1.2 + 1.5 + stack + 2.0
+
+
+def layout(game: Game, point_map: PointMap) -> dict[str, Area]:
+    """Each area's Voronoi cell round its map position, and its block placed in the cell as
+    near the position as it fits; BadInput naming the area whose block fits nowhere."""
     w, h = map_size(point_map)
-    spots = {}
-    for p in point_map.points:
-        land = p.kind != "sea"
-        hw, hh = (LAND_W / 2, LAND_H / 2) if land else (SEA_W / 2, SEA_H / 2)
-        spots[p.id] = Spot(p, 6 + (p.x or 0.5) * (w - 12), 6 + (p.y or 0.5) * (h - 12), hw, hh)
-    ordered = [spots[p.id] for p in point_map.points]
-    for _ in range(80):
-        if not _separate(ordered, w, h):
-            break
-    return spots
+    sites = [((p.x if p.x is not None else 0.5) * w, (p.y if p.y is not None else 0.5) * h)
+             for p in point_map.points]
+    cells = areamap.voronoi_cells(sites, (0, 0, w, h), REACH)
+    stack = holds.least(game) + 1.0
+    areas = {}
+    for point, cell, site in zip(point_map.points, cells, sites, strict=True):
+        lines, bw, bh = block_size(point, stack)
+        spot = areamap.place_block(cell, site, bw, bh)
+        if spot is None:
+            raise BadInput(f"{point.origin}: map area {point.id!r}: its name and a box for a "
+                           f"stack ({bw:.0f}x{bh:.0f} mm) do not fit in its cell; move its x, "
+                           f"y away from its neighbours")
+        areas[point.id] = Area(point, cell, spot[0], spot[1], lines, bw, bh, stack)
+    return areas
 
 
-def _separate(spots: list[Spot], w: float, h: float, gap: float = 1.2) -> bool:
-    """One pass pushing overlapping shapes apart along the axis of least overlap."""
-    moved = False
-    for i, a in enumerate(spots):
-        for b in spots[i + 1:]:
-            ox = a.hw + b.hw + gap - abs(a.x - b.x)
-            oy = a.hh + b.hh + gap - abs(a.y - b.y)
-            if ox <= 0 or oy <= 0:
+def cell_items(game: Game, area: Area) -> Polygon:
+    """An area's cell: sea blue, land in its owner's tint (neutral grey-beige)."""
+    p = area.point
+    if not area.land:
+        return Polygon(tuple(area.cell), Style(fill=SEA_FILL, stroke="#9cbfdd", width=0.3),
+                       id=f"cell-{p.id}", cls="cell sea")
+    owner = "neutral" if area.neutral else str(p.extra.get("owner"))
+    fill = NEUTRAL_FILL if area.neutral else mix(power_colour(game, owner), 0.3)
+    return Polygon(tuple(area.cell), Style(fill=fill, stroke="#8a7a5a", width=0.3),
+                   id=f"cell-{p.id}", cls=f"cell land owner-{owner}")
+
+
+def hatch_items(area: Area, step: float = 3.0) -> list[Primitive]:
+    """Diagonal hatching across a neutral territory's cell (clipped to the cell)."""
+    xs = [x for x, _ in area.cell]
+    ys = [y for _, y in area.cell]
+    out: list[Primitive] = []
+    c = min(xs) - max(ys) - step
+    while c < max(xs) - min(ys):
+        c += step
+        ends = _chord(area.cell, c)
+        if ends:
+            out.append(Line(*ends[0], *ends[1], HATCH))
+    return out
+
+
+def _chord(cell, c: float):
+    """Where the line x - y = c crosses the convex ``cell``: its two ends, or None."""
+    hits = []
+    for i, (ax, ay) in enumerate(cell):
+        bx, by = cell[(i + 1) % len(cell)]
+        fa, fb = ax - ay - c, bx - by - c
+        if fa * fb < 0:
+            t = fa / (fa - fb)
+            hits.append((ax + (bx - ax) * t, ay + (by - ay) * t))
+    return (hits[0], hits[1]) if len(hits) >= 2 else None
+
+
+def neighbours(areas: dict[str, Area]):
+    """Every pair of areas whose cells share a border, with the border."""
+    listed = list(areas.values())
+    boxes = [(min(x for x, _ in a.cell), min(y for _, y in a.cell), max(x for x, _ in a.cell),
+              max(y for _, y in a.cell)) for a in listed]
+    for i, a in enumerate(listed):
+        for j in range(i + 1, len(listed)):
+            ba, bb = boxes[i], boxes[j]
+            if ba[0] > bb[2] + 0.1 or bb[0] > ba[2] + 0.1 or ba[1] > bb[3] + 0.1 \
+                    or bb[1] > ba[3] + 0.1:
                 continue
-            moved = True
-            if ox < oy:
-                step = ox / 2 * (1 if a.x >= b.x else -1)
-                a.x, b.x = a.x + step, b.x - step
-            else:
-                step = oy / 2 * (1 if a.y >= b.y else -1)
-                a.y, b.y = a.y + step, b.y - step
-    for s in spots:
-        s.x = min(max(s.x, s.hw + 1), w - s.hw - 1)
-        s.y = min(max(s.y, s.hh + 1), h - s.hh - 1)
-    return moved
+            edge = areamap.shared_edge(a.cell, listed[j].cell)
+            if edge:
+                yield a.point.id, listed[j].point.id, edge
 
 
-def route_items(point_map: PointMap, spots: dict[str, Spot], width: float) -> list[Primitive]:
-    """Connections as lines under the shapes; one that wraps round the board's east-west
-    edge is drawn as two stubs to the edges, each naming the far end."""
+def barrier_items(point_map: PointMap, areas: dict[str, Area]) -> list[Primitive]:
+    """A thick line on every border the rules do not let pieces cross (no connection)."""
+    joined = {frozenset((r.a, r.b)) for r in point_map.routes}
+    return [Line(*p, *q, BARRIER, id=f"barrier-{a}-{b}", cls="barrier")
+            for a, b, (p, q) in neighbours(areas) if frozenset((a, b)) not in joined]
+
+
+def route_items(point_map: PointMap, areas: dict[str, Area], width: float,
+                placer: LabelPlacer) -> list[Primitive]:
+    """Connections as lines between the areas' blocks, under them; one that wraps round the
+    board's east-west edge is drawn as two stubs to the edges, each naming the far end."""
     items: list[Primitive] = []
     for route in point_map.routes:
-        a, b = spots[route.a], spots[route.b]
+        a, b = areas[route.a], areas[route.b]
         style = ROUTE_STYLES.get(route.kind or "sea", ROUTE_STYLES["sea"])
         rid = f"route-{route.a}-{route.b}"
         cls = f"connection {route.kind or ''}".strip()
@@ -167,66 +237,90 @@ def route_items(point_map: PointMap, spots: dict[str, Spot], width: float) -> li
             continue
         for near, far, part in ((a, b, "a"), (b, a, "b")):
             edge = 0.0 if near.x < width / 2 else width
-            yy = (near.y + far.y) / 2
+            yy = near.y
             items.append(Line(near.x, near.y, edge, yy, style, id=f"{rid}-{part}",
                               cls=f"{cls} wraps"))
-            label = f"→ {far.point.name}"
-            anchor = "start" if edge == 0.0 else "end"
-            items.append(Text(edge + (1.0 if edge == 0.0 else -1.0), yy - 1.0, label, size=2.0,
-                              anchor=anchor, fill=SEA_INK, cls="wrap-label"))
+            label = Text(0, 0, f"→ {(far.point.name or far.point.id).replace(' Sea Zone', '')}",
+                         size=2.2, fill=SEA_INK, cls="wrap-label map-label")
+            inward = 1.0 if edge == 0.0 else -1.0
+            spots = [(edge + inward * 1.0, yy + dy, "start" if edge == 0.0 else "end")
+                     for k in range(24) for dy in [(-1) ** k * (k // 2) * 3.0 - 1.0]]
+            items.append(placer.place(label, spots, f"the wrap label of {rid}"))
     return items
 
 
-def territory_items(game: Game, spot: Spot) -> Group:
-    """A land territory: a box in its owner's colour with name, production, capital and
-    starting industrial complex."""
-    p = spot.point
-    owner = str(p.extra.get("owner") or "neutral")
-    neutral = owner == "neutral" or "neutral" in p.flags
-    colour = power_colour(game, None if neutral else owner)
-    w, h = spot.hw * 2, spot.hh * 2
+def area_items(game: Game, area: Area) -> Group:
+    """An area's block: the name, the box for its stack (class ``holds``), production,
+    capital and starting industrial complex (land), or "neutral"."""
+    p = area.point
+    items: list[Primitive] = []
+    ink = SEA_INK if not area.land else INK
+    top = -area.h / 2
+    for i, line in enumerate(area.lines):
+        items.append(Text(0, top + NAME_SIZE * (1.0 + 1.2 * i), line, size=NAME_SIZE,
+                          anchor="middle", bold=True, fill=ink, cls="area-name map-label"))
+    box_y = top + len(area.lines) * NAME_SIZE * 1.2 + 1.5
+    s = area.stack
+    if area.neutral:
+        word = "neutral 中立"
+        half = text_width(word, 2.4) / 2 + 0.6
+        items += [Rect(-half, box_y + s / 2 - 2.4, 2 * half, 3.4,
+                       Style(fill=NEUTRAL_FILL, stroke=None), r=0.8),
+                  Text(0, box_y + s / 2, word, size=2.4, anchor="middle", fill=GREY,
+                       cls="neutral-mark")]
+    else:
+        colour = SEA_INK if not area.land else power_colour(game, str(p.extra.get("owner")))
+        fill = mix(cell_items(game, area).style.fill or "#ffffff", 0.45)
+        items.append(Rect(-s / 2, box_y, s, s, Style(fill=fill, stroke=colour, width=0.35,
+                                                     dash=(1.5, 0.8)), r=1.5,
+                          id=f"stack-{p.id}", cls=holds.cls(STACK, "land" if area.land
+                                                            else "sea")))
+    if area.land and not area.neutral:
+        items += _land_marks(game, p, -s / 2, box_y, s)
+    kind = "territory" if area.land else "sea"
+    classes = _area_classes(area)
+    return Group(tuple(items), dx=area.x, dy=area.y, id=f"{kind}-{p.id}", cls=classes)
+
+
+def _area_classes(area: Area) -> str:
+    p = area.point
+    if not area.land:
+        return "sea-zone"
+    owner = "neutral" if area.neutral else str(p.extra.get("owner"))
     capital = bool(p.extra.get("capital")) or "capital" in p.flags
     factory = "original-factory" in p.flags
-    fill = NEUTRAL_FILL if neutral else mix(colour, 0.35)
-    frame = Style(fill=fill, stroke=colour, width=1.0 if capital else 0.5)
-    items: list[Primitive] = [Rect(0, 0, w, h, frame, r=1.2, cls="territory-box")]
-    if capital:
-        items.append(Rect(0.9, 0.9, w - 1.8, h - 1.8, Style(stroke=colour, width=0.3), r=0.8))
-    items.extend(_name_lines(p.name or p.id, w, 3.0 if capital else 2.4))
-    items.extend(_territory_footer(p, w, h, colour, neutral, capital, factory))
-    classes = ["territory", "land", f"owner-{owner}"]
-    classes += ["capital"] * capital + ["factory"] * factory + ["neutral"] * neutral
-    return Group(tuple(items), dx=spot.x - spot.hw, dy=spot.y - spot.hh,
-                 id=f"territory-{p.id}", cls=" ".join(classes))
+    words = ["territory", "land", f"owner-{owner}"]
+    words += ["capital"] * capital + ["factory"] * factory + ["neutral"] * area.neutral
+    return " ".join(words)
 
 
-def _name_lines(name: str, w: float, top: float) -> list[Primitive]:
-    size = 2.5
-    lines = wrap(name, size, w - 2.4)
-    if len(lines) > 2:
-        lines = [lines[0], " ".join(lines[1:])]
-    return [centred(line, w / 2, top + 2.3 + i * 2.8, size, w - 2.4, bold=True,
-                    cls="territory-name") for i, line in enumerate(lines)]
-
-
-def _territory_footer(p: Point, w: float, h: float, colour: str, neutral: bool,
-                      capital: bool, factory: bool) -> list[Primitive]:
+def _land_marks(game: Game, p: Point, x: float, y: float, s: float) -> list[Primitive]:
+    """Production in a circle on the box's left edge, the capital star on its right edge,
+    the industrial complex at its bottom right."""
+    colour = power_colour(game, str(p.extra.get("owner")))
     items: list[Primitive] = []
-    y = h - 2.0
     production = p.extra.get("production") or 0
-    if neutral:
-        items.append(centred("neutral 中立", w / 2, y, 2.0, w - 2, fill=GREY))
-        return items
     if production:
-        items.append(Circle(4.2, h - 3.3, 2.4, Style(fill="#ffffff", stroke=INK, width=0.3),
-                            cls="production"))
-        items.append(Text(4.2, h - 2.4, str(production), size=2.6, anchor="middle", bold=True))
-    if capital:
-        items.append(Text(w / 2, y, "★ capital", size=2.1, anchor="middle", bold=True,
-                          cls="capital-mark"))
-    if factory:
-        items.extend(factory_icon(w - 7.2, h - 5.6, colour))
+        items += [Circle(x, y + 3.4, 2.8, Style(fill="#ffffff", stroke=INK, width=0.35),
+                         cls="production"),
+                  Text(x, y + 4.45, str(production), size=2.9, anchor="middle", bold=True,
+                       cls="production-value")]
+    if bool(p.extra.get("capital")) or "capital" in p.flags:
+        items.append(Polygon(star(x + s, y + 3.6, 3.2), Style(fill=colour, stroke="#000000",
+                                                              width=0.25), cls="capital-mark"))
+    if "original-factory" in p.flags:
+        items += factory_icon(x + s - 3.0, y + s - 2.6, colour)
     return items
+
+
+def star(x: float, y: float, r: float) -> tuple[tuple[float, float], ...]:
+    """A five-pointed star of outer radius ``r`` centred on (x, y), point up."""
+    out = []
+    for i in range(10):
+        rr = r if i % 2 == 0 else r * 0.45
+        a = math.radians(-90 + 36 * i)
+        out.append((x + rr * math.cos(a), y + rr * math.sin(a)))
+    return tuple(out)
 
 
 def factory_icon(x: float, y: float, colour: str) -> list[Primitive]:
@@ -234,76 +328,92 @@ def factory_icon(x: float, y: float, colour: str) -> list[Primitive]:
     roof = ((x, y + 4.4), (x, y + 1.6), (x + 1.5, y + 0.6), (x + 1.5, y + 1.6), (x + 3, y + 0.6),
             (x + 3, y + 1.6), (x + 4.5, y + 0.6), (x + 4.5, y - 0.8), (x + 5.5, y - 0.8),
             (x + 5.5, y + 4.4))
-    return [Polygon(roof, Style(fill=colour, stroke="#000000", width=0.2), cls="factory-icon"),
-            Text(x + 2.7, y + 3.9, "IC", size=1.6, anchor="middle", fill=ink_on(colour),
-                 bold=True)]
-
-
-def sea_items(spot: Spot) -> Group:
-    """A sea zone: a rounded blue tablet with its name."""
-    p = spot.point
-    w, h = spot.hw * 2, spot.hh * 2
-    name = (p.name or p.id).replace(" Sea Zone", "")
-    items = (Rect(0, 0, w, h, Style(fill=SEA_FILL, stroke=SEA_INK, width=0.3), r=h / 2,
-                  cls="sea-box"),
-             centred(name, w / 2, h / 2 - 0.2, 2.2, w - 3, fill=SEA_INK, bold=True),
-             centred("sea zone 海域", w / 2, h / 2 + 2.3, 1.5, w - 4, fill=SEA_INK))
-    return Group(items, dx=spot.x - spot.hw, dy=spot.y - spot.hh, id=f"sea-{p.id}",
-                 cls="sea-zone")
+    return [Polygon(roof, Style(fill=colour, stroke="#000000", width=0.2), cls="factory-icon")]
 
 
 def legend_items(game: Game, y: float, width: float) -> list[Primitive]:
     """A strip under the map: the powers' colours and the symbols."""
     items: list[Primitive] = [Rect(0, y, width, LEGEND_H, Style(fill="#ffffff", width=0.4),
                                    cls="map-legend")]
-    title = f"{game.info.name}: world map 世界地図{dagger(game.point_maps[0].is_assumed)}"
-    items.append(Text(4, y + 6, title, size=4.2, bold=True))
+    title = f"{game.info.name}: world map 世界地図"
+    items.append(Text(4, y + 6, title, size=4.2, bold=True, cls="legend-title"))
     x = 4.0
     for side in game.info.sides:
         colour = power_colour(game, side.id)
-        items.append(Rect(x, y + 10, 10, 6, Style(fill=mix(colour, 0.35), stroke=colour,
+        items.append(Rect(x, y + 10, 10, 6, Style(fill=mix(colour, 0.3), stroke=colour,
                                                   width=0.5), r=1))
-        label = f"{side.name} {side.name_ja or ''}{dagger(side.field_assumed('color'))}"
+        label = f"{side.name} {side.name_ja or ''}".strip()
         items.append(Text(x + 12, y + 14.5, label, size=2.6))
         x += 14 + text_width(label, 2.6) + 6
+    items.append(Rect(x, y + 10, 10, 6, Style(fill=NEUTRAL_FILL, stroke="#8a7a5a", width=0.3)))
+    items += [Line(x + i, y + 16, x + i + 6, y + 10, HATCH) for i in (0.0, 4.0)]
+    items.append(Text(x + 12, y + 14.5, "neutral 中立: no unit may enter (④)", size=2.6))
     items.extend(_symbol_legend(y + 20))
     return items
 
 
 def _symbol_legend(y: float) -> list[Primitive]:
     items: list[Primitive] = [
-        Circle(6.4, y + 3.0, 2.4, Style(fill="#ffffff", stroke=INK, width=0.3)),
-        Text(6.4, y + 3.9, "3", size=2.6, anchor="middle", bold=True),
-        Text(10, y + 4, "production (IPC) 生産力", size=2.6),
-        Text(52, y + 4, "★ capital 首都 (double frame)", size=2.6),
+        Circle(6.4, y + 3.0, 2.8, Style(fill="#ffffff", stroke=INK, width=0.35)),
+        Text(6.4, y + 4.05, "3", size=2.9, anchor="middle", bold=True),
+        Text(10.5, y + 4, "production (IPC) 生産力", size=2.6),
+        Polygon(star(50, y + 3, 3.2), Style(fill="#999999", stroke="#000000", width=0.25)),
+        Text(54.5, y + 4, "capital 首都", size=2.6),
     ]
-    items.extend(factory_icon(98, y + 1, "#777777"))
-    items.append(Text(105, y + 4, "starting industrial complex 工場", size=2.6))
-    x = 160.0
+    items.extend(factory_icon(75, y + 1, "#999999"))
+    items.append(Text(82, y + 4, "starting industrial complex 工場", size=2.6))
+    items.append(Rect(124, y, 6, 6, Style(fill="#ffffff", stroke=INK, width=0.35,
+                                          dash=(1.5, 0.8)), r=1))
+    items.append(Text(132, y + 4, "box for the area's stack スタック", size=2.6))
+    x = 180.0
     for kind, label in (("land", "land connection"), ("coast", "coast"), ("sea", "sea")):
         items.append(Line(x, y + 3, x + 10, y + 3, ROUTE_STYLES[kind]))
         items.append(Text(x + 12, y + 4, label, size=2.6))
         x += 14 + text_width(label, 2.6) + 6
-    items.append(Rect(x, y, 14, 6, Style(fill=SEA_FILL, stroke=SEA_INK, width=0.3), r=3))
-    items.append(Text(x + 16, y + 4, "sea zone 海域; → name: the connection wraps round the "
-                      "board's east-west edge", size=2.6))
+    items.append(Line(x, y + 3, x + 10, y + 3, BARRIER))
+    items.append(Text(x + 12, y + 4, "no passage 通行不可", size=2.6))
+    x += 14 + text_width("no passage 通行不可", 2.6) + 6
+    items.append(Text(x, y + 4, "→ name: the connection wraps round the board's east-west "
+                      "edge", size=2.6))
     return items
 
 
 def world_map_drawing(game: Game) -> tuple[tuple[Primitive, ...], float, float]:
-    """The whole schematic at full size: routes, sea zones, territories, legend."""
-    point_map = game.get("point_maps", MAP_ID)
-    w, h = map_size(point_map)  # type: ignore[arg-type]
-    spots = place_spots(point_map)  # type: ignore[arg-type]
-    items: list[Primitive] = [Rect(0, 0, w, h, Style(fill="#eef5fb", width=0.5),
+    """The whole area map at full size: cells, borders no piece may cross, connections,
+    the areas' blocks, legend."""
+    point_map: PointMap = game.get("point_maps", MAP_ID)  # type: ignore[assignment]
+    w, h = map_size(point_map)
+    areas = layout(game, point_map)
+    placer = LabelPlacer(labels.Box(0, 0, w, h), [_block_box(a) for a in areas.values()])
+    items: list[Primitive] = [Rect(0, 0, w, h, Style(fill=BOARD, width=0.5),
                                    cls="map-border")]
-    items.append(Group(tuple(route_items(point_map, spots, w)), cls="connections"))
-    items.append(Group(tuple(sea_items(s) for s in spots.values() if not s.land),
+    items.append(Group(tuple(cell_items(game, a) for a in areas.values()), cls="cells"))
+    items.append(Group(tuple(h for a in areas.values() if a.neutral for h in hatch_items(a)),
+                       cls="neutral-hatching"))
+    items.append(Group(tuple(barrier_items(point_map, areas)), cls="barriers"))
+    items.append(Group(tuple(route_items(point_map, areas, w, placer)), cls="connections"))
+    items.append(Group(tuple(_halo(game, a) for a in areas.values()), cls="halos"))
+    items.append(Group(tuple(area_items(game, a) for a in areas.values() if not a.land),
                        cls="sea-zones"))
-    items.append(Group(tuple(territory_items(game, s) for s in spots.values() if s.land),
+    items.append(Group(tuple(area_items(game, a) for a in areas.values() if a.land),
                        cls="territories"))
+    items.append(Rect(0, 0, w, h, Style(width=0.5), cls="map-frame"))
     items.extend(legend_items(game, h, w))
     return tuple(items), w, h + LEGEND_H
+
+
+def _block_box(area: Area) -> labels.Box:
+    return labels.Box(area.x - area.w / 2, area.y - area.h / 2, area.x + area.w / 2,
+                      area.y + area.h / 2)
+
+
+def _halo(game: Game, area: Area) -> Rect:
+    """Behind an area's name, its cell's colour, so no connection line runs through it."""
+    fill = cell_items(game, area).style.fill
+    rows = len(area.lines) * NAME_SIZE * 1.2 + 0.6
+    width = max(text_width(line, NAME_SIZE) for line in area.lines) + 1.2
+    return Rect(area.x - width / 2, area.y - area.h / 2 - 0.2, width, rows,
+                Style(fill=fill, stroke=None), r=0.8)
 
 
 # --- battle board ------------------------------------------------------------------------

@@ -80,8 +80,15 @@ def _nightfighter(which: str):
     return lambda: map_drawing(builtin("nightfighter"), which)
 
 
+def _axis_allies():
+    from warpress.components.games.axis_allies import world_map_drawing
+    from warpress.engine.loader import builtin
+
+    return world_map_drawing(builtin("axis-allies"))
+
+
 MAPS = {"midway": _midway, "nimitz": _nimitz, "nightfighter-player": _nightfighter("player"),
-        "nightfighter-referee": _nightfighter("referee")}
+        "nightfighter-referee": _nightfighter("referee"), "axis-allies": _axis_allies}
 
 
 @pytest.mark.parametrize("name", sorted(MAPS))

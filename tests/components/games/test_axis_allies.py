@@ -44,7 +44,7 @@ def test_territories_carry_owner_capital_and_factory(game):
     assert "10" in texts_of(germany)
     box = next(i for i in germany.items if isinstance(i, Rect))
     assert box.style.stroke == aa.power_colour(game, "germany") == "#4d4d4d"
-    assert width == 700 and height == 400 + aa.LEGEND_H
+    assert width == 770 and height == 440 + aa.LEGEND_H
 
 
 def test_every_connection_is_drawn_and_shapes_do_not_overlap(game):
@@ -54,11 +54,58 @@ def test_every_connection_is_drawn_and_shapes_do_not_overlap(game):
     for route in world.routes:
         rid = f"route-{route.a}-{route.b}"
         assert rid in ids or {f"{rid}-a", f"{rid}-b"} <= ids, rid
-    spots = list(aa.place_spots(world).values())
-    for i, a in enumerate(spots):
-        for b in spots[i + 1:]:
-            assert (abs(a.x - b.x) >= a.hw + b.hw - 0.01
-                    or abs(a.y - b.y) >= a.hh + b.hh - 0.01), (a.point.id, b.point.id)
+    areas = list(aa.layout(game, world).values())
+    for i, a in enumerate(areas):
+        for b in areas[i + 1:]:
+            assert (abs(a.x - b.x) >= (a.w + b.w) / 2 or abs(a.y - b.y) >= (a.h + b.h) / 2), (
+                a.point.id, b.point.id)
+
+
+def test_every_area_is_a_cell_holding_its_block_and_a_box_for_a_stack(game):
+    from warpress.components import areamap, holds
+
+    world = game.get("point_maps", "world")
+    areas = aa.layout(game, world)
+    assert len(areas) == 128
+    items, _w, _h = aa.world_map_drawing(game)
+    shapes = {i.id: i for i in walk(items) if i.id}
+    least = holds.least(game)
+    for area in areas.values():
+        assert f"cell-{area.point.id}" in shapes
+        corners = [(area.x + dx * area.w / 2, area.y + dy * area.h / 2)
+                   for dx in (-1, 1) for dy in (-1, 1)]
+        assert all(areamap.inside(area.cell, x, y) for x, y in corners), area.point.id
+        stack = shapes.get(f"stack-{area.point.id}")
+        if area.neutral:
+            assert stack is None
+            continue
+        assert "holds" in stack.cls.split() and stack.w >= least and stack.h >= least
+
+
+def test_borders_without_a_connection_are_drawn_as_barriers(game):
+    world = game.get("point_maps", "world")
+    areas = aa.layout(game, world)
+    joined = {frozenset((r.a, r.b)) for r in world.routes}
+    touching = {frozenset((a, b)) for a, b, _edge in aa.neighbours(areas)}
+    items, _w, _h = aa.world_map_drawing(game)
+    barriers = {i.id for i in walk(items) if i.id and i.id.startswith("barrier-")}
+    expected = touching - joined
+    assert len(barriers) == len(expected) > 10
+    assert ("barrier-germany-switzerland" in barriers) == (
+        frozenset(("germany", "switzerland")) in expected)
+
+
+def test_an_area_crowded_out_of_its_cell_stops_the_build_naming_it(game):
+    from dataclasses import replace
+
+    from warpress.engine.errors import BadInput
+
+    world = game.get("point_maps", "world")
+    germany = next(p for p in world.points if p.id == "germany")
+    crowded = tuple(replace(p, x=germany.x + 0.002, y=germany.y) if p.id == "switzerland"
+                    else p for p in world.points)
+    with pytest.raises(BadInput, match="map area '(germany|switzerland)'"):
+        aa.layout(game, replace(world, points=crowded))
 
 
 def test_battle_board_columns_list_units_by_hit_value(pages):
