@@ -54,7 +54,7 @@ GAME_LIMITS = {limit.name: limit for limit in (
     Limit("cards", 1_100, "cards in the game"),                            # 105
     Limit("hexes", 5_000, "hexes on one map (columns x rows)"),            # 486
     Limit("points", 1_300, "points on one map"),                           # 128
-    Limit("map_mm", 7_000, "mm across the printed map"),                   # 700
+    Limit("map_mm", 8_000, "mm across the printed map"),                   # 770
     Limit("track_boxes", 1_500, "boxes on one track"),                     # 148
     Limit("key_span", 3_100, "values of one table key (max - min + 1)"),   # 301
 )}

@@ -86,8 +86,8 @@ def test_the_shipped_games_are_within_every_limit():
      "units: 7,004 counters in the game (unit and marker counts): at most 7,000"),
     ("hex_maps:\n  - {id: big, columns: {count: 71}, rows: {count: 71}, source: assumed, "
      "note: x}\n", "hex_maps[big]: 5,041 hexes on one map"),
-    ("hex_maps:\n  - {id: long, columns: {count: 2}, rows: {count: 2}, hex_size_mm: 3501, "
-     "source: assumed, note: x}\n", "hex_maps[long].hex_size_mm: 7,002 mm across"),
+    ("hex_maps:\n  - {id: long, columns: {count: 2}, rows: {count: 2}, hex_size_mm: 4001, "
+     "source: assumed, note: x}\n", "hex_maps[long].hex_size_mm: 8,002 mm across"),
     ("tracks:\n  - {id: t, values: [" + ", ".join(map(str, range(1501))) + "], "
      "source: assumed, note: x}\n", "tracks[t].values: 1,501 boxes on one track"),
 ])
