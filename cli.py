@@ -357,6 +357,46 @@ def build(game: str, paper_name: str, out_dir: str, formats: str, dpi: int, dupl
         f"{sum(r.pages for r in results)} pages in {total:.1f} s")
 
 
+# --------------------------------------------------------------------------- exports
+
+
+@main.command(name="export")
+@click.argument("game")
+@click.option("--format", "fmt", required=True,
+              help="pieces (a PNG per face), vassal (GAME.vmod) or tts (Tabletop Simulator).")
+@click.option("--out", "out_dir", default="output", show_default=True,
+              type=click.Path(file_okay=False), help="Folder for OUT/<game>-<format>/.")
+@click.option("--dpi", default=None, type=int,
+              help="Resolution, 10 to 600 (default: pieces 300, vassal 100, tts 150).")
+@click.option("--base-url", default="",
+              help="tts: the address the images will be at (e.g. https://example.org/kit/).")
+@friendly
+def export(game: str, fmt: str, out_dir: str, dpi: int | None, base_url: str) -> None:
+    """Export GAME's (or all games') pieces, VASSAL module or Tabletop Simulator object."""
+    from pathlib import Path
+
+    from .components.export import DEFAULT_DPI, check_base_url, export_game, parse_format
+    from .components.render_pdf import check_dpi
+    from .engine.loader import load_cached
+
+    fmt = parse_format(fmt)
+    check_dpi(DEFAULT_DPI[fmt] if dpi is None else dpi)
+    check_base_url(base_url)
+    games_data = [load_cached(name) for name in _game_names(game)]
+    results = []
+    with click.progressbar(length=2 * len(games_data), label="exporting",
+                           file=sys.stderr) as bar:
+        for data in games_data:
+            results.append(export_game(data, fmt, Path(out_dir), dpi, base_url,
+                                       progress=lambda _stage: bar.update(1)))
+    for result in results:
+        click.echo(f"{result.game}: {result.summary}, {len(result.files)} files, "
+                   f"{result.seconds:.1f} s -> {result.folder}/")
+    total = sum(r.seconds for r in results)
+    click.echo(f"exported {len(results)} game(s) as {fmt}: "
+               f"{sum(len(r.files) for r in results)} files in {total:.1f} s")
+
+
 # --------------------------------------------------------------------------- referee sessions
 
 

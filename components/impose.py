@@ -10,7 +10,10 @@ the paper into overlapping tiles with registration marks and labels.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, field, replace
 
 from ..engine.errors import BadInput
 from .fonts import text_width
@@ -47,6 +50,41 @@ class Piece:
     front: tuple[Primitive, ...]
     back: tuple[Primitive, ...] | None = None
     cls: str = "piece"
+
+
+@dataclass(frozen=True)
+class Drawing:
+    """A whole drawing (a map) as the kit tiles it: its items at full size, in mm."""
+
+    name: str
+    items: tuple[Primitive, ...]
+    width: float
+    height: float
+
+
+@dataclass
+class Recording:
+    """What the kit imposed and tiled while recording: every piece (with the ``what`` of
+    its sheet: counter, card) and every drawing, in kit order."""
+
+    pieces: list[tuple[str, Piece]] = field(default_factory=list)
+    drawings: list[Drawing] = field(default_factory=list)
+
+
+_RECORDING: ContextVar[Recording | None] = ContextVar("warpress_recording", default=None)
+
+
+@contextmanager
+def recording() -> Iterator[Recording]:
+    """Record the pieces ``impose`` places and the drawings ``tile`` splits while the kit is
+    laid out, so that exports (piece images, VASSAL, Tabletop Simulator) draw exactly the
+    kit's own descriptions."""
+    seen = Recording()
+    token = _RECORDING.set(seen)
+    try:
+        yield seen
+    finally:
+        _RECORDING.reset(token)
 
 
 @dataclass(frozen=True)
@@ -109,6 +147,8 @@ def impose(pieces: list[Piece], paper: Paper, *, bleed: float = 0.0, duplex: str
     """Place ``pieces`` on as many sheets as they need."""
     if not pieces:
         return []
+    if (seen := _RECORDING.get()) is not None:
+        seen.pieces.extend((what, piece) for piece in pieces)
     w, h = pieces[0].w, pieces[0].h
     grid = best_grid(paper, w, h, bleed)
     if grid.cols * grid.rows == 0:
@@ -281,6 +321,8 @@ def tile(drawing: tuple[Primitive, ...], width: float, height: float, paper: Pap
          overlap: float = OVERLAP, name: str = "map", title: str | None = None) -> list[Tile]:
     """Split a ``width`` x ``height`` drawing into labelled tiles, neighbours overlapping by
     ``overlap`` mm. Each tile carries only the primitives that fall on it."""
+    if (seen := _RECORDING.get()) is not None:
+        seen.drawings.append(Drawing(name, tuple(drawing), width, height))
     plan = plan_tiles(width, height, paper, overlap)
     index = SpatialIndex(drawing)
     tiles = []

@@ -1,0 +1,306 @@
+"""components/vassal.py: the .vmod unpacked and read as VASSAL 3.7 reads it.
+
+The grid checks hold an independent copy of VASSAL's own arithmetic
+(``HexGrid.getRawColumn/getRawRow``, ``HexGridNumbering.getRow`` with ``stagger``,
+``RegularGridNumbering.getName``): the location VASSAL names at the centre of every hex
+the map drawing has must be that hex's id.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+import xml.etree.ElementTree as ET
+import zipfile
+
+import pytest
+from PIL import Image
+from warpress.components import vassal
+from warpress.components.export import collect, export_game
+from warpress.components.primitives import Group, Polygon
+from warpress.engine.loader import builtin, load_game
+
+GAMES = ["midway", "midway-cards", "nimitz", "nightfighter", "axis-allies"]
+DPI = 100
+K = DPI / 25.4
+
+
+@pytest.fixture(scope="module")
+def modules(tmp_path_factory):
+    out = tmp_path_factory.mktemp("vmod")
+    made = {}
+    for game in GAMES:
+        result = export_game(builtin(game), "vassal", out)
+        made[game] = zipfile.ZipFile(io.BytesIO(result.files[0].read_bytes()))
+    return made
+
+
+def build_file(module: zipfile.ZipFile) -> ET.Element:
+    return ET.fromstring(module.read("buildFile.xml"))
+
+
+# --- VASSAL's arithmetic, from its source ---------------------------------------------------
+
+
+def java_round(value: float) -> int:
+    return math.floor(value + 0.5)
+
+
+def vassal_location(grid: dict, numbering: dict, x: float, y: float) -> str:
+    """HexGridNumbering.locationName at pixel (x, y) with locationFormat $gridLocation$."""
+    if grid["sideways"] == "true":
+        x, y = y, x
+    x0, y0, dx, dy = int(grid["x0"]), int(grid["y0"]), float(grid["dx"]), float(grid["dy"])
+    column = math.floor((x - x0) / dx + 0.5)  # getRawColumn
+    nx = java_round((x - x0) / dx)  # getRawRow
+    row = java_round((y - y0) / dy) if nx % 2 == 0 else java_round((y - y0 - dy / 2) / dy)
+    if numbering["stagger"] == "true" and column % 2 != 0:
+        row += 1
+    col_name = java_name(column + int(numbering["hOff"]), numbering["hType"],
+                         int(numbering["hLeading"]))
+    row_name = java_name(row + int(numbering["vOff"]), numbering["vType"],
+                         int(numbering["vLeading"]))
+    sep = numbering["sep"]
+    return col_name + sep + row_name if numbering["first"] == "H" else row_name + sep + col_name
+
+
+def java_name(n: int, kind: str, leading: int) -> str:
+    """RegularGridNumbering.getName(int, char, int)."""
+    out = "-" if n < 0 else ""
+    n = abs(n)
+    if kind == "A":
+        while True:
+            out += "ABCDEFGHIJKLMNOPQRSTUVWXYZ"[n % 26]
+            n -= 26
+            if n < 0:
+                return out
+    while leading > 0 and n < 10 ** leading:
+        leading -= 1
+        out += "0"
+    return out + str(n)
+
+
+def vassal_centre(grid: dict, nx: int, ny: int) -> tuple[int, int]:
+    """HexGrid.hexPointCenterFromRawIndex, back in page axes."""
+    x0, y0, dx, dy = int(grid["x0"]), int(grid["y0"]), float(grid["dx"]), float(grid["dy"])
+    x = int(dx * nx + x0)
+    y = int(dy * ny + y0) if nx % 2 == 0 else int(dy * ny + int(dy / 2) + y0)
+    return (y, x) if grid["sideways"] == "true" else (x, y)
+
+
+def exact_centre(grid: dict, nx: int, ny: int) -> tuple[float, float]:
+    """The centre of raw hex (nx, ny) from the grid's attributes, before VASSAL's rounding."""
+    x0, y0, dx, dy = int(grid["x0"]), int(grid["y0"]), float(grid["dx"]), float(grid["dy"])
+    x, y = dx * nx + x0, dy * ny + y0 + (dy / 2 if nx % 2 else 0)
+    return (y, x) if grid["sideways"] == "true" else (x, y)
+
+
+def raw_of(grid: dict, x: float, y: float) -> tuple[int, int]:
+    if grid["sideways"] == "true":
+        x, y = y, x
+    x0, y0, dx, dy = int(grid["x0"]), int(grid["y0"]), float(grid["dx"]), float(grid["dy"])
+    nx = java_round((x - x0) / dx)
+    ny = java_round((y - y0) / dy) if nx % 2 == 0 else java_round((y - y0 - dy / 2) / dy)
+    return nx, ny
+
+
+# --- the hex centres each map drawing uses -------------------------------------------------
+
+
+def polygon_centres(items, ox=0.0, oy=0.0, scale=1.0) -> dict[str, tuple[float, float]]:
+    """hex id -> centre (mm) of every polygon the drawing has with an id ``...hex-<id>``."""
+    out = {}
+    for item in items:
+        if isinstance(item, Group):
+            out.update(polygon_centres(item.items, ox + item.dx * scale, oy + item.dy * scale,
+                                       scale * item.scale))
+        elif isinstance(item, Polygon) and "hex-" in (item.id or ""):
+            hex_id = item.id.split("hex-", 1)[1]
+            out.setdefault(hex_id, (ox + scale * sum(x for x, _ in item.points) / 6,
+                                    oy + scale * sum(y for _, y in item.points) / 6))
+    return out
+
+
+def drawing_of(game, name: str):
+    return next(d for d in collect(game).drawings if d.name == name)
+
+
+CENTRES = [("midway", "map operations-area", 130), ("nightfighter", "player map", 486),
+           ("nightfighter", "referee map", 486)]
+
+
+def board(module: zipfile.ZipFile, name: str) -> ET.Element:
+    return next(b for b in build_file(module).iter(f"{vassal.PKG}.map.boardPicker.Board")
+                if b.get("name") == name)
+
+
+@pytest.mark.parametrize(("game", "name", "count"), CENTRES)
+def test_every_hex_centre_is_named_by_its_own_id(modules, game, name, count):
+    grid_names_every_hex(modules[game], builtin(game), name, count)
+
+
+def grid_names_every_hex(module, game, name: str, count: int) -> None:
+    element = board(module, name)
+    grid = element.find(f"{vassal.PKG}.map.boardPicker.board.HexGrid")
+    numbering = grid.find(f"{vassal.PKG}.map.boardPicker.board.mapgrid.HexGridNumbering")
+    hexes = polygon_centres(drawing_of(game, name).items)
+    assert len(hexes) == count
+    for hex_id, (x, y) in hexes.items():
+        px, py = x * K, y * K
+        assert vassal_location(grid.attrib, numbering.attrib, px, py) == hex_id
+        nx, ny = raw_of(grid.attrib, px, py)
+        ex, ey = exact_centre(grid.attrib, nx, ny)
+        assert abs(ex - px) <= 1 and abs(ey - py) <= 1, hex_id  # the grid: to the pixel
+        vx, vy = vassal_centre(grid.attrib, nx, ny)  # VASSAL truncates to whole pixels twice
+        assert abs(vx - px) < 1.5 and abs(vy - py) < 1.5, hex_id
+
+
+@pytest.mark.parametrize(("game", "name", "count"), CENTRES)
+def test_the_board_image_is_the_drawing_at_the_grids_scale(modules, game, name, count):
+    element = board(modules[game], name)
+    drawing = drawing_of(builtin(game), name)
+    image = Image.open(io.BytesIO(modules[game].read(f"images/{element.get('image')}")))
+    assert image.size == (math.ceil(drawing.width * K - 1e-6),
+                          math.ceil(drawing.height * K - 1e-6))
+
+
+def test_midway_and_nightfighter_ids_as_the_games_write_them(modules):
+    grid = board(modules["midway"], "map operations-area")[0]
+    numbering = grid[0]
+    assert (numbering.get("first"), numbering.get("sep"), numbering.get("hType"),
+            numbering.get("vType")) == ("H", "-", "A", "N")
+    grid = board(modules["nightfighter"], "player map")[0]
+    assert (grid[0].get("sep"), grid[0].get("hLeading"), grid[0].get("stagger")) == (
+        "", "1", "false")
+
+
+def piece_images(definition: str) -> list[str]:
+    """The image names in a PieceSlot's AddPiece command (BasicPiece, Embellishment
+    layers, Obscurable mask)."""
+    names = []
+    for trait in definition.split("/")[2].split("\t"):
+        fields = trait.split(";")
+        if trait.startswith("piece;"):
+            names.append(fields[3])
+        elif trait.startswith("emb2;"):
+            names.extend(fields[16].split(","))
+        elif trait.startswith("obs;"):
+            names.append(fields[2])
+    return [n for n in names if n]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_image_named_is_in_the_module(modules, game):
+    module = modules[game]
+    root = build_file(module)
+    held = {n.removeprefix("images/") for n in module.namelist() if n.startswith("images/")}
+    named = [b.get("image") for b in root.iter(f"{vassal.PKG}.map.boardPicker.Board")
+             if b.get("image")]
+    named += [c.get("fileName") for c in root.iter("VASSAL.build.widget.Chart")]
+    for cls in ("VASSAL.build.widget.PieceSlot", "VASSAL.build.widget.CardSlot"):
+        for slot in root.iter(cls):
+            assert slot.text.startswith("+/null/")
+            named += piece_images(slot.text)
+    assert named and set(named) <= held
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_piece_of_the_kit_is_in_the_palette_once(modules, game):
+    root = build_file(modules[game])
+    window = root.find(f"{vassal.PKG}.PieceWindow")
+    slots = [s.get("entryName") for s in window.iter("VASSAL.build.widget.PieceSlot")]
+    assert sorted(slots) == sorted(p.id for p in collect(builtin(game)).pieces)
+    gpids = [s.get("gpid") for s in root.iter() if s.get("gpid")]
+    assert len(gpids) == len(set(gpids))
+    assert int(root.get("nextPieceSlotId")) == len(gpids) + 1
+
+
+def test_a_two_sided_counter_flips_and_a_card_is_masked_by_its_back(modules):
+    root = build_file(modules["midway"])
+    slots = {s.get("entryName"): s.text for s in root.iter("VASSAL.build.widget.PieceSlot")}
+    assert piece_images(slots["counter-a6m-1"]) == ["counter-a6m-1-front.png",
+                                                   "counter-a6m-1-back.png"]
+    cards = {s.get("entryName"): s.text for s in root.iter("VASSAL.build.widget.CardSlot")}
+    deck = builtin("midway").decks[0]
+    assert len(cards) == sum(c.count for c in builtin("midway").cards if c.deck == deck.id)
+    assert all(text.split("/")[2].startswith("obs;70,130;card-") for text in cards.values())
+
+
+def test_decks_are_face_down_draw_piles(modules):
+    piles = list(build_file(modules["midway-cards"]).iter(f"{vassal.PKG}.map.DrawPile"))
+    assert [p.get("name") for p in piles] == [d.label for d in builtin("midway-cards").decks]
+    assert {p.get("faceDown") for p in piles} == {"Always"}
+
+
+def test_point_maps_have_a_zone_round_every_point(modules):
+    root = build_file(modules["axis-allies"])
+    world = next(b for b in root.iter(f"{vassal.PKG}.map.boardPicker.Board")
+                 if b.get("name") == "map world")
+    names = {z.get("name") for z in world.iter(f"{vassal.PKG}.map.boardPicker.board.mapgrid."
+                                                "Zone")}
+    points = {p.name or p.id for m in builtin("axis-allies").point_maps for p in m.points}
+    assert points <= names
+    for zone in world.iter(f"{vassal.PKG}.map.boardPicker.board.mapgrid.Zone"):
+        corners = [tuple(map(int, c.split(","))) for c in zone.get("path").split(";")]
+        assert len(corners) == 4 and corners[0] != corners[2]
+
+
+def test_moduledata_names_the_game_and_vassal_version(modules):
+    data = ET.fromstring(modules["nimitz"].read("moduledata"))
+    assert data.get("version") == "1"
+    assert data.findtext("name") == builtin("nimitz").info.name
+    assert data.findtext("VassalVersion").startswith("3.7")
+
+
+def test_same_data_same_module_bytes(tmp_path):
+    first = export_game(builtin("midway"), "vassal", tmp_path / "a").files[0].read_bytes()
+    second = export_game(builtin("midway"), "vassal", tmp_path / "b").files[0].read_bytes()
+    assert first == second
+    names = zipfile.ZipFile(io.BytesIO(first)).namelist()
+    assert names[:2] == ["buildFile.xml", "moduledata"]
+    assert {i.date_time for i in zipfile.ZipFile(io.BytesIO(first)).infolist()} == {
+        vassal.ZIP_TIME}
+
+
+def test_sequence_escapes_as_vassals_sequence_encoder():
+    assert vassal.sequence(["a;b", "", "\\x", "'q'"], ";") == "a\\;b;;'\\x';''q''"
+
+
+def test_a_zone_is_the_box_of_its_element_where_its_groups_put_it():
+    from warpress.components.primitives import Circle, Group, Rect, Text
+
+    drawing = (Group((Group((Rect(1, 2, 3, 4, id="box-a"), Text(0, 0, "a")), dx=5, dy=7,
+                            scale=2.0),
+                      Circle(0, 0, 1, id="point-b")), dx=10, dy=50),)
+    assert vassal.zones(drawing, {"a": "A", "b": "B"}, 10.0) == [
+        ("A", "170,610;230,610;230,690;170,690"), ("B", "90,490;110,490;110,510;90,510")]
+
+
+GRIDS = [  # (orientation, offset, columns, rows, hex id format)
+    ("flat", "even-q", "{count: 5, labels: letters}", "{count: 4}", "{col}-{row}"),
+    ("flat", "odd-q", "{count: 6, first: 3, pad: 2}", "{count: 5, pad: 2}", "{col}{row}"),
+    ("pointy", "odd-r", "{count: 5, labels: letters}", "{count: 4}", "{col}-{row}"),
+    ("pointy", "even-r", "{count: 4, pad: 3}", "{count: 6, labels: letters, first: 2}",
+     "{row}.{col}"),
+]
+
+
+@pytest.mark.parametrize(("orientation", "offset", "columns", "rows", "hex_id"), GRIDS)
+def test_a_designers_grid_is_numbered_by_its_own_ids(tiny_game, tmp_path, orientation, offset,
+                                                     columns, rows, hex_id):
+    path = tiny_game / "game.yaml"
+    text = path.read_text(encoding="utf-8")
+    text = text.replace("    columns: {count: 5, labels: letters}\n    rows: {count: 4}\n"
+                        '    hex_id: "{col}-{row}"\n',
+                        f"    columns: {columns}\n    rows: {rows}\n    hex_id: \"{hex_id}\"\n"
+                        f"    orientation: {orientation}\n    offset: {offset}\n")
+    text = text.replace("hexes: [C-2]", "hexes: []")
+    assert f"orientation: {orientation}" in text
+    path.write_text(text, encoding="utf-8")
+    game = load_game(str(tiny_game))
+    result = export_game(game, "vassal", tmp_path)
+    module = zipfile.ZipFile(io.BytesIO(result.files[0].read_bytes()))
+    hex_map = game.hex_maps[0]
+    grid_names_every_hex(module, game, f"map {hex_map.id}", len(hex_map.hex_ids))
+    grid = board(module, f"map {hex_map.id}")[0]
+    assert grid.get("sideways") == str(orientation == "pointy").lower()
