@@ -366,7 +366,7 @@ def build(game: str, paper_name: str, out_dir: str, formats: str, dpi: int, dupl
               help="pieces (a PNG per face), vassal (GAME.vmod) or tts (Tabletop Simulator).")
 @click.option("--out", "out_dir", default="output", show_default=True,
               type=click.Path(file_okay=False), help="Folder for OUT/<game>-<format>/.")
-@click.option("--dpi", default=None, type=int,
+@click.option("--dpi", default=None, type=WholeNumber(),
               help="Resolution, 10 to 600 (default: pieces 300, vassal 100, tts 150).")
 @click.option("--base-url", default="",
               help="tts: the address the images will be at (e.g. https://example.org/kit/).")
