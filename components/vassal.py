@@ -22,7 +22,9 @@ named by their Java classes), ``moduledata`` (name, version, VASSAL version) and
 - every deck is a ``DrawPile`` of ``CardSlot``s, each card masked face down by an
   ``Obscurable`` (``obs;...``) whose image is the card's back;
 - chart pages (play aids, sheets, tracks) are ``Chart``s in a ``ChartWindow``;
-- the palette (``PieceWindow``) has a tab per side and a list per kind.
+- the palette (``PieceWindow``) has a tab per side and a list per kind;
+- the set-up data's placements on a hex or zone are ``SetupStack``s (``useGridLocation``,
+  ``location`` the hex id or zone name): at-start stacks.
 
 Zip entries are written in a fixed order with a fixed time, so the same data gives the
 same bytes.
@@ -395,6 +397,69 @@ def _boards(collected: Collected, k: float) -> list[Board]:
     return boards
 
 
+def setup_scenario(game: Game) -> str | None:
+    """The scenario whose set-up the module places at start: ``standard`` when the data has
+    it, else the first one named (set-up items of no scenario or ``all`` go with any)."""
+    named = [item.scenario for item in game.setup if item.scenario not in (None, "all")]
+    return "standard" if "standard" in named else (named[0] if named else None)
+
+
+def at_start(game: Game, collected: Collected, boards: list[Board]
+             ) -> list[tuple[str, str, list[ExportPiece]]]:
+    """(board, location, pieces) of every set-up placement of a unit or marker whose place
+    is a hex of a grid, or a zone (a territory, track space or display box): VASSAL's
+    at-start stacks. Placements the data words as a choice ("akagi deck or hangar") are
+    left to the players, as are those of other scenarios."""
+    places = _places(game, boards)
+    scenario = setup_scenario(game)
+    stacks: dict[tuple[str, str], list[ExportPiece]] = {}
+    used: dict[str, int] = {}
+    for item in game.setup:
+        if item.scenario not in (None, "all", scenario):
+            continue
+        for placement in item.place:
+            record = placement.unit or placement.marker
+            place = _place_of(placement, places)
+            if record is None or place is None:
+                continue
+            candidates = _pieces_of(collected, record, item.side or "")
+            for _ in range(placement.count or 1):
+                if candidates:
+                    index = used.get(record + (item.side or ""), 0)
+                    used[record + (item.side or "")] = index + 1
+                    stacks.setdefault(place, []).append(candidates[index % len(candidates)])
+    return [(board, where, pieces) for (board, where), pieces in stacks.items()]
+
+
+def _places(game: Game, boards: list[Board]) -> dict[str, tuple[str, str]]:
+    """A place's key (hex id, point id, ``<track>-<value>``, ``<display>-<box>``) -> (board,
+    the location VASSAL names it by)."""
+    names = zone_names(game)
+    out: dict[str, tuple[str, str]] = {}
+    for board in boards:
+        if board.grid and board.grid.numbering:
+            out.update({hex_id: (board.name, hex_id) for hex_id in board.grid.centres})
+        zoned = {name for name, _path in board.zones}
+        out.update({key: (board.name, name) for key, name in names.items() if name in zoned})
+    return out
+
+
+def _place_of(placement, places: dict[str, tuple[str, str]]) -> tuple[str, str] | None:
+    where = str(placement.where) if placement.where is not None else ""
+    keys = [where]
+    for section in ("track", "display"):
+        if placement.get(section):
+            keys.append(f"{placement.get(section)}-{where}")
+    return next((places[key] for key in keys if key in places), None)
+
+
+def _pieces_of(collected: Collected, record: str, side: str) -> list[ExportPiece]:
+    """The pieces of unit or marker ``record`` (of ``side`` when its pieces differ by side)."""
+    mine = [p for p in collected.pieces if record in (p.piece.cls or "").split()]
+    sided = [p for p in mine if side in (p.piece.cls or "").split()]
+    return sided or mine
+
+
 def _box_names(game: Game) -> dict[str, str]:
     point_ids = {p.id for m in game.point_maps for p in m.points}
     return {key: name for key, name in zone_names(game).items() if key not in point_ids}
@@ -449,10 +514,18 @@ def _build_file(game: Game, collected: Collected, boards: list[Board], charts, k
                 "GamePieceImageDefinitions"):
         _el(root, f"{PKG}.{cls}")
     _el(root, "VASSAL.i18n.Language")
+    stacks = at_start(game, collected, boards)
+    slots += sum(len(pieces) for _board, _where, pieces in stacks)
+    root.set("nextPieceSlotId", str(slots + 1))
     gpids = iter(range(1, slots + 1))
     _palette(root, collected.pieces, gpids, k)
-    for index, board in enumerate(boards):
-        _map(root, board, index == 0)
+    maps = {board.name: _map(root, board, index == 0) for index, board in enumerate(boards)}
+    for index, (board_name, where, pieces) in enumerate(stacks, 1):
+        stack = _el(maps[board_name], f"{PKG}.map.SetupStack", {
+            "location": where, "name": f"set-up {index}: {where}", "owningBoard": board_name,
+            "useGridLocation": "true", "x": "0", "y": "0"})
+        for entry in pieces:
+            _slot(stack, "VASSAL.build.widget.PieceSlot", entry, next(gpids), k, card=False)
     if game.decks:
         _deck_map(root, collected, gpids, k, main=not boards)
     if charts:
@@ -536,7 +609,7 @@ def _map_parts(element: ET.Element) -> None:
     _el(element, f"{PKG}.properties.GlobalProperties")
 
 
-def _map(root: ET.Element, board: Board, main: bool) -> None:
+def _map(root: ET.Element, board: Board, main: bool) -> ET.Element:
     element = _new_map(root, board.name, main)
     picker = _el(element, f"{PKG}.map.BoardPicker", {
         "addColumnText": "Add column", "addRowText": "Add row", "boardPrompt": "Select board",
@@ -556,6 +629,7 @@ def _map(root: ET.Element, board: Board, main: bool) -> None:
                 "highlightProperty": "", "locationFormat": "$name$", "name": name,
                 "path": path, "useHighlight": "false", "useParentGrid": "false"})
     _map_parts(element)
+    return element
 
 
 def _deck_map(root: ET.Element, collected: Collected, gpids: Iterator[int], k: float,

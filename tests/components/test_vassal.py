@@ -304,3 +304,28 @@ def test_a_designers_grid_is_numbered_by_its_own_ids(tiny_game, tmp_path, orient
     grid_names_every_hex(module, game, f"map {hex_map.id}", len(hex_map.hex_ids))
     grid = board(module, f"map {hex_map.id}")[0]
     assert grid.get("sideways") == str(orientation == "pointy").lower()
+
+
+def test_the_standard_set_up_is_placed_at_start_in_its_territories(modules):
+    game = builtin("axis-allies")
+    root = build_file(modules["axis-allies"])
+    zones = {z.get("name") for z in root.iter(f"{vassal.PKG}.map.boardPicker.board.mapgrid.Zone")}
+    stacks = list(root.iter(f"{vassal.PKG}.map.SetupStack"))
+    assert stacks and all(s.get("useGridLocation") == "true" for s in stacks)
+    assert {s.get("location") for s in stacks} <= zones
+    points = {p.id: p.name or p.id for m in game.point_maps for p in m.points}
+    want: dict[str, int] = {}
+    for item in game.setup:
+        if item.scenario in (None, "all", "standard"):
+            for placement in item.place:
+                if placement.unit and placement.where in points:
+                    name = points[placement.where]
+                    want[name] = want.get(name, 0) + (placement.count or 1)
+    placed = {s.get("location"): len(s.findall("VASSAL.build.widget.PieceSlot")) for s in stacks}
+    assert placed == want
+
+
+def test_a_unit_set_up_on_a_track_space_starts_there(modules):
+    stacks = build_file(modules["midway"]).iter(f"{vassal.PKG}.map.SetupStack")
+    where = {s.get("location"): [p.get("entryName") for p in s] for s in stacks}
+    assert where["Turn record track 4"] == ["counter-invasion-force-1"]
