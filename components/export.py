@@ -43,6 +43,11 @@ class ExportPiece:
     side: str  # a side's label, or "common"
     kind: str  # units, markers, or a deck's label
     deck: str | None = None  # the deck id of a card
+    name: str = ""  # what players call it: the unit's, marker's or card's name
+
+    @property
+    def label(self) -> str:
+        return self.name or self.piece.id
 
     @property
     def id(self) -> str:
@@ -124,16 +129,25 @@ def classify(game: Game, what: str, piece: Piece) -> ExportPiece:
         if what == "card" and token in decks:
             deck = decks[token]
             return ExportPiece(piece, what, _side_label(game, deck.side or side_id),
-                               deck.label, deck.id)
+                               deck.label, deck.id, _card_name(game, deck.id, piece.id))
         if token in units:
             unit = units[token]
-            return ExportPiece(piece, what, _side_label(game, unit.side or side_id), "units")
+            return ExportPiece(piece, what, _side_label(game, unit.side or side_id), "units",
+                               name=unit.label)
         if token in markers:
             marker = markers[token]
             return ExportPiece(piece, what, _side_label(game, marker.side or side_id),
-                               "markers")
+                               "markers", name=marker.label)
     kind = "cards" if what == "card" else ("units" if "unit" in tokens else "markers")
     return ExportPiece(piece, what, _side_label(game, side_id), kind)
+
+
+def _card_name(game: Game, deck_id: str, piece_id: str) -> str:
+    """The name of the card a piece ``card-<deck>-<card>-<copy>`` is a copy of."""
+    for card in game.cards:
+        if card.deck == deck_id and piece_id.rsplit("-", 1)[0] == f"card-{deck_id}-{card.id}":
+            return card.label
+    return ""
 
 
 def _side_label(game: Game, side_id: str | None) -> str:

@@ -133,8 +133,9 @@ def _deck(label: str, entries: list[ExportPiece], dpi: int, base_url: str, first
         for index, entry in enumerate(batch):
             card = _common("Card", entry.id, _transform(x, 0.0, piece.w / TTS_CARD_MM,
                                                          piece.w / TTS_CARD_MM, True))
-            card.update({"Nickname": entry.id, "CardID": key * 100 + index,
-                         "SidewaysCard": False, "CustomDeck": {str(key): custom[str(key)]}})
+            card.update({"Nickname": entry.label, "Description": entry.id,
+                         "CardID": key * 100 + index, "SidewaysCard": False,
+                         "CustomDeck": {str(key): custom[str(key)]}})
             contained.append(card)
     if len(contained) == 1:
         return contained[0], images
@@ -184,7 +185,7 @@ def _tile(entry: ExportPiece, images: dict[str, tuple[str, bytes]], base_url: st
     back = images[f"{piece.id}-back"][0] if piece.back is not None else front
     tile = _common("Custom_Tile", entry.id, _transform(scale_x=piece.w / TTS_TILE_MM,
                                                       scale_z=piece.h / TTS_TILE_MM))
-    tile.update({"Nickname": entry.id, "CustomImage": {
+    tile.update({"Nickname": entry.label, "Description": entry.id, "CustomImage": {
         "ImageURL": base_url + "images/" + front,
         "ImageSecondaryURL": base_url + "images/" + back, "ImageScalar": 1.0,
         "WidthScale": 0.0, "CustomTile": {"Type": 0, "Thickness": 0.1, "Stackable": True,

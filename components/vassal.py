@@ -567,12 +567,13 @@ def _slot(parent: ET.Element, cls: str, entry: ExportPiece, gpid: int, k: float,
     piece = entry.piece
     front, back = f"{piece.id}-front.png", f"{piece.id}-back.png"
     state = basic_state(str(gpid))
+    name = entry.label
     if piece.back is None:
-        text = add_piece([basic_piece(front, piece.id)], [state])
+        text = add_piece([basic_piece(front, name)], [state])
     elif card:
-        text = add_piece([card_mask(back), basic_piece(front, piece.id)], ["null;", state])
+        text = add_piece([card_mask(back), basic_piece(front, name)], ["null;", state])
     else:
-        text = add_piece([flip_layers(front, back), basic_piece("", piece.id)], ["1", state])
+        text = add_piece([flip_layers(front, back), basic_piece("", name)], ["1", state])
     _el(parent, cls, {"entryName": piece.id, "gpid": str(gpid),
                       "height": str(math.ceil(piece.h * k)),
                       "width": str(math.ceil(piece.w * k))}, text)

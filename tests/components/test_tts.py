@@ -56,7 +56,7 @@ def test_the_json_loads_and_every_image_it_names_is_there(exported, game):
 @pytest.mark.parametrize("game", GAMES)
 def test_every_piece_of_the_kit_is_a_card_or_a_tile(exported, game):
     state = saved(exported[game])
-    names = [o["Nickname"] for o in objects(state) if o["Name"] in ("Card", "Custom_Tile")]
+    names = [o["Description"] for o in objects(state) if o["Name"] in ("Card", "Custom_Tile")]
     pieces = [p.id for p in collect(builtin(game)).pieces]
     assert set(pieces) <= set(names)
     assert len([n for n in names if n in set(pieces)]) == len(pieces)
