@@ -390,11 +390,11 @@ def export(game: str, fmt: str, out_dir: str, dpi: int | None, base_url: str) ->
             results.append(export_game(data, fmt, Path(out_dir), dpi, base_url,
                                        progress=lambda _stage: bar.update(1)))
     for result in results:
-        click.echo(f"{result.game}: {result.summary}, {len(result.files)} files, "
-                   f"{result.seconds:.1f} s -> {result.folder}/")
+        say(f"{result.game}: {result.summary}, {len(result.files)} files, "
+            f"{result.seconds:.1f} s -> {result.folder}/")
     total = sum(r.seconds for r in results)
-    click.echo(f"exported {len(results)} game(s) as {fmt}: "
-               f"{sum(len(r.files) for r in results)} files in {total:.1f} s")
+    say(f"exported {len(results)} game(s) as {fmt}: "
+        f"{sum(len(r.files) for r in results)} files in {total:.1f} s")
 
 
 # --------------------------------------------------------------------------- referee sessions
