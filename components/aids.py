@@ -8,15 +8,17 @@ the engine's tables: both read the same YAML records.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
+from ..engine.errors import BadInput
 from ..engine.model import Display, Game, PointMap, Sheet, Table, Track
 from ..engine.query import show_value
+from ..engine.tables import compiled, matching_rows
 from ..output import rules_text
 from ..verify.data import records, walk_values
 from .fonts import text_width, wrap
+from .impose import fit_size
 from .marks import DAGGER, dagger
-from .pieces import fit_text
 from .primitives import THIN, Circle, Group, Line, Polygon, Primitive, Rect, Style, Text
 
 HEAD = Style(fill="#e8e8e8", stroke="#555555", width=0.2)
@@ -25,22 +27,40 @@ CELL = Style(fill=None, stroke="#777777", width=0.15)
 
 @dataclass(frozen=True)
 class Block:
-    """A laid-out block: primitives at (0, 0) and its height."""
+    """A laid-out block: primitives at (0, 0), its height and (if narrower than the page)
+    its width, so that narrow blocks can sit side by side."""
 
     items: tuple[Primitive, ...]
     height: float
     id: str | None = None
     cls: str = "block"
+    width: float | None = None
+
+
+#: Text sizes of the play aids and sheets, in mm of em height (6.8 pt in table cells).
+BODY = 2.4
+SMALL = 2.3
+LEADING = 1.3
 
 
 def heading(text: str, width: float, size: float = 4.2) -> Block:
-    return Block((Text(0, size, text, size=fit_text(text, size, width), bold=True),), size * 1.6)
+    """A bold heading, wrapped (never shrunk) to ``width``."""
+    lines = wrap(text, size, width)
+    items = tuple(Text(0, size + i * size * 1.2, line, size=size, bold=True)
+                  for i, line in enumerate(lines))
+    return Block(items, size * 1.6 + (len(lines) - 1) * size * 1.2, cls="heading")
 
 
 def paragraph(text: str, width: float, size: float = 2.8) -> Block:
     lines = wrap(text, size, width)
-    return Block(tuple(Text(0, (i + 1) * size * 1.3, line, size=size)
-                       for i, line in enumerate(lines)), len(lines) * size * 1.3 + size * 0.5)
+    return Block(tuple(Text(0, (i + 1) * size * LEADING, line, size=size)
+                       for i, line in enumerate(lines)), len(lines) * size * LEADING + size * 0.5)
+
+
+def legible(text: str, size: float, width: float, what: str) -> float:
+    """``size``, or the size at which ``text`` fits ``width``; a size under the legible
+    minimum (4.5 pt) stops the build naming ``what``."""
+    return fit_size(text, size, width, what)
 
 
 def text_lines(text: str, x: float, y: float, size: float, width: float, leading: float = 1.3,
@@ -59,49 +79,336 @@ def _cell_text(value) -> str:
     return show_value(value, none="any")
 
 
-def table_block(table: Table, width: float) -> Block:
-    """A table as a grid: keys then results, one row per table row."""
-    columns = [*table.key_ids, *table.results]
-    rows = [[_cell_text(table.conditions(r).get(k)) for k in table.key_ids] +
-            [_cell_text(table.result(r).get(k)) + dagger(r.is_assumed)
-             for k in table.results] for r in table.rows]
-    size = 2.6
-    col_w = [max(text_width(str(c), size) for c in [h, *(row[i] for row in rows)]) + 2.4
-             for i, h in enumerate(columns)]
-    scale = min(1.0, width / sum(col_w)) if col_w else 1.0
-    size *= max(scale, 0.5)
-    col_w = [w * scale for w in col_w]
-    row_h = size * 1.6
-    title = f"{table.label}  [{rules_text(table.rule)}]" + (f"  dice: {table.dice}"
-                                                            if table.dice else "")
-    items: list[Primitive] = [Text(0, 3.2, title, size=fit_text(title, 3.2, width), bold=True)]
-    y = 5.0
-    items.extend(_grid_row(columns, col_w, y, row_h, size, HEAD))
-    y += row_h
-    for row in rows:
-        items.extend(_grid_row(row, col_w, y, row_h, size, CELL))
-        y += row_h
-    for modifier in table.modifiers:
-        note = f"modifier: {modifier.text or modifier.id}"
-        items.append(Text(0, y + size * 1.3, note, size=fit_text(note, size, width)))
-        y += size * 1.5
-    return Block(tuple(items), y + 3, id=f"table-{table.id}", cls="table")
+#: Words printed in capitals when an id is made readable (``hits_on_us`` -> Hits on US).
+ACRONYMS = frozenset({"us", "uk", "usa", "aa", "ai", "ipc", "vp", "mp", "fp", "bpp", "gci",
+                      "npl", "asw", "cap", "aop", "id", "vt"})
 
 
-def _grid_row(cells, widths, y, h, size, style) -> list[Primitive]:
-    out: list[Primitive] = []
-    x = 0.0
-    for text, w in zip(cells, widths, strict=True):
-        out.append(Rect(x, y, w, h, style))
-        out.append(Text(x + 1.0, y + h * 0.72, str(text), size=fit_text(str(text), size, w - 1.5)))
-        x += w
+def readable(word: str, capital: bool = True) -> str:
+    """An id or snake_case word as words: ``hits_on_us`` -> ``Hits on US`` (``capital``:
+    the first letter in capitals, for headings)."""
+    parts = [p for p in word.replace("_", " ").replace("-", " ").split(" ") if p]
+    shown = [p.upper() if p.lower() in ACRONYMS else p for p in parts]
+    text = " ".join(shown)
+    return text[:1].upper() + text[1:] if capital else text
+
+
+def key_name(table: Table, key) -> str:
+    """A key's printed name: its ``name`` (and ``name_ja``), the table's ``labels``, or
+    its id made readable."""
+    if key.name:
+        return key.label
+    return table.labels.get(key.id) or readable(key.id)
+
+
+def result_name(table: Table, result: str) -> str:
+    return table.labels.get(result) or readable(result)
+
+
+_NAMES: dict[int, tuple[Game, dict[str, str]]] = {}
+
+
+def record_names(game: Game | None) -> dict[str, str]:
+    """Every record id of ``game`` -> its printed name (``us-vt-fuze`` -> US bonus: VT
+    fuze VT信管), for ids that appear as table values."""
+    if game is None:
+        return {}
+    hit = _NAMES.get(id(game))
+    if hit is None or hit[0] is not game:
+        names = {record.id: record.label for _section, record in records(game)
+                 if record.name}
+        hit = _NAMES[id(game)] = (game, names)
+    return hit[1]
+
+
+def value_text(table: Table, value, names: dict[str, str] | None = None) -> str:
+    """A condition or result value as printed: the table's ``labels`` name it, or the
+    game's record of that id, else the value itself (yes/no, numbers, ranges); other ids
+    in values are made readable."""
+    text = _cell_text(value)
+    if text in table.labels:
+        return table.labels[text]
+    if isinstance(value, str) and ("_" in value or _is_id(value)):
+        return (names or {}).get(text) or readable(value, capital=False)
+    return text
+
+
+def _is_id(text: str) -> bool:
+    return "-" in text and text.replace("-", "").isalpha() and text == text.lower()
+
+
+def table_title(table: Table) -> str:
+    dice = f" · dice: {table.dice}" if table.dice and table.dice != "none" else ""
+    return f"{table.label}  [{rules_text(table.rule)}]{dice}"
+
+
+def table_block(table: Table, width: float, game: Game | None = None) -> Block:
+    """A table in one block (``table_blocks`` without a height limit)."""
+    return table_blocks(table, width, game)[0]
+
+
+def table_blocks(table: Table, width: float, game: Game | None = None,
+                 max_h: float | None = None) -> list[Block]:
+    """A table: a grid of die rows by the other key's columns when it has two keys (a
+    CRT), else one line per row; names from the data (the table's ``labels``, the
+    ``game``'s records), text wrapped, never shrunk; rows past ``max_h`` mm go on in a
+    block of their own, headed "(continued)"."""
+    names = record_names(game)
+    crt = crt_grid(table, names)
+    room = None if max_h is None else max_h - 24.0
+    if crt is not None:
+        bodies = [_crt_block(table, crt, width, names)]
+    else:
+        bodies = _list_blocks(table, width, names, room)
+    # the title wraps over a narrow table (at least NARROW mm), so that tables sit side by side
+    head_w = min(width, max(bodies[0].width or width, NARROW))
+    out = []
+    for n, body in enumerate(bodies):
+        title = table_title(table) if n == 0 else f"{table.label} (continued)"
+        top = heading(title, head_w, 3.2)
+        items = [*top.items, Group(body.items, dy=top.height)]
+        y = top.height + body.height + 1.0
+        if n == len(bodies) - 1:
+            for modifier in table.modifiers:
+                text = f"Modifier: {modifier.text or readable(modifier.id or '')}"
+                lines, used = text_lines(text, 0, y, SMALL, width)
+                items.extend(lines)
+                y += used
+        block_w = max(body.width or width, min(width, _widest(top.items)))
+        out.append(Block(tuple(items), y + 2.0, id=f"table-{table.id}" + (f"-{n + 1}" if n
+                                                                           else ""),
+                         cls="table", width=block_w if block_w < width else None))
     return out
+
+
+def _widest(items) -> float:
+    return max((text_width(t.text, t.size) for t in items if isinstance(t, Text)), default=0.0)
+
+
+def _list_blocks(table: Table, width: float, names: dict[str, str],
+                 max_h: float | None) -> list[Block]:
+    header = [key_name(table, k) for k in table.keys] + [result_name(table, r)
+                                                        for r in table.results]
+    rows = [[value_text(table, table.conditions(r).get(k), names) for k in table.key_ids] +
+            [value_text(table, table.result(r).get(k), names) + dagger(r.is_assumed)
+             for k in table.results] for r in table.rows]
+    return grid_blocks([header], rows, width, f"table {table.id!r}", max_h=max_h)
+
+
+# --- two-key tables as grids (CRT) ---------------------------------------------------------
+
+#: The least width a narrow table's title wraps to (mm).
+NARROW = 70.0
+#: The longest cell text a grid takes; a table with longer results prints as a list.
+CRT_CELL = 24
+#: The longest numeric key a grid enumerates (die rolls, small counts).
+CRT_SPAN = 40
+
+
+@dataclass(frozen=True)
+class Crt:
+    """A two-key table laid out as a grid: row key by column key, each cell one row."""
+
+    row_key: object
+    col_key: object
+    row_labels: tuple[str, ...]
+    col_labels: tuple[str, ...]
+    cells: tuple[tuple[str, ...], ...]
+
+
+def crt_grid(table: Table, names: dict[str, str] | None = None) -> Crt | None:
+    """The grid of a table with two keys (the roll key gives the rows), or None when the
+    table is not one: other key counts, a key without a bounded domain, a cell that two
+    rows match, or results too long for a cell."""
+    if len(table.keys) != 2 or len(table.results) > 2:
+        return None
+    rk, ck = sorted(table.keys, key=lambda k: k.kind != "roll")
+    if rk.kind != "roll" and ck.kind != "roll" and len(_atoms(ck) or ()) > len(
+            _atoms(rk) or ()):
+        rk, ck = ck, rk
+    rows, cols = _atoms(rk), _atoms(ck)
+    if not rows or not cols:
+        return None
+    cell_rows = {}
+    for r in rows:
+        for c in cols:
+            found = matching_rows(table, {rk.id: r, ck.id: c})
+            if len(found) > 1:
+                return None
+            cell_rows[r, c] = found[0] if found else None
+    row_groups = _merge(rk, rows, [[id(cell_rows[r, c]) for c in cols] for r in rows], table,
+                        [[cell_rows[r, c] for c in cols] for r in rows], names)
+    col_groups = _merge(ck, cols, [[id(cell_rows[r, c]) for r in rows] for c in cols], table,
+                        [[cell_rows[r, c] for r in rows] for c in cols], names)
+    cells = tuple(tuple(_crt_cell(table, cell_rows[rg[0], cg[0]], names)
+                        for cg, _ in col_groups)
+                  for rg, _ in row_groups)
+    if any(len(c) > CRT_CELL for row in cells for c in row):
+        return None
+    return Crt(rk, ck, tuple(label for _, label in row_groups),
+               tuple(label for _, label in col_groups), cells)
+
+
+def _atoms(key) -> list | None:
+    """Every value a key takes, in order: an enum's values, or the integers of a roll or
+    count key's bounded domain."""
+    if key.kind == "enum":
+        return list(key.values)
+    if key.min is None or key.max is None or key.max - key.min > CRT_SPAN:
+        return None
+    return list(range(key.min, key.max + 1))
+
+
+def _merge(key, values, vectors, table, found, names) -> list[tuple[tuple, str]]:
+    """Neighbouring integers whose cells are the same rows (``vectors``: the rows' ids;
+    rows compare equal by value) merge into one range (``1-3``, and ``7+`` where the
+    rows' ranges are open)."""
+    if key.kind == "enum":
+        return [((v,), value_text(table, v, names)) for v in values]
+    groups: list[list[int]] = []
+    for i, value in enumerate(values):
+        if groups and vectors[i] == vectors[i - 1]:
+            groups[-1].append(value)
+        else:
+            groups.append([value])
+    out = []
+    for group in groups:
+        lo, hi = group[0], group[-1]
+        rows = [r for r in found[values.index(lo)] if r is not None]
+        open_hi = hi == key.max and rows and all(_open_end(table, r, key.id) == "hi"
+                                                  for r in rows)
+        label = f"{lo}+" if open_hi and lo != hi else (str(lo) if lo == hi else f"{lo}-{hi}")
+        out.append((tuple(group), label))
+    return out
+
+
+def _open_end(table: Table, row, key_id: str) -> str | None:
+    for compiled_row, conds in compiled(table):
+        if compiled_row is row and key_id in conds and conds[key_id].hi is None:
+            return "hi"
+    return None
+
+
+def _crt_cell(table: Table, row, names) -> str:
+    if row is None:
+        return "–"
+    result = table.result(row)
+    text = " / ".join(value_text(table, result.get(r), names) for r in table.results)
+    return text + dagger(row.is_assumed)
+
+
+def _crt_block(table: Table, crt: Crt, width: float, names: dict[str, str]) -> Block:
+    """The CRT look: the row key over its column of values, the column key spanning the
+    column headings, rows shaded in turn."""
+    corner = key_name(table, crt.row_key)
+    caption = "Each cell: " + " / ".join(result_name(table, r) for r in table.results)
+    header = [[corner, *[key_name(table, crt.col_key)] + [""] * (len(crt.col_labels) - 1)],
+              ["", *crt.col_labels]]
+    rows = [[label, *cells] for label, cells in zip(crt.row_labels, crt.cells, strict=True)]
+    block = grid_block(header, rows, width - 0.0, f"table {table.id!r}", span_first=True,
+                       shade=True)
+    lines, used = text_lines(caption, 0, block.height + 0.5, SMALL, width)
+    return Block((*block.items, *lines), block.height + used + 0.5, width=block.width)
+
+
+# --- grids of cells ------------------------------------------------------------------------
+
+CELL_PAD = 1.2
+ALT = "#f2f2f2"
+
+
+def grid_block(header: list[list[str]], rows: list[list[str]], width: float, what: str,
+               span_first: bool = False, shade: bool = False) -> Block:
+    """The whole grid in one block (``grid_blocks`` without a height limit)."""
+    return grid_blocks(header, rows, width, what, span_first, shade)[0]
+
+
+def grid_blocks(header: list[list[str]], rows: list[list[str]], width: float, what: str,
+                span_first: bool = False, shade: bool = False,
+                max_h: float | None = None) -> list[Block]:
+    """Header rows and body rows as ruled cells, columns as wide as their text (wrapped
+    when the table is wider than ``width``; a column narrower than its longest word stops
+    the build naming ``what``). ``span_first``: the first header row's second cell spans
+    every column after the first (a CRT's column key). Rows past ``max_h`` mm go on into
+    another block under the header again."""
+    ncols = len(rows[0]) if rows else len(header[-1])
+    body = [[str(c) for c in row] for row in rows]
+    spanned = header[1:] if span_first else header
+    columns = [[r[i] for r in spanned + body] for i in range(ncols)]
+    if span_first:
+        columns[0].append(header[0][0])
+    widths = _column_widths(columns, width, what)
+    head: list[Primitive] = []
+    head_h = 0.0
+    if span_first:
+        first = header[0]
+        head_h = _cells(head, [first[0], first[1]], [widths[0], sum(widths[1:])], head_h,
+                        HEAD, bold=True)
+        spanned = header[1:]
+    for row in spanned:
+        head_h = _cells(head, row, widths, head_h, HEAD, bold=True)
+    blocks: list[Block] = []
+    items, y = list(head), head_h
+    for i, row in enumerate(body):
+        style = Style(fill=ALT if shade and i % 2 else None, stroke="#777777", width=0.15)
+        cells: list[Primitive] = []
+        end = _cells(cells, row, widths, y, style)
+        if max_h is not None and end > max_h and y > head_h:
+            blocks.append(Block(tuple(items), y, width=sum(widths)))
+            items, y = list(head), head_h
+            cells = []
+            end = _cells(cells, row, widths, y, style)
+        items.extend(cells)
+        y = end
+    blocks.append(Block(tuple(items), y, width=sum(widths)))
+    return blocks
+
+
+def _column_widths(columns: list[list[str]], width: float, what: str) -> list[float]:
+    natural = [max(text_width(t, BODY) for t in col) + 2 * CELL_PAD for col in columns]
+    if sum(natural) <= width:
+        return natural
+    least = [max(text_width(w, BODY) for t in col for w in (t.split() or [""])
+                 if not _cjk(w)) + 2 * CELL_PAD if any(not _cjk(t) for t in col) else
+             4 * BODY for col in columns]
+    least = [max(a, 3 * BODY) for a in least]
+    if sum(least) > width:
+        raise BadInput(f"{what}: {len(columns)} columns do not fit {width:.0f} mm at "
+                       f"{BODY * 72 / 25.4:.1f} pt (at least {sum(least):.0f} mm)")
+    spare = width - sum(least)
+    extra = [n - a for n, a in zip(natural, least, strict=True)]
+    total = sum(extra) or 1.0
+    return [a + spare * e / total for a, e in zip(least, extra, strict=True)]
+
+
+def _cjk(word: str) -> bool:
+    return any(ord(ch) > 0x2E80 for ch in word)
+
+
+def _cells(items: list[Primitive], cells, widths, y: float, style: Style,
+           bold: bool = False) -> float:
+    """One row of cells at ``y``; the row is as tall as its most wrapped cell."""
+    wrapped = [wrap(str(t), BODY, w - 2 * CELL_PAD) if t else [] for t, w in
+               zip(cells, widths, strict=True)]
+    h = max([len(lines) for lines in wrapped] + [1]) * BODY * LEADING + BODY * 0.45
+    x = 0.0
+    for lines, w in zip(wrapped, widths, strict=True):
+        items.append(Rect(x, y, w, h, style))
+        for j, line in enumerate(lines):
+            items.append(Text(x + CELL_PAD, y + BODY * 1.08 + j * BODY * LEADING, line,
+                              size=BODY, bold=bold))
+        x += w
+    return y + h
+
+
+TRACK_LABEL = 1.8  # mm: labels under track boxes, wrapped to the box (5.1 pt)
 
 
 def track_block(track: Track, width: float) -> Block:
     """A track: one box per value, the start box marked, labels under the boxes."""
     n = len(track.values)
     box = min(14.0, width / max(n, 1))
+    deepest = 0
     items: list[Primitive] = [Text(0, 3.2, f"{track.label}  [{rules_text(track.rule)}]", size=3.2,
                                    bold=True)]
     for i, value in enumerate(track.values):
@@ -112,10 +419,13 @@ def track_block(track: Track, width: float) -> Block:
         items.append(Text(x + box / 2, 5 + box * 0.62, str(value), size=box * 0.38,
                           anchor="middle", bold=True))
         label = track.labels.get(str(value))
-        if label:
-            items.append(Text(x + box / 2, 5 + box + 3, label,
-                              size=fit_text(label, 2.2, box), anchor="middle"))
-    return Block(tuple(items), box + 11, id=f"track-{track.id}", cls="track")
+        lines = wrap(label, TRACK_LABEL, box - 0.6) if label else []
+        deepest = max(deepest, len(lines))
+        for j, line in enumerate(lines):
+            items.append(Text(x + box / 2, 5 + box + 2.6 + j * TRACK_LABEL * 1.15, line,
+                              size=TRACK_LABEL, anchor="middle"))
+    return Block(tuple(items), box + 8 + deepest * TRACK_LABEL * 1.15, id=f"track-{track.id}",
+                 cls="track")
 
 
 def display_block(display: Display, width: float) -> Block:
@@ -130,14 +440,16 @@ def display_block(display: Display, width: float) -> Block:
         centres[box.id] = (x + bw / 2, y + bh / 2)
         items.append(Rect(x, y, bw, bh, THIN, r=1.5, id=f"box-{display.id}-{box.id}",
                           cls=f"box {box.kind or ''}".strip()))
-        items.append(Text(x + 1.5, y + 4, box.name or box.id, size=fit_text(box.name or box.id,
-                                                                           2.6, bw - 3)))
+        what = f"display {display.id!r} box {box.id!r}"
+        name = box.name or readable(box.id)
+        items.append(Text(x + 1.5, y + 4, name, size=legible(name, 2.6, bw - 3, what)))
         if box.name_ja:
-            items.append(Text(x + 1.5, y + 8, box.name_ja, size=fit_text(box.name_ja, 2.6, bw - 3)))
+            items.append(Text(x + 1.5, y + 8, box.name_ja,
+                              size=legible(box.name_ja, 2.6, bw - 3, what)))
         cap = "no limit" if box.capacity is None else f"capacity {box.capacity}"
         if box.accepts:
             cap += f" · {', '.join(box.accepts)} only"
-        items.append(Text(x + 1.5, y + bh - 2, cap, size=fit_text(cap, 2.2, bw - 3),
+        items.append(Text(x + 1.5, y + bh - 2, cap, size=legible(cap, 2.2, bw - 3, what),
                           fill="#555555"))
     rows = (len(display.boxes) + per_row - 1) // per_row
     y = 6 + rows * (bh + gap)
@@ -145,8 +457,11 @@ def display_block(display: Display, width: float) -> Block:
         a, b = centres.get(arrow.from_), centres.get(arrow.to)
         if a and b:
             items.extend(_arrow(a, b))
-        text = f"{arrow.from_} → {arrow.to}  [{rules_text(arrow.rule)}]"
-        items.append(Text(0, y + 3, text, size=fit_text(text, 2.4, width)))
+        names = {box.id: box.name or readable(box.id) for box in display.boxes}
+        text = (f"{names.get(arrow.from_, arrow.from_)} → {names.get(arrow.to, arrow.to)}  "
+                f"[{rules_text(arrow.rule)}]")
+        items.append(Text(0, y + 3, text, size=legible(text, 2.4, width,
+                                                       f"display {display.id!r}")))
         y += 3.4
     return Block(tuple(items), y + 3, id=f"display-{display.id}", cls="display")
 
@@ -165,16 +480,36 @@ def _arrow(a, b) -> list[Primitive]:
                      (base[0] - wing[0], base[1] - wing[1])), style, cls="arrowhead")]
 
 
-def sheet_blocks(game: Game, sheet: Sheet, width: float) -> Iterator[Block]:
+def sheet_blocks(game: Game, sheet: Sheet, width: float,
+                 max_h: float | None = None) -> Iterator[Block]:
     yield heading(f"{sheet.label}  [{rules_text(sheet.rule)}]", width, 5.0)
     for section in sheet.sections:
         title = " ".join(t for t in (section.title, section.title_ja) if t)
         if title:
             yield heading(title, width, 3.6)
         for line in section.lines:
-            yield paragraph(f"• {line}", width)
+            if section.write_in:
+                yield write_in_block(line, width, section.write_in)
+            else:
+                yield paragraph(f"• {line}", width)
     for table_id in sheet.tables:
-        yield table_block(game.table(table_id), width)
+        yield from table_blocks(game.table(table_id), width, game, max_h)
+
+
+RULE = Style(stroke="#888888", width=0.2)
+WRITE_PITCH = 7.0  # mm between the ruled lines of a write-in space (handwriting)
+
+
+def write_in_block(label: str, width: float, space: float) -> Block:
+    """A form field: its label, then ``space`` mm of ruled lines to write on."""
+    label_block = paragraph(label, width, BODY)
+    items: list[Primitive] = [*(replace(t, bold=True) for t in label_block.items)]
+    rules = max(1, int(space // WRITE_PITCH))
+    top = label_block.height
+    for i in range(1, rules + 1):
+        y = top + i * WRITE_PITCH
+        items.append(Line(0, y, width, y, RULE, cls="write-in"))
+    return Block(tuple(items), top + rules * WRITE_PITCH + 1.0, cls="write-in-field")
 
 
 def point_map_drawing(point_map: PointMap) -> tuple[tuple[Primitive, ...], float, float]:
@@ -232,16 +567,33 @@ def assumed_blocks(game: Game, width: float) -> Iterator[Block]:
                 yield paragraph(f"{section} {path[:-3]}: {owner.note}", width, 2.4)
 
 
-def flow(blocks, content: tuple[float, float, float, float]) -> list[tuple[Primitive, ...]]:
-    """Stack blocks down pages; a block taller than a page gets a page to itself."""
-    x, y0, _w, h = content
-    pages: list[list[Primitive]] = [[]]
-    y = y0
-    for block in blocks:
-        if y > y0 and y + block.height > y0 + h:
-            pages.append([])
-            y = y0
-        pages[-1].append(Group(block.items, dx=x, dy=y, id=block.id, cls=block.cls))
-        y += block.height + 2.0
-    return [tuple(p) for p in pages if p]
+GAP = 2.0  # between blocks down the page
+BESIDE = 5.0  # between blocks side by side
 
+
+def flow(blocks, content: tuple[float, float, float, float]) -> list[tuple[Primitive, ...]]:
+    """Stack blocks down pages, narrow blocks side by side on a shelf while they fit the
+    width; a heading moves to the next page with the block after it; a block taller than
+    a page gets a page to itself."""
+    x, y0, w, h = content
+    blocks = list(blocks)
+    pages: list[list[Primitive]] = [[]]
+    y, shelf_x, shelf_h = y0, 0.0, 0.0
+    for i, block in enumerate(blocks):
+        bw = block.width if block.width is not None and block.width < w else w
+        beside = shelf_x > 0 and shelf_x + BESIDE + bw <= w and y + block.height <= y0 + h
+        if beside:
+            bx = shelf_x + BESIDE
+        else:
+            y += shelf_h + (GAP if shelf_h else 0.0)
+            shelf_h, bx = 0.0, 0.0
+            need = block.height
+            if block.cls == "heading" and i + 1 < len(blocks):
+                need += blocks[i + 1].height
+            if y > y0 and y + min(need, h) > y0 + h:
+                pages.append([])
+                y = y0
+        pages[-1].append(Group(block.items, dx=x + bx, dy=y, id=block.id, cls=block.cls))
+        shelf_x = bx + bw
+        shelf_h = max(shelf_h, block.height)
+    return [tuple(p) for p in pages if p]

@@ -77,7 +77,7 @@ def _wrap_paragraph(paragraph: str, size: float, width: float) -> list[str]:
     lines: list[str] = []
     current: list[str] = []
     for token in _tokens(paragraph):
-        if current and text_width(("".join(current) + token).rstrip(), size) > width:
+        if current and text_width(("".join(current) + token).rstrip(), size) > width + 1e-9:
             keep = _legal_break(current, token)
             lines.append("".join(current[:keep]).rstrip())
             current = current[keep:]

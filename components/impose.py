@@ -29,12 +29,13 @@ from .primitives import (
     Style,
     Text,
 )
+from .style import MIN_PT, PT
 
 CROP = 4.0  # crop mark length
 CROP_GAP = 1.0  # gap between the bleed and a crop mark
 REG = Style(width=0.15, stroke="#000000")
-#: The least text size on a page: 4.5 pt in mm of em height.
-MIN_TEXT = 4.5 * 25.4 / 72
+#: The least text size on a page in mm of em height (style.MIN_PT, 4.5 pt).
+MIN_TEXT = MIN_PT * PT
 
 
 @dataclass(frozen=True)
@@ -446,13 +447,13 @@ def _overlap_words(t: Tile) -> str:
     return ", ".join(parts) or "no overlap"
 
 
-def fit_size(text: str, size: float, width: float) -> float:
-    """``size``, or the smaller size at which ``text`` fits ``width``; BadInput below the
-    legible minimum."""
+def fit_size(text: str, size: float, width: float, what: str = "page") -> float:
+    """``size``, or the smaller size at which ``text`` fits ``width``; BadInput naming
+    ``what`` below the legible minimum (``MIN_TEXT``)."""
     fitted = min(size, size * width / max(text_width(text, size), 1e-9))
     if fitted < MIN_TEXT:
-        raise BadInput(f"text {text[:50]!r} does not fit {width:.0f} mm at {MIN_TEXT:g} mm "
-                       f"(4.5 pt)")
+        raise BadInput(f"{what}: text {text[:50]!r} does not fit {width:.0f} mm at "
+                       f"{MIN_PT:g} pt")
     return fitted
 
 

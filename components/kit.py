@@ -185,17 +185,23 @@ def imposed_pages(sheets: list[Sheet], part: str) -> list[KitPage]:
     return pages
 
 
-def sheet_pages(game: Game, options: Options) -> list[KitPage]:
-    width = options.paper.content()[2]
-    pages: list[KitPage] = []
+def sheet_pages(game: Game, options: Options, lead=(), own=()) -> list[KitPage]:
+    """Every sheet but those a game draws itself (``own``), then the play aid (the tables
+    no sheet prints), flowed together after the game's ``lead`` blocks: a short aid
+    shares its page with the next."""
+    _x, _y, width, height = options.paper.content()
+    blocks = list(lead)
+    printed: set[str] = set()
     for sheet in game.sheets:
-        pages.extend(flowed_pages(list(aids.sheet_blocks(game, sheet, width)), options.paper,
-                             f"sheet {sheet.id}"))
-    if game.tables:
-        blocks = [aids.heading(f"{game.info.label}: tables", width, 5.0)]
-        blocks += [aids.table_block(t, width) for t in game.tables]
-        pages.extend(flowed_pages(blocks, options.paper, "play aid"))
-    return pages
+        printed.update(sheet.tables)
+        if sheet.id not in own:
+            blocks.extend(aids.sheet_blocks(game, sheet, width, height))
+    rest = [t for t in game.tables if t.id not in printed]
+    if rest:
+        blocks.append(aids.heading(f"{game.info.label}: tables", width, 5.0))
+        for table in rest:
+            blocks += aids.table_blocks(table, width, game, height)
+    return flowed_pages(blocks, options.paper, "sheets and play aids")
 
 
 def flowed_pages(blocks, paper_: Paper, part: str) -> list[KitPage]:

@@ -206,6 +206,7 @@ class Table(Record):
     modifiers: tuple[Modifier, ...] = ()
     rows: tuple[TableRow, ...]
     text: str | None = None
+    labels: Mapping[str, str] = _no_map()  # printed names of results and values (play aids)
 
     @cached_property
     def key_ids(self) -> tuple[str, ...]:
@@ -558,6 +559,7 @@ class SheetSection(Item):
     title: str | None = None
     title_ja: str | None = None
     lines: tuple[str, ...] = ()
+    write_in: float | None = None  # mm of ruled space to write in under each line (forms)
 
 
 @dataclass(frozen=True, kw_only=True)

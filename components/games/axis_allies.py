@@ -791,6 +791,5 @@ def axis_allies_counters(game: Game, options: Options) -> list[KitPage]:
 def axis_allies_sheets(game: Game, options: Options) -> list[KitPage]:
     """A unit reference card per power, then the generic pages of the other sheets and
     the play aid of every table."""
-    rest = replace(game, sheets=tuple(s for s in game.sheets
-                                      if not s.id.startswith("reference-chart-")))
-    return [*unit_card_pages(game, options), *kit.sheet_pages(rest, options)]
+    own = {s.id for s in game.sheets if s.id.startswith("reference-chart-")}
+    return [*unit_card_pages(game, options), *kit.sheet_pages(game, options, own=own)]

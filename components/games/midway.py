@@ -11,6 +11,7 @@ its small maps the operations-area hex map; the carrier areas are the
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import replace
 
 from ...engine.model import Display, Game, Phase, Sheet, Table
@@ -78,33 +79,44 @@ def _plan_map_style(features) -> Style:
     return Style(fill="#ffffff", stroke="#8aa2bd", width=0.15)
 
 
+#: Column letters above and row numbers beside a plan map, at a legible size (mm).
+EDGE_TEXT = 1.8
+EDGE = 3.2  # room they take
+
+
 def plan_map(game: Game, turn: int, width: float,
              max_height: float = 1e9) -> tuple[Group, float, float]:
-    """A small copy of the hex map at most ``width`` x ``max_height`` mm: every hex with its
-    id, Midway and the entry hexes marked. Returns the group, its width and its height."""
+    """A small copy of the hex map at most ``width`` x ``max_height`` mm: every hex, Midway
+    and the entry hexes marked, column letters along the top and row numbers down the left
+    (hex ids too small to read are not printed). Returns the group, its width and height."""
     hex_map = game.hex_map()
     probe_w, probe_h = HexGeometry.of(hex_map, 10.0).extent()
-    geo = HexGeometry.of(hex_map, 10.0 * min(width / probe_w, max_height / probe_h))
-    width = geo.extent()[0]
+    geo = HexGeometry.of(hex_map, 10.0 * min((width - EDGE) / probe_w,
+                                             (max_height - EDGE) / probe_h))
+    grid_w, grid_h = geo.extent()
     features: dict[str, list] = {}
     for feature in hex_map.features:
         if feature.kind in ("island", "entry"):
             for h in feature.hexes:
                 features.setdefault(h, []).append(feature)
-    size = min(1.5, geo.size * 0.34)
     hexes: list[Primitive] = []
-    labels: list[Primitive] = []
     for hex_id, c, r in geo.cells():
         marks = features.get(hex_id, [])
         cls = " ".join(["hex", "plan-hex", *(f.kind for f in marks)])
         hexes.append(Polygon(geo.corners(c, r), _plan_map_style(marks),
                              id=f"plan-turn-{turn}-hex-{hex_id}", cls=cls))
-        cx, cy = geo.centre(c, r)
-        labels.append(Text(cx, cy + size * 0.35, hex_id, size=size, anchor="middle",
-                           fill="#555555", cls="plan-hex-id"))
-    height = geo.extent()[1]
-    return Group((*hexes, *labels, Rect(0, 0, width, height, Style(width=0.3))),
-                 id=f"plan-turn-{turn}-map", cls="plan-map"), width, height
+    edges: list[Primitive] = []
+    for c, label in enumerate(hex_map.columns.all_labels()):
+        x = geo.centre(c, 0)[0] + EDGE
+        edges.append(Text(x, EDGE - 0.9, label, size=EDGE_TEXT, anchor="middle",
+                          fill="#555555", cls="plan-col"))
+    for r, label in enumerate(hex_map.rows.all_labels()):
+        y = geo.centre(0, r)[1] + EDGE
+        edges.append(Text(EDGE - 0.6, y + EDGE_TEXT * 0.35, label, size=EDGE_TEXT,
+                          anchor="end", fill="#555555", cls="plan-row"))
+    grid = Group((*hexes, Rect(0, 0, grid_w, grid_h, Style(width=0.3))), dx=EDGE, dy=EDGE)
+    return Group((grid, *edges), id=f"plan-turn-{turn}-map", cls="plan-map"), \
+        grid_w + EDGE, grid_h + EDGE
 
 
 def turn_block(game: Game, turn: int, width: float, map_h: float) -> Block:
@@ -115,10 +127,11 @@ def turn_block(game: Game, turn: int, width: float, map_h: float) -> Block:
         day += " · Night 夜間"
     moves = turn_moves(game, turn)
     title = f"Turn {turn} ターン{turn}"
-    items: list[Primitive] = [Text(0, 3.6, title, size=3.6, bold=True)]
+    items: list[Primitive] = [Text(0, 3.6, title, size=3.2, bold=True)]
     note = f"{day} · up to {moves} hexes ({moves}ヘクスまで)"
-    x0 = text_width(title, 3.6) + 2
-    items.append(Text(x0, 3.4, note, size=fit_text(note, 2.4, width - x0), fill=GREY))
+    x0 = text_width(title, 3.2) * 1.06 + 1.5
+    items.append(Text(x0, 3.4, note, size=aids.legible(note, 2.4, width - x0,
+                                                       f"plan sheet turn {turn}"), fill=GREY))
     group, w, h = plan_map(game, turn, width, map_h)
     items.append(replace(group, dy=5.0, dx=(width - w) / 2))
     y = 5.0 + h + 4.2
@@ -258,6 +271,10 @@ def _legend(x: float, y: float, game: Game) -> list[Primitive]:
 # --- sequence-of-play aid ----------------------------------------------------------------
 
 
+#: A parenthesised reference to the encoders' digest of the rules, "(digest 3.2, 15.5)".
+SOURCE_REF = re.compile(r"\s*\((?:digest|Digest)[^)]*\)")
+
+
 def _phase_box(phase: Phase, width: float, size: float = 2.5) -> Block:
     """A phase: numbered title bar in its side's colour, its steps, the solitaire note."""
     ink = SIDE_INK.get(phase.who or "", "#555555")
@@ -278,8 +295,9 @@ def _phase_box(phase: Phase, width: float, size: float = 2.5) -> Block:
         items.extend(lines)
         y += h
     if phase.note:
-        note = f"{dagger(True)} {phase.note}".strip()
-        lines, h = text_lines(note, 2, y, size * 0.85, width - 4, fill=GREY)
+        note = SOURCE_REF.sub("", phase.note)  # the rule text's digest is not the player's
+        lines, h = text_lines(f"{dagger(True)} {note}".strip(), 2, y, size * 0.85, width - 4,
+                              fill=GREY)
         items.extend(lines)
         y += h
     items.insert(0, Rect(0, 0, width, y + 1, Style(fill="#fbfbf7", stroke=ink, width=0.3)))
@@ -292,10 +310,9 @@ def stacked(top: Block, below: Block) -> Block:
                  top.height + below.height, cls=below.cls)
 
 
-def sequence_pages(game: Game, options: Options) -> list[KitPage]:
+def sequence_blocks(game: Game, width: float) -> list[Block]:
     """The sequence of play: the turn's phases in order, the night turn, solitaire, tables."""
     sheet: Sheet = game.get("sheets", AID_SHEET)  # type: ignore[assignment]
-    width = options.paper.content()[2]
     blocks = [aids.heading(f"{sheet.label}{dagger(sheet.is_assumed)}  [{', '.join(sheet.rule)}]",
                            width, 5.0)]
     day = sorted((p for p in game.sequence if not p.turns and not p.extra.get("scenario")
@@ -311,19 +328,17 @@ def sequence_pages(game: Game, options: Options) -> list[KitPage]:
     for title, phases in groups:
         boxes = [_phase_box(p, width) for p in phases]
         blocks += [stacked(aids.heading(title, width, 3.8), boxes[0]), *boxes[1:]]
-    blocks += [aids.table_block(game.table(t), width) for t in sheet.tables]
-    return [page_of(f"sheet {sheet.id}", options, items, f"sequence-of-play-{i}")
-            for i, items in enumerate(aids.flow(blocks, options.paper.content()), 1)]
+    blocks += [aids.table_block(game.table(t), width, game) for t in sheet.tables]
+    return blocks
 
 
 @kit_part(GAME, "sheets", replaces=True)
 def midway_sheets(game: Game, options: Options) -> list[KitPage]:
-    """Plan sheet, sequence-of-play aid, then the generic pages of the other sheets and
-    the play aid of every table."""
-    own = (PLAN_SHEET, AID_SHEET)
-    rest = replace(game, sheets=tuple(s for s in game.sheets if s.id not in own))
-    return [plan_sheet_page(game, options), *sequence_pages(game, options),
-            *kit.sheet_pages(rest, options)]
+    """Plan sheet, then the sequence-of-play aid flowed with the other sheets and the play
+    aid of the tables no sheet prints."""
+    lead = sequence_blocks(game, options.paper.content()[2])
+    return [plan_sheet_page(game, options),
+            *kit.sheet_pages(game, options, lead=lead, own=(PLAN_SHEET, AID_SHEET))]
 
 
 # --- carrier areas and the event card space (2.1(2), 2.1(7), 8.3) -------------------------

@@ -11,7 +11,6 @@ rules 3-1 to 3-3); the secondary-damage results are named by the
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 
 from ...engine.errors import BadInput
 from ...engine.model import Card, Deck, Game, Marker
@@ -23,7 +22,7 @@ from ..impose import Piece
 from ..kit import KitPage, Options
 from ..marks import dagger
 from ..pieces import CARD_BLEED, CARD_H, CARD_W, card_back, counter_size, fit_text, side_colour
-from ..primitives import Group, Primitive, Rect, Style, Text
+from ..primitives import Primitive, Rect, Style, Text
 from ..registry import kit_part
 from .midway import SIDE_INK, counter_sheets, page_of
 
@@ -137,31 +136,45 @@ def _value(card: Card, key: str) -> str:
 
 
 def stat_rows(game: Game, card: Card) -> list[tuple[str, str, str]]:
-    """(label, value, ink) per printed field of the card, in callout order."""
+    """(label, value, ink) per printed field of the card, in callout order: a field's
+    callout (① ② ... of the rules' card diagrams) once, on its first row."""
     rows = []
     for field in _fields(game, _field_group(card)):
         keys = [k for k in field.get("stats", ()) if k in card.stats and k != "kind"]
         if not keys:
             continue
-        rows.extend(_rows_for(card, keys, field["callout"], field.get("name_ja", "")))
+        rows.extend(_rows_for(card, keys, field))
     if not rows and {"bombing", "torpedo"} <= set(card.stats):
         rows = secondary_rows(game, card)
     return rows
 
 
-def _rows_for(card: Card, keys: list[str], callout: str,
-             name_ja: str) -> list[tuple[str, str, str]]:
-    label = f"{callout} {STAT_WORDS.get(keys[0], keys[0])} {name_ja}"
-    if keys[0].startswith("aircraft_") and keys[0] != "aircraft_type":
-        value = " ".join(f"{k[-1].upper()}{_value(card, k)}" for k in keys)
+def _stat_label(field, key: str) -> str:
+    """A stat's printed name: the field's ``labels`` for it, else the stat word and, for a
+    field of one stat, the field's Japanese name."""
+    labels = field.get("labels") or {}
+    if key in labels:
+        return str(labels[key])
+    name_ja = field.get("name_ja", "") if len(field.get("stats", ())) == 1 else ""
+    return f"{STAT_WORDS.get(key, key)} {name_ja}".strip()
+
+
+def _rows_for(card: Card, keys: list[str], field) -> list[tuple[str, str, str]]:
+    callout = field["callout"]
+    together = field.get("one_row") or keys[0].startswith(("aircraft_", "vp_"))
+    if together and keys[0] != "aircraft_type":
+        label = f"{callout} {field.get('label') or _stat_label(field, keys[0])}"
+        if keys[0].startswith("aircraft_"):
+            value = " ".join(f"{k[-1].upper()}{_value(card, k)}" for k in keys)
+        else:
+            value = " / ".join(_value(card, k) for k in keys)
         return [(label, value, "#000000")]
-    if keys[0].startswith("vp_"):
-        return [(label, " / ".join(_value(card, k) for k in keys), "#000000")]
     out = []
-    for key in keys:
+    for i, key in enumerate(keys):
         ink = DAMAGE_INK.get(str(card.stats.get("damage_kind")), "#000000") if key in (
             "damage", "damage_kind") else "#000000"
-        out.append((f"{callout} {STAT_WORDS.get(key, key)} {name_ja}", _value(card, key), ink))
+        mark = f"{callout} " if i == 0 else "    "
+        out.append((f"{mark}{_stat_label(field, key)}", _value(card, key), ink))
     return out
 
 
@@ -295,52 +308,6 @@ def cards(game: Game, options: Options) -> list[KitPage]:
 # --- the turn-procedure sheet, once per side ------------------------------------------------
 
 
-def matrix_block(table, width: float) -> Block | None:
-    """A two-key, one-result table as a grid (first key down, second across), when every
-    pair has exactly one row; None otherwise."""
-    if len(table.key_ids) != 2 or len(table.results) != 1:
-        return None
-    down, across = table.key_ids
-    cells: dict[tuple[str, str], str] = {}
-    for row in table.rows:
-        c = table.conditions(row)
-        key = (str(c[down]), str(c[across]))
-        if key in cells:
-            return None
-        value = table.result(row)[table.results[0]]
-        shown = {True: "yes", False: "no"}.get(value, value) if isinstance(value, bool) else value
-        cells[key] = f"{shown}{dagger(row.is_assumed)}"
-    rows = list(dict.fromkeys(k[0] for k in cells))
-    cols = list(dict.fromkeys(k[1] for k in cells))
-    cell = min(12.0, width / (len(cols) + 2))
-    title = f"{table.label}  [{', '.join(table.rule)}]"
-    items: list[Primitive] = [Text(0, 3.0, title, size=fit_text(title, 3.0, width), bold=True)]
-    corner = f"{down} \\ {across}: {table.results[0]}"
-    items.append(Text(0, 7.0, corner, size=fit_text(corner, 2.4, width), fill="#555555"))
-    y0, head_w = 8.5, cell * 2
-    for j, col in enumerate(cols):
-        items += _cell(head_w + j * cell, y0, cell, col, aids.HEAD)
-    for i, row in enumerate(rows):
-        y = y0 + (i + 1) * 5.5
-        items += _cell(0, y, head_w, row, aids.HEAD)
-        for j, col in enumerate(cols):
-            items += _cell(head_w + j * cell, y, cell, cells.get((row, col), "-"), aids.CELL)
-    return Block(tuple(items), y0 + (len(rows) + 1) * 5.5 + 2, id=f"matrix-{table.id}",
-                 cls="table matrix")
-
-
-def _cell(x: float, y: float, w: float, text: str, style: Style) -> list[Primitive]:
-    return [Rect(x, y, w, 5.5, style),
-            Text(x + w / 2, y + 3.9, text, size=fit_text(text, 2.6, w - 1), anchor="middle")]
-
-
-def side_by_side(blocks: list[Block], width: float) -> Block:
-    """Blocks next to each other in equal columns."""
-    col = width / len(blocks)
-    items = tuple(Group(b.items, dx=i * col, id=b.id, cls=b.cls) for i, b in enumerate(blocks))
-    return Block(items, max(b.height for b in blocks), cls="columns")
-
-
 def procedure_blocks(game: Game, sheet, width: float) -> list[Block]:
     """A procedure sheet: its side's colour band, the steps, then its tables (grids where
     the table is a grid)."""
@@ -353,33 +320,10 @@ def procedure_blocks(game: Game, sheet, width: float) -> list[Block]:
         title = " ".join(t for t in (section.title, section.title_ja) if t)
         title += f"  [{', '.join(section.rule)}]" if section.rule else ""
         blocks.append(section_block(title, section.lines, width))
-    return blocks + table_rows([game.table(t) for t in sheet.tables], width)
+    return blocks + [aids.table_block(game.table(t), width, game) for t in sheet.tables]
 
 
-def _natural_width(block: Block) -> float:
-    return max((r.x + r.w for r in block.items if isinstance(r, Rect)), default=0.0)
-
-
-def table_rows(tables, width: float) -> list[Block]:
-    """Grids and narrow tables three to a row, the other tables two to a row."""
-    third, half = width / 3 - 4, width / 2 - 4
-    narrow: list[Block] = []
-    wide: list[Block] = []
-    for table in tables:
-        grid = matrix_block(table, third)
-        block = grid or aids.table_block(table, 1000)
-        if grid or _natural_width(block) <= third:
-            narrow.append(grid or aids.table_block(table, third))
-        else:
-            wide.append(aids.table_block(table, half))
-    rows = [side_by_side(narrow[i:i + 3] + [Block((), 0)] * (3 - len(narrow[i:i + 3])), width)
-            for i in range(0, len(narrow), 3)]
-    rows += [side_by_side(wide[i:i + 2] + [Block((), 0)] * (2 - len(wide[i:i + 2])), width)
-             for i in range(0, len(wide), 2)]
-    return rows
-
-
-def section_block(title: str, lines, width: float, size: float = 2.75) -> Block:
+def section_block(title: str, lines, width: float, size: float = 2.5) -> Block:
     """A bold title and its lines, each wrapped, in one block."""
     items: list[Primitive] = [Text(0, 3.4, title, size=fit_text(title, 3.4, width), bold=True)]
     y = 5.0
@@ -409,5 +353,5 @@ def sheets(game: Game, options: Options) -> list[KitPage]:
             flowed = aids.flow(procedure_blocks(game, sheet, width), options.paper.content())
             pages += [page_of(f"sheet {sheet.id}", options, items, f"{sheet.id}-{i}")
                       for i, items in enumerate(flowed, 1)]
-    rest = replace(game, sheets=tuple(s for s in game.sheets if not is_procedure_sheet(s)))
-    return pages + kit.sheet_pages(rest, options)
+    own = {s.id for s in game.sheets if is_procedure_sheet(s)}
+    return pages + kit.sheet_pages(game, options, own=own)

@@ -1104,23 +1104,39 @@ def _radar_text(radar) -> str:
             f"{radar.get('name', '')}: {radar.get('range')} {radar.get('arc')}")
 
 
-def _equipment_text(items) -> str:
+def equipment_names(game: Game) -> dict[str, str]:
+    """Printed names of equipment items and classes (``schrage-musik`` -> Schräge Musik,
+    ``Upg`` -> upgrade), from the ``equipment`` and ``equipment-classes`` sections."""
+    names: dict[str, str] = {}
+    for section in ("equipment", "equipment-classes"):
+        if section in game.extra:
+            for record in game.section(section):
+                names[record.id] = (record.name or record.id)
+    return names
+
+
+def _equipment_text(items, names: dict[str, str]) -> str:
     parts = []
     for item in items or ():
         if isinstance(item, dict):
-            when = f" ({item['from']})" if item.get("from") else ""
-            parts.append(f"{item.get('item')} {item.get('class', '')}{when}")
+            name = names.get(str(item.get("item")), str(item.get("item")))
+            kind = names.get(str(item.get("class", "")), str(item.get("class", ""))).lower()
+            when = f", {item['from']}" if item.get("from") else ""
+            parts.append(f"{name} ({kind}{when})" if kind else name)
     return "; ".join(parts) or "-"
 
 
-def _stat_text(unit, key: str) -> str:
+def _stat_text(unit, key: str, names: dict[str, str]) -> str:
     stats = unit.stats
     if key == "type":
         return f"{unit.label} ({unit.type})"
     value = stats.get(key)
     if key == "mp" and stats.get("mp_with_berlin_or_bremen"):
         value = f"{value} (Berlin/Bremen {stats['mp_with_berlin_or_bremen']})"
-    text = {"ai_radar": _radar_text, "equipment": _equipment_text}.get(key, _cell)(value)
+    if key == "equipment":
+        text = _equipment_text(value, names)
+    else:
+        text = {"ai_radar": _radar_text}.get(key, _cell)(value)
     if key == "dates" and isinstance(value, dict):
         text = f"{value.get('from')}–{value.get('to') or 'end'}"
     if key == "good_visibility":
@@ -1139,13 +1155,16 @@ def aircraft_chart_panels(game: Game, sheet, width: float) -> list[Panel]:
             continue
         items, y = title_bar(f"{sheet.label} {rules(sheet)} — {side.label}", width, 3.2)
         headers = [label for _key, label in CHART_COLUMNS]
-        rows = [[_stat_text(u, key) for key, _label in CHART_COLUMNS] for u in units]
+        names = equipment_names(game)
+        rows = [[_stat_text(u, key, names) for key, _label in CHART_COLUMNS] for u in units]
         cells, h = grid(headers, rows, width, size=2.3, id_prefix=f"chart-{side.id}")
         items.append(Group(tuple(cells), dy=y + 0.8, cls="aid-grid"))
         y += h + 2.0
-        lines, lh = wrapped(f"{dagger(True)} {sheet.note or ''}. MP n* = +1 MP on even turns; "
-                            "● = good visibility (+1 bonus sighting die); ¶ = jamming-resistant.",
-                            0, y, 2.1, width, fill=GREY)
+        proof_note = f"{dagger(True)} not in the rules (see Assumed values). " if dagger(True) \
+            else ""
+        lines, lh = wrapped(f"{proof_note}MP n* = +1 MP on even turns; ● = good visibility (+1 "
+                            "bonus sighting die); ¶ = jamming-resistant.", 0, y, 2.1, width,
+                            fill=GREY)
         items.extend(lines)
         panels.append(Panel(items, y + lh, f"chart-{side.id}", "aid-panel aircraft-chart"))
     return panels

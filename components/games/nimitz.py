@@ -875,8 +875,7 @@ def placement_block(game: Game, campaign_id: str, width: float) -> aids.Block | 
         where = point_name(game, str(placed[0].where))
         names = ", ".join(f"{units[p.unit].label}" + (f" x{p.count}" if (p.count or 1) > 1
                                                       else "") for p in placed)
-        side = (record.side or "").upper()
-        lines.append(f"{side} {where}: {names}{dagger(record.is_assumed)}")
+        lines.append(f"{where}: {names}{dagger(record.is_assumed)}")  # the place names the side
     if not lines:
         lines = ["Initial placement, reinforcements and carrier complements are not in the "
                  "rule text (setup sheet absent, 2.3)."]
@@ -995,6 +994,5 @@ def nimitz_sheets(game: Game, options: Options) -> list[KitPage]:
     """A setup sheet per campaign year, the player log, then the generic pages of the other
     sheets and the play aid of every table."""
     own = {"player-log", *(f"setup-{c.id}" for c in game.section("campaigns"))}
-    rest = replace(game, sheets=tuple(s for s in game.sheets if s.id not in own))
     return [*setup_pages(game, options), *player_log_pages(game, options),
-            *kit.sheet_pages(rest, options)]
+            *kit.sheet_pages(game, options, own=own)]

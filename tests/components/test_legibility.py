@@ -33,7 +33,8 @@ def _texts(items, scale=1.0):
     for item in items:
         if isinstance(item, Text):
             yield item, scale
-        elif isinstance(item, Group):
+        elif isinstance(item, Group) and not (item.cls or "").startswith(
+                legibility.TILE_DRAWING):  # a tile's map drawing is the map's to check
             yield from _texts(item.items, scale * item.scale)
 
 

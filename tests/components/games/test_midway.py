@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from warpress.components.impose import MIN_TEXT
 from warpress.components.kit import build_kit, kit_pages, parse_options
 from warpress.components.primitives import Group, Rect, Text, walk
 from warpress.engine.loader import builtin
@@ -41,9 +42,13 @@ def test_plan_sheet_has_seven_turns_each_with_a_whole_small_map(sheets):
         drawn = {s.id.removeprefix(f"{t}-hex-") for s in walk(block.items)
                  if s.id and s.id.startswith(f"{t}-hex-")}
         assert drawn == hexes
-        ids = {x.text for x in walk(block.items) if isinstance(x, Text)
-               and x.cls == "plan-hex-id"}
-        assert ids == hexes
+        edges = [x for x in walk(block.items) if isinstance(x, Text)
+                 and x.cls in ("plan-col", "plan-row")]
+        cols = [x.text for x in edges if x.cls == "plan-col"]
+        rows = [x.text for x in edges if x.cls == "plan-row"]
+        assert cols == list(GAME.hex_map().columns.all_labels())
+        assert rows == list(GAME.hex_map().rows.all_labels())
+        assert all(x.size >= MIN_TEXT for x in walk(block.items) if isinstance(x, Text))
 
 
 def test_plan_sheet_marks_midway_and_entry_hexes_and_allowances(sheets):
@@ -78,12 +83,15 @@ def test_plan_sheet_fits_one_page(paper):
 def test_generic_plan_sheet_is_replaced_and_the_aid_has_every_phase(sheets):
     ids = [p.id for p in sheets]
     assert not any(i.startswith("sheet-us-movement-plan") for i in ids)
-    aid = [p for p in sheets if p.id.startswith("sequence-of-play")]
+    aid = [p for p in sheets if p.id.startswith("sheets-and-play-aids")]
     drawn = set()
     for page in aid:
         drawn |= set(_groups(page.items, "sop-"))
     assert drawn == {f"sop-{p.id}" for p in GAME.sequence}
-    assert any(i.startswith("play-aid") for i in ids)
+    tables = set()
+    for page in aid:
+        tables |= set(_groups(page.items, "table-"))
+    assert tables == {f"table-{t.id}" for t in GAME.tables}  # each table once, with the aids
 
 
 def test_carrier_areas_draw_every_box_and_every_arrow(maps):
@@ -148,3 +156,14 @@ def test_built_svgs_have_unique_ids(tmp_path):
     for path in kit.files:
         ids = re.findall(r' id="([^"]+)"', path.read_text(encoding="utf-8"))
         assert len(ids) == len(set(ids)), path.name
+
+
+def test_event_cards_say_what_the_rules_say_not_an_apology():
+    for number in (5, 6, 8):
+        card = next(c for c in GAME.cards if c.number == number)
+        assert "not given in the rules" not in card.text
+        assert "12.3(2)" in card.text and "12.3(2)" in card.rule
+        move = next(r for r in GAME.table("solitaire-move").rows
+                    if GAME.table("solitaire-move").conditions(r)["card"] == number)
+        what = {"toward": "toward", "stay": "does not move", "reshuffle": "shuffle"}
+        assert what[move.extra["move"]] in card.text

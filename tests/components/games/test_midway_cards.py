@@ -96,12 +96,38 @@ def test_procedure_sheet_once_per_side_on_one_page(paper):
     assert [p.id for p in pages] == ["procedure-sheet-japan-1", "procedure-sheet-us-1"]
     for page in pages:
         grids = {g.id: g for g in walk(page.items) if isinstance(g, Group) and g.id
-                 and g.id.startswith("matrix-")}
-        assert set(grids) == {"matrix-air-combat", "matrix-defense"}
-        cells = [r for r in walk(grids["matrix-air-combat"].items) if isinstance(r, Rect)]
-        assert len(cells) == 4 * 4 + 4 + 4
+                 and g.id.startswith("table-")}
+        assert {"table-air-combat", "table-defense"} <= set(grids)
+        cells = [r for r in walk(grids["table-air-combat"].items) if isinstance(r, Rect)]
+        # a CRT: attacker rows by defender columns, the defender key spanning the headings
+        assert len(cells) == 2 + (1 + 4) + 4 * (1 + 4)
 
 
 def test_the_whole_kit_builds():
     pages = _pages(None)
-    assert any(p.id.startswith("play-aid") for p in pages)
+    assert any(p.id.startswith("sheets-and-play-aids") for p in pages)
+
+
+CALLOUTS = "①②③④⑤⑥⑦⑧⑨"
+
+
+def test_each_callout_labels_one_field_once_and_each_stat_its_own_name():
+    from warpress.components.games.midway_cards import stat_rows
+
+    for card in GAME.cards:
+        labels = [label for label, _value, _ink in stat_rows(GAME, card)]
+        marks = [label[0] for label in labels if label[:1] in CALLOUTS]
+        assert len(marks) == len(set(marks)), (card.id, labels)  # was ①①③⑤⑤⑤⑥
+        assert marks == sorted(marks), card.id
+        for label in labels:
+            assert "Damage to" not in label
+            if "任務アイコン" in label:  # the field's name, only on a one-stat field
+                assert not label.strip().startswith(("Anti-ship", "Damage")), label
+
+
+def test_the_midway_base_card_names_its_defence_once():
+    from warpress.components.games.midway_cards import stat_rows
+
+    base = next(c for c in GAME.cards if c.id == "midway-base")
+    labels = [label for label, _value, _ink in stat_rows(GAME, base)]
+    assert [label[0] for label in labels] == ["②", "③", "④"]  # ③ was printed twice
