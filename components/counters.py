@@ -60,12 +60,12 @@ def draw(face: Face) -> tuple[Primitive, ...]:
     ground = _paler(face.ground) if face.reduced else face.ground
     items: list[Primitive] = [Rect(0, 0, face.size, face.size, Style(fill=ground, stroke=None),
                                    cls=face.cls)]
+    if face.reduced and face.look.reduced == "band":  # under the texts, which stay readable
+        items.append(Rect(0, 0, face.size, face.size * 0.08,
+                          Style(fill=face.ink, stroke=None, opacity=0.3), cls="reduced-band"))
     items.extend(LAYOUTS[face.look.layout](face))
     items.append(Rect(0.1, 0.1, face.size - 0.2, face.size - 0.2,
                       Style(fill=None, stroke=_darker(ground), width=0.2), cls="counter-edge"))
-    if face.reduced and face.look.reduced == "band":
-        items.append(Rect(0, 0, face.size, face.size * 0.07,
-                          Style(fill=face.ink, stroke=None, opacity=0.55), cls="reduced-band"))
     return tuple(items)
 
 

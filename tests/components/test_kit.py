@@ -162,6 +162,19 @@ def test_cli_build_only_cards_prints_a_summary(tmp_path: Path):
     assert (tmp_path / "midway" / "midway.pdf").is_file()
 
 
+def test_cli_build_proof_marks_assumed_values_on_the_counters(tmp_path: Path):
+    def daggers(*extra: str) -> int:
+        out = tmp_path / ("proof" if extra else "player")
+        result = CliRunner().invoke(main, ["build", "nimitz", "--only", "counters", "--format",
+                                           "svg", "--out", str(out), *extra])
+        assert result.exit_code == 0, result.output
+        svgs = (out / "nimitz" / "svg").glob("*counters*.svg")
+        return sum(p.read_text(encoding="utf-8").count("†") for p in svgs)
+
+    assert daggers() == 0
+    assert daggers("--proof") > 0
+
+
 def test_png_pages_one_per_page_named_like_the_svgs_at_the_dpi(tmp_path):
     options = parse_options("a4", "pdf,svg,png", "long", "0,0", "cards", dpi=40)
     built = build_kit(builtin("midway-cards"), tmp_path, options)
