@@ -144,10 +144,10 @@ def games(as_json: bool) -> None:
     for row in rows:
         counts = ", ".join(f"{n} {k[:-1] if n == 1 and k.endswith('s') else k}"
                            for k, n in row["components"].items() if n)
-        say(f"{row['id']:<13} {row['kind']:<15} {row['name']}")
-        say(f"{'':<13} {counts}")
+        say(f"{row['id']:<13} {row['kind']:<15} {row['name']}", hang=14)
+        say(f"{'':<13} {counts}", hang=14)
         say(f"{'':<13} {row['values']} values: {row['sourced_pct']:.1f}% sourced, "
-            f"{row['assumed_pct']:.1f}% assumed; {row['errata']} errata")
+            f"{row['assumed_pct']:.1f}% assumed; {row['errata']} errata", hang=14)
 
 
 @main.command()
@@ -218,7 +218,7 @@ def _run_invariants(game, thorough: bool, tally) -> None:
             tally["FAIL"] += 1
             continue
         tally[outcome.status] += 1
-        say(f"  {outcome.status}  {inv.label} ({outcome.examples} examples)")
+        say(f"  {outcome.status}  {inv.label} ({outcome.examples} examples)", hang=8)
         if not outcome.passed:
             detail = outcome.counterexample or outcome.error
             for line in detail.splitlines():

@@ -26,6 +26,8 @@ HANG = 4
 NO_LINE_START = frozenset("、。，．・：；？！）」』】〕〉》ー々"
                           "ぁぃぅぇぉっゃゅょァィゥェォッャュョ)]},.;:!?")
 
+#: Characters that may not end a line (opening brackets).
+NO_LINE_END = frozenset("（「『【〔〈《([{")
 #: Inside a word too long for a line, a cut goes after one of these where it can.
 BREAK_AFTER = ("/", ",", "-", "_")
 
@@ -51,32 +53,83 @@ def text_width(text: str) -> int:
     return sum(char_width(ch) for ch in text)
 
 
-def wrap_line(line: str, width: int) -> list[str]:
-    """``line`` as lines of at most ``width`` columns; continuations hang under its indent."""
+def wrap_line(line: str, width: int, hang: int | None = None) -> list[str]:
+    """``line`` as lines of at most ``width`` columns. A line breaks at a space, or between
+    two characters of Japanese (never inside a Latin word unless it is longer than a line,
+    never before a closing mark or after an opening one); continuation lines start at
+    column ``hang`` (default: the line's own indent plus four)."""
     if text_width(line) <= width:
         return [line]
     indent = len(line) - len(line.lstrip(" "))
-    hang = " " * min(indent + HANG, width // 2)
+    pad = " " * min(indent + HANG if hang is None else hang, width // 2)
     lines: list[str] = []
-    current, empty = line[:indent], True
-    for sep, word in _WORDS.findall(line[indent:]):
-        joined = current + ("" if empty else sep) + word
-        if text_width(joined) <= width:
-            current, empty = joined, False
+    head, row = line[:indent], []
+    for sep, token in _tokens(line[indent:]):
+        if text_width(token) > width - len(pad):         # longer than any line: cut it
+            head, row = _cut_into(lines, head, row, sep, token, width, pad)
             continue
-        too_long = text_width(word) > width - len(hang)   # cut anyway: fill this line first
-        if too_long and not empty and text_width(current + sep) < width:
-            current += sep
-        elif not empty:
-            lines.append(current.rstrip())
-            current = hang
-        pieces = _split_word(word, width - text_width(current), width - len(hang))
-        for piece in pieces[:-1]:
-            lines.append(current + piece)
-            current = hang
-        current, empty = current + pieces[-1], False
-    lines.append(current.rstrip())
+        while row and text_width(_render(head, [*row, (sep, token)])) > width:
+            keep = _legal_break(row, token)
+            lines.append(_render(head, row[:keep]))
+            head, row = pad, row[keep:]
+            if row and text_width(_render(head, [*row, (sep, token)])) > width:
+                lines.append(_render(head, row))            # what kinsoku carried: no room
+                row = []
+        row.append((sep, token))
+    lines.append(_render(head, row))
     return lines
+
+
+def _tokens(text: str) -> list[tuple[str, str]]:
+    """``(space before, token)``: each word, with each wide (Japanese) character a token of
+    its own and Latin runs inside Japanese kept whole (``A-6``)."""
+    tokens: list[tuple[str, str]] = []
+    for sep, word in _WORDS.findall(text):
+        latin = ""
+        for ch in word:
+            if char_width(ch) == 2:
+                if latin:
+                    tokens.append((sep, latin))
+                    sep, latin = "", ""
+                tokens.append((sep, ch))
+                sep = ""
+            else:
+                latin += ch
+        if latin:
+            tokens.append((sep, latin))
+    return tokens
+
+
+def _render(head: str, row: list[tuple[str, str]]) -> str:
+    """A line: ``head`` (indent) and the row's tokens (the first one's space dropped)."""
+    return (head + "".join((sep if i else "") + token
+                           for i, (sep, token) in enumerate(row))).rstrip()
+
+
+def _legal_break(row: list[tuple[str, str]], token: str) -> int:
+    """How many tokens of ``row`` stay when ``token`` does not fit: all, unless the next
+    line would start with a closing mark or this one end with an opening one."""
+    for keep in range(len(row), 0, -1):
+        first = (row[keep][1] if keep < len(row) else token)[:1]
+        if first not in NO_LINE_START and row[keep - 1][1][-1:] not in NO_LINE_END:
+            return keep
+    return len(row)
+
+
+def _cut_into(lines: list[str], head: str, row: list[tuple[str, str]], sep: str, token: str,
+              width: int, pad: str) -> tuple[str, list[tuple[str, str]]]:
+    """Cut a token longer than a line: its first piece fills the current line, the rest go
+    on continuation lines; the new (head, row) holds the last piece."""
+    room = width - (text_width(_render(head, row)) + len(sep) if row else text_width(head))
+    if row and room < 2:
+        lines.append(_render(head, row))
+        head, row, room = pad, [], width - len(pad)
+    pieces = _split_word(token, room, width - len(pad))
+    if len(pieces) == 1:                                  # it fits the first line's room
+        return head, [*row, (sep, token)]
+    lines.append(_render(head, [*row, (sep, pieces[0])]))
+    lines.extend(pad + piece for piece in pieces[1:-1])
+    return pad, [("", pieces[-1])]
 
 
 def _split_word(word: str, first: int, rest: int) -> list[str]:
@@ -105,15 +158,17 @@ def _cut(piece: str, after: str) -> int:
     return len(piece)
 
 
-def fit(text: str, width: int | None = None) -> str:
-    """Every line of ``text`` wrapped to ``width`` (default: the terminal's)."""
+def fit(text: str, width: int | None = None, hang: int | None = None) -> str:
+    """Every line of ``text`` wrapped to ``width`` (default: the terminal's); ``hang``: the
+    column continuation lines start at (default: each line's indent plus four)."""
     width = terminal_width() if width is None else width
-    return "\n".join(out for line in text.split("\n") for out in wrap_line(line, width))
+    return "\n".join(out for line in text.split("\n") for out in wrap_line(line, width, hang))
 
 
-def say(text: str = "", err: bool = False) -> None:
-    """Print ``text`` for a person: wrapped to the terminal (the one text printer of the CLI)."""
-    click.echo(fit(text), err=err)
+def say(text: str = "", err: bool = False, hang: int | None = None) -> None:
+    """Print ``text`` for a person: wrapped to the terminal (the one text printer of the CLI);
+    ``hang`` as for :func:`fit` (a column of a table, say)."""
+    click.echo(fit(text, hang=hang), err=err)
 
 
 def rule_label(rule: str) -> str:

@@ -40,10 +40,11 @@ def test_a_word_longer_than_the_line_is_cut_and_no_piece_starts_with_closing_pun
     assert not any(x.strip().startswith("。") for x in out)
 
 
-@given(st.lists(st.text(alphabet="ab 漢字。(),", min_size=0, max_size=30), max_size=8),
-       st.integers(min_value=40, max_value=120))
-def test_fit_never_exceeds_the_width_and_keeps_every_character(parts, width):
-    text = "  " + " ".join(parts)
+@given(st.lists(st.one_of(st.text(alphabet="ab/,()", max_size=90),
+                          st.text(alphabet="ab漢字。()「", max_size=40)), max_size=8),
+       st.integers(min_value=40, max_value=120), st.integers(0, 12))
+def test_fit_never_exceeds_the_width_and_keeps_every_character(parts, width, indent):
+    text = " " * indent + " ".join(parts)
     out = fit(text, width)
     assert all(text_width(line) <= width for line in out.split("\n"))
     assert out.replace("\n", "").replace(" ", "") == text.replace(" ", "")
@@ -60,6 +61,15 @@ def test_a_step_number_of_the_axis_allies_text_loses_the_bracket_it_never_opened
     assert rule_label("land 1)-7)") == "land 1-7"
     assert rule_label("9.6(3)") == "9.6(3)"
     assert rules_text(["③ combat", "sea 2)-3)", "L65-66"]) == "③ combat, sea 2-3, L65-66"
+
+
+def test_a_word_just_short_of_the_width_stays_whole_on_the_first_line():
+    assert wrap_line("x" * 38 + " tail", 40) == ["x" * 38, "    tail"]
+
+
+def test_an_indented_word_longer_than_the_line_is_cut_to_the_width():
+    out = wrap_line("    type=" + "|".join(["infantry"] * 12), 40)
+    assert all(text_width(x) <= 40 for x in out) and out[0].startswith("    type="), out
 
 
 def test_a_long_path_is_cut_after_a_slash():
