@@ -66,8 +66,8 @@ def _land_branch(name: str, w: float, h: float, pen: Style, fill: Style) -> list
         "airborne": lambda: [*cross, *_wings(w / 2, h * 0.8, w * 0.16, h * 0.16, pen)],
         "marines": lambda: [*cross, *_anchor(w / 2, h / 2, h * 0.62, pen)],
         "engineers": lambda: _engineers(w, h, pen),
-        "headquarters": lambda: [Line(w * 0.22, h * 0.5, w * 0.78, h * 0.5, pen),
-                                 Line(w * 0.22, h * 0.5, w * 0.22, h * 0.82, pen)],
+        "headquarters": lambda: [Text(w / 2, h * 0.7, "HQ", size=h * 0.55, anchor="middle",
+                                      fill=pen.stroke or "#000000", bold=True)],
         "supply": lambda: [Line(0, h * 0.72, w, h * 0.72, pen)],
     }
     return drawn[name]()
@@ -210,7 +210,7 @@ def aircraft(*, length: float = 94, body: float = 9, wing_y: float = 30, chord: 
             shapes.append(_both_at(x, wing_y - 9, wing_y + chord + 3, 3.2))
     if twin_tail:
         for x in (50 + tail_span / 2 - 1, 50 - tail_span / 2 + 1):
-            shapes.append(_rect(x - 1.2, tail_y - 3, x + 1.2, tail_y + 10))
+            shapes.append(_rect(x - 1.0, tail_y - 1, x + 1.0, tail_y + 7))
     if gull:  # the cranked wing of a dive bomber: a darker crank line is not drawn; wider root
         shapes.append(_rect(50 - span * 0.18, wing_y, 50 + span * 0.18, wing_y + chord + 2))
     return shapes
