@@ -404,33 +404,42 @@ def _cells(items: list[Primitive], cells, widths, y: float, style: Style,
 TRACK_LABEL = 1.8  # mm: labels under track boxes, wrapped to the box (5.1 pt)
 
 
-def track_block(track: Track, width: float) -> Block:
-    """A track: one box per value, the start box marked, labels under the boxes."""
+#: The least side of a box that holds pieces when the caller does not say: a 5/8 in
+#: counter plus 2 mm (``holds.least`` gives a game's own).
+HOLDS_LEAST = 15.875 + 2.0
+
+
+def track_block(track: Track, width: float, least: float = HOLDS_LEAST) -> Block:
+    """A track: one box per value, each holding a counter (class ``holds``; rows wrap to the
+    width), the start box marked, labels under the boxes."""
     n = len(track.values)
-    box = min(14.0, width / max(n, 1))
-    deepest = 0
+    per_row = max(1, min(n, int(width // least)))
+    box = max(least, min(24.0, width / per_row))
     items: list[Primitive] = [Text(0, 3.2, f"{track.label}  [{rules_text(track.rule)}]", size=3.2,
                                    bold=True)]
+    labels = [wrap(track.labels[str(v)], TRACK_LABEL, box - 0.6) if str(v) in track.labels
+              else [] for v in track.values]
+    below = 3.0 + max((len(lines) for lines in labels), default=0) * TRACK_LABEL * 1.15
+    y = 5.0
     for i, value in enumerate(track.values):
-        x = i * box
+        row, col = divmod(i, per_row)
+        x, y = col * box, 5 + row * (box + below)
         start = str(value) == str(track.start)
         style = Style(fill="#fff3c4" if start else "#ffffff", stroke="#333333", width=0.3)
-        items.append(Rect(x, 5, box, box, style, id=f"track-{track.id}-{value}", cls="track-box"))
-        items.append(Text(x + box / 2, 5 + box * 0.62, str(value), size=box * 0.38,
+        items.append(Rect(x, y, box, box, style, id=f"track-{track.id}-{value}",
+                          cls="holds track-box"))
+        items.append(Text(x + box / 2, y + box * 0.62, str(value), size=min(box * 0.38, 7.0),
                           anchor="middle", bold=True))
-        label = track.labels.get(str(value))
-        lines = wrap(label, TRACK_LABEL, box - 0.6) if label else []
-        deepest = max(deepest, len(lines))
-        for j, line in enumerate(lines):
-            items.append(Text(x + box / 2, 5 + box + 2.6 + j * TRACK_LABEL * 1.15, line,
+        for j, line in enumerate(labels[i]):
+            items.append(Text(x + box / 2, y + box + 2.6 + j * TRACK_LABEL * 1.15, line,
                               size=TRACK_LABEL, anchor="middle"))
-    return Block(tuple(items), box + 8 + deepest * TRACK_LABEL * 1.15, id=f"track-{track.id}",
-                 cls="track")
+    return Block(tuple(items), y + box + below, id=f"track-{track.id}", cls="track")
 
 
-def display_block(display: Display, width: float) -> Block:
-    """A display's boxes in a flow, capacities printed, arrows listed underneath."""
-    bw, bh, gap = 34.0, 18.0, 3.0
+def display_block(display: Display, width: float, least: float = HOLDS_LEAST) -> Block:
+    """A display's boxes in a flow, each with room for a counter under its name (class
+    ``holds``), capacities printed, arrows listed underneath."""
+    bw, bh, gap = 34.0, max(18.0, least) + 8.0, 3.0
     per_row = max(1, int((width + gap) // (bw + gap)))
     items: list[Primitive] = [Text(0, 3.6, display.label, size=3.6, bold=True)]
     centres = {}
@@ -439,7 +448,7 @@ def display_block(display: Display, width: float) -> Block:
         x, y = c * (bw + gap), 6 + r * (bh + gap)
         centres[box.id] = (x + bw / 2, y + bh / 2)
         items.append(Rect(x, y, bw, bh, THIN, r=1.5, id=f"box-{display.id}-{box.id}",
-                          cls=f"box {box.kind or ''}".strip()))
+                          cls=f"holds box {box.kind or ''}".strip()))
         what = f"display {display.id!r} box {box.id!r}"
         name = box.name or readable(box.id)
         items.append(Text(x + 1.5, y + 4, name, size=legible(name, 2.6, bw - 3, what)))

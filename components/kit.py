@@ -19,7 +19,7 @@ from pathlib import Path
 
 from ..engine.errors import BadInput
 from ..engine.model import Game
-from . import aids
+from . import aids, holds
 from .fonts import missing_glyphs
 from .hexmap import hex_map_drawing, terrain_looks
 from .impose import Piece, Sheet, assembly_items, calibration_items, impose, tile
@@ -115,8 +115,9 @@ def map_pages(game: Game, options: Options) -> list[KitPage]:
         drawing, width, height = aids.point_map_drawing(point_map)
         pages.extend(tiled_pages(drawing, width, height, options, f"map {point_map.id}",
                                  point_map.name))
-    blocks = [aids.track_block(t, options.paper.content()[2]) for t in game.tracks]
-    blocks += [aids.display_block(d, options.paper.content()[2]) for d in game.displays]
+    width, least = options.paper.content()[2], holds.least(game)
+    blocks = [aids.track_block(t, width, least) for t in game.tracks]
+    blocks += [aids.display_block(d, width, least) for d in game.displays]
     pages.extend(flowed_pages(blocks, options.paper, "tracks and displays"))
     return pages
 

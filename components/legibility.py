@@ -21,12 +21,10 @@ from .primitives import Group, Primitive, Text
 from .style import MIN_FACTORS_PT, MIN_PT, PT
 
 #: Kit parts (the first word of a page's part name) whose pages must keep the rule: the
-#: pieces, and the aids, sheets, calibration, assumed values and map tiles' own furniture.
+#: pieces, the aids, sheets, calibration and assumed values, and the maps (tiles with their
+#: drawings, assembly pages), tracks and displays.
 ENFORCED = ("counters", "cards", "sheet", "sheets", "setup", "player", "referee", "unit",
             "battle", "national", "weapons", "tracks", "duplex", "assumed", "map")
-#: A map tile's drawing (its group's class starts so) is the map's to keep legible; the
-#: tile's title, marks and assembly page are checked.
-TILE_DRAWING = "tile "
 #: The class of the factors text on a counter (held to ``MIN_FACTORS_PT``).
 FACTORS_CLASS = "factors"
 MIN_MM = MIN_PT * PT
@@ -93,7 +91,7 @@ def _texts_with_piece(items: Iterable[Primitive], piece: str | None = None, scal
     for item in items:
         if isinstance(item, Text):
             yield item, piece, scale
-        elif isinstance(item, Group) and not (item.cls or "").startswith(TILE_DRAWING):
+        elif isinstance(item, Group):
             yield from _texts_with_piece(item.items, item.id or piece, scale * item.scale)
 
 

@@ -454,7 +454,7 @@ def board_column(box, value: int, names: list[str], x: float, y: float, w: float
     """One column: the hit value, who stands there, room for the pieces."""
     head = "≦" + str(value) if value > 1 else "1"
     items: list[Primitive] = [Rect(0, 0, w, h, Style(fill=mix(colour, 0.08), stroke=colour,
-                                                     width=0.4)),
+                                                     width=0.4), cls=holds.cls("board-column")),
                               Text(w / 2, 12, head + dagger(box.is_assumed), size=10,
                                    anchor="middle", bold=True, fill=colour),
                               centred(f"hits on a roll of {value} or less", w / 2, 17, 2.4,
@@ -484,7 +484,7 @@ def battle_board_page(game: Game, options: Options) -> KitPage:
 
 def _transport_box(display, x: float, y: float, w: float, h: float) -> Group:
     box = display.box("attacker-transports")
-    items = (Rect(0, 0, w, h, Style(stroke="#c02020", width=1.2)),
+    items = (Rect(0, 0, w, h, Style(stroke="#c02020", width=1.2), cls=holds.cls("transports")),
              Text(3, 6, f"{box.name} {box.name_ja or ''}", size=3.4, bold=True, fill="#c02020"),
              Text(3, 11, "transports never roll; they are hit only when nothing else is left "
                   f"[{rules_text(box.rule)}]", size=fit_text("transports never roll; they are "
@@ -499,7 +499,8 @@ def _casualty_box(display, x: float, y: float, w: float, h: float) -> Group:
     note = box.note or ""
     lines = wrap(note, 2.4, w - 6)[:3]
     items: list[Primitive] = [Rect(0, 0, w, h, Style(fill="#f6e7e7", stroke="#555555",
-                                                     width=0.8, dash=(2, 1))),
+                                                     width=0.8, dash=(2, 1)),
+                                   cls=holds.cls("casualties")),
                               Text(3, 6, f"{box.name} {box.name_ja or ''}", size=3.6, bold=True)]
     items += [Text(3, 11 + i * 3.1, line, size=2.4, fill=GREY) for i, line in enumerate(lines)]
     return Group(tuple(items), dx=x, dy=y, id=f"board-{box.id}", cls="board-box casualties")
@@ -508,27 +509,40 @@ def _casualty_box(display, x: float, y: float, w: float, h: float) -> Group:
 # --- national production chart -------------------------------------------------------------
 
 
-def production_page(game: Game, options: Options) -> KitPage:
-    """The national production chart: one box per IPC value of the track, each power's
-    starting box marked, the Axis economic-victory level flagged."""
-    paper = options.paper.landscape
+def production_pages(game: Game, options: Options) -> list[KitPage]:
+    """The national production chart: one box per IPC value of the track, each a counter
+    plus 2 mm (class ``holds``: the powers' markers go there), each power's starting box
+    marked, the Axis economic-victory level flagged; on as many portrait pages as the
+    paper needs."""
+    paper = options.paper.portrait
     x0, y0, w, h = paper.content()
     track = game.get("tracks", "national-production")
     title = f"{track.label}{dagger(track.field_assumed('values'))}  [{rules_text(track.rule)}]"
-    items: list[Primitive] = [Text(x0, y0 + 5, title, size=fit_text(title, 5, w), bold=True)]
     values = list(track.values)  # type: ignore[attr-defined]
-    per_row = 16
-    rows = -(-len(values) // per_row)
+    size = holds.least(game)
+    per_row = int(w // size)
     box_w = w / per_row
-    box_h = min(16.0, (h - 30) / rows)
+    notes = _production_notes(game, track, x0, 0, w)
+    notes_h = 4.0 + 4.0 * len(notes)
+    rows_per_page = int((h - 9 - notes_h) // size)
+    chunk = rows_per_page * per_row
     starts = _starting_levels(game)
-    for i, value in enumerate(values):
-        r, c = divmod(i, per_row)
-        items.append(npl_box(game, value, track, starts.get(int(value), []), box_w, box_h,
-                             x0 + c * box_w, y0 + 9 + r * box_h))
-    items.extend(_production_notes(game, track, x0, y0 + 12 + rows * box_h, w))
-    return KitPage("national production", Page(paper.width, paper.height, tuple(items),
-                                               id="national-production"))
+    pages = []
+    for number, first in enumerate(range(0, len(values), chunk), 1):
+        part = values[first:first + chunk]
+        items: list[Primitive] = [Text(x0, y0 + 5, title, size=fit_text(title, 5, w),
+                                       bold=True)]
+        for i, value in enumerate(part):
+            r, c = divmod(i, per_row)
+            items.append(npl_box(game, value, track, starts.get(int(value), []), box_w, size,
+                                 x0 + c * box_w, y0 + 9 + r * size))
+        rows = -(-len(part) // per_row)
+        items.extend(_production_notes(game, track, x0, y0 + 12 + rows * size, w))
+        suffix = "" if number == 1 else f"-{number}"
+        pages.append(KitPage("national production", Page(paper.width, paper.height,
+                                                         tuple(items),
+                                                         id=f"national-production{suffix}")))
+    return pages
 
 
 def _starting_levels(game: Game) -> dict[int, list[str]]:
@@ -545,7 +559,8 @@ def npl_box(game: Game, value, track, starters: list[str], w: float, h: float, x
     flagged = str(value) in track.labels
     style = Style(fill="#fff3c4" if flagged else "#ffffff", stroke="#333333",
                   width=0.8 if flagged else 0.25)
-    items: list[Primitive] = [Rect(0, 0, w, h, style),
+    items: list[Primitive] = [Rect(0, 0, w, h, style, id=f"npl-box-{value}",
+                                   cls=holds.cls("npl-box")),
                               Text(1.0, 3.6, str(value), size=3.2, bold=True)]
     for j, side_id in enumerate(starters):
         colour = power_colour(game, side_id)
@@ -586,7 +601,8 @@ def weapons_page(game: Game, options: Options) -> KitPage:
              f"  dice: {table.dice}")
     items: list[Primitive] = [Text(x0, y0 + 5, title, size=fit_text(title, 5, w), bold=True)]
     sides = game.info.sides
-    widths = [12.0, 42.0, w - 54 - 18 * len(sides), *[18.0] * len(sides)]
+    mark = math.ceil(holds.least(game)) + 4.0  # a column holding one power's marker
+    widths = [12.0, 42.0, w - 54 - mark * len(sides), *[mark] * len(sides)]
     y = y0 + 9
     heads = ["d6", "Weapon 兵器", "Effect 効果", *[s.name_ja or s.id for s in sides]]
     items.extend(_row(x0, y, widths, heads, 6.0, head=True, sides=sides, game=game))
@@ -595,7 +611,7 @@ def weapons_page(game: Game, options: Options) -> KitPage:
     for row in table.rows:
         weapon = weapons[table.result(row)["weapon"]]  # type: ignore[index]
         items.append(weapon_row(game, row, table, weapon, x0, y, widths))
-        y += 20
+        y += widths[-1]
     items.extend(_research_notes(game, x0, y + 4, w))
     return KitPage("weapons development", Page(paper.width, paper.height, tuple(items),
                                                id="weapons-development"))
@@ -616,7 +632,7 @@ def _row(x, y, widths, texts, h, head=False, sides=(), game=None) -> list[Primit
 
 def weapon_row(game: Game, row, table, weapon, x0: float, y: float, widths) -> Group:
     """One weapon: the die face, its name, its effect and one marker box per power."""
-    h = 20.0
+    h = widths[-1]
     roll = str(table.conditions(row)["roll"])
     items: list[Primitive] = cell(0, 0, widths[0], h, roll, 6, bold=True)
     items += cell(widths[0], 0, widths[1], h, f"{weapon.name}{dagger(weapon.is_assumed)}", 3.2,
@@ -631,11 +647,11 @@ def weapon_row(game: Game, row, table, weapon, x0: float, y: float, widths) -> G
     x = sum(widths[:3])
     for side in game.info.sides:
         colour = power_colour(game, side.id)
-        items.append(Rect(x, 0, 18, h, Style(stroke="#777777", width=0.2)))
-        items.append(Rect(x + 2, 2.5, 14, 14, Style(fill=mix(colour, 0.15), stroke=colour,
-                                                   width=0.5), r=1, id=f"weapon-{weapon.id}-"
-                          f"{side.id}", cls="weapon-box"))
-        x += 18
+        items.append(Rect(x, 0, h, h, Style(stroke="#777777", width=0.2)))
+        items.append(Rect(x + 1.5, 1.5, h - 3, h - 3, Style(fill=mix(colour, 0.15),
+                                                            stroke=colour, width=0.5), r=1,
+                          id=f"weapon-{weapon.id}-{side.id}", cls=holds.cls("weapon-box")))
+        x += h
     return Group(tuple(items), dx=x0, dy=y, id=f"weapon-{weapon.id}", cls="weapon-row")
 
 
@@ -773,7 +789,7 @@ def axis_allies_map(game: Game, options: Options) -> list[KitPage]:
     weapons development chart, then the generic round track."""
     drawing, width, height = world_map_drawing(game)
     pages = kit.tiled_pages(drawing, width, height, options, f"map {MAP_ID}")
-    pages += [battle_board_page(game, options), production_page(game, options),
+    pages += [battle_board_page(game, options), *production_pages(game, options),
               weapons_page(game, options)]
     own_tracks = {"national-production"}
     rest = replace(game, point_maps=(), displays=(),

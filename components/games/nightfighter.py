@@ -18,16 +18,17 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, replace
 
+from ...engine.errors import BadInput
 from ...engine.model import Feature, Game, HexMap
 from ...engine.query import show_value
-from .. import aids, holds, symbols
+from .. import aids, holds, labels, symbols
 from ..counters import PAD as COUNTER_PAD
 from ..counters import counter_name, draw, face_of
 from ..fonts import text_width, wrap
 from ..hexmap import HexGeometry
 from ..impose import CROP
 from ..kit import KitPage, Options, flowed_pages, tiled_pages
-from ..legibility import fit, fit_lines
+from ..legibility import MIN_MM, fit, fit_lines
 from ..marks import dagger
 from ..page import FOOTER, MARGIN
 from ..pieces import fit_text
@@ -146,9 +147,11 @@ def map_grid(game: Game, which: str, geo: HexGeometry) -> list[Primitive]:
     hex_map = game.hex_map()
     gw, gh = geo.extent()
     index = {hex_id: (c, r) for hex_id, c, r in geo.cells()}
-    grid: list[Primitive] = [*_hexes(hex_map, geo, which), *_entry_marks(hex_map, geo, index),
-                             *_zones(hex_map, geo, index), *_flare_paths(hex_map, geo, index),
-                             *_beacons(hex_map, geo, index),
+    before = [*_hexes(hex_map, geo, which), *_entry_marks(hex_map, geo, index),
+              *_zones(hex_map, geo, index), *_flare_paths(hex_map, geo, index)]
+    placer = labels.LabelPlacer(labels.Box(0, 0, gw, gh),
+                                [box for _t, box in labels.placed_texts(before)])
+    grid: list[Primitive] = [*before, *_beacons(hex_map, geo, index, placer),
                              Rect(0, 0, gw, gh, Style(width=0.5), cls="map-border")]
     grid.extend(_radio_beacon_box_group(game, geo))
     return grid
@@ -262,8 +265,10 @@ def _towards(a, b, length: float) -> tuple[float, float]:
     return a[0] + dx / d * length, a[1] + dy / d * length
 
 
-def _beacons(hex_map: HexMap, geo: HexGeometry, index) -> list[Primitive]:
-    """The searchlight beacon: a star in its hex with its name."""
+def _beacons(hex_map: HexMap, geo: HexGeometry, index,
+             placer: labels.LabelPlacer) -> list[Primitive]:
+    """The searchlight beacon: a star in its hex with its name placed beside it, clear of
+    the hex ids and every other text."""
     items: list[Primitive] = []
     for feature in hex_map.features:
         if feature.kind != "searchlight-beacon" or not feature.hexes:
@@ -274,15 +279,42 @@ def _beacons(hex_map: HexMap, geo: HexGeometry, index) -> list[Primitive]:
                       cy - s * 0.05 - (s * 0.32 if i % 2 == 0 else s * 0.13)
                       * math.cos(math.pi * i / 5)) for i in range(10))
         name = (feature.name or "Searchlight beacon") + dagger(bool(feature.assumed))
-        width = s * 1.6
+        width = s * 1.9
+        what = f"map feature {feature.id}"
+        lines, size = fit_lines(name, max(s * 0.2, MIN_MM), width, 2, what)
+        words = [(line, size, True) for line in lines]
+        if feature.name_ja:
+            ja, ja_size = fit_lines(feature.name_ja, size, width, 2, what)
+            words += [(line, ja_size, False) for line in ja]
+        texts = _placed_block(words, cx, cy, s, placer, what)
         items.append(Group((Polygon(star, Style(fill="#f2c200", stroke=ZONE_INK, width=0.3)),
-                            Text(cx, cy + s * 0.5, name, size=fit_text(name, s * 0.2, width),
-                                 anchor="middle", bold=True),
-                            Text(cx, cy + s * 0.75, feature.name_ja or "",
-                                 size=fit_text(feature.name_ja or "", s * 0.2, width),
-                                 anchor="middle")),
-                           id="searchlight-beacon", cls="searchlight-beacon"))
+                            *texts), id="searchlight-beacon", cls="searchlight-beacon"))
     return items
+
+
+def _placed_block(words, cx: float, cy: float, s: float, placer: labels.LabelPlacer,
+                  what: str) -> list[Text]:
+    """Lines (text, size, bold) centred one under the other, at the first spot round
+    (cx, cy) where the whole block is clear; BadInput naming ``what`` if none is."""
+    height = sum(size * 1.1 for _w, size, _b in words)
+    width = max(text_width(w, size) for w, size, _b in words)
+    spots = sorted(((dx / 4, dy / 10) for dx in range(-8, 9) for dy in range(-30, 31)),
+                   key=lambda d: (abs(d[0]) + abs(d[1] + height / s / 2 - 0.2), d))
+    for dx, dy in spots:
+        top = cy + dy * s
+        if abs(dx) < 0.4 + width / s / 2 and top < cy + 0.4 * s and top + height > cy - 0.4 * s:
+            continue  # it would cover the star
+        texts, y = [], top
+        for text, size, bold in words:
+            y += size * labels.ASCENT
+            texts.append(Text(cx + dx * s, y, text, size=size, anchor="middle", bold=bold))
+            y += size * (1.1 - labels.ASCENT)
+        boxes = [labels.text_box(t) for t in texts]
+        if all(placer.free(b) for b in boxes):
+            for b in boxes:
+                placer.take(b)
+            return texts
+    raise BadInput(f"{what}: its name fits nowhere beside it without covering a hex id")
 
 
 @dataclass(frozen=True)

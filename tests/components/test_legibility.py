@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import pytest
 from warpress.components import legibility
-from warpress.components.kit import kit_pages, parse_options
+from warpress.components.kit import KitPage, kit_pages, parse_options
 from warpress.components.legibility import ENFORCED, MIN_FACTORS_MM, MIN_MM, check_page, fit
 from warpress.components.marks import DAGGER, dagger, proof
 from warpress.components.pieces import unit_pieces
-from warpress.components.primitives import Group, Text, walk
+from warpress.components.primitives import Group, Page, Text, walk
 from warpress.components.style import look_of
 from warpress.engine.errors import BadInput
 from warpress.engine.loader import builtin, builtin_games, load_game
@@ -33,8 +33,7 @@ def _texts(items, scale=1.0):
     for item in items:
         if isinstance(item, Text):
             yield item, scale
-        elif isinstance(item, Group) and not (item.cls or "").startswith(
-                legibility.TILE_DRAWING):  # a tile's map drawing is the map's to check
+        elif isinstance(item, Group):  # map tiles' drawings included
             yield from _texts(item.items, scale * item.scale)
 
 
@@ -121,3 +120,15 @@ def test_every_nato_or_silhouette_unit_has_its_unit_symbol(kits, game):
         for group in mine:
             classes = [i.cls for i in walk(group.items) if isinstance(i, Group) and i.cls]
             assert f"unit-symbol {look.symbol}" in classes, (unit.id, group.id)
+
+
+def test_the_rule_covers_maps_tracks_and_displays():
+    for part in ("map operations-area", "map world", "player map", "referee map",
+                 "tracks and displays", "battle sheet", "battle board", "national production",
+                 "weapons development"):
+        assert legibility.enforced(part), part
+    assert not legibility.enforced("play aid")
+    with pytest.raises(BadInput, match=r"player map \(page p\): text 'Searchlight beacon' is "
+                                        r"3\.6 pt"):
+        legibility.check_pages([KitPage("player map", Page(100, 100, (
+            Text(1, 1, "Searchlight beacon", size=3.6 * 25.4 / 72),), id="p"))])
