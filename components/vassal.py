@@ -38,7 +38,7 @@ import re
 import xml.etree.ElementTree as ET
 import zipfile
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..engine.model import Game, HexMap
 from .export import Collected, ExportPiece, drawing_page, face_pages, rasterise
@@ -285,31 +285,50 @@ def _shape_box(shape: Primitive):
 
 def zones(items: Iterable[Primitive], names: dict[str, str], px_per_mm: float
           ) -> list[tuple[str, str]]:
-    """(zone name, VASSAL path) round the outermost drawn element whose id is
-    ``<prefix>-<key>`` for a key of ``names`` (key -> zone name), one zone per key."""
+    """(zone name, VASSAL path) of the first drawn element whose id is ``<word>-<key>``
+    for a key of ``names`` (key -> zone name), one zone per key: a polygon's own outline
+    (an area's shape), else the box round the element's shapes."""
     found: dict[str, str] = {}
+    k = px_per_mm
     for item, (ox, oy, scale) in _placed(items):
         key = _zone_key(item.id or "", names)
         if key is None or key in found:
             continue
-        box = bounds(item)
-        if box is None:
-            continue
-        x1, x2 = (ox + v * scale for v in (box[0], box[2]))
-        y1, y2 = (oy + v * scale for v in (box[1], box[3]))
-        k = px_per_mm
-        corners = [(x1, y1), (x2, y1), (x2, y2), (x1, y2)]
+        if isinstance(item, Polygon) and item.closed:
+            corners = [(ox + x * scale, oy + y * scale) for x, y in item.points]
+        else:
+            box = bounds(item)
+            if box is None:
+                continue
+            x1, x2 = (ox + v * scale for v in (box[0], box[2]))
+            y1, y2 = (oy + v * scale for v in (box[1], box[3]))
+            corners = [(x1, y1), (x2, y1), (x2, y2), (x1, y2)]
         found[key] = ";".join(f"{round(x * k)},{round(y * k)}" for x, y in corners)
     return [(names[key], path) for key, path in found.items()]
 
 
+def anchors(items: Iterable[Primitive], names: dict[str, str], px_per_mm: float
+            ) -> dict[str, tuple[int, int]]:
+    """zone name -> the centre (px) of the box drawn to hold its pieces (class ``holds``,
+    id ``<word>-<key>``): where its at-start stack goes."""
+    out: dict[str, tuple[int, int]] = {}
+    for item, (ox, oy, scale) in _placed(items):
+        key = _zone_key(item.id or "", names)
+        if key is None or "holds" not in (item.cls or "").split():
+            continue
+        box = bounds(item)
+        if box is not None:
+            x = ox + (box[0] + box[2]) / 2 * scale
+            y = oy + (box[1] + box[3]) / 2 * scale
+            out.setdefault(names[key], (round(x * px_per_mm), round(y * px_per_mm)))
+    return out
+
+
 def _zone_key(item_id: str, names: dict[str, str]) -> str | None:
-    parts = item_id.split("-")
-    for cut in range(1, len(parts)):
-        key = "-".join(parts[cut:])
-        if key in names:
-            return key
-    return None
+    """``caucasus`` of ``cell-caucasus`` or ``territory-caucasus``; not of
+    ``route-ukraine-ssr-caucasus`` (a link between two places is neither)."""
+    _prefix, _sep, key = item_id.partition("-")
+    return key if key in names else None
 
 
 def zone_names(game: Game) -> dict[str, str]:
@@ -338,6 +357,7 @@ class Board:
     drawing: Drawing
     grid: HexGrid | None
     zones: list[tuple[str, str]]
+    anchors: dict[str, tuple[int, int]] = field(default_factory=dict)  # zone -> stack (px)
 
 
 def vassal_module(collected: Collected, dpi: int) -> tuple[dict[str, bytes], str]:
@@ -388,12 +408,14 @@ def _boards(collected: Collected, k: float) -> list[Board]:
         image = f"board-{safe_id(drawing.name)}.png"
         grid = _grid_for(game, drawing, k)
         found = [] if grid else zones(drawing.items, names, k)
-        boards.append(Board(drawing.name, image, drawing, grid, found))
+        boards.append(Board(drawing.name, image, drawing, grid, found,
+                            anchors(drawing.items, names, k)))
     track_pages = [p for p in collected.charts if zones(p.items, _box_names(game), k)]
     if track_pages:
         drawing = _stacked(track_pages, "tracks and displays")
         boards.append(Board("Tracks and displays", "board-tracks-and-displays.png", drawing,
-                            None, zones(drawing.items, _box_names(game), k)))
+                            None, zones(drawing.items, _box_names(game), k),
+                            anchors(drawing.items, _box_names(game), k)))
     return boards
 
 
@@ -520,10 +542,13 @@ def _build_file(game: Game, collected: Collected, boards: list[Board], charts, k
     gpids = iter(range(1, slots + 1))
     _palette(root, collected.pieces, gpids, k)
     maps = {board.name: _map(root, board, index == 0) for index, board in enumerate(boards)}
+    anchored = {board.name: board.anchors for board in boards}
     for index, (board_name, where, pieces) in enumerate(stacks, 1):
+        x, y = anchored[board_name].get(where, (0, 0))
         stack = _el(maps[board_name], f"{PKG}.map.SetupStack", {
             "location": where, "name": f"set-up {index}: {where}", "owningBoard": board_name,
-            "useGridLocation": "true", "x": "0", "y": "0"})
+            "useGridLocation": str(where not in anchored[board_name]).lower(),
+            "x": str(x), "y": str(y)})
         for entry in pieces:
             _slot(stack, "VASSAL.build.widget.PieceSlot", entry, next(gpids), k, card=False)
     if game.decks:
