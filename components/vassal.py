@@ -364,7 +364,6 @@ def vassal_module(collected: Collected, dpi: int) -> tuple[dict[str, bytes], str
     """``{GAME.vmod: bytes}`` and a one-line summary."""
     game = collected.game
     k = dpi / 25.4
-    images: dict[str, bytes] = {}
     faces = face_pages(collected.pieces)
     boards = _boards(collected, k)
     charts = [(f"chart-{n:02d}-{page.id}.png", page) for n, page in enumerate(
@@ -373,10 +372,16 @@ def vassal_module(collected: Collected, dpi: int) -> tuple[dict[str, bytes], str
     pages += [drawing_page(b.drawing) for b in boards]
     pages += [page for _name, page in charts]
     pngs = rasterise(pages, dpi, f"{game.info.name}: VASSAL images")
-    names = [f"{stem}.png" for stem, _page in faces] + [b.image for b in boards] + [
-        name for name, _page in charts]
-    images = dict(zip(names, pngs, strict=True))
-    root = _build_file(game, collected, boards, charts, k)
+    face_pngs, other = pngs[:len(faces)], pngs[len(faces):]
+    images: dict[str, bytes] = {}
+    first: dict[bytes, str] = {}
+    names: dict[str, str] = {}  # face stem -> its image: faces drawn alike share one
+    for (stem, _page), png in zip(faces, face_pngs, strict=True):
+        names[stem] = first.setdefault(png, f"{stem}.png")
+        images[names[stem]] = png
+    others = [b.image for b in boards] + [name for name, _page in charts]
+    images.update(zip(others, other, strict=True))
+    root = _build_file(game, collected, boards, charts, k, names)
     xml = ET.tostring(root, encoding="UTF-8", xml_declaration=True)
     files = {"buildFile.xml": xml, "moduledata": _moduledata(game)}
     files.update({f"images/{name}": images[name] for name in sorted(images)})
@@ -513,8 +518,8 @@ def _el(parent: ET.Element | None, cls: str, attrs: dict[str, str] | None = None
     return element
 
 
-def _build_file(game: Game, collected: Collected, boards: list[Board], charts, k: float
-                ) -> ET.Element:
+def _build_file(game: Game, collected: Collected, boards: list[Board], charts, k: float,
+                faces: dict[str, str]) -> ET.Element:
     slots = len(collected.pieces) + sum(1 for p in collected.pieces if p.deck)
     root = _el(None, "VASSAL.build.GameModule", {
         "ModuleOther1": "", "ModuleOther2": "", "VassalVersion": VASSAL_VERSION,
@@ -540,7 +545,7 @@ def _build_file(game: Game, collected: Collected, boards: list[Board], charts, k
     slots += sum(len(pieces) for _board, _where, pieces in stacks)
     root.set("nextPieceSlotId", str(slots + 1))
     gpids = iter(range(1, slots + 1))
-    _palette(root, collected.pieces, gpids, k)
+    _palette(root, collected.pieces, gpids, k, faces)
     maps = {board.name: _map(root, board, index == 0) for index, board in enumerate(boards)}
     anchored = {board.name: board.anchors for board in boards}
     for index, (board_name, where, pieces) in enumerate(stacks, 1):
@@ -550,9 +555,9 @@ def _build_file(game: Game, collected: Collected, boards: list[Board], charts, k
             "useGridLocation": str(where not in anchored[board_name]).lower(),
             "x": str(x), "y": str(y)})
         for entry in pieces:
-            _slot(stack, "VASSAL.build.widget.PieceSlot", entry, next(gpids), k, card=False)
+            _slot(stack, "VASSAL.build.widget.PieceSlot", entry, next(gpids), k, faces)
     if game.decks:
-        _deck_map(root, collected, gpids, k, main=not boards)
+        _deck_map(root, collected, gpids, k, faces, main=not boards)
     if charts:
         window = _el(root, f"{PKG}.ChartWindow", {"hotkey": "", "name": "Charts",
                                                    "text": "Charts", "tooltip": "Play aids"})
@@ -565,7 +570,7 @@ def _build_file(game: Game, collected: Collected, boards: list[Board], charts, k
 
 
 def _palette(root: ET.Element, pieces: tuple[ExportPiece, ...], gpids: Iterator[int],
-             k: float) -> None:
+             k: float, faces: dict[str, str]) -> None:
     window = _el(root, f"{PKG}.PieceWindow", {"defaultWidth": "0", "hidden": "false",
                                                "hotkey": "", "icon": "", "name": "Pieces",
                                                "scale": "1.0", "text": "Pieces",
@@ -583,14 +588,13 @@ def _palette(root: ET.Element, pieces: tuple[ExportPiece, ...], gpids: Iterator[
                 "divider": "150", "entryName": kind, "height": "0", "scale": "1.0",
                 "width": "0"})
             for entry in entries:
-                _slot(listing, "VASSAL.build.widget.PieceSlot", entry, next(gpids), k,
-                      card=False)
+                _slot(listing, "VASSAL.build.widget.PieceSlot", entry, next(gpids), k, faces)
 
 
 def _slot(parent: ET.Element, cls: str, entry: ExportPiece, gpid: int, k: float,
-          card: bool) -> None:
+          faces: dict[str, str], card: bool = False) -> None:
     piece = entry.piece
-    front, back = f"{piece.id}-front.png", f"{piece.id}-back.png"
+    front, back = faces[f"{piece.id}-front"], faces.get(f"{piece.id}-back", "")
     state = basic_state(str(gpid))
     name = entry.label
     if piece.back is None:
@@ -659,7 +663,7 @@ def _map(root: ET.Element, board: Board, main: bool) -> ET.Element:
 
 
 def _deck_map(root: ET.Element, collected: Collected, gpids: Iterator[int], k: float,
-              main: bool) -> None:
+              faces: dict[str, str], main: bool) -> None:
     """A "Cards" window: a blank board with a face-down draw pile per deck."""
     game = collected.game
     decks = [(deck, [p for p in collected.pieces if p.deck == deck.id]) for deck in game.decks]
@@ -687,7 +691,8 @@ def _deck_map(root: ET.Element, collected: Collected, gpids: Iterator[int], k: f
             "width": str(width), "x": str(gap + index * (width + gap) + width // 2),
             "y": str(gap + height // 2)})
         for entry in cards:
-            _slot(pile, "VASSAL.build.widget.CardSlot", entry, next(gpids), k, card=True)
+            _slot(pile, "VASSAL.build.widget.CardSlot", entry, next(gpids), k, faces,
+                  card=True)
     _map_parts(element)
 
 
