@@ -13,7 +13,8 @@ named by their Java classes), ``moduledata`` (name, version, VASSAL version) and
   raw index, ``hLeading``/``vLeading`` zeros, ``stagger`` adding 1 to the row of odd raw
   columns) chosen so that the location of every hex centre is the game's own hex id;
   a point map's board carries a ``ZonedGrid`` with a ``Zone`` (``path`` ``x,y;x,y;...``)
-  round every territory, sea zone or box drawn with the point's id;
+  for every territory, sea zone or box drawn with the point's id: the area's outline, or
+  the box round what is drawn for it;
 - tracks and display boxes are zones on a "Tracks and displays" board;
 - every piece is a ``PieceSlot`` whose text is VASSAL's ``AddPiece`` command
   (``+/null/TYPE/STATE``; a decorator's type and state wrap the inner piece's with a tab):
@@ -531,7 +532,8 @@ def _build_file(game: Game, collected: Collected, boards: list[Board], charts, k
                                                  "buttonToolTip": "Switch sides"})
     for side in game.info.sides:
         _el(roster, "entry", text=side.name or side.id)
-    _el(root, f"{PKG}.GlobalOptions", {"autoReport": "Always", "centerOnMove": "Use Preferences",
+    _el(root, f"{PKG}.GlobalOptions", {"autoReport": "Always",
+                                        "centerOnMove": "Use Preferences Setting",
                                         "chatterHTMLSupport": "Always",
                                         "nonOwnerUnmaskable": "Never", "playerIdFormat":
                                         "$PlayerName$", "promptString": "Opponents can unmask "
