@@ -88,3 +88,24 @@ def test_the_schema_describes_style():
     layout = schema["$defs"]["CounterLayout"]
     assert layout["properties"]["layout"] == {"enum": ["nato", "silhouette", "marker"]}
     assert layout["additionalProperties"] is False
+
+
+def test_a_nato_counter_prints_echelon_setup_code_and_factors(tiny_game):
+    from warpress.components.pieces import unit_pieces
+    from warpress.components.primitives import Text, walk
+
+    path = tiny_game / "game.yaml"
+    path.write_text(path.read_text(encoding="utf-8").replace(
+        "side: red, type: armor,", "side: red, type: armor, size: XX, setup_code: C-2,"),
+        encoding="utf-8")
+    _with(tiny_game, "style: {counters: {armor: {layout: nato, factors: [attack, move], "
+                     "corners: {top_left: setup, top_right: id}}}}")
+    game = load_game(str(tiny_game))
+    piece = unit_pieces(game, game.get("units", "tank"))[0]
+    texts = {t.cls: t.text for t in walk(piece.front) if isinstance(t, Text)}
+    assert texts["echelon"] == "XX" and texts["factors"] == "3-2"
+    assert texts["corner top_left"] == "C-2" and texts["corner top_right"] == "tank"
+    assert [i.cls for i in walk(piece.front) if i.cls and i.cls.startswith("unit-symbol")] == [
+        "unit-symbol armour"]
+    back = {t.cls for t in walk(piece.back) if isinstance(t, Text)}
+    assert "factors" in back and any(i.cls == "reduced-band" for i in walk(piece.back))
