@@ -101,12 +101,15 @@ def test_the_referee_commands_fit_80_columns(tmp_path):
     assert [too_wide(text, 80) for text in texts] == [[]] * len(texts)
 
 
-def test_build_fits_80_columns_even_with_a_long_folder(tmp_path):
+@pytest.mark.parametrize("args", [
+    ("build", "midway-cards", "--only", "sheets", "--format", "svg"),
+    ("export", "midway", "--format", "vassal", "--dpi", "10"),
+], ids=" ".join)
+def test_build_and_export_fit_80_columns_even_with_a_long_folder(tmp_path, args):
     out_dir = tmp_path.joinpath(*(f"folder{i:02d}" for i in range(10)))
-    result = invoke(("build", "midway-cards", "--only", "sheets", "--format", "svg",
-                     "--out", str(out_dir)))
+    result = invoke((*args, "--out", str(out_dir)))
     assert result.exit_code == 0, result.output
-    assert "built 1 kit(s)" in result.stdout and too_wide(result.stdout, 80) == []
+    assert "1 " in result.stdout.splitlines()[-1] and too_wide(result.stdout, 80) == []
 
 
 def test_python_m_warpress_runs_and_fits_80_columns_when_not_a_terminal():
