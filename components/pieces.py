@@ -94,9 +94,11 @@ def marker_pieces(game: Game, marker: Marker) -> list[Piece]:
                          word=marker_word(game, marker)))
     back = None  # one-sided unless the data gives a back
     if marker.back:
+        text = str(marker.back)  # 'Sunk (撃沈)': the word, and the bracket under it
+        under = text.partition(" (")[2].rstrip(")") if text.endswith(")") else ""
         back = draw(face_of(game, marker, ground=ground, reduced=True, cls="counter-back marker",
-                            what=f"counter-marker-{marker.id} (back)",
-                            word=short_word(str(marker.back))))
+                            what=f"counter-marker-{marker.id} (back)", word=short_word(text),
+                            **({"subtitle": under} if under else {})))
     count = marker.count or 1
     return [Piece(f"counter-marker-{marker.id}-{i + 1}", front[0].w, front[0].w, front, back,
                   cls=f"counter marker {marker.id}") for i in range(count)]
