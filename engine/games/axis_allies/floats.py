@@ -31,7 +31,7 @@ import numpy as np
 from ...errors import BadInput
 from ...model import Game
 from .battle import BattleSpec, BattleState, first_strikers, has_aa
-from .odds import Opening, openings, side_polys
+from .opening import FIELDS, Opening, openings, side_polys
 
 #: The most memory the float tables may take (a tool limit, bytes): the state tables of a
 #: battle are (attacker states) x (defender units) floats a few times over. 100 units a
@@ -395,8 +395,6 @@ def float_battle(game: Game, spec: BattleSpec):
     chance of each side's surviving force (``force_text`` -> chance)."""
     from .battle import takes
     from .common import force_text
-    from .odds import FIELDS
-
     ends = float_ends(game, spec)
     space, E = ends.space, ends.P
     S, nd = space.dead, len(spec.defender)

@@ -16,7 +16,7 @@ from ...model import Game
 from ...registry import OddsAnswer
 from .battle import BattleSpec, rules_of
 from .common import unit_row
-from .odds import FIELDS
+from .opening import FIELDS
 
 #: Columns of the text answer (the width of a terminal that is not asked).
 WIDTH = 80

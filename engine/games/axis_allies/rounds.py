@@ -31,7 +31,7 @@ def capped_terminals(game: Game, spec: BattleSpec, op: Opening):
     """``(attacker order, numerators of every final state, denominator)`` after the cap
     (``rounds`` or ``retreat_after``, ``odds.stop_round``). With ``retreat_at`` the states
     from ``retreat_row`` on stop after every round (the attacker retreats)."""
-    from .odds import retreat_row, stop_round
+    from .opening import retreat_row, stop_round
 
     att = op.attacker
     step = _round_of(game, spec, att)
