@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import resource
 import shutil
 import statistics
 import subprocess
@@ -34,25 +33,43 @@ LOOKUPS = {
     "axis-allies": ["lookup", "axis-allies", "unit", "type=armor"],
 }
 #: Battle odds, each the whole ``warpress odds ... --json`` command (a fresh process):
-#: (label, attacker, defender, kind, more inputs). Target from issue #3: under 1 s up to
-#: 40 a side.
+#: (label, attacker, defender, kind, more inputs, target). Floating point (the default):
+#: every battle of up to 40 units a side under 0.25 s; 100 a side under 1 s and 200 MB
+#: (issue #15). The "today" figures of the exact rows are BENCHMARKS.md's (issue #3).
+FORTY = "< 0.25 s"
+HUNDRED = "< 1 s, < 200 MB"
 BATTLES = [
     ("27 units (13 v 14), AA gun, 4 aircraft", "6 infantry, 3 armor, 2 fighter, 2 bomber",
-     "8 infantry, 2 armor, 2 fighter, 1 antiaircraft, 1 bomber", "land", ()),
+     "8 infantry, 2 armor, 2 fighter, 1 antiaircraft, 1 bomber", "land", (), FORTY),
     ("40 v 40 mixed land, no AA gun", "20 infantry, 10 armor, 6 fighter, 4 bomber",
-     "24 infantry, 8 armor, 7 fighter, 1 bomber", "land", ()),
+     "24 infantry, 8 armor, 7 fighter, 1 bomber", "land", (), FORTY),
     ("40 v 40 mixed land, cut off after 20 rounds", "20 infantry, 10 armor, 6 fighter, 4 bomber",
-     "24 infantry, 8 armor, 7 fighter, 1 bomber", "land", ("rounds=20",)),
-    ("40 infantry v 40 infantry", "40 infantry", "40 infantry", "land", ()),
+     "24 infantry, 8 armor, 7 fighter, 1 bomber", "land", ("rounds=20",), FORTY),
+    ("40 infantry v 40 infantry", "40 infantry", "40 infantry", "land", (), FORTY),
     ("40 v 40 sea, attacking submarines", "10 submarine, 10 battleship, 10 carrier, 10 fighter",
-     "10 transport, 10 submarine, 10 battleship, 10 fighter", "sea", ()),
+     "10 transport, 10 submarine, 10 battleship, 10 fighter", "sea", (), FORTY),
     ("40 v 40 land, AA gun, 10 aircraft", "20 infantry, 10 armor, 6 fighter, 4 bomber",
-     "24 infantry, 8 armor, 6 fighter, 1 antiaircraft, 1 bomber", "land", ()),
-    ("40 v 40 land, AA gun, 40 aircraft alone (441 AA results, 21 chains)",
-     "20 fighter, 20 bomber", "39 infantry, 1 antiaircraft", "land", ()),
-    ("40 v 40 land, AA gun, 39 aircraft behind 1 infantry (420 chains, slowest found)",
-     "1 infantry, 20 fighter, 19 bomber", "39 infantry, 1 antiaircraft", "land", ()),
+     "24 infantry, 8 armor, 6 fighter, 1 antiaircraft, 1 bomber", "land", (), FORTY),
+    ("40 v 40 land, AA gun, 40 aircraft alone", "20 fighter, 20 bomber",
+     "39 infantry, 1 antiaircraft", "land", (), FORTY),
+    ("40 v 40 land, AA gun, 39 aircraft behind 1 infantry", "1 infantry, 20 fighter, 19 bomber",
+     "39 infantry, 1 antiaircraft", "land", (), FORTY),
+    ("40 v 40 land, AA gun, 26 aircraft behind 14 infantry (most attacker states found)",
+     "14 infantry, 13 fighter, 13 bomber", "39 infantry, 1 antiaircraft", "land", (), FORTY),
+    ("40 v 40 land, retreat at 10 units", "20 infantry, 10 armor, 6 fighter, 4 bomber",
+     "24 infantry, 8 armor, 7 fighter, 1 bomber", "land", ("retreat_at=10",), FORTY),
+    ("100 infantry v 100 infantry", "100 infantry", "100 infantry", "land", (), HUNDRED),
+    ("100 v 100 mixed land, no AA gun", "50 infantry, 25 armor, 15 fighter, 10 bomber",
+     "60 infantry, 20 armor, 17 fighter, 3 bomber", "land", (), HUNDRED),
+    ("100 v 100 land, AA gun, 25 aircraft", "50 infantry, 25 armor, 15 fighter, 10 bomber",
+     "60 infantry, 20 armor, 16 fighter, 1 antiaircraft, 3 bomber", "land", (), HUNDRED),
+    ("100 v 100 land, AA gun, 66 aircraft behind 34 infantry",
+     "34 infantry, 33 fighter, 33 bomber", "99 infantry, 1 antiaircraft", "land", (), HUNDRED),
 ]
+#: The exact odds (``--exact``) of the battles issue #3 measured: at least today's speed.
+EXACT = [b for b in BATTLES[:8]]
+#: Float against exact on the big ones (every field within 1e-12).
+CHECKED = [BATTLES[1], BATTLES[4], BATTLES[5], BATTLES[7]]
 
 
 def warpress() -> list[str]:
@@ -62,17 +79,24 @@ def warpress() -> list[str]:
 
 
 def timed_process(args: list[str], runs: int) -> tuple[float, float, str]:
-    """(median seconds, peak RSS MiB of the child, last output line) over ``runs``."""
-    times = []
+    """(median seconds, peak RSS MiB of the child, last output line) over ``runs``; the
+    median CPU seconds (user + system) of the child are in the note."""
+    times, cpus = [], []
     out = ""
+    peak = 0.0
     for _ in range(runs):
         start = time.perf_counter()
-        done = subprocess.run(args, capture_output=True, text=True, check=False)
+        child = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                 text=True)
+        stdout, stderr = child.stdout.read(), child.stderr.read()  # stderr: a line at most
+        _, status, usage = os.wait4(child.pid, 0)  # this child's own CPU time and peak RSS
+        child.returncode = os.waitstatus_to_exitcode(status)
         times.append(time.perf_counter() - start)
-        out = (done.stdout or done.stderr).strip().splitlines()[-1:] or [""]
-        out = out[0] if done.returncode == 0 else f"exit {done.returncode}: {out[0]}"
-    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
-    return statistics.median(times), peak, out
+        cpus.append(usage.ru_utime + usage.ru_stime)
+        peak = max(peak, usage.ru_maxrss / 1024)
+        out = (stdout or stderr).strip().splitlines()[-1:] or [""]
+        out = out[0] if child.returncode == 0 else f"exit {child.returncode}: {out[0]}"
+    return statistics.median(times), peak, f"cpu {statistics.median(cpus):.3f} s; {out}"
 
 
 def timed_call(fn: Callable[[], object], runs: int) -> tuple[float, float]:
@@ -125,12 +149,38 @@ def bench_engine(runs: int) -> None:
         subprocess.run([*warpress(), *args], capture_output=True, check=False)  # warm the cache
         seconds, peak, out = timed_process([*warpress(), *args], env_runs)
         row(f"lookup {game} (cold process)", seconds, peak, "< 0.3 s", out[:60])
-    for label, attacker, defender, kind, more in BATTLES:
-        args = [*warpress(), "odds", "axis-allies", "battle", f"attacker={attacker}",
-                f"defender={defender}", f"kind={kind}", *more, "--json"]
-        seconds, peak, out = timed_process(args, runs)
-        row(f"odds axis-allies battle {label}", seconds, peak, "< 1 s", out[:40])
+    for label, attacker, defender, kind, more, target in BATTLES:
+        seconds, peak, out = timed_process(_odds(attacker, defender, kind, more), runs)
+        row(f"odds axis-allies battle {label}", seconds, peak, target, out[:40])
+    for label, attacker, defender, kind, more, _ in EXACT:
+        seconds, peak, out = timed_process(_odds(attacker, defender, kind, more, "--exact"),
+                                           runs)
+        row(f"odds --exact {label}", seconds, peak, "today's", out[:40])
+    for label, attacker, defender, kind, more, _ in CHECKED:
+        print(f"float v exact, {label}: largest difference "
+              f"{_largest_difference(attacker, defender, kind, more):.1e} (held to < 1e-12)")
     shutil.rmtree(cache, ignore_errors=True)
+
+
+def _odds(attacker, defender, kind, more, *flags) -> list[str]:
+    return [*warpress(), "odds", "axis-allies", "battle", f"attacker={attacker}",
+            f"defender={defender}", f"kind={kind}", *more, "--json", *flags]
+
+
+def _largest_difference(attacker, defender, kind, more) -> float:
+    """The largest difference of a float field and its exact fraction, survivors too."""
+    import json
+    from fractions import Fraction
+
+    runs = [json.loads(subprocess.run(_odds(attacker, defender, kind, more, *flags),
+                                      capture_output=True, text=True, check=True).stdout)
+            for flags in ((), ("--exact",))]
+    floats, exact = (r["result"] for r in runs)
+    diffs = [abs(floats[k] - float(Fraction(v))) for k, v in exact["exact"].items()]
+    for side in ("attacker", "defender"):
+        a, b = floats["survivors"][side], exact["survivors"][side]
+        diffs += [abs(a.get(k, 0.0) - b.get(k, 0.0)) for k in set(a) | set(b)]
+    return max(diffs)
 
 
 def bench_kits(runs: int) -> None:

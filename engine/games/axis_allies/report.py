@@ -50,9 +50,10 @@ def battle_answer(game: Game, spec: BattleSpec, exact: bool, errata: tuple[str, 
     attacker, defender = (_sorted(side) for side in survivors)
     result: dict[str, Any] = {k: values[k] for k in names}
     result["survivors"] = {"attacker": attacker, "defender": defender}
+    costs = {t: unit_row(game, t)["cost"] for t in {*spec.attacker, *spec.defender}}
     result["expected_ipc_loss"] = {
-        "attacker": force_cost(game, spec.attacker) - _expected_cost(game, attacker),
-        "defender": force_cost(game, spec.defender) - _expected_cost(game, defender)}
+        "attacker": force_cost(costs, spec.attacker) - _expected_cost(costs, attacker),
+        "defender": force_cost(costs, spec.defender) - _expected_cost(costs, defender)}
     exact_part = {k: fractions[k] for k in names} if fractions is not None else {}
     return OddsAnswer(result=result, exact=exact_part, rules=rules_of(spec), errata=errata,
                       text=answer_text(result, exact_part))
@@ -64,29 +65,34 @@ def shown_fields(spec: BattleSpec, values: dict[str, float]) -> list[str]:
     return [k for k in FIELDS if k != "attacker_retreats" or asked]
 
 
-def force_cost(game: Game, units) -> int:
-    """IPC of a force (one entry per unit), from the unit table."""
-    return sum(unit_row(game, t)["cost"] for t in units)
+def force_cost(costs: dict[str, int], units) -> int:
+    """IPC of a force (one entry per unit); ``costs``: the unit table's, by type."""
+    return sum(costs[t] for t in units)
 
 
-def _expected_cost(game: Game, chances: dict[str, float]) -> float:
-    return sum(p * _text_cost(game, force) for force, p in chances.items())
+def _expected_cost(costs: dict[str, int], chances: dict[str, float]) -> float:
+    return sum(p * _text_cost(costs, force) for force, p in chances.items())
 
 
-def _text_cost(game: Game, force: str) -> int:
+def _text_cost(costs: dict[str, int], force: str) -> int:
     """IPC of a force written by ``force_text`` ("2 infantry, 1 armor", "none")."""
     if force == "none":
         return 0
     total = 0
     for part in force.split(", "):
         count, unit = part.split(" ", 1)
-        total += int(count) * unit_row(game, unit)["cost"]
+        total += int(count) * costs[unit]
     return total
 
 
+#: Surviving forces less likely than this are left out of the answer (a 40-a-side battle
+#: against an AA gun has thousands, most under 1e-30); together they stay under 1e-13.
+LEAST_SHOWN = 1e-18
+
+
 def _sorted(chances: dict[str, float]) -> dict[str, float]:
-    """Likeliest first (ties by name), chances of exactly 0 left out."""
-    return dict(sorted(((k, p) for k, p in chances.items() if p > 0),
+    """Likeliest first (ties by name), those under ``LEAST_SHOWN`` left out."""
+    return dict(sorted(((k, p) for k, p in chances.items() if p >= LEAST_SHOWN),
                        key=lambda kv: (-kv[1], kv[0])))
 
 
