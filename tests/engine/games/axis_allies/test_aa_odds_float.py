@@ -224,21 +224,39 @@ def test_retreat_matches_the_plain_reference(game, kind, attacker, defender, mor
         assert abs(floats[key] - float(want[key])) < 1e-12, key
 
 
-@pytest.mark.parametrize("kind,attacker,defender,more", RETREATS[:7])
+OUTCOME_FIELDS = {"attacker": "attacker_wins", "defender": "defender_wins",
+                  "retreat": "attacker_retreats", "mutual": "mutual_destruction",
+                  "undecided": "undecided"}
+
+
+@pytest.mark.parametrize("kind,attacker,defender,more", [
+    ("land", "2 infantry, 1 armor", "2 infantry", {"retreat_after": 1, "rounds": 2}),
+    ("land", "1 infantry, 1 armor", "1 infantry", {"retreat_after": 2, "retreat_at": 1,
+                                                  "rounds": 3}),
+    ("sea", "1 submarine, 1 battleship", "1 transport", {"retreat_after": 2, "rounds": 3}),
+])
+def test_lookup_retreats_as_the_odds_say_every_roll(game, kind, attacker, defender, more):
+    """``resolve`` (lookup and roll) over every roll of a battle (the ``rounds`` cap keeps
+    the enumeration finite should a retreat come late)."""
+    sp = spec(game, attacker, defender, kind, **more)
+    dist = distribution(lambda dice: B.outcome(B.resolve(game, sp, dice)))
+    want = plain_retreat(game, sp)
+    for outcome, name in OUTCOME_FIELDS.items():
+        assert dist.get(outcome, 0) == want[name], name
+
+
+@pytest.mark.parametrize("kind,attacker,defender,more", [RETREATS[0], RETREATS[3],
+                                                          RETREATS[7]])
 def test_roll_retreats_as_the_odds_say(game, kind, attacker, defender, more):
-    """``resolve`` (lookup and roll) retreats as the odds count it: a seeded run's outcome
-    is one the odds give a chance."""
-    from warpress.engine.dice import SeededDice
+    """A seeded Monte Carlo of ``resolve`` against the retreat odds (4 standard errors)."""
+    import math
+
+    from warpress.engine.dice import monte_carlo
 
     sp = spec(game, attacker, defender, kind, **more)
     want = plain_retreat(game, sp)
-    for seed in range(20):
-        state = B.resolve(game, sp, SeededDice(seed, {}))
-        name = {"attacker": "attacker_wins", "defender": "defender_wins", "retreat":
-                "attacker_retreats", "mutual": "mutual_destruction",
-                "undecided": "undecided"}[B.outcome(state)]
-        assert want[name] > 0
-        if state.retreated:
-            assert (more.get("retreat_at") is not None
-                    and len(state.attacker) <= more["retreat_at"]) or (
-                state.round == more.get("retreat_after"))
+    n = 4000
+    freq = monte_carlo(lambda dice: B.outcome(B.resolve(game, sp, dice)), n, seed=15)
+    for outcome, name in OUTCOME_FIELDS.items():
+        p = float(want[name])
+        assert abs(freq.get(outcome, 0.0) - p) <= 4 * math.sqrt(p * (1 - p) / n) + 1e-9, name
