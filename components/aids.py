@@ -19,7 +19,7 @@ from ..verify.data import records, walk_values
 from .fonts import text_width, wrap
 from .impose import fit_size
 from .marks import DAGGER, dagger
-from .primitives import THIN, Circle, Group, Line, Polygon, Primitive, Rect, Style, Text
+from .primitives import THIN, Group, Line, Polygon, Primitive, Rect, Style, Text
 
 HEAD = Style(fill="#e8e8e8", stroke="#555555", width=0.2)
 CELL = Style(fill=None, stroke="#777777", width=0.15)
@@ -521,29 +521,54 @@ def write_in_block(label: str, width: float, space: float) -> Block:
     return Block(tuple(items), top + rules * WRITE_PITCH + 1.0, cls="write-in-field")
 
 
-def point_map_drawing(point_map: PointMap) -> tuple[tuple[Primitive, ...], float, float]:
-    """A point-to-point map: routes as lines, points as circles with names."""
+def point_map_drawing(point_map: PointMap, least: float = HOLDS_LEAST
+                      ) -> tuple[tuple[Primitive, ...], float, float]:
+    """A point-to-point map: routes as lines, each point a box that holds a stack (class
+    ``holds``) with its name and values placed beside it, clear of the other boxes and
+    labels (``labels.LabelPlacer``; a label that fits nowhere stops the build)."""
+    from .labels import Box, LabelPlacer, overlapping_pairs, text_box
+
     w = point_map.width_mm or 500.0
     h = point_map.height_mm or 320.0
-    pos = {p.id: (10 + (p.x if p.x is not None else 0.5) * (w - 20),
-                  10 + (p.y if p.y is not None else 0.5) * (h - 20)) for p in point_map.points}
+    half = least / 2
+    pos = {p.id: (half + 2 + (p.x if p.x is not None else 0.5) * (w - least - 4),
+                  half + 2 + (p.y if p.y is not None else 0.5) * (h - least - 4))
+           for p in point_map.points}
     items: list[Primitive] = [Rect(0, 0, w, h, Style(fill="#f4f8fc", width=0.5), cls="map-border")]
     for route in point_map.routes:
         (x1, y1), (x2, y2) = pos[route.a], pos[route.b]
         style = Style(stroke="#7a8ca0", width=0.35,
                       dash=(1.5, 1.0) if route.is_assumed else ())
         items.append(Line(x1, y1, x2, y2, style, cls=f"route {route.kind or ''}".strip()))
+    boxes = {pid: Box(x - half, y - half, x + half, y + half) for pid, (x, y) in pos.items()}
+    for a, b in overlapping_pairs(list(boxes.items()), 1.0):
+        raise BadInput(f"map {point_map.id}: points {a!r} and {b!r} are too close for a "
+                       f"{least:.1f} mm box each; move their x, y apart")
+    placer = LabelPlacer(Box(0, 0, w, h), list(boxes.values()))
     for point in point_map.points:
         x, y = pos[point.id]
         sea = (point.kind or "").startswith("sea")
         style = Style(fill="#d6e6f5" if sea else "#f0e6c8", stroke="#333333", width=0.3)
-        items.append(Circle(x, y, 2.6, style, id=f"point-{point.id}",
-                            cls=f"point {point.kind or ''}".strip()))
-        label = point.name or point.id
-        items.append(Text(x, y + 5.5, label, size=2.2, anchor="middle", cls="point-label"))
-        extra = _point_extra(point)
-        if extra:
-            items.append(Text(x, y + 8.3, extra, size=1.9, anchor="middle", fill="#444444"))
+        items.append(Rect(x - half, y - half, least, least, style, r=1.5, id=f"point-{point.id}",
+                          cls=f"holds point {point.kind or ''}".strip()))
+        lines = [(point.name or point.id, 2.6, True), (_point_extra(point), 2.2, False)]
+        lines = [line for line in lines if line[0]]
+        tall = sum(size * 1.25 for _t, size, _b in lines)
+        for dy in (half + 1.0, -half - 1.0 - tall, half + 6.0, -half - 6.0 - tall):
+            texts = [Text(x, y + dy + sum(s * 1.25 for _t, s, _b in lines[:i]) + size, text,
+                          size=size, anchor="middle", bold=bold, cls="point-label map-label")
+                     for i, (text, size, bold) in enumerate(lines)]
+            if all(placer.free(text_box(t)) for t in texts):
+                break
+        else:
+            texts = [placer.place(Text(0, 0, lines[0][0], size=2.6, bold=True,
+                                       cls="point-label map-label"),
+                                  [(x + half + 1.0, y + 1.0, "start"), (x - half - 1.0, y + 1.0,
+                                                                        "end")],
+                                  f"map {point_map.id}, point {point.id}")]
+        for t in texts:
+            placer.take(text_box(t))
+        items.extend(texts)
     return tuple(items), w, h
 
 

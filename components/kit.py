@@ -112,7 +112,7 @@ def map_pages(game: Game, options: Options) -> list[KitPage]:
         pages.extend(tiled_pages(drawing, width, height, options, f"map {hex_map.id}",
                                  hex_map.name))
     for point_map in game.point_maps:
-        drawing, width, height = aids.point_map_drawing(point_map)
+        drawing, width, height = aids.point_map_drawing(point_map, holds.least(game))
         pages.extend(tiled_pages(drawing, width, height, options, f"map {point_map.id}",
                                  point_map.name))
     width, least = options.paper.content()[2], holds.least(game)
