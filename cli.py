@@ -337,12 +337,15 @@ def build(game: str, paper_name: str, out_dir: str, formats: str, dpi: int, dupl
     """Build GAME's (or all games') print-and-play kit into OUT/<game>/."""
     from pathlib import Path
 
+    from .components.atomic import check_place
     from .components.kit import build_kit, parse_options
     from .engine.loader import load_cached
 
     options = parse_options(paper_name, formats, duplex, back_offset, only, dpi, proof=proof)
     names = _game_names(game)
     games_data = [load_cached(name) for name in names]
+    for data in games_data:  # a file or a read-only kit in the way: refused before any work
+        check_place(Path(out_dir) / data.id)
     steps = len(games_data) * (len(options.only) + len(options.formats))
     results = []
     with click.progressbar(length=steps, label="building", file=sys.stderr) as bar:

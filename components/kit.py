@@ -9,9 +9,6 @@ moved into place only when everything succeeded.
 
 from __future__ import annotations
 
-import os
-import shutil
-import tempfile
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -20,6 +17,7 @@ from pathlib import Path
 from ..engine.errors import BadInput
 from ..engine.model import Game
 from . import aids, holds
+from .atomic import check_place, replace_folder, write_files
 from .fonts import missing_glyphs
 from .hexmap import hex_map_drawing, terrain_looks
 from .impose import Piece, Sheet, assembly_items, calibration_items, impose, tile
@@ -307,6 +305,7 @@ def build_kit(game: Game, out_root: Path, options: Options,
     """Lay out and write the kit of ``game`` into ``out_root/<game>/`` atomically. A format
     that fails does not stop the others: they are written, then the failure is BadInput."""
     started = time.perf_counter()
+    check_place(out_root / game.id)  # a file or read-only kit in the way: before any work
     pages = kit_pages(game, options, progress)
     files: dict[str, bytes] = {}
     failed: dict[str, str] = {}
@@ -366,25 +365,6 @@ FORMAT_WRITERS: dict[str, Callable[..., dict[str, bytes]]] = {
 
 
 def _write_atomically(folder: Path, files: dict[str, bytes]) -> None:
-    """Write every file into a temporary sibling folder, then swap it into place."""
-    try:
-        folder.parent.mkdir(parents=True, exist_ok=True)
-        staging = Path(tempfile.mkdtemp(prefix=f".{folder.name}-", dir=folder.parent))
-    except OSError as exc:
-        raise BadInput(f"output folder {str(folder.parent)!r} cannot be written: "
-                       f"{exc.strerror}") from None
-    try:
-        for name, data in files.items():
-            target = staging / name
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_bytes(data)
-        old = None
-        if folder.exists():
-            old = folder.with_name(f".{folder.name}-old-{os.getpid()}")
-            folder.rename(old)
-        staging.rename(folder)
-        if old is not None:
-            shutil.rmtree(old, ignore_errors=True)
-    except OSError as exc:
-        shutil.rmtree(staging, ignore_errors=True)
-        raise BadInput(f"output folder {str(folder)!r} cannot be written: {exc.strerror}") from None
+    """Write every file into a staging folder beside ``folder``, then swap it into place
+    (components/atomic.py: the old kit stays until the new one is complete)."""
+    replace_folder(folder, lambda staging: write_files(staging, files))
