@@ -12,11 +12,12 @@ from __future__ import annotations
 import functools
 import json
 import sys
+import unicodedata
 from dataclasses import dataclass
 
 import click
 
-from .engine.errors import BadInput, DataError, RuleViolation, WarpressError
+from .engine.errors import BadInput, DataError, InputProblems, RuleViolation, WarpressError
 from .engine.inputs import bounds_text, check_path_name, quote, read_int
 from .output import rules_text, say
 
@@ -67,8 +68,8 @@ _AS_CLICK_SHOWS = (InputError, getattr(click.exceptions, "NoArgsIsHelpError", In
 def _one_line(exc: click.UsageError) -> InputError:
     path = exc.ctx.command_path if exc.ctx else "warpress"
     where = path.partition(" ")[2]
-    return InputError(f"{where + ': ' if where else ''}{exc.format_message()} "
-                      f"(see '{path} --help')")
+    return InputError(single_line(f"{where + ': ' if where else ''}{exc.format_message()} "
+                                  f"(see '{path} --help')"))
 
 
 class WholeNumber(click.ParamType):
@@ -92,6 +93,14 @@ class WholeNumber(click.ParamType):
 SEED = WholeNumber(0)
 
 
+def single_line(text: str) -> str:
+    """``text`` with every character that would break the line (newline, carriage return,
+    other control characters, Unicode line separators) written as its escape, so a name a
+    user typed cannot make one message several lines."""
+    return "".join(repr(ch)[1:-1] if unicodedata.category(ch) in ("Cc", "Zl", "Zp") else ch
+                   for ch in text)
+
+
 def friendly(fn):
     """Map domain errors to exit codes: bad input and bad data 2, rule violations 1."""
 
@@ -101,14 +110,16 @@ def friendly(fn):
             return fn(*args, **kwargs)
         except DataError as exc:
             for problem in exc.problems:
-                click.echo(str(problem), err=True)
+                click.echo(single_line(str(problem)), err=True)
             sys.exit(2)
+        except InputProblems as exc:  # a file's problems: one line each
+            raise InputError("\n".join(single_line(str(p)) for p in exc.problems)) from None
         except BadInput as exc:
-            raise InputError(str(exc)) from None
+            raise InputError(single_line(str(exc))) from None
         except RuleViolation as exc:
-            raise Refusal(str(exc)) from None
+            raise Refusal(single_line(str(exc))) from None
         except WarpressError as exc:
-            raise Refusal(str(exc)) from None
+            raise Refusal(single_line(str(exc))) from None
 
     return wrapper
 
@@ -171,7 +182,7 @@ def verify(game: str, data_only: bool, thorough: bool) -> None:
     for name in _game_names(game):
         report = check_folder(name)
         for problem in report.problems:
-            click.echo(str(problem), err=True)
+            click.echo(single_line(str(problem)), err=True)
         if not report.ok:
             tally["data problems"] += 1
             click.echo(f"{name}: {len(report.problems)} data problem(s)", err=True)

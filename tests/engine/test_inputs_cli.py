@@ -50,3 +50,17 @@ def test_names_too_long_for_the_file_system_are_one_line(cli_refused, tmp_path, 
                                                          args):
     monkeypatch.chdir(tmp_path)
     assert "at most 255 bytes" in cli_refused(*args)
+
+
+@pytest.mark.parametrize("args", [
+    ("referee", "status", "--session", "\r0\r"),
+    ("referee", "log", "--session", "a\nb"),
+    ("lookup", "midway", "carrier-damage", "roll=1\n2"),
+    ("lookup", "midway", "x\u2028y"),
+    ("nosuch\ncommand",),
+])
+def test_a_line_break_in_an_input_is_shown_escaped_on_the_one_line(cli_refused, tmp_path,
+                                                                   monkeypatch, args):
+    monkeypatch.chdir(tmp_path)
+    line = cli_refused(*args)
+    assert "\\r" in line or "\\n" in line or "\\u2028" in line
