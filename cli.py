@@ -42,6 +42,8 @@ class OneLineGroup(click.Group):
     (extra) (see 'warpress tables --help')``, exit 2."""
 
     def make_context(self, info_name, args, parent=None, **extra):
+        if parent is None:
+            check_text(args)
         try:
             return super().make_context(info_name, args, parent=parent, **extra)
         except _AS_CLICK_SHOWS:
@@ -91,6 +93,16 @@ class WholeNumber(click.ParamType):
 
 #: A seed: a whole number of at most 18 digits (a 64-bit integer).
 SEED = WholeNumber(0)
+
+
+def check_text(args) -> None:
+    """InputError for an argument that is not text: a byte of the command line that is not
+    UTF-8 reaches Python as a lone surrogate, which no file, log or JSON can hold."""
+    for arg in args:
+        try:
+            arg.encode("utf-8")
+        except UnicodeEncodeError:
+            raise InputError(f"argument {ascii(arg)} is not UTF-8 text") from None
 
 
 def single_line(text: str) -> str:
@@ -432,6 +444,7 @@ def _session_option(fn):
 def _session_path(session_dir: str | None) -> str:
     if not session_dir:
         raise BadInput("--session DIR is required (or set WARPRESS_SESSION)")
+    check_text([session_dir])
     return check_path_name(session_dir, "--session")
 
 

@@ -64,3 +64,22 @@ def test_a_line_break_in_an_input_is_shown_escaped_on_the_one_line(cli_refused, 
     monkeypatch.chdir(tmp_path)
     line = cli_refused(*args)
     assert "\\r" in line or "\\n" in line or "\\u2028" in line
+
+
+@pytest.mark.parametrize("args", [
+    ("lookup", "midway", "carrier-damage", "roll=\udcff"),
+    ("referee", "move", "231", "F", "--enter", "\udcff", "--session", "s"),
+])
+def test_an_argument_that_is_not_utf8_is_one_line(cli, cli_refused, tmp_path, monkeypatch,
+                                                  args):
+    monkeypatch.chdir(tmp_path)
+    assert cli("referee", "new", "nightfighter", "--seed", "1", "--session", "s").exit_code == 0
+    assert "is not UTF-8 text" in cli_refused(*args)
+
+
+def test_a_session_from_the_environment_that_is_not_utf8_is_one_line(cli, tmp_path,
+                                                                     monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("WARPRESS_SESSION", "s\udcff")
+    result = cli("referee", "status")
+    assert result.exit_code == 2 and "is not UTF-8 text" in result.output, result.output
