@@ -71,7 +71,8 @@ def check_place(folder: Path) -> None:
     except FileNotFoundError:
         return
     except OSError as exc:
-        raise BadInput(f"output folder {str(folder)!r} cannot be used: {exc.strerror}") from None
+        raise BadInput(f"output folder {str(folder)!r} cannot be written: {exc.strerror}"
+                       ) from None
     if stat.S_ISLNK(info.st_mode) or not stat.S_ISDIR(info.st_mode):
         what = "a symbolic link" if stat.S_ISLNK(info.st_mode) else "a file"
         raise BadInput(f"{str(folder)!r} is {what}, not a kit folder: remove it or choose "
