@@ -139,8 +139,8 @@ def fuzz_place(tmp_path_factory):
     with pytest.MonkeyPatch.context() as patch:
         patch.chdir(place)
         patch.delenv("WARPRESS_SESSION", raising=False)
-        patch.setattr(cli, "_run_invariants", lambda game, thorough: False)
-        patch.setattr(kit, "build_kit", lambda game, out, options, progress=None:
+        patch.setattr(cli, "_run_invariants", lambda *args, **kwargs: False)
+        patch.setattr(kit, "build_kit", lambda game, out, options, *args, **kwargs:
                       kit.BuildResult(game.id, Path(out) / game.id, (), 0, 0.0))
         result = CliRunner().invoke(main, ["referee", "new", "nightfighter", "--seed", "7",
                                            "--session", "live"])
