@@ -256,6 +256,7 @@ def test_a_folder_in_place_of_a_session_file_is_one_line(game, where, name):
                               f"must be regular files in its folder (refused)\n"), command
 
 
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this system")
 def test_a_fifo_in_place_of_the_state_is_refused_without_hanging(game, where):
     _played(game, where)
     (where / "state.json").unlink()
