@@ -22,7 +22,8 @@ named by their Java classes), ``moduledata`` (name, version, VASSAL version) and
   ``Embellishment`` (``emb2;...``) whose two layers are front and back, flipped by Ctrl+F;
 - every deck is a ``DrawPile`` of ``CardSlot``s, each card masked face down by an
   ``Obscurable`` (``obs;...``) whose image is the card's back;
-- chart pages (play aids, sheets, tracks) are ``Chart``s in a ``ChartWindow``;
+- chart pages (play aids, sheets, tracks) are ``Chart``s in a ``ChartWindow``, at
+  ``CHART_DPI`` at least;
 - the palette (``PieceWindow``) has a tab per side and a list per kind;
 - the set-up data's placements on a hex or zone are ``SetupStack``s (``useGridLocation``,
   ``location`` the hex id or zone name): at-start stacks.
@@ -54,6 +55,8 @@ ZIP_TIME = (1980, 1, 1, 0, 0, 0)
 #: Ctrl+F as VASSAL encodes a key stroke: key code, then modifiers (CTRL_MASK | CTRL_DOWN_MASK).
 FLIP_KEY = "70,130"
 PKG = "VASSAL.build.module"
+#: The least resolution of a chart (a page read on screen at 100 %): 4.5 pt text is 9 px.
+CHART_DPI = 150
 
 
 # --- VASSAL's text encodings ------------------------------------------------------------------
@@ -371,8 +374,9 @@ def vassal_module(collected: Collected, dpi: int) -> tuple[dict[str, bytes], str
         collected.charts, 1)]
     pages: list[Page] = [page for _stem, page in faces]
     pages += [drawing_page(b.drawing) for b in boards]
-    pages += [page for _name, page in charts]
     pngs = rasterise(pages, dpi, f"{game.info.name}: VASSAL images")
+    pngs += rasterise([page for _name, page in charts], max(dpi, CHART_DPI),
+                      f"{game.info.name}: charts")
     face_pngs, other = pngs[:len(faces)], pngs[len(faces):]
     images: dict[str, bytes] = {}
     first: dict[bytes, str] = {}
@@ -390,7 +394,8 @@ def vassal_module(collected: Collected, dpi: int) -> tuple[dict[str, bytes], str
     hexes = sum(len(b.grid.centres) for b in boards if b.grid)
     summary = (f"{len(boards)} boards ({hexes} hexes on grids, "
                f"{sum(len(b.zones) for b in boards)} zones), {len(collected.pieces)} pieces, "
-               f"{len(game.decks)} decks, {len(charts)} charts at {dpi} dpi")
+               f"{len(game.decks)} decks, {len(charts)} charts; {dpi} dpi "
+               f"(charts {max(dpi, CHART_DPI)})")
     return {f"{game.id}.vmod": vmod}, summary
 
 

@@ -349,3 +349,11 @@ def test_a_unit_set_up_on_a_track_space_starts_there(modules):
     stacks = build_file(modules["midway"]).iter(f"{vassal.PKG}.map.SetupStack")
     where = {s.get("location"): [p.get("entryName") for p in s] for s in stacks}
     assert where["Turn record track 4"] == ["counter-invasion-force-1"]
+
+
+def test_charts_are_legible_pages(modules):
+    module = modules["nimitz"]
+    charts = list(build_file(module).iter("VASSAL.build.widget.Chart"))
+    assert len(charts) == len(collect(builtin("nimitz")).charts)
+    image = Image.open(io.BytesIO(module.read(f"images/{charts[0].get('fileName')}")))
+    assert min(image.size) >= math.floor(210 / 25.4 * vassal.CHART_DPI)  # an A4 page at 150 dpi
