@@ -20,8 +20,9 @@ from pathlib import Path
 
 from ..engine.errors import BadInput
 from ..engine.model import Game
+from .atomic import check_place, replace_folder, write_files
 from .impose import Drawing, Piece, recording
-from .kit import Options, _write_atomically, check_glyphs, kit_pages, safe_id, typeset
+from .kit import Options, check_glyphs, kit_pages, safe_id, typeset
 from .page import paper
 from .primitives import Group, Page
 from .render_pdf import check_dpi, pdf_bytes, png_pages
@@ -259,13 +260,14 @@ def export_game(game: Game, fmt: str, out_root: Path, dpi: int | None = None,
     fmt = parse_format(fmt)
     dpi = check_dpi(DEFAULT_DPI[fmt] if dpi is None else dpi)
     check_base_url(base_url)
+    folder = out_root / f"{game.id}-{fmt}"
+    check_place(folder)  # a file or a read-only folder in the way: before any work
     if progress:
         progress("layout")
     collected = collect(game)
     if progress:
         progress(fmt)
     files, summary = EXPORTS[fmt](collected, dpi, base_url)
-    folder = out_root / f"{game.id}-{fmt}"
-    _write_atomically(folder, files)
+    replace_folder(folder, lambda staging: write_files(staging, files))
     return ExportResult(game.id, fmt, folder, tuple(folder / n for n in sorted(files)),
                         summary, time.perf_counter() - started)

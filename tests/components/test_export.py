@@ -108,3 +108,12 @@ def test_cli_export_bad_input_is_one_line_and_writes_nothing(tmp_path, args, mes
     assert [line for line in out.output.splitlines() if line.strip()] == [
         f"warpress: {message}"]
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_file_in_the_way_is_refused_before_any_work(tmp_path, monkeypatch):
+    from warpress.components import export
+
+    (tmp_path / "midway-vassal").write_text("not a folder", encoding="utf-8")
+    monkeypatch.setattr(export, "collect", lambda game: pytest.fail("laid out"))
+    with pytest.raises(BadInput, match="midway-vassal"):
+        export_game(builtin("midway"), "vassal", tmp_path)
