@@ -129,3 +129,12 @@ def test_quoted_dates_and_plain_values_still_load(tiny_game):
         "  - {id: list, value: [1, 2.5, yes, text, null], source: assumed, note: x}\n",
         encoding="utf-8")
     assert _verify(tiny_game).exit_code == 0
+
+
+@posix
+def test_a_fifo_as_scenario_is_refused_without_waiting(tmp_path):
+    os.mkfifo(tmp_path / "night.yaml")
+    result = CliRunner().invoke(main, ["referee", "new", "nightfighter", "--scenario",
+                                       str(tmp_path / "night.yaml"), "--session",
+                                       str(tmp_path / "s")])
+    _refused(result, "is a FIFO (named pipe), not a regular file", lines=1)
