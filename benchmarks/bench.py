@@ -170,13 +170,14 @@ def _odds(attacker, defender, kind, more, *flags) -> list[str]:
 def _largest_difference(attacker, defender, kind, more) -> float:
     """The largest difference of a float field and its exact fraction, survivors too."""
     import json
-    from fractions import Fraction
+
+    import gmpy2
 
     runs = [json.loads(subprocess.run(_odds(attacker, defender, kind, more, *flags),
                                       capture_output=True, text=True, check=True).stdout)
             for flags in ((), ("--exact",))]
     floats, exact = (r["result"] for r in runs)
-    diffs = [abs(floats[k] - float(Fraction(v))) for k, v in exact["exact"].items()]
+    diffs = [abs(floats[k] - float(gmpy2.mpq(v))) for k, v in exact["exact"].items()]
     for side in ("attacker", "defender"):
         a, b = floats["survivors"][side], exact["survivors"][side]
         diffs += [abs(a.get(k, 0.0) - b.get(k, 0.0)) for k in set(a) | set(b)]
