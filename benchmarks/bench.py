@@ -185,10 +185,11 @@ def _largest_difference(attacker, defender, kind, more) -> float:
 
 
 def bench_kits(runs: int) -> None:
+    from warpress.components.games.midway_cards import card_front as cards_front
     from warpress.components.impose import Piece, impose
     from warpress.components.kit import build_kit, kit_pages, parse_options
     from warpress.components.page import paper
-    from warpress.components.pieces import CARD_BLEED, card_back, card_front, unit_pieces
+    from warpress.components.pieces import CARD_BLEED, card_back, unit_pieces
     from warpress.components.primitives import Page
     from warpress.components.render_pdf import pdf_bytes
     from warpress.engine.loader import builtin
@@ -213,7 +214,8 @@ def bench_kits(runs: int) -> None:
     cards_game = builtin("midway-cards")
     deck = cards_game.decks[0]
     card = next(c for c in cards_game.cards if c.deck == deck.id)
-    front, back = card_front(cards_game, card, deck), card_back(cards_game, deck)
+    # the card game's own card faces (the generic face does not fit its stats at 4.5 pt)
+    front, back = cards_front(cards_game, card, deck), card_back(cards_game, deck)
     cards = [Piece(f"k{i}", 63, 88, front, back) for i in range(54)]
 
     seconds, peak = timed_call(lambda: imposed_pdf(cards, CARD_BLEED), runs)

@@ -338,6 +338,12 @@ def grid_blocks(header: list[list[str]], rows: list[list[str]], width: float, wh
     if span_first:
         columns[0].append(header[0][0])
     widths = _column_widths(columns, width, what)
+    if span_first and len(widths) > 1:  # the spanning heading widens the columns under it
+        wanted = text_width(str(header[0][1]), BODY) * 1.06 + 2 * CELL_PAD
+        room = min(wanted, width - widths[0])
+        short = room - sum(widths[1:])
+        if short > 0:
+            widths = [widths[0], *(w + short / (len(widths) - 1) for w in widths[1:])]
     head: list[Primitive] = []
     head_h = 0.0
     if span_first:

@@ -471,17 +471,52 @@ class SpatialIndex:
     primitives are kept or dropped whole by their box (kept when it is not known).
     """
 
+    #: A group with this many children gets a grid of buckets over them, so a window looks
+    #: only at the children near it; CELL is the buckets' size in mm.
+    MANY, CELL = 64, 40.0
+
     def __init__(self, drawing: tuple[Primitive, ...]):
         self.drawing = tuple(drawing)
         self._boxes: dict[int, Box | None] = {}
+        self._buckets: dict[int, tuple[dict[tuple[int, int], list[int]], list[int]]] = {}
 
     def select(self, window: tuple[float, float, float, float]) -> tuple[Primitive, ...]:
         x, y, w, h = window
         return tuple(self._select(self.drawing, (x, y, x + w, y + h)))
 
+    def _near(self, items, area: Box):
+        """The items that may meet ``area``, in their order (all of a short list)."""
+        if len(items) < self.MANY:
+            return items
+        cells, unknown = self._bucket(items)
+        c = self.CELL
+        found = set(unknown)
+        for cx in range(math.floor(area[0] / c), math.floor(area[2] / c) + 1):
+            for cy in range(math.floor(area[1] / c), math.floor(area[3] / c) + 1):
+                found.update(cells.get((cx, cy), ()))
+        return [items[i] for i in sorted(found)]
+
+    def _bucket(self, items):
+        key = id(items)
+        if key not in self._buckets:
+            cells: dict[tuple[int, int], list[int]] = {}
+            unknown: list[int] = []
+            c = self.CELL
+            for i, item in enumerate(items):
+                box = self.box(item)
+                if box is None:
+                    unknown.append(i)
+                    continue
+                for cx in range(math.floor(box[0] / c), math.floor(box[2] / c) + 1):
+                    for cy in range(math.floor(box[1] / c), math.floor(box[3] / c) + 1):
+                        cells.setdefault((cx, cy), []).append(i)
+            self._buckets[key] = (cells, unknown)
+        return self._buckets[key]
+
     def _select(self, items, area: Box) -> list[Primitive]:
         out = []
-        for item in items:
+        near = self._near(items, area)
+        for item in near:
             box = self.box(item)
             if box is not None and not _meets(box, area):
                 continue
@@ -490,7 +525,7 @@ class SpatialIndex:
                 kept = self._select(item.items, inner)
                 if not kept:
                     continue
-                if len(kept) != len(item.items):
+                if len(kept) != len(item.items) or kept[0] is not item.items[0]:
                     item = replace(item, items=tuple(kept))
             out.append(item)
         return out

@@ -67,7 +67,9 @@ def test_every_cell_of_a_grid_is_what_the_engine_looks_up():
 def test_the_grid_block_draws_the_crt_with_a_spanning_column_heading():
     block = aids.table_block(builtin("midway").table("surface-battle"), 190)
     words = [t.text for t in texts(block.items)]
-    assert "US roll" in words and "Japan roll" in words  # key names, not ids
+    assert "US die 米軍のダイス" in words and "Japanese die 日本軍のダイス" in words  # names
+    assert not any("_roll" in w or "hits_on" in w for w in words)  # not ids
+    assert "Each cell: Hits on the US fleet / Hits on the Japanese fleet" in " ".join(words)
     rects = [r for r in walk(block.items) if isinstance(r, Rect)]
     assert len(rects) == 2 + (1 + 3) + 5 * (1 + 3)
 
