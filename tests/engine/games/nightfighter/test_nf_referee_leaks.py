@@ -312,10 +312,12 @@ def test_nf_referee_l5_chasing_intruder_untold(game, ref):
 #: Announcements the rules let depend on unseen positions (I60's exceptions): radar contact
 #: and sweeps, AI contacts, searchlight markers and their hand-offs (14.2.4: the roll tests
 #: the captured bomber's sighting number, which the player does not know), sightings, tail
-#: warnings, intruder attacks, contrails. Once one of them differs, the player knows more
-#: than before and the twins part.
+#: warnings, intruder attacks, contrails, and a bomber's reaction to a fighter sharing its
+#: hex and facing that did not attack it (17.4: it may react even then, sighted or not; the
+#: player sees the defensive fire, 17.4.2, or that it corkscrewed, 17.4.3; message 12).
+#: Once one of them differs, the player knows more than before and the twins part.
 SPEAKING_PHASES = {"radar-search", "ai-search", "searchlight", "sighting"}
-SPEAKING_RULES = {"27.3", "27.2.4", "21.2.1", "14.2.4"}
+SPEAKING_RULES = {"27.3", "27.2.4", "21.2.1", "14.2.4", "17.4.2", "17.4.3"}
 
 
 def _speaks(note) -> bool:
@@ -381,6 +383,38 @@ def test_nf_referee_a_hand_off_speaks_the_captured_bombers_sighting_number(game,
     first_a, first_b = next((x, y) for x, y in zip(said_a, said_b, strict=False) if x != y)
     assert "Hand-off" in first_a["text"] and "capture lost" in first_b["text"]
     assert _speaks(first_a) and _speaks(first_b)
+
+
+def test_nf_referee_an_unseen_bomber_reacts_to_a_fighter_in_its_hex_and_facing(game, ref):
+    """The case the window's search found next: twins whose unseen bomber 324 is in the hex
+    and facing of fighters 231 and 232 (0711, S) or far up its column (0109) show the same
+    view; the same sighting roll (2, 6) sights nothing in both, and at the end of Combat the
+    bomber in 0711 fires at 232, which did not attack (17.4: a bomber may react even if the
+    fighter does not attack; 17.4.2). That is the rules speaking (message 12), not a leak."""
+    state = start_state(game, ref, "cats-eye", 2)
+    night = state.night
+    fighters = tuple(replace(f, hex="0711", status="on-map", facing=3) for f in night.fighters)
+
+    def twin(where):
+        bombers = tuple(replace(b, hex=where, status="on-map", facing=3) if b.id == "324"
+                        else b for b in night.bombers)
+        return replace(state, night=replace(night, fighters=fighters, bombers=bombers, turn=5,
+                                            captures=(), counters=()),
+                       phase="sighting", moved=(), warned=(), declared=())
+
+    a, b = twin("0711"), twin("0109")
+    assert ref.player_view(game, a) == ref.player_view(game, b)
+    after_a, said_a = outcome(ref, game, a, "sight", {}, 3206)
+    after_b, said_b = outcome(ref, game, b, "sight", {}, 3206)
+    assert said_a[0] == said_b[0] and "nothing sighted" in said_a[0]["text"]
+    first_a, first_b = next((x, y) for x, y in zip_longest(said_a, said_b, fillvalue=None)
+                            if x != y)
+    assert first_b is None and first_a["phase"] == "combat"
+    assert first_a["text"] == ("A bomber in the hex of 232 fires defensively: 3 hit(s); 232 "
+                               "is shot down")
+    assert _speaks(first_a)
+    assert after_a.night.fighter("232").status == "destroyed"
+    assert after_b.night.fighter("232").status == "on-map"
 
 
 def test_nf_referee_the_longer_window_catches_a_leaky_view(game, ref, monkeypatch):
