@@ -153,14 +153,15 @@ def main() -> None:
 
 
 @main.command()
+@click.argument("game", required=False, default="all")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @friendly
-def games(as_json: bool) -> None:
-    """List the games: kind, component counts, sourced vs assumed values."""
-    from .engine.loader import builtin_games
+def games(game: str, as_json: bool) -> None:
+    """List GAME (a game or a folder; all shipped games without it): kind, component
+    counts, sourced vs assumed values."""
     from .verify.summary import game_summary
 
-    rows = [game_summary(name) for name in builtin_games()]
+    rows = [game_summary(name) for name in _game_names(game)]
     if as_json:
         click.echo(json.dumps({"games": rows}, ensure_ascii=False, indent=2))
         return

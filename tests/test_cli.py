@@ -86,3 +86,38 @@ def test_usage_errors_are_one_line_with_the_help_to_see(args, needle):
 def test_a_bare_group_still_prints_its_help():
     result = _run("referee")
     assert result.exit_code == 2 and "Commands:" in result.output
+
+
+TINY = str(GAMES_DIR.parent / "tests" / "fixtures" / "games" / "tiny")
+
+
+def test_games_takes_a_folder_or_a_game():
+    rows = json.loads(_run("games", TINY, "--json").output)["games"]
+    assert [(row["id"], row["components"]["hexes"]) for row in rows] == [("tiny", 20)]
+    assert [row["id"] for row in json.loads(_run("games", "midway", "--json").output)["games"]
+            ] == ["midway"]
+    text = _run("games", TINY).output
+    assert text.startswith("tiny ") and "1 errata" in text
+
+
+def test_games_refuses_an_unknown_game_in_one_line():
+    result = _run("games", "no-such-game")
+    assert result.exit_code == 2
+    assert "unknown game 'no-such-game'" in result.output and "Traceback" not in result.output
+
+
+@pytest.mark.parametrize("args, shows", [
+    (("tables",), "hit  [4.1]  Hit table"),
+    (("verify", "--data"), "tiny: data OK:"),
+    (("errata",), "E1 [2.1, 3.1] Capacity given twice"),
+])
+def test_the_data_commands_take_a_game_folder(args, shows):
+    result = _run(args[0], TINY, *args[1:])
+    assert result.exit_code == 0, result.output
+    assert shows in result.output
+
+
+def test_build_takes_a_game_folder(tmp_path):
+    result = _run("build", TINY, "--out", str(tmp_path), "--format", "pdf")
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "tiny" / "tiny.pdf").is_file()
