@@ -173,10 +173,12 @@ def to_record(raw: Any, cls: type, ctx: Context, path: str, line: int) -> Any:
         else:
             kwargs[f.name] = value
     unknown = [k for k in raw if k not in known]
+    extra_keys = getattr(cls, "EXTRA_KEYS", None)  # an OPEN class's other keys, if it lists them
     if unknown and getattr(cls, "OPEN", False):
         kwargs["extra"] = freeze({k: raw[k] for k in unknown})
-    elif unknown:
-        allowed = ", ".join(sorted(known))
+        unknown = [k for k in unknown if extra_keys is not None and k not in extra_keys]
+    if unknown:
+        allowed = ", ".join(sorted(known | (extra_keys or frozenset())))
         for key in unknown:
             key_line = raw.line_of(key) if isinstance(raw, LMap) else line
             ctx.problem(key_line, f"{path}.{key}", f"unknown key {key!r} (allowed: {allowed})")
@@ -267,7 +269,10 @@ def record_schema(cls: type, defs: dict[str, Any]) -> None:
         schema["description"] = doc[0]
     if required:
         schema["required"] = required
-    schema["additionalProperties"] = bool(getattr(cls, "OPEN", False))
+    extra_keys = getattr(cls, "EXTRA_KEYS", None)
+    for key in sorted(extra_keys or ()):
+        props.setdefault(key, {})
+    schema["additionalProperties"] = bool(getattr(cls, "OPEN", False)) and extra_keys is None
     defs[cls.__name__] = schema
 
 

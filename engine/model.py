@@ -330,6 +330,11 @@ class Feature(Item):
     """Feature record (see docs/data-format.md)."""
 
     OPEN = True
+    #: The other keys a feature may have (docs/data-format.md, hex_maps): drawing keys, then
+    #: the keys the shipped games' procedures read. Any other key is a typo (``hexs``).
+    EXTRA_KEYS = frozenset({
+        "symbol", "color", "line", "terrain", "hexsides", "side", "center", "distance",
+        "facing", "direction", "labels", "capacity", "draw", "hexes_are", "columns", "rows"})
     kind: str
     hexes: tuple[str, ...] = ()
     label: str | None = None

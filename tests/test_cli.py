@@ -121,3 +121,14 @@ def test_build_takes_a_game_folder(tmp_path):
     result = _run("build", TINY, "--out", str(tmp_path), "--format", "pdf")
     assert result.exit_code == 0, result.output
     assert (tmp_path / "tiny" / "tiny.pdf").is_file()
+
+
+def test_schema_refuses_an_unknown_feature_key_as_the_loader_does():
+    schema = json.loads(_run("schema").output)
+    feature = {"id": "town", "kind": "town", "hexes": ["A-1"], "color": "red"}
+    bad = {"hex_maps": [{"id": "m", "columns": {"count": 2}, "rows": {"count": 2},
+                         "source": "assumed", "note": "x",
+                         "features": [{**feature, "hexs": ["9999"]}]}]}
+    jsonschema.validate({"hex_maps": [{**bad["hex_maps"][0], "features": [feature]}]}, schema)
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(bad, schema)

@@ -246,6 +246,8 @@ def _ref_targets(game: Game) -> dict[str, tuple[str, frozenset]]:
         else frozenset()
     ids = {name: frozenset(r.id for r in game.section(name)) for name in SECTIONS}
     sides = frozenset(s.id for s in game.info.sides)
+    cities = frozenset(f.id for m in game.hex_maps for f in m.features if f.kind == "city") | \
+        frozenset(p.id for m in game.point_maps for p in m.points if p.kind == "city")
     return {
         "side": ("side", sides),
         "playable_by": ("side", sides | PLAYABLE_WORDS),
@@ -266,6 +268,8 @@ def _ref_targets(game: Game) -> dict[str, tuple[str, frozenset]]:
         "hexes": ("hex", hexes),
         "point": ("point", points),
         "points": ("point", points),
+        "city": ("city", cities),  # a map feature or point of kind city (params: {city: ...})
+        "cities": ("city", cities),
     }
 
 
@@ -563,11 +567,39 @@ def check_style(game: Game) -> Iterator[Problem]:
         yield _problem(item, path, message)
 
 
+# --- steps -----------------------------------------------------------------------
+
+
+#: A counter has two faces: a unit has 1 or 2 steps (docs/data-format.md, units).
+MAX_STEPS = 2
+
+
+def check_steps(game: Game) -> Iterator[Problem]:
+    """A unit's steps are 1 or 2; a set-up placement never gives a unit more steps than its
+    counter has (a unit without ``steps`` has one)."""
+    units = {u.id: u for u in game.units}
+    for unit in game.units:
+        if unit.steps is not None and not 1 <= unit.steps <= MAX_STEPS:
+            yield _problem(unit, f"units[{unit.id}].steps",
+                           f"steps {unit.steps} (allowed: 1 or 2, the two faces of a counter)")
+    for setup in game.setup:
+        for number, place in enumerate(setup.place):
+            unit = units.get(place.unit)
+            if unit is None or place.steps is None:
+                continue  # a dangling unit is check_references' problem
+            most = unit.steps or 1
+            if not 1 <= place.steps <= most:
+                yield _problem(place, f"setup[{setup.id}].place[{number}].steps",
+                               f"steps {place.steps}: unit {unit.id!r} has {most} "
+                               f"step{'s' if most > 1 else ''} (allowed: 1-{most})")
+
+
 CHECKS: tuple[Callable[[Game], Iterator[Problem]], ...] = (
     check_game_info,
     check_ids,
     check_provenance,
     check_references,
+    check_steps,
     check_tables,
     check_decks,
     check_counts,

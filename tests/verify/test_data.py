@@ -233,3 +233,75 @@ def test_hexsides_must_join_two_neighbouring_hexes_of_the_map(tiny_game):
     assert any("hexside 'C-2/Q-9' is not two hexes of the map" in m for m in msgs), msgs
     assert any("hexside 'B-1' is not two hexes of the map" in m for m in msgs), msgs
     assert len(msgs) == 3, msgs
+
+
+# --- typos that used to pass silently (issue 13) ------------------------------------------
+
+
+def test_an_unknown_key_on_a_map_feature_is_refused_with_its_line(tiny_game):
+    _edit(tiny_game, "hexes: [C-2], rule", 'hexs: ["9999"], rule')
+    (msg,) = _messages(tiny_game)
+    line = _line_of(tiny_game / "game.yaml", "hexs:")
+    assert f"game.yaml:{line}: hex_maps[field].features[town].hexs: unknown key 'hexs'" in msg
+    assert "hexes" in msg.split("allowed:")[1]
+
+
+def test_the_keys_a_feature_may_have_still_load(tiny_game):
+    _edit(tiny_game, "hexes: [C-2], rule", "hexes: [C-2], color: red, symbol: port, rule")
+    assert _messages(tiny_game) == []
+
+
+def test_a_feature_hex_not_on_the_map_is_refused_with_its_line(tiny_game):
+    _edit(tiny_game, "hexes: [C-2]", 'hexes: ["9999"]')
+    (msg,) = _messages(tiny_game)
+    line = _line_of(tiny_game / "game.yaml", '"9999"')
+    assert f"game.yaml:{line}: hex_maps[field].features[town].hexes: hex '9999' is not on" in msg
+
+
+SETUP = """
+setup:
+  - id: red-start
+    side: red
+    rule: "6.1"
+    place:
+      - {unit: tank, count: 1, where: B-2, steps: STEPS}
+"""
+
+
+@pytest.mark.parametrize("steps, ok", [(1, True), (2, True), (3, False), (0, False)])
+def test_a_placement_gives_a_unit_at_most_its_steps(tiny_game, steps, ok):
+    with (tiny_game / "game.yaml").open("a", encoding="utf-8") as out:
+        out.write(SETUP.replace("STEPS", str(steps)))
+    msgs = _messages(tiny_game)
+    if ok:
+        assert msgs == []
+        return
+    (msg,) = msgs
+    line = _line_of(tiny_game / "game.yaml", "{unit: tank")
+    assert (f"game.yaml:{line}: setup[red-start].place[0].steps: steps {steps}: unit 'tank' "
+            "has 2 steps (allowed: 1-2)") in msg
+
+
+def test_a_unit_has_one_or_two_steps(tiny_game):
+    _edit(tiny_game, "count: 4, steps: 2", "count: 4, steps: 3")
+    (msg,) = _messages(tiny_game)
+    line = _line_of(tiny_game / "game.yaml", "steps: 3")
+    assert f"game.yaml:{line}: units[tank].steps: steps 3 (allowed: 1 or 2" in msg
+
+
+VICTORY = """
+victory:
+  - {id: capital, when: end of turn 4, params: {city: CITY}, rule: "7.1"}
+"""
+
+
+def test_a_city_named_in_params_must_be_a_city_of_the_map(tiny_game):
+    _edit(tiny_game, "{id: town, kind: town,", "{id: town, kind: city,")
+    with (tiny_game / "game.yaml").open("a", encoding="utf-8") as out:
+        out.write(VICTORY.replace("CITY", "moskva"))
+    (msg,) = _messages(tiny_game)
+    line = _line_of(tiny_game / "game.yaml", "moskva")
+    assert f"game.yaml:{line}: victory[capital].params.city: city 'moskva' does not exist " \
+           "(have: town)" in msg
+    _edit(tiny_game, "city: moskva", "city: town")
+    assert _messages(tiny_game) == []
