@@ -19,7 +19,7 @@ from typing import Any, Literal
 from .dice import Dice
 from .errors import BadInput
 from .model import Game, Table
-from .tables import lookup_row
+from .tables import Interval, compiled, lookup_row
 
 REQUIRED: Any = object()
 
@@ -253,10 +253,20 @@ def _key_input(table: Table, key) -> Input:
         if plain:
             return Input(key.id, "roll", help=key.name or "", die=table.dice)
         # a modified roll (die plus modifiers) is typed as the number it came to
-        return Input(key.id, "int", help=key.name or "", min=key.min, max=key.max)
+        return _int_input(table, key)
     if key.kind == "enum":
         bools = {str(v).lower() for v in key.values} <= {"true", "false", "yes", "no"}
         if bools:
             return Input(key.id, "bool", help=key.name or "")
         return Input(key.id, "enum", help=key.name or "", choices=tuple(map(str, key.values)))
-    return Input(key.id, "int", help=key.name or "", min=key.min, max=key.max)
+    return _int_input(table, key)
+
+
+def _int_input(table: Table, key) -> Input:
+    """An integer key's input: its ``min``/``max``, except that a row open at an end
+    (``"7+"``, ``"9-"``) takes every value beyond it (docs/data-format.md, tables)."""
+    ends = [conds[key.id] for _row, conds in compiled(table)
+            if isinstance(conds.get(key.id), Interval)]
+    low = None if any(end.lo is None for end in ends) else key.min
+    high = None if any(end.hi is None for end in ends) else key.max
+    return Input(key.id, "int", help=key.name or "", min=low, max=high)
