@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import jsonschema
 import pytest
@@ -88,7 +89,7 @@ def test_a_bare_group_still_prints_its_help():
     assert result.exit_code == 2 and "Commands:" in result.output
 
 
-TINY = str(GAMES_DIR.parent / "tests" / "fixtures" / "games" / "tiny")
+TINY = str(Path(__file__).parent / "fixtures" / "games" / "tiny")
 
 
 def test_games_takes_a_folder_or_a_game():
