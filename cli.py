@@ -376,12 +376,18 @@ def build(game: str, paper_name: str, out_dir: str, formats: str, dpi: int, dupl
         for data in games_data:
             results.append(build_kit(data, Path(out_dir), options,
                                      progress=lambda _stage: bar.update(1)))
-    for result in results:
-        say(f"{result.game}: {result.pages} pages, {len(result.files)} files, "
-            f"{result.seconds:.1f} s -> {result.folder}/")
-    total = sum(r.seconds for r in results)
-    say(f"built {len(results)} kit(s): {sum(len(r.files) for r in results)} files, "
+    files, total = _say_results(results, lambda r: f"{r.pages} pages")
+    say(f"built {len(results)} kit(s): {files} files, "
         f"{sum(r.pages for r in results)} pages in {total:.1f} s")
+
+
+def _say_results(results, what) -> tuple[int, float]:
+    """One line per game written by ``build`` or ``export`` (``what(result)`` says what it
+    made); returns the files and seconds of all of them for the closing line."""
+    for result in results:
+        say(f"{result.game}: {what(result)}, {len(result.files)} files, "
+            f"{result.seconds:.1f} s -> {result.folder}/")
+    return sum(len(r.files) for r in results), sum(r.seconds for r in results)
 
 
 # --------------------------------------------------------------------------- exports
@@ -416,12 +422,8 @@ def export(game: str, fmt: str, out_dir: str, dpi: int | None, base_url: str) ->
         for data in games_data:
             results.append(export_game(data, fmt, Path(out_dir), dpi, base_url,
                                        progress=lambda _stage: bar.update(1)))
-    for result in results:
-        say(f"{result.game}: {result.summary}, {len(result.files)} files, "
-            f"{result.seconds:.1f} s -> {result.folder}/")
-    total = sum(r.seconds for r in results)
-    say(f"exported {len(results)} game(s) as {fmt}: "
-        f"{sum(len(r.files) for r in results)} files in {total:.1f} s")
+    files, total = _say_results(results, lambda r: r.summary)
+    say(f"exported {len(results)} game(s) as {fmt}: {files} files in {total:.1f} s")
 
 
 # --------------------------------------------------------------------------- referee sessions
