@@ -20,7 +20,7 @@ from ..counters import counter_name, draw, face_of
 from ..fonts import text_width, wrap
 from ..impose import Piece
 from ..kit import KitPage, Options
-from ..marks import dagger
+from ..marks import dagger, proofing
 from ..pieces import CARD_BLEED, CARD_H, CARD_W, card_back, counter_size, fit_text, side_colour
 from ..primitives import Primitive, Rect, Style, Text
 from ..registry import kit_part
@@ -252,10 +252,11 @@ def _stat_row(label: str, value: str, ink: str, top: float) -> tuple[list[Primit
 
 
 def card_text(card: Card, y: float, height: float) -> list[Primitive]:
-    """The card's text, its Japanese text when there is room, and a pointer to the
-    assumed-values page, shrunk to fit; text that cannot fit stops the build."""
+    """The card's text, its Japanese text when there is room, and (in a designer proof
+    only) a pointer to the assumed-values page, shrunk to fit; text that cannot fit stops
+    the build."""
     body = card.text or ""
-    if card.is_assumed:
+    if card.is_assumed and proofing():
         body = (body + "\n" if body else "") + f"{dagger(True)} assumed: see Assumed values"
     if card.text_ja:
         lines = _fitted(f"{body}\n{card.text_ja}", height, 2.4)

@@ -96,6 +96,21 @@ def test_no_dagger_outside_the_assumed_values_page_without_proof(kits, game):
     assert any(DAGGER in t for t in assumed)
 
 
+@pytest.mark.parametrize("game", GAMES)
+def test_no_word_of_assumed_values_on_player_pieces_without_proof(kits, game):
+    """Not the dagger only: no 'assumed' note on a counter or card (midway-cards' ship cards
+    said 'assumed: see Assumed values'); a designer proof keeps the note."""
+    noted = [(p.id, t.text) for p in kits[game] if _part(p).split(" ")[0] in ("counters", "cards")
+             for t, _ in _texts(p.items) if "assumed" in t.text.lower()]
+    assert not noted, noted[:5]
+
+
+def test_a_designer_proof_notes_assumed_cards():
+    game = builtin("midway-cards")
+    pages = kit_pages(game, parse_options("a4", "pdf", "long", "0,0", "cards", proof=True))
+    assert any("see Assumed values" in t.text for p in pages for t, _ in _texts(p.items))
+
+
 def test_a_designer_proof_marks_assumed_values_on_the_pieces():
     game = builtin("nimitz")
     pages = kit_pages(game, parse_options("a4", "pdf", "long", "0,0", "counters", proof=True))
