@@ -669,17 +669,31 @@ def landing_note(display: Display, x: float, y: float, w: float) -> Group:
 
 def unit_face(game: Game, unit: Unit, s: float, damaged: bool) -> tuple[Primitive, ...]:
     """One side of a unit counter in the layout of the style in games/nimitz/game.yaml; the damaged
-    side (2.5.2) is the same layout with a band and the damaged values the data gives
-    (none but the 28th BG's: the word 'damaged' then stands where the factors go)."""
+    side (2.5.2) is the same layout with a band and the damaged values (``damaged_values``)."""
     ground = side_fill(game, unit.side, unit.tags)
     what = f"counter-{unit.id}" + (" (damaged side)" if damaged else "")
     if not damaged:
         return draw(face_of(game, unit, ground=ground, size=s, what=what))
-    stats = unit.back if isinstance(unit.back, dict) else {}
-    face = face_of(game, unit, ground=ground, size=s, stats=stats, reduced=True, what=what)
-    if not face.factors and not face.corners:
-        face = replace(face, factors="damaged")
+    face = face_of(game, unit, ground=ground, size=s, stats=damaged_values(game, unit),
+                   reduced=True, what=what)
     return draw(face)
+
+
+#: The constant that says which values a damaged side shows where the data gives none.
+DAMAGED_SIDE = "damaged-side-values"
+
+
+def damaged_values(game: Game, unit: Unit) -> dict:
+    """The values a unit's damaged side shows (2.5.2): those its ``back`` gives (the 28th BG's
+    anti-ship 1), and for the rest what the ``damaged-side-values`` constant says: ``front``,
+    the full-strength values (the rules give no damaged values and damaged units still
+    attack; an assumed value, listed in the kit)."""
+    given = dict(unit.back) if isinstance(unit.back, dict) else {}
+    rest = game.constant(DAMAGED_SIDE)
+    if rest != "front":
+        raise BadInput(f"{GAME}: constant {DAMAGED_SIDE!r}: value {rest!r} is not 'front' "
+                       f"(the only damaged-side rule the kit knows)")
+    return {**unit.stats, **given}
 
 
 def unit_pieces(game: Game) -> list[Piece]:

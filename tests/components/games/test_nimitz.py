@@ -94,6 +94,22 @@ def test_every_unit_has_a_damaged_back_and_every_marker_is_printed(game, pages):
     assert bonus <= {i.cls.split()[-1] for i in markers}
 
 
+def test_damaged_sides_print_values_not_the_word_damaged(game):
+    """2.5.2: the damaged side is the same layout under a band, with the values the data
+    gives for it (the 28th BG's anti-ship 1) and the full-strength values where the rules
+    give none (constant damaged-side-values, assumed)."""
+    assert game.get("constants", "damaged-side-values").is_assumed
+    for unit in game.units:
+        front = texts_of(Group(nz.unit_face(game, unit, 15.875, False)))
+        back = texts_of(Group(nz.unit_face(game, unit, 15.875, True)))
+        assert "damaged" not in back, unit.id
+        if not isinstance(unit.back, dict):
+            assert back == front, unit.id  # the front's values, all of them
+    us28 = game.get("units", "us-28bg")
+    back = nz.damaged_values(game, us28)
+    assert back["anti_ship"] == 1 and back["anti_ground"] == us28.stats["anti_ground"]
+
+
 def test_counter_colours_follow_the_sides(game):
     akagi = nz.unit_face(game, game.get("units", "akagi"), 15.875, False)
     lexington = nz.unit_face(game, game.get("units", "lexington"), 15.875, False)
