@@ -30,8 +30,8 @@ from dataclasses import dataclass
 
 from ..engine.errors import BadInput
 from ..engine.model import Feature, Game, HexMap
-from .fonts import wrap
 from .labels import Box, LabelPlacer, around, text_box
+from .legend import legend_block
 from .primitives import Circle, Group, Line, Polygon, Primitive, Rect, Style, Text
 from .style import colour as style_colour
 
@@ -95,8 +95,6 @@ HEXSIDE_STYLES = {
     "border": (Style(stroke="#8e2424", width=0.7, dash=(2.2, 0.9, 0.5, 0.9)),),
 }
 DEFAULT_HEXSIDE = (Style(stroke="#444444", width=0.9),)
-LEGEND_ROW = 8.0
-LEGEND_TEXT = 2.5
 
 
 @dataclass(frozen=True)
@@ -218,7 +216,18 @@ def overlay_colours(hex_map: HexMap) -> dict[str, str]:
 def hex_map_drawing(hex_map: HexMap, across_flats: float | None = None, game_id: str = "",
                     terrain: Mapping[str, TerrainStyle] | None = None
                     ) -> tuple[tuple[Primitive, ...], float, float]:
-    """(primitives, width, height) of the whole map at full size, legend included."""
+    """(primitives, width, height) of the whole map at full size, its legend under it at the
+    map's width (a tiled map gets its legend from ``hex_map_parts`` instead)."""
+    items, width, height, legend = hex_map_parts(hex_map, across_flats, game_id, terrain)
+    shown, legend_h = legend(width)
+    return (*items, Group(shown, dy=height, id=f"{hex_map.id}-legend", cls="map-legend")
+            ), width, height + legend_h
+
+
+def hex_map_parts(hex_map: HexMap, across_flats: float | None = None, game_id: str = "",
+                  terrain: Mapping[str, TerrainStyle] | None = None):
+    """(primitives, width, height, legend) of the map without its legend, and the legend as
+    a layout for a given width (``impose.tile`` places it whole on one tile)."""
     looks = {**TERRAIN, **(terrain or {})}
     geo = HexGeometry.of(hex_map, across_flats)
     width, grid_h = geo.extent()
@@ -232,8 +241,6 @@ def hex_map_drawing(hex_map: HexMap, across_flats: float | None = None, game_id:
     symbols = _symbols(hex_map, geo, index, taken)
     frame = Box(0, 0, width, grid_h)
     marks = _feature_labels(hex_map, geo, index, LabelPlacer(frame, taken))
-    legend, legend_h = legend_items(hex_map, ground, looks, width, game_id)
-    height = grid_h + legend_h
     items = (Group(tuple(hexes), id=f"{hex_map.id}-hexes", cls=f"hexes {game_id}".strip()),
              Group(tuple(textures), cls="terrain-textures"),
              Group(tuple(overlays), cls="overlays"),
@@ -241,10 +248,12 @@ def hex_map_drawing(hex_map: HexMap, across_flats: float | None = None, game_id:
              Group(tuple(symbols), cls="point-features"),
              Group(tuple(ids), cls="hex-ids"),
              Group(tuple(marks), cls="features"),
-             Group(tuple(legend), dy=grid_h, id=f"{hex_map.id}-legend", cls="map-legend"),
-             Rect(0, 0, width, grid_h, Style(width=0.5), cls="map-border"),
-             Rect(0, 0, width, height, Style(width=0.5), cls="map-frame"))
-    return items, width, height
+             Rect(0, 0, width, grid_h, Style(width=0.5), cls="map-border"))
+
+    def legend(room: float) -> tuple[tuple[Primitive, ...], float]:
+        return legend_block(hex_map.label, legend_entries(hex_map, ground, looks), room)
+
+    return items, width, grid_h, legend
 
 
 def _terrain_by_hex(hex_map: HexMap) -> dict[str, str]:
@@ -589,30 +598,3 @@ def _feature_swatch(feature: Feature, ink: str | None) -> list[Primitive]:
     fill = Style(fill=ink, stroke=None, opacity=0.16) if feature.kind in TINTED else None
     items: list[Primitive] = [Rect(0, 0, 10, 6, fill)] if fill else []
     return items + [Rect(0.5, 0.5, 9, 5, Style(stroke=ink, width=0.6, dash=DASHES[line]))]
-
-
-def legend_items(hex_map: HexMap, ground: dict[str, str], looks, width: float, game_id: str
-                 ) -> tuple[list[Primitive], float]:
-    """The legend under the map: the map's name, then every terrain and feature with its
-    look, in two columns (three on wide maps)."""
-    entries = legend_entries(hex_map, ground, looks)
-    title = hex_map.label
-    items: list[Primitive] = [Text(3, 6, title, size=3.4, bold=True, cls="legend-title")]
-    columns = max(1, min(3, int(width // 110)))
-    col_w = (width - 6) / columns
-    rows: list[list[tuple[list, list[str]]]] = []
-    for i, (swatch, text) in enumerate(entries):
-        if i % columns == 0:
-            rows.append([])
-        rows[-1].append((swatch, wrap(text, LEGEND_TEXT, col_w - 16)))
-    y = 10.0
-    for row in rows:
-        lines = max(len(t) for _, t in row)
-        for c, (swatch, text) in enumerate(row):
-            x = 3 + c * col_w
-            items.append(Group(tuple(swatch), dx=x, dy=y, cls="legend-swatch"))
-            for j, line in enumerate(text):
-                items.append(Text(x + 13, y + 3.8 + j * LEGEND_TEXT * 1.25, line,
-                                  size=LEGEND_TEXT, cls="legend-text"))
-        y += max(LEGEND_ROW, 3.0 + lines * LEGEND_TEXT * 1.25)
-    return items, y + 2.0

@@ -10,7 +10,7 @@ the paper into overlapping tiles with registration marks and labels.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
@@ -302,29 +302,84 @@ def _span(length: float, room: float, overlap: float) -> tuple[int, float, float
     return count, size, overlap
 
 
+def _pages(width: float, height: float, paper: Paper) -> tuple[Paper, Paper]:
+    """The two orientations of ``paper``, the map's own first (landscape for a wide map)."""
+    if width > height:
+        return paper.landscape, paper.portrait
+    return paper.portrait, paper.landscape
+
+
+def _plan_on(page: Paper, width: float, height: float, overlap: float) -> TilePlan:
+    aw, ah = tile_area(page)
+    cols, tw, ox = _span(width, aw, overlap)
+    rows, th, oy = _span(height, ah, overlap)
+    return TilePlan(page, cols, rows, tw, th, ox, oy)
+
+
 def plan_tiles(width: float, height: float, paper: Paper, overlap: float = OVERLAP) -> TilePlan:
     """The orientation of ``paper`` that needs the fewest tiles (on ties, the map's own:
     landscape for a wide map)."""
     best = None
-    pages = (paper.landscape, paper.portrait) if width > height else (paper.portrait,
-                                                                       paper.landscape)
-    for page in pages:
-        aw, ah = tile_area(page)
-        cols, tw, ox = _span(width, aw, overlap)
-        rows, th, oy = _span(height, ah, overlap)
-        plan = TilePlan(page, cols, rows, tw, th, ox, oy)
+    for page in _pages(width, height, paper):
+        plan = _plan_on(page, width, height, overlap)
         if best is None or plan.count < best.count:
             best = plan
     return best
 
 
+#: A map's legend as the tiler lays it out: ``legend(width)`` gives its items (origin at its
+#: top-left) and its height for at most ``width`` mm.
+LegendLayout = Callable[[float], tuple[tuple[Primitive, ...], float]]
+LEGEND_GAP = 4.0  # mm between the map and its legend, and round the legend
+
+
+def legend_room(plan_cols: int, tile_w: float, overlap_x: float, width: float) -> float:
+    """The width a legend may take so that it lies whole on the first tile of the bottom
+    row, clear of the strip the next tile covers."""
+    shown = tile_w - overlap_x if plan_cols > 1 else tile_w
+    return min(shown, width) - 2 * LEGEND_GAP
+
+
+def with_legend(drawing: tuple[Primitive, ...], width: float, height: float, paper: Paper,
+                legend: LegendLayout, overlap: float = OVERLAP, name: str = "map"
+                ) -> tuple[tuple[Primitive, ...], float, TilePlan]:
+    """The drawing with its legend under it, laid out to the width one tile shows, and the
+    tile plan that keeps the legend whole on one tile (the first of the bottom row, above
+    no other tile's strip): (items, height with the legend, plan). For each orientation
+    the legend is laid out to that tile width; the plan with the fewest tiles wins."""
+    best = None
+    for page in _pages(width, height, paper):
+        aw, _ah = tile_area(page)
+        cols, tw, ox = _span(width, aw, overlap)
+        items, lh = legend(legend_room(cols, tw, ox, width))
+        total = height + lh + 2 * LEGEND_GAP
+        plan = _plan_on(page, width, total, overlap)
+        if lh + 2 * LEGEND_GAP > plan.h - plan.overlap_y:
+            continue  # taller than what one tile of this orientation shows
+        if best is None or plan.count < best[2].count:
+            best = (items, total, plan)
+    if best is None:
+        raise BadInput(f"{name}: its legend is taller than one tile of {paper.label} paper "
+                       f"shows; give the map fewer legend entries or a larger --paper")
+    items, total, plan = best
+    group = Group(tuple(items), dx=LEGEND_GAP, dy=height + LEGEND_GAP, id=f"{name}-legend",
+                  cls="map-legend")
+    return (*drawing, group), total, plan
+
+
 def tile(drawing: tuple[Primitive, ...], width: float, height: float, paper: Paper,
-         overlap: float = OVERLAP, name: str = "map", title: str | None = None) -> list[Tile]:
+         overlap: float = OVERLAP, name: str = "map", title: str | None = None,
+         legend: LegendLayout | None = None) -> list[Tile]:
     """Split a ``width`` x ``height`` drawing into labelled tiles, neighbours overlapping by
-    ``overlap`` mm. Each tile carries only the primitives that fall on it."""
+    ``overlap`` mm. Each tile carries only the primitives that fall on it. A ``legend`` goes
+    under the drawing, whole on one tile (``with_legend``)."""
+    if legend is not None:
+        drawing, height, plan = with_legend(drawing, width, height, paper, legend, overlap,
+                                            name.replace(" ", "-"))
+    else:
+        plan = plan_tiles(width, height, paper, overlap)
     if (seen := _RECORDING.get()) is not None:
         seen.drawings.append(Drawing(name, tuple(drawing), width, height))
-    plan = plan_tiles(width, height, paper, overlap)
     index = SpatialIndex(drawing)
     tiles = []
     for r in range(plan.rows):

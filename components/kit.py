@@ -19,8 +19,16 @@ from ..engine.model import Game
 from . import aids, holds
 from .atomic import check_place, replace_folder, write_files
 from .fonts import missing_glyphs
-from .hexmap import hex_map_drawing, terrain_looks
-from .impose import Piece, Sheet, assembly_items, calibration_items, impose, tile
+from .hexmap import hex_map_parts, terrain_looks
+from .impose import (
+    LegendLayout,
+    Piece,
+    Sheet,
+    assembly_items,
+    calibration_items,
+    impose,
+    tile,
+)
 from .legibility import check_pages
 from .marks import proof
 from .page import Paper, footer, paper
@@ -105,10 +113,10 @@ def parse_back_offset(text: str) -> tuple[float, float]:
 def map_pages(game: Game, options: Options) -> list[KitPage]:
     pages: list[KitPage] = []
     for hex_map in game.hex_maps:
-        drawing, width, height = hex_map_drawing(hex_map, game_id=game.id,
-                                                 terrain=terrain_looks(game))
+        drawing, width, height, legend = hex_map_parts(hex_map, game_id=game.id,
+                                                       terrain=terrain_looks(game))
         pages.extend(tiled_pages(drawing, width, height, options, f"map {hex_map.id}",
-                                 hex_map.name))
+                                 hex_map.name, legend=legend))
     for point_map in game.point_maps:
         drawing, width, height = aids.point_map_drawing(point_map, holds.least(game))
         pages.extend(tiled_pages(drawing, width, height, options, f"map {point_map.id}",
@@ -121,19 +129,26 @@ def map_pages(game: Game, options: Options) -> list[KitPage]:
 
 
 def tiled_pages(drawing, width, height, options: Options, name: str,
-                title: str | None = None) -> list[KitPage]:
+                title: str | None = None, legend: LegendLayout | None = None) -> list[KitPage]:
     """A drawing on as few tiles as the paper allows, and their assembly page; ``title`` (the
-    map's name) is printed, ``name`` makes the page ids."""
+    map's name) is printed, ``name`` makes the page ids; a ``legend`` goes under the drawing,
+    whole on one tile."""
     title = title or name
-    tiles = tile(drawing, width, height, options.paper, name=name, title=title)
+    tiles = tile(drawing, width, height, options.paper, name=name, title=title, legend=legend)
     pages = [KitPage(name, Page(t.page.width, t.page.height, t.items, id=f"{name}-{t.label}"))
              for t in tiles]
     if len(tiles) > 1:
         land = options.paper.landscape
         pages.append(KitPage(name, Page(land.width, land.height,
-                                        assembly_items(tiles, width, height, land, title),
+                                        assembly_items(tiles, width, full_height(tiles),
+                                                       land, title),
                                         id=f"{name}-assembly")))
     return pages
+
+
+def full_height(tiles) -> float:
+    """The height the tiles cover (the drawing's and its legend's)."""
+    return max(t.y + t.h for t in tiles)
 
 
 def counter_pages(game: Game, options: Options) -> list[KitPage]:

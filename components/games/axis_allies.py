@@ -25,6 +25,7 @@ from ..fonts import text_width, wrap
 from ..impose import Piece
 from ..kit import KitPage, Options
 from ..labels import LabelPlacer
+from ..legend import legend_block
 from ..marks import dagger
 from ..pieces import centred, counter_size, fit_text, marker_pieces, marker_word
 from ..primitives import Circle, Group, Line, Page, Polygon, Primitive, Rect, Style, Text
@@ -38,7 +39,6 @@ SEA_FILL = "#d6e8f7"
 SEA_INK = "#2c5d8a"
 NEUTRAL_FILL = "#f7f7f4"
 BOARD = "#fbfbf8"  # the paper beyond every area
-LEGEND_H = 30.0
 ROUTE_STYLES = {
     "land": Style(stroke="#8a6d3b", width=0.6),
     "coast": Style(stroke="#5a7fa6", width=0.35, dash=(1.2, 0.8)),
@@ -331,56 +331,46 @@ def factory_icon(x: float, y: float, colour: str) -> list[Primitive]:
     return [Polygon(roof, Style(fill=colour, stroke="#000000", width=0.2), cls="factory-icon")]
 
 
-def legend_items(game: Game, y: float, width: float) -> list[Primitive]:
-    """A strip under the map: the powers' colours and the symbols."""
-    items: list[Primitive] = [Rect(0, y, width, LEGEND_H, Style(fill="#ffffff", width=0.4),
-                                   cls="map-legend")]
-    title = f"{game.info.name}: world map 世界地図"
-    items.append(Text(4, y + 6, title, size=4.2, bold=True, cls="legend-title"))
-    x = 4.0
+def legend_entries(game: Game) -> list[tuple[list[Primitive], str]]:
+    """The map's legend: the powers' colours, neutral ground, the area marks and the lines,
+    each a swatch in a 10x6 mm box and its words."""
+    entries: list[tuple[list[Primitive], str]] = []
     for side in game.info.sides:
         colour = power_colour(game, side.id)
-        items.append(Rect(x, y + 10, 10, 6, Style(fill=mix(colour, 0.3), stroke=colour,
-                                                  width=0.5), r=1))
-        label = f"{side.name} {side.name_ja or ''}".strip()
-        items.append(Text(x + 12, y + 14.5, label, size=2.6))
-        x += 14 + text_width(label, 2.6) + 6
-    items.append(Rect(x, y + 10, 10, 6, Style(fill=NEUTRAL_FILL, stroke="#8a7a5a", width=0.3)))
-    items += [Line(x + i, y + 16, x + i + 6, y + 10, HATCH) for i in (0.0, 4.0)]
-    items.append(Text(x + 12, y + 14.5, "neutral 中立: no unit may enter (④)", size=2.6))
-    items.extend(_symbol_legend(y + 20))
-    return items
+        entries.append(([Rect(0, 0, 10, 6, Style(fill=mix(colour, 0.3), stroke=colour,
+                                                  width=0.5), r=1)],
+                        f"{side.name} {side.name_ja or ''}".strip()))
+    neutral = [Rect(0, 0, 10, 6, Style(fill=NEUTRAL_FILL, stroke="#8a7a5a", width=0.3)),
+               *(Line(i, 6, i + 6, 0, HATCH) for i in (0.0, 4.0))]
+    entries.append((neutral, "neutral 中立: no unit may enter (④)"))
+    entries.append(([Circle(5, 3, 2.8, Style(fill="#ffffff", stroke=INK, width=0.35)),
+                     Text(5, 4.05, "3", size=2.9, anchor="middle", bold=True)],
+                    "production (IPC) 生産力"))
+    entries.append(([Polygon(star(5, 3, 3.2), Style(fill="#999999", stroke="#000000",
+                                                     width=0.25))], "capital 首都"))
+    entries.append((factory_icon(2.2, 1.4, "#999999"), "starting industrial complex 工場"))
+    entries.append(([Rect(2, 0, 6, 6, Style(fill="#ffffff", stroke=INK, width=0.35,
+                                            dash=(1.5, 0.8)), r=1)],
+                    "box for the area's stack スタック"))
+    for kind, label in (("land", "land connection 陸路"), ("coast", "coast connection 沿岸"),
+                        ("sea", "sea connection 海路")):
+        entries.append(([Line(0, 3, 10, 3, ROUTE_STYLES[kind])], label))
+    entries.append(([Line(0, 3, 10, 3, BARRIER)], "no passage 通行不可"))
+    entries.append(([Text(0, 4, "→", size=3.0, fill=SEA_INK)],
+                    "a connection that wraps round the board's east-west edge, to the area named"))
+    return entries
 
 
-def _symbol_legend(y: float) -> list[Primitive]:
-    items: list[Primitive] = [
-        Circle(6.4, y + 3.0, 2.8, Style(fill="#ffffff", stroke=INK, width=0.35)),
-        Text(6.4, y + 4.05, "3", size=2.9, anchor="middle", bold=True),
-        Text(10.5, y + 4, "production (IPC) 生産力", size=2.6),
-        Polygon(star(50, y + 3, 3.2), Style(fill="#999999", stroke="#000000", width=0.25)),
-        Text(54.5, y + 4, "capital 首都", size=2.6),
-    ]
-    items.extend(factory_icon(75, y + 1, "#999999"))
-    items.append(Text(82, y + 4, "starting industrial complex 工場", size=2.6))
-    items.append(Rect(124, y, 6, 6, Style(fill="#ffffff", stroke=INK, width=0.35,
-                                          dash=(1.5, 0.8)), r=1))
-    items.append(Text(132, y + 4, "box for the area's stack スタック", size=2.6))
-    x = 180.0
-    for kind, label in (("land", "land connection"), ("coast", "coast"), ("sea", "sea")):
-        items.append(Line(x, y + 3, x + 10, y + 3, ROUTE_STYLES[kind]))
-        items.append(Text(x + 12, y + 4, label, size=2.6))
-        x += 14 + text_width(label, 2.6) + 6
-    items.append(Line(x, y + 3, x + 10, y + 3, BARRIER))
-    items.append(Text(x + 12, y + 4, "no passage 通行不可", size=2.6))
-    x += 14 + text_width("no passage 通行不可", 2.6) + 6
-    items.append(Text(x, y + 4, "→ name: the connection wraps round the board's east-west "
-                      "edge", size=2.6))
-    return items
+def world_legend(game: Game):
+    """The legend as a layout for the tiler: the width it gets -> (items, height)."""
+    title = f"{game.info.name}: world map 世界地図"
+    entries = legend_entries(game)
+    return lambda width: legend_block(title, entries, width)
 
 
 def world_map_drawing(game: Game) -> tuple[tuple[Primitive, ...], float, float]:
     """The whole area map at full size: cells, borders no piece may cross, connections,
-    the areas' blocks, legend."""
+    the areas' blocks (the legend is ``world_legend``, placed by the tiler)."""
     point_map: PointMap = game.get("point_maps", MAP_ID)  # type: ignore[assignment]
     w, h = map_size(point_map)
     areas = layout(game, point_map)
@@ -398,8 +388,7 @@ def world_map_drawing(game: Game) -> tuple[tuple[Primitive, ...], float, float]:
     items.append(Group(tuple(area_items(game, a) for a in areas.values() if a.land),
                        cls="territories"))
     items.append(Rect(0, 0, w, h, Style(width=0.5), cls="map-frame"))
-    items.extend(legend_items(game, h, w))
-    return tuple(items), w, h + LEGEND_H
+    return tuple(items), w, h
 
 
 def _block_box(area: Area) -> labels.Box:
@@ -788,7 +777,8 @@ def axis_allies_map(game: Game, options: Options) -> list[KitPage]:
     """The world schematic (tiled), the battle board, the national production chart, the
     weapons development chart, then the generic round track."""
     drawing, width, height = world_map_drawing(game)
-    pages = kit.tiled_pages(drawing, width, height, options, f"map {MAP_ID}")
+    pages = kit.tiled_pages(drawing, width, height, options, f"map {MAP_ID}",
+                            legend=world_legend(game))
     pages += [battle_board_page(game, options), *production_pages(game, options),
               weapons_page(game, options)]
     own_tracks = {"national-production"}

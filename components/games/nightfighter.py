@@ -28,8 +28,9 @@ from ..fonts import text_width, wrap
 from ..hexmap import HexGeometry
 from ..impose import CROP
 from ..kit import KitPage, Options, flowed_pages, tiled_pages
+from ..legend import legend_block
 from ..legibility import MIN_MM, fit, fit_lines
-from ..marks import dagger
+from ..marks import dagger, proofing
 from ..page import FOOTER, MARGIN
 from ..pieces import fit_text
 from ..primitives import Group, Line, Polygon, Primitive, Rect, Style, Text, arrow
@@ -396,7 +397,8 @@ BOX = 19.0  # a box holds a 5/8-in counter
 
 
 def player_panel(game: Game, width: float) -> list[Primitive]:
-    """The Game Turn track, the environment boxes and the map legend, top to bottom."""
+    """The Game Turn track and the environment boxes, top to bottom (the legend goes under
+    the map, whole on one tile: ``map_legend``)."""
     items: list[Primitive] = []
     y = 0.0
     for track in game.tracks:
@@ -408,7 +410,6 @@ def player_panel(game: Game, width: float) -> list[Primitive]:
             group, height = environment_boxes(display, width)
             items.append(replace(group, dy=y))
             y += height + 6.0
-    items.append(replace(map_legend(game, width), dy=y))
     return items
 
 
@@ -457,11 +458,10 @@ def environment_boxes(display, width: float) -> tuple[Group, float]:
     return Group(tuple(items), id=f"display-{display.id}", cls="environment"), y
 
 
-def map_legend(game: Game, width: float) -> Group:
-    """What the marks on the map are, with the rules and which are assumed layouts."""
+def map_legend(game: Game):
+    """What the marks on the map are, with their rules, as a layout for the tiler (the width
+    it gets -> (items, height)); a designer proof adds that the layouts are assumed."""
     hex_map = game.hex_map()
-    items: list[Primitive] = [Text(0, 4.0, "Legend 凡例", size=4.0, bold=True)]
-    y = 7.0
     samples = [("entry", ENTRY_HEX, "Entry edge, row 01: column number, facing arrow"),
                ("exit", EXIT_HEX, "Exit edge, row 27"),
                ("searchlight-zone", Style(stroke=ZONE_INK, width=0.7, dash=(1.4, 0.9)),
@@ -472,24 +472,20 @@ def map_legend(game: Game, width: float) -> Group:
                 "Searchlight beacon"),
                ("radio-beacon-box", Style(fill="#eef3e6", stroke="#2f6b2f", width=0.6),
                 "Radio beacon box: fighters leave to the arrowed hexes")]
-    present = {f.kind for f in hex_map.features}
+    present = {f.kind: f for f in reversed(hex_map.features)}
+    entries = []
     for kind, style, text in samples:
-        if kind not in present:
+        feature = present.get(kind)
+        if feature is None:
             continue
-        feature = next(f for f in hex_map.features if f.kind == kind)
-        line = f"{text} {feature.name_ja or ''} {rules(feature)}"
-        if kind == "flare-dropper-path":
-            items.append(arrow([(0, y + 4.5), (8, y)], style, head=2.0, cls=f"legend-{kind}"))
-        else:
-            items.append(Rect(0, y, 8, 4.5, style, cls=f"legend-{kind}"))
-        lines, h = wrapped(line, 10, y - 0.4, 2.6, width - 10)
-        items.extend(lines)
-        y += max(h, 5.5) + 1.0
-    note = (f"{dagger(True)} position not in the rules (digest N3, N11-N13): an assumed layout; "
-            "see the Assumed values page.")
-    lines, h = wrapped(note, 0, y, 2.4, width, fill=GREY)
-    items.extend(lines)
-    return Group(tuple(items), id="map-legend", cls="map-legend")
+        swatch = ([arrow([(1, 5.25), (9, 0.75)], style, head=2.0, cls=f"legend-{kind}")]
+                  if kind == "flare-dropper-path" else
+                  [Rect(1, 0.75, 8, 4.5, style, cls=f"legend-{kind}")])
+        entries.append((swatch, f"{text} {feature.name_ja or ''} {rules(feature)}"))
+    if proofing():
+        entries.append(([Text(5, 4, dagger(True), size=3.0, anchor="middle")],
+                        "position not in the rules: an assumed layout (Assumed values page)"))
+    return lambda width: legend_block("Legend 凡例", entries, width)
 
 
 @kit_part(GAME, "map", replaces=True)
@@ -498,7 +494,9 @@ def map_pages(game: Game, options: Options) -> list[KitPage]:
     pages: list[KitPage] = []
     for which in MAP_SHEETS:
         drawing, width, height = map_drawing(game, which)
-        pages.extend(tiled_pages(drawing, width, height, options, f"{which} map"))
+        legend = map_legend(game) if which == "player" else None  # the referee's: one sheet
+        pages.extend(tiled_pages(drawing, width, height, options, f"{which} map",
+                                 legend=legend))
     return pages
 
 

@@ -23,9 +23,10 @@ from ...engine.model import Box, Display, Game, Marker, Point, PointMap, Unit
 from .. import aids, holds, kit, labels
 from ..aids import text_lines
 from ..counters import counter_name, draw, face_of
-from ..fonts import text_width, wrap
+from ..fonts import wrap
 from ..impose import Piece
 from ..kit import KitPage, Options
+from ..legend import legend_block
 from ..marks import dagger, proofing
 from ..pieces import centred, counter_size, fit_text
 from ..primitives import Circle, Group, Line, Page, Polygon, Primitive, Rect, Style, Text
@@ -384,27 +385,25 @@ def mission_items(game: Game, pos, space: MapSpace) -> list[Primitive]:
     return items
 
 
-def map_legend(game: Game, x: float, y: float, w: float) -> list[Primitive]:
-    """What the symbols mean, at the foot of the map."""
+def map_legend(game: Game):
+    """What the symbols mean, as a layout for the tiler (placed under the map, whole on one
+    tile): the width it gets -> (items, height)."""
     point_map = game.get("point_maps", MAP_ID)
     all_assumed = all(r.is_assumed for r in point_map.routes)  # type: ignore[attr-defined]
-    items: list[Primitive] = [Rect(x, y, w, 14, Style(fill="#ffffff", stroke="#333333",
-                                                      width=0.3))]
-    title = f"{point_map.label}{rules(point_map)}"
-    items.append(fitted(title, x + 2, y + 5, 3.6, 150, bold=True))
-    parts = [("6", "US land-aircraft capacity 陸上機収容力 (∞ unlimited, × US may not enter)"),
-             ("AUS", "Australian flag (Australian units may go there)"),
-             ("'42", "objective in that campaign year 目標")]
-    cx = x + 2
-    for symbol, text in parts:
-        items.append(Text(cx, y + 11, symbol, size=2.8, bold=True, fill="#1f4e9a"))
-        items.append(Text(cx + 8, y + 11, text, size=2.6))
-        cx += 14 + text_width(text, 2.6)
-    items.append(Line(cx, y + 10, cx + 10, y + 10, ROUTE))
-    note = "route ルート" + (f" ({dagger(True)} all routes and positions assumed)"
+    badge = Style(fill="#ffffff", stroke="#1f4e9a", width=0.4)
+    route = "route ルート" + (f" ({dagger(True)} all routes and positions assumed)"
                                if all_assumed and proofing() else "")
-    items.append(Text(cx + 12, y + 11, note, size=2.6))
-    return items
+    entries = [
+        ([Rect(0.5, -0.2, 9, 6.4, badge, r=1),
+          Text(5, 4.4, "6", size=3.6, anchor="middle", bold=True, fill="#1f4e9a")],
+         "US land-aircraft capacity 陸上機収容力 (∞ unlimited, × US may not enter)"),
+        (australia_flag(2.0, 1.0, False), "Australian flag (Australian units may go there)"),
+        ([Text(5, 4.2, "'42", size=2.4, anchor="middle", fill="#7a3b00")],
+         "objective in that campaign year 目標"),
+        ([Line(0, 3, 10, 3, ROUTE)], route),
+    ]
+    title = f"{point_map.label}{rules(point_map)}"
+    return lambda width: legend_block(title, entries, width)
 
 
 def campaign_map_drawing(game: Game) -> tuple[tuple[Primitive, ...], float, float]:
@@ -420,12 +419,11 @@ def campaign_map_drawing(game: Game) -> tuple[tuple[Primitive, ...], float, floa
     items.append(Group(tuple(point_group(game, p, *pos[p.id]) for p in point_map.points),
                        cls="points"))
     segments = [(pos[r.a], pos[r.b]) for r in point_map.routes]
-    space = MapSpace(labels.Box(2, 2, w - 2, h - 20), segments)
+    space = MapSpace(labels.Box(2, 2, w - 2, h - 2), segments)
     space.taken += [disc_box(p, *pos[p.id]) for p in point_map.points]
     items.append(Group(tuple(port_return_items(game, pos, space)), cls="port-return"))
     items.append(Group(tuple(mission_items(game, pos, space)), cls="mission-boxes"))
     items.append(Group(tuple(point_labels(point_map, pos, years, space)), cls="point-labels"))
-    items.append(Group(tuple(map_legend(game, 4, h - 18, w - 8)), cls="map-legend"))
     panel, _ph = map_panel(game, PANEL_W - 8)
     items.append(Group(panel, dx=w + 4, dy=4, id="map-panel", cls="map-panel"))
     items.append(Rect(w, 0, PANEL_W, h, Style(stroke="#333333", width=0.5)))
@@ -993,7 +991,8 @@ def player_log_pages(game: Game, options: Options) -> list[KitPage]:
 def nimitz_map(game: Game, options: Options) -> list[KitPage]:
     """The campaign map with its boxes, turn track and tables (tiled), the battle sheet."""
     drawing, width, height = campaign_map_drawing(game)
-    return [*kit.tiled_pages(drawing, width, height, options, f"map {MAP_ID}"),
+    return [*kit.tiled_pages(drawing, width, height, options, f"map {MAP_ID}",
+                             legend=map_legend(game)),
             battle_sheet_page(game, options)]
 
 

@@ -44,7 +44,7 @@ def test_territories_carry_owner_capital_and_factory(game):
     assert "10" in texts_of(germany)
     box = next(i for i in germany.items if isinstance(i, Rect))
     assert box.style.stroke == aa.power_colour(game, "germany") == "#4d4d4d"
-    assert width == 770 and height == 440 + aa.LEGEND_H
+    assert width == 770 and height == 440  # the legend is placed by the tiler
 
 
 def test_every_connection_is_drawn_and_shapes_do_not_overlap(game):

@@ -1,0 +1,52 @@
+"""A map's legend as a block: a title, then every entry (a swatch and its words) in as many
+columns as the width allows. The tiler (``impose.tile``) chooses the width, so that the
+legend lies whole on one tile; each entry is one group (class ``legend-item``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .fonts import wrap
+from .primitives import Group, Primitive, Rect, Style, Text
+
+#: An entry: its swatch drawn in a SWATCH_W x SWATCH_H mm box at the origin, and its words.
+Entry = tuple[Sequence[Primitive], str]
+SWATCH_W, SWATCH_H = 10.0, 6.0
+TEXT = 2.5  # mm em height of an entry's words (7.1 pt)
+TITLE = 3.4
+COLUMN = 85.0  # the least width of a column of entries
+PAD = 3.0
+ROW = 8.0
+
+
+def legend_block(title: str, entries: Sequence[Entry], width: float
+                 ) -> tuple[tuple[Primitive, ...], float]:
+    """(items, height) of a framed legend ``width`` mm wide."""
+    inner = width - 2 * PAD
+    items: list[Primitive] = []
+    y = PAD
+    for line in wrap(title, TITLE, inner):
+        y += TITLE
+        items.append(Text(PAD, y, line, size=TITLE, bold=True, cls="legend-title"))
+        y += TITLE * 0.25
+    y += 2.0
+    columns = max(1, min(3, int(inner // COLUMN)))
+    col_w = inner / columns
+    for start in range(0, len(entries), columns):
+        row = entries[start:start + columns]
+        texts = [wrap(text, TEXT, col_w - SWATCH_W - 5.0) for _swatch, text in row]
+        for c, ((swatch, _text), lines) in enumerate(zip(row, texts, strict=True)):
+            items.append(_entry(swatch, lines, PAD + c * col_w, y))
+        y += max(ROW, 3.0 + max(len(t) for t in texts) * TEXT * 1.25)
+    height = y + PAD - 2.0
+    frame = Rect(0, 0, width, height, Style(fill="#ffffff", stroke="#333333", width=0.4),
+                 cls="legend-frame")
+    return (frame, *items), height
+
+
+def _entry(swatch: Sequence[Primitive], lines: list[str], x: float, y: float) -> Group:
+    words = [Text(SWATCH_W + 3.0, 3.8 + j * TEXT * 1.25, line, size=TEXT, cls="legend-text")
+             for j, line in enumerate(lines)]
+    return Group((Group(tuple(swatch), cls="legend-swatch"), *words), dx=x, dy=y,
+                 cls="legend-item")
