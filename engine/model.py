@@ -197,16 +197,43 @@ class TableRow(Item):
 
 
 @dataclass(frozen=True, kw_only=True)
+class CombatForm(Item):
+    """A combat results table's form: how attack and defence become a column, the grid of
+    results by die roll and column (engine/combat.py; docs/data-format.md, "Combat results
+    tables")."""
+
+    method: Literal["odds", "differential"]
+    attack: str = "attack"  # the unit stat summed for the attackers
+    defence: str = "defence"  # the unit stat summed for the defenders
+    columns: tuple[str, ...]  # "1-2", "1-1", "2-1" ... (odds) or "-2", "0", "+3" (differential)
+    round: Literal["defender", "attacker"] = "defender"  # whose favour fractions go in
+    below: str = "clamp"  # left of the first column: clamp, or a result code
+    above: str = "clamp"  # right of the last column: clamp, or a result code
+    codes: Mapping[str, str] = _no_map()  # result code -> what it means (DR: Defender retreats)
+    grid: Mapping[str, tuple[str, ...]]  # die result or range -> one result per column
+
+
+@dataclass(frozen=True, kw_only=True)
 class Table(Record):
     """Table record (see docs/data-format.md)."""
 
     dice: str | None = None
     keys: tuple[TableKey, ...] = ()
-    results: tuple[str, ...]
+    results: tuple[str, ...] = ()
     modifiers: tuple[Modifier, ...] = ()
-    rows: tuple[TableRow, ...]
+    rows: tuple[TableRow, ...] = ()
     text: str | None = None
     labels: Mapping[str, str] = _no_map()  # printed names of results and values (play aids)
+    crt: CombatForm | None = None  # a combat results table: keys, results and rows follow
+
+    def __post_init__(self) -> None:
+        if self.crt is not None and not self.rows and not self.keys:
+            from .combat import crt_expansion  # the CRT's grid as the rows every table has
+
+            keys, results, rows = crt_expansion(self)
+            object.__setattr__(self, "keys", keys)
+            object.__setattr__(self, "results", results)
+            object.__setattr__(self, "rows", rows)
 
     @cached_property
     def key_ids(self) -> tuple[str, ...]:
@@ -513,6 +540,29 @@ class GameStyle(Item):
 
 
 @dataclass(frozen=True, kw_only=True)
+class TerrainEffect(Record):
+    """A line of the terrain effects chart: a hex terrain, a hexside kind (river) or a map
+    feature kind (city), by the name the map uses (docs/data-format.md, "terrain")."""
+
+    movement: int | str | None = None  # MP to enter (a hexside: MP added to cross), or a word
+    shift: int = 0  # combat column shift (negative: to the defender's favour)
+    defence: float | None = None  # defence multiplier of the units in the hex
+    attack: float | None = None  # attack multiplier of a unit attacking across (a hexside)
+    default: bool = False  # serves every hex terrain that has no entry of its own
+
+
+@dataclass(frozen=True, kw_only=True)
+class StackingLimit(Record):
+    """A stacking limit: at most ``limit`` units (or steps) in a hex, in every hex or only
+    in hexes of the terrains named (docs/data-format.md, "stacking")."""
+
+    limit: int
+    of: Literal["units", "steps"] = "units"
+    terrain: tuple[str, ...] = ()
+    side: str | None = None  # only this side's units count (default: every unit)
+
+
+@dataclass(frozen=True, kw_only=True)
 class Placement(Item):
     """Placement record (see docs/data-format.md)."""
 
@@ -520,6 +570,7 @@ class Placement(Item):
     unit: str | None = None
     marker: str | None = None
     count: int | None = None
+    hex: str | None = None  # the hex of a map it starts in (stacking is checked)
     where: Value = None
     steps: int | None = None
     per: str | None = None
@@ -574,6 +625,7 @@ class Sheet(Record):
     kind: Literal["plan-sheet", "play-aid", "log", "setup", "reference"]
     sections: tuple[SheetSection, ...] = ()
     tables: tuple[str, ...] = ()
+    charts: tuple[Literal["terrain", "stacking"], ...] = ()  # the terrain effects chart ...
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -597,6 +649,8 @@ SECTIONS: Mapping[str, type[Record]] = FrozenDict(
         "hex_maps": HexMap,
         "point_maps": PointMap,
         "displays": Display,
+        "terrain": TerrainEffect,
+        "stacking": StackingLimit,
         "setup": SetupItem,
         "sequence": Phase,
         "victory": VictoryCondition,
@@ -622,6 +676,8 @@ class Game:
     hex_maps: tuple[HexMap, ...] = ()
     point_maps: tuple[PointMap, ...] = ()
     displays: tuple[Display, ...] = ()
+    terrain: tuple[TerrainEffect, ...] = ()
+    stacking: tuple[StackingLimit, ...] = ()
     setup: tuple[SetupItem, ...] = ()
     sequence: tuple[Phase, ...] = ()
     victory: tuple[VictoryCondition, ...] = ()

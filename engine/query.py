@@ -108,6 +108,8 @@ def run_lookup(game: Game, ref: RefTable, pairs: Sequence[str]) -> dict[str, Any
                errata=list(answer.errata or ref.errata))
     if answer.text:
         out["text"] = answer.text
+        if ref.whole_text:
+            out[WHOLE_TEXT] = True
     return out
 
 
@@ -137,6 +139,8 @@ def run_roll(game: Game, ref: RefTable, pairs: Sequence[str], seed: int | None) 
     out["seed"] = seed
     if answer.text:
         out["text"] = answer.text
+        if ref.whole_text:
+            out[WHOLE_TEXT] = True
     return out
 
 

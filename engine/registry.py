@@ -117,6 +117,7 @@ class RefTable:
     errata: tuple[str, ...] = ()
     lookup_allowed: bool = True
     float_odds: bool = False  # ``odds(game, args, exact=bool)``: floats unless --exact
+    whole_text: bool = False  # an answer's ``text`` is the whole text answer (engine/combat.py)
 
     def input(self, name: str) -> Input:
         for item in self.inputs:
@@ -199,7 +200,11 @@ def engine_for(game: Game) -> GameEngine:
 
 def ref_tables(game: Game) -> dict[str, RefTable]:
     """Every table a referee can query: the engine's, then the data's die-range tables."""
+    from .combat import form_tables  # CRTs and the combat query (the data forms)
+
     tables = dict(engine_for(game).tables)
+    for name, ref in form_tables(game).items():
+        tables.setdefault(name, ref)
     for table in game.tables:
         tables.setdefault(table.id, data_ref_table(table))
     return dict(sorted(tables.items()))

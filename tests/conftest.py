@@ -23,3 +23,13 @@ def tiny_game(tmp_path: Path) -> Path:
     target = tmp_path / "tiny"
     shutil.copytree(FIXTURES / "games" / "tiny", target)
     return target
+
+
+@pytest.fixture
+def corps_game(tmp_path: Path) -> Path:
+    """A copy of tests/fixtures/games/corps (a designer's hex-and-counter game using the
+    data forms: an odds-ratio CRT, a terrain effects chart, hexsides, stacking) that a test
+    may edit."""
+    target = tmp_path / "corps"
+    shutil.copytree(FIXTURES / "games" / "corps", target)
+    return target

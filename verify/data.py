@@ -35,6 +35,7 @@ from ..engine.model import (
     Track,
 )
 from ..engine.tables import matches, norm, parse_condition
+from .forms import FORM_CHECKS
 
 #: keys that are not data values (ids, names, notes, provenance).
 META_KEYS = frozenset({"id", "name", "name_ja", "rule", "source", "note", "assumed", "errata",
@@ -609,5 +610,6 @@ CHECKS: tuple[Callable[[Game], Iterator[Problem]], ...] = (
     check_errata,
     check_referee_scenarios,
     check_style,
+    *FORM_CHECKS,
 )
 
