@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
+from ..engine.combat import crt_notes
 from ..engine.errors import BadInput
 from ..engine.model import Display, Game, PointMap, Sheet, Table, Track
 from ..engine.query import show_value
@@ -307,8 +308,14 @@ def _crt_block(table: Table, crt: Crt, width: float, names: dict[str, str]) -> B
     rows = [[label, *cells] for label, cells in zip(crt.row_labels, crt.cells, strict=True)]
     block = grid_block(header, rows, width - 0.0, f"table {table.id!r}", span_first=True,
                        shade=True)
-    lines, used = text_lines(caption, 0, block.height + 0.5, SMALL, width)
-    return Block((*block.items, *lines), block.height + used + 0.5, width=block.width)
+    captions = crt_notes(table) if table.crt is not None else [caption]
+    lines: list[Primitive] = []
+    y = block.height + 0.5
+    for text in captions:  # a CRT's notes: its codes, rounding and ends (engine/combat.py)
+        more, used = text_lines(text, 0, y, SMALL, max(block.width, min(width, NARROW * 1.6)))
+        lines.extend(more)
+        y += used
+    return Block((*block.items, *lines), y, width=block.width)
 
 
 # --- grids of cells ------------------------------------------------------------------------
@@ -509,6 +516,11 @@ def sheet_blocks(game: Game, sheet: Sheet, width: float,
                 yield paragraph(f"• {line}", width)
     for table_id in sheet.tables:
         yield from table_blocks(game.table(table_id), width, game, max_h)
+    if sheet.charts:
+        from .charts import chart_blocks  # the terrain effects chart, stacking limits
+
+        for chart in sheet.charts:
+            yield from chart_blocks(game, chart, width)
 
 
 RULE = Style(stroke="#888888", width=0.2)

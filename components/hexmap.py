@@ -566,11 +566,7 @@ def legend_entries(hex_map: HexMap, ground: dict[str, str], looks) -> list[tuple
     entries: list[tuple[list, str]] = []
     for name in dict.fromkeys(sorted(set(ground.values()))):
         look = looks[name]
-        swatch = [Rect(0, 0, 10, 6, Style(fill=look.fill, stroke=GRID, width=0.25))]
-        if look.texture:
-            for x in (2.5, 7.5):
-                swatch += texture_mark(look, x, 3.2, 2.4)
-        entries.append((swatch, look.label or name))
+        entries.append((terrain_swatch(look), look.label or name))
     colours = overlay_colours(hex_map)
     for i, feature in enumerate(hex_map.features):
         text = feature.name or feature.label or feature.id or feature.kind
@@ -581,13 +577,26 @@ def legend_entries(hex_map: HexMap, ground: dict[str, str], looks) -> list[tuple
     return [(s, t) for s, t in entries if s]
 
 
+def terrain_swatch(look: TerrainStyle) -> list[Primitive]:
+    """A terrain's fill and texture in a 10x6 mm box (the legend, the terrain chart)."""
+    swatch: list[Primitive] = [Rect(0, 0, 10, 6, Style(fill=look.fill, stroke=GRID, width=0.25))]
+    if look.texture:
+        for x in (2.5, 7.5):
+            swatch += texture_mark(look, x, 3.2, 2.4)
+    return swatch
+
+
+def hexside_swatch(kind: str) -> list[Primitive]:
+    """A hexside kind's line across a 10x6 mm box (the legend, the terrain chart)."""
+    return [Line(0, 3, 10, 3, s) for s in HEXSIDE_STYLES.get(kind, DEFAULT_HEXSIDE)]
+
+
 def _feature_swatch(feature: Feature, ink: str | None) -> list[Primitive]:
     symbol = symbol_of(feature)
     if symbol:
         return point_symbol(symbol, 5, 3, 5.0)
     if feature.get("hexsides"):
-        styles = HEXSIDE_STYLES.get(feature.kind, DEFAULT_HEXSIDE)
-        return [Line(0, 3, 10, 3, s) for s in styles]
+        return hexside_swatch(feature.kind)
     if terrain_of(feature) or not ink:
         return []
     if feature.kind == "entry":

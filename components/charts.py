@@ -1,0 +1,143 @@
+"""Charts of the data forms on play aids: the terrain effects chart and the stacking limits.
+
+A sheet lists them in ``charts: [terrain, stacking]``. The terrain chart prints each entry
+of the game's ``terrain`` section with the look the map gives it (the swatch of the map's
+legend: ``hexmap.terrain_swatch``, ``hexside_swatch``, ``point_symbol``), its movement
+cost and its combat effects, each with its rule: the values the combat query reads.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from fractions import Fraction
+
+from ..engine.model import Game, TerrainEffect
+from ..engine.terrain import game_names
+from ..output import rules_text
+from .aids import BODY, CELL, HEAD, LEADING, SMALL, Block, heading, text_lines
+from .fonts import text_width, wrap
+from .hexmap import hexside_swatch, point_symbol, terrain_looks, terrain_swatch
+from .marks import dagger
+from .primitives import Group, Primitive, Rect, Text
+
+SWATCH_W = 14.0  # mm: the column of swatches (a 10x6 mm swatch and its margins)
+ROW_MIN = 8.0  # mm: a row holds a swatch
+PAD = 1.2
+
+
+def chart_blocks(game: Game, chart: str, width: float) -> Iterator[Block]:
+    """The chart ``chart`` (a name of ``Sheet.charts``) as blocks."""
+    if chart == "terrain":
+        yield from terrain_chart(game, width)
+    elif chart == "stacking":
+        yield from stacking_chart(game, width)
+
+
+def _times(value: float) -> str:
+    frac = Fraction(str(value))
+    return f"x{frac.numerator}" if frac.denominator == 1 else f"x{frac}"
+
+
+def movement_text(entry: TerrainEffect, hexside: bool) -> str:
+    if entry.movement is None:
+        return "–"
+    if isinstance(entry.movement, str):
+        return entry.movement
+    if hexside:
+        return f"+{entry.movement} MP to cross" if entry.movement else "no extra MP"
+    return f"{entry.movement} MP"
+
+
+def combat_text(entry: TerrainEffect, hexside: bool) -> str:
+    parts = []
+    if entry.shift:
+        column = "column" if abs(entry.shift) == 1 else "columns"
+        parts.append(f"{entry.shift:+d} {column}" + (" if every attacker attacks across"
+                                                     if hexside else ""))
+    if entry.defence is not None:
+        parts.append(f"defence {_times(entry.defence)}")
+    if entry.attack is not None:
+        parts.append(f"attack {_times(entry.attack)} for a unit attacking across")
+    return "; ".join(parts) or "no effect"
+
+
+def terrain_chart(game: Game, width: float) -> Iterator[Block]:
+    """One row per chart entry: swatch, name, movement, combat, rule."""
+    if not game.terrain:
+        return
+    yield heading("Terrain effects chart", width, 3.6)
+    names = game_names(game)
+    looks = terrain_looks(game)
+    rows = []
+    for entry in game.terrain:
+        hexside = entry.id in names.hexsides
+        if hexside:
+            swatch = hexside_swatch(entry.id)
+            kind = "hexside"
+        elif entry.id in names.features and entry.id not in names.terrains:
+            swatch = point_symbol(entry.id, 5, 3, 5.0)
+            kind = "in the hex"
+        else:
+            look = looks.get(entry.id)
+            swatch = terrain_swatch(look) if look is not None else []
+            kind = "other terrain" if entry.default and entry.id not in names.terrains else ""
+        name = entry.name or (look.label if not hexside and looks.get(entry.id) else entry.id)
+        label = f"{name} ({kind})" if kind else str(name)
+        rows.append((swatch, [label, movement_text(entry, hexside), combat_text(entry, hexside)
+                              + dagger(entry.is_assumed), rules_text(entry.rule) or "–"]))
+    yield _table(["Terrain", "Movement", "Combat", "Rule"], rows, width)
+
+
+def _table(header: list[str], rows: list[tuple[list[Primitive], list[str]]],
+           width: float) -> Block:
+    """Ruled rows: a swatch column, then text columns as wide as their text, the widest
+    (combat) wrapped to what is left of ``width``."""
+    columns = list(zip(header, *(cells for _s, cells in rows), strict=True))
+    natural = [max(text_width(t, BODY) for t in col) + 2 * PAD for col in columns]
+    room = width - SWATCH_W - sum(natural) + max(natural)
+    widths = [min(w, max(room, 30.0)) if w == max(natural) else w for w in natural]
+    items: list[Primitive] = []
+    y = _row(items, None, header, widths, 0.0, head=True)
+    for swatch, cells in rows:
+        y = _row(items, swatch, cells, widths, y)
+    return Block(tuple(items), y + 2.0, id="chart-terrain", cls="chart terrain-chart",
+                 width=SWATCH_W + sum(widths))
+
+
+def _row(items: list[Primitive], swatch, cells: list[str], widths: list[float], y: float,
+         head: bool = False) -> float:
+    wrapped = [wrap(text, BODY, w - 2 * PAD) for text, w in zip(cells, widths, strict=True)]
+    lines = max(len(w) for w in wrapped)
+    h = max(ROW_MIN if not head else 0.0, lines * BODY * LEADING + BODY * 0.6)
+    style = HEAD if head else CELL
+    items.append(Rect(0, y, SWATCH_W, h, style))
+    if swatch:
+        items.append(Group(tuple(swatch), dx=2.0, dy=y + (h - 6.0) / 2, cls="chart-swatch"))
+    x = SWATCH_W
+    for text_rows, w in zip(wrapped, widths, strict=True):
+        items.append(Rect(x, y, w, h, style))
+        top = y + (h - len(text_rows) * BODY * LEADING) / 2
+        for j, line in enumerate(text_rows):
+            items.append(Text(x + PAD, top + BODY * 1.0 + j * BODY * LEADING, line, size=BODY,
+                              bold=head))
+        x += w
+    return y + h
+
+
+def stacking_chart(game: Game, width: float) -> Iterator[Block]:
+    """The stacking limits, one line each with its rule."""
+    if not game.stacking:
+        return
+    yield heading("Stacking", width, 3.6)
+    items: list[Primitive] = []
+    y = 0.0
+    for limit in game.stacking:
+        where = ("in " + ", ".join(limit.terrain) + " hexes" if limit.terrain
+                 else "in a hex")
+        whose = f" ({limit.side})" if limit.side else ""
+        text = (f"At most {limit.limit} {limit.of if limit.limit != 1 else limit.of[:-1]}"
+                f"{whose} {where}{dagger(limit.is_assumed)}  [{rules_text(limit.rule) or '–'}]")
+        lines, used = text_lines(text, 0, y, SMALL * 1.1, width)
+        items.extend(lines)
+        y += used
+    yield Block(tuple(items), y + 2.0, id="chart-stacking", cls="chart stacking-chart")
