@@ -27,7 +27,14 @@ from .inputs import quote
 from .model import CombatForm, FrozenDict, Game, Table, TableKey, TableRow, Unit
 from .registry import REQUIRED, Answer, Input, OddsAnswer, RefTable
 from .tables import lookup_row
-from .terrain import Effect, grid_of, hex_effects, hexside_effects, map_of
+from .terrain import (
+    Effect,
+    grid_of,
+    hex_effects,
+    hexside_effects,
+    map_of,
+    terrain_ref_table,
+)
 
 #: The id of the column key of each method (``odds=3-1``, ``difference=+2``).
 COLUMN_KEY = {"odds": "odds", "differential": "difference"}
@@ -490,8 +497,8 @@ def combat_ref_table(game: Game, table: Table) -> RefTable:
         return _answer(table, found, code, roll, t.lines, t.rules, extra)
 
     def odds(game_: Game, args: dict[str, Any]) -> OddsAnswer:
-        t, found, extra = work(args)
-        return _odds_answer(table, found, t.lines, t.rules, extra)
+        t, found, _extra = work(args)  # the steps are in the text; lookup --json has them
+        return _odds_answer(table, found, t.lines, t.rules)
 
     return RefTable(name=combat_name(game, table), summary=f"Combat on the {table.label}",
                     rules=table.rule, inputs=inputs, results=("column", RESULT, "meaning"),
@@ -517,9 +524,12 @@ def combat_name(game: Game, table: Table) -> str:
 
 
 def form_tables(game: Game) -> dict[str, RefTable]:
-    """The referee tables the data forms give: each CRT, and its combat query."""
+    """The referee tables the data forms give: each CRT and its combat query, and the
+    terrain effects of a hex (``terrain``)."""
     out: dict[str, RefTable] = {}
     for table in crt_tables(game):
         out[table.id] = crt_ref_table(table)
         out[combat_name(game, table)] = combat_ref_table(game, table)
+    if game.terrain and game.hex_maps:
+        out["terrain"] = terrain_ref_table(game)
     return out

@@ -93,7 +93,8 @@ def _cache_path(folder: Path) -> Path | None:
     root = Path(os.environ.get("WARPRESS_CACHE") or Path.home() / ".cache" / "warpress")
     digest = hashlib.sha256()
     here = Path(__file__).resolve().parent
-    for source in ("model.py", "convert.py", "loader.py", "yamlnodes.py", "limits.py"):
+    for source in ("model.py", "convert.py", "loader.py", "yamlnodes.py", "limits.py",
+                   "combat.py"):  # combat.py expands a CRT's grid into the table's rows
         digest.update((here / source).read_bytes())
     try:
         for file in sorted(folder.glob("*.y*ml")):

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 from .errors import BadInput
@@ -181,3 +182,97 @@ def limits_for_sides(game: Game) -> Iterator[str | None]:
     """The sides stacking limits are kept for: None (every unit) and each side named."""
     yield None
     yield from dict.fromkeys(s.side for s in game.stacking if s.side)
+
+
+# --- the terrain table: what a hex (and a hexside crossed into it) does -------------------
+
+
+def terrain_ref_table(game: Game):
+    """``lookup GAME terrain hex=0504 from=0404``: the chart's entries for the hex and the
+    hexside crossed, the movement cost to enter and the combat effects, with their rules."""
+    from .registry import Answer, Input, RefTable
+
+    inputs = (Input("hex", "text", help="the hex entered or attacked"),
+              Input("from", "text", help="the hex next to it a unit comes from (hexsides)",
+                    default=None))
+
+    def resolve(game_: Game, args: dict[str, Any], dice) -> Answer:
+        return terrain_answer(game, args["hex"], args.get("from"))
+
+    return RefTable(name="terrain", summary="Terrain effects of a hex (and a hexside crossed)",
+                    rules=tuple(r for e in game.terrain for r in e.rule)[:1], inputs=inputs,
+                    results=("terrain", "movement", "shift", "defence", "attack"),
+                    resolve=resolve, whole_text=True)
+
+
+def terrain_answer(game: Game, hex_id: str, from_hex: str | None):
+    from .registry import Answer
+
+    hex_map = map_of(game, hex_id, "hex")
+    here = hex_effects(game, hex_map, hex_id)
+    crossed: list[Effect] = []
+    if from_hex is not None:
+        if from_hex not in hex_map.hex_set or grid_of(hex_map).distance(from_hex, hex_id) != 1:
+            raise BadInput(f"from={quote(from_hex)} is not a hex next to {quote(hex_id)}")
+        crossed = hexside_effects(game, hex_map, from_hex, hex_id)
+    terrain = hex_terrains(hex_map)[hex_id]
+    cost, cost_lines = movement_cost(here, crossed)
+    shift = sum(e.entry.shift for e in here) + sum(e.entry.shift for e in crossed)
+    defence = Fraction(1)
+    for e in here:
+        if e.entry.defence is not None:
+            defence *= Fraction(str(e.entry.defence))
+    attack = Fraction(1)
+    for e in crossed:
+        if e.entry.attack is not None:
+            attack *= Fraction(str(e.entry.attack))
+    lines = [*cost_lines]
+    rules: list[str] = []
+    for e in (*here, *crossed):
+        rules.extend(e.entry.rule)
+        bits = [f"{e.entry.shift:+d} column" if e.entry.shift else "",
+                f"defence x{_num(e.entry.defence)}" if e.entry.defence is not None else "",
+                f"attack x{_num(e.entry.attack)} across" if e.entry.attack is not None else ""]
+        bits = [b for b in bits if b]
+        if bits:
+            lines.append(f"{e.why}: {', '.join(bits)} [{', '.join(e.entry.rule) or 'assumed'}]")
+    if not here:
+        lines.append(f"{terrain}: no entry in the terrain effects chart")
+    result = {"terrain": terrain, "movement": cost, "shift": shift,
+              "defence": _num(defence), "attack": _num(attack),
+              "effects": [{"from": e.why, "entry": e.entry.id, "rules": list(e.entry.rule)}
+                          for e in (*here, *crossed)]}
+    text = f"{hex_id}: {terrain}" + "".join(f"\n  {line}" for line in lines)
+    return Answer(result=result, rules=tuple(dict.fromkeys(rules)), text=text)
+
+
+def movement_cost(here: list[Effect], crossed: list[Effect]) -> tuple[Any, list[str]]:
+    """MP to enter: the hex terrain's ``movement``, a feature's in the hex replacing it,
+    plus each hexside crossed; a word (``prohibited``) wins over numbers."""
+    cost: Any = None
+    lines = []
+    for e in here:
+        if e.entry.movement is not None:
+            instead = ", in place of the terrain's" if cost is not None else ""
+            cost = e.entry.movement
+            lines.append(f"enter: {e.entry.movement}{' MP' if isinstance(cost, int) else ''} "
+                         f"({e.why}{instead}) [{', '.join(e.entry.rule) or 'assumed'}]")
+    for e in crossed:
+        extra = e.entry.movement
+        if extra is None:
+            continue
+        if isinstance(extra, str) or isinstance(cost, str):
+            cost = extra if isinstance(extra, str) else cost
+        else:
+            cost = (cost or 0) + extra
+        lines.append(f"cross {e.why}: {'+' if isinstance(extra, int) else ''}{extra}"
+                     f"{' MP' if isinstance(extra, int) else ''} "
+                     f"[{', '.join(e.entry.rule) or 'assumed'}]")
+    if cost is not None:
+        lines.insert(0, f"movement cost {cost}{' MP' if isinstance(cost, int) else ''}")
+    return cost, lines
+
+
+def _num(value) -> int | float:
+    frac = Fraction(str(value))
+    return int(frac) if frac.denominator == 1 else round(float(frac), 3)
