@@ -137,9 +137,10 @@ def friendly(fn):
 
 
 def _game_names(game: str) -> list[str]:
-    from .engine.loader import builtin_games
+    """``all``: the shipped games, then those of installed packages (entry points)."""
+    from .engine.loader import builtin_games, entry_point_games
 
-    return list(builtin_games()) if game == "all" else [game]
+    return [*builtin_games(), *entry_point_games()] if game == "all" else [game]
 
 
 @click.group(cls=OneLineGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -159,9 +160,13 @@ def main() -> None:
 def games(game: str, as_json: bool) -> None:
     """List GAME (a game or a folder; all shipped games without it): kind, component
     counts, sourced vs assumed values."""
+    from .engine.loader import shadowed_entry_points
     from .verify.summary import game_summary
 
     rows = [game_summary(name) for name in _game_names(game)]
+    for entry in shadowed_entry_points():
+        click.echo(f"warpress: entry point {entry.id} = {entry.package} (package {entry.dist}) "
+                   f"is ignored: {entry.id!r} is a shipped game", err=True)
     if as_json:
         click.echo(json.dumps({"games": rows}, ensure_ascii=False, indent=2))
         return

@@ -185,7 +185,6 @@ def _largest_difference(attacker, defender, kind, more) -> float:
 
 
 def bench_kits(runs: int) -> None:
-    from warpress.components.games.midway_cards import card_front as cards_front
     from warpress.components.impose import Piece, impose
     from warpress.components.kit import build_kit, kit_pages, parse_options
     from warpress.components.page import paper
@@ -193,6 +192,7 @@ def bench_kits(runs: int) -> None:
     from warpress.components.primitives import Page
     from warpress.components.render_pdf import pdf_bytes
     from warpress.engine.loader import builtin
+    from warpress.games.midway_cards.kit import card_front as cards_front
 
     print("\n| kit job | median | peak memory | target | note |\n|---|---|---|---|---|")
     a4 = paper("a4")

@@ -246,7 +246,7 @@ def _kit_pages(game: Game, options: Options, progress: Callable[[str], None] | N
     for part in options.only:
         if progress:
             progress(part)
-        extra = extensions(game.id, part)
+        extra = extensions(game, part)
         if not any(e.replaces for e in extra):
             pages.extend(PART_BUILDERS[part](game, options))
         for extension in extra:

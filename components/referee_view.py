@@ -5,7 +5,7 @@ referee view adds ``"bombers"``, see /work/notes/referee-contract.md) and the lo
 for the map geometry, never from the referee's state: the player map cannot show what the view
 does not hold, and it reads no ``"bombers"`` key even when one is there.
 
-The map itself is the print kit's Nightfighter map (``components.games.nightfighter``: hexes,
+The map itself is the print kit's Nightfighter map (``games/nightfighter/kit.py``: hexes,
 entry marks, searchlight zones, flare paths, beacons, radio-beacon box) at the 17x22 in player
 map geometry. On top of it, one *piece* per item of the view, each a group with a stable id and
 the classes ``piece <kind> at-<hex>``:
@@ -33,10 +33,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..engine.errors import BadInput
-from ..engine.games.nightfighter.common import facing_text
 from ..engine.model import Game
-from .fonts import text_width
-from .games.nightfighter import (
+from ..games.nightfighter.kit import (
     BEACON_W,
     PAD,
     map_geometry,
@@ -44,6 +42,8 @@ from .games.nightfighter import (
     radio_beacon_box,
     wrapped,
 )
+from ..games.nightfighter.rules.common import facing_text
+from .fonts import text_width
 from .hexmap import HexGeometry
 from .kit import check_glyphs, safe_id, typeset
 from .primitives import Circle, Group, Page, Polygon, Primitive, Rect, Style, Text

@@ -12,6 +12,7 @@ import os
 import pickle
 import stat
 import tempfile
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
@@ -31,11 +32,63 @@ def builtin_games() -> tuple[str, ...]:
     return tuple(sorted(p.name for p in GAMES_DIR.iterdir() if (p / "game.yaml").is_file()))
 
 
+@dataclass(frozen=True)
+class EntryGame:
+    """A game an installed package provides through the entry-point group ``warpress.games``:
+    ``name = package`` (the game id = a package whose folder holds game.yaml)."""
+
+    id: str
+    package: str
+    folder: Path
+    dist: str
+
+
+def entry_point_games() -> dict[str, EntryGame]:
+    """The games of the ``warpress.games`` entry points, by id (a shipped id is not one of
+    them: the shipped game wins; ``shadowed_entry_points`` names those)."""
+    shipped = set(builtin_games())
+    return {g.id: g for g in _entry_games() if g.id not in shipped}
+
+
+def shadowed_entry_points() -> list[EntryGame]:
+    """Entry-point games whose id is a shipped game's (the shipped game is used)."""
+    shipped = set(builtin_games())
+    return [g for g in _entry_games() if g.id in shipped]
+
+
+def _entry_games() -> list[EntryGame]:
+    from importlib.metadata import entry_points
+    from importlib.util import find_spec
+
+    found = []
+    for point in sorted(entry_points(group="warpress.games"), key=lambda p: (p.name, p.value)):
+        try:
+            spec = find_spec(point.value)
+        except (ImportError, ValueError):
+            spec = None
+        if spec is None or not spec.submodule_search_locations:
+            raise BadInput(f"entry point {point.name} = {point.value} (group warpress.games, "
+                           f"package {_dist_name(point)}): {point.value!r} is not an "
+                           "importable package (its folder holds the game's game.yaml)")
+        folder = Path(list(spec.submodule_search_locations)[0]).resolve()
+        found.append(EntryGame(point.name, point.value, folder, _dist_name(point)))
+    return found
+
+
+def _dist_name(point) -> str:
+    dist = getattr(point, "dist", None)
+    return dist.name if dist is not None else "?"
+
+
 def game_dir(name_or_path: str | Path) -> tuple[Path, str]:
-    """Resolve GAME (a built-in id or a folder path) to (folder, prefix shown in messages)."""
+    """Resolve GAME (a built-in id, an entry-point game's id or a folder path) to (folder,
+    prefix shown in messages)."""
     text = str(name_or_path)
     if text in builtin_games():
         return GAMES_DIR / text, f"games/{text}"
+    entry = entry_point_games().get(text)
+    if entry is not None:
+        return entry.folder, str(entry.folder)
     path = Path(check_path_name(text, "game folder"))
     try:
         is_dir = path.is_dir()
@@ -225,6 +278,11 @@ def _game_info(documents, folder: Path, shown: str, problems: list[Problem]) -> 
     info = to_record(data["game"], GameInfo, ctx, "game", data.line_of("game"))
     problems.extend(ctx.problems)
     if ctx.problems:
+        return None
+    if info.engine is not None:
+        problems.append(Problem(file_shown, data["game"].line_of("engine"), "game.engine",
+                                "no longer used: a game's procedures go in rules/ (or rules.py) "
+                                "in the game's folder, found there (docs/engine.md)"))
         return None
     if info.id != folder.name and folder.name:
         problems.append(Problem(file_shown, data["game"].line_of("id"), "game.id",

@@ -142,7 +142,7 @@ class GameInfo(Record):
     publisher: str | None = None
     dice: tuple[str, ...] = ()
     sides: tuple[Side, ...] = ()
-    engine: str | None = None
+    engine: str | None = None  # refused (loader): the code is found in the folder
     sections: tuple[str, ...] = ()
     counter_mm: float | None = None
 

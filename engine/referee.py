@@ -6,14 +6,14 @@ I/O and draws every random number from the ``Dice`` it is given, so the same sce
 and commands always give the same state (the session store in ``engine.session`` relies on
 that to replay a log).
 
-The store owns the files; the referee owns the rules. A game registers its referee with
-``@register_referee("game-id")`` on a class implementing :class:`Referee`; the CLI looks it up
-with :func:`referee_for` (no ``if game == ...``).
+The store owns the files; the referee owns the rules. A game's folder holds its referee in
+``rules/session.py``, which names a class implementing :class:`Referee` ``REFEREE``; the CLI
+finds it with :func:`referee_for` (bound to the folder, never to the id; no
+``if game == ...``).
 """
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -115,48 +115,25 @@ class Referee(Protocol):
         """The umpire map (every attacker) as ``fmt`` bytes."""
 
 
-_REFEREES: dict[str, Callable[[], Referee]] = {}
-
-
-def register_referee(game_id: str) -> Callable[[type], type]:
-    """Class decorator: make ``cls()`` the referee of ``game_id``."""
-
-    def deco(cls: type) -> type:
-        _REFEREES[game_id] = cls
-        return cls
-
-    return deco
-
-
 def referee_for(game: Game) -> Referee:
-    """The referee of ``game``; BadInput listing the games that have one.
+    """The referee of ``game``: ``REFEREE`` of ``rules/session.py`` in its folder, imported
+    only here, so that a plain ``lookup`` does not pay for it; BadInput listing the games
+    that have one."""
+    from .gamecode import import_part, missing
 
-    A game's referee lives in the ``session`` module of its engine package (e.g.
-    ``warpress.engine.games.nightfighter.session``), imported only here, so that a plain
-    ``lookup`` does not pay for it."""
-    from .registry import engine_for, engine_module_name
-
-    engine_for(game)
-    name = game.info.engine
-    if game.id not in _REFEREES and name:
-        try:
-            importlib.import_module(f"{engine_module_name(name)}.session")
-        except ModuleNotFoundError as exc:
-            if not (exc.name or "").endswith(".session"):
-                raise
-    try:
-        return _REFEREES[game.id]()
-    except KeyError:
-        have = ", ".join(sorted({*_REFEREES, *_builtin_refereed()})) or "none"
-        raise BadInput(f"game {game.id!r} has no automatic referee (have: {have})") from None
+    module = import_part(game, "rules.session")
+    if module is None:
+        have = ", ".join(_builtin_refereed()) or "none"
+        raise BadInput(f"game {game.id!r} has no automatic referee (have: {have})")
+    referee = getattr(module, "REFEREE", None)
+    if not isinstance(referee, type):
+        raise missing(game, "rules.session", "REFEREE", "the class of the game's referee")
+    return referee()
 
 
 def _builtin_refereed() -> list[str]:
-    """Built-in games whose engine package has a ``session`` module (found, not imported)."""
-    from importlib.util import find_spec
-
-    from .loader import builtin_games
-    from .registry import engine_module_name
+    """Built-in games whose folder has a ``rules/session.py`` (found, not imported)."""
+    from .loader import GAMES_DIR, builtin_games
 
     return [name for name in builtin_games()
-            if find_spec(f"{engine_module_name(name)}.session") is not None]
+            if (GAMES_DIR / name / "rules" / "session.py").is_file()]

@@ -1,16 +1,15 @@
-"""The game registry: which engine module serves which game, and its tables.
+"""The game registry: which procedures serve a game, and its tables.
 
-Each game module (``engine/games/<game>.py``) creates one ``GameEngine`` with
-``register("<game>")`` and declares its referee tables with the
-``@ENGINE.table(...)`` decorator. ``engine_for(game)`` imports the module the
-game's data names in ``game.engine`` (no ``if game == ...`` anywhere). Every
-die-range table of the game's YAML is also served as a plain lookup, so a
-designer's data-only game answers ``warpress lookup`` too.
+A game folder's ``rules`` package (``games/<game>/rules/``) or module (``rules.py``) creates
+one ``GameEngine`` with ``ENGINE = register("<game>")`` and declares its referee tables with
+the ``@ENGINE.table(...)`` decorator. ``engine_for(game)`` imports the ``rules`` of the
+game's own folder and takes its ``ENGINE`` (``engine.gamecode``: bound to the folder, never
+to the id; no ``if game == ...`` anywhere). Every die-range table of the game's YAML is also
+served as a plain lookup, so a designer's data-only game answers ``warpress lookup`` too.
 """
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -169,33 +168,25 @@ class GameEngine:
         return register_fn
 
 
-_ENGINES: dict[str, GameEngine] = {}
-
-
 def register(game_id: str) -> GameEngine:
-    """Create (once) and return the engine of ``game_id``; called by game modules."""
-    return _ENGINES.setdefault(game_id, GameEngine(game_id))
-
-
-def engine_module_name(engine: str) -> str:
-    """``midway-cards`` -> ``warpress.engine.games.midway_cards``; dotted names stay."""
-    if "." in engine:
-        return engine
-    return f"{__package__}.games.{engine.replace('-', '_')}"
+    """A new engine for ``game_id``; a game's ``rules`` keeps it as ``ENGINE`` (each folder
+    its own, even when two folders share an id)."""
+    return GameEngine(game_id)
 
 
 def engine_for(game: Game) -> GameEngine:
-    """The registered engine of ``game`` (importing its module), or an empty one."""
-    name = game.info.engine
-    if not name:
+    """The ``ENGINE`` of the ``rules`` in ``game``'s folder, or an empty one without rules;
+    GameCodeError (one line) when they cannot be imported or define no engine."""
+    from .gamecode import import_part, missing
+
+    module = import_part(game, "rules")
+    if module is None:
         return GameEngine(game.id)
-    if name not in _ENGINES:
-        try:
-            importlib.import_module(engine_module_name(name))
-        except ModuleNotFoundError as exc:
-            raise BadInput(f"game {game.id!r} names engine {name!r}, which cannot be "
-                           f"imported ({exc.name} not found)") from None
-    return _ENGINES.get(name, GameEngine(game.id))
+    engine = getattr(module, "ENGINE", None)
+    if not isinstance(engine, GameEngine):
+        raise missing(game, "rules", "ENGINE", "ENGINE = register(game id), from "
+                      "warpress.engine.registry")
+    return engine
 
 
 def ref_tables(game: Game) -> dict[str, RefTable]:

@@ -1,5 +1,5 @@
 """`warpress referee ...` with CliRunner, against the hide-and-seek fake referee
-(tests/engine/test_session_fake.py; registered as game ``hideseek``'s referee per test)."""
+(tests/engine/test_session_fake.py; its game folder names it in rules/session.py)."""
 
 from __future__ import annotations
 
@@ -14,11 +14,6 @@ from warpress.cli import main
 
 sys.path.insert(0, str(Path(__file__).parent / "engine"))
 fake = importlib.import_module("test_session_fake")  # the same module pytest collects
-
-
-@pytest.fixture(autouse=True)
-def _hideseek(monkeypatch):
-    fake.register(monkeypatch)
 
 
 @pytest.fixture

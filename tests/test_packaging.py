@@ -1,7 +1,9 @@
-"""The package lists every Python folder, so `pip install .` ships it all."""
+"""The package lists every Python folder, so `pip install .` ships it all; a game folder's
+Python (games/<game>/rules/, checks.py, kit.py) ships as the package data of warpress.games."""
 
 from __future__ import annotations
 
+import re
 import tomllib
 from pathlib import Path
 
@@ -17,8 +19,22 @@ def test_every_package_folder_is_listed_in_pyproject():
         rel = init.parent.relative_to(ROOT)
         if rel.parts and rel.parts[0] in skip:
             continue
+        if len(rel.parts) > 1 and rel.parts[0] == "games":
+            continue  # a game folder's Python: package data (below)
         found.add(".".join(("warpress", *rel.parts)) if rel.parts else "warpress")
     assert found == listed
+
+
+def test_every_file_of_a_game_folder_is_package_data():
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    patterns = config["tool"]["setuptools"]["package-data"]["warpress.games"]
+    games = ROOT / "games"
+    files = [f.relative_to(games).as_posix() for f in games.rglob("*")
+             if f.is_file() and f.suffix in (".py", ".yaml") and f.parent != games
+             and "__pycache__" not in f.parts]
+    assert any(f.endswith("/rules/__init__.py") for f in files)
+    globs = [re.compile("[^/]*".join(map(re.escape, p.split("*"))) + "$") for p in patterns]
+    assert [f for f in files if not any(g.match(f) for g in globs)] == []  # * stays in a folder
 
 
 def test_the_font_and_its_licence_ship_together():

@@ -560,6 +560,18 @@ def check_referee_scenarios(game: Game) -> Iterator[Problem]:
         yield Problem(f"{game.id} referee scenarios", 0, "", str(exc))
 
 
+def check_game_code(game: Game) -> Iterator[Problem]:
+    """Every Python module of the game's folder (rules, its referee, checks, kit part) imports;
+    a module that does not is the file, the line and the error (``engine.gamecode``)."""
+    from ..engine.gamecode import PARTS, GameCodeError, import_part
+
+    for part in PARTS:
+        try:
+            import_part(game, part)
+        except GameCodeError as exc:
+            yield exc.problem
+
+
 def check_style(game: Game) -> Iterator[Problem]:
     """The ``style`` section: sides, colours, font floors, layouts and symbols it names."""
     from ..components.style import style_problems
@@ -608,6 +620,7 @@ CHECKS: tuple[Callable[[Game], Iterator[Problem]], ...] = (
     check_maps,
     check_displays,
     check_errata,
+    check_game_code,
     check_referee_scenarios,
     check_style,
     *FORM_CHECKS,

@@ -62,7 +62,7 @@ def _odds(game: Game, table: RefTable, pairs: list[str]):
         assume(False)
 
 
-@invariant("*", "odds", "every odds distribution sums to exactly 1")
+@invariant("odds", "every odds distribution sums to exactly 1")
 def odds_sum_to_one(game: Game):
     from hypothesis import given
     from hypothesis import strategies as st
@@ -86,7 +86,7 @@ def odds_sum_to_one(game: Game):
     return check
 
 
-@invariant("*", "odds", "exact odds agree with a seeded Monte Carlo of the same procedure",
+@invariant("odds", "exact odds agree with a seeded Monte Carlo of the same procedure",
            max_examples=8)
 def odds_agree_with_monte_carlo(game: Game):
     from hypothesis import given

@@ -1,11 +1,15 @@
 """Rule invariants as hypothesis properties, run by ``warpress verify``.
 
-An invariant is registered for a game with the rule number it holds the engine
-to::
+An invariant is registered, in the ``checks.py`` of a game's folder, with the rule number
+it holds the engine to::
 
-    @invariant("midway", "8.3(3)", "a carrier never holds more than 5 aircraft units")
+    @invariant("8.3(3)", "a carrier never holds more than 5 aircraft units")
     def carrier_capacity(game):
         return CarrierMachine.TestCase          # or a function decorated with @given
+
+It belongs to the folder whose ``checks`` registered it (``engine.gamecode``), never to a
+game id: a folder that reuses a shipped game's id runs none of that game's checks. The
+invariants of ``verify/generic.py`` hold for every game.
 
 The function receives the loaded ``Game`` (so a test can swap in a broken rule
 by handing it a modified game) and returns something hypothesis can run: a
@@ -98,34 +102,40 @@ def refusal(call: Callable[..., object], *args, **kwargs) -> str | None:
     return None
 
 
+#: every registered invariant, by the module that registered it
 _INVARIANTS: dict[str, list[Invariant]] = {}
-_LOADED: set[str] = set()
+GENERIC = f"{__package__}.generic"
 
 
-def invariant(game: str, rule: str, summary: str, *,
-              max_examples: int | None = None) -> Callable[[Factory], Factory]:
-    """Decorator: register a property factory for ``game`` (``*``: every game) under ``rule``."""
+def invariant(*names: str, max_examples: int | None = None) -> Callable[[Factory], Factory]:
+    """Decorator: register a property factory under ``rule`` with its ``summary``
+    (``@invariant(rule, summary)``; a game id given first is ignored: the invariant belongs
+    to the folder of the module that registers it, or to every game from verify/generic.py).
+    """
+    if not 2 <= len(names) <= 3:
+        raise TypeError("invariant(rule, summary, *, max_examples=None)")
+    rule, summary = names[-2:]
 
     def register(factory: Factory) -> Factory:
-        _INVARIANTS.setdefault(game, []).append(
-            Invariant(game, rule, summary, factory, factory.__name__, max_examples))
+        module = factory.__module__
+        shown = "*" if module == GENERIC else module
+        _INVARIANTS.setdefault(module, []).append(
+            Invariant(shown, rule, summary, factory, factory.__name__, max_examples))
         return factory
 
     return register
 
 
 def invariants_for(game: Game) -> list[Invariant]:
-    """The generic invariants plus the game's own (from ``verify/games/<game>.py``)."""
-    if game.id not in _LOADED:
-        _LOADED.add(game.id)
-        module = f"{__package__}.games.{game.id.replace('-', '_')}"
-        try:
-            importlib.import_module(module)
-        except ModuleNotFoundError as exc:
-            if exc.name != module:
-                raise
-    importlib.import_module(f"{__package__}.generic")
-    return [*_INVARIANTS.get("*", []), *_INVARIANTS.get(game.id, [])]
+    """The generic invariants plus those of the ``checks`` in the game's own folder."""
+    from ..engine.gamecode import import_part, owns
+
+    importlib.import_module(GENERIC)
+    own: list[Invariant] = []
+    if import_part(game, "checks") is not None:
+        own = [inv for module, found in _INVARIANTS.items() if owns(game, module)
+               for inv in found]
+    return [*_INVARIANTS.get(GENERIC, []), *own]
 
 
 def run(inv: Invariant, game: Game, examples: int = QUICK, seed: int = SEED) -> Outcome:

@@ -6,12 +6,14 @@
 import subprocess
 from pathlib import Path
 
-from warpress.components.games import axis_allies, midway_cards, nimitz
 from warpress.components.pieces import unit_pieces
 from warpress.components.primitives import Group, Page, Rect, Style, Text
 from warpress.components.render_pdf import pdf_bytes
 from warpress.components.symbols import AIRCRAFT, ICONS, NATO_DOMAIN, SHIPS, symbol
 from warpress.engine.loader import load_game
+from warpress.games.axis_allies import kit as axis_allies
+from warpress.games.midway_cards import kit as midway_cards
+from warpress.games.nimitz import kit as nimitz
 
 HERE = Path(__file__).resolve().parent
 

@@ -12,12 +12,12 @@ import io
 from pathlib import Path
 
 from PIL import Image
-from warpress.components.games.axis_allies import world_map_drawing
 from warpress.components.hexmap import hex_map_drawing
 from warpress.components.primitives import Group, Page
 from warpress.components.render_pdf import pdf_bytes, png_pages
 from warpress.engine.loader import load_game
 from warpress.engine.model import Axis, Feature, FrozenDict, HexMap
+from warpress.games.axis_allies.kit import world_map_drawing
 
 HERE = Path(__file__).resolve().parent
 EXTRA = ("terrain", "hexsides", "symbol", "color", "line")

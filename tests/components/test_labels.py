@@ -67,22 +67,22 @@ def _midway():
 
 
 def _nimitz():
-    from warpress.components.games.nimitz import campaign_map_drawing
     from warpress.engine.loader import builtin
+    from warpress.games.nimitz.kit import campaign_map_drawing
 
     return campaign_map_drawing(builtin("nimitz"))
 
 
 def _nightfighter(which: str):
-    from warpress.components.games.nightfighter import map_drawing
     from warpress.engine.loader import builtin
+    from warpress.games.nightfighter.kit import map_drawing
 
     return lambda: map_drawing(builtin("nightfighter"), which)
 
 
 def _axis_allies():
-    from warpress.components.games.axis_allies import world_map_drawing
     from warpress.engine.loader import builtin
+    from warpress.games.axis_allies.kit import world_map_drawing
 
     return world_map_drawing(builtin("axis-allies"))
 

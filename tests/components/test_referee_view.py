@@ -13,11 +13,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from warpress.components import referee_view as rv
 from warpress.components.fonts import text_width
-from warpress.components.games.nightfighter import radio_beacon_box
 from warpress.components.primitives import Circle, Group, Polygon, Text, walk
 from warpress.engine.errors import BadInput
-from warpress.engine.games.nightfighter.common import grid
 from warpress.engine.loader import builtin
+from warpress.games.nightfighter.kit import radio_beacon_box
+from warpress.games.nightfighter.rules.common import grid
 
 SVG = "{http://www.w3.org/2000/svg}"
 GAME = builtin("nightfighter")

@@ -9,14 +9,9 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_session_fake import make_game, rechain, register
+from test_session_fake import make_game, rechain
 from warpress.engine import session
 from warpress.engine.errors import BadInput, RuleViolation
-
-
-@pytest.fixture(autouse=True)
-def _hideseek(monkeypatch):
-    register(monkeypatch)
 
 
 @pytest.fixture

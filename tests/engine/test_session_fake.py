@@ -7,10 +7,10 @@ game), then ``sight`` (is the token within one cell of the searched cell?), then
 turns, the token escapes. The token's codename (from the scenario) is a hidden fact the
 player learns only by finding it: the tests look for it in files and views.
 
-:func:`register` makes it the referee of game ``hideseek`` for one test (the registry is
-restored afterwards, so other tests never see it); :func:`make_game` writes that game's
-folder (with two scenarios) where a test wants it. The module also holds the fake's own
-tests.
+:func:`make_game` writes that game's folder (with two scenarios) where a test wants it,
+with a ``rules/session.py`` naming :class:`HideSeekReferee` its ``REFEREE`` (the referee
+belongs to that folder alone, as a game's own Python does). The module also holds the
+fake's own tests.
 """
 
 from __future__ import annotations
@@ -23,9 +23,8 @@ from typing import Any
 
 import pytest
 import yaml
-from warpress.engine import referee as referee_module
 from warpress.engine.errors import BadInput, RuleViolation
-from warpress.engine.referee import Announcement, ScenarioInfo, Step, register_referee
+from warpress.engine.referee import Announcement, ScenarioInfo, Step
 
 GAME_YAML = """\
 game:
@@ -47,10 +46,16 @@ CELLS = 10
 
 
 def make_game(root: Path) -> Path:
-    """Write the hideseek game folder (game.yaml and scenarios/) under ``root``."""
+    """Write the hideseek game folder (game.yaml, scenarios/, and rules/session.py naming
+    this module's HideSeekReferee) under ``root``."""
     folder = root / "hideseek"
     (folder / "scenarios").mkdir(parents=True, exist_ok=True)
+    (folder / "rules").mkdir(exist_ok=True)
     (folder / "game.yaml").write_text(GAME_YAML, encoding="utf-8")
+    (folder / "rules" / "__init__.py").write_text("", encoding="utf-8")
+    (folder / "rules" / "session.py").write_text(
+        f"import sys\n\nREFEREE = sys.modules[{__name__!r}].HideSeekReferee\n",
+        encoding="utf-8")
     for name, text in SCENARIOS.items():
         (folder / "scenarios" / f"{name}.yaml").write_text(text, encoding="utf-8")
     return folder
@@ -245,12 +250,6 @@ def rechain(directory: Path, lines: list[str]) -> None:
     body.update(log_lines=len(out), log_sha256=session.sha256(out[-1]))
     state = {**body, "checksum": session.sha256(session.canonical(body))}
     (directory / "state.json").write_text(json.dumps(state, indent=1) + "\n")
-
-
-def register(monkeypatch) -> None:
-    """Register the fake as hideseek's referee until ``monkeypatch`` undoes it."""
-    monkeypatch.setattr(referee_module, "_REFEREES", dict(referee_module._REFEREES))
-    register_referee("hideseek")(HideSeekReferee)
 
 
 # --------------------------------------------------------------------------- the fake's tests

@@ -18,14 +18,9 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from test_session_fake import make_game, rechain, register
+from test_session_fake import make_game, rechain
 from warpress.cli import main
 from warpress.engine import session
-
-
-@pytest.fixture(autouse=True)
-def _hideseek(monkeypatch):
-    register(monkeypatch)
 
 
 @pytest.fixture

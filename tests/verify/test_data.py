@@ -175,8 +175,8 @@ def test_a_broken_referee_scenario_is_a_data_problem_with_file_and_line(tmp_path
     """`verify --data` loads the shipped scenarios of a game's automatic referee (issue 6)."""
     import shutil
 
-    from warpress.engine.games.nightfighter import scenario
     from warpress.engine.loader import builtin
+    from warpress.games.nightfighter.rules import scenario
     from warpress.verify.data import check_referee_scenarios
 
     game = builtin("nightfighter")
@@ -197,9 +197,9 @@ def test_every_broken_referee_scenario_is_reported_with_its_key_path(tmp_path, m
     import shutil
 
     from warpress.engine.errors import InputProblems
-    from warpress.engine.games.nightfighter import scenario
     from warpress.engine.loader import builtin
     from warpress.engine.referee import referee_for
+    from warpress.games.nightfighter.rules import scenario
     from warpress.verify.data import check_referee_scenarios
 
     game = builtin("nightfighter")

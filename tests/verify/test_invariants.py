@@ -11,7 +11,6 @@ from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
 from warpress.cli import main
 from warpress.engine.loader import load_game
 from warpress.engine.tables import lookup
-from warpress.verify import invariants as inv_module
 from warpress.verify.invariants import Invariant, run
 
 
@@ -83,10 +82,26 @@ def test_a_capacity_of_six_fails_with_a_replayable_program(tiny_game):
     assert "box holds 6 units" in outcome.counterexample
 
 
-def test_cli_verify_reports_fail_and_exits_1(tiny_game, monkeypatch):
-    registry = {"tiny": [Invariant("tiny", "4.1", "hits 0-2", _hits_never_exceed_two)]}
-    monkeypatch.setattr(inv_module, "_INVARIANTS", registry)
-    monkeypatch.setattr(inv_module, "_LOADED", {"tiny"})
+CHECKS = """\
+from hypothesis import given
+from hypothesis import strategies as st
+from warpress.engine.tables import lookup
+from warpress.verify.invariants import invariant
+
+
+@invariant("4.1", "hits 0-2")
+def hits_never_exceed_two(game):
+    @given(st.integers(1, 6), st.booleans())
+    def check(roll, armored):
+        hits = lookup(game.table("hit"), roll=roll, armored=armored)["hits"]
+        assert hits <= 2, f"{hits} hits"
+
+    return check
+"""
+
+
+def test_cli_verify_reports_fail_and_exits_1(tiny_game):
+    (tiny_game / "checks.py").write_text(CHECKS, encoding="utf-8")  # the folder's own check
     ok = CliRunner().invoke(main, ["verify", str(tiny_game)])
     assert ok.exit_code == 0, ok.output
     assert "PASS  4.1 hits 0-2" in ok.output

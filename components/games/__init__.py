@@ -1,1 +1,0 @@
-"""Per-game kit extensions (see components/registry.py)."""

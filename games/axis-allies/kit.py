@@ -1,0 +1,810 @@
+"""Axis & Allies' own kit pages: the world map as a schematic, the battle board, the
+national production chart, the weapons development chart, a unit reference card per
+power, and counters for every unit type in each power's colour.
+
+Everything comes from the game's YAML: the map from the ``world`` point map (map
+positions, owners, production, capital and original-factory flags, connections), the
+powers' colours from ``game.sides``, the battle-board columns and the reference cards
+from the ``unit`` table (the table the engine reads), the production chart from the
+``national-production`` track and the ``starting-ipc-*`` constants, the weapons chart
+from the ``weapons`` section and the ``weapons-development`` table, and the counters
+from the ``counter-mix`` section (starting forces plus a reserve per power).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+
+from warpress.components import areamap, holds, kit, labels
+from warpress.components.counters import draw, face_of
+from warpress.components.fonts import text_width, wrap
+from warpress.components.impose import Piece
+from warpress.components.kit import KitPage, Options
+from warpress.components.labels import LabelPlacer
+from warpress.components.legend import legend_block
+from warpress.components.marks import dagger
+from warpress.components.pieces import centred, counter_size, fit_text, marker_pieces, marker_word
+from warpress.components.primitives import (
+    Circle,
+    Group,
+    Line,
+    Page,
+    Polygon,
+    Primitive,
+    Rect,
+    Style,
+    Text,
+)
+from warpress.components.registry import kit_part
+from warpress.engine.errors import BadInput
+from warpress.engine.model import Game, Point, PointMap, Side
+from warpress.output import rules_text
+
+MAP_ID = "world"
+INK = "#222222"
+GREY = "#666666"
+SEA_FILL = "#d6e8f7"
+SEA_INK = "#2c5d8a"
+NEUTRAL_FILL = "#f7f7f4"
+BOARD = "#fbfbf8"  # the paper beyond every area
+ROUTE_STYLES = {
+    "land": Style(stroke="#8a6d3b", width=0.6),
+    "coast": Style(stroke="#5a7fa6", width=0.35, dash=(1.2, 0.8)),
+    "sea": Style(stroke="#5a7fa6", width=0.45),
+}
+BARRIER = Style(stroke="#3a3a3a", width=1.2)
+BOARD_VALUES = (1, 2, 3, 4)
+
+
+# --- small helpers -----------------------------------------------------------------------
+
+
+
+def mix(colour: str, amount: float) -> str:
+    """``colour`` mixed with white: 0 gives white, 1 the colour itself."""
+    rgb = [int(colour[i:i + 2], 16) for i in (1, 3, 5)]
+    return "#" + "".join(f"{round(255 - (255 - c) * amount):02x}" for c in rgb)
+
+
+def ink_on(colour: str) -> str:
+    """Black or white, whichever reads better on ``colour``."""
+    r, g, b = (int(colour[i:i + 2], 16) for i in (1, 3, 5))
+    return "#ffffff" if 0.299 * r + 0.587 * g + 0.114 * b < 140 else "#000000"
+
+
+def power_colour(game: Game, side_id: str | None) -> str:
+    """A power's colour from ``game.sides`` (grey for neutral or unknown)."""
+    for side in game.info.sides:
+        if side.id == side_id and (side.color or "").startswith("#"):
+            return side.color
+    return "#9a9a9a"
+
+
+def power(game: Game, side_id: str) -> Side:
+    """The side record of a power."""
+    return next(s for s in game.info.sides if s.id == side_id)
+
+
+def page_of(part: str, options: Options, items, id: str, landscape: bool = False) -> KitPage:
+    """A kit page of the chosen paper (landscape when asked)."""
+    p = options.paper.landscape if landscape else options.paper.portrait
+    return KitPage(part, Page(p.width, p.height, tuple(items), id=id))
+
+
+
+def cell(x: float, y: float, w: float, h: float, text: str, size: float = 2.8,
+         style: Style | None = None, bold: bool = False, anchor: str = "middle",
+         fill: str = INK) -> list[Primitive]:
+    """A framed cell with one line of text fitted inside."""
+    style = style or Style(stroke="#777777", width=0.2)
+    tx = x + w / 2 if anchor == "middle" else x + 1.2
+    return [Rect(x, y, w, h, style),
+            Text(tx, y + h / 2 + size * 0.35, text, size=fit_text(text, size, w - 2.0),
+                 anchor=anchor, bold=bold, fill=fill)]
+
+
+# --- the world map -----------------------------------------------------------------------
+
+
+NAME_SIZE = 2.5
+REACH = 48.0  # mm: no cell reaches farther from its area's position (empty board stays paper)
+HATCH = Style(stroke="#b5b5b5", width=0.3)
+NAME_W = 26.0  # names wrap to this width
+STACK = "stack"  # the class word of an area's box for its stack
+
+
+@dataclass
+class Area:
+    """A territory or sea zone on the map: its cell and the block drawn in it."""
+
+    point: Point
+    cell: list[tuple[float, float]]
+    x: float  # the block's centre
+    y: float
+    lines: list[str]
+    w: float
+    h: float
+    stack: float  # side of the box that holds the area's stack
+
+    @property
+    def land(self) -> bool:
+        return self.point.kind != "sea"
+
+    @property
+    def neutral(self) -> bool:
+        return self.land and (str(self.point.extra.get("owner") or "neutral") == "neutral"
+                              or "neutral" in self.point.flags)
+
+
+def map_size(point_map: PointMap) -> tuple[float, float]:
+    """The map area in mm, from the data."""
+    return point_map.width_mm or 770.0, point_map.height_mm or 440.0
+
+
+def block_size(point: Point, stack: float) -> tuple[list[str], float, float]:
+    """An area's name lines and the size of its block (name over its stack box)."""
+    name = (point.name or point.id).replace(" Sea Zone", "")
+    lines = wrap(name, NAME_SIZE, NAME_W)
+    w = max(stack + 5.0, max(text_width(line, NAME_SIZE) for line in lines) + 1.0)
+    return lines, w, len(lines) * NAME_SIZE * 1.2 + 1.5 + stack + 2.0
+
+
+def layout(game: Game, point_map: PointMap) -> dict[str, Area]:
+    """Each area's Voronoi cell round its map position, and its block placed in the cell as
+    near the position as it fits; BadInput naming the area whose block fits nowhere."""
+    w, h = map_size(point_map)
+    sites = [((p.x if p.x is not None else 0.5) * w, (p.y if p.y is not None else 0.5) * h)
+             for p in point_map.points]
+    cells = areamap.voronoi_cells(sites, (0, 0, w, h), REACH)
+    stack = holds.least(game) + 1.0
+    areas = {}
+    for point, cell, site in zip(point_map.points, cells, sites, strict=True):
+        lines, bw, bh = block_size(point, stack)
+        spot = areamap.place_block(cell, site, bw, bh)
+        if spot is None:
+            raise BadInput(f"{point.origin}: map area {point.id!r}: its name and a box for a "
+                           f"stack ({bw:.0f}x{bh:.0f} mm) do not fit in its cell; move its x, "
+                           f"y away from its neighbours")
+        areas[point.id] = Area(point, cell, spot[0], spot[1], lines, bw, bh, stack)
+    return areas
+
+
+def cell_items(game: Game, area: Area) -> Polygon:
+    """An area's cell: sea blue, land in its owner's tint (neutral grey-beige)."""
+    p = area.point
+    if not area.land:
+        return Polygon(tuple(area.cell), Style(fill=SEA_FILL, stroke="#9cbfdd", width=0.3),
+                       id=f"cell-{p.id}", cls="cell sea")
+    owner = "neutral" if area.neutral else str(p.extra.get("owner"))
+    fill = NEUTRAL_FILL if area.neutral else mix(power_colour(game, owner), 0.3)
+    return Polygon(tuple(area.cell), Style(fill=fill, stroke="#8a7a5a", width=0.3),
+                   id=f"cell-{p.id}", cls=f"cell land owner-{owner}")
+
+
+def hatch_items(area: Area, step: float = 3.0) -> list[Primitive]:
+    """Diagonal hatching across a neutral territory's cell (clipped to the cell)."""
+    xs = [x for x, _ in area.cell]
+    ys = [y for _, y in area.cell]
+    out: list[Primitive] = []
+    c = min(xs) - max(ys) - step
+    while c < max(xs) - min(ys):
+        c += step
+        ends = _chord(area.cell, c)
+        if ends:
+            out.append(Line(*ends[0], *ends[1], HATCH))
+    return out
+
+
+def _chord(cell, c: float):
+    """Where the line x - y = c crosses the convex ``cell``: its two ends, or None."""
+    hits = []
+    for i, (ax, ay) in enumerate(cell):
+        bx, by = cell[(i + 1) % len(cell)]
+        fa, fb = ax - ay - c, bx - by - c
+        if fa * fb < 0:
+            t = fa / (fa - fb)
+            hits.append((ax + (bx - ax) * t, ay + (by - ay) * t))
+    return (hits[0], hits[1]) if len(hits) >= 2 else None
+
+
+def neighbours(areas: dict[str, Area]):
+    """Every pair of areas whose cells share a border, with the border."""
+    listed = list(areas.values())
+    boxes = [(min(x for x, _ in a.cell), min(y for _, y in a.cell), max(x for x, _ in a.cell),
+              max(y for _, y in a.cell)) for a in listed]
+    for i, a in enumerate(listed):
+        for j in range(i + 1, len(listed)):
+            ba, bb = boxes[i], boxes[j]
+            if ba[0] > bb[2] + 0.1 or bb[0] > ba[2] + 0.1 or ba[1] > bb[3] + 0.1 \
+                    or bb[1] > ba[3] + 0.1:
+                continue
+            edge = areamap.shared_edge(a.cell, listed[j].cell)
+            if edge:
+                yield a.point.id, listed[j].point.id, edge
+
+
+def barrier_items(point_map: PointMap, areas: dict[str, Area]) -> list[Primitive]:
+    """A thick line on every border the rules do not let pieces cross (no connection)."""
+    joined = {frozenset((r.a, r.b)) for r in point_map.routes}
+    return [Line(*p, *q, BARRIER, id=f"barrier-{a}-{b}", cls="barrier")
+            for a, b, (p, q) in neighbours(areas) if frozenset((a, b)) not in joined]
+
+
+def route_items(point_map: PointMap, areas: dict[str, Area], width: float,
+                placer: LabelPlacer) -> list[Primitive]:
+    """Connections as lines between the areas' blocks, under them; one that wraps round the
+    board's east-west edge is drawn as two stubs to the edges, each naming the far end."""
+    items: list[Primitive] = []
+    for route in point_map.routes:
+        a, b = areas[route.a], areas[route.b]
+        style = ROUTE_STYLES.get(route.kind or "sea", ROUTE_STYLES["sea"])
+        rid = f"route-{route.a}-{route.b}"
+        cls = f"connection {route.kind or ''}".strip()
+        if abs(a.x - b.x) <= width / 2:
+            items.append(Line(a.x, a.y, b.x, b.y, style, id=rid, cls=cls))
+            continue
+        for near, far, part in ((a, b, "a"), (b, a, "b")):
+            edge = 0.0 if near.x < width / 2 else width
+            yy = near.y
+            items.append(Line(near.x, near.y, edge, yy, style, id=f"{rid}-{part}",
+                              cls=f"{cls} wraps"))
+            label = Text(0, 0, f"→ {(far.point.name or far.point.id).replace(' Sea Zone', '')}",
+                         size=2.2, fill=SEA_INK, cls="wrap-label map-label")
+            inward = 1.0 if edge == 0.0 else -1.0
+            spots = [(edge + inward * 1.0, yy + dy, "start" if edge == 0.0 else "end")
+                     for k in range(24) for dy in [(-1) ** k * (k // 2) * 3.0 - 1.0]]
+            items.append(placer.place(label, spots, f"the wrap label of {rid}"))
+    return items
+
+
+def area_items(game: Game, area: Area) -> Group:
+    """An area's block: the name, the box for its stack (class ``holds``), production,
+    capital and starting industrial complex (land), or "neutral"."""
+    p = area.point
+    items: list[Primitive] = []
+    ink = SEA_INK if not area.land else INK
+    top = -area.h / 2
+    for i, line in enumerate(area.lines):
+        items.append(Text(0, top + NAME_SIZE * (1.0 + 1.2 * i), line, size=NAME_SIZE,
+                          anchor="middle", bold=True, fill=ink, cls="area-name map-label"))
+    box_y = top + len(area.lines) * NAME_SIZE * 1.2 + 1.5
+    s = area.stack
+    if area.neutral:
+        word = "neutral 中立"
+        half = text_width(word, 2.4) / 2 + 0.6
+        items += [Rect(-half, box_y + s / 2 - 2.4, 2 * half, 3.4,
+                       Style(fill=NEUTRAL_FILL, stroke=None), r=0.8),
+                  Text(0, box_y + s / 2, word, size=2.4, anchor="middle", fill=GREY,
+                       cls="neutral-mark")]
+    else:
+        colour = SEA_INK if not area.land else power_colour(game, str(p.extra.get("owner")))
+        fill = mix(cell_items(game, area).style.fill or "#ffffff", 0.45)
+        items.append(Rect(-s / 2, box_y, s, s, Style(fill=fill, stroke=colour, width=0.35,
+                                                     dash=(1.5, 0.8)), r=1.5,
+                          id=f"stack-{p.id}", cls=holds.cls(STACK, "land" if area.land
+                                                            else "sea")))
+    if area.land and not area.neutral:
+        items += _land_marks(game, p, -s / 2, box_y, s)
+    kind = "territory" if area.land else "sea"
+    classes = _area_classes(area)
+    return Group(tuple(items), dx=area.x, dy=area.y, id=f"{kind}-{p.id}", cls=classes)
+
+
+def _area_classes(area: Area) -> str:
+    p = area.point
+    if not area.land:
+        return "sea-zone"
+    owner = "neutral" if area.neutral else str(p.extra.get("owner"))
+    capital = bool(p.extra.get("capital")) or "capital" in p.flags
+    factory = "original-factory" in p.flags
+    words = ["territory", "land", f"owner-{owner}"]
+    words += ["capital"] * capital + ["factory"] * factory + ["neutral"] * area.neutral
+    return " ".join(words)
+
+
+def _land_marks(game: Game, p: Point, x: float, y: float, s: float) -> list[Primitive]:
+    """Production in a circle on the box's left edge, the capital star on its right edge,
+    the industrial complex at its bottom right."""
+    colour = power_colour(game, str(p.extra.get("owner")))
+    items: list[Primitive] = []
+    production = p.extra.get("production") or 0
+    if production:
+        items += [Circle(x, y + 3.4, 2.8, Style(fill="#ffffff", stroke=INK, width=0.35),
+                         cls="production"),
+                  Text(x, y + 4.45, str(production), size=2.9, anchor="middle", bold=True,
+                       cls="production-value")]
+    if bool(p.extra.get("capital")) or "capital" in p.flags:
+        items.append(Polygon(star(x + s, y + 3.6, 3.2), Style(fill=colour, stroke="#000000",
+                                                              width=0.25), cls="capital-mark"))
+    if "original-factory" in p.flags:
+        items += factory_icon(x + s - 3.0, y + s - 2.6, colour)
+    return items
+
+
+def star(x: float, y: float, r: float) -> tuple[tuple[float, float], ...]:
+    """A five-pointed star of outer radius ``r`` centred on (x, y), point up."""
+    out = []
+    for i in range(10):
+        rr = r if i % 2 == 0 else r * 0.45
+        a = math.radians(-90 + 36 * i)
+        out.append((x + rr * math.cos(a), y + rr * math.sin(a)))
+    return tuple(out)
+
+
+def factory_icon(x: float, y: float, colour: str) -> list[Primitive]:
+    """A small industrial-complex symbol: a saw-tooth roof and a chimney."""
+    roof = ((x, y + 4.4), (x, y + 1.6), (x + 1.5, y + 0.6), (x + 1.5, y + 1.6), (x + 3, y + 0.6),
+            (x + 3, y + 1.6), (x + 4.5, y + 0.6), (x + 4.5, y - 0.8), (x + 5.5, y - 0.8),
+            (x + 5.5, y + 4.4))
+    return [Polygon(roof, Style(fill=colour, stroke="#000000", width=0.2), cls="factory-icon")]
+
+
+def legend_entries(game: Game) -> list[tuple[list[Primitive], str]]:
+    """The map's legend: the powers' colours, neutral ground, the area marks and the lines,
+    each a swatch in a 10x6 mm box and its words."""
+    entries: list[tuple[list[Primitive], str]] = []
+    for side in game.info.sides:
+        colour = power_colour(game, side.id)
+        entries.append(([Rect(0, 0, 10, 6, Style(fill=mix(colour, 0.3), stroke=colour,
+                                                  width=0.5), r=1)],
+                        f"{side.name} {side.name_ja or ''}".strip()))
+    neutral = [Rect(0, 0, 10, 6, Style(fill=NEUTRAL_FILL, stroke="#8a7a5a", width=0.3)),
+               *(Line(i, 6, i + 6, 0, HATCH) for i in (0.0, 4.0))]
+    entries.append((neutral, "neutral 中立: no unit may enter (④)"))
+    entries.append(([Circle(5, 3, 2.8, Style(fill="#ffffff", stroke=INK, width=0.35)),
+                     Text(5, 4.05, "3", size=2.9, anchor="middle", bold=True)],
+                    "production (IPC) 生産力"))
+    entries.append(([Polygon(star(5, 3, 3.2), Style(fill="#999999", stroke="#000000",
+                                                     width=0.25))], "capital 首都"))
+    entries.append((factory_icon(2.2, 1.4, "#999999"), "starting industrial complex 工場"))
+    entries.append(([Rect(2, 0, 6, 6, Style(fill="#ffffff", stroke=INK, width=0.35,
+                                            dash=(1.5, 0.8)), r=1)],
+                    "box for the area's stack スタック"))
+    for kind, label in (("land", "land connection 陸路"), ("coast", "coast connection 沿岸"),
+                        ("sea", "sea connection 海路")):
+        entries.append(([Line(0, 3, 10, 3, ROUTE_STYLES[kind])], label))
+    entries.append(([Line(0, 3, 10, 3, BARRIER)], "no passage 通行不可"))
+    entries.append(([Text(0, 4, "→", size=3.0, fill=SEA_INK)],
+                    "a connection that wraps round the board's east-west edge, to the area named"))
+    return entries
+
+
+def world_legend(game: Game):
+    """The legend as a layout for the tiler: the width it gets -> (items, height)."""
+    title = f"{game.info.name}: world map 世界地図"
+    entries = legend_entries(game)
+    return lambda width: legend_block(title, entries, width)
+
+
+def world_map_drawing(game: Game) -> tuple[tuple[Primitive, ...], float, float]:
+    """The whole area map at full size: cells, borders no piece may cross, connections,
+    the areas' blocks (the legend is ``world_legend``, placed by the tiler)."""
+    point_map: PointMap = game.get("point_maps", MAP_ID)  # type: ignore[assignment]
+    w, h = map_size(point_map)
+    areas = layout(game, point_map)
+    placer = LabelPlacer(labels.Box(0, 0, w, h), [_block_box(a) for a in areas.values()])
+    items: list[Primitive] = [Rect(0, 0, w, h, Style(fill=BOARD, width=0.5),
+                                   cls="map-border")]
+    items.append(Group(tuple(cell_items(game, a) for a in areas.values()), cls="cells"))
+    items.append(Group(tuple(h for a in areas.values() if a.neutral for h in hatch_items(a)),
+                       cls="neutral-hatching"))
+    items.append(Group(tuple(barrier_items(point_map, areas)), cls="barriers"))
+    items.append(Group(tuple(route_items(point_map, areas, w, placer)), cls="connections"))
+    items.append(Group(tuple(_halo(game, a) for a in areas.values()), cls="halos"))
+    items.append(Group(tuple(area_items(game, a) for a in areas.values() if not a.land),
+                       cls="sea-zones"))
+    items.append(Group(tuple(area_items(game, a) for a in areas.values() if a.land),
+                       cls="territories"))
+    items.append(Rect(0, 0, w, h, Style(width=0.5), cls="map-frame"))
+    return tuple(items), w, h
+
+
+def _block_box(area: Area) -> labels.Box:
+    return labels.Box(area.x - area.w / 2, area.y - area.h / 2, area.x + area.w / 2,
+                      area.y + area.h / 2)
+
+
+def _halo(game: Game, area: Area) -> Rect:
+    """Behind an area's name, its cell's colour, so no connection line runs through it."""
+    fill = cell_items(game, area).style.fill
+    rows = len(area.lines) * NAME_SIZE * 1.2 + 0.6
+    width = max(text_width(line, NAME_SIZE) for line in area.lines) + 1.2
+    return Rect(area.x - width / 2, area.y - area.h / 2 - 0.2, width, rows,
+                Style(fill=fill, stroke=None), r=0.8)
+
+
+# --- battle board ------------------------------------------------------------------------
+
+
+def units_by_value(game: Game, stat: str) -> dict[int, list[str]]:
+    """Unit-table rows grouped by the value they hit on in ``stat`` (attack or defense)."""
+    table = game.table("unit")
+    out: dict[int, list[str]] = {}
+    for row in table.rows:
+        value = table.result(row).get(stat)
+        if isinstance(value, int):
+            out.setdefault(value, []).append(f"{row.name.title()} {row.name_ja or ''}".strip())
+    return out
+
+
+def board_half(game: Game, group: str, x: float, y: float, w: float, h: float
+               ) -> list[Primitive]:
+    """Four columns (hit values 1-4) of one side of the battle board."""
+    display = game.get("displays", "battle-board")
+    stat = "attack" if group == "attacker" else "defense"
+    units = units_by_value(game, stat)
+    colour = "#a33a2a" if group == "attacker" else "#2a5aa3"
+    label = "Attacker 攻撃側" if group == "attacker" else "Defender 防御側"
+    items: list[Primitive] = [Rect(x, y, w, 7, Style(fill=colour, stroke=None)),
+                              centred(label, x + w / 2, y + 5.2, 4.4, w - 4, fill="#ffffff",
+                                      bold=True)]
+    col_w = w / len(BOARD_VALUES)
+    for i, value in enumerate(BOARD_VALUES):
+        box = display.box(f"{group}-{value}")  # type: ignore[attr-defined]
+        items.append(board_column(box, value, units.get(value, []), x + i * col_w, y + 8,
+                                  col_w, h - 8, colour))
+    return items
+
+
+def board_column(box, value: int, names: list[str], x: float, y: float, w: float, h: float,
+                 colour: str) -> Group:
+    """One column: the hit value, who stands there, room for the pieces."""
+    head = "≦" + str(value) if value > 1 else "1"
+    items: list[Primitive] = [Rect(0, 0, w, h, Style(fill=mix(colour, 0.08), stroke=colour,
+                                                     width=0.4), cls=holds.cls("board-column")),
+                              Text(w / 2, 12, head + dagger(box.is_assumed), size=10,
+                                   anchor="middle", bold=True, fill=colour),
+                              centred(f"hits on a roll of {value} or less", w / 2, 17, 2.4,
+                                      w - 3, fill=GREY)]
+    for j, name in enumerate(names):
+        items.append(centred(name, w / 2, 22 + j * 3.6, 2.8, w - 3))
+    return Group(tuple(items), dx=x, dy=y, id=f"board-{box.id}", cls="board-column")
+
+
+def battle_board_page(game: Game, options: Options) -> KitPage:
+    """The battle board on a landscape page: attacker and defender columns by hit value,
+    the attacking transports' red frame and the casualty zone."""
+    paper = options.paper.landscape
+    x0, y0, w, h = paper.content()
+    display = game.get("displays", "battle-board")
+    title = f"{display.label}  [{rules_text(display.rule)}]"
+    items: list[Primitive] = [Text(x0, y0 + 5, title, size=fit_text(title, 5, w), bold=True)]
+    half = (w - 6) / 2
+    top, col_h = y0 + 9, h - 9 - 40
+    items.extend(board_half(game, "attacker", x0, top, half, col_h))
+    items.extend(board_half(game, "defender", x0 + half + 6, top, half, col_h))
+    items.append(_transport_box(display, x0, top + col_h + 3, half, 35))
+    items.append(_casualty_box(display, x0 + half + 6, top + col_h + 3, half, 35))
+    return KitPage("battle board", Page(paper.width, paper.height, tuple(items),
+                                        id="battle-board"))
+
+
+def _transport_box(display, x: float, y: float, w: float, h: float) -> Group:
+    box = display.box("attacker-transports")
+    items = (Rect(0, 0, w, h, Style(stroke="#c02020", width=1.2), cls=holds.cls("transports")),
+             Text(3, 6, f"{box.name} {box.name_ja or ''}", size=3.4, bold=True, fill="#c02020"),
+             Text(3, 11, "transports never roll; they are hit only when nothing else is left "
+                  f"[{rules_text(box.rule)}]", size=fit_text("transports never roll; they are "
+                                                            "hit only when nothing else is left "
+                                                            "[sea 1), L85]", 2.4, w - 6),
+                  fill=GREY))
+    return Group(items, dx=x, dy=y, id=f"board-{box.id}", cls="board-box transports")
+
+
+def _casualty_box(display, x: float, y: float, w: float, h: float) -> Group:
+    box = display.box("casualties")
+    note = box.note or ""
+    lines = wrap(note, 2.4, w - 6)[:3]
+    items: list[Primitive] = [Rect(0, 0, w, h, Style(fill="#f6e7e7", stroke="#555555",
+                                                     width=0.8, dash=(2, 1)),
+                                   cls=holds.cls("casualties")),
+                              Text(3, 6, f"{box.name} {box.name_ja or ''}", size=3.6, bold=True)]
+    items += [Text(3, 11 + i * 3.1, line, size=2.4, fill=GREY) for i, line in enumerate(lines)]
+    return Group(tuple(items), dx=x, dy=y, id=f"board-{box.id}", cls="board-box casualties")
+
+
+# --- national production chart -------------------------------------------------------------
+
+
+def production_pages(game: Game, options: Options) -> list[KitPage]:
+    """The national production chart: one box per IPC value of the track, each a counter
+    plus 2 mm (class ``holds``: the powers' markers go there), each power's starting box
+    marked, the Axis economic-victory level flagged; on as many portrait pages as the
+    paper needs."""
+    paper = options.paper.portrait
+    x0, y0, w, h = paper.content()
+    track = game.get("tracks", "national-production")
+    title = f"{track.label}{dagger(track.field_assumed('values'))}  [{rules_text(track.rule)}]"
+    values = list(track.values)  # type: ignore[attr-defined]
+    size = holds.least(game)
+    per_row = int(w // size)
+    box_w = w / per_row
+    notes = _production_notes(game, track, x0, 0, w)
+    notes_h = 4.0 + 4.0 * len(notes)
+    rows_per_page = int((h - 9 - notes_h) // size)
+    chunk = rows_per_page * per_row
+    starts = _starting_levels(game)
+    pages = []
+    for number, first in enumerate(range(0, len(values), chunk), 1):
+        part = values[first:first + chunk]
+        items: list[Primitive] = [Text(x0, y0 + 5, title, size=fit_text(title, 5, w),
+                                       bold=True)]
+        for i, value in enumerate(part):
+            r, c = divmod(i, per_row)
+            items.append(npl_box(game, value, track, starts.get(int(value), []), box_w, size,
+                                 x0 + c * box_w, y0 + 9 + r * size))
+        rows = -(-len(part) // per_row)
+        items.extend(_production_notes(game, track, x0, y0 + 12 + rows * size, w))
+        suffix = "" if number == 1 else f"-{number}"
+        pages.append(KitPage("national production", Page(paper.width, paper.height,
+                                                         tuple(items),
+                                                         id=f"national-production{suffix}")))
+    return pages
+
+
+def _starting_levels(game: Game) -> dict[int, list[str]]:
+    out: dict[int, list[str]] = {}
+    for side in game.info.sides:
+        value = game.constant(f"starting-ipc-{side.id}")
+        out.setdefault(int(value), []).append(side.id)  # type: ignore[arg-type]
+    return out
+
+
+def npl_box(game: Game, value, track, starters: list[str], w: float, h: float, x: float,
+            y: float) -> Group:
+    """One box of the production chart."""
+    flagged = str(value) in track.labels
+    style = Style(fill="#fff3c4" if flagged else "#ffffff", stroke="#333333",
+                  width=0.8 if flagged else 0.25)
+    items: list[Primitive] = [Rect(0, 0, w, h, style, id=f"npl-box-{value}",
+                                   cls=holds.cls("npl-box")),
+                              Text(1.0, 3.6, str(value), size=3.2, bold=True)]
+    for j, side_id in enumerate(starters):
+        colour = power_colour(game, side_id)
+        tab_w = (w - 2) / max(len(starters), 1)
+        items.append(Rect(1 + j * tab_w, h - 4.4, tab_w, 3.6, Style(fill=colour, stroke=None)))
+        items.append(centred(side_id.upper(), 1 + j * tab_w + tab_w / 2, h - 1.6, 2.0, tab_w - 0.6,
+                             fill=ink_on(colour), bold=True))
+    if flagged:
+        items.append(Text(w - 1, 3.6, "★", size=3, anchor="end", fill="#b02020"))
+    cls = "npl-box start" if starters else "npl-box"
+    return Group(tuple(items), dx=x, dy=y, id=f"npl-{value}", cls=cls)
+
+
+def _production_notes(game: Game, track, x: float, y: float, w: float) -> list[Primitive]:
+    items: list[Primitive] = []
+    notes = [f"★ {value}: {label}" for value, label in track.labels.items()]
+    starts = ", ".join(f"{s.name} {game.constant(f'starting-ipc-{s.id}')}"
+                       f"{dagger(game.get('constants', f'starting-ipc-{s.id}').is_assumed)}"
+                       for s in game.info.sides)
+    notes.append(f"Starting NPL (coloured tabs) 初期国家生産力: {starts}")
+    notes.append("Income = NPL (国家生産力レベル); move your NPL marker whenever a territory "
+                 "changes hands.")
+    for i, note in enumerate(notes):
+        items.append(Text(x, y + 3 + i * 4, note, size=fit_text(note, 2.8, w)))
+    return items
+
+
+# --- weapons development chart -------------------------------------------------------------
+
+
+def weapons_page(game: Game, options: Options) -> KitPage:
+    """The weapons development chart: roll, weapon, effect, a box per power for its
+    control marker."""
+    paper = options.paper.landscape
+    x0, y0, w, _h = paper.content()
+    table = game.table("weapons-development")
+    title = (f"{table.label}{dagger(table.field_assumed('rows'))}  [{rules_text(table.rule)}]"
+             f"  dice: {table.dice}")
+    items: list[Primitive] = [Text(x0, y0 + 5, title, size=fit_text(title, 5, w), bold=True)]
+    sides = game.info.sides
+    mark = math.ceil(holds.least(game)) + 4.0  # a column holding one power's marker
+    widths = [12.0, 42.0, w - 54 - mark * len(sides), *[mark] * len(sides)]
+    y = y0 + 9
+    heads = ["d6", "Weapon 兵器", "Effect 効果", *[s.name_ja or s.id for s in sides]]
+    items.extend(_row(x0, y, widths, heads, 6.0, head=True, sides=sides, game=game))
+    y += 6
+    weapons = {r.id: r for r in game.section("weapons")}
+    for row in table.rows:
+        weapon = weapons[table.result(row)["weapon"]]  # type: ignore[index]
+        items.append(weapon_row(game, row, table, weapon, x0, y, widths))
+        y += widths[-1]
+    items.extend(_research_notes(game, x0, y + 4, w))
+    return KitPage("weapons development", Page(paper.width, paper.height, tuple(items),
+                                               id="weapons-development"))
+
+
+def _row(x, y, widths, texts, h, head=False, sides=(), game=None) -> list[Primitive]:
+    items: list[Primitive] = []
+    for i, (text, cw) in enumerate(zip(texts, widths, strict=True)):
+        fill = "#e8e8e8"
+        if head and i >= 3 and game is not None:
+            fill = power_colour(game, sides[i - 3].id)
+        style = Style(fill=fill, stroke="#555555", width=0.2)
+        ink = ink_on(fill) if fill.startswith("#") else INK
+        items.extend(cell(x, y, cw, h, text, 2.8, style, bold=True, fill=ink))
+        x += cw
+    return items
+
+
+def weapon_row(game: Game, row, table, weapon, x0: float, y: float, widths) -> Group:
+    """One weapon: the die face, its name, its effect and one marker box per power."""
+    h = widths[-1]
+    roll = str(table.conditions(row)["roll"])
+    items: list[Primitive] = cell(0, 0, widths[0], h, roll, 6, bold=True)
+    items += cell(widths[0], 0, widths[1], h, f"{weapon.name}{dagger(weapon.is_assumed)}", 3.2,
+                  bold=True, anchor="start")
+    effect_w = widths[2]
+    items.append(Rect(widths[0] + widths[1], 0, effect_w, h, Style(stroke="#777777", width=0.2)))
+    lines = wrap(str(weapon.get("effect") or ""), 3.2, effect_w - 3)
+    size = 3.2 if len(lines) <= 4 else 2.6
+    lines = wrap(str(weapon.get("effect") or ""), size, effect_w - 3)
+    items += [Text(widths[0] + widths[1] + 1.5, 4.5 + i * size * 1.3, line, size=size)
+              for i, line in enumerate(lines)]
+    x = sum(widths[:3])
+    for side in game.info.sides:
+        colour = power_colour(game, side.id)
+        items.append(Rect(x, 0, h, h, Style(stroke="#777777", width=0.2)))
+        items.append(Rect(x + 1.5, 1.5, h - 3, h - 3, Style(fill=mix(colour, 0.15),
+                                                            stroke=colour, width=0.5), r=1,
+                          id=f"weapon-{weapon.id}-{side.id}", cls=holds.cls("weapon-box")))
+        x += h
+    return Group(tuple(items), dx=x0, dy=y, id=f"weapon-{weapon.id}", cls="weapon-row")
+
+
+def _research_notes(game: Game, x: float, y: float, w: float) -> list[Primitive]:
+    sheet = game.get("sheets", "weapons-development")
+    items: list[Primitive] = []
+    for section in sheet.sections:  # type: ignore[attr-defined]
+        items.append(Text(x, y, f"{section.title} {section.title_ja or ''}", size=3.2, bold=True))
+        y += 4.5
+        for line in section.lines:
+            items.append(Text(x, y, f"• {line}", size=fit_text(f"• {line}", 2.8, w)))
+            y += 3.8
+    cost = game.constant("research-die-cost")
+    items.append(Text(x, y + 1, f"Development die 兵器開発用のサイコロ: {cost} IPC each", size=2.8,
+                      bold=True))
+    return items
+
+
+# --- unit reference cards ------------------------------------------------------------------
+
+
+def unit_card(game: Game, side: Side, w: float) -> tuple[Group, float]:
+    """A power's unit reference card: cost, move, attack and defence of every unit from
+    the unit table, the power's starting IPC."""
+    colour = power_colour(game, side.id)
+    table = game.table("unit")
+    items: list[Primitive] = [Rect(0, 0, w, 10, Style(fill=colour, stroke=None))]
+    title = f"{side.name} {side.name_ja or ''}: unit reference 参照表"
+    items.append(Text(3, 7, title, size=fit_text(title, 4.6, w - 50), bold=True,
+                      fill=ink_on(colour)))
+    start = game.constant(f"starting-ipc-{side.id}")
+    ipc = f"start {start} IPC{dagger(game.get('constants', f'starting-ipc-{side.id}').is_assumed)}"
+    items.append(Text(w - 3, 7, ipc, size=3.2, anchor="end", fill=ink_on(colour)))
+    widths = [w - 4 * 22, 22.0, 22.0, 22.0, 22.0]
+    heads = ["Unit 兵種", "Cost 費用", "Move 移動力", "Attack 攻撃力", "Defense 防御力"]
+    y = 12.0
+    items.extend(_card_row(widths, heads, y, 6.0, Style(fill=mix(colour, 0.25), stroke="#555555",
+                                                        width=0.2), bold=True))
+    y += 6
+    for row in table.rows:
+        result = table.result(row)
+        values = [_stat(result.get(k)) for k in ("cost", "move", "attack", "defense")]
+        label = f"{row.name.title()} {row.name_ja or ''}".strip() + dagger(row.is_assumed)
+        items.extend(_card_row(widths, [label, *values], y, 6.2, Style(stroke="#999999",
+                                                                         width=0.2)))
+        y += 6.2
+    note = "Attack / defense: a die roll at or under the value hits; - never rolls."
+    items.append(Text(1, y + 4, note, size=fit_text(note, 2.4, w - 2), fill=GREY))
+    height = y + 6
+    items.insert(0, Rect(0, 0, w, height, Style(fill="#ffffff", stroke=colour, width=0.8)))
+    return Group(tuple(items), id=f"unit-card-{side.id}", cls="unit-card"), height
+
+
+def _stat(value) -> str:
+    return "-" if value is None else str(value)
+
+
+def _card_row(widths, texts, y, h, style, bold=False) -> list[Primitive]:
+    items: list[Primitive] = []
+    x = 0.0
+    for i, (text, cw) in enumerate(zip(texts, widths, strict=True)):
+        items.extend(cell(x, y, cw, h, text, 3.0 if i else 3.0, style, bold=bold or i > 0,
+                          anchor="start" if i == 0 else "middle"))
+        x += cw
+    return items
+
+
+def unit_card_pages(game: Game, options: Options) -> list[KitPage]:
+    """The five unit reference cards, as many to a page as fit."""
+    paper = options.paper.portrait
+    x0, y0, w, h = paper.content()
+    pages: list[KitPage] = []
+    items: list[Primitive] = []
+    y = y0
+    for side in game.info.sides:
+        card, height = unit_card(game, side, w)
+        if items and y + height > y0 + h:
+            pages.append(_card_page(paper, items, len(pages) + 1))
+            items, y = [], y0
+        items.append(replace(card, dx=x0, dy=y))
+        y += height + 6
+    if items:
+        pages.append(_card_page(paper, items, len(pages) + 1))
+    return pages
+
+
+def _card_page(paper, items, number: int) -> KitPage:
+    return KitPage("unit reference cards", Page(paper.width, paper.height, tuple(items),
+                                                id=f"unit-cards-{number}"))
+
+
+# --- counters ------------------------------------------------------------------------------
+
+
+def unit_counter(game: Game, mix_record, size: float) -> tuple[Primitive, ...]:
+    """A unit counter in its power's colour, in the layout of the style (at the end of
+    games/axis-allies/game.yaml)."""
+    unit = game.get("units", str(mix_record.get("unit")))
+    colour = power_colour(game, str(mix_record.get("side")))
+    face = face_of(game, unit, ground=colour, size=size,  # type: ignore[arg-type]
+                   what=f"counter-{mix_record.get('side')}-{unit.id}")
+    if face.look.layout == "marker":
+        face = replace(face, word=marker_word(game, unit))  # type: ignore[arg-type]
+    return draw(face)
+
+
+def unit_counter_pieces(game: Game) -> list[Piece]:
+    """Every power's counters of every unit type, as many as the counter mix says."""
+    pieces: list[Piece] = []
+    for record in game.section("counter-mix"):
+        unit = game.get("units", str(record.get("unit")))
+        s = counter_size(game, unit)  # type: ignore[arg-type]
+        face = unit_counter(game, record, s)
+        side, unit_id = record.get("side"), record.get("unit")
+        for i in range(int(record.get("count") or 0)):
+            pieces.append(Piece(f"counter-{side}-{unit_id}-{i + 1}", s, s, face,
+                                cls=f"counter unit {unit_id} {side}"))
+    return pieces
+
+
+def counter_pages(game: Game, options: Options) -> list[KitPage]:
+    """Unit counters per power, then the markers (control, NPL, round, IPC bills)."""
+    pieces = unit_counter_pieces(game)
+    for marker in game.markers:
+        pieces.extend(marker_pieces(game, marker))
+    return kit.counter_sheet_pages(pieces, options)
+
+
+# --- registered parts ----------------------------------------------------------------------
+
+
+@kit_part("map", replaces=True)
+def axis_allies_map(game: Game, options: Options) -> list[KitPage]:
+    """The world schematic (tiled), the battle board, the national production chart, the
+    weapons development chart, then the generic round track."""
+    drawing, width, height = world_map_drawing(game)
+    pages = kit.tiled_pages(drawing, width, height, options, f"map {MAP_ID}",
+                            legend=world_legend(game))
+    pages += [battle_board_page(game, options), *production_pages(game, options),
+              weapons_page(game, options)]
+    own_tracks = {"national-production"}
+    rest = replace(game, point_maps=(), displays=(),
+                   tracks=tuple(t for t in game.tracks if t.id not in own_tracks))
+    return pages + kit.map_pages(rest, options)
+
+
+@kit_part("counters", replaces=True)
+def axis_allies_counters(game: Game, options: Options) -> list[KitPage]:
+    """Counters for every unit type in each power's colour (counter mix), then markers."""
+    return counter_pages(game, options)
+
+
+@kit_part("sheets", replaces=True)
+def axis_allies_sheets(game: Game, options: Options) -> list[KitPage]:
+    """A unit reference card per power, then the generic pages of the other sheets and
+    the play aid of every table."""
+    own = {s.id for s in game.sheets if s.id.startswith("reference-chart-")}
+    return [*unit_card_pages(game, options), *kit.sheet_pages(game, options, own=own)]

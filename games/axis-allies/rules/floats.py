@@ -1,0 +1,466 @@
+"""Battle odds in floating point: the chains of ``odds`` on floats, every AA result at once.
+
+The procedure is the exact one of ``odds``: the one-time steps (AA fire, the submarines'
+first strike and sea round 1) are ``odds.openings``, enumerated exactly into a start
+distribution; then rounds to the end, a state's outflow normalised by ``1 / T`` (``T``: the
+chance that somebody is hit), column by column of defender losses, the casualties' return
+fire gathered by a Horner scheme over the source columns (``D_j = delta_j * D_(j+1)``).
+Only the numbers differ: floats instead of integers over a common denominator.
+
+One thing floats allow that exact integers made slow: all AA results share one table. The
+attacker's states are not the suffixes of one army but every army a state can be (``Space``:
+the casualty order's blocks, the aircraft blocks at any count the AA gun may leave), so 1
+infantry, 20 fighters and 19 bombers are 841 attacker states, not 420 chains of 41 rows.
+A state loses units from the front of its own order (``Space.loss``), and the columns are
+numpy vectors over the states, a defender column at a time; inside a column the states are
+settled by levels (units left), since a round in which the attacker misses moves mass only
+to smaller armies of the same column.
+
+Retreat (land 6), sea 8)): the attacker retreats when a round ends with it holding
+``retreat_at`` units or fewer (those states absorb; the start fights round 1 first unless
+round 1 was part of the opening), or after round ``retreat_after`` (``advance``, round by
+round, as a ``rounds`` cap is).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+
+import numpy as np
+from warpress.engine.errors import BadInput
+from warpress.engine.model import Game
+
+from .battle import BattleSpec, BattleState, first_strikers, has_aa
+from .opening import FIELDS, Opening, openings, side_polys
+
+#: The most memory the float tables may take (a tool limit, bytes): the state tables of a
+#: battle are (attacker states) x (defender units) floats a few times over. 100 units a
+#: side with an AA gun and 66 aircraft take about 150 MB; a bigger table is refused at once.
+MOST_FLOAT_BYTES = 1_000_000_000
+
+
+#: A level's flow in its own column (the rounds in which the attacker scores no hit) below
+#: this chance in all is left out: the 1,600 levels of a 40-a-side battle leave out less
+#: than 2e-18 together, far below the 1e-12 the floats are held to (against the exact odds)
+#: and below a double's resolution near 1. Big armies almost never miss with every die, so
+#: most levels of their columns are skipped.
+NEGLIGIBLE = 1e-21
+
+
+@dataclass
+class Space:
+    """The attacker's states after the one-time steps, as rows of numpy tables.
+
+    ``blocks``: the casualty order in runs of one type ``(type, count, shot at by AA)``.
+    A state is the count left of each block: the blocks before its first are gone, its
+    first is any count from 1, the later ones are whole or, if AA fire can shoot them,
+    any count. Row ``S`` (``dead``) is the attacker eliminated.
+    """
+
+    blocks: list[tuple[str, int, bool]]
+    keys: list[tuple[int, ...]]
+    index: dict[tuple[int, ...], int]
+    level: np.ndarray  # units left per state (0 for dead)
+    loss: np.ndarray  # loss[s, y]: the state after losing y units (dead past its level)
+    hits: np.ndarray  # hits[s, x]: chance of x hits, x >= width - 1 folded into the last
+    parents: np.ndarray  # parents[t]: the states that lose one unit to become t (padded)
+    levels: list[tuple[slice, int, np.ndarray]] = None  # (rows, level, their losses 1..level)
+
+    @property
+    def dead(self) -> int:
+        return len(self.keys)
+
+    @cached_property
+    def more_parents(self) -> list[tuple[np.ndarray, np.ndarray]]:
+        """``(targets, sources)`` of the parents past each state's first, by rank (each
+        rank's targets distinct, so a fancy ``+=`` adds them all)."""
+        pad = len(self.keys) + 1
+        out = []
+        for m in range(1, self.parents.shape[1]):
+            targets = np.flatnonzero(self.parents[:, m] != pad)
+            out.append((targets, self.parents[targets, m]))
+        return out
+
+
+def space_size(blocks: list[tuple[str, int, bool]]) -> int:
+    """How many attacker states ``blocks`` give (``Space``), before building any."""
+    total, tails = 0, 1
+    for _, n, shot_at in reversed(blocks):
+        total += n * tails
+        tails *= (n + 1) if shot_at else 1
+    return total
+
+
+def attacker_blocks(game: Game, spec: BattleSpec) -> list[tuple[str, int, bool]]:
+    """The attacker's casualty order in runs of one type, marked when AA fire shoots them."""
+    shot_at = set(spec.aircraft) if has_aa(game, spec, BattleState(spec.attacker,
+                                                                    spec.defender)) else set()
+    blocks: list[tuple[str, int, bool]] = []
+    for unit in spec.attacker:
+        if blocks and blocks[-1][0] == unit:
+            blocks[-1] = (unit, blocks[-1][1] + 1, blocks[-1][2])
+        else:
+            blocks.append((unit, 1, unit in shot_at))
+    return blocks
+
+
+def check_size(game: Game, spec: BattleSpec, blocks) -> None:
+    """Bad input, with the battle's size, when its tables would pass ``MOST_FLOAT_BYTES``."""
+    states = space_size(blocks) + 1
+    cols = len(spec.defender) + 1
+    width = min(cols, len(spec.attacker) + 1)
+    need = 8 * states * (4 * cols + 2 * width)
+    if need > MOST_FLOAT_BYTES:
+        raise BadInput(
+            f"inputs attacker, defender: the odds of this battle ({len(spec.attacker)} v "
+            f"{len(spec.defender)} units, {states - 1:,} attacker states after AA fire) need "
+            f"{need / 1e9:.1f} GB of tables, more than this tool takes "
+            f"({MOST_FLOAT_BYTES / 1e9:.0f} GB); ask with fewer aircraft against the AA gun, "
+            "or use roll")
+
+
+def build_space(game: Game, spec: BattleSpec, blocks, width: int) -> Space:
+    """Every attacker state, its losses and its hits (see ``Space``), biggest armies first:
+    the states of one level (units left) are a run of rows."""
+    tails: list[list[tuple[int, ...]]] = [[()]]
+    for _, n, shot_at in reversed(blocks[1:]):
+        counts = range(n + 1) if shot_at else (n,)
+        tails.append([(c, *t) for c in counts for t in tails[-1]])
+    tails.reverse()
+    keys: list[tuple[int, ...]] = []
+    for k, (_, n, _) in enumerate(blocks):
+        lead = (0,) * k
+        keys.extend((*lead, r, *t) for r in range(1, n + 1) for t in tails[k])
+    keys.sort(key=sum, reverse=True)
+    index = {key: s for s, key in enumerate(keys)}
+    S = len(keys)
+    level = np.array([sum(key) for key in keys] + [0], dtype=np.int64)
+    first = np.full(S + 1, -1, dtype=np.int64)
+    one_less = np.full(S + 1, S, dtype=np.int64)
+    for s, key in enumerate(keys):
+        k = next(i for i, c in enumerate(key) if c)
+        first[s] = k
+        if level[s] > 1:
+            one_less[s] = index[(*key[:k], key[k] - 1, *key[k + 1:])]
+    most = int(level.max()) if S else 0
+    loss = np.empty((S + 1, most + 1), dtype=np.int64)
+    loss[:, 0] = np.arange(S + 1)
+    for y in range(1, most + 1):
+        loss[:, y] = one_less[loss[:, y - 1]]
+    hits = _attacker_hits(game, spec, blocks, level, first, one_less, width)
+    levels = [(rows, int(level[rows.start]), loss[rows, 1:int(level[rows.start]) + 1].ravel())
+              for rows in _levels(level)]
+    return Space(blocks, keys, index, level, loss, hits, _parents(one_less), levels)
+
+
+def _parents(one_less: np.ndarray) -> np.ndarray:
+    """``out[t]``: the states one loss above ``t`` (and the dead row above itself), padded
+    with ``len(one_less)``, an index of a column kept at zero."""
+    S1 = len(one_less)
+    counts = np.bincount(one_less, minlength=S1)
+    out = np.full((S1, int(counts.max())), S1, dtype=np.int64)
+    order = np.argsort(one_less, kind="stable")
+    starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
+    rank = np.arange(S1) - starts[one_less[order]]
+    out[one_less[order], rank] = order
+    return out
+
+
+def _attacker_hits(game, spec, blocks, level, first, one_less, width) -> np.ndarray:
+    """``hits[s]``: the state's hit distribution, built from its first unit and the state
+    one unit smaller, level by level; hits from ``width - 1`` on are folded together."""
+    polys = [_probabilities(p) for p in
+             side_polys(game, [t for t, _, _ in blocks], "attack", spec.attacker_weapons)]
+    S = len(level) - 1
+    hits = np.zeros((S + 1, width))
+    hits[S, 0] = 1.0
+    for rows in reversed(_levels(level)):
+        for k in np.unique(first[rows]):
+            sub = np.arange(rows.start, rows.stop)[first[rows] == k]
+            hits[sub] = _convolve(hits[one_less[sub]], polys[k])
+    return hits
+
+
+def _probabilities(ways) -> np.ndarray:
+    total = sum(ways)
+    return np.array([w / total for w in ways])
+
+
+def _convolve(rows: np.ndarray, poly: np.ndarray) -> np.ndarray:
+    """Each row convolved with ``poly``, indices past the last folded into it."""
+    out = rows * poly[0]
+    width = rows.shape[1]
+    for k in range(1, len(poly)):
+        if k < width:
+            out[:, k:] += rows[:, :width - k] * poly[k]
+            out[:, -1] += rows[:, width - k:].sum(axis=1) * poly[k]
+        else:
+            out[:, -1] += rows.sum(axis=1) * poly[k]
+    return out
+
+
+@dataclass
+class Defender:
+    """The defender's hits: ``delta[j]`` of unit ``j``, ``D[j]`` of units ``j..``."""
+
+    delta: list[np.ndarray]
+    D: list[np.ndarray]
+
+    @classmethod
+    def of(cls, game: Game, spec: BattleSpec) -> Defender:
+        delta = [_probabilities(p) for p in
+                 side_polys(game, spec.defender, "defense", spec.defender_weapons)]
+        D = [np.ones(1)]
+        for p in reversed(delta):
+            D.append(np.convolve(p, D[-1]))
+        D.reverse()
+        return cls(delta, D)
+
+
+def _fire_at(space: Space, R: np.ndarray, taps: np.ndarray) -> np.ndarray:
+    """The attacker's states (``R[s]``) after a defender fire with hit chances ``taps``
+    (losses from the front of each state's order; past its level, dead)."""
+    S1 = space.dead + 1
+    if len(taps) == 1:
+        return R[:S1] * taps[0]
+    taps = _folded(space, taps)
+    if len(taps) == 2:
+        out = R[:S1] * taps[0]
+        out += np.bincount(space.loss[:, 1], R[:S1] * taps[1], S1)
+        return out
+    return np.bincount(space.loss[:, :len(taps)].ravel(), np.outer(R[:S1], taps).ravel(), S1)
+
+
+def _folded(space: Space, taps: np.ndarray) -> np.ndarray:
+    """``taps`` with the hits past the biggest army's level added into its last entry."""
+    most = space.loss.shape[1] - 1
+    if len(taps) > most + 1:
+        return np.concatenate([taps[:most], [taps[most:].sum()]])
+    return taps
+
+
+def _fire_at_all(space: Space, M: np.ndarray, taps: np.ndarray) -> None:
+    """``_fire_at`` on every row of ``M`` (rows of ``S + 2``: the last stays 0) in place, by
+    pulling each state's mass from the states one loss above it (``Space.parents``)."""
+    if len(taps) == 1:
+        if taps[0] != 1.0:
+            M *= taps[0]
+        return
+    S1 = space.dead + 1
+    if len(taps) == 2:  # one die: the common case, in place
+        pulled = M[:, space.parents[:, 0]]
+        for targets, sources in space.more_parents:
+            pulled[:, targets] += M[:, sources]
+        pulled *= taps[1]
+        view = M[:, :S1]
+        view *= taps[0]
+        view += pulled
+        return
+    cur, acc = M, M[:, :S1] * taps[0]
+    for p in taps[1:]:
+        pulled = cur[:, space.parents[:, 0]]
+        for targets, sources in space.more_parents:
+            pulled[:, targets] += cur[:, sources]
+        acc += pulled * p
+        cur = np.concatenate([pulled, np.zeros((len(M), 1))], axis=1)
+    M[:, :S1] = acc
+
+
+class Solver:
+    """One battle's states: attacker states (``Space``) by defender losses (columns)."""
+
+    def __init__(self, game: Game, spec: BattleSpec, ops: list[Opening], blocks):
+        self.spec = spec
+        self.nd = nd = len(spec.defender)
+        self.space = space = build_space(game, spec, blocks, nd + 1)
+        self.defender = Defender.of(game, spec)
+        S = space.dead
+        self.start = np.zeros((nd + 1, S + 1))
+        for op in ops:
+            counts = _block_counts(blocks, op.attacker)
+            for (i, j), n in op.start.items():
+                self.start[j, self._state(counts, i)] += n / op.den
+        self.hitsT = np.ascontiguousarray(space.hits.T)  # hitsT[x, s]
+        self.tailsT = np.ascontiguousarray(np.cumsum(space.hits[:, ::-1], axis=1)[:, ::-1].T)
+
+    def _state(self, counts: list[int], lost: int) -> int:
+        """The row of the army ``counts`` after losing its first ``lost`` units."""
+        counts = list(counts)
+        for k, n in enumerate(counts):
+            take = min(n, lost)
+            counts[k] -= take
+            lost -= take
+        key = tuple(counts)
+        return self.space.index.get(key, self.space.dead) if any(key) else self.space.dead
+
+    def _send(self, acc: np.ndarray, w: np.ndarray, j: int, own: bool) -> None:
+        """Add the flow ``w`` of column ``j`` to the columns it hits into (``acc[t]``,
+        ``t > j``, or ``t >= j`` in a round by round ``advance``), then the fire of
+        defender ``j`` on all of them (the Horner step over the source columns)."""
+        nd, S1 = self.nd, self.space.dead + 1
+        lo = j if own else j + 1
+        if lo < nd:
+            acc[lo:nd, :S1] += self.hitsT[lo - j:nd - j] * w
+        acc[nd, :S1] += self.tailsT[nd - j] * w
+        _fire_at_all(self.space, acc[lo:], self.defender.delta[j])
+
+    def settle(self, start: np.ndarray, absorbs: np.ndarray) -> np.ndarray:
+        """The chance of ending in each state (``out[j, s]``), fought to the end from
+        ``start``; states where ``absorbs`` is set end where they are (retreat)."""
+        nd, space = self.nd, self.space
+        S = space.dead
+        acc = np.zeros((nd + 1, S + 2))
+        out = np.zeros((nd + 1, S + 1))
+        hits0 = space.hits[:, 0]
+        most = space.loss.shape[1] - 1
+        for col in range(nd + 1):
+            P = _fire_at(space, acc[col], self.defender.D[col]) + start[col]
+            if col == nd:
+                out[nd] = P
+                break
+            taps = self.defender.D[col]
+            stay = hits0 * taps[0]
+            live = ~absorbs & (stay < 1.0)
+            live[S] = False
+            inv = np.where(live, 1.0 / np.where(live, 1.0 - stay, 1.0), 0.0)
+            own_of = inv * hits0
+            # taps[y] for y = 1..most, and from each level u on, all folded into u (dead)
+            padded = np.zeros(max(len(taps), most + 1) + 1)
+            padded[:len(taps)] = taps
+            tails = np.cumsum(padded[::-1])[::-1]
+            if len(taps) > 1:  # a level's flow when the attacker misses: to lower levels
+                for rows, u, targets in space.levels:
+                    own = P[rows] * own_of[rows]
+                    if own.max() > NEGLIGIBLE:
+                        folded = padded[1:u + 1].copy()
+                        folded[-1] = tails[u]
+                        P += np.bincount(targets, np.outer(own, folded).ravel(), S + 1)
+            W = P * inv  # a level's mass is whole once the levels above it have pushed
+            out[col] = np.where(live, 0.0, P)
+            if W.any():
+                self._send(acc, W, col, False)
+        return out
+
+    def advance(self, P: np.ndarray, absorbs: np.ndarray) -> np.ndarray:
+        """One round from every live state of ``P`` (``P[j, s]``); ended states and those
+        where ``absorbs`` is set carry over."""
+        nd, S = self.nd, self.space.dead
+        live = ~absorbs
+        live[S] = False
+        out = np.where(live, 0.0, P)
+        out[nd] = P[nd]
+        acc = np.zeros((nd + 1, S + 2))
+        for j in range(nd):
+            w = np.where(live, P[j], 0.0)
+            if w.any() or acc[j:].any():
+                self._send(acc, w, j, True)
+        for t in range(nd):
+            out[t] += _fire_at(self.space, acc[t], self.defender.D[t + 1])
+        out[nd] += acc[nd, :S + 1]
+        return out
+
+
+def _levels(level: np.ndarray) -> list[slice]:
+    """The runs of rows of each level, biggest armies first (the dead row left out)."""
+    S = len(level) - 1
+    cuts = [0, *(np.flatnonzero(np.diff(level[:S])) + 1).tolist(), S]
+    return [slice(a, b) for a, b in zip(cuts, cuts[1:], strict=False) if b > a]
+
+
+def _block_counts(blocks, army: tuple[str, ...]) -> list[int]:
+    """The army's count in each block (its units are the blocks' types in order)."""
+    out, k = [0] * len(blocks), 0
+    for unit in army:
+        while blocks[k][0] != unit:
+            k += 1
+        out[k] += 1
+    return out
+
+
+@dataclass
+class Ends:
+    """Where a battle ends: ``P[j, s]`` over attacker states ``space`` and defender losses
+    ``j``; ``retreats[s]`` marks the live states that are a retreat, not undecided."""
+
+    space: Space
+    P: np.ndarray
+    retreats: np.ndarray
+
+
+def float_ends(game: Game, spec: BattleSpec) -> Ends:
+    """The battle's end states in floating point (see the module docstring)."""
+    blocks = attacker_blocks(game, spec)
+    check_size(game, spec, blocks)
+    ops = openings(game, spec)
+    solver = Solver(game, spec, ops, blocks)
+    space, nd = solver.space, solver.nd
+    S = space.dead
+    none = np.zeros(S + 1, dtype=bool)
+    at = np.zeros(S + 1, dtype=bool)
+    if spec.retreat_at is not None:
+        at = space.level <= spec.retreat_at
+        at[S] = False
+    done_first = spec.kind == "sea" and bool(first_strikers(game, spec.attacker))
+    stop = _stop_after(spec)
+    start = solver.start
+    if stop is None:
+        first = np.zeros_like(start)
+        if at.any() and not done_first:  # armies already at the retreat size fight round 1
+            first[:nd, at] = start[:nd, at]
+            start = start.copy()
+            start[:nd, at] = 0.0
+        P = solver.settle(start, at)
+        if first.any():
+            P += solver.advance(first, none)
+        return Ends(space, P, at)
+    P = start
+    for r in range(max(stop - (1 if done_first else 0), 0)):
+        P = solver.advance(P, at if (r or done_first) else none)
+    return Ends(space, P, at if spec.retreat_after is None or (
+        spec.rounds is not None and spec.rounds < spec.retreat_after) else ~none)
+
+
+def _stop_after(spec: BattleSpec) -> int | None:
+    """The round after which the battle stops (a ``rounds`` cap or ``retreat_after``)."""
+    caps = [n for n in (spec.rounds, spec.retreat_after) if n is not None]
+    return min(caps) if caps else None
+
+
+def float_battle(game: Game, spec: BattleSpec):
+    """``(fields, survivors)`` in floating point: the fields of ``FIELDS`` and the chance
+    of each side's surviving force (``force_text`` -> chance)."""
+    from .common import domain, force_text
+
+    ends = float_ends(game, spec)
+    space, E = ends.space, ends.P
+    S, nd = space.dead, len(spec.defender)
+    live = E[:nd, :S]
+    retreats = ends.retreats[:S]
+    counts = np.array(space.keys, dtype=np.int64).reshape(S, len(space.blocks))
+    land = [k for k, (t, _, _) in enumerate(space.blocks) if domain(game, t) == "land"]
+    taking = (counts[:, land] > 0).any(axis=1) if spec.kind == "land" else np.ones(S, bool)
+    wins = E[nd, :S]
+    left = np.arange(nd, -1, -1)
+    out = {
+        "attacker_wins": float(wins.sum()),
+        "defender_wins": float(E[:nd, S].sum()),
+        "mutual_destruction": float(E[nd, S]),
+        "undecided": float(live[:, ~retreats].sum()),
+        "attacker_retreats": float(live[:, retreats].sum()),
+        "attacker_takes": float(wins[taking].sum()),
+        "attacker_survivors": float(E[:, :S].sum(axis=0) @ space.level[:S]),
+        "defender_survivors": float(E.sum(axis=1) @ left),
+    }
+    names = [f" {t}" for t, _, _ in space.blocks]
+    per_state = E.sum(axis=0)
+    attacker: dict[str, float] = {"none": float(per_state[S])}
+    for s in np.flatnonzero(per_state[:S]).tolist():
+        key = space.keys[s]
+        attacker[", ".join(f"{c}{names[k]}" for k, c in enumerate(key) if c)] = \
+            float(per_state[s])
+    defender: dict[str, float] = {}
+    for j, p in enumerate(E.sum(axis=1).tolist()):
+        if p:
+            defender[force_text(spec.defender[j:])] = p
+    return {k: out[k] for k in FIELDS}, (attacker, defender)

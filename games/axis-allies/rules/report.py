@@ -1,0 +1,155 @@
+"""The answer of ``odds axis-allies battle``: the probabilities, what survives, the expected
+IPC losses, as JSON fields and as text that fits 80 columns.
+
+Both number types give the same answer shape: floating point (``floats.float_battle``) by
+default, exact fractions (``odds.exact_battle``) with ``--exact``; the survivors'
+distribution and the IPC losses are floats either way.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from fractions import Fraction
+from typing import Any
+
+from warpress.engine.model import Game
+from warpress.engine.registry import OddsAnswer
+
+from .battle import BattleSpec, rules_of
+from .common import unit_row
+from .opening import FIELDS
+
+#: Columns of the text answer (the width of a terminal that is not asked).
+WIDTH = 80
+#: How many of each side's likeliest surviving forces the text shows.
+SHOWN = 5
+#: Characters of the longest histogram bar.
+BAR = 20
+
+LABELS = {
+    "attacker_wins": "attacker_wins", "defender_wins": "defender_wins",
+    "mutual_destruction": "mutual_destruction", "undecided": "undecided",
+    "attacker_retreats": "attacker_retreats", "attacker_takes": "attacker_takes",
+}
+
+
+def battle_answer(game: Game, spec: BattleSpec, exact: bool, errata: tuple[str, ...]
+                  ) -> OddsAnswer:
+    """The battle's odds as an ``OddsAnswer``: floats in ``result``, fractions in
+    ``exact`` when asked, and the whole text answer."""
+    if exact:
+        from .odds import exact_battle
+
+        fractions, survivors = exact_battle(game, spec)
+        values: dict[str, Any] = {k: float(fractions[k]) for k in FIELDS}
+    else:
+        from .floats import float_battle
+
+        fractions = None
+        values, survivors = float_battle(game, spec)
+    names = shown_fields(spec, values)
+    attacker, defender = (_sorted(side) for side in survivors)
+    result: dict[str, Any] = {k: values[k] for k in names}
+    result["survivors"] = {"attacker": attacker, "defender": defender}
+    costs = {t: unit_row(game, t)["cost"] for t in {*spec.attacker, *spec.defender}}
+    result["expected_ipc_loss"] = {
+        "attacker": force_cost(costs, spec.attacker) - _expected_cost(costs, attacker),
+        "defender": force_cost(costs, spec.defender) - _expected_cost(costs, defender)}
+    exact_part = {k: fractions[k] for k in names} if fractions is not None else {}
+    return OddsAnswer(result=result, exact=exact_part, rules=rules_of(spec), errata=errata,
+                      text=answer_text(result, exact_part))
+
+
+def shown_fields(spec: BattleSpec, values: dict[str, float]) -> list[str]:
+    """The fields a battle answers: ``attacker_retreats`` only when a retreat was asked."""
+    asked = spec.retreat_after is not None or spec.retreat_at is not None
+    return [k for k in FIELDS if k != "attacker_retreats" or asked]
+
+
+def force_cost(costs: dict[str, int], units) -> int:
+    """IPC of a force (one entry per unit); ``costs``: the unit table's, by type."""
+    return sum(costs[t] for t in units)
+
+
+def _expected_cost(costs: dict[str, int], chances: dict[str, float]) -> float:
+    return sum(p * _text_cost(costs, force) for force, p in chances.items())
+
+
+def _text_cost(costs: dict[str, int], force: str) -> int:
+    """IPC of a force written by ``force_text`` ("2 infantry, 1 armor", "none")."""
+    if force == "none":
+        return 0
+    total = 0
+    for part in force.split(", "):
+        count, unit = part.split(" ", 1)
+        total += int(count) * costs[unit]
+    return total
+
+
+#: Surviving forces less likely than this are left out of the answer (a 40-a-side battle
+#: against an AA gun has thousands, most under 1e-30); together they stay under 1e-13.
+LEAST_SHOWN = 1e-18
+
+
+def _sorted(chances: dict[str, float]) -> dict[str, float]:
+    """Likeliest first (ties by name), those under ``LEAST_SHOWN`` left out."""
+    return dict(sorted(((k, p) for k, p in chances.items() if p >= LEAST_SHOWN),
+                       key=lambda kv: (-kv[1], kv[0])))
+
+
+# --------------------------------------------------------------------------- text
+
+
+def answer_text(result: dict[str, Any], exact: dict[str, Fraction]) -> str:
+    """The text answer (the command's head ``axis-allies battle: `` goes before it)."""
+    lines = ["exact fractions" if exact else
+             "floating point (exact fractions with --exact)"]
+    for key in (k for k in LABELS if k in result):
+        lines.append(f"  {key:<20} {100 * result[key]:9.4f}%" + _fraction_note(exact, key))
+    lines.append(f"  {'expected survivors':<20} attacker {result['attacker_survivors']:.2f}, "
+                 f"defender {result['defender_survivors']:.2f} units"
+                 + _fraction_note(exact, "attacker_survivors", "defender_survivors"))
+    ipc = result["expected_ipc_loss"]
+    lines.append(f"  {'expected IPC lost':<20} attacker {ipc['attacker']:.2f}, "
+                 f"defender {ipc['defender']:.2f}")
+    for side in ("attacker", "defender"):
+        lines.extend(histogram(side, result["survivors"][side]))
+    return "\n".join(lines)
+
+
+def _fraction_note(exact: dict[str, Fraction], *keys: str) -> str:
+    if not exact:
+        return ""
+    notes = []
+    for key in keys:
+        p = exact[key]
+        text = f"{p.numerator}/{p.denominator}" if max(
+            p.numerator.bit_length(), p.denominator.bit_length()) < 100 else ""
+        notes.append(text if text and len(text) <= 24 else f"{_digits(p)} digits")
+    return f"  ({', '.join(notes)})"
+
+
+def _digits(p: Fraction) -> int:
+    """Digits of ``a/b`` as ``fraction_text`` writes it, without writing it."""
+    import gmpy2
+
+    return (len(gmpy2.mpz(p.numerator).digits()) + 1
+            + len(gmpy2.mpz(p.denominator).digits()))
+
+
+def histogram(side: str, chances: dict[str, float], shown: int = SHOWN) -> list[str]:
+    """The likeliest surviving forces of a side as bars (likeliest first, 80 columns)."""
+    items = list(chances.items())
+    top = items[0][1] if items else 1.0
+    lines = [f"  {side} left, likeliest first:"]
+    lead = 4 + 8 + 2 + BAR + 2
+    for force, p in items[:shown]:
+        bar = "#" * max(1, round(BAR * p / top))
+        head = f"    {100 * p:6.2f}%  {bar:<{BAR}}  "
+        lines.extend(textwrap.wrap(force, WIDTH, initial_indent=head,
+                                   subsequent_indent=" " * lead, break_on_hyphens=False))
+    rest = items[shown:]
+    if rest:
+        lines.append(f"    ... {len(rest)} more, {100 * sum(p for _, p in rest):.2f}% "
+                     "in all (every force is in --json)")
+    return lines

@@ -1,0 +1,1322 @@
+"""The automatic referee of Nightfighter: one player flies the night fighters, this module
+plays the umpire [1.2.2, 5.0] over the engine's frozen ``Night``.
+
+A session state (:class:`NightSession`) wraps the umpire's ``Night`` with what the session
+needs: the scenario record, the phase waiting for the player, this turn's announcements, the
+delayed entrants, the searchlight search markers, the counters placed this phase. ``new`` sets
+up [3.4] and runs the umpire's phases (1 Bomber Movement, 2 Bomber Entry) up to the first
+phase the player acts in; ``apply`` runs one command and then the umpire's phases up to the
+next player decision [4.0], following the contract's phase-advance rule: a command of a later
+phase ends the current one (running the phases between), one of an earlier phase is refused
+(rule 4.0).
+
+Player phases and commands:
+
+=================== ========================== ==============================================
+phase               commands                   waits while
+=================== ========================== ==============================================
+fighter-movement    evade, descend, move       a fighter has still to move (or may leave the
+                                               radio beacon box). Leaving the phase with a
+                                               fighter unmoved is REFUSED (9.0: every fighter
+                                               must move, at least 2 MP); the referee never
+                                               moves a fighter for the player.
+radar-search        search                     a search counter of the scenario is unplaced
+sighting            sight                      the sighting roll is not made
+combat              attack                     a fighter may still attack (sighted target in
+                                               its hex with its facing)
+end-of-turn         end-turn                   always (the player ends the turn)
+=================== ========================== ==============================================
+
+``sight`` makes the general sighting roll [10.1] with the session dice; every fighter keeps
+the **nearest** sighted bomber within its range (ties: the lower hex id; a fighter that already
+maintains a sighting keeps it) [10.1, 10.2]; then every fighter without a sighting that has an
+AI contact, or else a searchlight-captured bomber in range (the nearest), makes its
+acquired-target roll [15.1]. ``move`` takes ``{"fighter", "path"}`` and, additively,
+``"leave_map": true`` (a plan that flies off the map is refused with 9.2.1 unless it says so)
+and ``"hex"``/``"facing"`` for a fighter leaving the radio beacon box [23.0]. ``attack`` takes
+``{"fighter", "oblique"}`` and, additively, ``"follow": "same"|"none"`` (default ``same``: after
+a corkscrew the fighter follows into its own hex, one of the 3 corkscrew hexes [17.4.3]).
+
+Default umpire policy (Appendix B; every choice uses the session dice, so a session replays):
+
+=================================== ============================================================
+choice point [rule]                 policy
+=================================== ============================================================
+chit face [8.1.2]                   random (secret d2), for the whole game
+bomber selection [3.4]              random counters of each type (secret)
+pool draws [8.1.1, 27.1]            random (engine ``_draw_entrants``; one intruder per draw)
+entry delay [8.1.4]                 single-entrant turns only: random 0, 1 or 2 turns (secret d3)
+entry MP [8.2.1, E24]               random among 1..max MP that do not end on another bomber
+movement order ties [7.2.1]         the engine's order (row, then id); intruders after bombers
+sweep ties, no-bomber sweep [13.1.2] random among the candidate hexes (secret)
+GCI/MEW sweep hex [25]              random among the candidate hexes (secret)
+search-marker hex [14.2.1, L4]      random hex of the zone from a separate marker stream: never
+                                    derived from the bomber's hex
+capture / AI contact ties [14.2.1,  random (secret)
+19.1.2]
+displacement [16.0]                 rolled as a corkscrew (engine); no optional displacement
+intruder MP [27.2.1]                random: max or max - 1 (secret)
+Serrate ties [27.2.2]               random (secret)
+Chase path [27.2.3]                 a plan entering the target's hex with its facing if one
+                                    exists, else the one ending nearest the hex behind it
+fake rolls [27.2.4]                 none
+hand-off [14.2.4]                   the player always tries (4 dice, announced)
+fighter corkscrew hex [17.4.4]      the fighter stays in its hex
+=================================== ============================================================
+
+Not covered (refused or not offered, so nothing is silently wrong): jamming [24.5] (the
+scenario loader refuses it); homing radars Flensburg, Naxos, Serrate counters [24.2.3, 24.3.2,
+24.4] (only search/GCI/MEW radars are offered); the GCI same-hex notice text [25.1.1] (the
+sweep is placed, no separate message); naval operations [26] (task force, flare droppers,
+torpedo bombers: the scenario loader refuses their units); Schraege Musik
+upgrade rolls [20.1] (oblique guns only where the unit has an oblique FP); optional rules
+[28.1-28.6] (messages M11 attack position and M13 follow roll are therefore never sent); the
+umpire's optional intruder displacement [16.0] and the stacking care of 27.2.1; the player's
+own choices where the referee has no command for them: breaking a sighting or keeping another
+than the nearest [10.1, 10.2], declining a hand-off [14.2.4], using all dives at once
+[18.0], the fighter's corkscrew hex against an intruder [17.4.4] (it stays). Fighters start
+with the facing the scenario gives (the player's choice at setup, 3.2).
+
+Dice: every command draws three seeds from the session dice and splits them into three
+streams: the *public* stream (rolls the player makes or sees: environment, sighting,
+searchlight, hand-off, flak, attack, defensive fire, shoot-down), the *secret* stream (the
+umpire's hidden rolls and choices) and the *marker* stream (search-marker hexes). So the
+number of hidden rolls never shifts a public roll: what the player sees depends on hidden
+positions only where the rules reveal them (digest I60).
+"""
+
+from __future__ import annotations
+
+import typing
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, fields, is_dataclass, replace
+from pathlib import Path
+from types import UnionType
+from typing import Any
+
+from warpress.engine.dice import Dice, SeededDice
+from warpress.engine.errors import BadInput, InputProblems, RuleViolation
+from warpress.engine.model import Game
+from warpress.engine.referee import Announcement, ScenarioInfo, Step
+
+from . import combat, detection, intruders, movement, phases, radars, searchlights
+from .common import check_hex, const, facing_of, facing_text, grid
+from .scenario import (
+    BEACON_BOX,
+    SHIPPED,
+    Scenario,
+    from_data,
+    load_scenario,
+    phase_ids,
+    shipped_path,
+)
+from .scenario import resolve as resolve_scenario
+from .state import Bomber, Counter, Environment, Fighter, Night, player_view  # noqa: F401 (type hints for load)
+
+PUBLIC_ROLLS = frozenset({
+    "moon", "visibility", "clouds", "sighting", "cloud_bonus", "visibility_bonus", "acquired",
+    "searchlight", "hand_off", "check", "rolls", "roll", "defensive_fire", "shootdown",
+    "evade", "flash", "collision", "intruder_reaction", "intruder_attack",
+})
+FIGHTER_STATUS = {"destroyed": "shot-down"}
+BOMBER_STATUS = {"destroyed": "shot-down", "delayed": "pool"}
+GONE = ("exited", "destroyed")
+
+
+# --- dice ---------------------------------------------------------------------------------
+
+
+class Streams:
+    """Three dice streams seeded from the session dice (see the module docstring)."""
+
+    def __init__(self, dice: Dice):
+        seeds = [sum(dice.roll("d1000", f"seed_{name}") * 1000 ** k for k in range(3))
+                 for name in ("public", "secret", "marker")]
+        self.public, self.secret, self.marker = (SeededDice(s) for s in seeds)
+
+    def roll(self, die: str, name: str = "roll") -> int:
+        return (self.public if name in PUBLIC_ROLLS else self.secret).roll(die, name)
+
+    def pick(self, options: Sequence[Any], name: str = "choice", marker: bool = False) -> Any:
+        """The umpire's random pick among ``options`` (no roll for one option)."""
+        if not options:
+            raise BadInput("nothing to choose from")
+        if len(options) == 1:
+            return options[0]
+        stream = self.marker if marker else self.secret
+        return options[stream.roll(f"d{len(options)}", name) - 1]
+
+    def choose(self, name: str = "choice") -> Callable[[Sequence[Any]], Any]:
+        return lambda options: self.pick(options, name)
+
+    def memo_choose(self, name: str = "choice") -> Callable[[Sequence[Any]], Any]:
+        """A random pick that answers the same options the same way (one intruder's move)."""
+        seen: dict[tuple, Any] = {}
+
+        def choose(options: Sequence[Any]) -> Any:
+            key = tuple(options)
+            if key not in seen:
+                seen[key] = self.pick(options, name)
+            return seen[key]
+
+        return choose
+
+    def public_rolls(self, name: str, start: int) -> tuple[int, ...]:
+        return tuple(v for n, _d, v in self.public.rolls[start:] if n == name)
+
+
+# --- the state ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class NightSession:
+    """One refereed night: the umpire's ``Night`` and the session's own records."""
+
+    scenario: Mapping[str, Any]
+    name: str
+    path: str
+    night: Night
+    phase: str
+    announcements: tuple[Announcement, ...] = ()
+    delayed: tuple[tuple[str, int, int], ...] = ()   # (bomber, column, entry turn) [8.1.4]
+    searchlights: tuple[tuple[str, str], ...] = ()   # search markers (zone, hex) [14.2.1]
+    placed: tuple[str, ...] = ()                     # counter ids placed, as night.counters
+    moved: tuple[str, ...] = ()                      # fighters moved this phase
+    declared: tuple[tuple[str, str], ...] = ()       # (fighter, evade|descend) this phase
+    warned: tuple[str, ...] = ()                     # tail warnings this turn [27.3]
+    sighted: bool = False                            # sighting roll made this phase
+    reacted: tuple[str, ...] = ()                    # fighters whose same-hex reaction ran
+    over: bool = False
+    result: Mapping[str, Any] | None = None
+
+
+# --- small helpers ------------------------------------------------------------------------
+
+
+class _Run:
+    """A mutable working copy during one step; ``freeze`` gives the new frozen state."""
+
+    def __init__(self, game: Game, s: NightSession, st: Streams, scenario: Scenario):
+        self.game, self.sc, self.st = game, scenario, st
+        self.s = s
+        self.said: list[Announcement] = []
+
+    @property
+    def night(self) -> Night:
+        return self.s.night
+
+    @night.setter
+    def night(self, value: Night) -> None:
+        self.s = replace(self.s, night=value)
+
+    def set(self, **kw: Any) -> None:
+        self.s = replace(self.s, **kw)
+
+    def say(self, text: str, rules: Sequence[str], phase: str | None = None, **data: Any) -> None:
+        self.said.append(Announcement(self.night.turn, phase or self.s.phase, text,
+                                      tuple(rules), dict(data)))
+
+    def freeze(self) -> Step:
+        turn = self.night.turn
+        kept = tuple(a for a in self.s.announcements if a.turn == turn)
+        new = tuple(self.said)
+        fresh = tuple(a for a in new if a.turn == turn)
+        return Step(replace(self.s, announcements=kept + fresh), new)
+
+
+def _facing_word(facing: int) -> str:
+    """``facing S (3)``: the compass word of the map and the number the commands take."""
+    return f"facing {facing_text(facing)}"
+
+
+def _fighter_status(f: Fighter) -> str:
+    return FIGHTER_STATUS.get(f.status, f.status)
+
+
+def _may_move(s: NightSession, f: Fighter) -> bool:
+    """A fighter that must move this phase [9.0]: on the map, not evaded last turn [17.3.1]."""
+    night = s.night
+    return (f.on_map and f.id not in s.moved
+            and not (f.evaded_turn and f.evaded_turn == night.turn - 1))
+
+
+def _may_leave_box(game: Game, s: NightSession, f: Fighter) -> bool:
+    left_now = sum(1 for m in s.moved if s.night.fighter(m).status != "beacon-box"
+                   and m in _boxed_at_start(s))
+    return (f.status == "beacon-box" and f.id not in s.moved
+            and movement.may_leave_beacon_box(game, s.night.turn, s.night.beacon_departure,
+                                              left_now))
+
+
+def _boxed_at_start(s: NightSession) -> frozenset[str]:
+    return frozenset(f for f, what in s.declared if what == "boxed")
+
+
+def _can_attack(game: Game, sc: Scenario, night: Night, f: Fighter) -> bool:
+    if not f.on_map or f.sighting is None or f.attacked:
+        return False
+    try:
+        combat.check_attack(game, night, f, night.bomber(f.sighting),
+                            deconfliction=sc.deconfliction, dived=f.dived)
+    except RuleViolation:
+        return False
+    return True
+
+
+def _waits(game: Game, sc: Scenario, s: NightSession) -> bool:
+    """Whether the current phase waits for the player."""
+    phase, night = s.phase, s.night
+    if phase == "fighter-movement":
+        return any(_may_move(s, f) or _may_leave_box(game, s, f) for f in night.fighters)
+    if phase == "radar-search":
+        return len(s.placed) < len(sc.counter_ids())
+    if phase == "sighting":
+        return not s.sighted and any(f.on_map for f in night.fighters)
+    if phase == "combat":
+        return any(_can_attack(game, sc, night, f) for f in night.fighters)
+    return phase == "end-of-turn"
+
+
+def _active(sc: Scenario, phase: str) -> bool:
+    """Whether a phase runs in this scenario [3.2: phases omitted]."""
+    if phase in sc.phases_omitted:
+        return False
+    if phase == "radar-search":
+        return bool(sc.radars)
+    if phase == "searchlight":
+        return bool(sc.zones)
+    return True
+
+
+# --- setup [3.4] --------------------------------------------------------------------------
+
+
+def _setup(game: Game, sc: Scenario, st: Streams) -> tuple[Night, list[tuple[str, tuple]]]:
+    notes: list[tuple[str, tuple]] = []
+    date = sc.date or ""
+    europe_late = sc.theatre == "europe" and date >= "1942-04"
+    rolled = detection.roll_environment(game, st, europe_after_april_1942=europe_late,
+                                        pacific=sc.theatre == "pacific")
+    moon = rolled.moon if sc.moon == "random" else sc.moon
+    vis = rolled.visibility if sc.visibility == "random" else sc.visibility
+    clouds = rolled.clouds if sc.clouds == "random" else sc.clouds
+    env = detection.environment(game, moon, vis, clouds, sc.altitude)
+    notes.append((f"Environment: moon {moon}, visibility {vis} (sighting range {env.range}, "
+                  f"captured {env.lit_range}), clouds {clouds}, altitude {sc.altitude}",
+                  ("3.3.1", "3.3.2", "3.3.3")))
+    bombers = []
+    for force in sc.attackers:
+        unit = game.get("units", force.unit)
+        pool = list(unit.stats["counter_ids"])
+        std = {e["item"] for e in unit.stats.get("equipment") or () if e.get("class") == "Std"}
+        for _ in range(force.count):
+            pick = st.pick(pool, "bomber_selection")
+            pool.remove(pick)
+            bombers.append(Bomber(
+                pick, unit=unit.id, facing=movement.bomber_facing(game),
+                mp=str(unit.stats["mp"]), fp=int(unit.stats.get("fp") or 0),
+                damage=int(unit.stats["damage"]),
+                kind="intruder" if unit.type == "intruder" else "bomber",
+                equipment=frozenset(std | set(force.equipment))))
+    fighters = []
+    for flight in sc.defenders:
+        unit = game.get("units", flight.unit)
+        for fid, where in zip(flight.ids, flight.deploy, strict=True):
+            boxed = where == BEACON_BOX
+            fighters.append(Fighter(
+                fid, unit=unit.id, hex=None if boxed else where, facing=flight.facing,
+                status="beacon-box" if boxed else "on-map",
+                mp=movement.fighter_chart_mp(game, unit.id), fp=int(unit.stats.get("fp") or 0),
+                damage=int(unit.stats["damage"]), expert=fid in sc.experten,
+                dives_left=const(game, "max-dives") if fid in sc.altitude_advantage else 0))
+    night = Night(turn=1, env=env, bombers=tuple(bombers), fighters=tuple(fighters),
+                  chit_face=st.pick(("red", "yellow"), "chit_face"), zones=sc.zones,
+                  radar_guided=sc.radar_guided, flak=sc.flak)
+    return night, notes
+
+
+# --- umpire phases ------------------------------------------------------------------------
+
+
+def _markers(night: Night) -> dict[tuple[str, str], tuple[str, int]]:
+    return {(m.kind, m.fighter or ""): (m.hex, m.facing) for m in player_view(night).markers}
+
+
+def _bomber_movement(r: _Run) -> None:
+    """Phase 1 [7, 14.2.4, 27.2]: bombers, hand-offs, intruders, marker updates (M1, M2, M3)."""
+    game, before = r.game, r.night
+    start = len(r.st.public.rolls)
+    captured = frozenset(b for _, b in before.captures)
+    night = phases.bomber_movement(game, before, r.st, hand_offs=captured)
+    rolls = r.st.public_rolls("hand_off", start)
+    for zone, bid in before.captures:
+        now = next((z for z, b in night.captures if b == bid), None)
+        if now == zone:
+            continue
+        if now is not None:
+            r.say(f"Hand-off: the bomber captured in zone {zone} flew into zone {now}; you roll "
+                  f"{_dice(rolls)}: captured in zone {now}", ("14.2.4",), zone=zone, to=now)
+        elif night.bomber(bid).on_map:
+            text = f"The bomber captured in zone {zone} left the zone: capture lost"
+            if rolls:
+                text += f" (hand-off roll {_dice(rolls)} failed)"
+            r.say(text, ("14.2.3", "14.2.4"), zone=zone)
+    r.night = night
+    for b in night.on_map_bombers():
+        if b.kind == "intruder":
+            _move_intruder(r, b.id)
+    _say_markers(r, _markers(before), _markers(r.night))
+
+
+def _say_markers(r: _Run, old: dict, new: dict) -> None:
+    """M1: markers follow their aircraft to the true hex and facing (7.0); gone ones go."""
+    for (kind, fighter), (hex_id, facing) in sorted(new.items()):
+        if (kind, fighter) in old and old[(kind, fighter)] != (hex_id, facing):
+            who = f" of {fighter}" if fighter else ""
+            r.say(f"Marker update: {kind.replace(':', ' ')}{who} now at {hex_id} "
+                  f"{_facing_word(facing)}", ("7.0",), kind=kind.split(":")[0], hex=hex_id,
+                  facing=facing, fighter=fighter or None)
+    for kind, fighter in sorted(set(old) - set(new)):
+        who = f" of {fighter}" if fighter else ""
+        r.say(f"Marker removed: {kind.replace(':', ' ')}{who} (no longer on the map, sighted "
+              "or acquired)", ("7.0", "7.2.2"), kind=kind.split(":")[0], fighter=fighter or None)
+
+
+def _dice(rolls: Sequence[int]) -> str:
+    return ", ".join(str(v) for v in rolls) if rolls else "-"
+
+
+def _chase_plan(game: Game, hex_id: str, facing: int, target: Fighter, mp: int) -> str:
+    """Chase policy [27.2.3]: a plan that enters the target's hex with its facing (so that the
+    intruder can attack, 11.0), shortest first; else the plan ending nearest the hex behind
+    the target, facing as it does. Never through the target's hex with another facing (the
+    intruder would stop there, 27.2.4)."""
+    g = grid(game)
+    behind = g.neighbour_in_direction(target.hex, (target.facing + 3) % 6) or target.hex
+    best: tuple[tuple[int, int, int], str] | None = None
+    queue = [(hex_id, facing, 0, False, "")]
+    seen = set()
+    while queue:
+        here, face, spent, can_turn, plan = queue.pop(0)
+        if (here, face, spent, can_turn) in seen:
+            continue
+        seen.add((here, face, spent, can_turn))
+        if here == target.hex and spent:
+            if face == target.facing:
+                return plan
+            continue
+        key = (g.distance(here, behind), face != target.facing, len(plan))
+        if best is None or key < best[0]:
+            best = (key, plan)
+        if spent < mp and (nxt := g.neighbour_in_direction(here, face)) is not None:
+            queue.append((nxt, face, spent + 1, True, plan + "F"))
+        if can_turn:
+            queue.append((here, (face + 1) % 6, spent, False, plan + "R"))
+            queue.append((here, (face - 1) % 6, spent, False, plan + "L"))
+    return best[1] if best else ""
+
+
+def _move_intruder(r: _Run, iid: str) -> None:
+    """An intruder's move and combat [27.2-27.2.4]; its AI and sighting are never told (L5)."""
+    game, night = r.game, r.night
+    intruder = night.bomber(iid)
+    choose = r.st.memo_choose("intruder")
+    kind = intruders.behaviour(game, night, intruder)
+    target_id = None
+    plan = None
+    slower = r.st.pick((False, True), "intruder_mp")
+    if kind == "chase":
+        target_id = intruders.ai_target(game, night, intruder, choose)
+        mp = movement.bomber_mp(game, intruder, night.turn)
+        if slower:
+            mp -= const(game, "intruder-mp-reduction-max")
+        plan = _chase_plan(game, intruder.hex, intruder.facing, night.fighter(target_id), mp)
+    r.night, kind = intruders.move_intruder(game, night, iid, slower=slower, plan=plan,
+                                            choose=choose)
+    moved = r.night.bomber(iid)
+    if not moved.on_map:
+        return
+    victims = [f for f in r.night.fighters if f.on_map and f.hex == moved.hex
+               and (target_id is None or f.id == target_id)]
+    if kind in ("chase", "serrate") and victims:
+        _intruder_attack(r, moved, victims[0])
+
+
+def _intruder_attack(r: _Run, intruder: Bomber, fighter: Fighter) -> None:
+    """27.2.4: a secret acquired-target sighting roll; with a sighting and the same facing the
+    intruder attacks now: the player is told, the fighter reacts openly (Alert column with
+    tail-warning radar, 17.4.4), then the intruder fires (no shoot-down table)."""
+    game = r.game
+    count = detection.captured_sighting_dice(game, moon=r.night.env.moon)
+    seen = fighter.sighting_number in [r.st.secret.roll("d6", "intruder_sighting")
+                                       for _ in range(count)]
+    if not seen or fighter.facing != intruder.facing:
+        return
+    warning = fighter.id in r.sc.tail_warning_radar
+    reacts = combat.reacts(game, r.st.roll("d6", "intruder_reaction"), warning=warning,
+                           alerted=False)
+    effect = "none"
+    if reacts:
+        effect = combat.reaction_effect(game, r.st.roll("d6", "intruder_reaction"))
+    text = f"An intruder attacks your fighter {fighter.id} at {fighter.hex}"
+    if effect == "corkscrew":
+        lost = replace(fighter, sighting=None, ai_contact=None, corkscrewed=True)
+        r.night = r.night.with_fighter(lost)
+        r.say(text + ": your fighter corkscrews and stays in its hex; the attack misses; "
+              "sightings and AI contacts lost", ("27.2.4", "17.4.4"), fighter=fighter.id)
+        return
+    if effect == "return-fire":
+        dfp = game.get("units", fighter.unit).stats.get("defensive_fp")
+        if dfp is not None:
+            hits = combat.attack_roll(game, r.st, int(dfp), "defensive_fire")
+            text += f"; your defensive fire scores {hits} hit(s)"
+            if hits:
+                hit = replace(intruder, hits=intruder.hits + hits, alert=True)
+                if hit.hits >= hit.damage:
+                    r.night = movement.remove_bomber(r.night.with_bomber(hit), hit, "destroyed")
+                    r.say(text + ": the intruder is destroyed", ("27.2.4", "17.4.2", "11.0"),
+                          fighter=fighter.id, destroyed=True)
+                    return
+                r.night = r.night.with_bomber(hit)
+                r.say(text + ": the intruder aborts", ("27.2.4", "17.4.2"), fighter=fighter.id)
+                return
+    hits = combat.attack_roll(game, r.st, intruder.fp, "intruder_attack")
+    r.night, _f, dead = combat._hit_fighter(r.night, r.night.fighter(fighter.id), hits)
+    r.say(text + f"; the intruder's attack: {hits} hit(s)"
+          + (f"; {fighter.id} is shot down" if dead else ""),
+          ("27.2.4", "11.0"), fighter=fighter.id, hits=hits, destroyed=dead)
+
+
+def _bomber_entry(r: _Run) -> None:
+    """Phase 2 [8]: draws, chit, delays and entry MP by the policy; told nothing (L7)."""
+    game, night = r.game, r.night
+    entering: list[tuple[str, int]] = [(b, c) for b, c, t in r.s.delayed if t == night.turn]
+    delayed = tuple(d for d in r.s.delayed if d[2] != night.turn)
+    due = dict(r.sc.arrival).get(night.turn, 0)
+    if due:
+        chosen = phases._draw_entrants(game, night, r.st, due)
+        if chosen:
+            night, chit = phases.draw_chit(game, night, r.st)
+            numbers = movement.chit_numbers(game, chit, night.chit_face)
+            columns = movement.entry_columns(game, numbers, len(chosen))
+            delay_max = const(game, "entry-delay-max-turns")
+            for bid, column in zip(chosen, columns, strict=False):
+                delay = r.st.pick(tuple(range(delay_max + 1)), "delay") if len(chosen) == 1 else 0
+                if delay:
+                    night = night.with_bomber(replace(night.bomber(bid), status="delayed"))
+                    delayed += ((bid, column, night.turn + delay),)
+                else:
+                    entering.append((bid, column))
+    for bid, column in entering:
+        bomber = night.bomber(bid)
+        top = movement.bomber_mp(game, bomber, night.turn)
+        taken = {b.hex for b in night.on_map_bombers()}
+        free = [mp for mp in range(const(game, "entry-mp-min"), top + 1)
+                if movement.entry_path(game, column, mp, top).end not in taken]
+        mp = r.st.pick(free or [const(game, "entry-mp-min")], "entry_mp")
+        if movement.entry_path(game, column, mp, top).end in taken:
+            continue  # no free hex in the column this turn: it waits in the pool
+        night = movement.enter_bomber(game, night, bid, column, mp)
+    r.night = night
+    r.set(delayed=delayed)
+
+
+def _tail_warnings(r: _Run) -> None:
+    """Start of Fighter Movement [27.3]: one warning per equipped fighter (M4)."""
+    warned = []
+    for f in r.night.fighters:
+        if f.on_map and f.id in r.sc.tail_warning_radar and detection.tail_warning(
+                r.game, r.night, f):
+            warned.append(f.id)
+            r.say(f"Tail warning for {f.id}", ("27.3",), fighter=f.id)
+    boxed = tuple((f.id, "boxed") for f in r.night.fighters if f.status == "beacon-box")
+    r.set(warned=tuple(warned), moved=(), declared=boxed)
+
+
+def _flak(r: _Run) -> None:
+    """Phase 4 [22.0]: the 2d6 check and, on 6-6, the announced dice and hits (M5)."""
+    r.night, report = phases.flak_phase(r.game, r.night, r.st)
+    if report.check is None:
+        return
+    text = f"Flak: 2d6 = {report.check}"
+    if report.rolls or report.task_force_rolls:
+        text += f"; flak dice {_dice(report.rolls + report.task_force_rolls)}"
+        for fid, n in report.hits:
+            text += f"; {fid}: {n} hit(s)"
+            if r.night.fighter(fid).status == "destroyed":
+                text += f"; {fid} is shot down"
+    else:
+        text += ": no effect"
+    r.say(text, ("22.0",), check=report.check, rolls=list(report.rolls), hits=dict(report.hits))
+
+
+def _ai_search(r: _Run) -> None:
+    """Phase 6 [19.1.2]: contacts by the engine; new ones and losses announced (M7)."""
+    before = {f.id: f.ai_contact for f in r.night.fighters}
+    r.night = radars.ai_search(r.game, r.night, r.st.choose("ai_tie"), r.st)
+    for f in r.night.fighters:
+        if f.ai_contact is not None:
+            b = r.night.bomber(f.ai_contact)
+            r.say(f"AI contact for {f.id} at {b.hex} {_facing_word(b.facing)}", ("19.1.2",),
+                  fighter=f.id, hex=b.hex, facing=b.facing)
+        elif before.get(f.id) is not None:
+            r.say(f"AI contact of {f.id} lost", ("19.1.2",), fighter=f.id)
+
+
+def _searchlight(r: _Run) -> None:
+    """Phase 7 [14.2.1-14.2.2, 14.1, 21.2]: a search marker at a random hex of every free zone
+    holding a bomber (L3, L4); the player's roll with the session dice; capture (M8)."""
+    game, night = r.game, r.night
+    if night.env.clouds == "overcast":
+        return  # 14.1: no search in cloud
+    markers = []
+    for zone in night.zones:
+        if any(z == zone for z, _ in night.captures):
+            continue
+        hexes = sorted(detection.zone_hexes(game, zone))
+        occupied = any(b.hex in hexes for b in night.on_map_bombers())
+        if not occupied and zone not in night.flare_zones:
+            continue
+        where = r.st.pick(hexes, f"marker_{zone}", marker=True)
+        markers.append((zone, where))
+        if night.env.altitude == "high":
+            r.say(f"Searchlight zone {zone}: search marker at {where} (high altitude: no roll)",
+                  ("14.2.1", "21.2"), zone=zone, hex=where)
+            continue
+        start = len(r.st.public.rolls)
+        after = searchlights.searchlight_search(game, night, zone, r.st,
+                                                choose=r.st.choose("capture_tie"))
+        rolls = r.st.public_rolls("searchlight", start)
+        if after.captures == night.captures:
+            r.say(f"Searchlight zone {zone}: search marker at {where}; you roll {_dice(rolls)}: "
+                  "no capture", ("14.2.1",), zone=zone, hex=where, rolls=list(rolls))
+            continue
+        night = after
+        target = night.bomber(night.captures[-1][1])
+        markers.pop()
+        r.say(f"Searchlight zone {zone}: search marker at {where}; you roll {_dice(rolls)}: "
+              f"capture at {target.hex} {_facing_word(target.facing)}", ("14.2.1",),
+              zone=zone, hex=where, rolls=list(rolls), capture=target.hex,
+              facing=target.facing)
+    r.night = night
+    r.set(searchlights=tuple(markers))
+
+
+def _sighting_start(r: _Run) -> None:
+    """Start of phase 8 [10.2, 21.2.1]: sightings out of range are lost (M10); contrails (M9)."""
+    before = {f.id: f.sighting for f in r.night.fighters}
+    r.night = detection.maintain_sightings(r.game, r.night, r.st)
+    for f in r.night.fighters:
+        if before.get(f.id) is not None and f.sighting is None:
+            r.say(f"Sighting of {f.id} lost: out of range", ("10.2",), fighter=f.id)
+    if r.sc.contrails:
+        for f in r.night.fighters:
+            if detection.contrails(r.game, r.night, f):
+                r.say(f"Contrails encountered by {f.id}", ("21.2.1",), fighter=f.id)
+    r.set(sighted=False)
+
+
+def _reactions(r: _Run) -> None:
+    """End of Combat [17.4]: a bomber sharing hex and facing with a fighter that did not
+    attack may still react (M12)."""
+    for f in r.night.fighters:
+        if not f.on_map or f.attacked:
+            continue
+        for b in r.night.on_map_bombers():
+            if b.hex == f.hex and b.facing == f.facing and r.night.fighter(f.id).on_map:
+                r.night, report = combat.resolve_attack(r.game, r.night, f.id, b.id, r.st,
+                                                        attack=False)
+                _say_reaction(r, f.id, report)
+
+
+def _say_reaction(r: _Run, fid: str, report: combat.AttackReport) -> None:
+    if report.reaction == "return-fire" or report.defensive_hits:
+        r.say(f"A bomber in the hex of {fid} fires defensively: {report.defensive_hits} hit(s)"
+              + (f"; {fid} is shot down" if report.fighter_destroyed else ""),
+              ("17.4", "17.4.2"), fighter=fid, hits=report.defensive_hits)
+    if report.corkscrew is not None:
+        r.say(f"A bomber in the hex of {fid} corkscrewed", ("17.4.3",), fighter=fid)
+
+
+def _end_of_turn(r: _Run) -> None:
+    """Phase 10 [4.0, 14.2.1, 26.2.2]: search markers removed, the turn advances."""
+    r.night = phases.end_turn(r.night)
+    r.set(searchlights=(), reacted=())
+
+
+# --- the phase machine --------------------------------------------------------------------
+
+
+def _radar_search_start(r: _Run) -> None:
+    r.night = replace(r.night, counters=())  # 13.1.3
+    r.set(placed=())
+
+
+#: The umpire's part at the start of each phase [4.0] (phases not listed have none).
+PHASE_START = {
+    "bomber-movement": _bomber_movement, "bomber-entry": _bomber_entry,
+    "fighter-movement": _tail_warnings, "flak": _flak, "radar-search": _radar_search_start,
+    "ai-search": _ai_search, "searchlight": _searchlight, "sighting": _sighting_start,
+}
+
+
+def _enter(r: _Run, phase: str) -> None:
+    """Start ``phase``: the umpire's part of it [4.0]."""
+    r.set(phase=phase)
+    if _active(r.sc, phase) and phase in PHASE_START:
+        PHASE_START[phase](r)
+
+
+def _leave(r: _Run) -> None:
+    """End the current phase (refused while the rules need the player to act)."""
+    phase = r.s.phase
+    if phase == "fighter-movement":
+        unmoved = [f.id for f in r.night.fighters if _may_move(r.s, f)]
+        if unmoved:
+            raise RuleViolation("9.0", f"every night fighter must move (at least "
+                                       f"{const(r.game, 'fighter-min-mp')} MP) before the "
+                                       f"phase ends; not moved yet: {', '.join(unmoved)}")
+    elif phase == "combat":
+        _reactions(r)
+    elif phase == "end-of-turn":
+        _end_of_turn(r)
+
+
+def _next(game: Game, phase: str) -> str:
+    phases = phase_ids(game)
+    return phases[(phases.index(phase) + 1) % len(phases)]
+
+
+def _run_to_player(r: _Run) -> None:
+    """Run umpire phases until one waits for the player or the game ends [4.0, 4.1]."""
+    for _ in range(len(phase_ids(r.game)) * 2):
+        if _check_end(r):
+            return
+        if _active(r.sc, r.s.phase) and _waits(r.game, r.sc, r.s):
+            return
+        _leave(r)
+        if _check_end(r):
+            return
+        _enter(r, _next(r.game, r.s.phase))
+    raise RuntimeError("the phase machine did not reach a player phase")
+
+
+def _goto(r: _Run, target: str) -> None:
+    """The phase-advance rule: end phases up to ``target`` (a later one) and start it."""
+    order = phase_ids(r.game).index
+    if order(target) < order(r.s.phase):
+        raise RuleViolation("4.0", f"the {r.s.phase} phase is running; a command of the "
+                                   f"{target} phase comes earlier in the turn (allowed now: "
+                                   f"{', '.join(_awaiting(r.game, r.sc, r.s))})")
+    while r.s.phase != target:
+        _leave(r)
+        if _check_end(r):
+            return
+        _enter(r, _next(r.game, r.s.phase))
+        if _check_end(r):
+            return
+
+
+# --- end of game [4.1] --------------------------------------------------------------------
+
+
+def _counts(night: Night) -> dict[str, int]:
+    attackers = night.bombers
+    return {
+        "shot_down": sum(b.status == "destroyed" and b.kind != "intruder" for b in attackers),
+        "intruders_shot_down": sum(b.status == "destroyed" and b.kind == "intruder"
+                                   for b in attackers),
+        "exited": sum(b.status == "exited" and b.kind != "intruder" for b in attackers),
+        "fighters_lost": sum(f.status == "destroyed" for f in night.fighters),
+        "fighters_left_map": sum(f.status == "off-map" for f in night.fighters),
+    }
+
+
+def _met(level: Any, counts: Mapping[str, int]) -> bool:
+    return ((level.shot_down_at_least is None
+             or counts["shot_down"] >= level.shot_down_at_least)
+            and (level.exited_at_most is None or counts["exited"] <= level.exited_at_most))
+
+
+def _check_end(r: _Run) -> bool:
+    """4.1: end condition, victory achieved (top level, shoot-downs only), all attackers
+    gone, all fighters gone. Returns whether the game is over."""
+    if r.s.over:
+        return True
+    night, sc = r.night, r.sc
+    counts = _counts(night)
+    reasons: list[tuple[str, tuple[str, ...]]] = []
+    if sc.turns is not None and night.turn > sc.turns:
+        reasons.append((f"the scenario's {sc.turns} turns are played", ("4.1", "3.2")))
+    if sc.bombers_gone is not None and counts["shot_down"] + counts["exited"] >= sc.bombers_gone:
+        reasons.append((f"{sc.bombers_gone} bombers have exited or been shot down",
+                        ("4.1", "3.2")))
+    if all(b.status in GONE for b in night.bombers):
+        reasons.append(("every attacker has exited or been shot down", ("4.1",)))
+    if all(f.status in ("destroyed", "off-map") for f in night.fighters):
+        reasons.append(("every night fighter has been shot down or has left the map",
+                        ("4.1",)))
+    top = sc.victory[-1] if sc.victory else None
+    if top is not None and top.exited_at_most is None and _met(top, counts):
+        reasons.append((f"the {top.name} victory conditions are achieved", ("4.1",)))
+    if not reasons:
+        return False
+    _finish(r, counts, reasons)
+    return True
+
+
+def _finish(r: _Run, counts: Mapping[str, int],
+            reasons: list[tuple[str, tuple[str, ...]]]) -> None:
+    met = [lv for lv in r.sc.victory if _met(lv, counts)]
+    level = met[-1].name if met else None
+    result = {"normal": "victory", "decisive": "decisive victory"}.get(level or "", "defeat")
+    why = [{"text": t, "rules": list(rules)} for t, rules in reasons]
+    for lv in r.sc.victory:
+        cond = []
+        if lv.shot_down_at_least is not None:
+            cond.append(f"shoot down at least {lv.shot_down_at_least} bombers")
+        if lv.exited_at_most is not None:
+            cond.append(f"let at most {lv.exited_at_most} exit")
+        why.append({"text": f"{lv.name} victory ({' and '.join(cond)}): "
+                            f"{'met' if lv in met else 'not met'}", "rules": ["4.1"]})
+    summary = {"result": result, "level": level, "turn": r.night.turn, **counts,
+               "reasons": why}
+    r.set(over=True, result=summary)
+    r.say(f"Game over on turn {r.night.turn}: {result} — {counts['shot_down']} bombers shot "
+          f"down, {counts['exited']} exited, {counts['fighters_lost']} fighters lost "
+          f"({'; '.join(t for t, _ in reasons)})", ("4.1",), result=result,
+          shot_down=counts["shot_down"], exited=counts["exited"])
+
+
+# --- player commands ----------------------------------------------------------------------
+
+
+def _arg(args: Mapping[str, Any], key: str, command: str) -> Any:
+    if key not in args or args[key] in (None, ""):
+        raise BadInput(f"{command}: missing {key!r} (e.g. {_EXAMPLES[command]})")
+    return args[key]
+
+
+_EXAMPLES = {
+    "move": '{"fighter": "231", "path": "F,F,L,F"}', "evade": '{"fighter": "231"}',
+    "descend": '{"fighter": "231"}', "search": '{"counter": "freya", "hex": "0710"}',
+    "attack": '{"fighter": "231", "oblique": false}', "sight": "{}", "end-turn": "{}",
+}
+
+
+def _fighter(r: _Run, args: Mapping[str, Any], command: str) -> Fighter:
+    fid = str(_arg(args, "fighter", command)).strip()
+    ids = [f.id for f in r.night.fighters]
+    if fid not in ids:
+        raise BadInput(f"{command}: no night fighter {fid!r} (have: {', '.join(ids)})")
+    return r.night.fighter(fid)
+
+
+def _declare(r: _Run, args: Mapping[str, Any], command: str) -> None:
+    f = _fighter(r, args, command)
+    rule = "27.3.1" if command == "evade" else "18.0"
+    if f.id in r.s.moved:
+        raise RuleViolation(rule, f"{command} is declared before {f.id} moves; it has moved")
+    if (f.id, command) in r.s.declared:
+        raise RuleViolation(rule, f"{f.id} has already declared {command} this phase")
+    if command == "evade" and f.id not in r.s.warned:
+        raise RuleViolation("27.3.1", f"{f.id} may evade only on a tail warning (none this "
+                                      "turn)")
+    if command == "descend" and f.dives_left < 1:
+        raise RuleViolation("18.0", f"{f.id} has no altitude advantage left (0 dives)")
+    if not f.on_map:
+        raise RuleViolation("9.2.1", f"{f.id} is not on the map ({_fighter_status(f)})")
+    r.set(declared=(*r.s.declared, (f.id, command)))
+    what = ("evades: +1 MP, loses its sightings and AI contact" if command == "evade"
+            else "dives: +1 MP, must use its full MP")
+    r.say(f"{f.id} {what}", (rule,), fighter=f.id)
+
+
+def _move(r: _Run, args: Mapping[str, Any]) -> None:
+    f = _fighter(r, args, "move")
+    path = str(_arg(args, "path", "move")) if f.status != "beacon-box" else str(
+        args.get("path") or "")
+    if f.id in r.s.moved:
+        raise RuleViolation("9.0", f"{f.id} has already moved this phase")
+    if f.status == "beacon-box":
+        if not movement.may_leave_beacon_box(r.game, r.night.turn, r.night.beacon_departure,
+                                             sum(1 for m in r.s.moved
+                                                 if m in _boxed_at_start(r.s))):
+            raise RuleViolation("23.0", "one fighter leaves the radio beacon box per Fighter "
+                                        "Movement phase, none if another left last turn")
+        hex_id = check_hex(r.game, _arg(args, "hex", "move"), "hex")
+        facing = facing_of(args.get("facing", 0))
+        night = movement.leave_beacon_box(r.game, r.night, f.id, hex_id, facing, path)
+    else:
+        if not _may_move(r.s, f):
+            raise RuleViolation("17.3.1" if f.on_map else "9.2.1",
+                                f"{f.id} does not move this phase ({_fighter_status(f)})")
+        declared = {what for fid, what in r.s.declared if fid == f.id}
+        night = movement.move_fighter(r.game, r.night, f.id, path,
+                                      dives=1 if "descend" in declared else 0,
+                                      evade="evade" in declared)
+    moved = night.fighter(f.id)
+    if moved.status == "off-map" and not args.get("leave_map"):
+        raise RuleViolation("9.2.1", f"plan {path!r} flies {f.id} off the map, and a fighter "
+                                     "that leaves never returns; add leave_map to mean it")
+    if f.status == "on-map" and moved.evading:
+        night = movement.displace_lost(r.game, r.night, night, r.st)
+    r.night = night
+    r.set(moved=(*r.s.moved, f.id))
+    where = "leaves the map" if moved.status == "off-map" else (
+        f"moves to {moved.hex} {_facing_word(moved.facing)}")
+    r.say(f"{f.id} {where} ({moved.mp_spent} MP)", ("9.0", "9.1", "9.2"), fighter=f.id,
+          hex=moved.hex, facing=moved.facing, mp=moved.mp_spent)
+
+
+def _search(r: _Run, args: Mapping[str, Any]) -> None:
+    counter = str(_arg(args, "counter", "search")).strip()
+    allowed = r.sc.counter_ids()
+    if counter not in allowed:
+        raise BadInput(f"search: no search counter {counter!r} in this scenario "
+                       f"(have: {', '.join(allowed) or 'none'})")
+    if counter in r.s.placed:
+        raise RuleViolation("13.1.1", f"counter {counter!r} is already placed this phase")
+    hex_id = check_hex(r.game, _arg(args, "hex", "search"), "hex")
+    radar = counter.split("#")[0]
+    placed = radars.radar_search(r.game, r.night, [(radar, hex_id)],
+                                 choose=r.st.choose("sweep")).counters[0]
+    r.night = replace(r.night, counters=(*r.night.counters, placed))
+    r.set(placed=(*r.s.placed, counter))
+    text = f"{radar.capitalize()} at {hex_id}: " + ("contact" if placed.contact else "no contact")
+    if placed.sweeps:
+        text += f"; sweep at {', '.join(placed.sweeps)}"
+    r.say(text, ("13.1.1", "13.1.2"), counter=counter, hex=hex_id, contact=placed.contact,
+          sweeps=list(placed.sweeps))
+
+
+def _sight(r: _Run) -> None:
+    """General roll [10.1], keep the nearest per fighter [10.2], acquired rolls [15.1]."""
+    game, night = r.game, r.night
+    start = len(r.st.public.rolls)
+    roll = detection.general_sighting(game, night, r.st)
+    g = grid(game)
+    keep: dict[str, str] = {}
+    for f in night.fighters:
+        if f.sighting is not None:
+            continue
+        options = [b for b, who in roll.sighted if f.id in who]
+        if options:
+            best = min(options, key=lambda b: (g.distance(f.hex, night.bomber(b).hex),
+                                               night.bomber(b).hex))
+            keep[f.id] = best
+    text = f"Sighting roll: {_dice(roll.announced)}"
+    bonus = r.st.public_rolls("cloud_bonus", start) + r.st.public_rolls("visibility_bonus", start)
+    if bonus:
+        text += f" (bonus dice {_dice(bonus)})"
+    shown = sorted({night.bomber(b).hex for b, _ in roll.sighted})
+    text += (f": bombers sighted at {', '.join(shown)}" if shown else ": nothing sighted")
+    r.say(text, ("10.1", "10.1.1"), announced=list(roll.announced), sighted=shown)
+    night = detection.keep_sightings(game, night, roll, keep, r.st)
+    for fid, b in sorted(keep.items()):
+        bomber = night.bomber(b)
+        r.say(f"{fid} keeps the sighting at {bomber.hex} {_facing_word(bomber.facing)}",
+              ("10.1", "10.2"), fighter=fid, hex=bomber.hex, facing=bomber.facing)
+    r.night = night
+    _acquired(r)
+    r.set(sighted=True)
+
+
+def _acquired(r: _Run) -> None:
+    game = r.game
+    g = grid(game)
+    for f in r.night.fighters:
+        if f.sighting is not None or not detection.can_sight(f, r.night.turn):
+            continue
+        target = f.ai_contact
+        if target is None:
+            lit = [r.night.bomber(b) for _, b in r.night.captures]
+            lit = [b for b in lit if detection.in_range(game, r.night, f, b)]
+            if not lit:
+                continue
+            target = min(lit, key=lambda b: (g.distance(f.hex, b.hex), b.hex)).id
+        bomber = r.night.bomber(target)
+        if not detection.in_range(game, r.night, f, bomber):
+            continue
+        r.night, rolls = phases.acquired_sighting(game, r.night, f.id, target, r.st)
+        got = r.night.fighter(f.id).sighting == target
+        r.say(f"{f.id} tries to sight the acquired bomber at {bomber.hex}: you roll "
+              f"{_dice(rolls)}: " + ("sighted" if got else "not sighted"), ("15.1", "15.1.1"),
+              fighter=f.id, hex=bomber.hex, rolls=list(rolls), sighted=got)
+
+
+def _attack(r: _Run, args: Mapping[str, Any]) -> None:
+    f = _fighter(r, args, "attack")
+    oblique = bool(args.get("oblique", False))
+    if f.sighting is None:
+        raise RuleViolation("11.0", f"{f.id} has not sighted a bomber: an attack needs a "
+                                    "sighted bomber in the same hex with the same facing")
+    if oblique and game_stat(r.game, f, "oblique_fp") is None:
+        raise RuleViolation("20.0", f"{f.id} ({f.unit}) has no oblique guns")
+    follow = None if args.get("follow") == "none" else f.hex
+    start = len(r.st.public.rolls)
+    r.night, report = combat.resolve_attack(r.game, r.night, f.id, f.sighting, r.st,
+                                            oblique=oblique,
+                                            deconfliction=r.sc.deconfliction, follow=follow)
+    _say_attack(r, f.id, report, r.st.public_rolls("roll", start), oblique)
+
+
+def game_stat(game: Game, fighter: Fighter, key: str) -> Any:
+    return game.get("units", fighter.unit).stats.get(key) if fighter.unit else None
+
+
+def _say_attack(r: _Run, fid: str, report: combat.AttackReport, rolls: tuple[int, ...],
+                oblique: bool) -> None:
+    parts = [f"{fid} attacks" + (" with oblique guns" if oblique else "")]
+    if report.reaction == "return-fire" or (report.defensive_hits and report.corkscrew is None):
+        parts.append(f"the bomber fires defensively: {report.defensive_hits} hit(s) on {fid}")
+    if report.corkscrew is not None:
+        parts.append("the bomber corkscrews" + (f" after firing: {report.defensive_hits} "
+                                                f"hit(s) on {fid}" if report.defensive_hits
+                                                else ""))
+        regained = r.night.fighter(fid).sighting is not None
+        parts.append("you follow and regain the sighting" if regained
+                     else "the sighting is lost")
+    if report.aborted:
+        parts.append("the attack is aborted")
+    if report.fp is not None:
+        parts.append(f"you roll {_dice(rolls)} + FP {report.fp}: {report.hits} hit(s)")
+    if report.destroyed:
+        parts.append("the bomber is destroyed")
+        if report.shootdown:
+            parts.append(f"shoot-down table: {report.shootdown}")
+        if report.evade == "collision":
+            parts.append(f"collision: {report.collision_hits} hit(s)")
+    if report.fighter_destroyed:
+        parts.append(f"{fid} is shot down")
+    rules = ["11.0", "17.4"] + (["17.3"] if report.destroyed else [])
+    r.say("; ".join(parts), rules, fighter=fid, hits=report.hits, destroyed=report.destroyed,
+          defensive_hits=report.defensive_hits, corkscrewed=report.corkscrew is not None)
+
+
+def _sight_command(r: _Run, args: Mapping[str, Any]) -> None:
+    if r.s.sighted:
+        raise RuleViolation("10.1", "one sighting roll per Sighting phase")
+    _sight(r)
+
+
+def _end_turn(r: _Run, args: Mapping[str, Any]) -> None:
+    _leave(r)
+    if not _check_end(r):
+        _enter(r, "bomber-movement")
+
+
+#: The player's commands [4.0]: the phase each belongs to and what it does there, in the
+#: order ``awaiting`` lists them.
+COMMANDS: dict[str, tuple[str, Callable[[_Run, Mapping[str, Any]], None]]] = {
+    "move": ("fighter-movement", _move),
+    "evade": ("fighter-movement", lambda r, args: _declare(r, args, "evade")),
+    "descend": ("fighter-movement", lambda r, args: _declare(r, args, "descend")),
+    "search": ("radar-search", _search),
+    "sight": ("sighting", _sight_command),
+    "attack": ("combat", _attack),
+    "end-turn": ("end-of-turn", _end_turn),
+}
+PHASE_COMMANDS = {phase: tuple(name for name, (p, _) in COMMANDS.items() if p == phase)
+                  for phase, _ in COMMANDS.values()}
+
+
+def _awaiting(game: Game, sc: Scenario, s: NightSession) -> list[str]:
+    """Commands legal now: the current phase's, and later phases' unless leaving is refused."""
+    if s.over:
+        return []
+    phases = phase_ids(game)
+    here = phases.index(s.phase)
+    out = list(PHASE_COMMANDS.get(s.phase, ()))
+    if s.phase == "fighter-movement":
+        if not any(f.id in s.warned and f.id not in s.moved for f in s.night.fighters):
+            out.remove("evade")
+        if not any(f.dives_left and f.id not in s.moved for f in s.night.fighters):
+            out.remove("descend")
+        if any(_may_move(s, f) for f in s.night.fighters):
+            return out
+    for phase in phases[here + 1:]:
+        if phase in PHASE_COMMANDS and (_active(sc, phase) or phase == "end-of-turn"):
+            out.extend(PHASE_COMMANDS[phase])
+    return out
+
+
+# --- JSON ---------------------------------------------------------------------------------
+
+
+def _to_json(value: Any) -> Any:
+    if is_dataclass(value) and not isinstance(value, type):
+        return {f.name: _to_json(getattr(value, f.name)) for f in fields(value)}
+    if isinstance(value, frozenset):
+        return sorted(value)
+    if isinstance(value, tuple | list):
+        return [_to_json(v) for v in value]
+    if isinstance(value, Mapping):
+        return {str(k): _to_json(v) for k, v in value.items()}
+    return value
+
+
+_HINTS: dict[type, dict[str, Any]] = {}
+
+
+def _from_json(kind: Any, value: Any, where: str) -> Any:
+    origin = typing.get_origin(kind)
+    args = typing.get_args(kind)
+    if origin in (typing.Union, UnionType):
+        if value is None and type(None) in args:
+            return None
+        inner = [a for a in args if a is not type(None)]
+        return _from_json(inner[0], value, where)
+    if kind is Any:
+        return value
+    if isinstance(kind, type) and is_dataclass(kind):
+        if not isinstance(value, Mapping):
+            raise BadInput(f"state: {where}: expected an object, got {value!r}")
+        hints = _HINTS.setdefault(kind, typing.get_type_hints(kind, globals()))
+        unknown = set(value) - set(hints)
+        if unknown:
+            raise BadInput(f"state: {where}: unknown key {sorted(unknown)[0]!r}")
+        out = {}
+        for f in fields(kind):
+            if f.name in value:
+                out[f.name] = _from_json(hints[f.name], value[f.name], f"{where}.{f.name}")
+        try:
+            return kind(**out)
+        except TypeError as exc:
+            raise BadInput(f"state: {where}: {exc}") from None
+    if origin in (tuple, frozenset):
+        if not isinstance(value, list):
+            raise BadInput(f"state: {where}: expected a list, got {value!r}")
+        if origin is frozenset:
+            return frozenset(_from_json(args[0], v, f"{where}[{i}]") for i, v in enumerate(value))
+        if len(args) == 2 and args[1] is Ellipsis:
+            return tuple(_from_json(args[0], v, f"{where}[{i}]") for i, v in enumerate(value))
+        if len(value) != len(args):
+            raise BadInput(f"state: {where}: expected {len(args)} items, got {value!r}")
+        return tuple(_from_json(a, v, f"{where}[{i}]")
+                     for i, (a, v) in enumerate(zip(args, value, strict=True)))
+    if origin is not None and issubclass(origin, Mapping):
+        if not isinstance(value, Mapping):
+            raise BadInput(f"state: {where}: expected an object, got {value!r}")
+        return dict(value)
+    if kind is bool and not isinstance(value, bool):
+        raise BadInput(f"state: {where}: expected true or false, got {value!r}")
+    if kind is int and (isinstance(value, bool) or not isinstance(value, int)):
+        raise BadInput(f"state: {where}: expected a whole number, got {value!r}")
+    if kind is str and not isinstance(value, str):
+        raise BadInput(f"state: {where}: expected a text, got {value!r}")
+    return value
+
+
+def _announcement(value: Any, where: str) -> Announcement:
+    if not isinstance(value, Mapping) or not {"turn", "phase", "text"} <= set(value):
+        raise BadInput(f"state: {where}: expected an announcement (turn, phase, text, rules)")
+    return Announcement(int(value["turn"]), str(value["phase"]), str(value["text"]),
+                        tuple(value.get("rules") or ()), dict(value.get("data") or {}))
+
+
+# --- the referee --------------------------------------------------------------------------
+
+
+class NightfighterReferee:
+    """The Nightfighter umpire for one player (see the module docstring for the policy)."""
+
+    game_id = "nightfighter"
+    commands = tuple(COMMANDS)
+    #: how the text views show a field (the views' JSON keeps the number)
+    field_text = {"facing": facing_text}
+
+    def scenarios(self, game: Game) -> tuple[ScenarioInfo, ...]:
+        """Every shipped scenario, loaded and checked; InputProblems with the problems of every
+        broken one."""
+        out, problems = [], []
+        for name in SHIPPED:
+            try:
+                sc = load_scenario(game, name)
+            except InputProblems as exc:
+                problems.extend(exc.problems)
+                continue
+            out.append(ScenarioInfo(name, sc.title, str(shipped_path(name)), sc.summary()))
+        if problems:
+            raise InputProblems(problems)
+        return tuple(out)
+
+    def scenario_file(self, game: Game, name_or_path: str | None) -> Path:
+        return resolve_scenario(name_or_path)[0]
+
+    def load_scenario(self, game: Game, name_or_path: str | None) -> Scenario:
+        return load_scenario(game, name_or_path)
+
+    def _scenario(self, game: Game, s: NightSession) -> Scenario:
+        return from_data(game, s.scenario, s.name, s.path)
+
+    def new(self, game: Game, scenario: Scenario, dice: Dice) -> Step:
+        st = Streams(dice)
+        night, notes = _setup(game, scenario, st)
+        s = NightSession(scenario=scenario.data, name=scenario.name, path=scenario.path,
+                         night=night, phase="bomber-movement")
+        r = _Run(game, s, st, scenario)
+        for text, rules in notes:
+            r.say(text, rules, phase="setup")
+        r.say(f"Scenario {scenario.title}: fighters {', '.join(scenario.fighter_ids)}; "
+              f"{scenario.turns or '-'} turns", ("3.2", "3.4"), phase="setup")
+        _enter(r, "bomber-movement")
+        _run_to_player(r)
+        return r.freeze()
+
+    def apply(self, game: Game, state: Any, command: str, args: Mapping[str, Any],
+              dice: Dice) -> Step:
+        s = self._check_state(state)
+        if command not in self.commands:
+            raise BadInput(f"unknown command {command!r} (commands: {', '.join(self.commands)})")
+        if not isinstance(args, Mapping):
+            raise BadInput(f"{command}: arguments must be an object, got {args!r}")
+        if s.over:
+            raise RuleViolation("4.1", f"the game is over; {command!r} is refused (status and "
+                                       "reveal still work)")
+        phase, run = COMMANDS[command]
+        r = _Run(game, s, Streams(dice), self._scenario(game, s))
+        _goto(r, phase)
+        if r.s.over:
+            return r.freeze()
+        run(r, args)
+        _run_to_player(r)
+        return r.freeze()
+
+    def _check_state(self, state: Any) -> NightSession:
+        if not isinstance(state, NightSession):
+            raise BadInput(f"not a Nightfighter session state: {type(state).__name__}")
+        return state
+
+    # --- views ----------------------------------------------------------------------------
+
+    def player_view(self, game: Game, state: Any) -> dict[str, Any]:
+        s = self._check_state(state)
+        sc = self._scenario(game, s)
+        night = s.night
+        view = player_view(night)
+        env = view.env
+        fighters = [{
+            "id": f.id, "unit": f.unit, "hex": f.hex, "facing": f.facing,
+            "status": _fighter_status(f), "hits": f.hits, "damage": f.damage, "mp": f.mp,
+            "mp_max": movement.fighter_max_mp(game, f.mp, night.turn), "dives_left":
+            f.dives_left, "dazzled": f.dazzled(night.turn), "moved": f.id in s.moved,
+            "attacked": f.attacked, "evading": f.evading, "expert": f.expert,
+            "tail_warning": f.id in s.warned,
+            "can_move": _may_move(s, night.fighter(f.id)) or _may_leave_box(
+                game, s, night.fighter(f.id)),
+            "declared": [what for fid, what in s.declared if fid == f.id and what != "boxed"],
+        } for f in view.fighters]
+        counters = [{"radar": c.radar, "counter": cid, "hex": c.hex, "contact": c.contact,
+                     "sweeps": list(c.sweeps)}
+                    for cid, c in zip(s.placed, night.counters, strict=False)]
+        markers = []
+        for m in view.markers:
+            kind, _, zone = m.kind.partition(":")
+            markers.append({"kind": kind, "hex": m.hex, "facing": m.facing,
+                            "fighter": m.fighter, "zone": zone or None})
+        lights = [{"zone": z, "hex": h, "kind": "search"} for z, h in s.searchlights]
+        lights += [{"zone": m["zone"], "hex": m["hex"], "kind": "capture"}
+                   for m in markers if m["kind"] == "captured"]
+        counts = _counts(night)
+        score: dict[str, Any] = {"shot_down": counts["shot_down"]
+                                 + counts["intruders_shot_down"]}
+        if s.over:
+            score = {"shot_down": counts["shot_down"], "exited": counts["exited"],
+                     "intruders_shot_down": counts["intruders_shot_down"]}
+        return {
+            "game": "nightfighter", "scenario": s.name, "title": sc.title,
+            "turn": night.turn, "turns": sc.turns, "phase": s.phase,
+            "awaiting": _awaiting(game, sc, s),
+            "environment": {"moon": env.moon, "visibility": env.visibility, "range": env.range,
+                            "lit_range": env.lit_range, "clouds": env.clouds,
+                            "altitude": env.altitude},
+            "fighters": fighters, "counters": counters, "markers": markers,
+            "searchlights": lights, "zones": list(sc.zones),
+            "radar_guided": sc.radar_guided, "flak": sc.flak,
+            "search_counters": list(sc.counter_ids()),
+            "score": score,
+            "announcements": [a.as_json() for a in s.announcements],
+            "over": s.over, "summary": dict(s.result) if s.result else None,
+        }
+
+    def referee_view(self, game: Game, state: Any) -> dict[str, Any]:
+        s = self._check_state(state)
+        view = self.player_view(game, s)
+        night = s.night
+        view["bombers"] = [{
+            "id": b.id, "unit": b.unit, "kind": b.kind, "hex": b.hex, "facing": b.facing,
+            "hits": b.hits, "damage": b.damage, "alert": b.alert,
+            "status": BOMBER_STATUS.get(b.status, b.status),
+        } for b in night.bombers]
+        view["chit_face"] = night.chit_face
+        view["chits_drawn"] = list(night.chits_drawn)
+        view["delayed"] = [{"id": b, "column": c, "turn": t} for b, c, t in s.delayed]
+        view["captures"] = [{"zone": z, "bomber": b} for z, b in night.captures]
+        view["sightings"] = [{"fighter": f.id, "bomber": f.sighting, "ai_contact": f.ai_contact}
+                             for f in night.fighters]
+        return view
+
+    def summary(self, game: Game, state: Any) -> dict[str, Any] | None:
+        s = self._check_state(state)
+        return dict(s.result) if s.over and s.result else None
+
+    # --- persistence ----------------------------------------------------------------------
+
+    def dump(self, state: Any) -> dict[str, Any]:
+        s = self._check_state(state)
+        out = _to_json(replace(s, announcements=()))
+        out["announcements"] = [a.as_json() for a in s.announcements]
+        out["result"] = _to_json(dict(s.result)) if s.result is not None else None
+        return out
+
+    def load(self, game: Game, data: Mapping[str, Any]) -> NightSession:
+        if not isinstance(data, Mapping):
+            raise BadInput(f"state: expected an object, got {type(data).__name__}")
+        missing = {"scenario", "name", "path", "night", "phase"} - set(data)
+        if missing:
+            raise BadInput(f"state: missing key {sorted(missing)[0]!r}")
+        body = {k: v for k, v in data.items() if k not in ("announcements", "result")}
+        s = _from_json(NightSession, {**body, "announcements": []}, "state")
+        notes = data.get("announcements") or []
+        if not isinstance(notes, list):
+            raise BadInput("state: announcements: expected a list")
+        result = data.get("result")
+        if result is not None and not isinstance(result, Mapping):
+            raise BadInput("state: result: expected an object or null")
+        if s.phase not in phase_ids(game):
+            raise BadInput(f"state: phase: {s.phase!r} is not a phase "
+                           f"({', '.join(phase_ids(game))})")
+        s = replace(s, announcements=tuple(_announcement(a, f"announcements[{i}]")
+                                           for i, a in enumerate(notes)),
+                    result=dict(result) if result is not None else None)
+        sc = self._scenario(game, s)
+        ids = {f.id for f in s.night.fighters}
+        if ids != set(sc.fighter_ids):
+            raise BadInput("state: night.fighters: the fighters differ from the scenario's")
+        for b in s.night.bombers:
+            if b.hex is not None:
+                check_hex(game, b.hex, f"night.bombers[{b.id}].hex")
+        return s
+
+    # --- maps -----------------------------------------------------------------------------
+
+    def render_player_map(self, game: Game, state: Any, fmt: str = "svg") -> bytes:
+        return self._render(game, self.player_view(game, state), fmt, referee=False)
+
+    def render_referee_map(self, game: Game, state: Any, fmt: str = "svg") -> bytes:
+        return self._render(game, self.referee_view(game, state), fmt, referee=True)
+
+    @staticmethod
+    def _render(game: Game, view: dict[str, Any], fmt: str, referee: bool) -> bytes:
+        from warpress.components.referee_view import MAP_FORMATS
+
+        if fmt not in MAP_FORMATS:
+            raise BadInput(f"map format {fmt!r} is not one of {', '.join(MAP_FORMATS)}")
+        return MAP_FORMATS[fmt](game, view, referee)
+
+
+#: the referee of this folder's game (engine.referee.referee_for)
+REFEREE = NightfighterReferee
+
+__all__ = ["NightSession", "NightfighterReferee", "REFEREE", "Streams"]

@@ -1,0 +1,84 @@
+"""A plain-Fraction battle reference for the exact odds: every round's hits enumerated
+die by die, then a fixed point over survivor tuples (no integers over common
+denominators, no Horner, no shared chains). The start of the rounds comes from the
+caller: the engine's own one-time steps enumerated die by die (``test_aa_battle``), or
+the AA dice and the submarines' first round written out by hand
+(``test_aa_odds_speed_reference``). Also the battle tests' shared inputs: ``spec`` and the
+per-unit hit distributions ``POLYS``."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from functools import cache
+from itertools import product
+
+from warpress.games.axis_allies.rules import battle as B
+from warpress.games.axis_allies.rules.common import hit_faces, shot
+from warpress.games.axis_allies.rules.odds import FIELDS
+
+#: Per-unit hit distributions (integer ways) for properties of the chain's steps: one die
+#: at each value, a unit that never rolls, and heavy bombers' two dice.
+POLYS = [(5, 1), (2, 1), (1, 1), (1, 2), (1, 5), (1,), (1, 2, 1), (4, 4, 1)]
+
+
+def spec(game, attacker, defender, kind="land", **more):
+    """The battle table's spec for two forces."""
+    return B.make_spec(game, {"attacker": attacker, "defender": defender, "kind": kind, **more})
+
+
+def hits(game, units, role, weapons) -> dict[int, Fraction]:
+    """The number of hits ``units`` score in ``role``, die by die."""
+    dist = {0: Fraction(1)}
+    for unit in units:
+        s = shot(game, unit, role, weapons)
+        for _ in range(s.dice if s.rolls else 0):
+            p = Fraction(hit_faces(game, s.value), 6)
+            new: dict[int, Fraction] = {}
+            for k, q in dist.items():
+                new[k] = new.get(k, 0) + q * (1 - p)
+                new[k + 1] = new.get(k + 1, 0) + q * p
+            dist = new
+    return dist
+
+
+def fought_out(game, sp, starts: dict[tuple, Fraction]) -> dict[str, Fraction]:
+    """Every field of the odds once the rounds from ``starts`` ((attacker, defender)
+    survivors -> probability) are fought to the end."""
+
+    def can_hit(units, role, weapons):
+        return any(shot(game, u, role, weapons).rolls for u in units)
+
+    @cache
+    def rounds(att, dfn):
+        if not att or not dfn or not (can_hit(att, "attack", sp.attacker_weapons)
+                                      or can_hit(dfn, "defense", sp.defender_weapons)):
+            return {(att, dfn): Fraction(1)}
+        ha = hits(game, att, "attack", sp.attacker_weapons)
+        hd = hits(game, dfn, "defense", sp.defender_weapons)
+        stay = ha.get(0, 0) * hd.get(0, 0)
+        out: dict[tuple, Fraction] = {}
+        for (x, px), (y, py) in product(ha.items(), hd.items()):
+            if x or y:
+                for end, q in rounds(att[y:], dfn[x:]).items():
+                    out[end] = out.get(end, 0) + px * py * q / (1 - stay)
+        return out
+
+    out = dict.fromkeys(FIELDS, Fraction(0))
+    for start, p in starts.items():
+        for (att, dfn), q in rounds(*start).items():
+            _tally(game, sp, out, att, dfn, p * q)
+    return out
+
+
+def _tally(game, sp, out, att, dfn, p) -> None:
+    if not att and not dfn:
+        out["mutual_destruction"] += p
+    elif not dfn:
+        out["attacker_wins"] += p
+        out["attacker_takes"] += p * B.takes(game, sp, att, True)
+    elif not att:
+        out["defender_wins"] += p
+    else:
+        out["undecided"] += p
+    out["attacker_survivors"] += p * len(att)
+    out["defender_survivors"] += p * len(dfn)

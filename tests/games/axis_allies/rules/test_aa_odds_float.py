@@ -1,0 +1,262 @@
+"""Floating-point battle odds (``floats``) held to the exact ones (``odds``), what survives,
+and the attacker's retreat (land 6), sea 8)) against a plain reference written here."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from functools import cache
+from itertools import product
+
+import pytest
+from aa_fraction_reference import hits, spec
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from warpress.engine.dice import distribution
+from warpress.games.axis_allies.rules import battle as B
+from warpress.games.axis_allies.rules import floats as F
+from warpress.games.axis_allies.rules import odds as O
+from warpress.games.axis_allies.rules.common import shot
+
+LAND = ["infantry", "armor", "fighter", "bomber"]
+SEA = ["submarine", "battleship", "carrier", "transport", "fighter"]
+
+
+def force(counts, types):
+    return ", ".join(f"{n} {t}" for n, t in zip(counts, types, strict=True) if n)
+
+
+def assert_close(floats, fractions, survivors_f, survivors_x):
+    for key in O.FIELDS:
+        assert abs(floats[key] - float(fractions[key])) < 1e-12, key
+    for side_f, side_x in zip(survivors_f, survivors_x, strict=True):
+        for name in set(side_f) | set(side_x):
+            assert abs(side_f.get(name, 0.0) - side_x.get(name, 0.0)) < 1e-12, name
+
+
+@st.composite
+def battles(draw):
+    """Random battles of up to 12 units a side: land (aircraft, an AA gun) or sea."""
+    kind = draw(st.sampled_from(["land", "sea"]))
+    types = LAND if kind == "land" else SEA
+    att = draw(st.lists(st.integers(0, 4), min_size=len(types), max_size=len(types))
+               .filter(lambda c: 0 < sum(c) <= 12))
+    dfn = draw(st.lists(st.integers(0, 4), min_size=len(types), max_size=len(types))
+               .filter(lambda c: 0 < sum(c) <= 11))
+    defender = force(dfn, types)
+    if kind == "land" and draw(st.booleans()):
+        defender += ", 1 antiaircraft"
+    more = {}
+    if draw(st.booleans()):
+        more["retreat_at"] = draw(st.integers(1, 6))
+    if draw(st.integers(0, 3)) == 0:
+        more["retreat_after"] = draw(st.integers(1, 4))
+    if draw(st.integers(0, 3)) == 0:
+        more["rounds"] = draw(st.integers(1, 4))
+    return kind, force(att, types), defender, more
+
+
+@settings(max_examples=40, deadline=None)
+@given(battles())
+def test_floats_match_the_exact_odds(game, battle):
+    kind, attacker, defender, more = battle
+    sp = spec(game, attacker, defender, kind, **more)
+    fractions, survivors_x = O.exact_battle(game, sp, workers=1)
+    floats, survivors_f = F.float_battle(game, sp)
+    assert_close(floats, fractions, survivors_f, survivors_x)
+
+
+BIG = [
+    ("land", "20 infantry, 10 armor, 6 fighter, 4 bomber",
+     "24 infantry, 8 armor, 6 fighter, 1 antiaircraft, 1 bomber", {}),
+    ("land", "1 infantry, 20 fighter, 19 bomber", "39 infantry, 1 antiaircraft", {}),
+    ("sea", "10 submarine, 10 battleship, 10 carrier, 10 fighter",
+     "10 transport, 10 submarine, 10 battleship, 10 fighter", {}),
+    ("land", "40 infantry", "40 infantry", {"retreat_at": 10}),
+]
+
+
+@pytest.mark.parametrize("kind,attacker,defender,more", BIG)
+def test_big_battles_match_the_exact_odds(game, kind, attacker, defender, more):
+    sp = spec(game, attacker, defender, kind, **more)
+    fractions, survivors_x = O.exact_battle(game, sp)
+    floats, survivors_f = F.float_battle(game, sp)
+    assert_close(floats, fractions, survivors_f, survivors_x)
+
+
+# --------------------------------------------------------------------------- survivors
+
+
+@settings(max_examples=25, deadline=None)
+@given(battles())
+def test_survivors_add_up_to_one_and_to_the_outcomes(game, battle):
+    kind, attacker, defender, more = battle
+    sp = spec(game, attacker, defender, kind, **more)
+    fields, (att, dfn) = F.float_battle(game, sp)
+    assert abs(sum(att.values()) - 1) < 1e-12 and abs(sum(dfn.values()) - 1) < 1e-12
+    assert abs(att.get("none", 0) - fields["defender_wins"] - fields["mutual_destruction"]) \
+        < 1e-12
+    assert abs(dfn.get("none", 0) - fields["attacker_wins"] - fields["mutual_destruction"]) \
+        < 1e-12
+    for side, key in ((att, "attacker_survivors"), (dfn, "defender_survivors")):
+        expected = sum(p * units(name) for name, p in side.items())
+        assert abs(expected - fields[key]) < 1e-9
+
+
+def units(name: str) -> int:
+    return 0 if name == "none" else sum(int(part.split()[0]) for part in name.split(", "))
+
+
+def test_the_cli_answers_survivors_and_ipc_losses(cli_json):
+    result = cli_json("odds", "axis-allies", "battle", "attacker=3 infantry, 1 armor",
+                      "defender=2 infantry")["result"]
+    assert "exact" not in result
+    att = result["survivors"]["attacker"]
+    assert abs(sum(att.values()) - 1) < 1e-12
+    assert list(att.values()) == sorted(att.values(), reverse=True)
+    assert set(att) <= {"none", "1 armor", "1 infantry, 1 armor", "2 infantry, 1 armor",
+                        "3 infantry, 1 armor"}
+    # the expected IPC lost is the cost of the force less the expected cost left
+    cost = {"none": 0, "1 armor": 5, "1 infantry, 1 armor": 8, "2 infantry, 1 armor": 11,
+            "3 infantry, 1 armor": 14}
+    assert result["expected_ipc_loss"]["attacker"] == pytest.approx(
+        14 - sum(p * cost[k] for k, p in att.items()))
+
+
+def test_the_text_answer_fits_80_columns_and_shows_the_likeliest(cli):
+    out = cli("odds", "axis-allies", "battle", "kind=sea",
+              "attacker=10 submarine, 10 battleship, 10 carrier, 10 fighter",
+              "defender=10 transport, 10 submarine, 10 battleship, 10 fighter")
+    assert out.exit_code == 0
+    lines = [line for line in out.output.splitlines() if not line.startswith("  (rules")]
+    assert max(len(line) for line in lines) <= 80  # the rules line: the CLI's wrapping
+    assert "attacker left, likeliest first:" in out.output
+    assert any("#" in line and "battleship" in line for line in lines)
+
+
+# --------------------------------------------------------------------------- retreat
+
+
+def plain_retreat(game, sp):
+    """Every field, round by round over survivor tuples: the attacker leaves after round
+    ``retreat_after`` or when a round leaves it ``retreat_at`` units or fewer; a ``rounds``
+    cap stops it undecided. The one-time steps are the engine's, enumerated die by die."""
+    K, N, cap = sp.retreat_at, sp.retreat_after, sp.rounds
+
+    def first(dice):
+        state = B.opening(game, sp, dice)
+        fought = 0
+        if sp.kind == "sea" and B.first_strikers(game, sp.attacker) and not state.over:
+            state, fought = B.combat_round(game, sp, state, dice), 1
+        return state.attacker, state.defender, fought
+
+    def can_hit(units, role, weapons):
+        return any(shot(game, u, role, weapons).rolls for u in units)
+
+    @cache
+    def fight(att, dfn, r):
+        if not att or not dfn:
+            return {(att, dfn, "end"): Fraction(1)}
+        if r >= 1 and K is not None and len(att) <= K:
+            return {(att, dfn, "retreat"): Fraction(1)}
+        if N is not None and r >= N and (cap is None or N <= cap):
+            return {(att, dfn, "retreat"): Fraction(1)}
+        if cap is not None and r >= cap:
+            return {(att, dfn, "undecided"): Fraction(1)}
+        steady = N is None and cap is None and r >= 1  # later rounds are all alike
+        if steady and not (can_hit(att, "attack", sp.attacker_weapons)
+                           or can_hit(dfn, "defense", sp.defender_weapons)):
+            return {(att, dfn, "undecided"): Fraction(1)}
+        ha = hits(game, att, "attack", sp.attacker_weapons)
+        hd = hits(game, dfn, "defense", sp.defender_weapons)
+        stay = ha.get(0, 0) * hd.get(0, 0) if steady else 0
+        out = {}
+        for (x, px), (y, py) in product(ha.items(), hd.items()):
+            if steady and not (x or y):
+                continue
+            for end, q in fight(att[y:], dfn[x:], r if steady else r + 1).items():
+                out[end] = out.get(end, 0) + px * py * q / (1 - stay)
+        return out
+
+    out = dict.fromkeys(O.FIELDS, Fraction(0))
+    for start, p in distribution(first).items():
+        for (att, dfn, how), q in fight(*start).items():
+            w = p * q
+            if how == "retreat":
+                out["attacker_retreats"] += w
+            elif how == "undecided":
+                out["undecided"] += w
+            elif not att and not dfn:
+                out["mutual_destruction"] += w
+            elif not dfn:
+                out["attacker_wins"] += w
+                out["attacker_takes"] += w * B.takes(game, sp, att, True)
+            else:
+                out["defender_wins"] += w
+            out["attacker_survivors"] += w * len(att)
+            out["defender_survivors"] += w * len(dfn)
+    return out
+
+
+RETREATS = [
+    ("land", "3 infantry, 1 armor", "4 infantry", {"retreat_at": 2}),
+    ("land", "3 infantry, 1 armor", "4 infantry", {"retreat_at": 4}),  # at once: round 1 first
+    ("land", "3 infantry, 1 armor", "4 infantry", {"retreat_after": 1}),
+    ("land", "2 infantry, 1 fighter, 1 bomber", "2 infantry, 1 antiaircraft",
+     {"retreat_at": 2}),
+    ("land", "2 infantry, 2 armor", "3 infantry", {"retreat_at": 1, "retreat_after": 2}),
+    ("land", "2 infantry, 2 armor", "3 infantry", {"retreat_at": 2, "rounds": 2}),
+    ("land", "2 infantry, 2 armor", "3 infantry", {"retreat_after": 3, "rounds": 2}),
+    ("sea", "2 submarine, 1 battleship", "1 carrier, 1 transport, 1 submarine",
+     {"retreat_at": 2}),
+    ("sea", "2 submarine, 1 battleship", "2 transport, 1 submarine", {"retreat_after": 1}),
+    ("land", "1 antiaircraft, 1 infantry", "1 antiaircraft",
+     {"attacker_order": ["infantry"], "retreat_at": 1}),  # nobody can hit
+]
+
+
+@pytest.mark.parametrize("kind,attacker,defender,more", RETREATS)
+def test_retreat_matches_the_plain_reference(game, kind, attacker, defender, more):
+    sp = spec(game, attacker, defender, kind, **more)
+    want = plain_retreat(game, sp)
+    assert O.battle_odds(game, sp, workers=1) == want
+    floats, _ = F.float_battle(game, sp)
+    for key in O.FIELDS:
+        assert abs(floats[key] - float(want[key])) < 1e-12, key
+
+
+OUTCOME_FIELDS = {"attacker": "attacker_wins", "defender": "defender_wins",
+                  "retreat": "attacker_retreats", "mutual": "mutual_destruction",
+                  "undecided": "undecided"}
+
+
+@pytest.mark.parametrize("kind,attacker,defender,more", [
+    ("land", "2 infantry, 1 armor", "2 infantry", {"retreat_after": 1, "rounds": 2}),
+    ("land", "1 infantry, 1 armor", "1 infantry", {"retreat_after": 2, "retreat_at": 1,
+                                                  "rounds": 3}),
+    ("sea", "1 submarine, 1 battleship", "1 transport", {"retreat_after": 2, "rounds": 3}),
+])
+def test_lookup_retreats_as_the_odds_say_every_roll(game, kind, attacker, defender, more):
+    """``resolve`` (lookup and roll) over every roll of a battle (the ``rounds`` cap keeps
+    the enumeration finite should a retreat come late)."""
+    sp = spec(game, attacker, defender, kind, **more)
+    dist = distribution(lambda dice: B.outcome(B.resolve(game, sp, dice)))
+    want = plain_retreat(game, sp)
+    for outcome, name in OUTCOME_FIELDS.items():
+        assert dist.get(outcome, 0) == want[name], name
+
+
+@pytest.mark.parametrize("kind,attacker,defender,more", [RETREATS[0], RETREATS[3],
+                                                          RETREATS[7]])
+def test_roll_retreats_as_the_odds_say(game, kind, attacker, defender, more):
+    """A seeded Monte Carlo of ``resolve`` against the retreat odds (4 standard errors)."""
+    import math
+
+    from warpress.engine.dice import monte_carlo
+
+    sp = spec(game, attacker, defender, kind, **more)
+    want = plain_retreat(game, sp)
+    n = 4000
+    freq = monte_carlo(lambda dice: B.outcome(B.resolve(game, sp, dice)), n, seed=15)
+    for outcome, name in OUTCOME_FIELDS.items():
+        p = float(want[name])
+        assert abs(freq.get(outcome, 0.0) - p) <= 4 * math.sqrt(p * (1 - p) / n) + 1e-9, name

@@ -1,0 +1,148 @@
+"""Nimitz kit extensions: structure of the pages, not pixels."""
+
+from __future__ import annotations
+
+import pytest
+from kit_walk import group_of, ids_on, page_of, texts_of
+from warpress.components.primitives import Group, Rect, walk
+from warpress.engine.loader import builtin
+from warpress.games.nimitz import kit as nz
+
+
+@pytest.fixture(scope="module")
+def game():
+    return builtin("nimitz")
+
+
+def test_campaign_map_points_routes_and_capacities(game):
+    point_map = game.get("point_maps", "campaign")
+    items, width, height = nz.campaign_map_drawing(game)
+    ids = {i.id for i in walk(items) if i.id}
+    assert (width, height) == (560 + nz.PANEL_W, 400)
+    for point in point_map.points:
+        texts = texts_of(group_of(items, f"point-{point.id}"))
+        names = texts_of(group_of(items, f"label-{point.id}"))
+        assert point.name in names and point.name_ja in names
+        cap = "∞" if point.capacity == "unlimited" else "×" if point.capacity is None else str(
+            point.capacity)
+        assert any(t.startswith(cap) for t in texts), point.id
+    for route in point_map.routes:
+        assert f"route-{route.a}-{route.b}" in ids
+    solomons = texts_of(group_of(items, "label-solomon-islands"))
+    assert "objective '42 '43 '44 '45" in solomons
+
+
+def test_campaign_map_boxes_track_and_tables(game):
+    items, _w, _h = nz.campaign_map_drawing(game)
+    ids = {i.id for i in walk(items) if i.id}
+    for box in game.get("displays", "port-return").boxes:
+        assert f"map-box-{box.id}" in ids
+    assert {"arrow-port-return-1944-45-port-return-1943-45",
+            "arrow-port-return-1943-45-port-return-1942-45", "arrow-port-return-hawaii"} <= ids
+    boxes = {b.id for b in game.get("displays", "campaign-boxes").boxes} - {"japanese-order-table"}
+    assert {f"map-box-{b}" for b in boxes} <= ids
+    track = game.get("tracks", "campaign-turn")
+    assert {f"track-campaign-turn-{v}" for v in track.values} <= ids
+    orders = " ".join(texts_of(group_of(items, "table-japanese-orders")))
+    for order in game.section("orders"):
+        assert order.name_ja in orders
+    assert {"table-japanese-reinforcement", "table-japanese-air"} <= ids
+
+
+def test_map_is_tiled_with_an_assembly_page(pages):
+    tiles = [p for p in pages if p.id.startswith("map-campaign-")]
+    assert len(tiles) > 2 and tiles[-1].id == "map-campaign-assembly"
+
+
+def test_battle_sheet_areas_island_boxes_and_tracks(game, pages):
+    sheet = page_of(pages, "battle-sheet")
+    assert (sheet.width, sheet.height) == (297, 210)
+    ids = ids_on(sheet)
+    for area in ("japanese-sea", "island", "coastal", "us-sea"):
+        assert f"battle-{area}" in ids
+    for side in ("japanese", "us"):
+        for kind in ("position", "beach", "airfield"):
+            assert f"battle-{side}-{kind}" in ids
+    assert {f"track-battle-round-{v}" for v in range(1, 7)} <= ids
+    assert {f"track-battle-plan-count-{v}" for v in range(1, 5)} <= ids
+    assert {"battle-carrier-aircraft-holding", "battle-us-bonus-markers",
+            "battle-japanese-bonus-drawn"} <= ids
+    number = texts_of(group_of(sheet.items, "battle-coastal"))
+    assert "3" in number  # the position number of the aircraft-movement table
+
+
+def test_every_unit_has_a_damaged_back_and_every_marker_is_printed(game, pages):
+    fronts = [p for p in pages if p.id.startswith("counters-") and p.id.endswith("-front")]
+    backs = [p for p in pages if p.id.startswith("counters-") and p.id.endswith("-back")]
+    units = [i for p in fronts for i in walk(p.items)
+             if isinstance(i, Group) and (i.cls or "").startswith("counter unit ")]
+    assert len(units) == sum(u.count or 1 for u in game.units)
+    damaged = [i for p in backs for i in walk(p.items)
+               if isinstance(i, Group) and (i.cls or "").startswith("counter unit ")]
+    assert len(damaged) == len(units)
+    assert all(any(i.cls == "counter-back reduced" for i in walk(d.items)) for d in damaged)
+    assert all(any(i.cls == "reduced-band" for i in walk(d.items)) for d in damaged)
+    us28 = next(d for d in damaged if d.id.startswith("counter-us-28bg-"))
+    assert "1" in texts_of(us28) and "damaged" not in texts_of(us28)  # its damaged values
+    markers = [i for p in fronts for i in walk(p.items)
+               if isinstance(i, Group) and (i.cls or "").startswith("counter marker ")]
+    moving = game.get("markers", "japanese-moving")
+    assert len(markers) == sum(m.count or 1 for m in game.markers) - moving.count
+    table = game.table("bonus-marker")
+    bonus = {str(table.result(r)["marker"]) for r in table.rows if table.result(r)["marker"]}
+    assert len(bonus) == 30  # 16 US, 14 Japanese
+    assert bonus <= {i.cls.split()[-1] for i in markers}
+
+
+def test_damaged_sides_print_values_not_the_word_damaged(game):
+    """2.5.2: the damaged side is the same layout under a band, with the values the data
+    gives for it (the 28th BG's anti-ship 1) and the full-strength values where the rules
+    give none (constant damaged-side-values, assumed)."""
+    assert game.get("constants", "damaged-side-values").is_assumed
+    for unit in game.units:
+        front = texts_of(Group(nz.unit_face(game, unit, 15.875, False)))
+        back = texts_of(Group(nz.unit_face(game, unit, 15.875, True)))
+        assert "damaged" not in back, unit.id
+        if not isinstance(unit.back, dict):
+            assert back == front, unit.id  # the front's values, all of them
+    us28 = game.get("units", "us-28bg")
+    back = nz.damaged_values(game, us28)
+    assert back["anti_ship"] == 1 and back["anti_ground"] == us28.stats["anti_ground"]
+
+
+def test_counter_colours_follow_the_sides(game):
+    akagi = nz.unit_face(game, game.get("units", "akagi"), 15.875, False)
+    lexington = nz.unit_face(game, game.get("units", "lexington"), 15.875, False)
+    raaf = nz.unit_face(game, game.get("units", "raaf-bg2"), 15.875, False)
+    fills = [next(i for i in face if isinstance(i, Rect)).style.fill
+             for face in (akagi, lexington, raaf)]
+    assert fills == [nz.NAMED_COLOURS["red"], nz.NAMED_COLOURS["blue"], nz.NAMED_COLOURS["ochre"]]
+    # silhouette layout: cost hit|buy top left, AA(|superior)-gunnery-ASW at the bottom
+    assert texts_of(Group(lexington)) == ["Lexington", "レキシントン", "1|5", "4|2-1-1"]
+    assert any(i.cls == "unit-symbol carrier" for i in walk(lexington))
+
+
+def test_a_setup_sheet_per_campaign_with_its_objectives(game, pages):
+    for campaign in game.section("campaigns"):
+        sheet = [p for p in pages if p.id.startswith(f"setup-{campaign.id}-")]
+        assert sheet, campaign.id
+        ids = set().union(*(ids_on(p) for p in sheet))
+        objectives = {f"setup-{campaign.id}-objective-{o}" for o in campaign.get("objectives")}
+        assert objectives <= ids
+        assert f"setup-{campaign.id}-levels" in ids
+    placement = texts_of(group_of(page_of(pages, "setup-1942-1").items, "setup-1942-placement"))
+    assert any("Lexington" in t for t in placement)
+
+
+def test_player_log_rows_per_campaign_and_the_linked_total(game, pages):
+    log = page_of(pages, "player-log-1")
+    ids = ids_on(log)
+    assert {f"log-{c.id}" for c in game.section("campaigns")} <= ids
+    assert "log-total" in ids
+    unused = [i for i in walk(log.items) if isinstance(i, Rect) and i.cls == "log-unused"]
+    assert len(unused) == 2  # 1945 has 4 turns of 6
+    texts = " ".join(texts_of(Group(log.items)))
+    for row in game.table("linked-result").rows:
+        assert row.extra["label_ja"] in texts or game.table("linked-result").result(row)[
+            "label_ja"] in texts
+    assert not any(p.id.startswith("sheet-player-log") for p in pages)

@@ -1,1 +1,0 @@
-"""Per-game rule invariants (see verify/invariants.py)."""
