@@ -26,7 +26,7 @@ import io
 import traceback
 from collections.abc import Callable
 from contextlib import redirect_stdout
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ..engine.dice import SeededDice, faces
 from ..engine.errors import RuleViolation
@@ -42,7 +42,7 @@ SEED = 20261121
 
 @dataclass(frozen=True)
 class Invariant:
-    game: str
+    game: str  # "*" (generic); from invariants_for: the id of the game it is for
     rule: str
     summary: str
     factory: Factory
@@ -118,9 +118,9 @@ def invariant(*names: str, max_examples: int | None = None) -> Callable[[Factory
 
     def register(factory: Factory) -> Factory:
         module = factory.__module__
-        shown = "*" if module == GENERIC else module
         _INVARIANTS.setdefault(module, []).append(
-            Invariant(shown, rule, summary, factory, factory.__name__, max_examples))
+            Invariant("*" if module == GENERIC else module, rule, summary, factory,
+                      factory.__name__, max_examples))
         return factory
 
     return register
@@ -132,9 +132,9 @@ def invariants_for(game: Game) -> list[Invariant]:
 
     importlib.import_module(GENERIC)
     own: list[Invariant] = []
-    if import_part(game, "checks") is not None:
-        own = [inv for module, found in _INVARIANTS.items() if owns(game, module)
-               for inv in found]
+    if import_part(game, "checks") is not None:  # shown under the id of the game checked
+        own = [replace(inv, game=game.id) for module, found in _INVARIANTS.items()
+               if owns(game, module) for inv in found]
     return [*_INVARIANTS.get(GENERIC, []), *own]
 
 
