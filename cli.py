@@ -158,8 +158,8 @@ def main() -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @friendly
 def games(game: str, as_json: bool) -> None:
-    """List GAME (a game or a folder; all shipped games without it): kind, component
-    counts, sourced vs assumed values."""
+    """List GAME (a game or a folder; without it all games, shipped and installed through
+    the warpress.games entry points): kind, component counts, sourced vs assumed values."""
     from .engine.loader import shadowed_entry_points
     from .verify.summary import game_summary
 

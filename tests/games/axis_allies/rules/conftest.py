@@ -1,6 +1,6 @@
 """Fixtures of the Axis & Allies engine tests: the game and a runner with given rolls only.
 
-The table runners (``lookup``, ``roll``, ``odds``) are in ``tests/engine/conftest.py``.
+The table runners (``lookup``, ``roll``, ``odds``) are in ``tests/conftest.py``.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Fixtures of the Midway engine tests: the game and small carrier areas.
 
-The table runners and the command line are in ``tests/engine/conftest.py``.
+The table runners and the command line are in ``tests/conftest.py``.
 """
 
 from __future__ import annotations

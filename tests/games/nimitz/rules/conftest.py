@@ -1,6 +1,6 @@
 """Fixtures of the Nimitz engine tests: the built-in game.
 
-The table runners (``lookup`` and the others) are in ``tests/engine/conftest.py``.
+The table runners (``lookup`` and the others) are in ``tests/conftest.py``.
 """
 
 from __future__ import annotations
