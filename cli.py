@@ -264,6 +264,25 @@ def schema(indent: int) -> None:
     click.echo(json.dumps(game_file_schema(), ensure_ascii=False, indent=indent))
 
 
+@main.command(name="new")
+@click.argument("game_dir")
+@click.option("--id", "game_id", help="The game's id (it must equal the folder's name).")
+@click.option("--name", help="The game's name (default: from the folder's name).")
+@friendly
+def new(game_dir: str, game_id: str | None, name: str | None) -> None:
+    """Write a small, valid, commented starting game into GAME_DIR (a new or empty folder):
+    a hex map, two sides, NATO counters, a set-up, a CRT, a turn track, a play aid."""
+    from .engine.loader import builtin_games
+    from .starter.new import new_game
+
+    made = new_game(game_dir, game_id, name)
+    shown = f"./{game_dir}" if game_dir in builtin_games() else game_dir
+    say(f"{shown}: wrote the starting game {made.id!r} ({made.name}): "
+        f"{', '.join(made.files)}")
+    say(f"next: warpress verify {shown}; warpress build {shown} --out output; "
+        f"warpress lookup {shown} crt odds=3-1 roll=4; see docs/designing.md", hang=6)
+
+
 @main.command()
 @click.argument("game")
 @friendly

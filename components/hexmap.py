@@ -533,13 +533,14 @@ def _bar(x: float, y: float, length: float, thick: float, degrees: float) -> tup
 def _feature_labels(hex_map: HexMap, geo: HexGeometry, index,
                     placer: LabelPlacer) -> list[Primitive]:
     """A label for each feature that declares one (``label``), or a small point/island
-    feature's name, placed clear of hex ids, symbols and each other."""
+    feature's name, placed clear of hex ids, symbols and each other (a terrain feature is
+    named by the legend: a forest of two hexes gets no label unless it declares one)."""
     out: list[Primitive] = []
     size = min(2.6, geo.size * 0.24)
     for feature in hex_map.features:
         text = feature.label
         if not text and feature.hexes and len(feature.hexes) <= 2 and (
-                symbol_of(feature) or terrain_of(feature)):
+                symbol_of(feature) or feature.kind == "island"):
             text = feature.name or feature.id
         if not text or not feature.hexes:
             continue

@@ -1,0 +1,1 @@
+"""The starting game ``warpress new`` writes (``new.py``, ``template/``)."""
