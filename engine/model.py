@@ -629,6 +629,19 @@ class Sheet(Record):
 
 
 @dataclass(frozen=True, kw_only=True)
+class Check(Record):
+    """A declarative check that ``verify`` runs beside the rule invariants
+    (verify/declared.py; docs/data-format.md, "checks")."""
+
+    kind: Literal["stacking", "covers-dice", "monotone"]
+    table: str | None = None  # the table checked (covers-dice, monotone)
+    key: str | None = None  # monotone: the key whose values run from weakest to strongest
+    result: str | None = None  # monotone: the result field compared (default: the only one)
+    order: tuple[Value, ...] = ()  # monotone: the results from worst to best for the attacker
+    limit: Value = None  # stacking: units a hex may hold, a number or a constant id
+
+
+@dataclass(frozen=True, kw_only=True)
 class ExtraRecord(Record):
     """A record of an extra section declared in ``game.sections``."""
 
@@ -655,6 +668,7 @@ SECTIONS: Mapping[str, type[Record]] = FrozenDict(
         "sequence": Phase,
         "victory": VictoryCondition,
         "sheets": Sheet,
+        "checks": Check,
     }
 )
 
@@ -682,6 +696,7 @@ class Game:
     sequence: tuple[Phase, ...] = ()
     victory: tuple[VictoryCondition, ...] = ()
     sheets: tuple[Sheet, ...] = ()
+    checks: tuple[Check, ...] = ()
     extra: Mapping[str, tuple[ExtraRecord, ...]] = _no_map()
     style: GameStyle = field(default_factory=GameStyle)
 

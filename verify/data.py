@@ -580,6 +580,13 @@ def check_style(game: Game) -> Iterator[Problem]:
         yield _problem(item, path, message)
 
 
+def check_declared(game: Game) -> Iterator[Problem]:
+    """The ``checks`` section: each check names what it needs (verify/declared.py)."""
+    from .declared import check_problems
+
+    yield from check_problems(game)
+
+
 # --- steps -----------------------------------------------------------------------
 
 
@@ -624,5 +631,6 @@ CHECKS: tuple[Callable[[Game], Iterator[Problem]], ...] = (
     check_referee_scenarios,
     check_style,
     *FORM_CHECKS,
+    check_declared,
 )
 

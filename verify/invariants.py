@@ -127,15 +127,17 @@ def invariant(*names: str, max_examples: int | None = None) -> Callable[[Factory
 
 
 def invariants_for(game: Game) -> list[Invariant]:
-    """The generic invariants plus those of the ``checks`` in the game's own folder."""
+    """The generic invariants, those of the ``checks`` in the game's own folder and the
+    game's declarative checks (its ``checks`` section, verify/declared.py)."""
     from ..engine.gamecode import import_part, owns
+    from .declared import declared_invariants
 
     importlib.import_module(GENERIC)
     own: list[Invariant] = []
     if import_part(game, "checks") is not None:  # shown under the id of the game checked
         own = [replace(inv, game=game.id) for module, found in _INVARIANTS.items()
                if owns(game, module) for inv in found]
-    return [*_INVARIANTS.get(GENERIC, []), *own]
+    return [*_INVARIANTS.get(GENERIC, []), *own, *declared_invariants(game)]
 
 
 def run(inv: Invariant, game: Game, examples: int = QUICK, seed: int = SEED) -> Outcome:
