@@ -62,6 +62,8 @@ TERRAIN: dict[str, TerrainStyle] = {
     "city": TerrainStyle("#e4dada", "blocks", "City 都市", "#7a3030"),
 }
 DEFAULT_TERRAIN = "clear"
+#: ``style.terrain.NAME.texture: none``: a plain fill (docs/data-format.md, style).
+NO_TEXTURE = "none"
 
 
 def terrain_looks(game: Game) -> dict[str, TerrainStyle]:
@@ -70,8 +72,9 @@ def terrain_looks(game: Game) -> dict[str, TerrainStyle]:
     looks = dict(TERRAIN)
     for name, declared in game.style.terrain.items():
         base = looks.get(name, TerrainStyle("#eeeeee", "", name))
+        texture = base.texture if declared.texture is None else declared.texture
         looks[name] = TerrainStyle(style_colour(declared.fill) or base.fill,
-                                   base.texture if declared.texture is None else declared.texture,
+                                   "" if texture == NO_TEXTURE else texture,
                                    declared.label or base.label, base.ink)
     return looks
 GRID = "#7d8fa3"

@@ -218,6 +218,16 @@ def style_problems(game: Game) -> Iterator[tuple[object, str, str]]:
     for name, terrain in style.terrain.items():
         if terrain.fill and colour(terrain.fill) is None:
             yield terrain, f"style.terrain.{name}.fill", _colour_message(terrain.fill)
+        yield from _texture_problems(name, terrain)
+
+
+def _texture_problems(name: str, terrain) -> Iterator[tuple[object, str, str]]:
+    from .hexmap import NO_TEXTURE, TEXTURES
+
+    if terrain.texture is not None and terrain.texture not in (*TEXTURES, NO_TEXTURE):
+        yield terrain, f"style.terrain.{name}.texture", (
+            f"texture {terrain.texture!r} is unknown (known: "
+            f"{', '.join(sorted(TEXTURES))}, or {NO_TEXTURE})")
 
 
 def _colour_message(value: str) -> str:

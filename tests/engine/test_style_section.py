@@ -73,6 +73,8 @@ def test_style_may_appear_once(tiny_game):
     ("symbol: armour", "symbol: zeppelin", r"unknown nato symbol 'zeppelin'"),
     ("bottom_right: move", "bottom_right: fuel", r"'fuel' is neither a stat"),
     ("    armor:", "    jeep:", r"'jeep' is no unit type"),
+    ("texture: trees", "texture: bricks", r"style.terrain.forest.texture: texture 'bricks' is "
+                                          r"unknown \(known: blocks, .*, or none\)"),
 ])
 def test_style_values_the_game_cannot_use_are_data_problems(tiny_game, old, new, message):
     game = _with(tiny_game, STYLE.replace(old, new))
@@ -109,3 +111,12 @@ def test_a_nato_counter_prints_echelon_setup_code_and_factors(tiny_game):
         "unit-symbol armour"]
     back = {t.cls for t in walk(piece.back) if isinstance(t, Text)}
     assert "factors" in back and any(i.cls == "reduced-band" for i in walk(piece.back))
+
+
+def test_texture_none_draws_a_plain_fill(tiny_game):
+    """docs/data-format.md: a texture may be none (it was refused by the map drawing)."""
+    from warpress.components.hexmap import terrain_looks
+
+    game = _with(tiny_game, STYLE.replace("texture: trees", "texture: none"))
+    assert check_folder(str(tiny_game)).ok
+    assert terrain_looks(game)["forest"].texture == ""

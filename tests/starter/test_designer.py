@@ -1,0 +1,197 @@
+"""End to end, as a designer works: ``warpress new`` into a temporary folder, then verify,
+build, query; each typo a designer makes refused with its file and line; the walk-through in
+docs/designing.md run as written."""
+
+from __future__ import annotations
+
+import json
+import re
+import shlex
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from warpress.cli import main
+from warpress.starter.new import new_game
+
+DESIGNING = Path(__file__).resolve().parents[2] / "docs" / "designing.md"
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def run(*args: str):
+    return CliRunner().invoke(main, list(args))
+
+
+def answer(*args: str) -> dict:
+    result = run(*args, "--json")
+    assert result.exit_code == 0, result.output
+    return json.loads(result.output)
+
+
+@pytest.fixture(scope="module")
+def game(tmp_path_factory) -> Path:
+    return new_game(str(tmp_path_factory.mktemp("designer") / "bfm")).folder
+
+
+@pytest.fixture(scope="module")
+def kit(game: Path) -> Path:
+    out = game.parent / "output"
+    result = run("build", str(game), "--out", str(out))
+    assert result.exit_code == 0, result.output
+    return out / "bfm"
+
+
+@pytest.fixture
+def copy(tmp_path: Path) -> Path:
+    """A fresh starting game a test may break."""
+    return new_game(str(tmp_path / "bfm")).folder
+
+
+def edit(path: Path, old: str, new: str) -> int:
+    """Replace ``old`` once; the line number the edit is on."""
+    text = path.read_text(encoding="utf-8")
+    assert old in text, old
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+    return text[:text.index(old)].count("\n") + 1
+
+
+# --- verify, build, query ------------------------------------------------------------------
+
+
+def test_the_starting_game_verifies(game):
+    result = run("verify", str(game))
+    assert result.exit_code == 0, result.output
+    assert "bfm: data OK" in result.output
+    assert re.search(r"verify: [1-9]\d* PASS, 0 FAIL; data OK in 1 of 1 game", result.output)
+
+
+def test_the_kit_has_a_pdf_and_an_svg_per_page(kit):
+    from pypdf import PdfReader
+
+    svgs = sorted((kit / "svg").glob("*.svg"))
+    assert len(PdfReader(kit / "bfm.pdf").pages) == len(svgs) >= 5
+    names = " ".join(p.name for p in svgs)
+    for part in ("map", "counters", "front", "back", "sheets", "assumed-values"):
+        assert part in names
+
+
+def _classes(path: Path) -> list[str]:
+    return [e.get("class", "") for e in ET.parse(path).iter()]
+
+
+def test_the_counters_are_nato_with_echelon_and_set_up_code(kit, game):
+    front = next((kit / "svg").glob("*counters*front.svg"))
+    symbols = [c for c in _classes(front) if c.startswith("unit-symbol")]
+    assert sorted(set(symbols)) == ["unit-symbol armour", "unit-symbol artillery",
+                                    "unit-symbol infantry"]
+    assert len(symbols) == 9
+    texts = [e.text for e in ET.parse(front).iter(f"{SVG}text")]
+    for code in ("0302", "0603", "0503", "0807", "0506", "0206", "0706"):
+        assert code in texts
+    assert {"XXX", "XX", "X"} <= set(texts) and "4-4-3" in texts and "6-4-5" in texts
+    back = next((kit / "svg").glob("*counters*back.svg"))
+    assert "2-2-3" in [e.text for e in ET.parse(back).iter(f"{SVG}text")]
+
+
+def test_the_map_draws_the_river_on_its_hexsides_and_the_terrain(kit, game):
+    sheet = next((kit / "svg").glob("*map*.svg"))
+    tree = ET.parse(sheet)
+    river = next(e for e in tree.iter() if "hexside river" in e.get("class", ""))
+    drawn = [e.get("class") for e in river.iter(f"{SVG}line")]
+    declared = re.findall(r'"(\d{4}/\d{4})"', (game / "map.yaml").read_text(encoding="utf-8"))
+    assert drawn == [f"hexside-{s.replace('/', '-')}" for s in declared] and len(drawn) == 13
+    classes = _classes(sheet)
+    for terrain in ("terrain-clear", "terrain-forest", "terrain-city"):
+        assert any(terrain in c.split() for c in classes), terrain
+    assert any(c.startswith("unit-symbol city") or "city" in c.split() for c in classes)
+
+
+def test_the_crt_answers_lookup_roll_and_odds(game):
+    looked = answer("lookup", str(game), "crt", "odds=3-1", "roll=4")
+    assert (looked["result"], looked["rules"]) == ({"result": "EX"}, ["7.1", "7.2"])
+    rolled = answer("roll", str(game), "crt", "odds=6-1", "--seed", "7")
+    face = rolled["rolls"][0]["value"]
+    assert rolled["result"]["result"] == {1: "DE", 2: "DE", 3: "DRL", 4: "DRL"}.get(face, "DR")
+    odds = answer("odds", str(game), "crt", "odds=1-2", "--exact")
+    assert odds["result"]["exact"] == {"AR": "5/6", "EX": "1/6"}
+
+
+def line_of(path: Path, text: str) -> int:
+    return next(i for i, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+                if text in line)
+
+
+# --- typos ---------------------------------------------------------------------------------
+
+
+def refused(folder: Path) -> str:
+    result = run("verify", str(folder), "--data")
+    assert result.exit_code == 2, result.output
+    assert "Traceback" not in result.output
+    return result.output
+
+
+def test_hexs_on_a_feature_is_refused_with_its_line(copy):
+    line = edit(copy / "map.yaml", 'hexes: ["0302", "0807"]', 'hexs: ["0302", "0807"]')
+    assert (f"{copy}/map.yaml:{line}: hex_maps[map].features[city].hexs: unknown key 'hexs'"
+            in refused(copy))
+
+
+def test_an_unknown_map_feature_key_is_refused_with_its_line(copy):
+    line = edit(copy / "map.yaml", "label: Northtown,", "label: Northtown, colour: red,")
+    assert (f"{copy}/map.yaml:{line}: hex_maps[map].features[northtown].colour: unknown key "
+            "'colour'" in refused(copy))
+
+
+def test_a_hexside_of_two_hexes_apart_is_refused(copy):
+    edit(copy / "map.yaml", '"0704/0705"]', '"0704/0707"]')
+    line = line_of(copy / "map.yaml", "- id: river")  # the feature's line
+    assert (f"{copy}/map.yaml:{line}: hex_maps[map].features[river].hexsides: hexside "
+            "'0704/0707': 0704 and 0707 are not neighbours" in refused(copy))
+
+
+def test_three_steps_on_a_two_step_counter_are_refused(copy):
+    edit(copy / "units.yaml", "count: 1, steps: 2,", "count: 1, steps: 3,")
+    line = line_of(copy / "units.yaml", "- {id: n1,")  # the unit's line
+    assert (f"{copy}/units.yaml:{line}: units[n1].steps: steps 3 (allowed: 1 or 2"
+            in refused(copy))
+
+
+def test_a_city_that_does_not_exist_is_refused(copy):
+    edit(copy / "play.yaml", "params: {cities: [northtown, southport]}",
+         "params: {city: moskva}")
+    line = line_of(copy / "play.yaml", "- id: cities")  # the condition's line
+    assert (f"{copy}/play.yaml:{line}: victory[cities].params.city: city 'moskva' does "
+            "not exist (have: northtown, southport)" in refused(copy))
+
+
+def test_two_units_beyond_the_stacking_limit_fail_verify_with_their_lines(copy):
+    line = edit(copy / "units.yaml", '{unit: n3, where: "0603"}', '{unit: n3, where: "0302"}')
+    result = run("verify", str(copy))
+    assert result.exit_code == 1, result.output
+    assert "FAIL  4.1, 6.2 stacking-at-setup" in result.output
+    assert f"n3 ({copy}/units.yaml:{line})" in result.output
+    assert "hex 0302 holds 3 units at set-up" in result.output
+
+
+# --- the walk-through ----------------------------------------------------------------------
+
+
+def walk_through() -> list[list[str]]:
+    """The ``warpress`` commands of docs/designing.md's ``sh`` blocks, in order."""
+    blocks = re.findall(r"```sh\n(.*?)\n```", DESIGNING.read_text(encoding="utf-8"), re.S)
+    return [words for block in blocks for line in block.splitlines()
+            if (words := shlex.split(line, comments=True))]
+
+
+def test_the_designers_walk_through_runs_as_written(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    commands = walk_through()
+    assert commands[0] == ["warpress", "new", "bfm"]
+    assert {"verify", "build", "lookup", "roll", "odds", "tables"} <= {w[1] for w in commands}
+    for words in commands:
+        assert words[0] == "warpress", words
+        result = CliRunner().invoke(main, words[1:])
+        assert result.exit_code == 0, f"docs/designing.md: `{shlex.join(words)}`: {result.output}"
+    assert (tmp_path / "output" / "bfm" / "bfm.pdf").is_file()
