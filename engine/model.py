@@ -633,12 +633,11 @@ class Check(Record):
     """A declarative check that ``verify`` runs beside the rule invariants
     (verify/declared.py; docs/data-format.md, "checks")."""
 
-    kind: Literal["stacking", "covers-dice", "monotone"]
-    table: str | None = None  # the table checked (covers-dice, monotone)
+    kind: Literal["covers-dice", "monotone", "columns-reachable"]
+    table: str  # the table checked
     key: str | None = None  # monotone: the key whose values run from weakest to strongest
     result: str | None = None  # monotone: the result field compared (default: the only one)
     order: tuple[Value, ...] = ()  # monotone: the results from worst to best for the attacker
-    limit: Value = None  # stacking: units a hex may hold, a number or a constant id
 
 
 @dataclass(frozen=True, kw_only=True)

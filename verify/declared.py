@@ -7,16 +7,21 @@ also given as an explicit example, so a small table is checked case by case, not
 A failure names the check (id and file:line), the counterexample and the file:line of the
 data that breaks it. Kinds:
 
-- ``stacking``: no hex holds more units at set-up than ``limit`` (a number or a constant id);
-  the domain is every (scenario, hex) of the set-up;
 - ``covers-dice``: for every value of the table's other keys, each face of the table's die
   is matched by exactly one row, so the chances total exactly 1;
 - ``monotone``: more attack never gives a worse result: along ``key`` (its values from the
   weakest to the strongest attack), with every other key held, the ``result`` never goes
   down in ``order`` (the results from worst to best for the attacker);
+- ``columns-reachable``: every column of a ``crt:`` table is where the odds (or the
+  difference) of some attack of the game's units land, before shifts: any set of one
+  side's units against any set of the other side's that one hex may hold.
+
+Stacking at set-up needs no check of its own: the ``stacking`` section's limits are held
+against the set-up by ``verify --data`` (verify/forms.py).
 
 ``check_problems`` reports a check that cannot run (an unknown key, a result value missing
-from ``order``, a limit that is not a number) as a data problem, file:line like the others.
+from ``order``, a table without a ``crt:`` form) as a data problem, file:line like the
+others.
 """
 
 from __future__ import annotations
@@ -35,9 +40,9 @@ from .invariants import Invariant
 EXHAUSTIVE = 2000
 #: What each kind checks, as the PASS/FAIL line says it.
 SUMMARY = {
-    "stacking": "no hex holds more units than the stacking limit at set-up",
     "covers-dice": "every die result is covered by exactly one row",
     "monotone": "more attack never gives a worse result",
+    "columns-reachable": "every column of the CRT is reached by some attack",
 }
 
 
@@ -79,45 +84,23 @@ def check_problems(game: Game) -> Iterator[Problem]:
 
 
 def _problems_of(game: Game, check: Check) -> Iterator[str]:
-    if check.kind == "stacking":
-        if check.limit is None:
-            yield "a stacking check needs limit: (a number or a constant id)"
-        elif isinstance(_limit(game, check), str):
-            yield _limit(game, check)
-        return
     table = _table(game, check)
     if table is None:
         yield (f"kind {check.kind} needs table: a table id" if check.table is None
                else f"table {check.table!r} does not exist")
         return
-    if check.kind == "covers-dice":
-        yield from _dice_problems(table)
-    elif check.kind == "monotone":
-        yield from _monotone_problems(table, check)
+    yield from PROBLEMS[check.kind](table, check)
 
 
 def _table(game: Game, check: Check) -> Table | None:
     return next((t for t in game.tables if t.id == check.table), None)
 
 
-def _limit(game: Game, check: Check) -> int | str:
-    """The stacking limit, or what is wrong with it."""
-    value = check.limit
-    if isinstance(value, str):
-        constant = next((c for c in game.constants if c.id == value), None)
-        if constant is None:
-            return f"limit {value!r} is neither a number nor a constant id"
-        value = constant.value
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        return f"limit {check.limit!r} is not a whole number of units (1 or more)"
-    return value
-
-
 def _roll_key(table: Table) -> TableKey | None:
     return next((k for k in table.keys if k.kind == "roll"), None)
 
 
-def _dice_problems(table: Table) -> Iterator[str]:
+def _dice_problems(table: Table, check: Check) -> Iterator[str]:
     if table.dice in (None, "none") or _roll_key(table) is None:
         yield f"table {table.id!r} has no die (dice:) and roll key to cover"
 
@@ -142,6 +125,11 @@ def _monotone_problems(table: Table, check: Check) -> Iterator[str]:
             yield (f"result {value!r} ({row.origin}) is not in order "
                    f"({', '.join(map(str, check.order))})")
             return
+
+
+def _crt_problems(table: Table, check: Check) -> Iterator[str]:
+    if table.crt is None:
+        yield f"table {table.id!r} has no crt: form (odds or differential columns) to reach"
 
 
 def _result_field(table: Table, check: Check) -> str | None:
@@ -180,47 +168,6 @@ def _given(cases: list, label: str, check_case: Callable[[object], None]):
 
 def _nothing():
     return lambda: None
-
-
-# --- stacking ------------------------------------------------------------------------------
-
-
-def _stacks(game: Game) -> dict[tuple[str, str], list[tuple[str, int, str]]]:
-    """(scenario, hex) -> [(unit id, counters, where written)] of the set-up's placements in
-    hexes of the maps; a set-up without a scenario counts in every scenario."""
-    hexes = frozenset().union(*(m.hex_set for m in game.hex_maps)) if game.hex_maps \
-        else frozenset()
-    scenarios = sorted({s.scenario for s in game.setup if s.scenario}) or ["standard"]
-    stacks: dict[tuple[str, str], list] = {}
-    for setup in game.setup:
-        for place in setup.place:
-            where = place.get("hex") or place.where
-            if place.unit is None or not isinstance(where, str) or where not in hexes:
-                continue
-            for scenario in [setup.scenario] if setup.scenario else scenarios:
-                stacks.setdefault((scenario, where), []).append(
-                    (place.unit, place.count or 1, str(place.origin)))
-    return stacks
-
-
-def stacking(game: Game, check: Check):
-    limit = _limit(game, check)
-    stacks = _stacks(game)
-    if not stacks:
-        return _nothing()
-    where_limit = (f"the limit is {limit} (constant {check.limit})" if isinstance(
-        check.limit, str) else f"the limit is {limit}")
-
-    def case(key):
-        scenario, hex_id = key
-        units = stacks[key]
-        total = sum(n for _, n, _ in units)
-        listed = ", ".join(f"{u}{f' x{n}' if n > 1 else ''} ({at})" for u, n, at in units)
-        assert total <= limit, (
-            f"check {check.id} ({check.origin}): hex {hex_id} holds {total} units at set-up "
-            f"({scenario}): {listed}; {where_limit}")
-
-    return _given(sorted(stacks), f"{check.id}_stacking", case)
 
 
 # --- covers-dice ---------------------------------------------------------------------------
@@ -299,8 +246,84 @@ def monotone(game: Game, check: Check):
     return _given(cases, f"{check.id}_monotone", case)
 
 
+# --- columns-reachable ----------------------------------------------------------------------
+
+
+def _sums(stats: list[tuple[Fraction, int]], most: int | None) -> set[Fraction]:
+    """Every total of one to ``most`` units (None: any number), each unit type as often as
+    it has counters."""
+    counters = [value for value, count in stats for _ in range(count)]
+    if most is None:
+        totals: set[Fraction] = set()
+        for value in counters:
+            totals |= {value} | {t + value for t in totals}
+        return totals
+    by_size: list[set[Fraction]] = [{Fraction(0)}] + [set() for _ in range(most)]
+    for value in counters:  # by_size[k]: the totals of exactly k of the counters seen
+        for k in range(most, 0, -1):
+            by_size[k] |= {t + value for t in by_size[k - 1]}
+    return set().union(*by_size[1:])
+
+
+def _strengths(game: Game, side: str, stat: str) -> list[tuple[Fraction, int]]:
+    out = []
+    for unit in game.units:
+        value = unit.stats.get(stat)
+        if unit.side == side and isinstance(value, int | float) and not isinstance(value, bool):
+            out.append((Fraction(str(value)), unit.count or 1))
+    return out
+
+
+def _hex_holds(game: Game, side: str) -> int | None:
+    """The most units one hex may hold for ``side`` (the largest unit limit; None: none)."""
+    limits = [s.limit for s in game.stacking if s.of == "units" and s.side in (None, side)]
+    return max(limits) if limits else None
+
+
+def reachable_columns(game: Game, table: Table) -> dict[str, tuple[str, str]]:
+    """Each column some attack lands in -> (attack, defence) of one such attack."""
+    from ..engine.combat import find_column
+
+    form = table.crt
+    sides = [s.id for s in game.info.sides]
+    found: dict[str, tuple[str, str]] = {}
+    for attacker in sides:
+        attacks = _sums(_strengths(game, attacker, form.attack), None)
+        for defender in (s for s in sides if s != attacker):
+            defences = _sums(_strengths(game, defender, form.defence),
+                             _hex_holds(game, defender))
+            for a in sorted(attacks):
+                for d in sorted(defences):
+                    value = (a - d if form.method == "differential"
+                             else (a / d if d else None))
+                    column = find_column(form, value, f"{a}:{d}")
+                    if column.index is not None:
+                        found.setdefault(str(form.columns[column.index]), (str(a), str(d)))
+    return found
+
+
+def columns_reachable(game: Game, check: Check):
+    table = _table(game, check)
+    reached = reachable_columns(game, table)
+    columns = [str(c) for c in table.crt.columns]
+    shown = ", ".join(f"{c} ({a} against {d})" for c, (a, d) in reached.items()) or "none"
+
+    def case(column):
+        assert column in reached, (
+            f"check {check.id} ({check.origin}): table {table.id} ({table.crt.origin}): "
+            f"column {column} is reached by no attack of the game's units ({table.crt.attack} "
+            f"against {table.crt.defence}, before shifts); reached: {shown}")
+
+    return _given(columns, f"{check.id}_columns_reachable", case)
+
+
 KINDS: dict[str, Callable[[Game, Check], object]] = {
-    "stacking": stacking,
     "covers-dice": covers_dice,
     "monotone": monotone,
+    "columns-reachable": columns_reachable,
+}
+PROBLEMS: dict[str, Callable[[Table, Check], Iterator[str]]] = {
+    "covers-dice": _dice_problems,
+    "monotone": _monotone_problems,
+    "columns-reachable": _crt_problems,
 }

@@ -102,19 +102,50 @@ def test_the_map_draws_the_river_on_its_hexsides_and_the_terrain(kit, game):
     declared = re.findall(r'"(\d{4}/\d{4})"', (game / "map.yaml").read_text(encoding="utf-8"))
     assert drawn == [f"hexside-{s.replace('/', '-')}" for s in declared] and len(drawn) == 13
     classes = _classes(sheet)
-    for terrain in ("terrain-clear", "terrain-forest", "terrain-city"):
+    for terrain in ("terrain-clear", "terrain-forest"):
         assert any(terrain in c.split() for c in classes), terrain
-    assert any(c.startswith("unit-symbol city") or "city" in c.split() for c in classes)
+    assert classes.count("point-symbol city") == 2
+    assert {"hex terrain-clear city northtown", "hex terrain-clear city southport"} <= set(classes)
+
+
+def test_the_play_aid_prints_the_crt_the_terrain_chart_and_the_stacking_limit(kit):
+    aid = next((kit / "svg").glob("*sheets-and-play-aids*.svg"))
+    texts = [e.text for e in ET.parse(aid).iter(f"{SVG}text") if e.text]
+    for word in ("Combat results table", "Terrain effects chart", "Weather", "Stacking",
+                 "1-2", "6-1", "DRL", "Forest", "River (hexside)", "City (in the hex)"):
+        assert any(word in t for t in texts), word
 
 
 def test_the_crt_answers_lookup_roll_and_odds(game):
-    looked = answer("lookup", str(game), "crt", "odds=3-1", "roll=4")
-    assert (looked["result"], looked["rules"]) == ({"result": "EX"}, ["7.1", "7.2"])
+    looked = answer("lookup", str(game), "crt", "odds=7:3", "roll=4")
+    assert (looked["result"]["column"], looked["result"]["result"]) == ("2-1", "AR")
+    assert looked["rules"] == ["7.1", "7.2"]
     rolled = answer("roll", str(game), "crt", "odds=6-1", "--seed", "7")
     face = rolled["rolls"][0]["value"]
     assert rolled["result"]["result"] == {1: "DE", 2: "DE", 3: "DRL", 4: "DRL"}.get(face, "DR")
     odds = answer("odds", str(game), "crt", "odds=1-2", "--exact")
     assert odds["result"]["exact"] == {"AR": "5/6", "EX": "1/6"}
+    assert answer("lookup", str(game), "weather", "roll=5")["result"] == {"weather": "rain"}
+
+
+COMBAT = ("attacker=n1@0604,n4@0604", "defender=s3", "hex=0605")
+
+
+def test_the_combat_query_sums_shifts_and_names_every_rule(game):
+    """4 + 6 against 3 is 10:3, the 3-1 column; a defender in forest and every attacker
+    across the river: two columns left, 1-1; a 2 there is EX."""
+    looked = answer("lookup", str(game), "combat", *COMBAT, "roll=2")
+    result = looked["result"]
+    assert (result["attack"], result["defence"], result["odds"]) == (10, 3, "10:3")
+    assert (result["shift"], result["column"], result["result"]) == (-2, "1-1", "EX")
+    assert [s["from"] for s in result["shifts"]] == [
+        "forest", "river: every attacker attacks across it"]
+    assert looked["rules"] == ["7.1", "7.2", "6.1", "7.3"]
+    odds = answer("odds", str(game), "combat", *COMBAT, "--exact")
+    assert odds["result"]["exact"] == {"DR": "1/6", "EX": "1/6", "AR": "2/3"}
+    rolled = answer("roll", str(game), "combat", *COMBAT, "--seed", "7")
+    face = rolled["rolls"][0]["value"]
+    assert rolled["result"]["result"] == {1: "DR", 2: "EX"}.get(face, "AR")
 
 
 def line_of(path: Path, text: str) -> int:
@@ -133,8 +164,9 @@ def refused(folder: Path) -> str:
 
 
 def test_hexs_on_a_feature_is_refused_with_its_line(copy):
-    line = edit(copy / "map.yaml", 'hexes: ["0302", "0807"]', 'hexs: ["0302", "0807"]')
-    assert (f"{copy}/map.yaml:{line}: hex_maps[map].features[city].hexs: unknown key 'hexs'"
+    line = edit(copy / "map.yaml", 'hexes: ["0807"]', 'hexs: ["0807"]')
+    assert (f"{copy}/map.yaml:{line}: hex_maps[map].features[southport].hexs: unknown key "
+            "'hexs'"
             in refused(copy))
 
 
@@ -166,13 +198,17 @@ def test_a_city_that_does_not_exist_is_refused(copy):
             "not exist (have: northtown, southport)" in refused(copy))
 
 
-def test_two_units_beyond_the_stacking_limit_fail_verify_with_their_lines(copy):
-    line = edit(copy / "units.yaml", '{unit: n3, where: "0603"}', '{unit: n3, where: "0302"}')
-    result = run("verify", str(copy))
-    assert result.exit_code == 1, result.output
-    assert "FAIL  4.1, 6.2 stacking-at-setup" in result.output
-    assert f"n3 ({copy}/units.yaml:{line})" in result.output
-    assert "hex 0302 holds 3 units at set-up" in result.output
+def test_two_units_beyond_the_stacking_limit_are_refused(copy):
+    line = edit(copy / "units.yaml", '{unit: n3, hex: "0603"}', '{unit: n3, hex: "0302"}')
+    assert (f"{copy}/units.yaml:{line}: setup[north-setup].place[2]: hex 0302 holds 3 units "
+            "at set-up (n1, n2, n3): stacking limit 2 (stacking[per-hex], rule 6.2)"
+            in refused(copy))
+
+
+def test_a_set_up_hex_off_the_map_is_refused(copy):
+    line = edit(copy / "units.yaml", '{unit: s4, hex: "0206"}', '{unit: s4, hex: "9999"}')
+    assert f"{copy}/units.yaml:{line}: setup[south-setup].place[3].hex: hex '9999'" in \
+        refused(copy)
 
 
 # --- the walk-through ----------------------------------------------------------------------
