@@ -562,8 +562,7 @@ def _check_map(path: str) -> str:
     """The map format --map names by its suffix; BadInput for another."""
     from pathlib import Path
 
-    # imported here, not at the top: only a command drawing a map needs the map drawer
-    from .components.referee_view import MAP_FORMATS
+    from .engine.referee import MAP_FORMATS
 
     suffix = Path(path).suffix.lower().lstrip(".")
     if suffix not in MAP_FORMATS:

@@ -60,6 +60,11 @@ class ScenarioInfo:
     summary: str = ""
 
 
+#: the formats a referee's maps may be asked in (``--map FILE``, by its suffix); a referee
+#: refuses a format it cannot draw with BadInput
+MAP_FORMATS = ("svg", "png")
+
+
 class Referee(Protocol):
     """What a game implements to be refereed automatically.
 

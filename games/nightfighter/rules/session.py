@@ -1309,7 +1309,7 @@ class NightfighterReferee:
 
     @staticmethod
     def _render(game: Game, view: dict[str, Any], fmt: str, referee: bool) -> bytes:
-        from warpress.components.referee_view import MAP_FORMATS
+        from ..referee_view import MAP_FORMATS
 
         if fmt not in MAP_FORMATS:
             raise BadInput(f"map format {fmt!r} is not one of {', '.join(MAP_FORMATS)}")

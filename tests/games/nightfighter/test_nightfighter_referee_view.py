@@ -1,5 +1,5 @@
-"""The referee session maps (components/referee_view.py), from views built by hand per the
-contract (/work/notes/referee-contract.md), without the referee rules module."""
+"""The referee session maps (games/nightfighter/referee_view.py), from views built by hand
+per the contract (engine/referee.py), without the referee rules module."""
 
 from __future__ import annotations
 
@@ -11,11 +11,11 @@ import xml.etree.ElementTree as ET
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from warpress.components import referee_view as rv
 from warpress.components.fonts import text_width
 from warpress.components.primitives import Circle, Group, Polygon, Text, walk
 from warpress.engine.errors import BadInput
 from warpress.engine.loader import builtin
+from warpress.games.nightfighter import referee_view as rv
 from warpress.games.nightfighter.kit import radio_beacon_box
 from warpress.games.nightfighter.rules.common import grid
 

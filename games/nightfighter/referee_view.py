@@ -1,11 +1,11 @@
 """Maps of an automatic Nightfighter referee session: the player's map and the referee's map.
 
 Both are drawn from one JSON *view* dict (the player view of ``Referee.player_view``; the
-referee view adds ``"bombers"``, see /work/notes/referee-contract.md) and the loaded ``Game``
+referee view adds ``"bombers"``, see ``warpress.engine.referee``) and the loaded ``Game``
 for the map geometry, never from the referee's state: the player map cannot show what the view
 does not hold, and it reads no ``"bombers"`` key even when one is there.
 
-The map itself is the print kit's Nightfighter map (``games/nightfighter/kit.py``: hexes,
+The map itself is the print kit's Nightfighter map (``kit.py`` beside this module: hexes,
 entry marks, searchlight zones, flare paths, beacons, radio-beacon box) at the 17x22 in player
 map geometry. On top of it, one *piece* per item of the view, each a group with a stable id and
 the classes ``piece <kind> at-<hex>``:
@@ -32,9 +32,23 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..engine.errors import BadInput
-from ..engine.model import Game
-from ..games.nightfighter.kit import (
+from warpress.components.fonts import text_width
+from warpress.components.hexmap import HexGeometry
+from warpress.components.kit import check_glyphs, safe_id, typeset
+from warpress.components.primitives import (
+    Circle,
+    Group,
+    Page,
+    Polygon,
+    Primitive,
+    Rect,
+    Style,
+    Text,
+)
+from warpress.engine.errors import BadInput
+from warpress.engine.model import Game
+
+from .kit import (
     BEACON_W,
     PAD,
     map_geometry,
@@ -42,11 +56,7 @@ from ..games.nightfighter.kit import (
     radio_beacon_box,
     wrapped,
 )
-from ..games.nightfighter.rules.common import facing_text
-from .fonts import text_width
-from .hexmap import HexGeometry
-from .kit import check_glyphs, safe_id, typeset
-from .primitives import Circle, Group, Page, Polygon, Primitive, Rect, Style, Text
+from .rules.common import facing_text
 
 HEADER_H = 24.0
 PANEL_GAP = 4.0
@@ -643,7 +653,7 @@ def map_page(game: Game, view: Mapping, referee: bool = False) -> Page:
 
 def map_svg(game: Game, view: Mapping, referee: bool = False) -> bytes:
     """The map of ``view`` as an SVG document (UTF-8)."""
-    from .render_svg import svg_text
+    from warpress.components.render_svg import svg_text
 
     return svg_text(map_page(game, view, referee)).encode()
 
@@ -651,7 +661,7 @@ def map_svg(game: Game, view: Mapping, referee: bool = False) -> bytes:
 def map_png(game: Game, view: Mapping, referee: bool = False, dpi: int = 100) -> bytes:
     """The map of ``view`` as a PNG at ``dpi``, rasterised from the PDF (embedded font) by
     pypdfium2."""
-    from .render_pdf import check_dpi, pdf_bytes, png_pages
+    from warpress.components.render_pdf import check_dpi, pdf_bytes, png_pages
 
     check_dpi(dpi, "dpi")
     page = map_page(game, view, referee)
