@@ -160,13 +160,12 @@ def main() -> None:
 def games(game: str, as_json: bool) -> None:
     """List GAME (a game or a folder; without it all games, shipped and installed through
     the warpress.games entry points): kind, component counts, sourced vs assumed values."""
-    from .engine.loader import shadowed_entry_points
+    from .engine.loader import entry_point_problems
     from .verify.summary import game_summary
 
     rows = [game_summary(name) for name in _game_names(game)]
-    for entry in shadowed_entry_points():
-        click.echo(f"warpress: entry point {entry.id} = {entry.package} (package {entry.dist}) "
-                   f"is ignored: {entry.id!r} is a shipped game", err=True)
+    for problem in entry_point_problems().values():
+        click.echo(f"warpress: {problem}", err=True)
     if as_json:
         click.echo(json.dumps({"games": rows}, ensure_ascii=False, indent=2))
         return

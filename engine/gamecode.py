@@ -33,9 +33,6 @@ from types import ModuleType
 from .errors import BadInput, Problem
 from .model import Game
 
-#: the entry-point group through which installed packages provide games
-ENTRY_POINT_GROUP = "warpress.games"
-
 #: the parts a folder may hold, by module name below the folder's package
 PARTS = ("rules", "rules.session", "checks", "kit")
 

@@ -26,6 +26,9 @@ MAPPINGS = ("game", "style")
 
 GAMES_DIR = Path(__file__).resolve().parent.parent / "games"
 
+#: the entry-point group through which installed packages provide games
+ENTRY_POINT_GROUP = "warpress.games"
+
 
 def builtin_games() -> tuple[str, ...]:
     """Ids of the games shipped with warpress (folders under games/)."""
@@ -44,35 +47,43 @@ class EntryGame:
 
 
 def entry_point_games() -> dict[str, EntryGame]:
-    """The games of the ``warpress.games`` entry points, by id (a shipped id is not one of
-    them: the shipped game wins; ``shadowed_entry_points`` names those)."""
-    shipped = set(builtin_games())
-    return {g.id: g for g in _entry_games() if g.id not in shipped}
+    """The games of the ``warpress.games`` entry points, by id: those whose package is found
+    and whose id is not a shipped game's (the shipped game wins; ``entry_point_problems``
+    says which were left out and why)."""
+    return {g.id: g for g in _entry_games()[0]}
 
 
-def shadowed_entry_points() -> list[EntryGame]:
-    """Entry-point games whose id is a shipped game's (the shipped game is used)."""
-    shipped = set(builtin_games())
-    return [g for g in _entry_games() if g.id in shipped]
+def entry_point_problems() -> dict[str, str]:
+    """Entry points left out, by id: one line each, why (a shipped id, a package not found)."""
+    return _entry_games()[1]
 
 
-def _entry_games() -> list[EntryGame]:
+def _entry_games() -> tuple[list[EntryGame], dict[str, str]]:
     from importlib.metadata import entry_points
     from importlib.util import find_spec
 
-    found = []
-    for point in sorted(entry_points(group="warpress.games"), key=lambda p: (p.name, p.value)):
+    shipped = set(builtin_games())
+    found, problems = [], {}
+    points = entry_points(group=ENTRY_POINT_GROUP)
+    for point in sorted(points, key=lambda p: (p.name, p.value)):
+        where = f"entry point {point.name} = {point.value} (package {_dist_name(point)})"
+        if point.name in shipped:
+            problems[point.name] = f"{where} is ignored: {point.name!r} is a shipped game"
+            continue
         try:
             spec = find_spec(point.value)
-        except (ImportError, ValueError):
-            spec = None
+        except Exception as exc:  # noqa: BLE001 - a package's own import error, as one line
+            spec, why = None, f"{type(exc).__name__}: {exc}"
+        else:
+            why = "not an importable package"
         if spec is None or not spec.submodule_search_locations:
-            raise BadInput(f"entry point {point.name} = {point.value} (group warpress.games, "
-                           f"package {_dist_name(point)}): {point.value!r} is not an "
-                           "importable package (its folder holds the game's game.yaml)")
+            problems[point.name] = (f"{where}: {' '.join(why.split())} (group "
+                                    f"{ENTRY_POINT_GROUP}: a package whose folder holds the "
+                                    "game)")
+            continue
         folder = Path(list(spec.submodule_search_locations)[0]).resolve()
         found.append(EntryGame(point.name, point.value, folder, _dist_name(point)))
-    return found
+    return found, problems
 
 
 def _dist_name(point) -> str:
@@ -89,6 +100,8 @@ def game_dir(name_or_path: str | Path) -> tuple[Path, str]:
     entry = entry_point_games().get(text)
     if entry is not None:
         return entry.folder, str(entry.folder)
+    if text in (problems := entry_point_problems()):
+        raise BadInput(problems[text])
     path = Path(check_path_name(text, "game folder"))
     try:
         is_dir = path.is_dir()

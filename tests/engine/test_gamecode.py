@@ -252,3 +252,25 @@ def test_a_shipped_id_wins_over_an_entry_point(tmp_path, monkeypatch, cli):
     assert ("warpress: entry point midway = wp_shadow_pkg.midway (package wp_shadow_pkg) is "
             "ignored: 'midway' is a shipped game") in result.output
     assert "Midway" in result.output and "Tiny test game" not in result.output
+
+
+def test_a_broken_entry_point_is_one_line_and_leaves_the_others_alone(tmp_path, monkeypatch,
+                                                                      cli, cli_refused):
+    site = tmp_path / "site"
+    installed(site, "wp_ghost_pkg", {"ghost": "wp_ghost_pkg.nothing"})
+    installed(site, "wp_boom_pkg", {"boom": "wp_boom_pkg.game"})
+    (site / "wp_boom_pkg" / "__init__.py").write_text("raise RuntimeError('boom')\n",
+                                                     encoding="utf-8")
+    monkeypatch.syspath_prepend(str(site))
+    listed = cli("games")
+    assert listed.exit_code == 0, listed.output
+    assert ("warpress: entry point ghost = wp_ghost_pkg.nothing (package wp_ghost_pkg): not an "
+            "importable package") in listed.output
+    assert ("warpress: entry point boom = wp_boom_pkg.game (package wp_boom_pkg): "
+            "RuntimeError: boom") in listed.output
+    assert "Traceback" not in listed.output
+    assert cli_refused("verify", "ghost").startswith(
+        "warpress: entry point ghost = wp_ghost_pkg.nothing (package wp_ghost_pkg): not an")
+    assert cli("verify", "midway", "--data").exit_code == 0
+    for name in [m for m in sys.modules if m.startswith(("wp_ghost_pkg", "wp_boom_pkg"))]:
+        del sys.modules[name]
