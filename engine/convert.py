@@ -177,12 +177,16 @@ def to_record(raw: Any, cls: type, ctx: Context, path: str, line: int) -> Any:
     if unknown and getattr(cls, "OPEN", False):
         kwargs["extra"] = freeze({k: raw[k] for k in unknown})
         unknown = [k for k in unknown if extra_keys is not None and k not in extra_keys]
-    if unknown:
+    if unknown:  # reported; the record is still built without them, so that the checks
+        # after the loader see it and do not report what names it as missing (a typo'd key
+        # on a map feature would otherwise take the whole map, and every hex, with it)
         allowed = ", ".join(sorted(known | (extra_keys or frozenset())))
         for key in unknown:
             key_line = raw.line_of(key) if isinstance(raw, LMap) else line
             ctx.problem(key_line, f"{path}.{key}", f"unknown key {key!r} (allowed: {allowed})")
-        ok = False
+        if "extra" in kwargs:
+            kwargs["extra"] = freeze({k: v for k, v in kwargs["extra"].items()
+                                      if k not in unknown})
     if not ok:
         return _INVALID
     if issubclass(cls, Item):
