@@ -625,10 +625,13 @@ class _Lock:
 
 
 def _game_ref(game: str) -> str:
-    """How the log names a game: a built-in id as is, a folder as an absolute path."""
-    from .loader import builtin_games
+    """How the log names a game: a built-in id or an installed game's id (entry points) as
+    is, a folder as an absolute path."""
+    from .loader import builtin_games, entry_point_games
 
-    return game if game in builtin_games() else str(Path(game).resolve())
+    if game in builtin_games() or game in entry_point_games():
+        return game
+    return str(Path(game).resolve())
 
 
 def _scenario_file(referee: Referee, game: Game, scenario: str | None) -> tuple[str | None,

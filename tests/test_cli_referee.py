@@ -254,3 +254,32 @@ def test_a_map_is_written_for_reading_and_an_unwritable_one_is_one_line(game, wh
     assert out.exit_code == 2
     assert out.output == (f"warpress: --map {str(missing)!r} cannot be written: "
                           "No such file or directory\n")
+
+
+def test_a_game_installed_through_an_entry_point_is_logged_by_its_id(tmp_path, monkeypatch):
+    """The hideseek folder as the package an installed distribution names in the entry-point
+    group warpress.games: the log names the id, so the session plays on from another folder."""
+    site = tmp_path / "site"
+    (site / "wp_hide_pkg").mkdir(parents=True)
+    (site / "wp_hide_pkg" / "__init__.py").write_text("", encoding="utf-8")
+    folder = fake.make_game(site / "wp_hide_pkg")
+    (folder / "__init__.py").write_text("", encoding="utf-8")
+    info = site / "wp_hide_pkg-0.1.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: wp_hide_pkg\nVersion: 0.1\n",
+                                   encoding="utf-8")
+    (info / "entry_points.txt").write_text("[warpress.games]\nhideseek = wp_hide_pkg.hideseek\n",
+                                           encoding="utf-8")
+    monkeypatch.syspath_prepend(str(site))
+    where = str(tmp_path / "session")
+    try:
+        out = run("new", "hideseek", "--seed", "17", "--session", where)
+        assert out.exit_code == 0, out.output
+        assert _lines(where)[0]["game"] == "hideseek"
+        monkeypatch.chdir(site)
+        status = run("status", "--session", where)
+        assert status.exit_code == 0, status.output
+        assert "hideseek: Dusk, turn 1 of 4, phase search" in status.output
+    finally:
+        for name in [m for m in sys.modules if m.startswith("wp_hide_pkg")]:
+            del sys.modules[name]
