@@ -12,7 +12,7 @@ import os
 import pickle
 import stat
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
 
@@ -146,9 +146,12 @@ def load_cached(name_or_path: str | Path) -> Game:
     if path is not None:
         try:
             with path.open("rb") as handle:
-                return pickle.load(handle)
+                game = pickle.load(handle)
         except (OSError, pickle.UnpicklingError, EOFError, AttributeError, TypeError):
             pass
+        else:  # the folder as named now (a relative path pickled in another directory
+            # would lead elsewhere: its rules, checks and kit would not be found)
+            return game if game.path == folder else replace(game, path=folder)
     game = load_game(name_or_path)
     if path is not None:
         _write_cache(path, game)

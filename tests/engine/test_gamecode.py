@@ -120,6 +120,16 @@ def test_two_folders_with_one_id_keep_their_own_rules(tmp_path, cli_json):
     assert cli_json("lookup", str(first), "boxes", "n=5")["result"] == {"boxes": 1}
 
 
+def test_the_rules_are_found_when_the_cached_game_was_loaded_from_another_folder(
+        tmp_path, monkeypatch, cli_json):
+    monkeypatch.setenv("WARPRESS_CACHE", str(tmp_path / "cache"))
+    own_python(tmp_path / "a" / "b")
+    monkeypatch.chdir(tmp_path / "a")
+    assert cli_json("lookup", "b/tiny", "boxes", "n=6")["result"] == {"boxes": 2}
+    monkeypatch.chdir(tmp_path / "a" / "b")  # the pickled game's path was b/tiny
+    assert cli_json("lookup", "tiny", "boxes", "n=6")["result"] == {"boxes": 2}
+
+
 # --- a folder that reuses a shipped game's id ------------------------------------------------
 
 
