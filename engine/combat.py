@@ -38,7 +38,7 @@ from .terrain import (
 
 #: The id of the column key of each method (``odds=3-1``, ``difference=+2``).
 COLUMN_KEY = {"odds": "odds", "differential": "difference"}
-COLUMN_NAME = {"odds": "Odds (attack : defence)", "differential": "Difference (attack − defence)"}
+COLUMN_NAME = {"odds": "Odds (attack : defence)", "differential": "Difference (attack - defence)"}
 ROLL_KEY = "roll"
 RESULT = "result"
 
@@ -62,17 +62,29 @@ def crt_expansion(table: Table) -> tuple[tuple[TableKey, ...], tuple[str, ...],
         lo = hi = None
     keys = (TableKey(id=ROLL_KEY, name="Die roll", kind="roll", min=lo, max=hi),
             TableKey(id=COLUMN_KEY[form.method], name=COLUMN_NAME[form.method], kind="enum",
-                     values=tuple(str(c) for c in form.columns)))
+                     values=tuple(column_label(c) for c in form.columns)))
     rows = []
     for roll, results in form.grid.items():
         if not isinstance(results, tuple):
             continue
         for column, code in zip(form.columns, results, strict=False):
             rows.append(TableRow(extra=FrozenDict({ROLL_KEY: roll,
-                                                   COLUMN_KEY[form.method]: str(column),
+                                                   COLUMN_KEY[form.method]: column_label(column),
                                                    RESULT: code}),
                                  origin=form.origin))
     return keys, (RESULT,), tuple(rows)
+
+
+def _col(form: CombatForm, index: int) -> str:
+    return column_label(form.columns[index])
+
+
+def column_label(column: int | str) -> str:
+    """A column as printed and typed: ``3-1``; a difference written as a number gets its
+    sign (``+2``, ``0``, ``-1``)."""
+    if isinstance(column, int) and not isinstance(column, bool):
+        return f"{column:+d}" if column else "0"
+    return str(column)
 
 
 # --- columns ------------------------------------------------------------------------------
@@ -133,20 +145,20 @@ def _position(form: CombatForm, value: Fraction | None, shown: str) -> tuple[int
     cols = column_values(form)
     n = len(cols)
     if value is None:
-        return n, [f"{shown}: no defence, beyond {form.columns[-1]}{rule}"]
+        return n, [f"{shown}: no defence, beyond {_col(form, -1)}{rule}"]
     whole = _whole(form, value)
     if whole < cols[0]:
-        return -1, [f"{shown}: below {form.columns[0]}, the first column{rule}"]
+        return -1, [f"{shown}: below {_col(form, 0)}, the first column{rule}"]
     if whole > cols[-1]:
-        return n, [f"{shown}: beyond {form.columns[-1]}, the last column{rule}"]
+        return n, [f"{shown}: beyond {_col(form, -1)}, the last column{rule}"]
     if form.round == "defender":
         index = max(i for i, c in enumerate(cols) if c <= value)
     else:
         index = min(i for i, c in enumerate(cols) if c >= value)
-    if shown == str(form.columns[index]):
+    if shown == str(_col(form, index)):
         return index, []
     how = "" if cols[index] == value else f" ({favour(form)})"
-    return index, [f"{shown} -> {form.columns[index]}{how}{rule}"]
+    return index, [f"{shown} -> {_col(form, index)}{how}{rule}"]
 
 
 def _at_end(form: CombatForm, index: int, notes: list[str]) -> Column:
@@ -156,8 +168,8 @@ def _at_end(form: CombatForm, index: int, notes: list[str]) -> Column:
         return Column(index, None, tuple(notes))
     end, first = (form.below, 0) if index < 0 else (form.above, n - 1)
     if end == "clamp":
-        return Column(first, None, (*notes, f"resolved at {form.columns[first]} (clamped)"))
-    where = f"below {form.columns[0]}" if index < 0 else f"beyond {form.columns[-1]}"
+        return Column(first, None, (*notes, f"resolved at {_col(form, first)} (clamped)"))
+    where = f"below {_col(form, 0)}" if index < 0 else f"beyond {_col(form, -1)}"
     return Column(None, str(end), (*notes, f"{where}: result {end}"))
 
 
@@ -173,9 +185,9 @@ def find_column(form: CombatForm, value: Fraction | None, shown: str,
         first = _at_end(form, index, notes)
         index, notes = first.index, list(first.notes)  # type: ignore[assignment]
     if shift:
-        start = form.columns[index] if 0 <= index < n else "off the table"
+        start = _col(form, index) if 0 <= index < n else "off the table"
         index += shift
-        inside = form.columns[index] if 0 <= index < n else "off the table"
+        inside = _col(form, index) if 0 <= index < n else "off the table"
         notes.append(f"shifted {shift:+d} column{'s' if abs(shift) > 1 else ''}: "
                      f"{start} -> {inside}")
     return _at_end(form, index, notes)
@@ -189,7 +201,7 @@ def result_of(table: Table, column: Column, dice: Dice) -> tuple[str, int | None
         return str(column.result), None
     roll = dice.roll(table.dice or "d6", ROLL_KEY)
     _row, found = lookup_row(table, **{ROLL_KEY: roll,
-                                       COLUMN_KEY[form.method]: str(form.columns[column.index])})
+                                       COLUMN_KEY[form.method]: _col(form, column.index)})
     return str(found[RESULT]), roll
 
 
@@ -202,16 +214,15 @@ def crt_notes(table: Table) -> list[str]:
     rounding, the ends."""
     form = table.crt
     assert form is not None
-    codes = "; ".join(f"{code} {name}" for code, name in form.codes.items())
+    codes = "; ".join(f"{code}\u00a0=\u00a0{name}" for code, name in form.codes.items())
     how = ("Odds: attack strength : defence strength" if form.method == "odds"
-           else "Difference: attack strength − defence strength")
+           else "Difference: attack strength - defence strength")
     ends = []
-    for end, word, col in ((form.below, "Below", form.columns[0]),
-                           (form.above, "Beyond", form.columns[-1])):
-        ends.append(f"{word} {col}: " + (f"as {col}" if end == "clamp" else str(end)))
-    lines = [f"Results: {codes}" if codes else "",
-             f"{how}, {favour(form)}. {'. '.join(ends)}. Column shifts after that, "
-             f"negative to the defender's favour."]
+    for end, word, col in ((form.below, "Below", _col(form, 0)),
+                           (form.above, "Beyond", _col(form, -1))):
+        ends.append(f"{word} {col}: " + (f"as {col}" if end == "clamp" else f"result {end}"))
+    lines = [f"Results: {codes}" if codes else "", f"{how}, {favour(form)}.",
+             " · ".join(ends) + " · then column shifts (negative: to the defender's favour)."]
     return [line for line in lines if line]
 
 
@@ -255,7 +266,7 @@ def _answer(table: Table, found: Column, code: str, roll: int | None, lines: lis
             rules: Sequence[str], extra: dict[str, Any] | None = None) -> Answer:
     form = table.crt
     assert form is not None
-    label = None if found.index is None else str(form.columns[found.index])
+    label = None if found.index is None else _col(form, found.index)
     text_lines = [*lines, *found.notes]
     if roll is not None:
         text_lines.append(f"roll {roll} on {label}: {code}")
@@ -273,11 +284,11 @@ def _odds_answer(table: Table, found: Column, lines: list[str], rules: Sequence[
     if found.index is None:
         exact[str(found.result)] = Fraction(1)
     else:
-        column = str(form.columns[found.index])
+        column = _col(form, found.index)
         for roll, p in weights(table.dice or "d6").items():
             _row, res = lookup_row(table, **{ROLL_KEY: roll, COLUMN_KEY[form.method]: column})
             exact[str(res[RESULT])] = exact.get(str(res[RESULT]), Fraction(0)) + p
-    label = None if found.index is None else str(form.columns[found.index])
+    label = None if found.index is None else _col(form, found.index)
     head = f"column {label}" if label else f"{found.result} beyond the table"
     text = head + "".join(f"\n  {line}" for line in [*lines, *found.notes])
     return OddsAnswer(result={**(extra or {}), "column": label, "field": RESULT},

@@ -205,7 +205,7 @@ class CombatForm(Item):
     method: Literal["odds", "differential"]
     attack: str = "attack"  # the unit stat summed for the attackers
     defence: str = "defence"  # the unit stat summed for the defenders
-    columns: tuple[str, ...]  # "1-2", "1-1", "2-1" ... (odds) or "-2", "0", "+3" (differential)
+    columns: tuple[int | str, ...]  # "1-2", "1-1", "2-1" ... (odds) or -2, 0, +3 (differential)
     round: Literal["defender", "attacker"] = "defender"  # whose favour fractions go in
     below: str = "clamp"  # left of the first column: clamp, or a result code
     above: str = "clamp"  # right of the last column: clamp, or a result code

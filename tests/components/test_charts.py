@@ -36,8 +36,12 @@ def test_the_crt_prints_as_a_grid_with_its_codes(corps_game, tmp_path):
     start = texts.index("6-1") + 1          # the die rows follow the column headings
     assert texts[start:start + len(cells)] == cells   # the grid the engine reads, cell by cell
     joined = " ".join(texts)
-    assert "DR Defender retreats; DRL Defender retreats, loses a step" in joined
-    assert "fractions dropped in the defender's favour. Below 1-1: AR. Beyond 6-1: as" in joined
+    assert "DR\u00a0=\u00a0Defender retreats; DRL\u00a0=\u00a0Defender retreats, loses a step" \
+        in joined  # no line breaks inside a code and its meaning
+    assert "Odds: attack strength : defence strength, fractions dropped in the defender's " \
+        "favour." in texts
+    assert "Below 1-1: result AR · Beyond 6-1: as 6-1 · then column shifts (negative: to the " \
+        "defender's favour)." in texts
 
 
 def test_the_terrain_chart_has_each_terrains_look_and_rule(corps_game, tmp_path):

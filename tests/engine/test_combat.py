@@ -226,3 +226,49 @@ def test_tables_lists_crt_and_combat(cli, corps_game):
 def test_text_answer_is_the_explanation_json_has_no_text(cli, corps_game):
     result = cli("lookup", str(corps_game), "crt", "odds=2-1", "roll=1", "--json")
     assert "text" not in json.loads(result.output)
+
+
+def _differential(folder: Path) -> None:
+    """The designer's CRT as a differential table: attack - defence, -1..+4, written as
+    plain numbers; beyond +4 a declared DE, below -1 clamped."""
+    path = folder / "combat.yaml"
+    text = path.read_text(encoding="utf-8")
+    for old, new in (("method: odds", "method: differential"),
+                     ('columns: ["1-1", "2-1", "3-1", "4-1", "5-1", "6-1"]',
+                      "columns: [-1, 0, +1, +2, +3, +4]"),
+                     ("below: AR", "below: clamp"), ("above: clamp", "above: DE")):
+        assert old in text
+        text = text.replace(old, new, 1)
+    path.write_text(text, encoding="utf-8")
+
+
+def test_differential_crt_end_to_end(cli, cli_json, corps_game):
+    _differential(corps_game)
+    verify = cli("verify", str(corps_game), "--data")
+    assert verify.exit_code == 0, verify.output
+    beyond = cli_json("lookup", str(corps_game), "crt", "difference=+7", "roll=4")
+    assert beyond["result"]["column"] is None and beyond["result"]["result"] == "DE"
+    assert cli_json("lookup", str(corps_game), "crt", "difference=+7", "shift=-1",
+                    "roll=4")["result"]["column"] == "+4"
+    low = cli_json("lookup", str(corps_game), "crt", "difference=-5", "roll=1")
+    assert low["result"]["column"] == "-1" and "resolved at -1 (clamped)" in low["result"]["notes"]
+    # g1 (6) against s3 (2) in clear 0805: +4; across the fortified line 6 x 1/2 = 3: +1
+    plain = cli_json("lookup", str(corps_game), "combat", "attacker=g1", "defender=s3",
+                     "hex=0805", "roll=2")
+    assert (plain["result"]["difference"], plain["result"]["column"]) == ("+4", "+4")
+    across = cli_json("lookup", str(corps_game), "combat", "attacker=g1@0704", "defender=s3",
+                      "hex=0805", "roll=2")
+    assert (across["result"]["difference"], across["result"]["column"]) == ("+1", "+1")
+    assert across["result"]["result"] == "DR"
+
+
+def test_differential_crt_prints_signed_columns(corps_game, tmp_path, cli):
+    _differential(corps_game)
+    result = cli("build", str(corps_game), "--out", str(tmp_path / "out"), "--format", "svg",
+                 "--only", "sheets")
+    assert result.exit_code == 0, result.output
+    svg = "".join(p.read_text(encoding="utf-8")
+                  for p in (tmp_path / "out" / "corps" / "svg").glob("*.svg"))
+    for heading in (">-1<", ">0<", ">+1<", ">+4<", "Difference (attack - defence)"):
+        assert heading in svg, heading
+    assert "Below -1: as -1 · Beyond +4: result DE · then column shifts" in svg
