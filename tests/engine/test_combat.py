@@ -13,6 +13,10 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from warpress.cli import main
 from warpress.engine.combat import column_value, find_column
 from warpress.engine.loader import load_game
 from warpress.engine.model import CombatForm
@@ -272,3 +276,55 @@ def test_differential_crt_prints_signed_columns(corps_game, tmp_path, cli):
     for heading in (">-1<", ">0<", ">+1<", ">+4<", "Difference (attack - defence)"):
         assert heading in svg, heading
     assert "Below -1: as -1 · Beyond +4: result DE · then column shifts" in svg
+
+
+# --- properties ---------------------------------------------------------------------------
+
+
+def _rank(form: CombatForm, value, shift: int = 0) -> int:
+    found = find_column(form, value, "x", shift)
+    if found.index is not None:
+        return found.index
+    return -1 if found.result == form.below else len(form.columns)
+
+
+_ratios = st.fractions(min_value=0, max_value=20, max_denominator=12)
+
+
+@settings(max_examples=300, deadline=None)
+@given(a=_ratios, b=_ratios, shift=st.integers(-3, 3),
+       ends=st.sampled_from([("clamp", "clamp"), ("AE", "DE"), ("clamp", "DE")]),
+       round_=st.sampled_from(["defender", "attacker"]))
+def test_better_odds_never_give_a_lower_column(a, b, shift, ends, round_):
+    form = _form(below=ends[0], above=ends[1], round=round_)
+    low, high = sorted((a, b))
+    assert _rank(form, low, shift) <= _rank(form, high, shift)
+    assert _rank(form, low, shift) <= _rank(form, low, shift + 1)
+
+
+@settings(max_examples=300, deadline=None)
+@given(value=_ratios)
+def test_defender_rounding_never_above_the_odds(value):
+    """The column found in the defender's favour is never better than the odds; the
+    attacker's never worse (both inside the table)."""
+    cols = [column_value("odds", c) for c in _form().columns]
+    down = find_column(_form(), value, "x")
+    up = find_column(_form(round="attacker"), value, "x")
+    if down.index is not None and cols[0] <= value <= cols[-1]:
+        assert cols[down.index] <= value
+    if up.index is not None and cols[0] <= value <= cols[-1]:
+        assert cols[up.index] >= value
+
+
+@settings(max_examples=60, deadline=None)
+@given(attacker=st.text(alphabet="gs0123456789@,; x", max_size=14),
+       defender=st.text(alphabet="gs0123456789@,; x", max_size=10),
+       hex_=st.text(alphabet="0123456789x", max_size=5))
+def test_the_combat_query_answers_or_refuses_in_one_line(attacker, defender, hex_):
+    folder = Path(__file__).parent.parent / "fixtures" / "games" / "corps"
+    result = CliRunner().invoke(main, ["lookup", str(folder), "combat", f"attacker={attacker}",
+                                       f"defender={defender}", f"hex={hex_}", "roll=3"])
+    assert result.exit_code in (0, 2), result.output
+    assert "Traceback" not in result.output
+    if result.exit_code == 2:
+        assert len([line for line in result.output.splitlines() if line.strip()]) == 1
