@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -308,6 +308,11 @@ class Fighter:
 
     unit: Unit
     hex: str | None
+    reduced: bool = False  # on its reduced face (``reduced=ID``): its ``back`` stats count
+
+    @property
+    def shown(self) -> str:
+        return f"{self.unit.id} (reduced)" if self.reduced else self.unit.id
 
 
 def _number(value: Any) -> Fraction | None:
@@ -321,7 +326,8 @@ def shown(value: Fraction) -> int | float:
     return int(value) if value.denominator == 1 else round(float(value), 3)
 
 
-def _fighters(game: Game, role: str, ids: list[str], allow_hex: bool) -> list[Fighter]:
+def _fighters(game: Game, role: str, ids: list[str], allow_hex: bool,
+              reduced: frozenset[str] = frozenset()) -> list[Fighter]:
     units = {u.id: u for u in game.units}
     if not ids:
         raise BadInput(f"input {role}= names no unit (unit ids, comma-separated)")
@@ -335,7 +341,7 @@ def _fighters(game: Game, role: str, ids: list[str], allow_hex: bool) -> list[Fi
                            f"(units: {listed})")
         if at and not allow_hex:
             raise BadInput(f"{role} {quote(text)}: only attackers carry a hex (ID@HEX)")
-        out.append(Fighter(unit, hex_id.strip() if at else None))
+        out.append(Fighter(unit, hex_id.strip() if at else None, unit.id in reduced))
     for unit_id in {f.unit.id for f in out}:
         given = sum(f.unit.id == unit_id for f in out)
         count = units[unit_id].count or 1
@@ -360,13 +366,31 @@ def _sides(game: Game, attackers: list[Fighter], defenders: list[Fighter]) -> No
             raise BadInput(f"unit {quote(f.unit.id)} both attacks and defends")
 
 
-def _strength(unit: Unit, stat: str, role: str) -> Fraction:
-    value = _number(unit.stats.get(stat))
+def _strength(fighter: Fighter, stat: str, role: str) -> Fraction:
+    """The stat the CRT sums, from the counter's front, or its back (``units.back``, a
+    mapping of the stats the reduced face changes) when the unit is reduced."""
+    unit = fighter.unit
+    stats = unit.stats
+    if fighter.reduced:
+        if (unit.steps or 1) < 2 or not isinstance(unit.back, Mapping):
+            raise BadInput(f"reduced {quote(unit.id)}: the unit has no reduced face with "
+                           f"stats (steps: 2 and back: {{{stat}: ...}})")
+        stats = {**unit.stats, **unit.back}
+    value = _number(stats.get(stat))
     if value is None:
-        have = ", ".join(unit.stats) or "none"
+        have = ", ".join(stats) or "none"
         raise BadInput(f"{role} {quote(unit.id)} has no number {stat!r} in its stats "
                        f"(stats: {have}); the CRT sums {stat!r}")
     return value
+
+
+def _reduced(args: dict[str, Any], attackers: list[str], defenders: list[str]) -> frozenset:
+    given = [r.strip() for r in args.get("reduced") or [] if r.strip()]
+    named = {a.partition("@")[0].strip() for a in (*attackers, *defenders)}
+    for unit_id in given:
+        if unit_id not in named:
+            raise BadInput(f"reduced {quote(unit_id)} is neither an attacker nor a defender")
+    return frozenset(given)
 
 
 def _rules_of(effect: Effect) -> list[str]:
@@ -394,8 +418,9 @@ def tally(game: Game, table: Table, args: dict[str, Any]) -> tuple[Tally, str]:
     """Sum, multiply and collect the shifts; the value shown for the column (``7:4``)."""
     form = table.crt
     assert form is not None
-    attackers = _fighters(game, "attacker", args["attacker"], allow_hex=True)
-    defenders = _fighters(game, "defender", args["defender"], allow_hex=False)
+    reduced = _reduced(args, args["attacker"], args["defender"])
+    attackers = _fighters(game, "attacker", args["attacker"], allow_hex=True, reduced=reduced)
+    defenders = _fighters(game, "defender", args["defender"], allow_hex=False, reduced=reduced)
     _sides(game, attackers, defenders)
     t = Tally(lines=[], rules=[*table.rule, *form.rule], shifts=[], multipliers=[])
     target = args.get("hex")
@@ -403,7 +428,7 @@ def tally(game: Game, table: Table, args: dict[str, Any]) -> tuple[Tally, str]:
     parts = []
     crossing: list[list[Effect]] = []
     for f in attackers:
-        strength = _strength(f.unit, form.attack, "attacker")
+        strength = _strength(f, form.attack, "attacker")
         side_effects: list[Effect] = []
         if f.hex is not None:
             if hex_map is None:
@@ -418,7 +443,7 @@ def tally(game: Game, table: Table, args: dict[str, Any]) -> tuple[Tally, str]:
                                f"{quote(target)}")
             side_effects = hexside_effects(game, hex_map, f.hex, target)
         crossing.append(side_effects)
-        part = f"{f.unit.id} {shown(strength)}"
+        part = f"{f.shown} {shown(strength)}"
         for effect in side_effects:
             if effect.entry.attack is not None:
                 by = Fraction(str(effect.entry.attack))
@@ -430,11 +455,10 @@ def tally(game: Game, table: Table, args: dict[str, Any]) -> tuple[Tally, str]:
         t.attack += strength
         parts.append(part)
     t.lines.append(f"attack {shown(t.attack)}: {' + '.join(parts)}")
-    t.defence = sum((_strength(f.unit, form.defence, "defender") for f in defenders),
-                    Fraction(0))
+    t.defence = sum((_strength(f, form.defence, "defender") for f in defenders), Fraction(0))
     here = hex_effects(game, hex_map, target) if hex_map is not None else []
     line = f"defence {shown(t.defence)}: " + " + ".join(
-        f"{f.unit.id} {shown(_strength(f.unit, form.defence, 'defender'))}" for f in defenders)
+        f"{f.shown} {shown(_strength(f, form.defence, 'defender'))}" for f in defenders)
     for effect in here:
         if effect.entry.defence is not None:
             by = Fraction(str(effect.entry.defence))
@@ -492,6 +516,8 @@ def combat_ref_table(game: Game, table: Table) -> RefTable:
               Input("hex", "text", help="the defenders' hex",
                     default=REQUIRED if game.hex_maps else None),
               Input("shift", "int", help="other column shifts the rules give", default=0),
+              Input("reduced", "ids", help="units on their reduced face (back stats)",
+                    default=None),
               Input(ROLL_KEY, "roll", help="Die roll", die=table.dice or "d6"))
 
     def work(args: dict[str, Any]) -> tuple[Tally, Column, dict[str, Any]]:

@@ -328,3 +328,25 @@ def test_the_combat_query_answers_or_refuses_in_one_line(attacker, defender, hex
     assert "Traceback" not in result.output
     if result.exit_code == 2:
         assert len([line for line in result.output.splitlines() if line.strip()]) == 1
+
+
+def test_reduced_units_fight_with_their_back(cli_json, cli_refused, corps_game):
+    path = corps_game / "units.yaml"
+    text = path.read_text(encoding="utf-8")
+    old = "stats: {attack: 6, defence: 4, move: 6}, rule: \"3.1\"}"
+    assert old in text
+    path.write_text(text.replace(old, "stats: {attack: 6, defence: 4, move: 6},\n"
+                                 "     back: {attack: 3, defence: 2}, rule: \"3.1\"}", 1),
+                    encoding="utf-8")
+    full = cli_json("lookup", str(corps_game), "combat", "attacker=g1,g2", "defender=s3",
+                    "hex=0805", "roll=1")
+    half = cli_json("lookup", str(corps_game), "combat", "attacker=g1,g2", "defender=s3",
+                    "hex=0805", "reduced=g1", "roll=1")
+    assert (full["result"]["attack"], half["result"]["attack"]) == (11, 8)
+    assert half["result"]["column"] == "4-1"
+    line = cli_refused("lookup", str(corps_game), "combat", "attacker=g2", "defender=s3",
+                       "hex=0805", "reduced=g2", "roll=1")
+    assert "reduced 'g2'" in line and "no reduced face" in line
+    line = cli_refused("lookup", str(corps_game), "combat", "attacker=g1", "defender=s3",
+                       "hex=0805", "reduced=s1", "roll=1")
+    assert "reduced 's1' is neither an attacker nor a defender" in line
