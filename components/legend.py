@@ -15,14 +15,15 @@ Entry = tuple[Sequence[Primitive], str]
 SWATCH_W, SWATCH_H = 10.0, 6.0
 TEXT = 2.5  # mm em height of an entry's words (7.1 pt)
 TITLE = 3.4
-COLUMN = 85.0  # the least width of a column of entries
+COLUMN = 75.0  # the least width of a column of entries
 PAD = 3.0
 ROW = 8.0
 
 
-def legend_block(title: str, entries: Sequence[Entry], width: float
+def legend_block(title: str, entries: Sequence[Entry], width: float, notes: Sequence[str] = ()
                  ) -> tuple[tuple[Primitive, ...], float]:
-    """(items, height) of a framed legend ``width`` mm wide."""
+    """(items, height) of a framed legend ``width`` mm wide; ``notes`` are paragraphs across
+    its whole width after the entries."""
     inner = width - 2 * PAD
     items: list[Primitive] = []
     y = PAD
@@ -39,6 +40,11 @@ def legend_block(title: str, entries: Sequence[Entry], width: float
         for c, ((swatch, _text), lines) in enumerate(zip(row, texts, strict=True)):
             items.append(_entry(swatch, lines, PAD + c * col_w, y))
         y += max(ROW, 3.0 + max(len(t) for t in texts) * TEXT * 1.25)
+    for note in notes:
+        for line in wrap(note, TEXT, inner):
+            y += TEXT * 1.25
+            items.append(Text(PAD, y, line, size=TEXT, cls="legend-note"))
+        y += 2.0
     height = y + PAD - 2.0
     frame = Rect(0, 0, width, height, Style(fill="#ffffff", stroke="#333333", width=0.4),
                  cls="legend-frame")

@@ -108,7 +108,6 @@ def cell(x: float, y: float, w: float, h: float, text: str, size: float = 2.8,
 
 
 NAME_SIZE = 2.5
-REACH = 48.0  # mm: no cell reaches farther from its area's position (empty board stays paper)
 HATCH = Style(stroke="#b5b5b5", width=0.3)
 NAME_W = 26.0  # names wrap to this width
 STACK = "stack"  # the class word of an area's box for its stack
@@ -156,7 +155,7 @@ def layout(game: Game, point_map: PointMap) -> dict[str, Area]:
     w, h = map_size(point_map)
     sites = [((p.x if p.x is not None else 0.5) * w, (p.y if p.y is not None else 0.5) * h)
              for p in point_map.points]
-    cells = areamap.voronoi_cells(sites, (0, 0, w, h), REACH)
+    cells = areamap.voronoi_cells(sites, (0, 0, w, h))  # every point of the map in one
     stack = holds.least(game) + 1.0
     areas = {}
     for point, cell, site in zip(point_map.points, cells, sites, strict=True):
@@ -231,31 +230,172 @@ def barrier_items(point_map: PointMap, areas: dict[str, Area]) -> list[Primitive
             for a, b, (p, q) in neighbours(areas) if frozenset((a, b)) not in joined]
 
 
-def route_items(point_map: PointMap, areas: dict[str, Area], width: float,
-                placer: LabelPlacer) -> list[Primitive]:
-    """Connections as lines between the areas' blocks, under them; one that wraps round the
-    board's east-west edge is drawn as two stubs to the edges, each naming the far end."""
+MARK = 7.0  # mm: the length of a connection's mark across a shared border
+FAR_SIZE = 2.0  # mm (5.7 pt): the far areas' names in an area's cell
+
+
+def route_items(game: Game, point_map: PointMap, areas: dict[str, Area],
+                placer: LabelPlacer) -> tuple[list[Primitive], list[tuple[str, str, str]]]:
+    """The connections, none through a third area: a short mark across the border two
+    connected areas share, on a stretch of it clear of the blocks; for two areas whose cells
+    do not touch (or that wrap round the board's east-west edge) the far area's name in each
+    one's cell ("→ Red Sea"), or where a name does not fit, a lettered badge in both cells
+    that the legend explains. Returns (items, [(letter, area, area)])."""
+    borders = {frozenset((a, b)): edge for a, b, edge in neighbours(areas)}
+    blocks = [_block_box(a) for a in areas.values()]
     items: list[Primitive] = []
+    far = []
     for route in point_map.routes:
         a, b = areas[route.a], areas[route.b]
-        style = ROUTE_STYLES.get(route.kind or "sea", ROUTE_STYLES["sea"])
         rid = f"route-{route.a}-{route.b}"
-        cls = f"connection {route.kind or ''}".strip()
-        if abs(a.x - b.x) <= width / 2:
-            items.append(Line(a.x, a.y, b.x, b.y, style, id=rid, cls=cls))
+        edge = borders.get(frozenset((route.a, route.b)))
+        ends = border_mark(a, b, edge, blocks) if edge else None
+        if ends is None:
+            far.append((route.a, route.b, rid))
             continue
-        for near, far, part in ((a, b, "a"), (b, a, "b")):
-            edge = 0.0 if near.x < width / 2 else width
-            yy = near.y
-            items.append(Line(near.x, near.y, edge, yy, style, id=f"{rid}-{part}",
-                              cls=f"{cls} wraps"))
-            label = Text(0, 0, f"→ {(far.point.name or far.point.id).replace(' Sea Zone', '')}",
-                         size=2.2, fill=SEA_INK, cls="wrap-label map-label")
-            inward = 1.0 if edge == 0.0 else -1.0
-            spots = [(edge + inward * 1.0, yy + dy, "start" if edge == 0.0 else "end")
-                     for k in range(24) for dy in [(-1) ** k * (k // 2) * 3.0 - 1.0]]
-            items.append(placer.place(label, spots, f"the wrap label of {rid}"))
-    return items
+        style = ROUTE_STYLES.get(route.kind or "sea", ROUTE_STYLES["sea"])
+        items.append(mark_items(ends, style, rid, f"connection {route.kind or ''}".strip()))
+        placer.take(labels.Box(min(e[0] for e in ends) - 1, min(e[1] for e in ends) - 1,
+                               max(e[0] for e in ends) + 1, max(e[1] for e in ends) + 1))
+    fills = {k: cell_items(game, a).style.fill or "#ffffff" for k, a in areas.items()}
+    lettered: list[tuple[str, str, str]] = []
+    for a_id, b_id, rid in far:
+        a, b = areas[a_id], areas[b_id]
+        named = [far_name(a, b, placer, fills[a_id], f"{rid}-a"),
+                 far_name(b, a, placer, fills[b_id], f"{rid}-b")]
+        if all(named):
+            items.extend(i for n in named for i in n)
+            continue
+        for n in named:  # give back the room of a name that is not printed
+            if n:
+                placer.taken.pop(next(i for i in range(len(placer.taken) - 1, -1, -1)
+                                      if placer.taken[i] == n.box))
+        letter = chr(ord("A") + len(lettered))
+        lettered.append((letter, a_id, b_id))
+        items += [*badge(a, letter, placer, f"{rid}-a"), *badge(b, letter, placer, f"{rid}-b")]
+    return items, lettered
+
+
+def mark_items(ends, style: Style, rid: str, cls: str) -> Group:
+    """A connection's mark: a short bar across the border, a dot at each end."""
+    (x1, y1), (x2, y2) = ends
+    bar = replace(style, width=max(style.width, 0.7), dash=())
+    dot = Style(fill=bar.stroke, stroke=None)
+    return Group((Line(x1, y1, x2, y2, bar), Circle(x1, y1, 0.8, dot), Circle(x2, y2, 0.8, dot)),
+                 id=rid, cls=f"{cls} border-mark")
+
+
+def border_mark(a: Area, b: Area, edge, blocks: list[labels.Box]):
+    """The ends of a mark across the border ``edge`` of ``a`` and ``b``: the first spot along
+    the border where a MARK-long bar from ``a``'s cell to ``b``'s lies in those two cells
+    only and clear of every block; None where there is none."""
+    (px, py), (qx, qy) = edge
+    length = math.dist((px, py), (qx, qy))
+    if length < 2.0:
+        return None
+    nx, ny = -(qy - py) / length, (qx - px) / length
+    for t in (0.5, 0.38, 0.62, 0.26, 0.74, 0.15, 0.85):
+        mx, my = px + (qx - px) * t, py + (qy - py) * t
+        for half in (MARK / 2, MARK / 3):
+            ends = ((mx - nx * half, my - ny * half), (mx + nx * half, my + ny * half))
+            if not areamap.inside(a.cell, *ends[0]):
+                ends = ends[::-1]
+            if not (areamap.inside(a.cell, *ends[0]) and areamap.inside(b.cell, *ends[1])):
+                continue
+            if not in_two_cells(ends, a.cell, b.cell):
+                continue
+            box = labels.Box(min(e[0] for e in ends) - 1, min(e[1] for e in ends) - 1,
+                             max(e[0] for e in ends) + 1, max(e[1] for e in ends) + 1)
+            if not any(box.overlaps(block) for block in blocks):
+                return ends
+    return None
+
+
+def in_two_cells(ends, cell_a, cell_b, samples: int = 24) -> bool:
+    """True when every point of the segment ``ends`` lies in ``cell_a`` or ``cell_b``."""
+    (x1, y1), (x2, y2) = ends
+    for k in range(samples + 1):
+        x, y = x1 + (x2 - x1) * k / samples, y1 + (y2 - y1) * k / samples
+        if not (areamap.inside(cell_a, x, y) or areamap.inside(cell_b, x, y)):
+            return False
+    return True
+
+
+class Named(list):
+    """A far area's name as printed (its halo and text) and the box it took."""
+
+    box: labels.Box
+
+
+def far_name(area: Area, other: Area, placer: LabelPlacer, fill: str, rid: str
+             ) -> Named | None:
+    """The name of ``other``, an area ``area`` connects to without touching ("→ Red Sea"),
+    placed in ``area``'s cell as near its block as it fits clear of every block, mark and
+    label; None where it does not fit."""
+    name = f"→ {_short(other.point)}"
+    w, h = text_width(name, FAR_SIZE) + 1.2, FAR_SIZE * 1.3 + 0.4
+    spot = next((p for p in _spots(area, w, h) if _fits(area, placer, p, w, h)), None)
+    if spot is None:
+        return None
+    x, y = spot
+    out = Named([Rect(x, y, w, h, Style(fill=fill, stroke=None, opacity=0.85), r=0.6),
+                 Text(x + 0.6, y + 0.2 + FAR_SIZE, name, size=FAR_SIZE, fill=_ink(area), id=rid,
+                      cls="far-connection map-label")])
+    out.box = labels.Box(x, y, x + w, y + h)
+    placer.take(out.box)
+    return out
+
+
+BADGE = 4.2  # mm: a lettered connection's badge
+
+
+def badge(area: Area, letter: str, placer: LabelPlacer, rid: str) -> list[Primitive]:
+    """A lettered badge in ``area``'s cell, as near its block as it fits; BadInput naming the
+    area when it fits nowhere."""
+    spot = next((p for p in _spots(area, BADGE, BADGE) if _fits(area, placer, p, BADGE,
+                                                                  BADGE)), None)
+    if spot is None:
+        raise BadInput(f"map area {area.point.id!r}: no room in its cell for the mark of a "
+                       f"connection to an area it does not touch; move its x, y")
+    x, y = spot
+    placer.take(labels.Box(x, y, x + BADGE, y + BADGE))
+    r = BADGE / 2
+    return [Circle(x + r, y + r, r, Style(fill="#ffffff", stroke=_ink(area), width=0.35),
+                   cls="connection-badge"),
+            Text(x + r, y + r + 0.75, letter, size=2.2, anchor="middle", bold=True,
+                 fill=_ink(area), id=rid, cls="far-connection lettered map-label")]
+
+
+def _ink(area: Area) -> str:
+    return SEA_INK if not area.land else INK
+
+
+def _fits(area: Area, placer: LabelPlacer, spot, w: float, h: float) -> bool:
+    x, y = spot
+    box = labels.Box(x, y, x + w, y + h)
+    return placer.free(box) and all(areamap.inside(area.cell, cx, cy) for cx, cy in (
+        (box.x0, box.y0), (box.x1, box.y0), (box.x0, box.y1), (box.x1, box.y1)))
+
+
+def _short(point: Point) -> str:
+    return (point.name or point.id).replace(" Sea Zone", "")
+
+
+def _spots(area: Area, w: float, h: float):
+    """Top-left corners for a w x h box in an area's cell: under, over, beside its block,
+    then the cell's whole extent on a 2 mm grid, nearest the block first."""
+    left, top = area.x - area.w / 2, area.y - area.h / 2
+    near = [(area.x - w / 2, top + area.h + 1.0), (area.x - w / 2, top - h - 1.0),
+            (left + area.w + 1.0, area.y - h / 2), (left - w - 1.0, area.y - h / 2)]
+    xs = [x for x, _ in area.cell]
+    ys = [y for _, y in area.cell]
+    grid = [(x, y) for x in _steps(min(xs), max(xs) - w) for y in _steps(min(ys), max(ys) - h)]
+    grid.sort(key=lambda p: math.dist((p[0] + w / 2, p[1] + h / 2), (area.x, area.y)))
+    return near + grid
+
+
+def _steps(start: float, stop: float, step: float = 2.0) -> list[float]:
+    return [start + i * step for i in range(max(0, int((stop - start) // step) + 1))]
 
 
 def area_items(game: Game, area: Area) -> Group:
@@ -370,16 +510,34 @@ def legend_entries(game: Game) -> list[tuple[list[Primitive], str]]:
     return entries
 
 
-def world_legend(game: Game):
-    """The legend as a layout for the tiler: the width it gets -> (items, height)."""
+def world_legend(game: Game, lettered=()):
+    """The legend as a layout for the tiler: the width it gets -> (items, height); each
+    lettered connection is an entry naming its two areas."""
     title = f"{game.info.name}: world map 世界地図"
+    point_map: PointMap = game.get("point_maps", MAP_ID)  # type: ignore[assignment]
+    names = {p.id: _short(p) for p in point_map.points}
     entries = legend_entries(game)
-    return lambda width: legend_block(title, entries, width)
+    notes = []
+    if lettered:
+        entries.append(([Circle(5, 3, 2.1, Style(fill="#ffffff", stroke=INK, width=0.35)),
+                         Text(5, 3.75, "A", size=2.2, anchor="middle", bold=True)],
+                        "lettered connection: the two areas with the same letter connect"))
+        notes.append("Lettered connections (cells that do not touch, no room for the name): "
+                      + "; ".join(f"{letter} {names[a]} — {names[b]}"
+                                  for letter, a, b in lettered) + ".")
+    return lambda width: legend_block(title, entries, width, notes)
 
 
 def world_map_drawing(game: Game) -> tuple[tuple[Primitive, ...], float, float]:
+    """The whole area map at full size (``world_map`` without its lettered connections)."""
+    items, w, h, _lettered = world_map(game)
+    return items, w, h
+
+
+def world_map(game: Game):
     """The whole area map at full size: cells, borders no piece may cross, connections,
-    the areas' blocks (the legend is ``world_legend``, placed by the tiler)."""
+    the areas' blocks (the legend is ``world_legend``, placed by the tiler); and the
+    connections drawn as lettered badges, (letter, area, area), for the legend."""
     point_map: PointMap = game.get("point_maps", MAP_ID)  # type: ignore[assignment]
     w, h = map_size(point_map)
     areas = layout(game, point_map)
@@ -390,14 +548,15 @@ def world_map_drawing(game: Game) -> tuple[tuple[Primitive, ...], float, float]:
     items.append(Group(tuple(h for a in areas.values() if a.neutral for h in hatch_items(a)),
                        cls="neutral-hatching"))
     items.append(Group(tuple(barrier_items(point_map, areas)), cls="barriers"))
-    items.append(Group(tuple(route_items(point_map, areas, w, placer)), cls="connections"))
+    routes, lettered = route_items(game, point_map, areas, placer)
+    items.append(Group(tuple(routes), cls="connections"))
     items.append(Group(tuple(_halo(game, a) for a in areas.values()), cls="halos"))
     items.append(Group(tuple(area_items(game, a) for a in areas.values() if not a.land),
                        cls="sea-zones"))
     items.append(Group(tuple(area_items(game, a) for a in areas.values() if a.land),
                        cls="territories"))
     items.append(Rect(0, 0, w, h, Style(width=0.5), cls="map-frame"))
-    return tuple(items), w, h
+    return tuple(items), w, h, lettered
 
 
 def _block_box(area: Area) -> labels.Box:
@@ -785,9 +944,9 @@ def counter_pages(game: Game, options: Options) -> list[KitPage]:
 def axis_allies_map(game: Game, options: Options) -> list[KitPage]:
     """The world schematic (tiled), the battle board, the national production chart, the
     weapons development chart, then the generic round track."""
-    drawing, width, height = world_map_drawing(game)
+    drawing, width, height, lettered = world_map(game)
     pages = kit.tiled_pages(drawing, width, height, options, f"map {MAP_ID}",
-                            legend=world_legend(game))
+                            legend=world_legend(game, lettered))
     pages += [battle_board_page(game, options), *production_pages(game, options),
               weapons_page(game, options)]
     own_tracks = {"national-production"}

@@ -8,7 +8,7 @@ import pytest
 from kit_walk import group_of, ids_on, page_of, texts_of
 from pypdf import PdfReader
 from warpress.components.kit import build_kit, parse_options
-from warpress.components.primitives import Group, Rect, walk
+from warpress.components.primitives import Group, Line, Rect, walk
 from warpress.engine.loader import builtin
 from warpress.games.axis_allies import kit as aa
 
@@ -59,6 +59,48 @@ def test_every_connection_is_drawn_and_shapes_do_not_overlap(game):
         for b in areas[i + 1:]:
             assert (abs(a.x - b.x) >= (a.w + b.w) / 2 or abs(a.y - b.y) >= (a.h + b.h) / 2), (
                 a.point.id, b.point.id)
+
+
+def test_no_connection_passes_through_a_third_area(game):
+    """Each connection is a mark across the two areas' shared border lying in those two
+    cells only, or the far area's name (or a lettered badge) inside each area's own cell."""
+    from warpress.components import areamap
+    from warpress.components.impose import SpatialIndex
+
+    world = game.get("point_maps", "world")
+    areas = aa.layout(game, world)
+    items, _w, _h, lettered = aa.world_map(game)
+    shapes = {i.id: i for i in walk(items) if i.id}
+    index = SpatialIndex(())
+    marks = 0
+    for route in world.routes:
+        a, b = areas[route.a], areas[route.b]
+        rid = f"route-{route.a}-{route.b}"
+        if rid in shapes:
+            marks += 1
+            bar = next(i for i in shapes[rid].items if isinstance(i, Line))
+            for k in range(51):
+                x = bar.x1 + (bar.x2 - bar.x1) * k / 50
+                y = bar.y1 + (bar.y2 - bar.y1) * k / 50
+                assert areamap.inside(a.cell, x, y) or areamap.inside(b.cell, x, y), rid
+            continue
+        for part, area in (("a", a), ("b", b)):
+            text = shapes[f"{rid}-{part}"]
+            x0, y0, x1, y1 = index.box(text)
+            assert all(areamap.inside(area.cell, x, y) for x, y in (
+                (x0, y0), (x1, y0), (x0, y1), (x1, y1))), (rid, part)
+    assert marks > 150 and len(lettered) < 20
+
+
+def test_every_point_of_the_map_belongs_to_an_area(game):
+    from warpress.components import areamap
+
+    world = game.get("point_maps", "world")
+    areas = list(aa.layout(game, world).values())
+    w, h = aa.map_size(world)
+    bare = [(x, y) for x in range(1, int(w), 4) for y in range(1, int(h), 4)
+            if not any(areamap.inside(a.cell, x, y) for a in areas)]
+    assert not bare, bare[:5]  # e.g. the patch north of the Red Sea zone
 
 
 def test_every_area_is_a_cell_holding_its_block_and_a_box_for_a_stack(game):
