@@ -208,3 +208,22 @@ def test_a_failing_format_does_not_stop_the_others(tmp_path, monkeypatch):
 def test_a_dpi_out_of_range_is_refused_before_work(dpi):
     with pytest.raises(BadInput, match=f"--dpi {dpi!r} is not a whole number from 10 to 600"):
         parse_options("a4", "png", "long", "0,0", None, dpi=dpi)
+
+
+@pytest.mark.parametrize("game_id", ["midway", "midway-cards", "nimitz", "nightfighter",
+                                     "axis-allies"])
+def test_no_counter_or_card_sheet_is_nearly_empty(game_id):
+    """A player should not print a whole sheet for a piece or two: the last sheet of each
+    counter or card size holds at least a tenth of what a full one does (Nimitz once put
+    its 205th counter alone on a second A4 sheet)."""
+    pages = kit_pages(builtin(game_id), parse_options("a4", "pdf", "long", "0,0",
+                                                      "counters,cards"))
+    by_part: dict[str, list[int]] = {}
+    for page in pages:
+        if page.id.endswith("-front") and page.id.startswith(("counters-", "cards-")):
+            pieces = sum(1 for i in page.items if isinstance(i, Group) and i.clip)
+            by_part.setdefault(page.id.rsplit("-", 2)[0], []).append(pieces)
+    assert by_part
+    for part, counts in by_part.items():
+        if len(counts) > 1:
+            assert counts[-1] >= 0.1 * counts[0], (part, counts)
