@@ -661,10 +661,17 @@ def battle_sheet_page(game: Game, options: Options) -> KitPage:
                                         id="battle-sheet"))
 
 
+def box_name(display: Display, box_id: str) -> str:
+    """A box's name for a player's page (the id as words if the display has no such box)."""
+    box = next((b for b in display.boxes if b.id == box_id), None)
+    return box.name if box is not None and box.name else box_id.replace("-", " ").capitalize()
+
+
 def landing_note(display: Display, x: float, y: float, w: float) -> Group:
     """The ground-movement arrows of the sheet, in words, at the foot of the coastal area."""
     items: list[Primitive] = []
-    lines = [f"{a.from_} → {a.to} [{', '.join(a.rule) if isinstance(a.rule, tuple) else a.rule}]"
+    lines = [f"{box_name(display, a.from_)} → {box_name(display, a.to)} "
+             f"[{', '.join(a.rule) if isinstance(a.rule, tuple) else a.rule}]"
              for a in display.arrows]
     for i, line in enumerate(reversed(lines)):
         items.append(fitted(line, 0, -i * 3.0, 2.2, w, fill=GREY))

@@ -94,6 +94,14 @@ def test_every_unit_has_a_damaged_back_and_every_marker_is_printed(game, pages):
     assert bonus <= {i.cls.split()[-1] for i in markers}
 
 
+def test_the_battle_sheet_names_its_boxes_not_their_ids(game, pages):
+    sheet = page_of(pages, "battle-sheet")
+    notes = texts_of(Group(tuple(i for i in walk(sheet.items) if isinstance(i, Group)
+                                 and i.cls == "landing-arrows")))
+    assert "US beach → US position [10.19]" in notes
+    assert not any("us-beach" in t or "coastal →" in t for t in notes)
+
+
 def test_damaged_sides_print_values_not_the_word_damaged(game):
     """2.5.2: the damaged side is the same layout under a band, with the values the data
     gives for it (the 28th BG's anti-ship 1) and the full-strength values where the rules
