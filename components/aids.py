@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 
 from ..engine.combat import crt_notes
 from ..engine.errors import BadInput
-from ..engine.model import Display, Game, PointMap, Sheet, Table, Track
+from ..engine.model import Display, Game, PointMap, Sheet, Table, TableKey, Track
 from ..engine.query import show_value
 from ..engine.tables import compiled, matching_rows
 from ..output import rules_text
@@ -118,15 +118,22 @@ def record_names(game: Game | None) -> dict[str, str]:
     if hit is None or hit[0] is not game:
         names = {record.id: record.label for _section, record in records(game)
                  if record.name}
+        names.update((side.id, side.label) for side in game.info.sides if side.name)
         hit = _NAMES[id(game)] = (game, names)
     return hit[1]
 
 
-def value_text(table: Table, value, names: dict[str, str] | None = None) -> str:
-    """A condition or result value as printed: the table's ``labels`` name it, or the
-    game's record of that id, else the value itself (yes/no, numbers, ranges); other ids
-    in values are made readable."""
+def value_text(table: Table, value, names: dict[str, str] | None = None,
+               key: TableKey | None = None) -> str:
+    """A condition or result value as printed: the ``key``'s named value, the table's
+    ``labels``, or the game's record or side of that id, else the value itself (yes/no,
+    numbers, ranges); other ids in values are made readable."""
+    if key is not None and isinstance(value, (list, tuple)):
+        return ", ".join(value_text(table, v, names, key) for v in value)
     text = _cell_text(value)
+    named = key.value_label(value) if key is not None else None
+    if named:
+        return named
     if text in table.labels:
         return table.labels[text]
     if isinstance(value, str) and ("_" in value or _is_id(value)):
@@ -190,7 +197,7 @@ def _list_blocks(table: Table, width: float, names: dict[str, str],
                  max_h: float | None) -> list[Block]:
     header = [key_name(table, k) for k in table.keys] + [result_name(table, r)
                                                         for r in table.results]
-    rows = [[value_text(table, table.conditions(r).get(k), names) for k in table.key_ids] +
+    rows = [[value_text(table, table.conditions(r).get(k.id), names, k) for k in table.keys] +
             [value_text(table, table.result(r).get(k), names) + dagger(r.is_assumed)
              for k in table.results] for r in table.rows]
     return grid_blocks([header], rows, width, f"table {table.id!r}", max_h=max_h)
@@ -265,7 +272,7 @@ def _merge(key, values, vectors, table, found, names) -> list[tuple[tuple, str]]
     rows compare equal by value) merge into one range (``1-3``, and ``7+`` where the
     rows' ranges are open)."""
     if key.kind == "enum":
-        return [((v,), value_text(table, v, names)) for v in values]
+        return [((v,), value_text(table, v, names, key)) for v in values]
     groups: list[list[int]] = []
     for i, value in enumerate(values):
         if groups and vectors[i] == vectors[i - 1]:

@@ -171,13 +171,33 @@ class Constant(Record):
 
 
 @dataclass(frozen=True, kw_only=True)
+class EnumValue(Record):
+    """An enum key's value with its printed names: ``{id: good, name: Good, name_ja: 良好}``."""
+
+
+@dataclass(frozen=True, kw_only=True)
 class TableKey(Record):
     """TableKey record (see docs/data-format.md)."""
 
     kind: Literal["roll", "int", "enum"]
     min: int | None = None
     max: int | None = None
-    values: tuple[Value, ...] = ()
+    values: tuple[EnumValue | str | bool | int | float, ...] = ()
+    #: the values written as records, by id (``values`` keeps only the ids, which lookup takes)
+    named: Mapping[str, EnumValue] = field(default_factory=_empty_map, compare=False,
+                                           repr=False, metadata={"internal": True})
+
+    def __post_init__(self) -> None:
+        named = {v.id: v for v in self.values if isinstance(v, EnumValue)}
+        if named:
+            object.__setattr__(self, "named", FrozenDict(named))
+            object.__setattr__(self, "values", tuple(
+                v.id if isinstance(v, EnumValue) else v for v in self.values))
+
+    def value_label(self, value: Value) -> str | None:
+        """The printed name of one of the key's values (``Good 良好``), if the data gives one."""
+        named = self.named.get(value) if isinstance(value, str) else None
+        return named.label if named is not None and named.name else None
 
 
 @dataclass(frozen=True, kw_only=True)

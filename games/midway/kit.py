@@ -11,7 +11,6 @@ its small maps the operations-area hex map; the carrier areas are the
 from __future__ import annotations
 
 import math
-import re
 from dataclasses import replace
 
 from warpress.components import aids, holds, kit
@@ -270,10 +269,6 @@ def _legend(x: float, y: float, game: Game) -> list[Primitive]:
 # --- sequence-of-play aid ----------------------------------------------------------------
 
 
-#: A parenthesised reference to the encoders' digest of the rules, "(digest 3.2, 15.5)".
-SOURCE_REF = re.compile(r"\s*\((?:digest|Digest)[^)]*\)")
-
-
 def _phase_box(phase: Phase, width: float, size: float = 2.5) -> Block:
     """A phase: numbered title bar in its side's colour, its steps, the solitaire note."""
     ink = SIDE_INK.get(phase.who or "", "#555555")
@@ -294,8 +289,7 @@ def _phase_box(phase: Phase, width: float, size: float = 2.5) -> Block:
         items.extend(lines)
         y += h
     if phase.note:
-        note = SOURCE_REF.sub("", phase.note)  # the rule text's digest is not the player's
-        lines, h = text_lines(f"{dagger(True)} {note}".strip(), 2, y, size * 0.85, width - 4,
+        lines, h = text_lines(f"{dagger(True)} {phase.note}".strip(), 2, y, size * 0.85, width - 4,
                               fill=GREY)
         items.extend(lines)
         y += h
