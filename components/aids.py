@@ -7,6 +7,7 @@ the engine's tables: both read the same YAML records.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
@@ -111,13 +112,14 @@ _NAMES: dict[int, tuple[Game, dict[str, str]]] = {}
 
 def record_names(game: Game | None) -> dict[str, str]:
     """Every record id of ``game`` -> its printed name (``us-vt-fuze`` -> US bonus: VT
-    fuze VT信管), for ids that appear as table values."""
+    fuze VT信管; ``japan`` -> the side's name), for ids that appear as table values."""
     if game is None:
         return {}
     hit = _NAMES.get(id(game))
     if hit is None or hit[0] is not game:
+        ids = Counter(record.id for _section, record in records(game))
         names = {record.id: record.label for _section, record in records(game)
-                 if record.name}
+                 if record.name and ids[record.id] == 1}  # an id two sections share: no name
         names.update((side.id, side.label) for side in game.info.sides if side.name)
         hit = _NAMES[id(game)] = (game, names)
     return hit[1]
@@ -128,7 +130,7 @@ def value_text(table: Table, value, names: dict[str, str] | None = None,
     """A condition or result value as printed: the ``key``'s named value, the table's
     ``labels``, or the game's record or side of that id, else the value itself (yes/no,
     numbers, ranges); other ids in values are made readable."""
-    if key is not None and isinstance(value, (list, tuple)):
+    if isinstance(value, (list, tuple)):
         return ", ".join(value_text(table, v, names, key) for v in value)
     text = _cell_text(value)
     named = key.value_label(value) if key is not None else None
@@ -136,9 +138,16 @@ def value_text(table: Table, value, names: dict[str, str] | None = None,
         return named
     if text in table.labels:
         return table.labels[text]
+    if isinstance(value, str) and text in (names or {}):
+        return names[text]  # type: ignore[index]
     if isinstance(value, str) and ("_" in value or _is_id(value)):
-        return (names or {}).get(text) or readable(value, capital=False)
+        return readable(value, capital=False)
     return text
+
+
+def result_text(table: Table, value, names: dict[str, str]) -> str:
+    """A result cell: its value by name, a dash where the row gives none."""
+    return "–" if value is None else value_text(table, value, names)
 
 
 def _is_id(text: str) -> bool:
@@ -163,9 +172,12 @@ def table_blocks(table: Table, width: float, game: Game | None = None,
     block of their own, headed "(continued)"."""
     names = record_names(game)
     crt = crt_grid(table, names)
+    panels = panel_grids(table, names) if crt is None else None
     room = None if max_h is None else max_h - 24.0
     if crt is not None:
         bodies = [_crt_block(table, crt, width, names)]
+    elif panels is not None:
+        bodies = [_panels_block(table, panels, width, names)]
     else:
         bodies = _list_blocks(table, width, names, room)
     # the title wraps over a narrow table (at least NARROW mm), so that tables sit side by side
@@ -198,7 +210,7 @@ def _list_blocks(table: Table, width: float, names: dict[str, str],
     header = [key_name(table, k) for k in table.keys] + [result_name(table, r)
                                                         for r in table.results]
     rows = [[value_text(table, table.conditions(r).get(k.id), names, k) for k in table.keys] +
-            [value_text(table, table.result(r).get(k), names) + dagger(r.is_assumed)
+            [result_text(table, table.result(r).get(k), names) + dagger(r.is_assumed)
              for k in table.results] for r in table.rows]
     return grid_blocks([header], rows, width, f"table {table.id!r}", max_h=max_h)
 
@@ -208,7 +220,7 @@ def _list_blocks(table: Table, width: float, names: dict[str, str],
 #: The least width a narrow table's title wraps to (mm).
 NARROW = 70.0
 #: The longest cell text a grid takes; a table with longer results prints as a list.
-CRT_CELL = 24
+CRT_CELL = 32
 #: The longest numeric key a grid enumerates (die rolls, small counts).
 CRT_SPAN = 40
 
@@ -224,23 +236,22 @@ class Crt:
     cells: tuple[tuple[str, ...], ...]
 
 
-def crt_grid(table: Table, names: dict[str, str] | None = None) -> Crt | None:
+def crt_grid(table: Table, names: dict[str, str] | None = None, fixed: dict | None = None,
+             axes: tuple | None = None) -> Crt | None:
     """The grid of a table with two keys (the roll key gives the rows), or None when the
     table is not one: other key counts, a key without a bounded domain, a cell that two
-    rows match, or results too long for a cell."""
-    if len(table.keys) != 2 or len(table.results) > 2:
+    rows match, or results too long for a cell. ``axes`` and ``fixed`` (the other keys'
+    values) draw one grid of a table with more keys (``panel_grids``)."""
+    if len(table.results) > 3 or (axes is None and len(table.keys) != 2):
         return None
-    rk, ck = sorted(table.keys, key=lambda k: k.kind != "roll")
-    if rk.kind != "roll" and ck.kind != "roll" and len(_atoms(ck) or ()) > len(
-            _atoms(rk) or ()):
-        rk, ck = ck, rk
+    rk, ck = axes or _axes(table.keys)
     rows, cols = _atoms(rk), _atoms(ck)
     if not rows or not cols:
         return None
     cell_rows = {}
     for r in rows:
         for c in cols:
-            found = matching_rows(table, {rk.id: r, ck.id: c})
+            found = matching_rows(table, {rk.id: r, ck.id: c, **(fixed or {})})
             if len(found) > 1:
                 return None
             cell_rows[r, c] = found[0] if found else None
@@ -255,6 +266,79 @@ def crt_grid(table: Table, names: dict[str, str] | None = None) -> Crt | None:
         return None
     return Crt(rk, ck, tuple(label for _, label in row_groups),
                tuple(label for _, label in col_groups), cells)
+
+
+def _axes(keys) -> tuple:
+    """The grid's row and column keys: the roll key down, else the key with more values."""
+    rk, ck = sorted(keys, key=lambda k: k.kind != "roll")[:2]
+    if rk.kind != "roll" and ck.kind != "roll" and len(_atoms(ck) or ()) > len(
+            _atoms(rk) or ()):
+        rk, ck = ck, rk
+    return rk, ck
+
+
+#: The most grids a table with more than two keys prints as (one per value of the others).
+PANELS = 6
+
+
+@dataclass(frozen=True)
+class Panel:
+    """One grid of a table with more than two keys: the other keys' values and the grid."""
+
+    title: str
+    crt: Crt
+
+
+def panel_grids(table: Table, names: dict[str, str] | None = None) -> list[Panel] | None:
+    """A table with three or more keys as grids: the roll key (or the key with most values)
+    down, the key with most values across, one grid per combination of the other keys'
+    values (a key whose values all give the same grids is left out); None when more than
+    ``PANELS`` grids or a grid cannot be drawn."""
+    if len(table.keys) < 3 or any(not _atoms(k) for k in table.keys):
+        return None
+    ordered = sorted(table.keys, key=lambda k: (k.kind != "roll", -len(_atoms(k) or ())))
+    axes = _axes(ordered[:2])
+    others = list(ordered[2:])
+    grids = _panel_crts(table, names, axes, others)
+    if grids is None:
+        return None
+    for key in list(others):
+        rest = [k for k in others if k is not key]
+        if _same_without(grids, others, key):
+            grids = _panel_crts(table, names, axes, rest)
+            others = rest
+    if grids is None or len(grids) > PANELS:
+        return None
+    return [Panel(" · ".join(f"{key_name(table, k)}: {value_text(table, v, names, k)}"
+                             for k, v in zip(others, combo, strict=True)), crt)
+            for combo, crt in grids.items()]
+
+
+def _panel_crts(table, names, axes, others) -> dict[tuple, Crt] | None:
+    from itertools import product
+
+    combos = list(product(*(_atoms(k) for k in others)))
+    if len(combos) > PANELS * 4:
+        return None
+    out = {}
+    for combo in combos:
+        crt = crt_grid(table, names, dict(zip((k.id for k in others), combo, strict=True)),
+                       axes)
+        if crt is None:
+            return None
+        out[combo] = crt
+    return out
+
+
+def _same_without(grids: dict[tuple, Crt], others: list, key) -> bool:
+    """True when ``key``'s values all give the same grid whatever the other keys' values."""
+    i = others.index(key)
+    seen: dict[tuple, Crt] = {}
+    for combo, crt in grids.items():
+        rest = combo[:i] + combo[i + 1:]
+        if seen.setdefault(rest, crt) != crt:
+            return False
+    return True
 
 
 def _atoms(key) -> list | None:
@@ -301,28 +385,56 @@ def _crt_cell(table: Table, row, names) -> str:
     if row is None:
         return "–"
     result = table.result(row)
-    text = " / ".join(value_text(table, result.get(r), names) for r in table.results)
+    text = " / ".join(result_text(table, result.get(r), names) for r in table.results)
     return text + dagger(row.is_assumed)
 
 
-def _crt_block(table: Table, crt: Crt, width: float, names: dict[str, str]) -> Block:
+def _crt_block(table: Table, crt: Crt, width: float, names: dict[str, str],
+               caption: bool = True) -> Block:
     """The CRT look: the row key over its column of values, the column key spanning the
     column headings, rows shaded in turn."""
     corner = key_name(table, crt.row_key)
-    caption = "Each cell: " + " / ".join(result_name(table, r) for r in table.results)
     header = [[corner, *[key_name(table, crt.col_key)] + [""] * (len(crt.col_labels) - 1)],
               ["", *crt.col_labels]]
     rows = [[label, *cells] for label, cells in zip(crt.row_labels, crt.cells, strict=True)]
     block = grid_block(header, rows, width - 0.0, f"table {table.id!r}", span_first=True,
                        shade=True)
+    if not caption:
+        return block
+    return _captioned(table, block, width)
+
+
+def _captioned(table: Table, block: Block, width: float) -> Block:
+    """``block`` with its caption under it: what each cell holds, or a CRT's notes (its
+    codes, rounding and ends, engine/combat.py)."""
+    caption = "Each cell: " + " / ".join(result_name(table, r) for r in table.results)
     captions = crt_notes(table) if table.crt is not None else [caption]
     lines: list[Primitive] = []
     y = block.height + 0.5
-    for text in captions:  # a CRT's notes: its codes, rounding and ends (engine/combat.py)
+    for text in captions:
         more, used = text_lines(text, 0, y, SMALL, max(block.width, min(width, NARROW * 1.6)))
         lines.extend(more)
         y += used
     return Block((*block.items, *lines), y, width=block.width)
+
+
+def _panels_block(table: Table, panels: list[Panel], width: float,
+                  names: dict[str, str]) -> Block:
+    """The grids of a table with more keys side by side (rows of them within ``width``),
+    each under the other keys' values it is for, one caption under them all."""
+    items: list[Primitive] = []
+    x = y = row_h = widest = 0.0
+    for panel in panels:
+        grid = _crt_block(table, panel.crt, width, names, caption=False)
+        gw = grid.width or width
+        title, used = text_lines(panel.title, 0, 0, SMALL, gw, bold=True)
+        if x > 0 and x + gw > width:
+            x, y, row_h = 0.0, y + row_h + 2.0, 0.0
+        items.append(Group((*title, Group(grid.items, dy=used)), dx=x, dy=y, cls="table-panel"))
+        row_h = max(row_h, used + grid.height)
+        widest = max(widest, x + gw)
+        x += gw + BESIDE
+    return _captioned(table, Block(tuple(items), y + row_h, width=widest), width)
 
 
 # --- grids of cells ------------------------------------------------------------------------

@@ -271,12 +271,21 @@ def _finish(game: Game, pages: list[KitPage], options: Options) -> list[Page]:
     for number, kit_page in enumerate(pages, 1):
         page = kit_page.page
         sized = Paper(options.paper.name, page.width, page.height)
-        items = (*typeset(page.items), *footer(sized, game.info.name, kit_page.part,
+        part = _part_title(game, kit_page.part)
+        items = (*typeset(page.items), *footer(sized, game.info.name, part,
                                                  number, total, page.footer))
         out.append(Page(page.width, page.height, items, id=safe_id(page.id),
                         title=f"{game.info.name}: {kit_page.part}", footer=page.footer))
     check_glyphs(out)
     return out
+
+
+def _part_title(game: Game, part: str) -> str:
+    """A part as the footer prints it: a sheet by its name (``sheet scenario-record`` ->
+    ``Scenario record``), never its id (the page's title keeps the part)."""
+    kind, _, sheet_id = part.partition(" ")
+    sheet = next((s for s in game.sheets if s.id == sheet_id), None) if kind == "sheet" else None
+    return sheet.name or part if sheet is not None else part
 
 
 def typeset(items: Iterable[Primitive]) -> tuple[Primitive, ...]:

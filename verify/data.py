@@ -98,8 +98,10 @@ def walk_values(item: Item, path: str) -> Iterator[tuple[Item, str, str, object]
     for f in fields_of(type(item)):
         key = yaml_key(f)
         value = getattr(item, f.name)
-        if (is_default(f, value) and key != "count") or key == "assumed":
-            continue  # `assumed` maps field paths to notes: no values, no references
+        if (is_default(f, value) and key != "count") or key == "assumed" or (
+                key == "labels" and isinstance(item, Table)):
+            continue  # `assumed` maps field paths to notes, a table's `labels` values to
+            # printed names: no values, no references
         yield from _walk(item, f"{path}.{key}", key, value)
     for key, value in item.extra.items():
         yield from _walk(item, f"{path}.{key}", key, value)

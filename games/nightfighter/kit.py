@@ -936,30 +936,33 @@ def _cell(value) -> str:
     return show_value(value, none="-")
 
 
-def table_rows(table) -> tuple[list[str], list[list[str]]]:
-    """Headers and cells of a data table: keys, results, and the row names if any."""
-    named = any(row.name for row in table.rows)
-    headers = [k.replace("_", " ") for k in (*table.key_ids, *table.results)]
-    if named:
-        headers.append("name 名称")
-    rows = []
+def table_rows(table, game: Game | None = None) -> tuple[list[str], list[list[str]]]:
+    """Headers and cells of a data table by the data's names (``aids.key_name``,
+    ``aids.value_text``): keys, results, and the row names where they say more."""
+    names = aids.record_names(game)
+    headers = [aids.key_name(table, k) for k in table.keys]
+    headers += [aids.result_name(table, r) for r in table.results]
+    rows, row_names = [], []
     for row in table.rows:
         cond, result = table.conditions(row), table.result(row)
         mark = dagger(row.is_assumed or bool(row.assumed))
-        cells = [_cell(cond.get(k, "any")) for k in table.key_ids]
-        cells += [_cell(result.get(k)) + mark for k in table.results]
-        if named:
-            cells.append(" ".join(t for t in (row.name, row.name_ja) if t))
+        cells = [aids.value_text(table, cond.get(k.id), names, k) for k in table.keys]
+        cells += [("–" if result.get(k) is None else aids.value_text(table, result.get(k), names))
+                  + mark for k in table.results]
         rows.append(cells)
+        row_names.append(" ".join(t for t in (row.name, row.name_ja) if t))
+    if any(n and n not in cells for n, cells in zip(row_names, rows, strict=True)):
+        headers.append("Name 名称")
+        rows = [[*cells, n] for cells, n in zip(rows, row_names, strict=True)]
     return headers, rows
 
 
-def table_panel(table, width: float) -> Panel:
+def table_panel(table, width: float, game: Game | None = None) -> Panel:
     """One table of the data: title with rules and dice, the grid, modifiers and the note."""
     dice = f" · {table.dice}" if table.dice and table.dice != "none" else ""
     title = f"{table.label}{dagger(table.is_assumed)} [{', '.join(table.rule)}]{dice}"
     items, y = title_bar(title, width)
-    headers, rows = table_rows(table)
+    headers, rows = table_rows(table, game)
     cells, h = grid(headers, rows, width, id_prefix=f"table-{table.id}-row")
     items.append(Group(tuple(cells), dy=y + 0.8, cls="aid-grid"))
     y += h + 1.6
@@ -979,8 +982,8 @@ def table_panel(table, width: float) -> Panel:
 def sequence_panel(game: Game, width: float) -> Panel:
     """The phases of a turn in order, who acts, and their rules."""
     items, y = title_bar("Sequence of play プレイの手順 [4.0]", width)
-    headers = ["#", "phase フェイズ", "who", "rules"]
-    rows = [[str(p.order or ""), p.label, p.who or "", ", ".join(p.rule[:3])]
+    headers = ["#", "Phase フェイズ", "Who", "Rules"]
+    rows = [[str(p.order or ""), p.label, (p.who or "").capitalize(), ", ".join(p.rule[:3])]
             for p in game.sequence]
     cells, h = grid(headers, rows, width, id_prefix="phase")
     items.append(Group(tuple(cells), dy=y + 0.8, cls="aid-grid"))
@@ -990,10 +993,10 @@ def sequence_panel(game: Game, width: float) -> Panel:
 def radar_panel(game: Game, width: float) -> Panel:
     """The search, GCI and homing radars: search value, sweeps, jamming."""
     items, y = title_bar("Search radars 捜索レーダー [13.1, 24, 25]", width)
-    headers = ["radar", "kind", "search value", "sweeps", "jammable", "rules"]
+    headers = ["Radar", "Kind", "Search value", "Sweeps", "Jammable", "Rules"]
     rows = []
     for radar in game.section("radars"):
-        rows.append([radar.label, str(radar.get("kind")),
+        rows.append([radar.label, aids.readable(str(radar.get("kind"))),
                      f"{radar.get('search_value')}"
                      f"{dagger(radar.field_assumed('search_value'))}",
                      str(radar.get("sweeps")), _cell(radar.get("jammable", True)),
@@ -1212,7 +1215,7 @@ def sheet_pages(game: Game, options: Options) -> list[KitPage]:
     panels = [sequence_panel(game, width)] if game.sequence else []
     if aid:
         panels.append(summary_panel(aid, width))
-    panels += [table_panel(t, width) for t in tables]
+    panels += [table_panel(t, width, game) for t in tables]
     if "radar-arcs" in game.extra:
         panels.append(arcs_panel(game, width))
     if "radars" in game.extra:

@@ -60,7 +60,7 @@ def test_every_cell_of_a_grid_is_what_the_engine_looks_up():
                 result = lookup(table, **{crt.row_key.id: first_row, crt.col_key.id: first_col})
             except BadInput:
                 continue
-            shown = " / ".join(aids.value_text(table, result[r]) for r in table.results)
+            shown = " / ".join(aids.result_text(table, result[r], {}) for r in table.results)
             assert crt.cells[0][0].rstrip("†") == shown, table.id
 
 
