@@ -628,9 +628,11 @@ def sheet_blocks(game: Game, sheet: Sheet, width: float,
         title = " ".join(t for t in (section.title, section.title_ja) if t)
         if title:
             yield heading(title, width, 3.6)
+        cols = max(1, section.columns or 1)
+        field_w = (width - (cols - 1) * BESIDE) / cols - (0.01 if cols > 1 else 0.0)
         for line in section.lines:
             if section.write_in:
-                yield write_in_block(line, width, section.write_in)
+                yield write_in_block(line, field_w, section.write_in)
             else:
                 yield paragraph(f"• {line}", width)
     for table_id in sheet.tables:
@@ -655,7 +657,8 @@ def write_in_block(label: str, width: float, space: float) -> Block:
     for i in range(1, rules + 1):
         y = top + i * WRITE_PITCH
         items.append(Line(0, y, width, y, RULE, cls="write-in"))
-    return Block(tuple(items), top + rules * WRITE_PITCH + 1.0, cls="write-in-field")
+    return Block(tuple(items), top + rules * WRITE_PITCH + 1.0, cls="write-in-field",
+                 width=width)
 
 
 def point_map_drawing(point_map: PointMap, least: float = HOLDS_LEAST

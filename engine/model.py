@@ -636,6 +636,7 @@ class SheetSection(Item):
     title_ja: str | None = None
     lines: tuple[str, ...] = ()
     write_in: float | None = None  # mm of ruled space to write in under each line (forms)
+    columns: int | None = None  # write-in fields side by side, this many to a row (forms)
 
 
 @dataclass(frozen=True, kw_only=True)

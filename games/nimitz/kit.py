@@ -811,11 +811,16 @@ def text_block(title: str, lines: list[str], width: float, id: str | None = None
 
 
 def point_name(game: Game, point_id: str) -> str:
-    """A point's English and Japanese name."""
+    """A point's English and Japanese name (or a display box's: ``us-reinforcements`` ->
+    US reinforcement box アメリカ軍増援ボックス)."""
     point_map: PointMap = game.get("point_maps", MAP_ID)  # type: ignore[assignment]
     for p in point_map.points:
         if p.id == point_id:
             return p.label
+    for display in game.displays:
+        for box in display.boxes:
+            if box.id == point_id and box.name:
+                return box.label
     return point_id
 
 
@@ -858,12 +863,12 @@ def levels_block(game: Game, campaign, width: float) -> aids.Block:
     """The victory levels of one campaign (campaign-level table) and its return-to-port
     boxes (port-return table)."""
     table = game.table("campaign-level")
-    rows = [["objectives held 保有目標", "level 勝利レベル"]]
+    rows = [[aids.key_name(table, table.key("objectives")), aids.result_name(table, "level")]]
     for row in table.rows:
         if str(table.conditions(row)["campaign"]) == campaign.id:
             result = table.result(row)
             rows.append([str(table.conditions(row)["objectives"]) + dagger(row.is_assumed),
-                         f"{result['level']} {result.get('label_ja') or ''}"])
+                         aids.value_text(table, result["level"])])
     body, h = grid(0, 6, [width * 0.35, width * 0.65], rows, 5.4, 2.8)
     items: list[Primitive] = [fitted(f"{table.label}{rules(table)}", 0, 4, 3.6, width,
                                      bold=True), body]

@@ -79,6 +79,68 @@ def test_tables_that_are_not_two_key_grids_print_as_lists():
     assert aids.crt_grid(builtin("nimitz").table("battle-points")) is None  # one key
 
 
+# --- three or more keys: one grid per value of the other keys --------------------------------
+
+
+def test_a_three_key_table_prints_one_grid_per_value_of_its_third_key():
+    game = builtin("midway-cards")
+    table = game.table("ship-damage-status")
+    panels = aids.panel_grids(table, aids.record_names(game))
+    assert [p.title for p in panels] == [
+        "Flight deck or propulsion card 飛行甲板使用不能・推進機被弾: yes",
+        "Flight deck or propulsion card 飛行甲板使用不能・推進機被弾: no"]
+    for panel in panels:  # deck damage down, side damage across, each a 3 x 3 grid
+        assert panel.crt.row_labels == ("Under half", "Half+ 半分以上", "Sunk 撃沈")
+        assert panel.crt.col_labels == panel.crt.row_labels
+    assert panels[1].crt.cells[0][0] == "Intact / yes / –"  # both under half, not disabled
+    assert panels[0].crt.cells[0][0] == "Heavy / no / Heavy"  # the same, disabled
+    block = aids.table_block(table, 190, game)
+    assert len([g for g in walk(block.items) if getattr(g, "cls", "") == "table-panel"]) == 2
+
+
+def test_every_panel_cell_is_what_the_engine_looks_up():
+    from warpress.engine.tables import lookup
+
+    for game_id in GAMES:
+        game = builtin(game_id)
+        for table in game.tables:
+            for panel in aids.panel_grids(table) or ():
+                crt = panel.crt
+                others = [k for k in table.keys if k not in (crt.row_key, crt.col_key)]
+                parts = {f"{aids.key_name(table, k)}: {aids.value_text(table, v, {}, k)}":
+                         (k.id, v) for k in others for v in k.values}
+                fixed = {k.id: k.values[0] for k in others}  # a key not in the title: any
+                fixed.update(parts[part] for part in panel.title.split(" · "))
+                for i, row in enumerate(crt.row_key.values[:1] or [crt.row_key.min]):
+                    col = crt.col_key.values[0] if crt.col_key.values else crt.col_key.min
+                    result = lookup(table, **{crt.row_key.id: row, crt.col_key.id: col},
+                                    **fixed)
+                    shown = " / ".join(aids.result_text(table, result[r], {})
+                                       for r in table.results)
+                    assert crt.cells[i][0].rstrip("†") == shown, (table.id, panel.title)
+
+
+def test_no_table_of_three_keys_prints_as_a_list_when_its_grids_fit():
+    """Midway's attack modifiers and midway-cards' ship damage status were lists."""
+    game = builtin("midway")
+    assert len(aids.panel_grids(game.table("attack-modifier"))) == 4
+    for game_id in GAMES:
+        game = builtin(game_id)
+        for table in game.tables:
+            if len(table.keys) < 3 or table.id in LISTED:
+                continue
+            block = aids.table_block(table, 190, game)
+            assert [g for g in walk(block.items) if getattr(g, "cls", "") == "table-panel"], \
+                table.id
+
+
+#: Tables of three or more keys that stay lists, and why.
+LISTED = {
+    "attack": "nimitz: attack value and superior value 0-20 by a d10: 11 grids",
+    "victory": "axis-allies: Germany + Japan NPL 0-147 is no grid axis",
+}
+
+
 # --- names, not ids --------------------------------------------------------------------------
 
 SNAKE = re.compile(r"\b[a-z]+_[a-z_]+\b")
@@ -94,6 +156,59 @@ def test_aids_and_sheets_print_names_not_ids_or_files(game_id, sheet_pages):
             assert not SNAKE.search(text.text), (page.id, text.text)
             for bad in IDS:
                 assert bad not in text.text, (page.id, text.text)
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_every_table_key_and_result_of_a_shipped_game_has_a_name(game_id):
+    """The aids print keys and results by these names (77 of 89 keys had none)."""
+    for table in builtin(game_id).tables:
+        for key in table.keys:
+            assert key.name, f"{game_id} table {table.id}: key {key.id} has no name"
+        for result in table.results:
+            assert result in table.labels, f"{game_id} table {table.id}: result {result}"
+
+
+def _printed_id(game, table, key, value) -> bool:
+    """True when ``value`` of ``key`` is a word id that would print as itself."""
+    if not isinstance(value, str) or not value[:1].islower() or key.value_label(value):
+        return False
+    return value not in table.labels and value not in aids.record_names(game)
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_enum_values_print_by_name_not_as_lower_case_ids(game_id):
+    """``good``, ``half``, ``us`` printed as themselves; now each value has a name (its
+    own, the table's labels, a side's or a record's) and the printed table shows it."""
+    game = builtin(game_id)
+    for table in game.tables:
+        shown = {t.text for t in texts(aids.table_block(table, 190, game).items)}
+        for key in table.keys:
+            for value in key.values:
+                assert not _printed_id(game, table, key, value), (table.id, key.id, value)
+                named = key.value_label(value) or table.labels.get(value)
+                if named and isinstance(value, str):
+                    assert value not in shown, (table.id, value)
+
+
+def test_a_named_value_prints_its_name_and_lookup_still_takes_the_id():
+    from warpress.engine.tables import lookup
+
+    game = builtin("nightfighter")
+    table = game.table("sighting-dice")
+    assert table.key("moon").values == ("full", "half", "new")  # ids, as before
+    assert table.key("moon").value_label("half") == "Half 半月"
+    assert lookup(table, visibility="good", moon="half")["dice"] == 4
+    night = builtin("midway").table("initiative-tie")
+    words = {t.text for t in texts(aids.table_block(night, 190, builtin("midway")).items)}
+    assert "Japanese more" in words and "japan more" not in words
+
+
+def test_side_ids_print_as_the_sides_names():
+    game = builtin("nimitz")
+    assert aids.record_names(game)["us"] == game.info.sides[0].label or \
+        aids.record_names(game)["japan"] in [s.label for s in game.info.sides]
+    assert aids.value_text(game.table("bonus-marker"), "japan", aids.record_names(game)) != \
+        "japan"
 
 
 def test_readable_words_for_ids_without_a_name():
@@ -153,6 +268,22 @@ def test_the_scenario_record_has_ruled_space_under_every_field(sheet_pages):
     assert len(fields) == len(labels)
     for field in fields:
         assert [i for i in field.items if isinstance(i, Line) and i.cls == "write-in"]
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_the_scenario_record_is_one_page_with_lines_at_least_6_mm_apart(paper):
+    """It ran to a second page; short fields now sit side by side (``columns``)."""
+    options = parse_options(paper, "pdf", "long", "0,0", "sheets")
+    pages = [p for p in kit_pages(builtin("nightfighter"), options)
+             if "scenario-record" in p.id]
+    assert len(pages) == 1
+    fields = [f for f in walk(pages[0].items)
+              if isinstance(f, Group) and f.cls == "write-in-field"]
+    assert max(f.dx for f in fields) > 100  # side by side
+    for field in fields:
+        ys = sorted(i.y1 for i in field.items if isinstance(i, Line) and i.cls == "write-in")
+        assert all(b - a >= 6.0 for a, b in zip(ys, ys[1:], strict=False))
+        assert ys[0] - max(t.y for t in field.items if isinstance(t, Text)) >= 6.0
 
 
 # --- legibility -----------------------------------------------------------------------------
