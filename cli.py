@@ -132,6 +132,13 @@ def friendly(fn):
             raise Refusal(single_line(str(exc))) from None
         except WarpressError as exc:
             raise Refusal(single_line(str(exc))) from None
+        except Exception as exc:  # a designer's folder code raising: one line, not a traceback
+            from .engine.gamecode import runtime_problem
+
+            problem = runtime_problem(exc)
+            if problem is None:
+                raise
+            raise InputError(single_line(str(problem))) from None
 
     return wrapper
 

@@ -146,3 +146,28 @@ def _shown(game: Game, path: Path) -> str:
         return str(Path(game.path) / path.relative_to(folder))
     except ValueError:
         return str(path)
+
+
+def runtime_problem(exc: BaseException) -> Problem | None:
+    """Where a designer's own Python raised while a command ran: the innermost frame of a
+    folder named on the command line or of an installed game's package, as one line
+    (``mygame/rules.py:12: AttributeError: ...``). None when no such frame is in the
+    traceback (an error of warpress itself or of a shipped game stays a traceback)."""
+    from .. import games
+    from .loader import entry_point_games
+
+    roots = {name: folder for name, folder in games._BOUND.items()}
+    roots.update({entry.package: entry.folder for entry in entry_point_games().values()})
+    found: tuple[Path, str, int] | None = None
+    tb = exc.__traceback__
+    while tb is not None:
+        module = str(tb.tb_frame.f_globals.get("__name__", ""))
+        root = module.split(".", 1)[0]
+        if root in roots:
+            found = (Path(roots[root]), tb.tb_frame.f_code.co_filename, tb.tb_lineno)
+        tb = tb.tb_next
+    if found is None:
+        return None
+    _folder, file, line = found
+    text = "".join(traceback.format_exception_only(type(exc), exc)).strip()
+    return Problem(file, line, "", f"{' '.join(text.split())} (in the game folder's Python)")

@@ -192,6 +192,27 @@ def test_rules_without_an_engine_are_refused(tmp_path, cli_refused):
     assert line.startswith(f"warpress: {folder}/rules.py: rules defines no ENGINE"), line
 
 
+def test_a_folders_procedure_that_raises_is_one_line_naming_its_file_and_line(
+        tmp_path, cli_refused):
+    """A designer's table that fails while it runs (here a typo in a game method) is their
+    folder's problem: one line with the file and line, exit 2, not a traceback."""
+    rules = RULES.format(id="tiny", extra=0).replace("game.constant(", "game.konstant(")
+    folder = tiny_folder(tmp_path, **{"rules.py": rules})
+    line = cli_refused("lookup", str(folder), "boxes", "n=11")
+    assert line.startswith(f"warpress: {folder.resolve()}/rules.py:9: AttributeError: "), line
+    assert "konstant" in line and "in the game folder's Python" in line
+
+
+def test_an_error_of_warpress_itself_is_not_blamed_on_a_folder(monkeypatch):
+    """Only frames of a designer's folder make a runtime error that folder's one line."""
+    from warpress.engine.gamecode import runtime_problem
+
+    try:
+        {}["missing"]
+    except KeyError as exc:
+        assert runtime_problem(exc) is None
+
+
 def test_game_engine_in_the_data_is_refused_with_where_the_code_goes(tmp_path, cli):
     folder = tiny_folder(tmp_path)
     _edit(folder, "  dice: [d6]\n", "  dice: [d6]\n  engine: tiny\n")
