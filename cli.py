@@ -1,10 +1,11 @@
 """The ``warpress`` command line: parse, call, print, map errors to exit codes.
 
 Bad input (an unknown game, table or input, broken game data) gives one clear
-line per problem on stderr and exit code 2; never a traceback. A move the rules
-refuse exits 1. Both are one line ``warpress: what was wrong`` on stderr (a data
-problem is ``file:line: key: message``). Text for people is printed with
-``output.say``, wrapped to the terminal's width; JSON is printed as it is.
+message per problem on stderr and exit code 2; never a traceback. A move the rules
+refuse exits 1. Both are one message ``warpress: what was wrong`` on stderr (a data
+problem is ``file:line: key: message``). Text for people, error messages included, is
+wrapped to the terminal's width (``output.fit``: a long message goes on under a hanging
+indent); JSON is printed as it is.
 """
 
 from __future__ import annotations
@@ -19,21 +20,21 @@ import click
 
 from .engine.errors import BadInput, DataError, InputProblems, RuleViolation, WarpressError
 from .engine.inputs import bounds_text, check_path_name, quote, read_int
-from .output import rules_text, say
+from .output import fit, rules_text, say
 
 
 class InputError(click.UsageError):
-    """Exit 2 with one line; click's usage hint is not printed."""
+    """Exit 2 with one message; click's usage hint is not printed."""
 
     def show(self, file=None) -> None:  # noqa: D401 - click API
-        click.echo(f"warpress: {self.format_message()}", err=True, file=file)
+        click.echo(fit(f"warpress: {self.format_message()}"), err=True, file=file)
 
 
 class Refusal(click.ClickException):
     """Exit 1 (the rules refuse, or a replay differs) with the one prefix of every message."""
 
     def show(self, file=None) -> None:  # noqa: D401 - click API
-        click.echo(f"warpress: {self.format_message()}", err=True, file=file)
+        click.echo(fit(f"warpress: {self.format_message()}"), err=True, file=file)
 
 
 class OneLineGroup(click.Group):
@@ -122,7 +123,7 @@ def friendly(fn):
             return fn(*args, **kwargs)
         except DataError as exc:
             for problem in exc.problems:
-                click.echo(single_line(str(problem)), err=True)
+                say(single_line(str(problem)), err=True)
             sys.exit(2)
         except InputProblems as exc:  # a file's problems: one line each
             raise InputError("\n".join(single_line(str(p)) for p in exc.problems)) from None
@@ -206,10 +207,10 @@ def verify(game: str, data_only: bool, thorough: bool) -> None:
     for name in _game_names(game):
         report = check_folder(name)
         for problem in report.problems:
-            click.echo(single_line(str(problem)), err=True)
+            say(single_line(str(problem)), err=True)
         if not report.ok:
             tally["data problems"] += 1
-            click.echo(f"{name}: {len(report.problems)} data problem(s)", err=True)
+            say(f"{name}: {len(report.problems)} data problem(s)", err=True)
             continue
         tally["data OK"] += 1
         total = report.sourced + report.assumed
@@ -777,7 +778,7 @@ def referee_replay(session_dir: str | None) -> None:
         say(f"note: {note}")
     if not report.ok:
         for difference in report.differences:
-            click.echo(difference, err=True)
+            say(difference, err=True)
         raise Refusal(f"replay differs from the log ({len(report.differences) - 1}"
                                    f" step(s))")
     was = "" if report.state_file == "ok" else f" (it was: {report.state_file})"

@@ -3,8 +3,9 @@
 ``say`` wraps each line to the terminal's width (80 columns when the output is not a
 terminal, or ``$COLUMNS``), continuing a long line under a hanging indent (its own indent
 plus four spaces). Widths are counted in terminal columns: East Asian wide and full-width
-characters (Japanese names) take two, combining marks none. JSON output and one-line
-error messages are not wrapped.
+characters (Japanese names) take two, combining marks none. Error messages on stderr are
+wrapped the same way (one message, its first line starting ``warpress:``); JSON output is
+not wrapped.
 """
 
 from __future__ import annotations

@@ -249,6 +249,72 @@ def test_a_rule_refusal_and_bad_input_share_the_prefix_and_keep_their_exit_codes
     assert (refused.exit_code, bad.exit_code, lookup.exit_code) == (1, 2, 2)
     for result in (refused, bad, lookup):
         assert result.stdout == ""
-        assert len(result.stderr.splitlines()) == 1
+        assert len(_messages(result.stderr)) == 1, result.stderr   # one message, wrapped
         assert result.stderr.startswith("warpress: "), result.stderr
     assert refused.stderr.rstrip().endswith("(rule 9.0)")
+
+
+#: A long name a user might type: every refusal quotes its input, so its message is long.
+LONG = "a-name-much-longer-than-any-game-table-or-unit-" * 2
+
+#: A refusal of every command (exit 2 unless given), each message longer than 80 columns.
+REFUSALS = [
+    (("games", LONG), 2),
+    (("verify", LONG), 2),
+    (("errata", LONG), 2),
+    (("schema", LONG), 2),
+    (("tables", LONG), 2),
+    (("lookup", "midway", "carrier-damage", f"damaged={LONG}", "roll=2"), 2),
+    (("roll", "midway", LONG, "--seed", "3"), 2),
+    (("odds", "midway", "landing", f"invasion={LONG}", "garrison=2"), 2),
+    (("odds", "axis-allies", "battle", "attacker=900 infantry", "defender=900 infantry",
+      "--exact"), 2),
+    (("build", "midway", "--paper", LONG), 2),
+    (("export", "midway", "--format", LONG), 2),
+    (("referee", "scenarios", LONG), 2),
+]
+
+
+def _messages(stderr: str) -> list[str]:
+    """The messages of a wrapped stderr: a line indented four spaces continues the last."""
+    out: list[str] = []
+    for line in stderr.splitlines():
+        if line.startswith("    ") and out:
+            out[-1] += " " + line.strip()
+        else:
+            out.append(line)
+    return out
+
+
+def _assert_wrapped_like_the_wide_one(args, code, **kwargs):
+    wide, narrow = (invoke(args, columns=c, **kwargs) for c in (10_000, 80))
+    assert wide.exit_code == narrow.exit_code == code, (wide.output, narrow.output)
+    assert "Traceback" not in narrow.output and narrow.stdout == wide.stdout
+    assert too_wide(wide.stderr, 80) != []              # the message needs wrapping,
+    assert too_wide(narrow.stderr, 80) == [], narrow.stderr    # and is wrapped
+    squeezed = ["".join(m.split()) for m in _messages(narrow.stderr)]
+    assert squeezed == ["".join(m.split()) for m in wide.stderr.splitlines()], narrow.stderr
+    return narrow.stderr.splitlines()
+
+
+@pytest.mark.parametrize(("args", "code"), REFUSALS, ids=lambda a: " ".join(a)[:40]
+                         if isinstance(a, tuple) else str(a))
+def test_every_commands_refusal_is_wrapped_to_80_columns_under_its_prefix(args, code):
+    lines = _assert_wrapped_like_the_wide_one(args, code)
+    assert lines[0].startswith("warpress: ") and len(lines) > 1
+    assert all(line.startswith("    ") and line[4] != " " for line in lines[1:]), lines
+
+
+def test_a_referee_refusal_and_data_problems_are_wrapped_too(tmp_path, tiny_game):
+    where = str(tmp_path / "a-session-folder-with-a-long-name" / "night")
+    assert invoke(("referee", "new", "nightfighter", "--seed", "7", "--session", where)
+                  ).exit_code == 0
+    lines = _assert_wrapped_like_the_wide_one(
+        ("referee", "search", "freya", "0710", "--session", where), 1)
+    assert lines[0].startswith("warpress: ")
+    data = tiny_game / "game.yaml"
+    data.write_text(data.read_text(encoding="utf-8").replace("count: 4", "count: four", 1),
+                    encoding="utf-8")
+    for args in (("games", str(tiny_game)), ("verify", str(tiny_game), "--data")):
+        lines = _assert_wrapped_like_the_wide_one(args, 2)
+        assert lines[0].startswith(str(tiny_game)), lines
