@@ -459,7 +459,7 @@ def exact_battle(game: Game, spec: BattleSpec, workers: int | None = None):
         from .rounds import capped_terminals as terminals
     total = split_sum(lambda op: _summed(game, spec, terminals(game, spec, op)), ops, costs,
                       workers)
-    return _combine(total), total[0].get(SURVIVORS, ({}, {}))
+    return _combine(total), _survivor_fractions(total)
 
 
 def chain_cost(na: int, nd: int, rounds: int | None = None,
@@ -528,24 +528,55 @@ def _round_bits(game: Game, spec: BattleSpec, op: Opening) -> int:
 def _summed(game: Game, spec: BattleSpec, part) -> Part:
     att, nums, den = part
     out = summarise(game, spec, att, nums)
-    out[SURVIVORS] = survivor_chances(spec, att, nums, den)
+    out[SURVIVORS] = [(survivor_numerators(spec, att, nums), den)]  # a list: see _add_parts
     return out, den
 
 
-def survivor_chances(spec: BattleSpec, att: tuple[str, ...], nums: dict[State, int],
-                     den: int) -> tuple[dict[str, float], dict[str, float]]:
-    """The chance of each side's surviving force, as floats (``force_text``)."""
+def survivor_numerators(spec: BattleSpec, att: tuple[str, ...], nums: dict[State, int]
+                        ) -> tuple[dict[str, int], dict[str, int]]:
+    """Each side's surviving forces (``force_text``) with their numerators over the
+    chain's denominator (the absorbing states' numerators added up by force)."""
     from .common import force_text
 
-    sides: tuple[dict[str, float], dict[str, float]] = ({}, {})
-    shift = max(int(den).bit_length() - 64, 0)
-    low = float(int(den) >> shift)
+    sides: tuple[dict[str, int], dict[str, int]] = ({}, {})
     for (i, j), n in nums.items():
-        p = float(int(n) >> shift) / low
         for side, left in zip(sides, (att[i:], spec.defender[j:]), strict=True):
             key = force_text(left)
-            side[key] = side.get(key, 0.0) + p
+            side[key] = side.get(key, 0) + n
     return sides
+
+
+def _survivor_fractions(part: Part) -> tuple[dict[str, Fraction], dict[str, Fraction]]:
+    """The surviving forces' exact chances, likeliest first; each side's add up to 1
+    exactly. ``part[SURVIVORS]``: each chain's numerators by force, over its denominator.
+
+    A force reached in one chain is reduced over that chain's denominator; a force of
+    several chains over the least common multiple of theirs (each such set of chains
+    computed once). The whole battle's common denominator is four times longer than a
+    chain's, and a gcd of its length takes ten times as long (22 ms against 2.7 ms at
+    450,000 and 100,000 bits): an AA battle has a thousand surviving forces.
+    """
+    chains = part[0].get(SURVIVORS, [])
+    dens = [den for _, den in chains]
+    lcms: dict[tuple[int, ...], tuple[int, dict[int, int]]] = {}
+    out = []
+    for k in range(2):
+        by_key: dict[str, list[tuple[int, int]]] = {}
+        for c, (sides, _) in enumerate(chains):
+            for key, n in sides[k].items():
+                if n:
+                    by_key.setdefault(key, []).append((c, n))
+        side = {}
+        for key, parts in by_key.items():
+            which = tuple(c for c, _ in parts)
+            if which not in lcms:
+                lcm = _pairwise([gmpy2.mpz(dens[c]) for c in which], gmpy2.lcm)
+                lcms[which] = lcm, {c: lcm // dens[c] for c in which}
+            lcm, scale = lcms[which]
+            side[key] = reduced_fraction(sum(n * scale[c] for c, n in parts), lcm)
+        chance = {key: float(p) for key, p in side.items()}  # a Fraction compare multiplies
+        out.append({key: side[key] for key in sorted(side, key=lambda k: (-chance[k], k))})
+    return out[0], out[1]
 
 
 #: Work (``chain_cost`` summed over the chains) worth a second process: about 0.1 s of
@@ -659,17 +690,9 @@ def _add_parts(a: Part, b: Part) -> Part:
     g = gmpy2.gcd(da, db)
     ka, kb = db // g, da // g
     out = {key: sa[key] * ka + sb[key] * kb for key in FIELDS}
-    if SURVIVORS in sa or SURVIVORS in sb:
-        out[SURVIVORS] = tuple(_merged(x, y) for x, y in zip(
-            sa.get(SURVIVORS, ({}, {})), sb.get(SURVIVORS, ({}, {})), strict=True))
+    if SURVIVORS in sa or SURVIVORS in sb:  # the chains' own, added up at the end only
+        out[SURVIVORS] = [*sa.get(SURVIVORS, []), *sb.get(SURVIVORS, [])]
     return out, da * ka
-
-
-def _merged(a: dict[str, float], b: dict[str, float]) -> dict[str, float]:
-    out = dict(a)
-    for key, p in b.items():
-        out[key] = out.get(key, 0.0) + p
-    return out
 
 
 def _chain_part(game: Game, spec: BattleSpec, op: Opening):

@@ -2,8 +2,9 @@
 IPC losses, as JSON fields and as text that fits 80 columns.
 
 Both number types give the same answer shape: floating point (``floats.float_battle``) by
-default, exact fractions (``odds.exact_battle``) with ``--exact``; the survivors'
-distribution and the IPC losses are floats either way.
+default, exact fractions (``odds.exact_battle``) with ``--exact``. With ``--exact`` the
+survivors' chances are fractions too (``result.exact.survivors``, every force, adding up to
+1 exactly; ``result.survivors`` holds them as floats); the IPC losses are floats either way.
 """
 
 from __future__ import annotations
@@ -37,25 +38,32 @@ def battle_answer(game: Game, spec: BattleSpec, exact: bool, errata: tuple[str, 
                   ) -> OddsAnswer:
     """The battle's odds as an ``OddsAnswer``: floats in ``result``, fractions in
     ``exact`` when asked, and the whole text answer."""
+    exact_survivors = None
     if exact:
         from .odds import exact_battle
 
-        fractions, survivors = exact_battle(game, spec)
+        fractions, exact_survivors = exact_battle(game, spec)
         values: dict[str, Any] = {k: float(fractions[k]) for k in FIELDS}
+        survivors = tuple({k: float(p) for k, p in side.items()} for side in exact_survivors)
+        attacker, defender = survivors  # every force: their fractions add up to 1
     else:
         from .floats import float_battle
 
         fractions = None
         values, survivors = float_battle(game, spec)
+        attacker, defender = (_sorted(side) for side in survivors)
     names = shown_fields(spec, values)
-    attacker, defender = (_sorted(side) for side in survivors)
     result: dict[str, Any] = {k: values[k] for k in names}
     result["survivors"] = {"attacker": attacker, "defender": defender}
     costs = {t: unit_row(game, t)["cost"] for t in {*spec.attacker, *spec.defender}}
     result["expected_ipc_loss"] = {
         "attacker": force_cost(costs, spec.attacker) - _expected_cost(costs, attacker),
         "defender": force_cost(costs, spec.defender) - _expected_cost(costs, defender)}
-    exact_part = {k: fractions[k] for k in names} if fractions is not None else {}
+    exact_part: dict[str, Any] = {}
+    if fractions is not None:
+        exact_part = {k: fractions[k] for k in names}
+        exact_part["survivors"] = dict(zip(("attacker", "defender"), exact_survivors,
+                                           strict=True))
     return OddsAnswer(result=result, exact=exact_part, rules=rules_of(spec), errata=errata,
                       text=answer_text(result, exact_part))
 
@@ -113,20 +121,22 @@ def answer_text(result: dict[str, Any], exact: dict[str, Fraction]) -> str:
     lines.append(f"  {'expected IPC lost':<20} attacker {ipc['attacker']:.2f}, "
                  f"defender {ipc['defender']:.2f}")
     for side in ("attacker", "defender"):
-        lines.extend(histogram(side, result["survivors"][side]))
+        lines.extend(histogram(side, result["survivors"][side],
+                               exact["survivors"][side] if exact else None))
     return "\n".join(lines)
 
 
 def _fraction_note(exact: dict[str, Fraction], *keys: str) -> str:
     if not exact:
         return ""
-    notes = []
-    for key in keys:
-        p = exact[key]
-        text = f"{p.numerator}/{p.denominator}" if max(
-            p.numerator.bit_length(), p.denominator.bit_length()) < 100 else ""
-        notes.append(text if text and len(text) <= 24 else f"{_digits(p)} digits")
-    return f"  ({', '.join(notes)})"
+    return f"  ({', '.join(_short(exact[key]) for key in keys)})"
+
+
+def _short(p: Fraction) -> str:
+    """``a/b`` when it has at most 24 characters, else how many digits it has."""
+    text = f"{p.numerator}/{p.denominator}" if max(
+        p.numerator.bit_length(), p.denominator.bit_length()) < 100 else ""
+    return text if text and len(text) <= 24 else f"{_digits(p)} digits"
 
 
 def _digits(p: Fraction) -> int:
@@ -137,8 +147,10 @@ def _digits(p: Fraction) -> int:
             + len(gmpy2.mpz(p.denominator).digits()))
 
 
-def histogram(side: str, chances: dict[str, float], shown: int = SHOWN) -> list[str]:
-    """The likeliest surviving forces of a side as bars (likeliest first, 80 columns)."""
+def histogram(side: str, chances: dict[str, float], exact: dict[str, Fraction] | None = None,
+              shown: int = SHOWN) -> list[str]:
+    """The likeliest surviving forces of a side as bars (likeliest first, 80 columns);
+    with ``exact``, each force's fraction (or its digits) after it."""
     items = list(chances.items())
     top = items[0][1] if items else 1.0
     lines = [f"  {side} left, likeliest first:"]
@@ -146,7 +158,8 @@ def histogram(side: str, chances: dict[str, float], shown: int = SHOWN) -> list[
     for force, p in items[:shown]:
         bar = "#" * max(1, round(BAR * p / top))
         head = f"    {100 * p:6.2f}%  {bar:<{BAR}}  "
-        lines.extend(textwrap.wrap(force, WIDTH, initial_indent=head,
+        text = force if exact is None else f"{force}  ({_short(exact[force])})"
+        lines.extend(textwrap.wrap(text, WIDTH, initial_indent=head,
                                    subsequent_indent=" " * lead, break_on_hyphens=False))
     rest = items[shown:]
     if rest:

@@ -44,6 +44,15 @@ def hits(game, units, role, weapons) -> dict[int, Fraction]:
 def fought_out(game, sp, starts: dict[tuple, Fraction]) -> dict[str, Fraction]:
     """Every field of the odds once the rounds from ``starts`` ((attacker, defender)
     survivors -> probability) are fought to the end."""
+    out = dict.fromkeys(FIELDS, Fraction(0))
+    for (att, dfn), p in end_states(game, sp, starts).items():
+        _tally(game, sp, out, att, dfn, p)
+    return out
+
+
+def end_states(game, sp, starts: dict[tuple, Fraction]) -> dict[tuple, Fraction]:
+    """``(attacker, defender) survivors -> probability`` once the rounds from ``starts``
+    are fought to the end."""
 
     def can_hit(units, role, weapons):
         return any(shot(game, u, role, weapons).rolls for u in units)
@@ -63,10 +72,10 @@ def fought_out(game, sp, starts: dict[tuple, Fraction]) -> dict[str, Fraction]:
                     out[end] = out.get(end, 0) + px * py * q / (1 - stay)
         return out
 
-    out = dict.fromkeys(FIELDS, Fraction(0))
+    out: dict[tuple, Fraction] = {}
     for start, p in starts.items():
-        for (att, dfn), q in rounds(*start).items():
-            _tally(game, sp, out, att, dfn, p * q)
+        for end, q in rounds(*start).items():
+            out[end] = out.get(end, 0) + p * q
     return out
 
 

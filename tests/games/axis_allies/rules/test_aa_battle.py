@@ -7,16 +7,17 @@ import math
 from fractions import Fraction
 
 import pytest
-from aa_fraction_reference import fought_out, spec
+from aa_fraction_reference import end_states, fought_out, spec
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from warpress.engine.dice import distribution, monte_carlo
 from warpress.engine.errors import BadInput, RuleViolation
 from warpress.games.axis_allies.rules import battle as B
-from warpress.games.axis_allies.rules.odds import battle_odds
+from warpress.games.axis_allies.rules.common import force_text
+from warpress.games.axis_allies.rules.odds import battle_odds, exact_battle
 
 
-def reference_odds(game, sp):
+def reference_odds(game, sp, fought=fought_out):
     """The plain-Fraction reference from the engine's own one-time steps (AA fire, the
     submarines' first strike and sea round 1), enumerated die by die."""
 
@@ -26,7 +27,7 @@ def reference_odds(game, sp):
             state = B.combat_round(game, sp, state, dice)
         return state.attacker, state.defender
 
-    return fought_out(game, sp, distribution(first))
+    return fought(game, sp, distribution(first))
 
 
 CASES = [
@@ -55,6 +56,19 @@ def test_exact_odds_match_the_reference(game, kind, attacker, defender, more):
     assert got == reference_odds(game, sp)
     ends = got["attacker_wins"] + got["defender_wins"] + got["mutual_destruction"]
     assert ends + got["undecided"] == 1
+
+
+@pytest.mark.parametrize("kind,attacker,defender,more", CASES)
+def test_exact_survivors_match_the_reference(game, kind, attacker, defender, more):
+    sp = spec(game, attacker, defender, kind, **more)
+    fields, survivors = exact_battle(game, sp)
+    want: tuple[dict, dict] = ({}, {})
+    for ends, p in reference_odds(game, sp, end_states).items():
+        for side, left in zip(want, ends, strict=True):
+            side[force_text(left)] = side.get(force_text(left), 0) + p
+    assert survivors == want
+    assert [sum(side.values()) for side in survivors] == [1, 1]
+    assert all(type(p) is Fraction for side in survivors for p in side.values())
 
 
 CAPPED = [

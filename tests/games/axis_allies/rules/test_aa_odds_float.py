@@ -63,6 +63,18 @@ def test_floats_match_the_exact_odds(game, battle):
     fractions, survivors_x = O.exact_battle(game, sp, workers=1)
     floats, survivors_f = F.float_battle(game, sp)
     assert_close(floats, fractions, survivors_f, survivors_x)
+    assert_exact_survivors(fractions, survivors_x)
+
+
+def assert_exact_survivors(fields, survivors):
+    """The exact survivors are fractions adding up to 1 exactly, and to the outcomes."""
+    att, dfn = survivors
+    assert all(type(p) is Fraction and p > 0 for p in (*att.values(), *dfn.values()))
+    assert sum(att.values()) == 1 and sum(dfn.values()) == 1
+    assert att.get("none", 0) == fields["defender_wins"] + fields["mutual_destruction"]
+    assert dfn.get("none", 0) == fields["attacker_wins"] + fields["mutual_destruction"]
+    for side, key in ((att, "attacker_survivors"), (dfn, "defender_survivors")):
+        assert sum(p * units(name) for name, p in side.items()) == fields[key]
 
 
 BIG = [
@@ -81,6 +93,7 @@ def test_big_battles_match_the_exact_odds(game, kind, attacker, defender, more):
     fractions, survivors_x = O.exact_battle(game, sp)
     floats, survivors_f = F.float_battle(game, sp)
     assert_close(floats, fractions, survivors_f, survivors_x)
+    assert_exact_survivors(fractions, survivors_x)
 
 
 # --------------------------------------------------------------------------- survivors
@@ -131,6 +144,21 @@ def test_the_text_answer_fits_80_columns_and_shows_the_likeliest(cli):
     assert max(len(line) for line in lines) <= 80  # the rules line: the CLI's wrapping
     assert "attacker left, likeliest first:" in out.output
     assert any("#" in line and "battleship" in line for line in lines)
+
+
+def test_exact_survivors_are_fractions_in_the_json_and_the_text(cli, cli_json):
+    args = ("odds", "axis-allies", "battle", "attacker=2 infantry, 1 fighter",
+            "defender=2 infantry, 1 antiaircraft", "--exact")
+    result = cli_json(*args)["result"]
+    for side in ("attacker", "defender"):
+        exact = {k: Fraction(v) for k, v in result["exact"]["survivors"][side].items()}
+        assert sum(exact.values()) == 1
+        assert {k: float(p) for k, p in exact.items()} == result["survivors"][side]
+    likeliest, fraction = next(iter(result["exact"]["survivors"]["attacker"].items()))
+    assert len(fraction) < 24  # short enough to be shown whole (else its digits)
+    p = 100 * float(Fraction(fraction))
+    text = cli(*args).output
+    assert f"{p:6.2f}%  {'#' * 20}  {likeliest}  ({fraction})" in text, text
 
 
 # --------------------------------------------------------------------------- retreat
