@@ -4,7 +4,9 @@ IPC losses, as JSON fields and as text that fits 80 columns.
 Both number types give the same answer shape: floating point (``floats.float_battle``) by
 default, exact fractions (``odds.exact_battle``) with ``--exact``. With ``--exact`` the
 survivors' chances are fractions too (``result.exact.survivors``, every force, adding up to
-1 exactly; ``result.survivors`` holds them as floats); the IPC losses are floats either way.
+1 exactly; ``result.survivors`` holds them as floats) unless that work passes
+``odds.MOST_SURVIVOR_WORK`` (big battles against an AA gun: floats then, from the exact
+numerators); the IPC losses are floats either way.
 """
 
 from __future__ import annotations
@@ -42,10 +44,11 @@ def battle_answer(game: Game, spec: BattleSpec, exact: bool, errata: tuple[str, 
     if exact:
         from .odds import exact_battle
 
-        fractions, exact_survivors = exact_battle(game, spec)
+        fractions, survivors = exact_battle(game, spec)
         values: dict[str, Any] = {k: float(fractions[k]) for k in FIELDS}
-        survivors = tuple({k: float(p) for k, p in side.items()} for side in exact_survivors)
-        attacker, defender = survivors  # every force: their fractions add up to 1
+        if all(isinstance(p, Fraction) for side in survivors for p in side.values()):
+            exact_survivors = survivors  # else floats: exact ones would cost too much
+        attacker, defender = ({k: float(p) for k, p in side.items()} for side in survivors)
     else:
         from .floats import float_battle
 
@@ -62,8 +65,9 @@ def battle_answer(game: Game, spec: BattleSpec, exact: bool, errata: tuple[str, 
     exact_part: dict[str, Any] = {}
     if fractions is not None:
         exact_part = {k: fractions[k] for k in names}
-        exact_part["survivors"] = dict(zip(("attacker", "defender"), exact_survivors,
-                                           strict=True))
+        if exact_survivors is not None:
+            exact_part["survivors"] = dict(zip(("attacker", "defender"), exact_survivors,
+                                               strict=True))
     return OddsAnswer(result=result, exact=exact_part, rules=rules_of(spec), errata=errata,
                       text=answer_text(result, exact_part))
 
@@ -122,7 +126,10 @@ def answer_text(result: dict[str, Any], exact: dict[str, Fraction]) -> str:
                  f"defender {ipc['defender']:.2f}")
     for side in ("attacker", "defender"):
         lines.extend(histogram(side, result["survivors"][side],
-                               exact["survivors"][side] if exact else None))
+                               exact["survivors"][side] if "survivors" in exact else None))
+    if exact and "survivors" not in exact:
+        lines.append("  (the survivors' chances in floating point: this battle has too many "
+                     "forces with too long fractions to give them exactly)")
     return "\n".join(lines)
 
 
