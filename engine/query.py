@@ -188,7 +188,7 @@ def _odds_payload(game: Game, ref: RefTable, args: dict, answer: OddsAnswer) -> 
         result["distribution"] = {k: float(p) for k, p in answer.exact.items()}
         result["exact"] = {k: fraction_text(p) for k, p in answer.exact.items()}
     elif answer.exact or not ref.float_odds:
-        result["exact"] = _exact_json(answer.exact)
+        result["exact"] = {k: fraction_text(p) for k, p in answer.exact.items()}
     out.update(result=result, rules=list(answer.rules or ref.rules),
                errata=list(answer.errata or ref.errata))
     if answer.text:
@@ -214,12 +214,6 @@ def value_key(value: Any) -> str:
 def _order(value: Any) -> tuple:
     return (0, value, "") if isinstance(value, int | float) and not isinstance(value, bool) \
         else (1, 0, str(value))
-
-
-def _exact_json(exact: Mapping[str, Any]) -> dict[str, Any]:
-    """Fractions as ``a/b`` text, nested mappings (a battle's survivors) alike."""
-    return {k: _exact_json(p) if isinstance(p, Mapping) else fraction_text(p)
-            for k, p in exact.items()}
 
 
 def fraction_text(p: Fraction) -> str:

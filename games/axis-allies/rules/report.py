@@ -3,7 +3,7 @@ IPC losses, as JSON fields and as text that fits 80 columns.
 
 Both number types give the same answer shape: floating point (``floats.float_battle``) by
 default, exact fractions (``odds.exact_battle``) with ``--exact``. With ``--exact`` the
-survivors' chances are fractions too (``result.exact.survivors``, every force, adding up to
+survivors' chances are fractions too (``result.exact_survivors``, every force, adding up to
 1 exactly; ``result.survivors`` holds them as floats) unless that work passes
 ``odds.MOST_SURVIVOR_WORK`` (big battles against an AA gun: floats then, from the exact
 numerators); the IPC losses are floats either way.
@@ -66,10 +66,14 @@ def battle_answer(game: Game, spec: BattleSpec, exact: bool, errata: tuple[str, 
     if fractions is not None:
         exact_part = {k: fractions[k] for k in names}
         if exact_survivors is not None:
-            exact_part["survivors"] = dict(zip(("attacker", "defender"), exact_survivors,
-                                               strict=True))
+            from warpress.engine.query import fraction_text
+
+            result["exact_survivors"] = {
+                side: {force: fraction_text(p) for force, p in chances.items()}
+                for side, chances in zip(("attacker", "defender"), exact_survivors,
+                                         strict=True)}
     return OddsAnswer(result=result, exact=exact_part, rules=rules_of(spec), errata=errata,
-                      text=answer_text(result, exact_part))
+                      text=answer_text(result, exact_part, exact_survivors))
 
 
 def shown_fields(spec: BattleSpec, values: dict[str, float]) -> list[str]:
@@ -112,7 +116,9 @@ def _sorted(chances: dict[str, float]) -> dict[str, float]:
 # --------------------------------------------------------------------------- text
 
 
-def answer_text(result: dict[str, Any], exact: dict[str, Fraction]) -> str:
+def answer_text(result: dict[str, Any], exact: dict[str, Fraction],
+                exact_survivors: tuple[dict[str, Fraction], dict[str, Fraction]] | None = None
+                ) -> str:
     """The text answer (the command's head ``axis-allies battle: `` goes before it)."""
     lines = ["exact fractions" if exact else
              "floating point (exact fractions with --exact)"]
@@ -124,10 +130,10 @@ def answer_text(result: dict[str, Any], exact: dict[str, Fraction]) -> str:
     ipc = result["expected_ipc_loss"]
     lines.append(f"  {'expected IPC lost':<20} attacker {ipc['attacker']:.2f}, "
                  f"defender {ipc['defender']:.2f}")
-    for side in ("attacker", "defender"):
+    for k, side in enumerate(("attacker", "defender")):
         lines.extend(histogram(side, result["survivors"][side],
-                               exact["survivors"][side] if "survivors" in exact else None))
-    if exact and "survivors" not in exact:
+                               exact_survivors[k] if exact_survivors else None))
+    if exact and not exact_survivors:
         lines.append("  (the survivors' chances in floating point: this battle has too many "
                      "forces with too long fractions to give them exactly)")
     return "\n".join(lines)

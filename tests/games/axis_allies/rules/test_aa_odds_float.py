@@ -195,10 +195,11 @@ def test_exact_survivors_are_fractions_in_the_json_and_the_text(cli, cli_json):
             "defender=2 infantry, 1 antiaircraft", "--exact")
     result = cli_json(*args)["result"]
     for side in ("attacker", "defender"):
-        exact = {k: Fraction(v) for k, v in result["exact"]["survivors"][side].items()}
+        exact = {k: Fraction(v) for k, v in result["exact_survivors"][side].items()}
         assert sum(exact.values()) == 1
         assert {k: float(p) for k, p in exact.items()} == result["survivors"][side]
-    likeliest, fraction = next(iter(result["exact"]["survivors"]["attacker"].items()))
+    assert set(result["exact"]) == {k for k in result if k in O.FIELDS}  # fractions only
+    likeliest, fraction = next(iter(result["exact_survivors"]["attacker"].items()))
     assert len(fraction) < 24  # short enough to be shown whole (else its digits)
     p = 100 * float(Fraction(fraction))
     text = cli(*args).output
