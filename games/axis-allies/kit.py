@@ -258,11 +258,12 @@ def route_items(game: Game, point_map: PointMap, areas: dict[str, Area],
         placer.take(labels.Box(min(e[0] for e in ends) - 1, min(e[1] for e in ends) - 1,
                                max(e[0] for e in ends) + 1, max(e[1] for e in ends) + 1))
     fills = {k: cell_items(game, a).style.fill or "#ffffff" for k, a in areas.items()}
+    names = far_labels(point_map.points)
     lettered: list[tuple[str, str, str]] = []
     for a_id, b_id, rid in far:
         a, b = areas[a_id], areas[b_id]
-        named = [far_name(a, b, placer, fills[a_id], f"{rid}-a"),
-                 far_name(b, a, placer, fills[b_id], f"{rid}-b")]
+        named = [far_name(a, names[b_id], placer, fills[a_id], f"{rid}-a"),
+                 far_name(b, names[a_id], placer, fills[b_id], f"{rid}-b")]
         if all(named):
             items.extend(i for n in named for i in n)
             continue
@@ -327,12 +328,12 @@ class Named(list):
     box: labels.Box
 
 
-def far_name(area: Area, other: Area, placer: LabelPlacer, fill: str, rid: str
+def far_name(area: Area, label: str, placer: LabelPlacer, fill: str, rid: str
              ) -> Named | None:
-    """The name of ``other``, an area ``area`` connects to without touching ("→ Red Sea"),
+    """``label``, the name of an area ``area`` connects to without touching ("→ Red"),
     placed in ``area``'s cell as near its block as it fits clear of every block, mark and
     label; None where it does not fit."""
-    name = f"→ {_short(other.point)}"
+    name = f"→ {label}"
     w, h = text_width(name, FAR_SIZE) + 1.2, FAR_SIZE * 1.3 + 0.4
     spot = next((p for p in _spots(area, w, h) if _fits(area, placer, p, w, h)), None)
     if spot is None:
@@ -379,6 +380,15 @@ def _fits(area: Area, placer: LabelPlacer, spot, w: float, h: float) -> bool:
 
 def _short(point: Point) -> str:
     return (point.name or point.id).replace(" Sea Zone", "")
+
+
+def far_labels(points) -> dict[str, str]:
+    """Each area's name as another area's cell names it: short, a sea zone's with "(sea)"
+    where a territory has the same short name ("→ Mexico (sea)" and "→ Mexico")."""
+    shorts = {p.id: _short(p) for p in points}
+    land = {shorts[p.id] for p in points if p.kind != "sea"}
+    return {p.id: f"{shorts[p.id]} (sea)" if p.kind == "sea" and shorts[p.id] in land
+            else shorts[p.id] for p in points}
 
 
 def _spots(area: Area, w: float, h: float):
@@ -515,7 +525,7 @@ def world_legend(game: Game, lettered=()):
     lettered connection is an entry naming its two areas."""
     title = f"{game.info.name}: world map 世界地図"
     point_map: PointMap = game.get("point_maps", MAP_ID)  # type: ignore[assignment]
-    names = {p.id: _short(p) for p in point_map.points}
+    names = far_labels(point_map.points)
     entries = legend_entries(game)
     notes = []
     if lettered:
