@@ -97,6 +97,7 @@ class Sheet:
     back: tuple[Primitive, ...] | None
     count: int
     footer: str = "bottom"
+    bottom: float = 0.0  # where its lowest row of pieces ends (their bleed included), mm
 
 
 @dataclass(frozen=True)
@@ -160,6 +161,61 @@ def impose(pieces: list[Piece], paper: Paper, *, bleed: float = 0.0, duplex: str
             for start in range(0, len(pieces), per_page)]
 
 
+#: A size's last sheet under this share of a full one shares another size's last sheet.
+SHORT_TAIL = 0.1
+
+
+def impose_sizes(groups: list[list[Piece]], paper: Paper, *, bleed: float = 0.0,
+                 duplex: str = "long", back_offset: tuple[float, float] = (0.0, 0.0),
+                 what: str = "piece") -> list[list[Sheet]]:
+    """Each group of same-size pieces imposed on its own sheets (``impose``), except that a
+    group whose last sheet would be under ``SHORT_TAIL`` full puts those pieces in the free
+    rows under another group's last sheet when they fit there: a player does not print a
+    whole sheet for a piece or two."""
+    laid = [impose(group, paper, bleed=bleed, duplex=duplex, back_offset=back_offset,
+                   what=what) for group in groups]
+    for i, group in enumerate(groups):
+        sheets = laid[i]
+        if not sheets or sheets[-1].count >= SHORT_TAIL * per_sheet(group[0], paper, bleed):
+            continue
+        tail = group[len(group) - sheets[-1].count:]
+        for j, host in enumerate(laid):
+            shared = j != i and host and _share(host[-1], tail, bleed, duplex, back_offset)
+            if shared:
+                host[-1] = shared
+                sheets.pop()
+                break
+    return laid
+
+
+def per_sheet(piece: Piece, paper: Paper, bleed: float) -> int:
+    grid = best_grid(paper, piece.w, piece.h, bleed)
+    return grid.cols * grid.rows
+
+
+def _share(host: Sheet, tail: list[Piece], bleed: float, duplex: str,
+           back_offset: tuple[float, float]) -> Sheet | None:
+    """``host`` with ``tail`` imposed in the rows free under its pieces, or None when they
+    do not fit there."""
+    page = host.paper
+    x, y, aw, ah = page.content(host.footer)
+    band = CROP + CROP_GAP  # room for a row of crop marks
+    top = host.bottom + 2 * band
+    w, h = tail[0].w, tail[0].h
+    cols, rows = int(aw // w), int((y + ah - top - band) // h)
+    if cols * rows < len(tail):
+        return None
+    spare_x = (aw - cols * w) / 2
+    grid = Grid(page, cols, rows, host.footer, x + spare_x, top, min(bleed, spare_x), 0.0,
+                spare_x, band)
+    extra = _sheet(tail, grid, duplex, back_offset)
+    back = None
+    if host.back is not None or extra.back is not None:
+        back = (*(host.back or ()), *(extra.back or ()))
+    return Sheet(page, (*host.front, *extra.front), back, host.count + extra.count,
+                 host.footer, extra.bottom)
+
+
 def _sheet(batch, grid: Grid, duplex, back_offset) -> Sheet:
     w, h = batch[0].w, batch[0].h
     page, cols = grid.page, grid.cols
@@ -183,7 +239,7 @@ def _sheet(batch, grid: Grid, duplex, back_offset) -> Sheet:
     fronts.extend(crop_marks(grid, used_cols, used_rows, w, h))
     has_back = any(p.back is not None for p in batch)
     return Sheet(page, tuple(fronts), tuple(backs) if has_back else None, len(batch),
-                 grid.footer)
+                 grid.footer, grid.y0 + used_rows * h + grid.bleed_y)
 
 
 def _mirrors_columns(page: Paper, duplex: str) -> bool:

@@ -26,7 +26,7 @@ from .impose import (
     Sheet,
     assembly_items,
     calibration_items,
-    impose,
+    impose_sizes,
     tile,
 )
 from .legibility import check_pages
@@ -168,14 +168,16 @@ def counter_sheet_pages(pieces: list[Piece], options: Options) -> list[KitPage]:
 def sized_sheet_pages(pieces: list[Piece], options: Options, what: str,
                       bleed: float = 0.0) -> list[KitPage]:
     """Pieces of one size share sheets whatever they are (all decks' cards, all counters of
-    a size), each size on its own sheets; part "counters 15.875 mm", "cards 63 x 88 mm"."""
+    a size), each size on its own sheets, but for a short tail that fits under another
+    size's last sheet (``impose_sizes``); part "counters 15.875 mm", "cards 63 x 88 mm"."""
     by_size: dict[tuple[float, float], list[Piece]] = {}
     for piece in pieces:
         by_size.setdefault((round(piece.w, 3), round(piece.h, 3)), []).append(piece)
+    sizes = sorted(by_size)
+    laid = impose_sizes([by_size[s] for s in sizes], options.paper, bleed=bleed,
+                        duplex=options.duplex, back_offset=options.back_offset, what=what)
     pages: list[KitPage] = []
-    for (w, h), group in sorted(by_size.items()):
-        sheets = impose(group, options.paper, bleed=bleed, duplex=options.duplex,
-                        back_offset=options.back_offset, what=what)
+    for (w, h), sheets in zip(sizes, laid, strict=True):
         size = f"{w:g} mm" if w == h else f"{w:g} x {h:g} mm"
         pages.extend(imposed_pages(sheets, f"{what}s {size}"))
     return pages

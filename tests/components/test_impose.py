@@ -19,6 +19,7 @@ from warpress.components.impose import (
     calibration_items,
     grid_size,
     impose,
+    impose_sizes,
     leaf_box,
     plan_tiles,
     text_box,
@@ -56,6 +57,34 @@ def test_two_hundred_counters_fill_pages_in_order():
     best = max(grid_size(paper("a4").portrait, 15.875, 15.875, 0),
                grid_size(paper("a4").landscape, 15.875, 15.875, 0), key=lambda g: g[0] * g[1])
     assert sheets[0].count == min(200, best[0] * best[1])
+
+
+def _placed(items):
+    """(x0, y0, x1, y1) of every piece on a page (its trim)."""
+    return [(g.dx, g.dy, g.dx + g.clip[0] + g.clip[2], g.dy + g.clip[1] + g.clip[3])
+            for g in items if isinstance(g, Group) and g.clip]
+
+
+def test_a_short_tail_shares_the_last_sheet_of_another_size():
+    big, small = _pieces(150, 15.875, 15.875), _pieces(3, 12.7, 12.7)
+    laid = impose_sizes([big, small], paper("a4"))
+    assert laid[1] == [] and len(laid[0]) == 1  # no sheet for three pieces
+    sheet = laid[0][0]
+    assert sheet.count == 153
+    fronts, backs = _placed(sheet.front), _placed(sheet.back)
+    assert len(fronts) == len(backs) == 153
+    x, y, w, h = sheet.paper.content(sheet.footer)
+    for i, a in enumerate(fronts):  # inside the printable area, none over another
+        assert x - 0.01 <= a[0] and a[2] <= x + w + 0.01 and y - 0.01 <= a[1]
+        assert a[3] <= y + h + 0.01
+        assert all(not (a[0] < b[2] - 0.01 and b[0] < a[2] - 0.01 and a[1] < b[3] - 0.01
+                        and b[1] < a[3] - 0.01) for b in fronts[i + 1:])
+
+
+def test_a_tail_that_does_not_fit_elsewhere_keeps_its_own_sheet():
+    full, small = _pieces(204, 15.875, 15.875), _pieces(3, 12.7, 12.7)
+    laid = impose_sizes([full, small], paper("a4"))
+    assert [s.count for s in laid[0]] == [204] and [s.count for s in laid[1]] == [3]
 
 
 @settings(max_examples=40, deadline=None)
