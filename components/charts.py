@@ -80,7 +80,7 @@ def terrain_chart(game: Game, width: float) -> Iterator[Block]:
         else:
             look = looks.get(entry.id)
             swatch = terrain_swatch(look) if look is not None else []
-            kind = "other terrain" if entry.default and entry.id not in names.terrains else ""
+            kind = "any terrain without a line" if entry.default else ""
         name = entry.name or (look.label if not hexside and looks.get(entry.id) else entry.id)
         label = f"{name} ({kind})" if kind else str(name)
         rows.append((swatch, [label, movement_text(entry, hexside), combat_text(entry, hexside)

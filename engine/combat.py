@@ -236,13 +236,17 @@ def crt_ref_table(table: Table) -> RefTable:
     assert form is not None
     key = COLUMN_KEY[form.method]
     example = "3-1 or 3:1 (any odds, e.g. 7:3)" if form.method == "odds" else "-2, 0 or +3"
-    inputs = (Input(key, "text", help=f"{COLUMN_NAME[form.method]}: {example}"),
+    inputs = (Input(key, "text", help=f"{COLUMN_NAME[form.method]}: {example}",
+                    choices=examples(form)),  # what the generic invariants draw from
               Input("shift", "int", help="column shifts (negative: to the defender's favour)",
                     default=0),
               Input(ROLL_KEY, "roll", help="Die roll", die=table.dice or "d6"))
 
     def column(args: dict[str, Any]) -> Column:
         text = str(args[key])
+        match = _ODDS.match(text) if form.method == "odds" else None
+        if match and Fraction(match[2]) == 0 and Fraction(match[1]) > 0:
+            return find_column(form, None, text, args["shift"])  # no defence: beyond the end
         try:
             value = column_value(form.method, text)
         except ValueError:
@@ -260,6 +264,14 @@ def crt_ref_table(table: Table) -> RefTable:
     return RefTable(name=table.id, summary=table.label, rules=table.rule, inputs=inputs,
                     results=("column", RESULT, "meaning"), resolve=resolve, odds_field=RESULT,
                     odds=odds, errata=table.errata, whole_text=True)
+
+
+def examples(form: CombatForm) -> tuple[str, ...]:
+    """Column inputs to try: every column, and values past both ends and between columns."""
+    cols = tuple(_col(form, i) for i in range(len(form.columns)))
+    if form.method == "odds":
+        return (*cols, "1:3", "2:3", "7:3", "5:4", "7-1", "20:1", "3:0")
+    return (*cols, "-9", "+9", "0", "+1", "-1")
 
 
 def _answer(table: Table, found: Column, code: str, roll: int | None, lines: list[str],

@@ -26,9 +26,15 @@ def odds_tables(game: Game) -> list[RefTable]:
     for table in ref_tables(game).values():
         if table.odds is None and table.odds_field is None:
             continue
-        if all(i.is_roll or i.kind in SAMPLED_KINDS or not i.required for i in table.inputs):
+        if all(i.is_roll or _sampled(i) or not i.required for i in table.inputs):
             out.append(table)
     return out
+
+
+def _sampled(item: Input) -> bool:
+    """An input hypothesis can draw: a number, an enum, yes/no, or text with examples
+    (``choices``: a CRT's odds, engine/combat.py)."""
+    return item.kind in SAMPLED_KINDS or (item.kind == "text" and bool(item.choices))
 
 
 def input_strategy(item: Input):
@@ -37,7 +43,7 @@ def input_strategy(item: Input):
 
     if item.kind == "bool":
         values = st.sampled_from(["yes", "no"])
-    elif item.kind == "enum":
+    elif item.kind in ("enum", "text"):
         values = st.sampled_from(list(item.choices))
     else:
         lo = item.min if item.min is not None else 0
@@ -49,7 +55,7 @@ def input_strategy(item: Input):
 def pairs_strategy(table: RefTable):
     from hypothesis import strategies as st
 
-    drawn = [input_strategy(i) for i in table.inputs if not i.is_roll and i.kind in SAMPLED_KINDS]
+    drawn = [input_strategy(i) for i in table.inputs if not i.is_roll and _sampled(i)]
     return st.tuples(*drawn).map(list) if drawn else st.just([])
 
 

@@ -65,3 +65,14 @@ def test_a_style_change_reaches_the_chart(corps_game, tmp_path):
                     encoding="utf-8")
     svg = _aid_svg(corps_game, tmp_path / "out")
     assert "#aabbcc" in svg and "#cfe3b5" not in svg
+
+
+def test_the_default_entry_says_what_it_serves(corps_game, tmp_path):
+    path = corps_game / "combat.yaml"
+    text = path.read_text(encoding="utf-8")
+    old = '  - {id: clear, name: Clear, movement: 1, rule: "6.1"}'
+    assert old in text
+    path.write_text(text.replace(old, '  - {id: clear, name: Clear, movement: 1, default: yes, '
+                                      'rule: "6.1"}'), encoding="utf-8")
+    texts = _texts(_aid_svg(corps_game, tmp_path / "out"))
+    assert "Clear (any terrain without a line)" in texts

@@ -123,6 +123,8 @@ def test_lookup_crt_takes_3_colon_1_and_any_odds(cli_json, corps_game):
     assert "fractions dropped in the defender's favour" in odd["result"]["notes"][0]
     low = cli_json("lookup", str(corps_game), "crt", "odds=1:2", "roll=6")
     assert low["result"]["column"] is None and low["result"]["result"] == "AR"
+    nothing = cli_json("lookup", str(corps_game), "crt", "odds=3:0", "roll=4")
+    assert nothing["result"]["column"] == "6-1"           # no defence: beyond 6-1, clamped
     shifted = cli_json("lookup", str(corps_game), "crt", "odds=4-1", "shift=-2", "roll=4")
     assert shifted["result"]["column"] == "2-1"
 

@@ -118,3 +118,16 @@ def test_the_designer_files_follow_the_schema(corps_game):
         assert not errors, (path.name, errors)
     broken = {"terrain": [{"id": "forest", "speed": 2}]}
     assert list(validator.iter_errors(broken))
+
+
+def test_the_generic_odds_invariants_draw_the_crt(corps_game):
+    """verify's probability invariants reach the CRT (its odds input has examples): a grid
+    whose die lines do not cover the die would fail them, here they pass."""
+    from warpress.engine.loader import load_game
+    from warpress.verify.generic import odds_tables
+
+    names = [t.name for t in odds_tables(load_game(corps_game))]
+    assert "crt" in names
+    result = CliRunner().invoke(main, ["verify", str(corps_game)])
+    assert result.exit_code == 0, result.output
+    assert "(0 examples)" not in result.output
