@@ -374,8 +374,9 @@ def _ink(area: Area) -> str:
 def _fits(area: Area, placer: LabelPlacer, spot, w: float, h: float) -> bool:
     x, y = spot
     box = labels.Box(x, y, x + w, y + h)
-    return placer.free(box) and all(areamap.inside(area.cell, cx, cy) for cx, cy in (
-        (box.x0, box.y0), (box.x1, box.y0), (box.x0, box.y1), (box.x1, box.y1)))
+    return all(areamap.inside(area.cell, cx, cy) for cx, cy in (
+        (box.x0, box.y0), (box.x1, box.y0), (box.x0, box.y1), (box.x1, box.y1))
+               ) and placer.free(box)  # the cheap test first
 
 
 def _short(point: Point) -> str:
