@@ -1162,7 +1162,7 @@ def _equipment_text(items, names: dict[str, str]) -> str:
 def _stat_text(unit, key: str, names: dict[str, str]) -> str:
     stats = unit.stats
     if key == "type":
-        return f"{unit.label} ({unit.type})"
+        return f"{unit.label} ({aids.readable(unit.type or '', capital=False)})"
     value = stats.get(key)
     if key == "mp" and stats.get("mp_with_berlin_or_bremen"):
         value = f"{value} (Berlin/Bremen {stats['mp_with_berlin_or_bremen']})"

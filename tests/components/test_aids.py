@@ -211,6 +211,19 @@ def test_side_ids_print_as_the_sides_names():
         "japan"
 
 
+@pytest.mark.parametrize("game_id", GAMES)
+def test_no_table_id_is_printed_on_the_aids(game_id, sheet_pages):
+    """'(surface-battle table)', '(see sighting-range)': the tables' names instead."""
+    game = builtin(game_id)
+    ids = [re.compile(rf"(?<![\w-]){re.escape(t.id)} table|see {re.escape(t.id)}(?![\w-])")
+           for t in game.tables if "-" in t.id or "_" in t.id]  # "air-combat levels" is English
+    for page in sheet_pages[game_id]:
+        if page.title.endswith("assumed values"):
+            continue
+        for text in texts(page.items):
+            assert not any(i.search(text.text) for i in ids), (page.id, text.text)
+
+
 def test_readable_words_for_ids_without_a_name():
     assert aids.readable("hits_on_us") == "Hits on US"
     assert aids.readable("vt-fuze", capital=False) == "VT fuze"
