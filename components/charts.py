@@ -61,6 +61,16 @@ def combat_text(entry: TerrainEffect, hexside: bool) -> str:
     return "; ".join(parts) or "no effect"
 
 
+def _hexside_feature(game: Game, kind: str):
+    """The first map feature drawing hexsides of ``kind``: the chart shows its colour and line,
+    as the map does."""
+    for hex_map in game.hex_maps:
+        for feature in hex_map.features:
+            if feature.kind == kind and feature.get("hexsides"):
+                return feature
+    return None
+
+
 def terrain_chart(game: Game, width: float) -> Iterator[Block]:
     """One row per chart entry: swatch, name, movement, combat, rule."""
     if not game.terrain:
@@ -72,7 +82,7 @@ def terrain_chart(game: Game, width: float) -> Iterator[Block]:
     for entry in game.terrain:
         hexside = entry.id in names.hexsides
         if hexside:
-            swatch = hexside_swatch(entry.id)
+            swatch = hexside_swatch(entry.id, _hexside_feature(game, entry.id))
             kind = "hexside"
         elif entry.id in names.features and entry.id not in names.terrains:
             swatch = point_symbol(entry.id, 5, 3, 5.0)

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..engine.errors import BadInput
 from ..engine.model import Feature, Game, HexMap
@@ -472,7 +472,7 @@ def _hexsides(hex_map: HexMap, geo: HexGeometry, index) -> list[Primitive]:
         pairs = hexsides_of(feature)
         if not pairs:
             continue
-        styles = HEXSIDE_STYLES.get(feature.kind, DEFAULT_HEXSIDE)
+        styles = hexside_styles(feature.kind, feature)
         items = [Line(*p, *q, style, cls=f"hexside-{a}-{b}")
                  for a, b in pairs for (p, q) in [shared_edge(geo, index, a, b)]
                  for style in styles]
@@ -590,9 +590,25 @@ def terrain_swatch(look: TerrainStyle) -> list[Primitive]:
     return swatch
 
 
-def hexside_swatch(kind: str) -> list[Primitive]:
+def hexside_styles(kind: str, feature: Feature | None = None) -> tuple[Style, ...]:
+    """How a hexside of ``kind`` is stroked: the kind's look, with the ``color`` and ``line``
+    the feature declares (if any) on its main stroke, so what the data says is drawn."""
+    styles = HEXSIDE_STYLES.get(kind, DEFAULT_HEXSIDE)
+    if feature is None or (feature.get("color") is None and feature.get("line") is None):
+        return styles
+    main = styles[0]
+    ink = colour(feature, main.stroke or "#444444")
+    line = feature.get("line")
+    if line is not None and str(line) not in DASHES:
+        raise BadInput(f"{feature.origin}: feature {feature.id!r}: line {line!r} is not one "
+                       f"of {', '.join(DASHES)}")
+    dash = DASHES[str(line)] if line is not None else main.dash
+    return (replace(main, stroke=ink, dash=dash), *styles[1:])
+
+
+def hexside_swatch(kind: str, feature: Feature | None = None) -> list[Primitive]:
     """A hexside kind's line across a 10x6 mm box (the legend, the terrain chart)."""
-    return [Line(0, 3, 10, 3, s) for s in HEXSIDE_STYLES.get(kind, DEFAULT_HEXSIDE)]
+    return [Line(0, 3, 10, 3, s) for s in hexside_styles(kind, feature)]
 
 
 def _feature_swatch(feature: Feature, ink: str | None) -> list[Primitive]:
@@ -600,7 +616,7 @@ def _feature_swatch(feature: Feature, ink: str | None) -> list[Primitive]:
     if symbol:
         return point_symbol(symbol, 5, 3, 5.0)
     if feature.get("hexsides"):
-        return hexside_swatch(feature.kind)
+        return hexside_swatch(feature.kind, feature)
     if terrain_of(feature) or not ink:
         return []
     if feature.kind == "entry":

@@ -76,3 +76,24 @@ def test_the_default_entry_says_what_it_serves(corps_game, tmp_path):
                                       'rule: "6.1"}'), encoding="utf-8")
     texts = _texts(_aid_svg(corps_game, tmp_path / "out"))
     assert "Clear (any terrain without a line)" in texts
+
+
+def test_a_hexsides_declared_colour_is_drawn_on_the_map_its_legend_and_the_chart(
+        corps_game, tmp_path):
+    """The Stalin line declares ``color: purple``: the map's hexsides, the legend's swatch and
+    the terrain chart's swatch are drawn in it (they were the kind's default grey)."""
+    out = tmp_path / "out"
+    result = CliRunner().invoke(main, ["build", str(corps_game), "--out", str(out),
+                                       "--format", "svg", "--only", "map,sheets"])
+    assert result.exit_code == 0, result.output
+    purple = "#6a3d9a"
+    maps = "".join(p.read_text(encoding="utf-8")
+                   for p in sorted((out / "corps" / "svg").glob("*map*.svg")))
+    line_group = re.search(r'<g class="feature hexside fortified-line stalin-line"[^>]*>(.*?)</g>',
+                           maps, re.S)
+    assert line_group and purple in line_group.group(1) and "#444444" not in line_group.group(1)
+    legend = maps[maps.index("Stalin line") - 2000:maps.index("Stalin line")]
+    assert purple in legend
+    aid = _aid_svg(corps_game, tmp_path / "aid")
+    chart = aid[aid.index("Terrain effects chart"):]
+    assert purple in chart[:chart.index("Fortified line")]
