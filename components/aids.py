@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
+from fractions import Fraction
 
 from ..engine.combat import crt_notes
 from ..engine.errors import BadInput
@@ -145,9 +146,35 @@ def value_text(table: Table, value, names: dict[str, str] | None = None,
     return text
 
 
-def result_text(table: Table, value, names: dict[str, str]) -> str:
-    """A result cell: its value by name, a dash where the row gives none."""
-    return "–" if value is None else value_text(table, value, names)
+def result_text(table: Table, value, names: dict[str, str], result: str | None = None) -> str:
+    """A result cell: its value by name, a dash where the row gives none; in a column of
+    exact chances with long fractions (``1932641711/2176782336``) every chance as a
+    percentage a player reads at a glance (``88.8 %``)."""
+    if value is None:
+        return "–"
+    if result is not None and _is_chance_column(table, result):
+        chance = _fraction(value)
+        if chance is not None:
+            return f"{100 * float(chance):.1f} %"
+    return value_text(table, value, names)
+
+
+#: A fraction with a denominator above this prints as a percentage (``11/36`` stays).
+LONG_FRACTION = 100
+
+
+def _fraction(value) -> Fraction | None:
+    text = str(value)
+    numerator, slash, denominator = text.partition("/")
+    if not slash or not numerator.isdigit() or not denominator.isdigit() or denominator == "0":
+        return None
+    return Fraction(int(numerator), int(denominator))
+
+
+def _is_chance_column(table: Table, result: str) -> bool:
+    """Whether ``result`` holds fractions, one of them long (then all print as percents)."""
+    fractions = [_fraction(table.result(row).get(result)) for row in table.rows]
+    return any(f is not None and f.denominator > LONG_FRACTION for f in fractions)
 
 
 def _is_id(text: str) -> bool:
@@ -210,7 +237,7 @@ def _list_blocks(table: Table, width: float, names: dict[str, str],
     header = [key_name(table, k) for k in table.keys] + [result_name(table, r)
                                                         for r in table.results]
     rows = [[value_text(table, table.conditions(r).get(k.id), names, k) for k in table.keys] +
-            [result_text(table, table.result(r).get(k), names) + dagger(r.is_assumed)
+            [result_text(table, table.result(r).get(k), names, k) + dagger(r.is_assumed)
              for k in table.results] for r in table.rows]
     return grid_blocks([header], rows, width, f"table {table.id!r}", max_h=max_h)
 
@@ -385,7 +412,7 @@ def _crt_cell(table: Table, row, names) -> str:
     if row is None:
         return "–"
     result = table.result(row)
-    text = " / ".join(result_text(table, result.get(r), names) for r in table.results)
+    text = " / ".join(result_text(table, result.get(r), names, r) for r in table.results)
     return text + dagger(row.is_assumed)
 
 

@@ -326,3 +326,19 @@ def test_small_text_on_aids_sheets_calibration_and_tiles_stops_the_build(part):
     page = Page(210, 297, (Text(10, 10, "tiny", size=1.0),), id="p1")
     with pytest.raises(BadInput, match=r"\(page p1\): text 'tiny' is 2.8 pt"):
         check_pages([KitPage(part, page)])
+
+
+def test_long_exact_chances_print_as_percentages(tmp_path):
+    """Axis & Allies' research table holds exact chances (1932641711/2176782336 for 12 dice):
+    the aid prints every chance of that column as a percentage, the data keeps the fraction."""
+    from click.testing import CliRunner
+    from warpress.cli import main
+
+    out = tmp_path / "out"
+    result = CliRunner().invoke(main, ["build", "axis-allies", "--out", str(out), "--format",
+                                       "svg", "--only", "sheets"])
+    assert result.exit_code == 0, result.output
+    svg = "".join(p.read_text(encoding="utf-8")
+                  for p in sorted((out / "axis-allies" / "svg").glob("*.svg")))
+    assert "1932641711" not in svg and "/2176782336" not in svg
+    assert ">88.8 %<" in svg and ">16.7 %<" in svg   # 12 dice; 1 die (1/6) alike
