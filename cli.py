@@ -173,7 +173,7 @@ def games(game: str, as_json: bool) -> None:
 
     rows = [game_summary(name) for name in _game_names(game)]
     for problem in entry_point_problems().values():
-        click.echo(f"warpress: {problem}", err=True)
+        say(f"warpress: {problem}", err=True)
     if as_json:
         click.echo(json.dumps({"games": rows}, ensure_ascii=False, indent=2))
         return

@@ -313,7 +313,8 @@ class Solver:
         self.space = space = build_space(game, spec, blocks, nd + 1, armies)
         self.defender = Defender.of(game, spec)
         S = space.dead
-        self.start = np.zeros((nd + 1, S + 1))
+        cols = 1 + max((j for op in ops for _, j in op.start), default=0)
+        self.start = np.zeros((cols, S + 1))  # the columns the openings reach (1 on land)
         for op, counts in zip(ops, armies, strict=True):
             for (i, j), n in op.start.items():
                 self.start[j, self._state(counts, i)] += n / op.den
@@ -345,6 +346,12 @@ class Solver:
         acc[nd, :S1] += self.tailsT[nd - j] * w
         _fire_at_all(self.space, acc[lo:], self.defender.delta[j])
 
+    def whole(self, P: np.ndarray) -> np.ndarray:
+        """``P`` with the columns past its last (zero) added: ``(nd + 1, S + 1)``."""
+        out = np.zeros((self.nd + 1, P.shape[1]))
+        out[:len(P)] = P
+        return out
+
     def settle(self, start: np.ndarray, absorbs: np.ndarray) -> np.ndarray:
         """The chance of ending in each state (``out[j, s]``), fought to the end from
         ``start``; states where ``absorbs`` is set end where they are (retreat)."""
@@ -356,7 +363,8 @@ class Solver:
         most = space.loss.shape[0] - 1
         for col in range(nd + 1):
             P, dropped = _fire_at(space, acc[col], self.defender.D[col], self.cuts.taps)
-            P += start[col]
+            if col < len(start):
+                P += start[col]
             self.pruned += dropped
             if col == nd:
                 out[nd] = P
@@ -492,16 +500,18 @@ def float_ends(game: Game, spec: BattleSpec, cuts: Cuts | None = None) -> Ends:
     stop = _stop_after(spec)
     start = solver.start
     if stop is None:
-        first = np.zeros_like(start)
+        first = None
         if at.any() and not done_first:  # armies already at the retreat size fight round 1
-            first[:nd, at] = start[:nd, at]
+            k = min(nd, len(start))  # the start's columns where the defender stands
+            first = solver.whole(np.zeros_like(start))
+            first[:k, at] = start[:k, at]
             start = start.copy()
-            start[:nd, at] = 0.0
+            start[:k, at] = 0.0
         P = solver.settle(start, at)
-        if first.any():
+        if first is not None and first.any():
             P += solver.advance(first, none)
         return Ends(space, P, at, solver.pruned)
-    P = start
+    P = solver.whole(start)
     for r in range(max(stop - (1 if done_first else 0), 0)):
         P = solver.advance(P, at if (r or done_first) else none)
     return Ends(space, P, at if spec.retreat_after is None or (
