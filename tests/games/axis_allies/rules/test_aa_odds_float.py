@@ -3,6 +3,7 @@ and the attacker's retreat (land 6), sea 8)) against a plain reference written h
 
 from __future__ import annotations
 
+import json
 from fractions import Fraction
 from functools import cache
 from itertools import product
@@ -204,6 +205,16 @@ def test_exact_survivors_are_fractions_in_the_json_and_the_text(cli, cli_json):
     p = 100 * float(Fraction(fraction))
     text = cli(*args).output
     assert f"{p:6.2f}%  {'#' * 20}  {likeliest}  ({fraction})" in text, text
+
+
+def test_exact_survivors_past_their_work_bound_are_floats_and_say_so(cli, monkeypatch):
+    args = ("odds", "axis-allies", "battle", "attacker=2 infantry, 1 fighter",
+            "defender=2 infantry, 1 antiaircraft", "--exact")
+    monkeypatch.setattr(O, "MOST_SURVIVOR_WORK", 0)
+    result = json.loads(cli(*args, "--json").output)["result"]
+    assert "exact_survivors" not in result and "attacker_wins" in result["exact"]
+    assert all(abs(sum(side.values()) - 1) < 1e-12 for side in result["survivors"].values())
+    assert "survivors' chances in floating point" in cli(*args).output
 
 
 # --------------------------------------------------------------------------- retreat
