@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from warpress.cli import main
+from warpress.engine.loader import load_game
 from warpress.starter.new import new_game
 
 DESIGNING = Path(__file__).resolve().parents[2] / "docs" / "designing.md"
@@ -90,7 +91,8 @@ def test_the_counters_are_nato_with_echelon_and_set_up_code(kit, game):
     for code in ("0302", "0603", "0503", "0807", "0506", "0206", "0706"):
         assert code in texts
     assert {"XXX", "XX", "X"} <= set(texts) and "4-4-3" in texts and "6-4-5" in texts
-    assert {unit.id for unit in game.units} <= set(texts)  # the id in a corner, as nato asks
+    ids = {unit.id for unit in load_game(game).units}
+    assert len(ids) == 9 and ids <= set(texts)  # the id in a corner, as the nato layout asks
     back = next((kit / "svg").glob("*counters*back.svg"))
     assert "2-2-3" in [e.text for e in ET.parse(back).iter(f"{SVG}text")]
 
