@@ -1,4 +1,4 @@
-"""Midway rule invariants (digest section 18, I1-I36) as hypothesis properties over the engine.
+"""Midway rule invariants (I1-I36) as hypothesis properties over the engine.
 
 Every property drives the engine's own procedures (``rules/``) and checks
 what the rule says must hold afterwards. Numbers the rules set (capacities, allowances,

@@ -1,4 +1,4 @@
-"""The referee tables of the catalogue (shared/design/referee-catalogue.md, midway).
+"""The referee tables of Midway (``warpress tables midway``).
 
 Each table is a thin layer over the procedures of this package: it checks the
 inputs against the game's data (ranges that live in the YAML), calls the
