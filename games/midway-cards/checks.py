@@ -1,6 +1,6 @@
 """Rule invariants of the Fateful Midway Card Game (midway-cards), run by ``warpress verify``.
 
-The invariants of the digest's "Invariants" section (CI1-CI28), as hypothesis properties
+The rule invariants CI1-CI28, as hypothesis properties
 over the engine (``rules/``), each under its rule number:
 
 * ``@given`` properties: air combat and defense answer every level pair as 7-1-2 and 7-3

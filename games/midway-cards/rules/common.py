@@ -150,7 +150,7 @@ def flown_type(game: Game, instance: str, mission: str) -> str:
 
     A card flying the other type's mission (a Zero as a bomber, an SBD as a fighter)
     counts as the type it flies when the constant ``dual-role-counts-as-flown-type``
-    says so (assumed, digest §11).
+    says so (assumed: the rules do not say).
     """
     own = str(stat(game, instance, "aircraft_type"))
     if not const(game, "dual-role-counts-as-flown-type"):

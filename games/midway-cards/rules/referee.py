@@ -1,4 +1,4 @@
-"""The referee tables of the Fateful Midway Card Game (shared/design/referee-catalogue.md).
+"""The referee tables of the Fateful Midway Card Game (``warpress tables midway-cards``).
 
 Catalogue: air-combat, defense, ship-status, base-status, hand. Beyond it: attack-damage
 (one card's damage after its secondary-damage card), strike (every card that got
