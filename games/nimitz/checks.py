@@ -1,4 +1,4 @@
-"""Rule invariants of Nimitz (digest section 14) as hypothesis properties over the engine.
+"""Rule invariants of Nimitz (I1-I42) as hypothesis properties over the engine.
 
 Every property drives the engine's own procedures (``rules/``) and
 checks what the rule says must hold afterwards; numbers the rule leaves to the
@@ -7,7 +7,7 @@ a test can hand in a modified game, or monkeypatch one engine function, and see
 the property FAIL. The stateful ones are ``RuleBasedStateMachine`` classes that
 play any sequence of legal moves through the engine's pure transitions.
 
-Digest invariants with no engine procedure to drive are left out: I8 (target
+Invariants with no engine procedure to drive are left out: I8 (target
 eligibility by combat step), I11 (ground-combat positions), I16 (complement reset),
 I17/I19/I22 (a whole battle loop: areas, battle-plan count, carrier aircraft kept),
 I38 (the campaign turn loop) and I42 (recon placement). I9 and I21 are covered only
@@ -50,7 +50,7 @@ from .rules.common import (
 )
 
 STATES = ("full", "damaged")
-#: the digest's order of results, worst first (12.6, 4.0)
+#: the campaign results, worst first (12.6, 4.0)
 LINKED_ORDER = ("ignominious-defeat", "disappointing", "historical", "historic-triumph",
                 "great-victory")
 LEVEL_ORDER = ("dismissal", "worse-than-historical", "as-historical", "better-than-historical")

@@ -143,7 +143,7 @@ def held_points(game: Game, view: MapView) -> frozenset[str]:
     """Points the US holds (4.1): its ground/air there, no Japanese ground/air, supplied.
 
     Holding needs supply and supply runs through held points; both grow together
-    from the West Coast until nothing changes (digest 8.4 [inf-M]).
+    from the West Coast until nothing changes (inferred from 11.4, medium confidence).
     """
     candidates = view.us_ground_or_air - view.japanese_ground_or_air
     held: frozenset[str] = frozenset()

@@ -1,4 +1,4 @@
-"""The referee tables of Nimitz (shared/design/referee-catalogue.md, nimitz 002)."""
+"""The referee tables of Nimitz (``warpress tables nimitz``)."""
 
 from __future__ import annotations
 
