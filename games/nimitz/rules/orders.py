@@ -54,7 +54,7 @@ class Board:
 
     @property
     def japanese_held(self) -> frozenset[str]:
-        """Japanese ground/air there and no US ground/air (inferred from 9.2.4, medium confidence)."""
+        """Japanese ground/air there and no US ground/air (9.2.4; inferred, medium confidence)."""
         return self.view.japanese_ground_or_air - self.view.us_ground_or_air
 
 
@@ -115,7 +115,10 @@ def _nearest(game: Game, start: str, points) -> list[str]:
 
 
 def _toward(game: Game, start: str, goal: str, allowed) -> list[str]:
-    """Adjacent points with a shorter route distance to ``goal`` (inferred from 9.2.3 and 9.2.4, medium confidence)."""
+    """Adjacent points with a shorter route distance to ``goal``.
+
+    Inferred from 9.2.3 and 9.2.4 (medium confidence).
+    """
     g = graph(game)
     dist = g.distances_from(goal)
     here = dist.get(start)
