@@ -1,4 +1,4 @@
-"""Rule invariants of Nightfighter (digest Part 7), as hypothesis properties over the engine.
+"""Rule invariants of Nightfighter (I1-I60), as hypothesis properties over the engine.
 
 Every property drives the engine (``rules/``) with the game it is handed, so
 the numbers under test come from that game's data: a test can hand the factory a game with a

@@ -309,7 +309,7 @@ def attack_position(game: Game, rolls: Iterable[int], sighting: int,
 
 def contrails(game: Game, night: Night, fighter: Fighter) -> bool:
     """High altitude, contrails in play: the fighter is in a bomber's column between it and
-    the entry edge (a lower row) (digest 21.2.1, INF-M)."""
+    the entry edge (a lower row) (inferred from 21.2.1, medium confidence)."""
     if night.env.altitude != "high" or not fighter.on_map or fighter.hex is None:
         return False
     col, row = column_of(game, fighter.hex), row_of(game, fighter.hex)
@@ -322,7 +322,7 @@ def contrails(game: Game, night: Night, fighter: Fighter) -> bool:
 
 def tail_warning(game: Game, night: Night, fighter: Fighter) -> bool:
     """A warning when an enemy is in the fighter's hex (unless already sighted or acquired) or
-    within 2 hexes behind it (outside its Hemi arc, digest N8) [27.3]."""
+    within 2 hexes behind it (outside its Hemi arc) [27.3]."""
     g = grid(game)
     reach = const(game, "tail-warning-range")
     for b in night.on_map_bombers():

@@ -49,7 +49,7 @@ def behaviour(game: Game, night: Night, intruder: Bomber) -> str:
 
 def serrate_side(game: Game, night: Night, intruder: Bomber, choose: Choose = first) -> str:
     """Ahead, left or right: toward the nearest column holding a fighter of the Wide arc; ties
-    for the umpire (digest N9: ahead = the same column) [27.2.2]."""
+    for the umpire (ahead = the same column) [27.2.2]."""
     home = column_of(game, intruder.hex)
     cols = sorted({column_of(game, night.fighter(f).hex)
                    for f in wide_arc_fighters(game, night, intruder)},

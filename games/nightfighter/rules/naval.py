@@ -1,7 +1,7 @@
 """Naval operations [26]: the Task Force box (zone N), flare droppers and torpedo bombers.
 
 Flare droppers enter at a flare-dropper entry hex (the chit's top number) and follow the
-chain of hexes its arrows show (map features ``flare-path-NN``, assumed, digest N13).
+chain of hexes its arrows show (map features ``flare-path-NN``, assumed).
 A torpedo bomber launches when it ends its move in the Task Force box; a flare dropper
 ending there puts the flare counter 3 turns ahead [26.2.2].
 """

@@ -1,4 +1,4 @@
-"""The referee tables of Nightfighter (shared/design/referee-catalogue.md, section 003).
+"""The referee tables of Nightfighter (``warpress tables nightfighter``).
 
 Each table reads its numbers from ``games/nightfighter/tables.yaml`` through the procedures
 of the sibling modules; the names of tables, inputs and result fields are the catalogue's.

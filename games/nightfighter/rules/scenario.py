@@ -1,7 +1,7 @@
 """Nightfighter scenarios for the automatic referee: YAML files in ``games/nightfighter/scenarios``.
 
 A scenario file holds one mapping ``scenario:`` with the fields of the scenario record [3.2]
-(the scenario book itself is not in the text, digest N2, so every shipped scenario is marked
+(the scenario book itself is not in the text, so every shipped scenario is marked
 ``source: assumed`` with a note, and single values carry ``assumed:`` notes where a rule
 describes the kind of value but not the value). ``load_scenario`` reads a file with safe
 loading only and reports every problem as ``file:line: key: message`` (unknown unit ids,

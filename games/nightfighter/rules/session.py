@@ -82,7 +82,7 @@ streams: the *public* stream (rolls the player makes or sees: environment, sight
 searchlight, hand-off, flak, attack, defensive fire, shoot-down), the *secret* stream (the
 umpire's hidden rolls and choices) and the *marker* stream (search-marker hexes). So the
 number of hidden rolls never shifts a public roll: what the player sees depends on hidden
-positions only where the rules reveal them (digest I60).
+positions only where the rules reveal them (invariant I60).
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ night fighter, the searchlight captures and the player-map counters. Step functi
 the other modules take a ``Night`` and return a new one (``dataclasses.replace``); they
 do no I/O and are deterministic given the dice. ``player_view`` is what the player may
 see [1.2.2, 5.1]: his own fighters, his counters, and for bombers only the markers of
-those sighted or acquired, with their true hex and facing (no ids, digest N21).
+those sighted or acquired, with their true hex and facing (no ids).
 """
 
 from __future__ import annotations
@@ -188,7 +188,7 @@ class BomberMarker:
 class PlayerView:
     """What the player may see: a function of his own pieces and known bombers only.
 
-    Bomber ids never appear (their last digit is the sighting number, digest N21): a fighter's
+    Bomber ids never appear (their last digit is the sighting number): a fighter's
     sighting or AI contact shows as a marker carrying the fighter's id."""
 
     turn: int
