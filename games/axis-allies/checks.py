@@ -1,9 +1,9 @@
-"""Axis & Allies rule invariants (digest 12, I1-I21) as hypothesis properties over the engine.
+"""Axis & Allies rule invariants (I1-I21) as hypothesis properties over the engine.
 
 Every property drives the engine's own procedures (``rules/``) with the game it
 is handed and checks what the rule says must hold afterwards. The rule text has no rule numbers:
-each property is named after the digest's step label (① - ⑥, land 2), sea 7), ...) and carries
-the digest's invariant id (I1 ...) in its summary. The numbers the rules print (the unit table,
+each property is named after the source's step label (① - ⑥, land 2), sea 7), ...) and carries
+its invariant id (I1 ...) in its summary. The numbers the rules print (the unit table,
 AA hits on a 1, 5 IPC a development die, success on a 6, the turn order) are written here as the
 rules' own; numbers the text leaves out (weapons, the board) are read from the game's data.
 
@@ -25,12 +25,12 @@ Not covered, and why:
   time); only the order of the sequence data and of the turns is checked.
 * I17, "IPC never negative": the engine keeps no IPC treasury (constant ipc-may-go-negative has
   no procedure behind it); only the cost of a purchase is checked.
-* Battleship two hits: neither the digest nor the engine has it (a battleship takes one hit).
-* What submarines may hit (submarine-vs-aircraft restrictions): absent from the digest (digest 9);
+* Battleship two hits: neither the rule text nor the engine has it (a battleship takes one hit).
+* What submarines may hit (submarine-vs-aircraft restrictions): absent from the rule text;
   the engine lets the first strike hit any defending unit, so nothing is asserted beyond I8.
-* Capital capture transferring IPC (IPC seizure): absent from the digest (digest 9) and the engine;
+* Capital capture transferring IPC (IPC seizure): absent from the rule text and the engine;
   only the NPL change of a captured territory is checked (I19).
-* Retreat destination, transports, carrier capacity, strategic bombing: absent (digest 9).
+* Retreat destination, transports, carrier capacity, strategic bombing: absent from the rule text.
 * I9's attacker retreat: the engine fights every battle to its end (``retreat`` only answers
   whether a side may declare one), so a retreat is checked as allowed or refused, not played.
 * I11's "must leave the battle space" is checked for an aircraft that moved in combat movement

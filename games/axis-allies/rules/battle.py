@@ -75,8 +75,8 @@ class BattleState:
         return not self.attacker or not self.defender or self.retreated
 
 
-#: Units a side a battle takes (a tool limit: the rule text sets none on pieces, [absent]
-#: in the digest). It keeps a mistyped count from filling memory with unit lists.
+#: Units a side a battle takes (a tool limit: the rule text sets no limit on
+#: pieces). It keeps a mistyped count from filling memory with unit lists.
 MOST_UNITS = 1000
 
 

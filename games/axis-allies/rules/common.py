@@ -3,7 +3,7 @@
 Every number comes from the game's YAML (``games/axis-allies``): the unit table the
 national reference charts print (table ``unit``), the combat tables (``combat-hit``,
 ``aa-fire``), constants by id and the weapons section. The rule text has no rule
-numbers: rules are cited as the digest and the referee catalogue write them
+numbers: rules are cited by the source's own section marks
 ("③ combat", "land 2)", "sea 7)", "⑤", "victory conditions").
 """
 

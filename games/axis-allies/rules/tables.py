@@ -1,4 +1,4 @@
-"""The referee tables of Axis & Allies (shared/design/referee-catalogue.md, axis-allies).
+"""The referee tables of Axis & Allies (``warpress tables axis-allies``).
 
 Catalogue: unit, research, placement-limit, victory, battle (odds). Beyond it:
 development (a weapons-development roll), income and board-victory (over the
