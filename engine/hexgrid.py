@@ -18,7 +18,8 @@ numbers), then 1 north-east, 2 south-east, 3 south, 4 south-west, 5 north-west. 
 pointy-topped hexes 0 is the upper-right side (north-east), then 1 east, 2 south-east,
 3 south-west, 4 west, 5 north-west. A facing is a direction; turning right is +1.
 
-Arcs (Nightfighter rule 19.1.1, modelled as in the digest's section 19.1.1 [INF-M]):
+Arcs (Nightfighter rule 19.1.1; its figures are missing, so this model is inferred, medium
+confidence):
 an arc is the closed cone of directions around the facing, tested on hex centres --
 Narrow: half-angle 0 degrees (the hexes straight ahead), Wide: 60 degrees (120 degrees
 forward), Hemi: 90 degrees (the forward half, abeam hexes included). The own hex is in
@@ -454,8 +455,9 @@ class HexGrid:
         Nightfighter 19.1.1: Narrow = the hexes straight ahead (the line of hexes in the
         facing direction); Wide = 120 degrees forward, i.e. the wedge bounded by the two
         forward-diagonal hex lines, inclusive (9 hexes within range 2); Hemi = the
-        forward half, abeam hexes included [INF-L] (11 hexes within range 2). The own
-        hex is in every arc. ``max_range`` (if given) also requires distance <= range.
+        forward half, abeam hexes included (inferred, low confidence; 11 hexes within
+        range 2). The own hex is in every arc. ``max_range`` (if given) also requires
+        distance <= range.
         """
         vector = self.cube(target) - self.cube(origin)
         if max_range is not None and vector.length() > max_range:

@@ -133,7 +133,7 @@ class Side(Record):
 
 @dataclass(frozen=True, kw_only=True)
 class GameInfo(Record):
-    """The ``game`` mapping. Here ``source`` names the rule text in shared/seeds."""
+    """The ``game`` mapping. Here ``source`` names the rule text the rule numbers refer to."""
 
     source: str | None = None  # type: ignore[assignment]
     kind: Literal["hex", "point-to-point", "cards", "strategic"]

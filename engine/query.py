@@ -3,7 +3,7 @@
 The same procedure answers all three: with the rolls the user typed
 (``lookup``), with seeded random dice for the rolls left out (``roll``), and
 exactly, as a probability distribution over every roll (``odds``). The result
-is the JSON shape of the referee catalogue (shared/design/referee-catalogue.md).
+is one JSON object: {"game", "table", "inputs", "result", "rules", "errata"}.
 """
 
 from __future__ import annotations

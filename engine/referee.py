@@ -26,7 +26,7 @@ from .model import Game
 
 @dataclass(frozen=True)
 class Announcement:
-    """One thing the referee tells the player (digest nightfighter PART 6.2).
+    """One thing the referee tells the player (Nightfighter: the referee's messages, checks.yaml).
 
     ``text`` is the sentence shown to the player; ``data`` the same facts as JSON values for
     ``--json`` (never more than ``text`` says); ``rules`` the rule numbers behind it."""
