@@ -187,7 +187,7 @@ def test_line():
 
 
 def test_arc_sizes_at_range_2():
-    # Digest section 19.1.1: Narrow 3, Wide 9, Hemi 11 hexes at range 2 (own hex included).
+    # 19.1.1 (model inferred): Narrow 3, Wide 9, Hemi 11 hexes at range 2 (own hex included).
     for facing in range(6):
         assert len(NIGHT.arc_hexes("0914", facing, "narrow", 2)) == 3
         assert len(NIGHT.arc_hexes("0914", facing, "wide", 2)) == 9
@@ -202,7 +202,7 @@ def test_wide_and_hemi_for_a_south_facing_fighter():
     wide = NIGHT.arc_hexes("0912", 3, "wide", 2)
     assert wide == ["0713", "0813", "0814", "0912", "0913", "0914", "1013", "1014", "1113"]
     hemi = NIGHT.arc_hexes("0912", 3, "hemi", 2)
-    assert set(hemi) - set(wide) == {"0712", "1112"}  # the abeam hexes [INF-L]
+    assert set(hemi) - set(wide) == {"0712", "1112"}  # the abeam hexes (inferred, low confidence)
 
 
 def test_own_hex_is_in_every_arc():
@@ -218,7 +218,7 @@ def test_arc_range_and_errors():
 
 
 def test_wide_arc_is_the_two_diagonal_wedge():
-    # Digest model: {a*dL + b*dR : a, b >= 0}.
+    # The inferred model: {a*dL + b*dR : a, b >= 0}.
     for f, d in enumerate(FLAT_DIRECTIONS):
         left, right = FLAT_DIRECTIONS[f - 1], FLAT_DIRECTIONS[(f + 1) % 6]
         wedge = {left.scale(a) + right.scale(b) for a in range(5) for b in range(5)}

@@ -1,4 +1,4 @@
-"""games/axis-allies/checks.py: every digest invariant passes; broken rules (an NPL win outside
+"""games/axis-allies/checks.py: every invariant (I1-I21) passes; broken rules (an NPL win outside
 the round end, a bigger attacker faring worse, an AA gun hitting a tank, casualties beyond the
 hits, placement at a factory bought this turn) FAIL with a counterexample."""
 
@@ -57,7 +57,7 @@ def test_battle_odds_invariant_fails_when_a_bigger_attacker_fares_worse(monkeypa
     assert "lowers attacker_wins" in outcome.counterexample
 
 
-# --------------------------------------------------------------------------- digest 12, I1-I21
+# ------------------------------------------------------------------------ invariants I1-I21
 
 NEW = ("combat_dice", "expected_hits", "dice_per_round", "casualties", "aa_fire",
        "sub_first_strike", "battle_end", "battle_conservation", "sub_withdrawal",

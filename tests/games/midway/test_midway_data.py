@@ -1,4 +1,4 @@
-"""Midway data: the game's own manifest counts and key facts (digest shared/digest/midway.md)."""
+"""Midway data: the game's own manifest counts and key facts of the rules."""
 
 from __future__ import annotations
 
@@ -43,7 +43,7 @@ def test_every_erratum_of_the_digest_is_present(game):
     ids = {e.id for e in game.errata}
     digest = {f"E{i}" for i in range(1, 28)}
     assert digest <= ids
-    # errata found after the digest (by `verify midway`) continue its numbering
+    # errata found later (by `verify midway`) continue the numbering
     assert ids - digest <= {f"E{i}" for i in range(28, 28 + len(ids - digest))}
     for erratum in game.errata:
         assert len(erratum.readings) >= 2, erratum.id
@@ -299,7 +299,7 @@ def test_sequence_of_play(game):
 
 
 def _search(game, side, distance, base_distance=None, base_destroyed=False, base_strikes=0):
-    """7.1-7.4 computed from the constants (digest section 7 pseudo-code)."""
+    """7.1-7.4 computed from the constants (the search procedure of 7.1-7.4)."""
     lo, hi = game.constant("search-result-min"), game.constant("search-result-max")
     if side == "japan":
         result = game.constant("search-capability-ichikokan") - distance

@@ -1,6 +1,6 @@
 """Fateful Midway Card Game (運命のミッドウェーカードゲーム) data: manifests and key facts.
 
-Facts from the rule text (shared/seeds/001_b4e3913ef6648963.txt) as the digest gives them:
+Facts from the rule text:
 the component list (2), hands (5-1, 6, 9), the air-combat and defense comparisons (7-1-2, 7-3),
 the combat example (13) and the Midway base (12-4, 11).
 """

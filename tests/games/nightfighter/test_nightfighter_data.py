@@ -1,4 +1,4 @@
-"""Nightfighter game data: the manifest counts and key facts of the rules (digest 003)."""
+"""Nightfighter game data: the manifest counts and key facts of the rules."""
 
 from __future__ import annotations
 

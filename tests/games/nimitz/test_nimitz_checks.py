@@ -15,7 +15,7 @@ from warpress.games.nimitz.rules import orders as od
 from warpress.verify.invariants import Invariant, invariants_for, run
 
 EXAMPLES = 15
-#: the engine bug the digest's I18 exposes (see test_i18_escorts_in_the_japanese_sea_area)
+#: the engine bug invariant I18 exposes (see test_i18_escorts_in_the_japanese_sea_area)
 
 
 @pytest.fixture(scope="module")

@@ -1,4 +1,4 @@
-"""Nimitz data: the game's own manifest counts and key facts (digest shared/digest/nimitz.md)."""
+"""Nimitz data: the game's own manifest counts and key facts of the rules."""
 
 from __future__ import annotations
 

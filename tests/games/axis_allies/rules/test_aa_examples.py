@@ -1,4 +1,4 @@
-"""The digest's worked examples (digest 11, W01-W35; examples.yaml), one test each."""
+"""The worked examples (ids W01-W35, examples.yaml), one test each."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Catalogue tables at their edges, and the invariants of the digest (I1-I21) that are
+"""Catalogue tables at their edges, and the invariants (I1-I21) that are
 table properties."""
 
 from __future__ import annotations

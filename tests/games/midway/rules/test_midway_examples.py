@@ -1,4 +1,4 @@
-"""Every worked example of the digest (shared/digest/midway.md section 17), by id."""
+"""Every worked example of the rules (ids M-EX1 ...), by id."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The digest's worked examples (shared/digest/midway-cards.md §13), one test per id."""
+"""The worked examples (ids C-EX1 ...), one test per id."""
 
 from __future__ import annotations
 
@@ -229,7 +229,7 @@ def test_c_ex13_flight_deck_against_the_base_adds_one_only(game):
 
 @pytest.mark.parametrize("example", ["C-EXD1", "C-EXD2", "C-EXD3"])
 def test_c_exd_derived_yorktown_states(game, example):
-    """The digest's derived cases, through ship-status on the damage itself."""
+    """The derived cases, through ship-status on the damage itself."""
     damage = {"C-EXD1": (0, 4), "C-EXD2": (4, 4), "C-EXD3": (0, 8)}[example]
     record = game.get("examples", example)
     ref = ref_table(game, "ship-status")

@@ -1,4 +1,4 @@
-"""Every worked example of the digest (Part 5, T1-T66) as a test named after its id."""
+"""Every worked example (ids T1-T66) as a test named after its id."""
 
 from __future__ import annotations
 

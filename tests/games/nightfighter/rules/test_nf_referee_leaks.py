@@ -1,5 +1,5 @@
 """The property of issue 6: the player's view depends only on what he may know (5.0, I60),
-and the leak checks L1-L7 of digest PART 6.3.
+and the leak checks L1-L7 (checks.yaml).
 
 The hypothesis test builds two hidden states that differ only in where unseen, undetected
 attackers are (each shifted along its column, or two of them swapped), keeping the facts the

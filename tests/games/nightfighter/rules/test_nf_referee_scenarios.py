@@ -1,5 +1,5 @@
 """Scenario files of the automatic referee: the shipped ones load, bad ones are reported as
-``file:line: key: message`` (3.2 record; the scenario book is not in the text, digest N2)."""
+``file:line: key: message`` (3.2 record; the scenario book is not in the text)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Every worked example of the Nimitz digest (shared/digest/nimitz.md section 13) as a test."""
+"""Every worked example of Nimitz (ids T01 ...) as a test."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Property tests of the digest's invariants (section 14) on the Nimitz procedures."""
+"""Property tests of the rule invariants (I1-I42) on the Nimitz procedures."""
 
 from __future__ import annotations
 

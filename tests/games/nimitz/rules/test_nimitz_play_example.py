@@ -1,4 +1,4 @@
-"""The 1942 play example (digest 13.7) step by step, as far as the data carries it."""
+"""The 1942 play example of the rulebook step by step, as far as the data carries it."""
 
 from __future__ import annotations
 
