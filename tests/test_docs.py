@@ -1,10 +1,18 @@
 """The docs stand on their own: no file under docs/ nor README.md points at material that is
-not in the repository (the design notes' folder, the rule digests, the seed rule texts)."""
+not in the repository (the design notes' folder, the rule digests, the seed rule texts); no
+file of the repository names that folder, and no page of the five kits prints a pointer to
+the encoders' digest of the rules or its inference codes."""
 
 from __future__ import annotations
 
 import re
+import subprocess
 from pathlib import Path
+from xml.etree import ElementTree
+
+import pytest
+from warpress.components.kit import build_kit, parse_options
+from warpress.engine.loader import builtin
 
 ROOT = Path(__file__).resolve().parents[1]
 OUTSIDE = re.compile(r"shared/|digest|seeds", re.IGNORECASE)
@@ -37,3 +45,96 @@ def test_a_pointer_outside_is_caught(tmp_path):
     doc.write_text("see the rule text\nsee `shared/design/x.md`\n", encoding="utf-8")
     assert [hit.split(":")[1] for hit in outside_references(doc, tmp_path)] == ["2"]
 
+
+
+# --- the repository and the kits stand on their own ----------------------------------------
+
+SHARED = re.compile(r"shared/")
+#: What a printed page must not say: the encoders' digest of the rules, and its inference codes
+#: ("[inf-H]", "(INF-M)") that mean nothing to a player.
+PRINTED_POINTER = re.compile(r"digest|\[inf|\binf-[hml]\b", re.IGNORECASE)
+KITS = ("midway", "midway-cards", "nimitz", "nightfighter", "axis-allies")
+
+
+def tracked_files(root: Path = ROOT) -> list[Path]:
+    """The repository's files (git's list when there is one), without tests/fixtures and
+    without this file, which names what it looks for."""
+    try:
+        listed = subprocess.run(["git", "ls-files", "-z"], cwd=root, capture_output=True,
+                                check=True).stdout.decode("utf-8").split("\0")
+        files = [root / name for name in listed if name]
+    except (OSError, subprocess.CalledProcessError):
+        skip = {".git", "__pycache__", "output", "build", "dist", ".venv", "venv"}
+        files = [p for p in root.rglob("*")
+                 if p.is_file() and not skip & set(p.relative_to(root).parts)]
+    fixtures = root / "tests" / "fixtures"
+    return sorted(p for p in files
+                  if p.is_file() and fixtures not in p.parents and p != Path(__file__).resolve())
+
+
+def shared_references(paths: list[Path], root: Path = ROOT) -> list[str]:
+    hits = []
+    for path in paths:
+        try:
+            text = path.read_text(encoding="utf-8")
+        except UnicodeDecodeError:
+            continue  # fonts, images
+        hits += [f"{path.relative_to(root)}:{number}: {line.strip()}"
+                 for number, line in enumerate(text.splitlines(), 1) if SHARED.search(line)]
+    return hits
+
+
+def test_tracked_files_are_found():
+    names = {p.relative_to(ROOT).as_posix() for p in tracked_files()}
+    assert {"README.md", "games/midway/game.yaml", "engine/model.py"} <= names
+
+
+def test_no_tracked_file_names_the_shared_folder():
+    found = shared_references(tracked_files())
+    assert not found, "\n".join(found)
+
+
+def test_a_shared_path_is_caught(tmp_path):
+    (tmp_path / "game.yaml").write_text("# Source: shared/seeds/000.txt\ngame: {}\n",
+                                        encoding="utf-8")
+    assert [hit.split(":")[1] for hit in
+            shared_references([tmp_path / "game.yaml"], tmp_path)] == ["1"]
+
+
+def svg_texts(svg: Path) -> list[str]:
+    """Every text a page prints: the content of each <text> element of the SVG."""
+    tree = ElementTree.parse(svg)
+    return ["".join(node.itertext()) for node in tree.iter() if node.tag.endswith("}text")]
+
+
+def printed_pointers(folder: Path) -> list[str]:
+    return [f"{svg.name}: {text}" for svg in sorted(folder.rglob("*.svg"))
+            for text in svg_texts(svg) if PRINTED_POINTER.search(text)]
+
+
+@pytest.fixture(scope="module")
+def kits_svg(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("kits-svg")
+    for game in KITS:
+        build_kit(builtin(game), out, parse_options("a4", "svg", "long", "0,0", None))
+    return out
+
+
+def test_every_kit_is_built(kits_svg):
+    built = {svg.parent.parent.name for svg in kits_svg.rglob("*.svg")}
+    assert built == set(KITS)
+
+
+def test_no_kit_page_prints_a_digest_pointer(kits_svg):
+    found = printed_pointers(kits_svg)
+    assert not found, f"{len(found)} printed pointers:\n" + "\n".join(found[:40])
+
+
+def test_a_printed_pointer_is_caught(tmp_path):
+    (tmp_path / "p.svg").write_text(
+        '<svg xmlns="http://www.w3.org/2000/svg"><text>count: 40 (rule 2.2)</text>'
+        '<text>counter mix absent (digest 1.7)</text><text>PE [inf-H]: 7</text>'
+        '<text>a bomber (INF-H)</text><text>inferred, high confidence</text></svg>',
+        encoding="utf-8")
+    assert [hit.split(": ", 1)[1] for hit in printed_pointers(tmp_path)] == [
+        "counter mix absent (digest 1.7)", "PE [inf-H]: 7", "a bomber (INF-H)"]
