@@ -957,15 +957,33 @@ def table_rows(table, game: Game | None = None) -> tuple[list[str], list[list[st
     return headers, rows
 
 
+def table_cells(table, game: Game | None = None) -> tuple[list[str], list[list[str]], str]:
+    """Headers, cells and a caption: a table with two keys as a grid (the roll down, the
+    other key across, ``aids.crt_grid``, as on every play aid), any other as a list."""
+    names = aids.record_names(game)
+    crt = aids.crt_grid(table, names)
+    if crt is None:
+        return (*table_rows(table, game), "")
+    corner = f"{aids.key_name(table, crt.row_key)} ↓ {aids.key_name(table, crt.col_key)} →"
+    rows = [[label, *cells] for label, cells in zip(crt.row_labels, crt.cells, strict=True)]
+    caption = ("Each cell: " + " / ".join(aids.result_name(table, r) for r in table.results)
+               if len(table.results) > 1 else "")
+    return [corner, *crt.col_labels], rows, caption
+
+
 def table_panel(table, width: float, game: Game | None = None) -> Panel:
     """One table of the data: title with rules and dice, the grid, modifiers and the note."""
     dice = f" · {table.dice}" if table.dice and table.dice != "none" else ""
     title = f"{table.label}{dagger(table.is_assumed)} [{', '.join(table.rule)}]{dice}"
     items, y = title_bar(title, width)
-    headers, rows = table_rows(table, game)
+    headers, rows, caption = table_cells(table, game)
     cells, h = grid(headers, rows, width, id_prefix=f"table-{table.id}-row")
     items.append(Group(tuple(cells), dy=y + 0.8, cls="aid-grid"))
     y += h + 1.6
+    if caption:
+        lines, lh = wrapped(caption, 0, y, 1.9, width, fill=GREY, cls="aid-note")
+        items.extend(lines)
+        y += lh
     for modifier in table.modifiers:
         sign = modifier.text or modifier.id
         lines, lh = wrapped(f"• {sign}{dagger(modifier.is_assumed or bool(modifier.assumed))}",

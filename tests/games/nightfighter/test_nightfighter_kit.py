@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from kit_walk import texts_of
+from warpress.components import aids
 from warpress.components.kit import kit_pages, parse_options
 from warpress.components.primitives import Group, Polygon, Rect, Text, walk
 from warpress.engine.hexgrid import HexGrid
@@ -180,7 +181,21 @@ def test_screen_has_every_table_with_its_rows(game, pages):
         panel = [p for p in walk(items) if p.id == f"aid-table-{table.id}"]
         assert len(panel) == 1, table.id
         rows = by_id(panel[0].items, f"table-{table.id}-row-")
-        assert len(rows) == len(table.rows), table.id
+        crt = aids.crt_grid(table, aids.record_names(game))
+        if crt is None:
+            assert len(rows) == len(table.rows), table.id
+            continue
+        # a two-key table is a grid, as on every play aid: its rows, its columns, its cells
+        assert len(table.keys) == 2, table.id
+        assert len(rows) == len(crt.row_labels), table.id
+        shown = texts_of(panel[0])
+        assert set(crt.col_labels) <= set(shown), table.id
+        for row, label, cells in zip(rows, crt.row_labels, crt.cells, strict=True):
+            printed = "".join(texts_of(row)).replace(" ", "")
+            for text in (label, *cells):   # every cell the engine's row gives, wrapped or not
+                assert text.replace(" ", "") in printed, (table.id, text)
+    two_keys = [t.id for t in game.tables if aids.crt_grid(t, aids.record_names(game))]
+    assert two_keys == [t.id for t in game.tables if len(t.keys) == 2] and "flak" in two_keys
     assert by_id(items, "aid-display-umpire-off-map")
     combat = by_id(items, "aid-table-combat")[0]
     assert {"9-", "13+", "4"} <= set(texts_of(combat))
