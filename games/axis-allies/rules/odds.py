@@ -140,17 +140,23 @@ def chain_terminals(chain: Chain, start: dict[State, int], den0: int,
     """
     alpha, delta = list(chain.alpha), list(chain.delta)
     A, D = suffix_products(alpha), suffix_products(delta)
-    tot_a = [sum(p) for p in A]
-    tot_d = [sum(p) for p in D]
-    stop = len(alpha) if stop is None else stop  # rows from ``stop`` on absorb (retreat)
-    T = [[gmpy2.mpz(tot_a[i] * tot_d[j] - A[i][0] * D[j][0]) if i < stop else gmpy2.mpz(0)
-          for j in range(len(delta))] for i in range(len(alpha))]
+    T = stay_out(A, D, stop)
     Q = common_denominator(T, den0)
     term = _settled(A, D, T, delta, start, den0, Q)
     if sum(term.values()) != Q // den0 * sum(start.values()):
         Q = big_product([den0, *(t for row in T for t in row if t)])
         term = _settled(A, D, T, delta, start, den0, Q)
     return term, Q
+
+
+def stay_out(A: list[Poly], D: list[Poly], stop: int | None = None) -> list[list[int]]:
+    """``T[i][j]``: the ways of a round at state ``(i, j)`` that hit someone (0 from row
+    ``stop`` on: those rows absorb)."""
+    tot_a = [sum(p) for p in A]
+    tot_d = [sum(p) for p in D]
+    stop = len(A) - 1 if stop is None else stop
+    return [[gmpy2.mpz(tot_a[i] * tot_d[j] - A[i][0] * D[j][0]) if i < stop else gmpy2.mpz(0)
+             for j in range(len(D) - 1)] for i in range(len(A) - 1)]
 
 
 def _settled(A, D, T, delta, start: dict[State, int], den0: int, Q: int) -> dict:
@@ -185,18 +191,67 @@ def common_denominator(T: list[list[int]], den0: int) -> int:
     2, of which the bound keeps 1,264: ``Q`` has 85,460 bits, and every big-number step
     of the chain is a sixth shorter. Primes from 1,000 up are kept as often as they come.
     """
-    kept, most = [], {}  # most[p][d]: the highest power of p in one T on anti-diagonal d
-    for i, row in enumerate(T):
-        for j, t in enumerate(row):
-            if t:
-                rest, powers = _without_small_primes(t)
-                kept.append(rest)
-                for p, k in powers:
-                    on = most.setdefault(p, {})
-                    if k > on.get(i + j, 0):
-                        on[i + j] = k
-    bounded = (gmpy2.mpz(p) ** sum(on.values()) for p, on in most.items())
-    return big_product([den0, *kept, *bounded])
+    most: dict = {}  # most[p][d]: the highest power of p in one T on anti-diagonal d
+    kept = [_bound(most, i, j, rest, powers) for i, j, rest, powers in _factored(T)]
+    return big_product([den0, *kept, *_bounded(most)])
+
+
+def _factored(T: list[list[int]]) -> list[tuple[int, int, Any, list[tuple[int, int]]]]:
+    """``(i, j, rest, small prime powers)`` of every non-zero ``T[i][j]``."""
+    return [(i, j, *_without_small_primes(t)) for i, row in enumerate(T)
+            for j, t in enumerate(row) if t]
+
+
+def _bound(most: dict, i: int, j: int, rest, powers: list[tuple[int, int]]):
+    """Note the small prime powers of state ``(i, j)``'s ``T`` in ``most``; ``rest``."""
+    for p, k in powers:
+        on = most.setdefault(p, {})
+        if k > on.get(i + j, 0):
+            on[i + j] = k
+    return rest
+
+
+def _bounded(most: dict) -> list:
+    return [gmpy2.mpz(p) ** sum(on.values()) for p, on in most.items()]
+
+
+def force_denominators(T: list[list[int]], den0: int) -> tuple[list, list]:
+    """``(rows, cols)``: ``rows[i]`` is ``common_denominator``'s bound over the states of
+    rows up to ``i`` only, ``cols[j]`` over columns up to ``j``.
+
+    Losses only grow, so every path to an absorbing state of row ``i`` (the attacker's
+    force ``i`` units in) stays in rows up to ``i``, and ``common_denominator``'s proof
+    holds there: that state's chance is a fraction over ``rows[i]``, which divides the
+    chain's ``Q``. Reducing ``n / Q`` is then ``n / (Q / rows[i])`` over ``rows[i]``: a
+    gcd of shorter numbers (40 v 40 mixed, 80 forces over 88,000 bits: the survivors'
+    fractions 0.142 -> 0.094 s of CPU, and 0.017 s for these bounds).
+    """
+    factored = _factored(T)
+    return (_prefix_bounds(factored, den0, len(T), 0),
+            _prefix_bounds(factored, den0, len(T[0]) if T else 0, 1))
+
+
+def _prefix_bounds(factored: list, den0: int, n: int, axis: int) -> list:
+    """``common_denominator``'s bound over the states whose ``axis`` index is at most
+    ``k``, for every ``k`` below ``n``."""
+    by: list[list] = [[] for _ in range(n)]
+    for f in factored:
+        by[f[axis]].append(f)
+    most: dict = {}  # as in common_denominator; each raised maximum multiplies in its rise
+    bound, out = gmpy2.mpz(den0), []
+    for k in range(n):
+        grow = []
+        for i, j, rest, powers in by[k]:
+            grow.append(rest)
+            for p, e in powers:
+                on = most.setdefault(p, {})
+                had = on.get(i + j, 0)
+                if e > had:
+                    on[i + j] = e
+                    grow.append(gmpy2.mpz(p) ** (e - had))
+        bound *= big_product(grow)
+        out.append(bound)
+    return out
 
 
 def _without_small_primes(t) -> tuple[int, list[tuple[int, int]]]:
@@ -458,8 +513,11 @@ def exact_battle(game: Game, spec: BattleSpec, workers: int | None = None):
         terminals = _chain_part
     else:
         from .rounds import capped_terminals as terminals
-    total = split_sum(lambda op: _summed(game, spec, terminals(game, spec, op)), ops, costs,
-                      workers)
+    # one chain fought to the end: its forces' fractions are reduced over their own rows'
+    # or columns' denominators (``force_denominators``), the other chains over the whole
+    alone = terminals is _chain_part and spec.retreat_at is None and len(ops) == 1
+    total = split_sum(lambda op: _summed(game, spec, terminals(game, spec, op),
+                                         op if alone else None), ops, costs, workers)
     return _combine(total), _survivor_fractions(total)
 
 
@@ -526,11 +584,35 @@ def _round_bits(game: Game, spec: BattleSpec, op: Opening) -> int:
     return math.prod(sum(p) for p in polys).bit_length()
 
 
-def _summed(game: Game, spec: BattleSpec, part) -> Part:
+def _summed(game: Game, spec: BattleSpec, part, alone: Opening | None = None) -> Part:
+    """A chain's fields and its survivors' numerators; ``alone``: the opening of the
+    battle's only chain, fought to the end (its forces' own denominators go with them:
+    ``force_denominators``)."""
     att, nums, den = part
     out = summarise(game, spec, att, nums)
-    out[SURVIVORS] = [(survivor_numerators(spec, att, nums), den)]  # a list: see _add_parts
+    dens = _own_denominators(game, spec, alone, den) if alone is not None else None
+    out[SURVIVORS] = [(survivor_numerators(spec, att, nums), den, dens)]  # see _add_parts
     return out, den
+
+
+def _own_denominators(game: Game, spec: BattleSpec, op: Opening, Q: int
+                      ) -> tuple[dict[str, tuple], dict[str, tuple]]:
+    """Each side's forces (``force_text``) with ``force_denominators``' bound and ``Q``
+    over it, where the bound divides ``Q`` (``Q`` is the plain product of every ``T`` if
+    the chain fell back to it)."""
+    from .common import force_text
+
+    A = suffix_products(side_polys(game, op.attacker, "attack", spec.attacker_weapons))
+    D = suffix_products(side_polys(game, spec.defender, "defense", spec.defender_weapons))
+    rows, cols = force_denominators(stay_out(A, D), op.den)
+    return ({force_text(op.attacker[i:]): c for i, q in enumerate(rows) if (c := _over(Q, q))},
+            {force_text(spec.defender[j:]): c for j, q in enumerate(cols) if (c := _over(Q, q))})
+
+
+def _over(Q: int, q: int) -> tuple | None:
+    """``(q, Q / q)`` if ``q`` divides ``Q``, else None."""
+    cofactor = gmpy2.divexact(Q, q)
+    return (q, cofactor) if cofactor * q == Q else None
 
 
 def survivor_numerators(spec: BattleSpec, att: tuple[str, ...], nums: dict[State, int]
@@ -564,7 +646,7 @@ def _survivor_fractions(part: Part) -> tuple[dict[str, Any], dict[str, Any]]:
     sides = []
     for k in range(2):
         by_key: dict[str, list[tuple[int, int]]] = {}
-        for c, (numerators, _) in enumerate(chains):
+        for c, (numerators, _, _) in enumerate(chains):
             for key, n in numerators[k].items():
                 if n:
                     by_key.setdefault(key, []).append((c, n))
@@ -574,9 +656,26 @@ def _survivor_fractions(part: Part) -> tuple[dict[str, Any], dict[str, Any]]:
     if work > MOST_SURVIVOR_WORK:
         return tuple(_likeliest({key: sum(_ratio(n, chains[c][1]) for c, n in parts)
                                  for key, parts in side.items()}) for side in sides)
-    scale = [gmpy2.divexact(gmpy2.mpz(common), den) for _, den in chains]
+    own = chains[0][2] if len(chains) == 1 and chains[0][1] == common else None
+    if own is not None:
+        return tuple(_likeliest({key: _reduced_over(parts[0][1], common, dens.get(key))
+                                 for key, parts in side.items()})
+                     for side, dens in zip(sides, own, strict=True))
+    scale = [gmpy2.divexact(gmpy2.mpz(common), den) for _, den, _ in chains]
     return tuple(_likeliest({key: reduced_fraction(sum(n * scale[c] for c, n in parts), common)
                              for key, parts in side.items()}) for side in sides)
+
+
+def _reduced_over(n: int, common: int, own: tuple | None) -> Fraction:
+    """``n / common`` reduced, through ``own = (q, common / q)`` (``q``: a denominator of
+    the fraction, ``force_denominators``) when ``common / q`` divides ``n``: the same
+    fraction, from a gcd of shorter numbers."""
+    if own is not None:
+        q, cofactor = own
+        m = gmpy2.divexact(n, cofactor)
+        if m * cofactor == n:
+            return reduced_fraction(m, q)
+    return reduced_fraction(n, common)
 
 
 def _ratio(n: int, den: int) -> float:

@@ -153,11 +153,11 @@ def _short(p: Fraction) -> str:
 
 
 def _digits(p: Fraction) -> int:
-    """Digits of ``a/b`` as ``fraction_text`` writes it, without writing it."""
-    import gmpy2
+    """Characters of ``a/b`` as ``fraction_text`` writes it (it keeps what it wrote: the
+    JSON answer gives the same fractions)."""
+    from warpress.engine.query import fraction_text
 
-    return (len(gmpy2.mpz(p.numerator).digits()) + 1
-            + len(gmpy2.mpz(p.denominator).digits()))
+    return len(fraction_text(p))
 
 
 def histogram(side: str, chances: dict[str, float], exact: dict[str, Fraction] | None = None,

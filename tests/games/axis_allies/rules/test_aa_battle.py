@@ -71,6 +71,32 @@ def test_exact_survivors_match_the_reference(game, kind, attacker, defender, mor
     assert all(type(p) is Fraction for side in survivors for p in side.values())
 
 
+@pytest.mark.parametrize("kind,attacker,defender", [
+    ("land", "4 infantry, 2 armor, 2 fighter, 1 bomber", "5 infantry, 2 armor, 1 fighter"),
+    ("sea", "2 submarine, 2 battleship, 1 carrier, 2 fighter", "2 transport, 2 submarine, "
+     "1 battleship, 1 fighter"),
+])
+def test_each_force_is_reduced_over_its_own_rows(game, kind, attacker, defender):
+    """A lone chain fought to the end (no AA gun) reduces each force's chance over the
+    bound of the rows (attacker) or columns (defender) it is reached through: that bound
+    divides the chain's denominator and the rest divides the force's numerator, for every
+    force but 'none' (else the slower reduction over the whole denominator is taken)."""
+    from warpress.games.axis_allies.rules import odds
+
+    sp = spec(game, attacker, defender, kind)
+    (op,) = odds.shared_chains(odds.openings(game, sp))
+    att, nums, Q = odds._chain_part(game, sp, op)
+    own = odds._own_denominators(game, sp, op, Q)
+    for side, numerators, bounds in zip((att, sp.defender), odds.survivor_numerators(
+            sp, att, nums), own, strict=True):
+        assert set(bounds) == {force_text(side[k:]) for k in range(len(side))}
+        for force, n in numerators.items():
+            if force != "none":
+                q, cofactor = bounds[force]
+                assert q * cofactor == Q and n % cofactor == 0
+        assert bounds[force_text(side)][0].bit_length() < Q.bit_length() // 2
+
+
 CAPPED = [
     ("land", "1 infantry, 1 armor", "2 infantry", {"rounds": 1}),
     ("land", "1 infantry", "1 infantry", {"rounds": 3}),
