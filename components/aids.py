@@ -108,7 +108,17 @@ def result_name(table: Table, result: str) -> str:
     return table.labels.get(result) or readable(result)
 
 
-_NAMES: dict[int, tuple[Game, dict[str, str]]] = {}
+#: Per-object results (``once``): id -> (the object, its result); the object is kept so
+#: that its id cannot be reused by another while the entry lives.
+_ONCE: dict[tuple[str, int], tuple[object, object]] = {}
+
+
+def once(kind: str, obj, compute):
+    """``compute(obj)``, computed once per object (games and tables are immutable)."""
+    hit = _ONCE.get((kind, id(obj)))
+    if hit is None or hit[0] is not obj:
+        hit = _ONCE[kind, id(obj)] = (obj, compute(obj))
+    return hit[1]
 
 
 def record_names(game: Game | None) -> dict[str, str]:
@@ -116,14 +126,15 @@ def record_names(game: Game | None) -> dict[str, str]:
     fuze VT信管; ``japan`` -> the side's name), for ids that appear as table values."""
     if game is None:
         return {}
-    hit = _NAMES.get(id(game))
-    if hit is None or hit[0] is not game:
-        ids = Counter(record.id for _section, record in records(game))
-        names = {record.id: record.label for _section, record in records(game)
-                 if record.name and ids[record.id] == 1}  # an id two sections share: no name
-        names.update((side.id, side.label) for side in game.info.sides if side.name)
-        hit = _NAMES[id(game)] = (game, names)
-    return hit[1]
+    return once("names", game, _record_names)
+
+
+def _record_names(game: Game) -> dict[str, str]:
+    ids = Counter(record.id for _section, record in records(game))
+    names = {record.id: record.label for _section, record in records(game)
+             if record.name and ids[record.id] == 1}  # an id two sections share: no name
+    names.update((side.id, side.label) for side in game.info.sides if side.name)
+    return names
 
 
 def value_text(table: Table, value, names: dict[str, str] | None = None,
@@ -152,7 +163,7 @@ def result_text(table: Table, value, names: dict[str, str], result: str | None =
     percentage a player reads at a glance (``88.8 %``)."""
     if value is None:
         return "–"
-    if result is not None and _is_chance_column(table, result):
+    if result is not None and result in once("chances", table, _chance_columns):
         chance = _fraction(value)
         if chance is not None:
             return f"{100 * float(chance):.1f} %"
@@ -171,10 +182,11 @@ def _fraction(value) -> Fraction | None:
     return Fraction(int(numerator), int(denominator))
 
 
-def _is_chance_column(table: Table, result: str) -> bool:
-    """Whether ``result`` holds fractions, one of them long (then all print as percents)."""
-    fractions = [_fraction(table.result(row).get(result)) for row in table.rows]
-    return any(f is not None and f.denominator > LONG_FRACTION for f in fractions)
+def _chance_columns(table: Table) -> frozenset[str]:
+    """The results that hold fractions, one of them long (all print as percentages)."""
+    long = {result for row in table.rows for result, value in table.result(row).items()
+            if (f := _fraction(value)) is not None and f.denominator > LONG_FRACTION}
+    return frozenset(long)
 
 
 def _is_id(text: str) -> bool:
