@@ -156,7 +156,7 @@ def runtime_problem(exc: BaseException) -> Problem | None:
     from .. import games
     from .loader import entry_point_games
 
-    roots = {name: folder for name, folder in games._BOUND.items()}
+    roots = games.bound()
     roots.update({entry.package: entry.folder for entry in entry_point_games().values()})
     found: tuple[Path, str, int] | None = None
     tb = exc.__traceback__

@@ -30,6 +30,11 @@ def bind(name: str, folder: Path) -> None:
     _BOUND[name] = folder
 
 
+def bound() -> dict[str, Path]:
+    """Every bound package name -> its folder (a copy)."""
+    return dict(_BOUND)
+
+
 class _FolderPackage(Loader):
     """A game folder as a package: an empty module whose ``__path__`` is the folder."""
 
