@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
@@ -17,6 +18,10 @@ from click.testing import CliRunner
 from warpress.cli import main
 from warpress.engine.query import run_query
 from warpress.engine.registry import ref_table
+
+HERE = str(Path(__file__).resolve().parent)
+if HERE not in sys.path:  # the tests' own helper modules (data_edits) import by name
+    sys.path.insert(0, HERE)
 
 FIXTURES = Path(__file__).parent / "fixtures"
 

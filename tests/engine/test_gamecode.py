@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from data_edits import edit as _edit
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "games"
 
@@ -72,13 +73,6 @@ def tiny_folder(root: Path, game_id: str = "tiny", **files: str) -> Path:
 def own_python(root: Path, game_id: str = "tiny", extra: int = 0) -> Path:
     return tiny_folder(root, game_id, **{"rules.py": RULES.format(id=game_id, extra=extra),
                                          "checks.py": CHECKS, "kit.py": KIT})
-
-
-def _edit(folder: Path, old: str, new: str) -> None:
-    path = folder / "game.yaml"
-    text = path.read_text(encoding="utf-8")
-    assert old in text
-    path.write_text(text.replace(old, new, 1), encoding="utf-8")
 
 
 # --- a folder's own rules, checks and kit part ---------------------------------------------

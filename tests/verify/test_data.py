@@ -6,19 +6,10 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from data_edits import edit as _edit
+from data_edits import problems as _messages
 from warpress.cli import main
 from warpress.verify.data import check_folder
-
-
-def _edit(folder: Path, old: str, new: str, name: str = "game.yaml") -> None:
-    path = folder / name
-    text = path.read_text(encoding="utf-8")
-    assert old in text, f"fixture lacks {old!r}"
-    path.write_text(text.replace(old, new, 1), encoding="utf-8")
-
-
-def _messages(folder: Path) -> list[str]:
-    return [str(p) for p in check_folder(str(folder)).problems]
 
 
 def test_the_fixture_is_clean(tiny_game):

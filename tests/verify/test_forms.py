@@ -3,23 +3,12 @@ stacking), on tests/fixtures/games/corps copied into tmp_path and broken one way
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from click.testing import CliRunner
+from data_edits import edit as _edit
+from data_edits import problems as _messages
 from warpress.cli import main
 from warpress.verify.data import check_folder
-
-
-def _edit(folder: Path, name: str, old: str, new: str) -> None:
-    path = folder / name
-    text = path.read_text(encoding="utf-8")
-    assert old in text, f"fixture lacks {old!r}"
-    path.write_text(text.replace(old, new, 1), encoding="utf-8")
-
-
-def _messages(folder: Path) -> list[str]:
-    return [str(p) for p in check_folder(str(folder)).problems]
 
 
 def test_the_designer_game_is_clean(corps_game):
@@ -80,7 +69,7 @@ BREAKS = [
 @pytest.mark.parametrize(("name", "old", "new", "where", "words"), BREAKS,
                          ids=[b[4][:40] for b in BREAKS])
 def test_each_break_is_refused_with_file_and_line(corps_game, name, old, new, where, words):
-    _edit(corps_game, name, old, new)
+    _edit(corps_game, old, new, name)
     messages = _messages(corps_game)
     hits = [m for m in messages if words in m]
     assert hits, messages
@@ -90,16 +79,17 @@ def test_each_break_is_refused_with_file_and_line(corps_game, name, old, new, wh
 
 
 def test_stacking_in_steps_counts_each_units_steps(corps_game):
-    _edit(corps_game, "combat.yaml", "{id: per-hex, limit: 2, of: units",
-          "{id: per-hex, limit: 3, of: steps")
+    _edit(corps_game, "{id: per-hex, limit: 2, of: units", "{id: per-hex, limit: 3, of: steps",
+          "combat.yaml")
     messages = _messages(corps_game)
     assert any("hex 0504 holds 4 steps at set-up (s1, s2): stacking limit 3" in m
                for m in messages), messages
 
 
 def test_a_default_entry_serves_terrain_without_one(corps_game):
-    _edit(corps_game, "combat.yaml", "  - {id: clear, name: Clear, movement: 1, rule: \"6.1\"}",
-          "  - {id: other, name: Other terrain, movement: 1, default: yes, rule: \"6.1\"}")
+    _edit(corps_game, "  - {id: clear, name: Clear, movement: 1, rule: \"6.1\"}",
+          "  - {id: other, name: Other terrain, movement: 1, default: yes, rule: \"6.1\"}",
+          "combat.yaml")
     assert _messages(corps_game) == []
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 from click.testing import CliRunner
+from data_edits import edit as _edit
 from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
@@ -45,11 +46,6 @@ def _box_capacity(game):
             assert self.units <= 5, f"box holds {self.units} units (rule 2.1: 5)"
 
     return Box
-
-
-def _edit(folder, old: str, new: str) -> None:
-    path = folder / "game.yaml"
-    path.write_text(path.read_text(encoding="utf-8").replace(old, new, 1), encoding="utf-8")
 
 
 def test_a_property_passes_on_the_rules(tiny_game):
