@@ -120,17 +120,39 @@ def _after_aa(game: Game, spec: BattleSpec) -> list[tuple[tuple[str, ...], int, 
         results = [({**lost, plane: k}, w * math.comb(n, k) * kill**k * miss ** (n - k))
                    for lost, w in results for k in range(n + 1)]
     den = 6 ** (per * len(spec.aircraft))
-    return [(_without(spec.attacker, lost), w, den) for lost, w in results]
+    runs = _runs(spec.attacker)
+    return [(_without(spec.attacker, lost, runs), w, den) for lost, w in results]
 
 
-def _without(units: tuple[str, ...], lost: dict[str, int]) -> tuple[str, ...]:
-    """The order with ``lost[type]`` units of each type removed (the last ones)."""
-    out = list(units)
-    for plane, k in lost.items():
-        for _ in range(k):
-            idx = len(out) - 1 - out[::-1].index(plane)
-            del out[idx]
+def _without(units: tuple[str, ...], lost: dict[str, int],
+             runs: list[tuple[str, int, int]]) -> tuple[str, ...]:
+    """The order with ``lost[type]`` units of each type removed (the last ones); ``runs``:
+    the order's ``_runs``."""
+    if not any(lost.values()):
+        return units
+    if len(runs) == len({t for t, _, _ in runs}):  # each type in one run: cut its tail
+        return tuple(u for t, a, n in runs for u in units[a:a + n - lost.get(t, 0)])
+    keep = {t: units.count(t) - lost.get(t, 0) for t in lost}
+    out = []
+    for unit in units:
+        left = keep.get(unit)
+        if left is None:
+            out.append(unit)
+        elif left:
+            out.append(unit)
+            keep[unit] = left - 1
     return tuple(out)
+
+
+def _runs(units: tuple[str, ...]) -> list[tuple[str, int, int]]:
+    """``(type, start, length)`` of each run of one type in ``units``."""
+    runs: list[tuple[str, int, int]] = []
+    for i, unit in enumerate(units):
+        if runs and runs[-1][0] == unit:
+            runs[-1] = (unit, runs[-1][1], runs[-1][2] + 1)
+        else:
+            runs.append((unit, i, 1))
+    return runs
 
 
 def _sea_first_round(game: Game, spec: BattleSpec, attacker: tuple[str, ...]):

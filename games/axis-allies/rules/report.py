@@ -53,7 +53,7 @@ def battle_answer(game: Game, spec: BattleSpec, exact: bool, errata: tuple[str, 
         from .floats import float_battle
 
         fractions = None
-        values, survivors = float_battle(game, spec)
+        values, survivors = float_battle(game, spec, LEAST_SHOWN)
         attacker, defender = (_sorted(side) for side in survivors)
     names = shown_fields(spec, values)
     result: dict[str, Any] = {k: values[k] for k in names}

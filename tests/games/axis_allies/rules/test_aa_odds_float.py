@@ -101,6 +101,54 @@ def test_big_battles_match_the_exact_odds(game, kind, attacker, defender, more, 
         assert [abs(sum(side.values()) - 1) < 1e-12 for side in survivors_x] == [True] * 2
 
 
+# --------------------------------------------------------------------------- table paths
+
+
+@settings(max_examples=25, deadline=None)
+@given(battles())
+def test_the_pulled_fire_and_the_unscaled_table_match_the_exact_odds(game, battle):
+    """Small battles take the scattered fire on the scaled table; big ones one die at a time
+    (``PULLED_FIRE``); a table whose scale would leave the float range is kept plain
+    (``FLOAT_RANGE``). Every path holds to the exact odds."""
+    kind, attacker, defender, more = battle
+    sp = spec(game, attacker, defender, kind, **more)
+    fractions, survivors_x = O.exact_battle(game, sp, workers=1)
+    for pulled, scaled in ((0, F.FLOAT_RANGE), (10**9, 0), (0, 0)):
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setattr(F, "PULLED_FIRE", pulled)
+            mp.setattr(F, "FLOAT_RANGE", scaled)
+            floats, survivors_f = F.float_battle(game, sp)
+        assert_close(floats, fractions, survivors_f, survivors_x)
+
+
+def test_the_scale_is_kept_plain_past_the_float_range(game):
+    sp = spec(game, "40 infantry", "40 infantry, 1 fighter")
+    ends = F.Solver(game, sp, O.openings(game, sp), F.attacker_blocks(game, sp), F.CUTS)
+    scaled = ends.scaled
+    assert scaled.scale.max() == 2.0**40  # c = 2 (infantry's 4 ways to miss, 2 to hit)
+    assert [list(t) for t in scaled.taps[:40]] == [[1.0, 1.0]] * 40
+    assert list(scaled.taps[40]) == [1.0, 4.0]  # the fighter: 2 ways to miss, 4 to hit
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(F, "FLOAT_RANGE", 5)  # 40 levels of 2 pass 10**5
+        plain = F.Solver(game, sp, O.openings(game, sp), F.attacker_blocks(game, sp),
+                         F.CUTS).scaled
+    assert plain.scale.max() == 1.0 and plain.pivot == [1.0] * 41
+
+
+def test_a_casualty_order_in_several_runs_of_a_type_loses_the_last_ones(game):
+    from warpress.games.axis_allies.rules import opening
+
+    order = ("fighter", "infantry", "fighter", "bomber", "fighter")
+    runs = opening._runs(order)
+    assert runs == [("fighter", 0, 1), ("infantry", 1, 1), ("fighter", 2, 1),
+                    ("bomber", 3, 1), ("fighter", 4, 1)]
+    assert opening._without(order, {"fighter": 2, "bomber": 0}, runs) == \
+        ("fighter", "infantry", "bomber")
+    blocks = ("infantry",) * 3 + ("fighter",) * 2 + ("bomber",) * 2
+    assert opening._without(blocks, {"fighter": 1, "bomber": 2}, opening._runs(blocks)) == \
+        ("infantry",) * 3 + ("fighter",)
+
+
 # --------------------------------------------------------------------------- cuts
 
 
