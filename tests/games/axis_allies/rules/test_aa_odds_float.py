@@ -8,6 +8,7 @@ from fractions import Fraction
 from functools import cache
 from itertools import product
 
+import numpy as np
 import pytest
 from aa_fraction_reference import hits, spec
 from hypothesis import given, settings
@@ -108,17 +109,37 @@ def test_big_battles_match_the_exact_odds(game, kind, attacker, defender, more, 
 @given(battles())
 def test_the_pulled_fire_and_the_unscaled_table_match_the_exact_odds(game, battle):
     """Small battles take the scattered fire on the scaled table; big ones one die at a time
-    (``PULLED_FIRE``); a table whose scale would leave the float range is kept plain
-    (``FLOAT_RANGE``). Every path holds to the exact odds."""
+    (``PULLED_FIRE``), the later rows on a second thread (``THREADED``); a table whose scale
+    would leave the float range is kept plain (``FLOAT_RANGE``). Every path holds to the
+    exact odds."""
     kind, attacker, defender, more = battle
     sp = spec(game, attacker, defender, kind, **more)
     fractions, survivors_x = O.exact_battle(game, sp, workers=1)
-    for pulled, scaled in ((0, F.FLOAT_RANGE), (10**9, 0), (0, 0)):
+    for pulled, scaled, threaded in ((0, F.FLOAT_RANGE, 0), (10**9, 0, 10**9), (0, 0, 0)):
         with pytest.MonkeyPatch.context() as mp:
             mp.setattr(F, "PULLED_FIRE", pulled)
             mp.setattr(F, "FLOAT_RANGE", scaled)
+            mp.setattr(F, "THREADED", threaded)
             floats, survivors_f = F.float_battle(game, sp)
         assert_close(floats, fractions, survivors_f, survivors_x)
+
+
+@pytest.mark.parametrize("attacker,defender,kind", [
+    ("3 infantry, 4 fighter, 4 bomber", "8 infantry, 1 antiaircraft", "land"),
+    ("2 submarine, 3 battleship, 2 fighter", "2 transport, 3 submarine, 2 battleship", "sea"),
+])
+def test_the_threaded_table_gives_the_same_bits_as_one_thread(game, attacker, defender, kind):
+    sp = spec(game, attacker, defender, kind)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(F, "THREADED", 10**9)
+        one = F.float_ends(game, sp)
+        mp.setattr(F, "THREADED", 0)
+        mp.setattr(F, "PULLED_FIRE", 0)
+        two = F.float_ends(game, sp)
+        mp.setattr(F, "THREADED", 10**9)
+        pulled = F.float_ends(game, sp)
+    assert np.array_equal(two.P, pulled.P)  # the thread changes no bit
+    assert np.abs(two.P - one.P).max() < 1e-15
 
 
 def test_the_scale_is_kept_plain_past_the_float_range(game):
