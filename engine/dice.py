@@ -65,6 +65,7 @@ class MissingRoll(DiceError):
     def __init__(self, name: str, die: str, used: int = 0):
         self.name = name
         self.die = die
+        self.used = used
         if used:
             message = f"need another {die} roll for {name!r}; all {used} given were used"
         else:

@@ -102,6 +102,9 @@ def run_lookup(game: Game, ref: RefTable, pairs: Sequence[str]) -> dict[str, Any
     except MissingRoll as exc:
         item = next((i for i in ref.inputs if i.name == exc.name), None)
         allowed = item.allowed() if item else f"{exc.die} result"
+        if exc.used:
+            raise BadInput(f"input {exc.name}: all {exc.used} roll(s) given were used and "
+                           f"the procedure needs another ({allowed})") from None
         raise BadInput(f"missing input {exc.name!r} ({allowed})") from None
     _check_sequences_used(ref, dice)
     out = _base(game, ref, args, rolls)
