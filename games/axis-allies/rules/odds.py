@@ -579,11 +579,9 @@ def checked_work(game: Game, spec: BattleSpec, ops: list[Opening],
             sizes += f" in {len(ops)} chains"
     if stop_round(spec) is not None:
         sizes += f", {stop_round(spec)} rounds"
-    raise BadInput(f"inputs attacker, defender: exact odds for this battle ({sizes}) are "
-                   "more than this tool computes (at most the work and memory of 100 "
-                   f"infantry a side fought to the end: 72 s and 2.2 GB here; this battle: "
-                   f"{over:.3g} times that); ask with fewer units, fewer rounds or fewer "
-                   "aircraft against an AA gun, or use roll")
+    raise BadInput(f"inputs attacker, defender: exact odds for this battle ({sizes}) need "
+                   f"{over:.3g} times the most this tool computes (100 infantry a side: 72 s, "
+                   "2.2 GB here); leave out --exact, or use roll")
 
 
 def _round_bits(game: Game, spec: BattleSpec, op: Opening) -> int:

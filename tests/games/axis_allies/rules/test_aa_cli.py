@@ -85,7 +85,7 @@ def test_research_shape(cli_json):
     (("odds", "axis-allies", "battle", "attacker=1 infantry", "defender=1 infantry",
       "rounds=101"), "rounds='101'"),
     (("odds", "axis-allies", "battle", "attacker=101 infantry", "defender=100 infantry",
-      "--exact"), "(101 v 100 units) are more than this tool computes"),
+      "--exact"), "(101 v 100 units) need 1.03 times the most this tool computes"),
     (("odds", "axis-allies", "battle", "attacker=100 infantry", "defender=100 infantry",
       "rounds=60", "--exact"), "(100 v 100 units, 60 rounds)"),
     (("odds", "axis-allies", "battle", "attacker=40 infantry, 20 fighter, 20 bomber",
