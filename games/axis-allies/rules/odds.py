@@ -506,16 +506,26 @@ def battle_odds(game: Game, spec: BattleSpec, workers: int | None = None) -> dic
     return exact_battle(game, spec, workers)[0]
 
 
-def exact_battle(game: Game, spec: BattleSpec, workers: int | None = None):
+#: What ``exact_battle(survivors=)`` takes: the survivors' chances as floats from the exact
+#: numerators (cheap), or as exact fractions (each force's fraction reduced: slower).
+SURVIVOR_KINDS = ("float", "exact")
+
+
+def exact_battle(game: Game, spec: BattleSpec, workers: int | None = None,
+                 survivors: str = "float"):
     """``(fields, survivors)``: the exact probabilities (and expected survivors) of a
     battle, fought to the end, cut off after ``spec.rounds`` or left by a retreat
     (``rounds.capped_terminals``, ``retreat_row``); and the chance of each side's
-    surviving force (floats, ``survivor_chances``).
+    surviving force, likeliest first: floats from the exact numerators by default,
+    exact fractions with ``survivors="exact"`` while ``MOST_SURVIVOR_WORK`` allows
+    (``_survivor_fractions``).
 
     Each opening (AA result) is a chain of its own; with several, big ones, they are
     shared between ``workers`` processes (default: 2 when the work is worth a fork).
     Battles past ``MOST_WORK`` or ``MOST_MEMORY`` are refused (``checked_work``).
     """
+    if survivors not in SURVIVOR_KINDS:
+        raise ValueError(f"survivors={survivors!r} is not one of {SURVIVOR_KINDS}")
     results = openings(game, spec)
     ops = shared_chains(results)
     costs = checked_work(game, spec, ops, len(results))
@@ -527,10 +537,12 @@ def exact_battle(game: Game, spec: BattleSpec, workers: int | None = None):
         from .rounds import capped_terminals as terminals
     # one chain fought to the end: its forces' fractions are reduced over their own rows'
     # or columns' denominators (``force_denominators``), the other chains over the whole
-    alone = terminals is _chain_part and spec.retreat_at is None and len(ops) == 1
+    exact = survivors == "exact"
+    alone = exact and terminals is _chain_part and spec.retreat_at is None and len(ops) == 1
     total = split_sum(lambda op: _summed(game, spec, terminals(game, spec, op),
                                          op if alone else None), ops, costs, workers)
-    return _combine(total), _survivor_fractions(total)
+    return _combine(total), (_survivor_fractions(total) if exact else
+                             _survivor_floats(*_by_force(total)))
 
 
 def chain_cost(na: int, nd: int, rounds: int | None = None,
@@ -646,7 +658,26 @@ def _survivor_fractions(part: Part) -> tuple[dict[str, Any], dict[str, Any]]:
     adding up to 1 exactly while ``MOST_SURVIVOR_WORK`` allows, else floats.
     ``part[SURVIVORS]``: each chain's numerators by force, over its own denominator.
     """
-    chains, common = part[0].get(SURVIVORS, []), part[1]
+    chains, sides = _by_force(part)
+    common = part[1]
+    work = sum(len(parts) for side in sides for parts in side.values()) * \
+        int(common).bit_length()
+    if work > MOST_SURVIVOR_WORK:
+        return _survivor_floats(chains, sides)
+    own = chains[0][2] if len(chains) == 1 and chains[0][1] == common else None
+    if own is not None:
+        return tuple(_likeliest({key: _reduced_over(parts[0][1], common, dens.get(key))
+                                 for key, parts in side.items()})
+                     for side, dens in zip(sides, own, strict=True))
+    scale = [gmpy2.divexact(gmpy2.mpz(common), den) for _, den, _ in chains]
+    return tuple(_likeliest({key: reduced_fraction(sum(n * scale[c] for c, n in parts), common)
+                             for key, parts in side.items()}) for side in sides)
+
+
+def _by_force(part: Part) -> tuple[list, list[dict[str, list[tuple[int, int]]]]]:
+    """``part[SURVIVORS]`` (each chain's numerators by force, over its own denominator) and
+    each side's forces with the ``(chain, numerator)`` pairs that reach them."""
+    chains = part[0].get(SURVIVORS, [])
     sides = []
     for k in range(2):
         by_key: dict[str, list[tuple[int, int]]] = {}
@@ -655,18 +686,13 @@ def _survivor_fractions(part: Part) -> tuple[dict[str, Any], dict[str, Any]]:
                 if n:
                     by_key.setdefault(key, []).append((c, n))
         sides.append(by_key)
-    work = sum(len(parts) for side in sides for parts in side.values()) * \
-        int(common).bit_length()
-    if work > MOST_SURVIVOR_WORK:
-        return tuple(_likeliest({key: sum(_ratio(n, chains[c][1]) for c, n in parts)
-                                 for key, parts in side.items()}) for side in sides)
-    own = chains[0][2] if len(chains) == 1 and chains[0][1] == common else None
-    if own is not None:
-        return tuple(_likeliest({key: _reduced_over(parts[0][1], common, dens.get(key))
-                                 for key, parts in side.items()})
-                     for side, dens in zip(sides, own, strict=True))
-    scale = [gmpy2.divexact(gmpy2.mpz(common), den) for _, den, _ in chains]
-    return tuple(_likeliest({key: reduced_fraction(sum(n * scale[c] for c, n in parts), common)
+    return chains, sides
+
+
+def _survivor_floats(chains: list, sides: list) -> tuple[dict[str, float], dict[str, float]]:
+    """Each side's forces with their chances as floats, each chain's numerator over its
+    denominator (``_ratio``: no gcd, no fraction), likeliest first."""
+    return tuple(_likeliest({key: sum(_ratio(n, chains[c][1]) for c, n in parts)
                              for key, parts in side.items()}) for side in sides)
 
 

@@ -3,10 +3,11 @@ IPC losses, as JSON fields and as text that fits 80 columns.
 
 Both number types give the same answer shape: floating point (``floats.float_battle``) by
 default, exact fractions (``odds.exact_battle``) with ``--exact``. With ``--exact`` the
-survivors' chances are fractions too (``result.exact_survivors``, every force, adding up to
-1 exactly; ``result.survivors`` holds them as floats) unless that work passes
+survivors' chances are floats from the exact numerators; asked with ``survivors=exact``
+they are fractions too (``result.exact_survivors``, every force, adding up to 1 exactly;
+``result.survivors`` holds them as floats) unless that work passes
 ``odds.MOST_SURVIVOR_WORK`` (big battles against an AA gun: floats then, from the exact
-numerators); the IPC losses are floats either way.
+numerators). The IPC losses are floats either way.
 """
 
 from __future__ import annotations
@@ -36,17 +37,19 @@ LABELS = {
 }
 
 
-def battle_answer(game: Game, spec: BattleSpec, exact: bool, errata: tuple[str, ...]
-                  ) -> OddsAnswer:
+def battle_answer(game: Game, spec: BattleSpec, exact: bool, errata: tuple[str, ...],
+                  survivors_asked: str = "float") -> OddsAnswer:
     """The battle's odds as an ``OddsAnswer``: floats in ``result``, fractions in
-    ``exact`` when asked, and the whole text answer."""
+    ``exact`` when asked, and the whole text answer. ``survivors_asked``: the input
+    ``survivors`` (``exact`` only with ``exact``: the survivors' fractions)."""
     exact_survivors = None
     if exact:
         from .odds import exact_battle
 
-        fractions, survivors = exact_battle(game, spec)
+        fractions, survivors = exact_battle(game, spec, survivors=survivors_asked)
         values: dict[str, Any] = {k: float(fractions[k]) for k in FIELDS}
-        if all(isinstance(p, Fraction) for side in survivors for p in side.values()):
+        if survivors_asked == "exact" and all(
+                isinstance(p, Fraction) for side in survivors for p in side.values()):
             exact_survivors = survivors  # else floats: exact ones would cost too much
         attacker, defender = ({k: float(p) for k, p in side.items()} for side in survivors)
     else:
@@ -73,7 +76,8 @@ def battle_answer(game: Game, spec: BattleSpec, exact: bool, errata: tuple[str, 
                 for side, chances in zip(("attacker", "defender"), exact_survivors,
                                          strict=True)}
     return OddsAnswer(result=result, exact=exact_part, rules=rules_of(spec), errata=errata,
-                      text=answer_text(result, exact_part, exact_survivors))
+                      text=answer_text(result, exact_part, exact_survivors,
+                                       survivors_asked == "exact"))
 
 
 def shown_fields(spec: BattleSpec, values: dict[str, float]) -> list[str]:
@@ -117,9 +121,10 @@ def _sorted(chances: dict[str, float]) -> dict[str, float]:
 
 
 def answer_text(result: dict[str, Any], exact: dict[str, Fraction],
-                exact_survivors: tuple[dict[str, Fraction], dict[str, Fraction]] | None = None
-                ) -> str:
-    """The text answer (the command's head ``axis-allies battle: `` goes before it)."""
+                exact_survivors: tuple[dict[str, Fraction], dict[str, Fraction]] | None = None,
+                survivors_asked: bool = False) -> str:
+    """The text answer (the command's head ``axis-allies battle: `` goes before it);
+    ``survivors_asked``: the survivors' fractions were asked (``survivors=exact``)."""
     lines = ["exact fractions" if exact else
              "floating point (exact fractions with --exact)"]
     for key in (k for k in LABELS if k in result):
@@ -133,9 +138,12 @@ def answer_text(result: dict[str, Any], exact: dict[str, Fraction],
     for k, side in enumerate(("attacker", "defender")):
         lines.extend(histogram(side, result["survivors"][side],
                                exact_survivors[k] if exact_survivors else None))
-    if exact and not exact_survivors:
+    if exact and survivors_asked and not exact_survivors:
         lines.append("  (the survivors' chances in floating point: this battle has too many "
                      "forces with too long fractions to give them exactly)")
+    elif exact and not exact_survivors:
+        lines.append("  (the survivors' chances in floating point from the exact numerators; "
+                     "survivors=exact gives their fractions)")
     return "\n".join(lines)
 
 

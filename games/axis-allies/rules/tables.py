@@ -10,6 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 from warpress.engine.dice import Dice
+from warpress.engine.errors import BadInput
+from warpress.engine.inputs import quote
 from warpress.engine.model import Game
 from warpress.engine.registry import Answer, Input, OddsAnswer
 
@@ -228,12 +230,17 @@ def distance(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
 
 
 def _battle_odds(game: Game, args: dict[str, Any], exact: bool = False) -> OddsAnswer:
-    """Floating point by default, exact fractions with ``exact`` (``report``)."""
+    """Floating point by default, exact fractions with ``exact`` (``report``); the
+    survivors' fractions only when asked (``survivors=exact``, with ``exact``)."""
     from . import battle as B
     from .report import battle_answer
 
+    survivors = args.get("survivors") or "float"
+    if survivors == "exact" and not exact:
+        raise BadInput(f"input survivors={quote(survivors)}: the survivors' exact fractions "
+                       "need --exact")
     spec = B.make_spec(game, args)
-    return battle_answer(game, spec, exact, _battle_errata(spec))
+    return battle_answer(game, spec, exact, _battle_errata(spec), survivors)
 
 
 def _battle_errata(spec) -> tuple[str, ...]:
@@ -271,6 +278,8 @@ ROLL_INPUTS = [
               "units or fewer", min=1, max=MOST_UNITS, default=None),
         Input("attacker_weapons", "ids", "attacker's developed weapons", default=None),
         Input("defender_weapons", "ids", "defender's developed weapons", default=None),
+        Input("survivors", "enum", "the surviving forces' chances: float, or exact fractions "
+              "(with --exact; slower)", choices=("float", "exact"), default="float"),
         *ROLL_INPUTS,
     ],
     results=["winner", "attacker_takes", "attacker_left", "defender_left", "rounds",

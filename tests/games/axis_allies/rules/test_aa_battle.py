@@ -61,7 +61,7 @@ def test_exact_odds_match_the_reference(game, kind, attacker, defender, more):
 @pytest.mark.parametrize("kind,attacker,defender,more", CASES)
 def test_exact_survivors_match_the_reference(game, kind, attacker, defender, more):
     sp = spec(game, attacker, defender, kind, **more)
-    fields, survivors = exact_battle(game, sp)
+    fields, survivors = exact_battle(game, sp, survivors="exact")
     want: tuple[dict, dict] = ({}, {})
     for ends, p in reference_odds(game, sp, end_states).items():
         for side, left in zip(want, ends, strict=True):
@@ -69,6 +69,11 @@ def test_exact_survivors_match_the_reference(game, kind, attacker, defender, mor
     assert survivors == want
     assert [sum(side.values()) for side in survivors] == [1, 1]
     assert all(type(p) is Fraction for side in survivors for p in side.values())
+    _, floats = exact_battle(game, sp)  # by default: floats from the exact numerators
+    for side_f, side_x in zip(floats, want, strict=True):
+        assert all(type(p) is float for p in side_f.values())
+        assert set(side_f) == set(side_x)
+        assert all(abs(side_f[k] - float(p)) < 1e-15 for k, p in side_x.items())
 
 
 @pytest.mark.parametrize("kind,attacker,defender", [

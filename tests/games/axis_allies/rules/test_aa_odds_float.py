@@ -62,7 +62,7 @@ def battles(draw):
 def test_floats_match_the_exact_odds(game, battle):
     kind, attacker, defender, more = battle
     sp = spec(game, attacker, defender, kind, **more)
-    fractions, survivors_x = O.exact_battle(game, sp, workers=1)
+    fractions, survivors_x = O.exact_battle(game, sp, workers=1, survivors="exact")
     floats, survivors_f = F.float_battle(game, sp)
     assert_close(floats, fractions, survivors_f, survivors_x)
     assert_exact_survivors(fractions, survivors_x)
@@ -79,7 +79,7 @@ def assert_exact_survivors(fields, survivors):
         assert sum(p * units(name) for name, p in side.items()) == fields[key]
 
 
-BIG = [  # the last item: whether --exact gives the survivors as fractions
+BIG = [  # the last item: whether --exact survivors=exact gives the survivors as fractions
     ("land", "20 infantry, 10 armor, 6 fighter, 4 bomber",
      "24 infantry, 8 armor, 6 fighter, 1 antiaircraft, 1 bomber", {}, False),
     ("land", "1 infantry, 20 fighter, 19 bomber", "39 infantry, 1 antiaircraft", {}, False),
@@ -92,7 +92,7 @@ BIG = [  # the last item: whether --exact gives the survivors as fractions
 @pytest.mark.parametrize("kind,attacker,defender,more,exact", BIG)
 def test_big_battles_match_the_exact_odds(game, kind, attacker, defender, more, exact):
     sp = spec(game, attacker, defender, kind, **more)
-    fractions, survivors_x = O.exact_battle(game, sp)
+    fractions, survivors_x = O.exact_battle(game, sp, survivors="exact")
     floats, survivors_f = F.float_battle(game, sp)
     assert_close(floats, fractions, survivors_f, survivors_x)
     if exact:
@@ -260,9 +260,66 @@ def test_the_text_answer_fits_80_columns_and_shows_the_likeliest(cli):
     assert any("#" in line and "battleship" in line for line in lines)
 
 
+@pytest.mark.parametrize("attacker,defender", [
+    ("2 infantry, 1 fighter", "2 infantry, 1 antiaircraft"),  # several chains
+    ("3 infantry, 1 armor, 1 fighter", "3 infantry, 1 fighter"),  # one chain, fought out
+])
+def test_exact_odds_give_the_survivors_as_floats_by_default(cli, cli_json, attacker,
+                                                             defender):
+    args = ("odds", "axis-allies", "battle", f"attacker={attacker}", f"defender={defender}",
+            "--exact")
+    data = cli_json(*args)
+    result = data["result"]
+    assert "exact_survivors" not in result and data["inputs"]["survivors"] == "float"
+    fields = {k: Fraction(v) for k, v in result["exact"].items()}
+    att, dfn = result["survivors"]["attacker"], result["survivors"]["defender"]
+    assert all(type(p) is float for p in (*att.values(), *dfn.values()))
+    assert abs(sum(att.values()) - 1) < 1e-12 and abs(sum(dfn.values()) - 1) < 1e-12
+    assert abs(att.get("none", 0) - float(fields["defender_wins"]
+                                          + fields["mutual_destruction"])) < 1e-12
+    assert abs(dfn.get("none", 0) - float(fields["attacker_wins"]
+                                          + fields["mutual_destruction"])) < 1e-12
+    for side, key in ((att, "attacker_survivors"), (dfn, "defender_survivors")):
+        assert abs(sum(p * units(name) for name, p in side.items())
+                   - float(fields[key])) < 1e-12
+    # the same chances as the fractions survivors=exact gives
+    exact = cli_json(*args, "survivors=exact")["result"]["exact_survivors"]
+    for side in ("attacker", "defender"):
+        want = {k: float(Fraction(v)) for k, v in exact[side].items()}
+        got = result["survivors"][side]
+        assert set(got) == set(want) and all(abs(got[k] - want[k]) < 1e-15 for k in want)
+    text = cli(*args).output
+    assert "survivors=exact gives their fractions" in text
+    bars = [line for line in text.splitlines() if "%  #" in line]
+    assert bars and not any("(" in line for line in bars)  # no fraction after a force
+
+
+def test_the_default_exact_path_reduces_no_survivor_fraction(cli_json, monkeypatch):
+    """``--exact`` without ``survivors=exact`` takes neither the survivors' gcds nor their
+    denominator bounds: every step of that work raises here."""
+    def refused(*args, **kwargs):
+        raise AssertionError("a survivor's fraction was reduced")
+
+    for name in ("_survivor_fractions", "_reduced_over", "force_denominators",
+                 "_own_denominators"):
+        monkeypatch.setattr(O, name, refused)
+    for attacker, defender in (("3 infantry, 1 armor, 1 fighter", "3 infantry, 1 fighter"),
+                               ("2 infantry, 1 fighter", "2 infantry, 1 antiaircraft")):
+        result = cli_json("odds", "axis-allies", "battle", f"attacker={attacker}",
+                          f"defender={defender}", "--exact")["result"]
+        assert "exact_survivors" not in result and "attacker_wins" in result["exact"]
+
+
+def test_exact_survivors_without_exact_odds_are_refused(cli_refused):
+    line = cli_refused("odds", "axis-allies", "battle", "attacker=1 infantry",
+                       "defender=1 infantry", "survivors=exact")
+    assert line == "warpress: input survivors='exact': the survivors' exact fractions need " \
+        "--exact"
+
+
 def test_exact_survivors_are_fractions_in_the_json_and_the_text(cli, cli_json):
     args = ("odds", "axis-allies", "battle", "attacker=2 infantry, 1 fighter",
-            "defender=2 infantry, 1 antiaircraft", "--exact")
+            "defender=2 infantry, 1 antiaircraft", "--exact", "survivors=exact")
     result = cli_json(*args)["result"]
     for side in ("attacker", "defender"):
         exact = {k: Fraction(v) for k, v in result["exact_survivors"][side].items()}
@@ -278,7 +335,7 @@ def test_exact_survivors_are_fractions_in_the_json_and_the_text(cli, cli_json):
 
 def test_exact_survivors_past_their_work_bound_are_floats_and_say_so(cli, monkeypatch):
     args = ("odds", "axis-allies", "battle", "attacker=2 infantry, 1 fighter",
-            "defender=2 infantry, 1 antiaircraft", "--exact")
+            "defender=2 infantry, 1 antiaircraft", "--exact", "survivors=exact")
     monkeypatch.setattr(O, "MOST_SURVIVOR_WORK", 0)
     result = json.loads(cli(*args, "--json").output)["result"]
     assert "exact_survivors" not in result and "attacker_wins" in result["exact"]
