@@ -1,5 +1,6 @@
 """The answer of ``odds axis-allies battle``: the probabilities, what survives, the expected
-IPC losses, as JSON fields and as text that fits 80 columns.
+IPC losses, as JSON fields and as text made for the width the command line prints at
+(``output.terminal_width``: 80 columns when not a terminal).
 
 Both number types give the same answer shape: floating point (``floats.float_battle``) by
 default, exact fractions (``odds.exact_battle``) with ``--exact``. With ``--exact`` the
@@ -12,7 +13,6 @@ numerators). The IPC losses are floats either way.
 
 from __future__ import annotations
 
-import textwrap
 from fractions import Fraction
 from typing import Any
 
@@ -23,12 +23,17 @@ from .battle import BattleSpec, rules_of
 from .common import unit_row
 from .opening import FIELDS
 
-#: Columns of the text answer (the width of a terminal that is not asked).
+#: Columns of the text answer when no width is given (the width of a terminal that is not
+#: asked).
 WIDTH = 80
 #: How many of each side's likeliest surviving forces the text shows.
 SHOWN = 5
-#: Characters of the longest histogram bar.
+#: Characters of the longest histogram bar (fewer on a narrow terminal, down to ``LEAST_BAR``).
 BAR = 20
+LEAST_BAR = 5
+#: Columns a histogram line keeps for the force's name before its bar is shortened: room for
+#: the longest fraction ``_short`` writes, in brackets.
+NAME_ROOM = 26
 
 LABELS = {
     "attacker_wins": "attacker_wins", "defender_wins": "defender_wins",
@@ -38,10 +43,16 @@ LABELS = {
 
 
 def battle_answer(game: Game, spec: BattleSpec, exact: bool, errata: tuple[str, ...],
-                  survivors_asked: str = "float") -> OddsAnswer:
+                  survivors_asked: str = "float", width: int | None = None) -> OddsAnswer:
     """The battle's odds as an ``OddsAnswer``: floats in ``result``, fractions in
     ``exact`` when asked, and the whole text answer. ``survivors_asked``: the input
-    ``survivors`` (``exact`` only with ``exact``: the survivors' fractions)."""
+    ``survivors`` (``exact`` only with ``exact``: the survivors' fractions). ``width``: the
+    text's columns, by default the terminal's as the command line finds it
+    (``output.terminal_width``), so that its wrapping leaves the histogram's lines whole."""
+    if width is None:
+        from warpress.output import terminal_width
+
+        width = terminal_width()
     exact_survivors = None
     if exact:
         from .odds import exact_battle
@@ -77,7 +88,7 @@ def battle_answer(game: Game, spec: BattleSpec, exact: bool, errata: tuple[str, 
                                          strict=True)}
     return OddsAnswer(result=result, exact=exact_part, rules=rules_of(spec), errata=errata,
                       text=answer_text(result, exact_part, exact_survivors,
-                                       survivors_asked == "exact"))
+                                       survivors_asked == "exact", width))
 
 
 def shown_fields(spec: BattleSpec, values: dict[str, float]) -> list[str]:
@@ -122,9 +133,10 @@ def _sorted(chances: dict[str, float]) -> dict[str, float]:
 
 def answer_text(result: dict[str, Any], exact: dict[str, Fraction],
                 exact_survivors: tuple[dict[str, Fraction], dict[str, Fraction]] | None = None,
-                survivors_asked: bool = False) -> str:
+                survivors_asked: bool = False, width: int = WIDTH) -> str:
     """The text answer (the command's head ``axis-allies battle: `` goes before it);
-    ``survivors_asked``: the survivors' fractions were asked (``survivors=exact``)."""
+    ``survivors_asked``: the survivors' fractions were asked (``survivors=exact``);
+    ``width``: the histogram's columns (the other lines are the command line's to wrap)."""
     lines = ["exact fractions" if exact else
              "floating point (exact fractions with --exact)"]
     for key in (k for k in LABELS if k in result):
@@ -137,7 +149,7 @@ def answer_text(result: dict[str, Any], exact: dict[str, Fraction],
                  f"defender {ipc['defender']:.2f}")
     for k, side in enumerate(("attacker", "defender")):
         lines.extend(histogram(side, result["survivors"][side],
-                               exact_survivors[k] if exact_survivors else None))
+                               exact_survivors[k] if exact_survivors else None, width=width))
     if exact and survivors_asked and not exact_survivors:
         lines.append("  (the survivors' chances in floating point: this battle has too many "
                      "forces with too long fractions to give them exactly)")
@@ -169,21 +181,54 @@ def _digits(p: Fraction) -> int:
 
 
 def histogram(side: str, chances: dict[str, float], exact: dict[str, Fraction] | None = None,
-              shown: int = SHOWN) -> list[str]:
-    """The likeliest surviving forces of a side as bars (likeliest first, 80 columns);
-    with ``exact``, each force's fraction (or its digits) after it."""
+              shown: int = SHOWN, width: int = WIDTH) -> list[str]:
+    """The likeliest surviving forces of a side as bars (likeliest first), each line at most
+    ``width`` columns; with ``exact``, each force's fraction (or its digits) after it.
+
+    A force's name that does not fit goes on under its own first column, broken after a
+    comma ("1 infantry," / "1 armor"), and its fraction stays whole behind it, or on the
+    next line under the name when it does not fit there."""
     items = list(chances.items())
     top = items[0][1] if items else 1.0
     lines = [f"  {side} left, likeliest first:"]
-    lead = 4 + 8 + 2 + BAR + 2
+    bar_room = min(BAR, max(LEAST_BAR, width - len(_bar_head(0.0, "", 0)) - NAME_ROOM))
     for force, p in items[:shown]:
-        bar = "#" * max(1, round(BAR * p / top))
-        head = f"    {100 * p:6.2f}%  {bar:<{BAR}}  "
-        text = force if exact is None else f"{force}  ({_short(exact[force])})"
-        lines.extend(textwrap.wrap(text, WIDTH, initial_indent=head,
-                                   subsequent_indent=" " * lead, break_on_hyphens=False))
+        bar = "#" * max(1, round(bar_room * p / top))
+        head = _bar_head(p, bar, bar_room)
+        note = None if exact is None else f"({_short(exact[force])})"
+        lines.extend(_name_lines(head, force, note, width))
     rest = items[shown:]
     if rest:
         lines.append(f"    ... {len(rest)} more, {100 * sum(p for _, p in rest):.2f}% "
                      "in all (every force is in --json)")
     return lines
+
+
+def _bar_head(p: float, bar: str, bar_room: int) -> str:
+    """A histogram line up to the force's name: the chance and the bar."""
+    return f"    {100 * p:6.2f}%  {bar:<{bar_room}}  "
+
+
+def _name_lines(head: str, force: str, note: str | None, width: int) -> list[str]:
+    """``head`` and the force's name in lines of at most ``width`` columns where the words
+    allow: the name broken only after its commas and continued under its first column,
+    ``note`` two spaces after it or, when that is too long, on a line of its own under the
+    name (or right-aligned to ``width`` if even that is too narrow)."""
+    lead = len(head)
+    room = max(width - lead, 1)
+    parts = force.split(", ")
+    words = [part + "," for part in parts[:-1]] + parts[-1:]
+    rows = [words[0]]
+    for word in words[1:]:
+        if len(rows[-1]) + 1 + len(word) <= room:
+            rows[-1] += " " + word
+        else:
+            rows.append(word)
+    pads = [head] + [" " * lead] * (len(rows) - 1)
+    if note is not None:
+        if len(rows[-1]) + 2 + len(note) <= room:
+            rows[-1] += "  " + note
+        else:
+            rows.append(note)
+            pads.append(" " * (lead if len(note) <= room else max(width - len(note), 4)))
+    return [pad + row for pad, row in zip(pads, rows, strict=True)]

@@ -4,6 +4,7 @@ and the attacker's retreat (land 6), sea 8)) against a plain reference written h
 from __future__ import annotations
 
 import json
+import re
 from fractions import Fraction
 from functools import cache
 from itertools import product
@@ -249,7 +250,8 @@ def test_the_cli_answers_survivors_and_ipc_losses(cli_json):
         14 - sum(p * cost[k] for k, p in att.items()))
 
 
-def test_the_text_answer_fits_80_columns_and_shows_the_likeliest(cli):
+def test_the_text_answer_fits_80_columns_and_shows_the_likeliest(cli, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "80")  # the width of an output that is not a terminal
     out = cli("odds", "axis-allies", "battle", "kind=sea",
               "attacker=10 submarine, 10 battleship, 10 carrier, 10 fighter",
               "defender=10 transport, 10 submarine, 10 battleship, 10 fighter")
@@ -331,6 +333,48 @@ def test_exact_survivors_are_fractions_in_the_json_and_the_text(cli, cli_json):
     p = 100 * float(Fraction(fraction))
     text = cli(*args).output
     assert f"{p:6.2f}%  {'#' * 20}  {likeliest}  ({fraction})" in text, text
+
+
+@pytest.mark.parametrize("width", [60, 80])
+def test_the_histogram_wraps_a_force_under_its_name_with_its_fraction(cli, cli_json,
+                                                                    monkeypatch, width):
+    """At the terminal's width each histogram line fits; a long force's name goes on under
+    its own first column, broken after a comma, and its fraction stays whole with it."""
+    args = ("odds", "axis-allies", "battle", "attacker=2 infantry, 1 armor, 1 fighter",
+            "defender=2 infantry, 1 antiaircraft", "--exact", "survivors=exact")
+    exact = cli_json(*args)["result"]["exact_survivors"]
+    monkeypatch.setenv("COLUMNS", str(width))
+    out = cli(*args)
+    assert out.exit_code == 0
+    lines = out.output.splitlines()
+    assert max(len(line) for line in lines) <= width
+    entries = []  # (name's column, the entry's lines after the bar)
+    for line in lines:
+        bar = re.match(r"( +\d+\.\d\d%  #+ +)\S", line)
+        if bar:
+            entries.append((len(bar.group(1)), [line[len(bar.group(1)):]]))
+        elif entries and line.startswith(" " * entries[-1][0]) and line.strip() and \
+                not line.strip().startswith("..."):
+            column = len(line) - len(line.lstrip())
+            assert column == entries[-1][0], line  # under the name, not the CLI's hang
+            entries[-1][1].append(line.strip())
+        elif not line.startswith(" " * 8):
+            entries.append((10**6, []))  # a line of its own ends the entry before it
+    entries = [rows for _, rows in entries if rows]
+    want = [(force, f"({fraction})" if len(fraction) <= 24 else f"({len(fraction)} digits)")
+            for side in ("attacker", "defender")
+            for force, fraction in list(exact[side].items())[:5]]
+    assert len(entries) == len(want) == 9
+    wrapped = 0
+    for rows, (force, note) in zip(entries, want, strict=True):
+        if rows[-1] == note:  # the fraction on a line of its own, whole
+            names = rows[:-1]
+        else:  # or whole after the name's last part
+            assert rows[-1].endswith(f"  {note}"), rows
+            names = [*rows[:-1], rows[-1][:-len(note) - 2]]
+        assert " ".join(names) == force and all(row.endswith(",") for row in names[:-1])
+        wrapped += len(rows) > 1
+    assert wrapped  # the case of the issue: at 60 and at 80 some entry takes two lines
 
 
 def test_exact_survivors_past_their_work_bound_are_floats_and_say_so(cli, monkeypatch):
