@@ -161,7 +161,7 @@ def main() -> None:
     """
 
 
-@main.command()
+@main.command(short_help="List every game, or GAME: kind, components, sources.")
 @click.argument("game", required=False, default="all")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @friendly
@@ -261,7 +261,7 @@ def _run_invariants(game, thorough: bool, tally) -> None:
                 say(f"        {line}")
 
 
-@main.command()
+@main.command(short_help="Print the JSON Schema of a game data file.")
 @click.option("--indent", default=2, show_default=True, type=WholeNumber(0, 16),
               help="JSON indentation (0-16).")
 def schema(indent: int) -> None:
@@ -271,7 +271,7 @@ def schema(indent: int) -> None:
     click.echo(json.dumps(game_file_schema(), ensure_ascii=False, indent=indent))
 
 
-@main.command(name="new")
+@main.command(name="new", short_help="Write a small starting game into GAME_DIR.")
 @click.argument("game_dir")
 @click.option("--id", "game_id", help="The game's id (it must equal the folder's name).")
 @click.option("--name", help="The game's name (default: from the folder's name).")
@@ -306,7 +306,8 @@ def errata(game: str) -> None:
         say(f"    why:     {erratum.why}")
 
 
-def _query_command(name: str, help_text: str, mode: str, options=()):
+def _query_command(name: str, help_text: str, mode: str, options=(),
+                   short_help: str | None = None):
     def command(game: str, table: str, pairs: tuple[str, ...], as_json: bool, **opts):
         from .engine.loader import load_cached
         from .engine.query import render_text, run_query
@@ -330,17 +331,19 @@ def _query_command(name: str, help_text: str, mode: str, options=()):
     command = click.argument("pairs", nargs=-1)(command)
     command = click.argument("table")(command)
     command = click.argument("game")(command)
-    return main.command(name=name, help=help_text)(command)
+    return main.command(name=name, help=help_text, short_help=short_help)(command)
 
 
 _query_command("lookup", "Resolve GAME's TABLE with the dice you rolled: NAME=VALUE ...", "lookup")
 _query_command("roll", "Resolve GAME's TABLE, rolling the dice you leave out (--seed N).", "roll",
                [click.option("--seed", type=SEED, default=None,
-                             help="Seed for the dice (printed, so a roll can be replayed).")])
+                             help="Seed for the dice (printed, so a roll can be replayed).")],
+               short_help="Resolve GAME's TABLE, rolling the dice left out.")
 _query_command("odds", "The probability distribution of GAME's TABLE (exact with --exact).",
                "odds", [click.option("--exact", is_flag=True,
                                      help="Exact fractions where the answer is floating "
-                                          "point by default (Axis & Allies battles).")])
+                                          "point by default (Axis & Allies battles).")],
+               short_help="The probabilities of GAME's TABLE over every roll.")
 
 
 @main.command()
@@ -662,7 +665,7 @@ class PlayOption:
 
 
 def _play_command(name: str, arguments: tuple[str, ...], help_text: str,
-                  options: tuple[PlayOption, ...] = ()):
+                  options: tuple[PlayOption, ...] = (), short_help: str | None = None):
     def command(session_dir: str | None, as_json: bool, **values):
         args = {key: values[key] for key in arguments}
         for option in options:
@@ -680,7 +683,7 @@ def _play_command(name: str, arguments: tuple[str, ...], help_text: str,
     command = _json_option(_session_option(command))
     for argument in reversed(arguments):
         command = click.argument(argument)(command)
-    return referee.command(name=name, help=help_text)(command)
+    return referee.command(name=name, help=help_text, short_help=short_help)(command)
 
 
 _play_command("move", ("fighter", "path"), "Move FIGHTER along PATH (e.g. F,F,L,F).", (
@@ -689,10 +692,12 @@ _play_command("move", ("fighter", "path"), "Move FIGHTER along PATH (e.g. F,F,L,
     PlayOption("--enter", "hex", "Leaving the radio beacon box: the map hex it enters (23.0)."),
     PlayOption("--facing", "facing", "Leaving the radio beacon box: its facing, N|NE|SE|S|SW|NW "
                                      "or 0-5 (23.0)."),
-))
+), short_help="Move FIGHTER along PATH, e.g. F,F,L,F.")
 _play_command("evade", ("fighter",), "Declare evasion for FIGHTER after a tail warning "
-                                     "(27.3.1, +1 MP).")
-_play_command("descend", ("fighter",), "Dive FIGHTER with altitude advantage (18.0, +1 MP).")
+                                     "(27.3.1, +1 MP).",
+              short_help="Declare evasion for FIGHTER (27.3.1).")
+_play_command("descend", ("fighter",), "Dive FIGHTER with altitude advantage (18.0, +1 MP).",
+              short_help="Dive FIGHTER with altitude advantage (18.0).")
 _play_command("search", ("counter", "hex"), "Place radar search COUNTER on HEX (13.1).")
 _play_command("sight", (), "Roll for sightings (10.1, 15.1).")
 _play_command("attack", ("fighter",), "Attack the sighted bomber in FIGHTER's hex (11.0).", (
@@ -720,7 +725,7 @@ def referee_status(session_dir: str | None, as_json: bool, map_file: str | None)
     _show_view(view, as_json, s.referee)
 
 
-@referee.command("reveal")
+@referee.command("reveal", short_help="Show the referee's whole view (logged).")
 @_session_option
 @_json_option
 @_map_option
@@ -738,7 +743,7 @@ def referee_reveal(session_dir: str | None, as_json: bool, map_file: str | None)
     _show_view(view, as_json, s.referee)
 
 
-@referee.command("log")
+@referee.command("log", short_help="The session log: set-up, commands, reveals.")
 @_session_option
 @friendly
 def referee_log(session_dir: str | None) -> None:

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
+import click
 import jsonschema
 import pytest
 import yaml
@@ -133,3 +135,49 @@ def test_schema_refuses_an_unknown_feature_key_as_the_loader_does():
     jsonschema.validate({"hex_maps": [{**bad["hex_maps"][0], "features": [feature]}]}, schema)
     with pytest.raises(jsonschema.ValidationError):
         jsonschema.validate(bad, schema)
+
+
+def _groups(group, path=()):
+    """Every group of the command line with its path (``()``: ``warpress`` itself)."""
+    yield path, group
+    ctx = click.Context(group, info_name="warpress")
+    for name in group.list_commands(ctx):
+        sub = group.get_command(ctx, name)
+        if isinstance(sub, click.Group):
+            yield from _groups(sub, (*path, name))
+
+
+def _listing(output: str) -> dict[str, str]:
+    """The commands of a ``--help`` page with their short help, continuation lines joined."""
+    rows: dict[str, str] = {}
+    lines = output.split("Commands:\n", 1)[1].splitlines()
+    for line in lines:
+        head = re.match(r"  (\S+)  +(.*)$", line)
+        if head:
+            name = head.group(1)
+            rows[name] = head.group(2)
+        elif line.startswith("   ") and rows:
+            rows[name] += " " + line.strip()
+        else:
+            break
+    return rows
+
+
+@pytest.mark.parametrize("width", [40, 50, 55, 60, 66, 70, 75, 78, 80, 120])
+def test_no_short_help_in_a_listing_leaves_a_bracket_open(monkeypatch, width):
+    """Click cuts a command's first sentence at its first full stop ("e.g.") or at the
+    listing's width ("..."): every short help any group's --help lists closes what it opens."""
+    monkeypatch.setenv("COLUMNS", str(width))
+    seen = 0
+    for path, group in _groups(main):
+        result = CliRunner().invoke(main, [*path, "--help"])
+        assert result.exit_code == 0, result.output
+        rows = _listing(result.output)
+        ctx = click.Context(group, info_name="warpress")
+        assert set(rows) == {n for n in group.list_commands(ctx)
+                             if not group.get_command(ctx, n).hidden}
+        for name, text in rows.items():
+            for opening, closing in ("()", "[]", "{}"):
+                assert text.count(opening) == text.count(closing), (path, name, text)
+        seen += len(rows)
+    assert seen >= 25
