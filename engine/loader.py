@@ -11,7 +11,6 @@ import hashlib
 import os
 import pickle
 import stat
-import tempfile
 from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
@@ -178,6 +177,8 @@ def _cache_path(folder: Path) -> Path | None:
 def _write_cache(path: Path, game: Game) -> None:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
+        import tempfile  # only when the cache is written
+
         with tempfile.NamedTemporaryFile("wb", dir=path.parent, delete=False) as handle:
             pickle.dump(game, handle, protocol=pickle.HIGHEST_PROTOCOL)
         os.replace(handle.name, path)

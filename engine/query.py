@@ -8,7 +8,6 @@ is one JSON object: {"game", "table", "inputs", "result", "rules", "errata"}.
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from functools import lru_cache
@@ -132,7 +131,10 @@ def run_roll(game: Game, ref: RefTable, pairs: Sequence[str], seed: int | None) 
     if not ref.lookup_allowed:
         raise BadInput(f"table {ref.name!r} answers only 'odds'")
     args, rolls = parse_pairs(ref, pairs)
-    seed = secrets.randbelow(2**31) if seed is None else seed
+    if seed is None:
+        import secrets  # only for a roll without --seed
+
+        seed = secrets.randbelow(2**31)
     dice = SeededDice(seed, rolls)
     answer = ref.resolve(game, args, dice)
     out = _base(game, ref, args, {})

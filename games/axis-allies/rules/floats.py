@@ -42,7 +42,6 @@ from __future__ import annotations
 
 import math
 import os
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 # No BLAS routine is used here; OpenBLAS's thread pool would take 50 ms of CPU at start
@@ -605,7 +604,11 @@ class Solver:
         acc = np.zeros((nd + 1, len(self.chains.state)))
         self.scaled.g = 1.0
         out = np.zeros((nd + 1, S + 1))
-        worker = ThreadPoolExecutor(1) if S >= THREADED else None
+        worker = None
+        if S >= THREADED:  # imported here: 6 ms of every command's start-up otherwise
+            from concurrent.futures import ThreadPoolExecutor
+
+            worker = ThreadPoolExecutor(1)
         try:
             return self._settle(start, absorbs, acc, out, worker)
         finally:
