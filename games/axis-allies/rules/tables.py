@@ -278,8 +278,8 @@ ROLL_INPUTS = [
               "units or fewer", min=1, max=MOST_UNITS, default=None),
         Input("attacker_weapons", "ids", "attacker's developed weapons", default=None),
         Input("defender_weapons", "ids", "defender's developed weapons", default=None),
-        Input("survivors", "enum", "the surviving forces' chances: float, or exact fractions "
-              "(with --exact; slower)", choices=("float", "exact"), default="float"),
+        Input("survivors", "enum", "the surviving forces' chances: float (default), or exact "
+              "fractions (with --exact; slower)", choices=("float", "exact"), default=None),
         *ROLL_INPUTS,
     ],
     results=["winner", "attacker_takes", "attacker_left", "defender_left", "rounds",
