@@ -188,7 +188,7 @@ def build_space(game: Game, spec: BattleSpec, blocks, width: int,
 
 def _parents(one_less: np.ndarray) -> np.ndarray:
     """``out[t]``: the states one loss above ``t`` (and the dead row above itself), padded
-    with ``len(one_less)``, an index of a column kept at zero."""
+    with ``len(one_less)`` (none); ``Chains`` lays the table out by them."""
     S1 = len(one_less)
     counts = np.bincount(one_less, minlength=S1)
     out = np.full((S1, int(counts.max())), S1, dtype=np.int64)

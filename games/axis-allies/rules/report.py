@@ -86,6 +86,8 @@ def battle_answer(game: Game, spec: BattleSpec, exact: bool, errata: tuple[str, 
                 side: {force: fraction_text(p) for force, p in chances.items()}
                 for side, chances in zip(("attacker", "defender"), exact_survivors,
                                          strict=True)}
+        elif survivors_asked == "exact":  # asked, past MOST_SURVIVOR_WORK: said, not silent
+            result["exact_survivors"] = None
     return OddsAnswer(result=result, exact=exact_part, rules=rules_of(spec), errata=errata,
                       text=answer_text(result, exact_part, exact_survivors,
                                        survivors_asked == "exact", width))
