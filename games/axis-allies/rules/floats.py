@@ -308,11 +308,12 @@ class Chains:
     at a state none of whose parents came before it in this way; each chain has a pad
     slot before it, kept at 0. The other parents (``extra``, by rank: each rank's targets
     distinct) are added by index. The dead row is not its own parent here (its own mass
-    stays through ``Scaled.dead_fix``). A take with the parents' index (the plain layout)
-    costs 24 us a row of 22,713 states; the shift 5 us.
+    stays through ``Scaled.dead_fix``). One row of 22,713 states (66 aircraft behind 34
+    infantry): a take with the parents' index (the plain layout) 24 us, the shifted add
+    13 us; the whole pull 42 us -> 22 us (``pull_row``).
     """
 
-    slot: np.ndarray  # the slot of each state (0..S, dead last)
+    slot: np.ndarray  # the slot of each state (0..S, the dead row S)
     state: np.ndarray  # the state at each slot; the pads: S + 1 (a zero appended)
     pads: np.ndarray
     extra: list[tuple[np.ndarray, np.ndarray]]  # (target slots, source slots)
