@@ -52,7 +52,7 @@ from warpress.engine.errors import BadInput  # noqa: E402
 from warpress.engine.model import Game  # noqa: E402
 
 from .battle import BattleSpec, BattleState, first_strikers, has_aa
-from .opening import FIELDS, Opening, openings, side_polys
+from .opening import FIELDS, Opening, openings, runs, side_polys
 
 #: The most memory the float tables may take (a tool limit, bytes): the state tables of a
 #: battle are (attacker states) x (defender units) floats a few times over. 100 units a
@@ -107,13 +107,7 @@ def attacker_blocks(game: Game, spec: BattleSpec) -> list[tuple[str, int, bool]]
     """The attacker's casualty order in runs of one type, marked when AA fire shoots them."""
     shot_at = set(spec.aircraft) if has_aa(game, spec, BattleState(spec.attacker,
                                                                     spec.defender)) else set()
-    blocks: list[tuple[str, int, bool]] = []
-    for unit in spec.attacker:
-        if blocks and blocks[-1][0] == unit:
-            blocks[-1] = (unit, blocks[-1][1] + 1, blocks[-1][2])
-        else:
-            blocks.append((unit, 1, unit in shot_at))
-    return blocks
+    return [(unit, n, unit in shot_at) for unit, _, n in runs(spec.attacker)]
 
 
 def check_size(game: Game, spec: BattleSpec, blocks) -> None:
@@ -321,7 +315,8 @@ class Chains:
     reach: np.ndarray  # reach[x]: the slots of the chains whose first state has level x or more
 
     @classmethod
-    def of(cls, space: Space) -> Chains:
+    def of(cls, space: Space, width: int) -> Chains:
+        """``width``: the hit counts the table holds (``reach`` has one more entry)."""
         parents = space.parents
         S = space.dead
         S1 = S + 1
@@ -353,9 +348,8 @@ class Chains:
             extra.append((slot[targets], slot[parents[targets, m]]))
         ends = np.append(pads[1:], size)  # each chain's end (the next pad)
         top = space.level[heads]  # each chain's first state's level
-        most = int(space.level.max()) if S1 else 0
         reach = np.array([int(ends[top >= x].max()) if (top >= x).any() else 0
-                          for x in range(most + 2)])
+                          for x in range(width + 1)])  # no state scores more than its level
         return cls(slot, state, pads, extra, int(slot[S]), reach)
 
     def pull(self, M: np.ndarray, a: float, b: float, fix: float) -> None:
@@ -393,22 +387,24 @@ class Chains:
             x[targets] += values
         x[self.dead] += fix * dead
 
-    def shifted(self, M: np.ndarray, absorbing: bool = True) -> np.ndarray:
+    def shifted(self, M: np.ndarray) -> np.ndarray:
         """``M`` pulled once (the parents' sum), the dead slot keeping its own mass."""
         out = np.zeros_like(M)
         out[:, 1:] = M[:, :-1]
         out[:, self.pads] = 0.0
         for targets, sources in self.extra:
             out[:, targets] += M[:, sources]
-        if absorbing:
-            out[:, self.dead] += M[:, self.dead]
+        out[:, self.dead] += M[:, self.dead]
         return out
 
-    def fire(self, M: np.ndarray, taps: np.ndarray, fix: float) -> None:
+    def fire(self, M: np.ndarray, taps: tuple[float, ...], fix: float) -> None:
         """One defender unit's fire (``taps``) on every row of ``M`` in place."""
         if len(taps) == 1:
             if taps[0] != 1.0:
                 M *= taps[0]
+            return
+        if len(taps) == 2 and len(M) == 1 and taps[0] == 1.0 and taps[1] == 1.0:
+            self.pull_row(M[0], fix)  # a column's own fire, one die at a time (``fired``)
             return
         if len(taps) == 2:
             self.pull(M, taps[0], taps[1], fix)
@@ -455,7 +451,7 @@ class Scaled:
     """
 
     scale: np.ndarray  # c**level per state (the dead row: 1)
-    taps: list[np.ndarray]  # defender j's fire on the scaled table
+    taps: list[tuple[float, ...]]  # defender j's fire on the scaled table (plain floats)
     pivot: list[float]  # what g takes at defender j
     dead_fix: list[float]
     g: float = 1.0
@@ -476,12 +472,12 @@ class Scaled:
         taps, pivot, fix = [], [], []
         for w, delta in zip(defender.ways, defender.delta, strict=True):
             if len(w) != 2 or c == 1.0:
-                taps.append(delta)
+                taps.append(tuple(float(t) for t in delta))
                 pivot.append(1.0)
                 fix.append(float(delta[1]) if len(w) == 2 else 0.0)
                 continue
             ratio = 1.0 if w[0] * ref[1] == w[1] * ref[0] else (w[1] * ref[0]) / (w[0] * ref[1])
-            taps.append(np.array([1.0, ratio]))
+            taps.append((1.0, ratio))
             pivot.append(delta[0])
             fix.append(w[1] / w[0])
         return cls(scale, taps, pivot, fix)
@@ -490,18 +486,11 @@ class Scaled:
         """Row ``t`` of the table as chances after the fire of defenders ``t..`` on it (the
         end of its Horner: ``D[t]``), one die at a time; the row is used up."""
         g = self.g
-        view = acc[t:t + 1]
-        row = acc[t]
         for taps, pivot, fix in zip(self.taps[t:], self.pivot[t:], self.dead_fix[t:],
                                     strict=True):
-            if len(taps) == 1 and taps[0] == 1.0:
-                continue
-            if len(taps) == 2 and taps[0] == 1.0 and taps[1] == 1.0:
-                chains.pull_row(row, fix)  # the reference die: the common case
-            else:
-                chains.fire(view, taps, fix)
+            chains.fire(acc[t:t + 1], taps, fix)
             g *= pivot
-        return chains.to_states(row) * (g * self.scale)
+        return self.row(chains, acc, t, g)
 
     def row(self, chains: Chains, acc: np.ndarray, t: int, g: float) -> np.ndarray:
         """Row ``t`` of the table as chances (``S + 1`` states), ``g``: the factor it had
@@ -540,7 +529,7 @@ class Solver:
             for (i, j), n in op.start.items():
                 self.start[j, self._state(counts, i)] += n / op.den
         self.scaled = Scaled.of(self.defender, space.level)
-        self.chains = chains = Chains.of(space)
+        self.chains = chains = Chains.of(space, space.hits.shape[1])
         down = chains.to_slots(1.0 / self.scaled.scale)  # hits enter the scaled table
         self.hits0 = space.hits[:, 0].copy()
         # hitsT[x, slot], scaled; the pads' 0 from the zero row appended
@@ -548,10 +537,6 @@ class Solver:
         hits *= down[:, None]
         self.hitsT = np.ascontiguousarray(hits.T)
         self.tailsT = np.ascontiguousarray(np.cumsum(hits[:, ::-1], axis=1)[:, ::-1].T)
-        reach = np.zeros(len(self.hitsT) + 1, dtype=np.int64)  # no state scores more
-        n = min(len(reach), len(chains.reach))
-        reach[:n] = chains.reach[:n]
-        chains.reach = reach
         space.hits = None  # 8 bytes x states x defenders: kept once, as hitsT
 
     def _state(self, counts: list[int], lost: int) -> int:
@@ -564,16 +549,24 @@ class Solver:
         key = tuple(counts)
         return self.space.index.get(key, self.space.dead) if any(key) else self.space.dead
 
-    def _send(self, acc: np.ndarray, w: np.ndarray | None, j: int, own: bool) -> None:
+    def _send(self, acc: np.ndarray, w: np.ndarray, j: int, own: bool, worker=None):
         """Add the flow ``w`` of column ``j`` to the columns it hits into (``acc[t]``,
         ``t > j``, or ``t >= j`` in a round by round ``advance``), then the fire of
-        defender ``j`` on all of them (the Horner step over the source columns); the
-        table is scaled (``Scaled``). ``w`` None: no flow, and nothing in those rows."""
+        defender ``j`` on all of them (the Horner step over the source columns; rows with
+        nothing in them and no flow are left as they are); the table is scaled
+        (``Scaled``). With a ``worker`` (``THREADED``), the rows past the next are its
+        job: the future is returned, to be waited for before the next ``_send``."""
         sc = self.scaled
-        if w is not None:
-            w = self.chains.to_slots(w / sc.g)
-        self._rows(acc, w, j, j if own else j + 1, self.nd + 1)
+        lo = j if own else j + 1
+        flow = self.chains.to_slots(w / sc.g) if w.any() else None
         sc.g *= sc.pivot[j]
+        if flow is None and not acc[lo:].any():
+            return None
+        if worker is None:
+            self._rows(acc, flow, j, lo, self.nd + 1)
+            return None
+        self._rows(acc, flow, j, lo, lo + 1)  # the next column's row now
+        return worker.submit(self._rows, acc, flow, j, lo + 1, self.nd + 1)
 
     def _rows(self, acc: np.ndarray, w: np.ndarray | None, j: int, lo: int, hi: int) -> None:
         """``_send`` to rows ``lo..hi - 1``; ``w`` in slots, divided by ``g``."""
@@ -657,17 +650,10 @@ class Solver:
                         self.pruned += float(own.sum()) * (1.0 - taps[0])
             W = P * inv  # a level's mass is whole once the levels above it have pushed
             out[col] = np.where(live, 0.0, P)
-            # the later columns take defender col's fire even when no flow leaves col
             if later is not None:
                 later.result()  # the rows past the next took the last column's flow
-            sc = self.scaled
-            w = self.chains.to_slots(W / sc.g) if W.any() else None
-            if worker is None:
-                self._rows(acc, w, col, col + 1, nd + 1)
-            else:  # the next column's row now; the others beside that column's own work
-                self._rows(acc, w, col, col + 1, col + 2)
-                later = worker.submit(self._rows, acc, w, col, col + 2, nd + 1)
-            sc.g *= sc.pivot[col]
+            # the later columns take defender col's fire even when no flow leaves col
+            later = self._send(acc, W, col, False, worker)
         if later is not None:
             later.result()
         return out
@@ -685,13 +671,7 @@ class Solver:
         sc.g = 1.0
         g = []  # row t takes the fire of defenders 0..t, then no more: its factor then
         for j in range(nd):
-            w = np.where(live, P[j], 0.0)
-            if w.any():
-                self._send(acc, w, j, True)
-            elif acc[j:].any():
-                self._send(acc, None, j, True)
-            else:
-                sc.g *= sc.pivot[j]
+            self._send(acc, np.where(live, P[j], 0.0), j, True)
             g.append(sc.g)
         for t in range(nd):
             fired, dropped = _fire_at(self.space, sc.row(self.chains, acc, t, g[t]),

@@ -120,18 +120,18 @@ def _after_aa(game: Game, spec: BattleSpec) -> list[tuple[tuple[str, ...], int, 
         results = [({**lost, plane: k}, w * math.comb(n, k) * kill**k * miss ** (n - k))
                    for lost, w in results for k in range(n + 1)]
     den = 6 ** (per * len(spec.aircraft))
-    runs = _runs(spec.attacker)
-    return [(_without(spec.attacker, lost, runs), w, den) for lost, w in results]
+    order_runs = runs(spec.attacker)
+    return [(_without(spec.attacker, lost, order_runs), w, den) for lost, w in results]
 
 
 def _without(units: tuple[str, ...], lost: dict[str, int],
-             runs: list[tuple[str, int, int]]) -> tuple[str, ...]:
-    """The order with ``lost[type]`` units of each type removed (the last ones); ``runs``:
-    the order's ``_runs``."""
+             order_runs: list[tuple[str, int, int]]) -> tuple[str, ...]:
+    """The order with ``lost[type]`` units of each type removed (the last ones); ``order_runs``:
+    the order's ``runs``."""
     if not any(lost.values()):
         return units
-    if len(runs) == len({t for t, _, _ in runs}):  # each type in one run: cut its tail
-        return tuple(u for t, a, n in runs for u in units[a:a + n - lost.get(t, 0)])
+    if len(order_runs) == len({t for t, _, _ in order_runs}):  # each type in one run: cut its tail
+        return tuple(u for t, a, n in order_runs for u in units[a:a + n - lost.get(t, 0)])
     keep = {t: units.count(t) - lost.get(t, 0) for t in lost}
     out = []
     for unit in units:
@@ -144,7 +144,7 @@ def _without(units: tuple[str, ...], lost: dict[str, int],
     return tuple(out)
 
 
-def _runs(units: tuple[str, ...]) -> list[tuple[str, int, int]]:
+def runs(units: tuple[str, ...]) -> list[tuple[str, int, int]]:
     """``(type, start, length)`` of each run of one type in ``units``."""
     runs: list[tuple[str, int, int]] = []
     for i, unit in enumerate(units):

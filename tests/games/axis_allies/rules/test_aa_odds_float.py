@@ -161,13 +161,13 @@ def test_a_casualty_order_in_several_runs_of_a_type_loses_the_last_ones(game):
     from warpress.games.axis_allies.rules import opening
 
     order = ("fighter", "infantry", "fighter", "bomber", "fighter")
-    runs = opening._runs(order)
+    runs = opening.runs(order)
     assert runs == [("fighter", 0, 1), ("infantry", 1, 1), ("fighter", 2, 1),
                     ("bomber", 3, 1), ("fighter", 4, 1)]
     assert opening._without(order, {"fighter": 2, "bomber": 0}, runs) == \
         ("fighter", "infantry", "bomber")
     blocks = ("infantry",) * 3 + ("fighter",) * 2 + ("bomber",) * 2
-    assert opening._without(blocks, {"fighter": 1, "bomber": 2}, opening._runs(blocks)) == \
+    assert opening._without(blocks, {"fighter": 1, "bomber": 2}, opening.runs(blocks)) == \
         ("infantry",) * 3 + ("fighter",)
 
 
