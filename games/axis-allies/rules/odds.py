@@ -48,6 +48,7 @@ from warpress.engine.model import Game
 from .battle import BattleSpec
 from .opening import (  # noqa: F401  (shared with floats; re-exported for the tests)
     FIELDS,
+    SURVIVOR_KINDS,
     SURVIVORS,
     Opening,
     Poly,
@@ -504,11 +505,6 @@ def _pull(U: list, taps: list, i: int) -> int:
 def battle_odds(game: Game, spec: BattleSpec, workers: int | None = None) -> dict[str, Fraction]:
     """Exact probabilities (and expected survivors) of a battle (``exact_battle``)."""
     return exact_battle(game, spec, workers)[0]
-
-
-#: What ``exact_battle(survivors=)`` takes: the survivors' chances as floats from the exact
-#: numerators (cheap), or as exact fractions (each force's fraction reduced: slower).
-SURVIVOR_KINDS = ("float", "exact")
 
 
 def exact_battle(game: Game, spec: BattleSpec, workers: int | None = None,

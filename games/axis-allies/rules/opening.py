@@ -198,6 +198,9 @@ FIELDS = ("attacker_wins", "defender_wins", "mutual_destruction", "undecided",
 
 #: The part's key of the chances of each side's surviving force (floats, ``survivors``).
 SURVIVORS = "survivors"
+#: The battle input ``survivors``: the survivors' chances as floats from the exact
+#: numerators (cheap), or as exact fractions (each force's fraction reduced: slower).
+SURVIVOR_KINDS = ("float", "exact")
 
 
 def stop_round(spec: BattleSpec) -> int | None:

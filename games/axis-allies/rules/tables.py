@@ -17,6 +17,7 @@ from warpress.engine.registry import Answer, Input, OddsAnswer
 
 from .battle import MOST_UNITS
 from .common import DIE, ENGINE, unit_row
+from .opening import SURVIVOR_KINDS
 
 
 def _game():
@@ -279,7 +280,7 @@ ROLL_INPUTS = [
         Input("attacker_weapons", "ids", "attacker's developed weapons", default=None),
         Input("defender_weapons", "ids", "defender's developed weapons", default=None),
         Input("survivors", "enum", "the surviving forces' chances: float (default), or exact "
-              "fractions (with --exact; slower)", choices=("float", "exact"), default=None),
+              "fractions (with --exact; slower)", choices=SURVIVOR_KINDS, default=None),
         *ROLL_INPUTS,
     ],
     results=["winner", "attacker_takes", "attacker_left", "defender_left", "rounds",
