@@ -161,8 +161,9 @@ def _cache_path(folder: Path) -> Path | None:
     root = Path(os.environ.get("WARPRESS_CACHE") or Path.home() / ".cache" / "warpress")
     digest = hashlib.sha256()
     here = Path(__file__).resolve().parent
-    for source in ("model.py", "convert.py", "loader.py", "yamlnodes.py", "limits.py",
-                   "combat.py"):  # combat.py expands a CRT's grid into the table's rows
+    # combat.py expands a CRT's grid into the table's rows; records.py: the records' methods
+    for source in ("model.py", "records.py", "convert.py", "loader.py", "yamlnodes.py",
+                   "limits.py", "combat.py"):
         digest.update((here / source).read_bytes())
     try:
         for file in sorted(folder.glob("*.y*ml")):

@@ -9,12 +9,14 @@ from the same type hints. See docs/data-format.md for the YAML side.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from functools import cached_property
 from pathlib import Path
 from typing import Any, Literal
 
 from .errors import BadInput
+from .records import Frozen
+from .records import record as _record
 
 
 class FrozenDict(dict):
@@ -41,8 +43,8 @@ Value = Any
 COMMON_KEYS = ("id", "name", "name_ja", "rule", "source", "note", "assumed", "errata")
 
 
-@dataclass(frozen=True)
-class Where:
+@_record(kw_only=False)
+class Where(Frozen):
     """Where a record was written: file as shown to the user, and line."""
 
     file: str = ""
@@ -72,8 +74,8 @@ def _no_map() -> Any:
     return field(default_factory=_empty_map)
 
 
-@dataclass(frozen=True, kw_only=True)
-class Item:
+@_record
+class Item(Frozen):
     """A nested item: a table row, a map feature, a box. Provenance is inherited."""
 
     OPEN = False  # open items keep unknown keys in ``extra``
@@ -113,7 +115,7 @@ class Item:
         return getattr(self, key, default)
 
 
-@dataclass(frozen=True, kw_only=True)
+@_record
 class Record(Item):
     """A top-level record of a list section: it must have an id."""
 
@@ -123,7 +125,7 @@ class Record(Item):
 # --- game -----------------------------------------------------------------
 
 
-@dataclass(frozen=True, kw_only=True)
+@_record
 class Side(Record):
     """Side record (see docs/data-format.md)."""
 
@@ -131,7 +133,7 @@ class Side(Record):
     alliance: str | None = None
 
 
-@dataclass(frozen=True, kw_only=True)
+@_record
 class GameInfo(Record):
     """The ``game`` mapping. Here ``source`` names the rule text the rule numbers refer to."""
 
@@ -147,7 +149,7 @@ class GameInfo(Record):
     counter_mm: float | None = None
 
 
-@dataclass(frozen=True, kw_only=True)
+@_record
 class Erratum(Record):
     """Erratum record (see docs/data-format.md)."""
 
@@ -159,7 +161,7 @@ class Erratum(Record):
     severity: Literal["high", "medium", "low"] | None = None
 
 
-@dataclass(frozen=True, kw_only=True)
+@_record
 class Constant(Record):
     """Constant record (see docs/data-format.md)."""
 
@@ -170,12 +172,12 @@ class Constant(Record):
 # --- tables ---------------------------------------------------------------
 
 
-@dataclass(frozen=True, kw_only=True)
+@_record
 class EnumValue(Record):
     """An enum key's value with its printed names: ``{id: good, name: Good, name_ja: 良好}``."""
 
 
-@dataclass(frozen=True, kw_only=True)
+@_record
 class TableKey(Record):
     """TableKey record (see docs/data-format.md)."""
 
@@ -200,7 +202,7 @@ class TableKey(Record):
         return named.label if named is not None and named.name else None
 
 
-@dataclass(frozen=True, kw_only=True)
+@_record
 class Modifier(Item):
     """Modifier record (see docs/data-format.md)."""
 
@@ -209,14 +211,14 @@ class Modifier(Item):
     value: Value = None
 
 
-@dataclass(frozen=True, kw_only=True)
+@_record
 class TableRow(Item):
     """A row: its key conditions and result fields are kept in ``extra``."""
 
     OPEN = True
 
 
-@dataclass(frozen=True, kw_only=True)
+@_record
 class CombatForm(Item):
     """A combat results table's form: how attack and defence become a column, the grid of
     results by die roll and column (engine/combat.py; docs/data-format.md, "Combat results
@@ -233,7 +235,7 @@ class CombatForm(Item):
     grid: Mapping[str, tuple[str, ...]]  # die result or range -> one result per column
 
 
-@dataclass(frozen=True, kw_only=True)
+@_record
 class Table(Record):
     """Table record (see docs/data-format.md)."""
 
@@ -277,7 +279,7 @@ class Table(Record):
 # --- components -----------------------------------------------------------
 
 
-@dataclass(frozen=True, kw_only=True)
+@_record
 class Track(Record):
     """Track record (see docs/data-format.md)."""
 
@@ -287,7 +289,7 @@ class Track(Record):
     side: str | None = None
 
 
-@dataclass(frozen=True, kw_only=True)
+@_record
 class Unit(Record):
     """Unit record (see docs/data-format.md)."""
 
@@ -305,7 +307,7 @@ class Unit(Record):
     setup_code: str | None = None  # printed in a counter corner where the style says ``setup``
 
 
-@dataclass(frozen=True, kw_only=True)
+@_record
 class Marker(Record):
     """Marker record (see docs/data-format.md)."""
 
@@ -317,7 +319,7 @@ class Marker(Record):
     text: str | None = None
 
 
-@dataclass(frozen=True, kw_only=True)
+@_record
 class Deck(Record):
     """Deck record (see docs/data-format.md)."""
 
@@ -327,7 +329,7 @@ class Deck(Record):
     color: str | None = None
 
 
-@dataclass(frozen=True, kw_only=True)
+@_record
 class Card(Record):
     """Card record (see docs/data-format.md)."""
 
@@ -345,8 +347,8 @@ class Card(Record):
 # --- maps and displays ----------------------------------------------------
 
 
-@dataclass(frozen=True, kw_only=True)
-class Axis:
+@_record
+class Axis(Frozen):
     """One axis of a hex grid: how many columns or rows and how they are labelled."""
 
     count: int
@@ -372,7 +374,7 @@ def _letters(index: int) -> str:
     return out
 
 
-@dataclass(frozen=True, kw_only=True)
+@_record
 class Feature(Item):
     """Feature record (see docs/data-format.md)."""
 
@@ -388,7 +390,7 @@ class Feature(Item):
     text: str | None = None
 
 
-@dataclass(frozen=True, kw_only=True)
+@_record
 class HexMap(Record):
     """HexMap record (see docs/data-format.md)."""
 
@@ -418,7 +420,7 @@ class HexMap(Record):
         raise BadInput(f"map {self.id!r} has no feature {feature_id!r}")
 
 
-@dataclass(frozen=True, kw_only=True)
+@_record
 class Point(Record):
     """Point record (see docs/data-format.md)."""
 
@@ -430,7 +432,7 @@ class Point(Record):
     y: float | None = None
 
 
-@dataclass(frozen=True, kw_only=True)
+@_record
 class Route(Item):
     """Route record (see docs/data-format.md)."""
 
@@ -440,7 +442,7 @@ class Route(Item):
     kind: str | None = None
 
 
-@dataclass(frozen=True, kw_only=True)
+@_record
 class PointMap(Record):
     """PointMap record (see docs/data-format.md)."""
 
@@ -454,7 +456,7 @@ class PointMap(Record):
         return frozenset(p.id for p in self.points)
 
 
-@dataclass(frozen=True, kw_only=True)
+@_record
 class Box(Record):
     """Box record (see docs/data-format.md)."""
 
@@ -466,7 +468,7 @@ class Box(Record):
     group: str | None = None
 
 
-@dataclass(frozen=True, kw_only=True)
+@_record
 class Arrow(Item):
     """Arrow record (see docs/data-format.md)."""
 
@@ -474,7 +476,7 @@ class Arrow(Item):
     to: str
 
 
-@dataclass(frozen=True, kw_only=True)
+@_record
 class Display(Record):
     """Display record (see docs/data-format.md)."""
 
@@ -495,7 +497,7 @@ class Display(Record):
 # defaults and resolves them; see docs/data-format.md "style").
 
 
-@dataclass(frozen=True, kw_only=True)
+@_record
 class SideStyle(Item):
     """How one side's pieces look: counter ground and ink (``#rrggbb`` or a colour word)."""
 
@@ -503,7 +505,7 @@ class SideStyle(Item):
     ink: str | None = None
 
 
-@dataclass(frozen=True, kw_only=True)
+@_record
 class FontStyle(Item):
     """Text sizes in points. Nothing prints under ``minimum``; factors not under ``factors``."""
 
@@ -514,7 +516,7 @@ class FontStyle(Item):
     word: float = 9.0
 
 
-@dataclass(frozen=True, kw_only=True)
+@_record
 class Corners(Item):
     """What a counter prints in each corner: ``id``, ``setup``, ``name_ja`` or a stat name."""
 
@@ -524,7 +526,7 @@ class Corners(Item):
     bottom_right: str | None = None
 
 
-@dataclass(frozen=True, kw_only=True)
+@_record
 class CounterLayout(Item):
     """How counters of one unit type (or one unit or marker id) are drawn."""
 
@@ -537,7 +539,7 @@ class CounterLayout(Item):
     reduced: Literal["band", "plain"] = "band"
 
 
-@dataclass(frozen=True, kw_only=True)
+@_record
 class TerrainStyle(Item):
     """How one terrain is drawn on maps and in the terrain chart."""
 
@@ -546,7 +548,7 @@ class TerrainStyle(Item):
     label: str | None = None
 
 
-@dataclass(frozen=True, kw_only=True)
+@_record
 class GameStyle(Item):
     """The ``style`` mapping: side colours, font sizes, counter layouts, terrain."""
 
@@ -559,7 +561,7 @@ class GameStyle(Item):
 # --- play -------------------------------------------------------------------
 
 
-@dataclass(frozen=True, kw_only=True)
+@_record
 class TerrainEffect(Record):
     """A line of the terrain effects chart: a hex terrain, a hexside kind (river) or a map
     feature kind (city), by the name the map uses (docs/data-format.md, "terrain")."""
@@ -571,7 +573,7 @@ class TerrainEffect(Record):
     default: bool = False  # serves every hex terrain that has no entry of its own
 
 
-@dataclass(frozen=True, kw_only=True)
+@_record
 class StackingLimit(Record):
     """A stacking limit: at most ``limit`` units (or steps) in a hex, in every hex or only
     in hexes of the terrains named (docs/data-format.md, "stacking")."""
@@ -582,7 +584,7 @@ class StackingLimit(Record):
     side: str | None = None  # only this side's units count (default: every unit)
 
 
-@dataclass(frozen=True, kw_only=True)
+@_record
 class Placement(Item):
     """Placement record (see docs/data-format.md)."""
 
@@ -596,7 +598,7 @@ class Placement(Item):
     per: str | None = None
 
 
-@dataclass(frozen=True, kw_only=True)
+@_record
 class SetupItem(Record):
     """SetupItem record (see docs/data-format.md)."""
 
@@ -606,7 +608,7 @@ class SetupItem(Record):
     place: tuple[Placement, ...] = ()
 
 
-@dataclass(frozen=True, kw_only=True)
+@_record
 class Phase(Record):
     """Phase record (see docs/data-format.md)."""
 
@@ -617,7 +619,7 @@ class Phase(Record):
     turns: Value = None
 
 
-@dataclass(frozen=True, kw_only=True)
+@_record
 class VictoryCondition(Record):
     """VictoryCondition record (see docs/data-format.md)."""
 
@@ -628,7 +630,7 @@ class VictoryCondition(Record):
     params: Mapping[str, Value] = _no_map()
 
 
-@dataclass(frozen=True, kw_only=True)
+@_record
 class SheetSection(Item):
     """SheetSection record (see docs/data-format.md)."""
 
@@ -639,7 +641,7 @@ class SheetSection(Item):
     columns: int | None = None  # write-in fields side by side, this many to a row (forms)
 
 
-@dataclass(frozen=True, kw_only=True)
+@_record
 class Sheet(Record):
     """Sheet record (see docs/data-format.md)."""
 
@@ -649,7 +651,7 @@ class Sheet(Record):
     charts: tuple[Literal["terrain", "stacking"], ...] = ()  # the terrain effects chart ...
 
 
-@dataclass(frozen=True, kw_only=True)
+@_record
 class Check(Record):
     """A declarative check that ``verify`` runs beside the rule invariants
     (verify/declared.py; docs/data-format.md, "checks")."""
@@ -661,7 +663,7 @@ class Check(Record):
     order: tuple[Value, ...] = ()  # monotone: the results from worst to best for the attacker
 
 
-@dataclass(frozen=True, kw_only=True)
+@_record
 class ExtraRecord(Record):
     """A record of an extra section declared in ``game.sections``."""
 
@@ -693,8 +695,8 @@ SECTIONS: Mapping[str, type[Record]] = FrozenDict(
 )
 
 
-@dataclass(frozen=True, kw_only=True)
-class Game:
+@_record
+class Game(Frozen):
     """A whole game: every section as a tuple of frozen records."""
 
     path: Path
