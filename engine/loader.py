@@ -142,6 +142,8 @@ def load_cached(name_or_path: str | Path) -> Game:
     """
     folder, _shown = game_dir(name_or_path)
     path = _cache_path(folder)
+    if path is not None and (path, folder) in _LOADED:  # this process read it already
+        return _LOADED[path, folder]
     if path is not None:
         try:
             with path.open("rb") as handle:
@@ -150,11 +152,20 @@ def load_cached(name_or_path: str | Path) -> Game:
             pass
         else:  # the folder as named now (a relative path pickled in another directory
             # would lead elsewhere: its rules, checks and kit would not be found)
-            return game if game.path == folder else replace(game, path=folder)
+            game = game if game.path == folder else replace(game, path=folder)
+            _LOADED[path, folder] = game
+            return game
     game = load_game(name_or_path)
     if path is not None:
         _write_cache(path, game)
+        _LOADED[path, folder] = game
     return game
+
+
+#: The games this process has read from the cache, by (cache file, folder as named): the
+#: cache file's name covers every YAML file's size and time, so an edited game is a new key.
+#: A command reads its game once (a game's rules may read it while they are imported).
+_LOADED: dict[tuple[Path, Path], Game] = {}
 
 
 def _cache_path(folder: Path) -> Path | None:

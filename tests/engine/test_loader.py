@@ -51,7 +51,10 @@ def test_cache_returns_an_equal_game_and_notices_edits(tiny_game, tmp_path, monk
     first = load_cached(str(tiny_game))
     assert list((tmp_path / "cache").glob("*.pickle"))
     again = load_cached(str(tiny_game))
-    assert again == first
+    assert again is first  # read once per process
+    monkeypatch.setattr("warpress.engine.loader._LOADED", {})
+    from_disk = load_cached(str(tiny_game))
+    assert from_disk == first and from_disk is not first
     path = tiny_game / "game.yaml"
     path.write_text(path.read_text(encoding="utf-8").replace("value: 5,", "value: 6,"),
                     encoding="utf-8")
