@@ -5,7 +5,10 @@ The library raises these; ``cli.py`` maps them to exit codes (bad input: 2).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from functools import total_ordering
+from operator import attrgetter
+
+from .records import Frozen, frozen_record
 
 
 class WarpressError(Exception):
@@ -19,18 +22,28 @@ class BadInput(WarpressError, ValueError):
     """
 
 
-@dataclass(frozen=True, order=True)
-class Problem:
-    """One problem in a game's data, located by file, line and key path."""
+@total_ordering
+@frozen_record(kw_only=False)
+class Problem(Frozen):
+    """One problem in a game's data, located by file, line and key path; problems sort by
+    file, line, path and message."""
 
     file: str
     line: int
     path: str
     message: str
 
+    def __lt__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return _order(self) < _order(other)
+
     def __str__(self) -> str:
         where = f"{self.file}:{self.line}" if self.line else self.file
         return f"{where}: {self.path}: {self.message}" if self.path else f"{where}: {self.message}"
+
+
+_order = attrgetter("file", "line", "path", "message")
 
 
 class DataError(WarpressError):

@@ -14,10 +14,10 @@ of a map, the printed side of a map, boxes of a track, the values a table key sp
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 from .errors import Problem
 from .model import Game, Item
+from .records import Frozen, frozen_record
 
 #: Bytes of one YAML file (largest shipped: nimitz/units.yaml, 37,090).
 FILE_BYTES = 400_000
@@ -33,8 +33,8 @@ DEPTH = 70
 INT_DIGITS = 40
 
 
-@dataclass(frozen=True)
-class Limit:
+@frozen_record(kw_only=False)
+class Limit(Frozen):
     """A bound on one figure of a loaded game."""
 
     name: str

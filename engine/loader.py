@@ -11,7 +11,7 @@ import hashlib
 import os
 import pickle
 import stat
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from functools import cache
 from pathlib import Path
 
@@ -19,6 +19,7 @@ from . import limits
 from .errors import BadInput, DataError, Problem
 from .inputs import check_path_name, quote
 from .model import SECTIONS, ExtraRecord, Game, GameInfo, GameStyle
+from .records import Frozen, frozen_record
 
 #: Sections that are one mapping (not lists of records).
 MAPPINGS = ("game", "style")
@@ -34,8 +35,8 @@ def builtin_games() -> tuple[str, ...]:
     return tuple(sorted(p.name for p in GAMES_DIR.iterdir() if (p / "game.yaml").is_file()))
 
 
-@dataclass(frozen=True)
-class EntryGame:
+@frozen_record(kw_only=False)
+class EntryGame(Frozen):
     """A game an installed package provides through the entry-point group ``warpress.games``:
     ``name = package`` (the game id = a package whose folder holds game.yaml)."""
 

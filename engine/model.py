@@ -15,8 +15,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from .errors import BadInput
-from .records import Frozen
-from .records import record as _record
+from .records import Frozen, frozen_record
 
 
 class FrozenDict(dict):
@@ -43,7 +42,7 @@ Value = Any
 COMMON_KEYS = ("id", "name", "name_ja", "rule", "source", "note", "assumed", "errata")
 
 
-@_record(kw_only=False)
+@frozen_record(kw_only=False)
 class Where(Frozen):
     """Where a record was written: file as shown to the user, and line."""
 
@@ -74,7 +73,7 @@ def _no_map() -> Any:
     return field(default_factory=_empty_map)
 
 
-@_record
+@frozen_record
 class Item(Frozen):
     """A nested item: a table row, a map feature, a box. Provenance is inherited."""
 
@@ -115,7 +114,7 @@ class Item(Frozen):
         return getattr(self, key, default)
 
 
-@_record
+@frozen_record
 class Record(Item):
     """A top-level record of a list section: it must have an id."""
 
@@ -125,7 +124,7 @@ class Record(Item):
 # --- game -----------------------------------------------------------------
 
 
-@_record
+@frozen_record
 class Side(Record):
     """Side record (see docs/data-format.md)."""
 
@@ -133,7 +132,7 @@ class Side(Record):
     alliance: str | None = None
 
 
-@_record
+@frozen_record
 class GameInfo(Record):
     """The ``game`` mapping. Here ``source`` names the rule text the rule numbers refer to."""
 
@@ -149,7 +148,7 @@ class GameInfo(Record):
     counter_mm: float | None = None
 
 
-@_record
+@frozen_record
 class Erratum(Record):
     """Erratum record (see docs/data-format.md)."""
 
@@ -161,7 +160,7 @@ class Erratum(Record):
     severity: Literal["high", "medium", "low"] | None = None
 
 
-@_record
+@frozen_record
 class Constant(Record):
     """Constant record (see docs/data-format.md)."""
 
@@ -172,12 +171,12 @@ class Constant(Record):
 # --- tables ---------------------------------------------------------------
 
 
-@_record
+@frozen_record
 class EnumValue(Record):
     """An enum key's value with its printed names: ``{id: good, name: Good, name_ja: 良好}``."""
 
 
-@_record
+@frozen_record
 class TableKey(Record):
     """TableKey record (see docs/data-format.md)."""
 
@@ -202,7 +201,7 @@ class TableKey(Record):
         return named.label if named is not None and named.name else None
 
 
-@_record
+@frozen_record
 class Modifier(Item):
     """Modifier record (see docs/data-format.md)."""
 
@@ -211,14 +210,14 @@ class Modifier(Item):
     value: Value = None
 
 
-@_record
+@frozen_record
 class TableRow(Item):
     """A row: its key conditions and result fields are kept in ``extra``."""
 
     OPEN = True
 
 
-@_record
+@frozen_record
 class CombatForm(Item):
     """A combat results table's form: how attack and defence become a column, the grid of
     results by die roll and column (engine/combat.py; docs/data-format.md, "Combat results
@@ -235,7 +234,7 @@ class CombatForm(Item):
     grid: Mapping[str, tuple[str, ...]]  # die result or range -> one result per column
 
 
-@_record
+@frozen_record
 class Table(Record):
     """Table record (see docs/data-format.md)."""
 
@@ -279,7 +278,7 @@ class Table(Record):
 # --- components -----------------------------------------------------------
 
 
-@_record
+@frozen_record
 class Track(Record):
     """Track record (see docs/data-format.md)."""
 
@@ -289,7 +288,7 @@ class Track(Record):
     side: str | None = None
 
 
-@_record
+@frozen_record
 class Unit(Record):
     """Unit record (see docs/data-format.md)."""
 
@@ -307,7 +306,7 @@ class Unit(Record):
     setup_code: str | None = None  # printed in a counter corner where the style says ``setup``
 
 
-@_record
+@frozen_record
 class Marker(Record):
     """Marker record (see docs/data-format.md)."""
 
@@ -319,7 +318,7 @@ class Marker(Record):
     text: str | None = None
 
 
-@_record
+@frozen_record
 class Deck(Record):
     """Deck record (see docs/data-format.md)."""
 
@@ -329,7 +328,7 @@ class Deck(Record):
     color: str | None = None
 
 
-@_record
+@frozen_record
 class Card(Record):
     """Card record (see docs/data-format.md)."""
 
@@ -347,7 +346,7 @@ class Card(Record):
 # --- maps and displays ----------------------------------------------------
 
 
-@_record
+@frozen_record
 class Axis(Frozen):
     """One axis of a hex grid: how many columns or rows and how they are labelled."""
 
@@ -374,7 +373,7 @@ def _letters(index: int) -> str:
     return out
 
 
-@_record
+@frozen_record
 class Feature(Item):
     """Feature record (see docs/data-format.md)."""
 
@@ -390,7 +389,7 @@ class Feature(Item):
     text: str | None = None
 
 
-@_record
+@frozen_record
 class HexMap(Record):
     """HexMap record (see docs/data-format.md)."""
 
@@ -420,7 +419,7 @@ class HexMap(Record):
         raise BadInput(f"map {self.id!r} has no feature {feature_id!r}")
 
 
-@_record
+@frozen_record
 class Point(Record):
     """Point record (see docs/data-format.md)."""
 
@@ -432,7 +431,7 @@ class Point(Record):
     y: float | None = None
 
 
-@_record
+@frozen_record
 class Route(Item):
     """Route record (see docs/data-format.md)."""
 
@@ -442,7 +441,7 @@ class Route(Item):
     kind: str | None = None
 
 
-@_record
+@frozen_record
 class PointMap(Record):
     """PointMap record (see docs/data-format.md)."""
 
@@ -456,7 +455,7 @@ class PointMap(Record):
         return frozenset(p.id for p in self.points)
 
 
-@_record
+@frozen_record
 class Box(Record):
     """Box record (see docs/data-format.md)."""
 
@@ -468,7 +467,7 @@ class Box(Record):
     group: str | None = None
 
 
-@_record
+@frozen_record
 class Arrow(Item):
     """Arrow record (see docs/data-format.md)."""
 
@@ -476,7 +475,7 @@ class Arrow(Item):
     to: str
 
 
-@_record
+@frozen_record
 class Display(Record):
     """Display record (see docs/data-format.md)."""
 
@@ -497,7 +496,7 @@ class Display(Record):
 # defaults and resolves them; see docs/data-format.md "style").
 
 
-@_record
+@frozen_record
 class SideStyle(Item):
     """How one side's pieces look: counter ground and ink (``#rrggbb`` or a colour word)."""
 
@@ -505,7 +504,7 @@ class SideStyle(Item):
     ink: str | None = None
 
 
-@_record
+@frozen_record
 class FontStyle(Item):
     """Text sizes in points. Nothing prints under ``minimum``; factors not under ``factors``."""
 
@@ -516,7 +515,7 @@ class FontStyle(Item):
     word: float = 9.0
 
 
-@_record
+@frozen_record
 class Corners(Item):
     """What a counter prints in each corner: ``id``, ``setup``, ``name_ja`` or a stat name."""
 
@@ -526,7 +525,7 @@ class Corners(Item):
     bottom_right: str | None = None
 
 
-@_record
+@frozen_record
 class CounterLayout(Item):
     """How counters of one unit type (or one unit or marker id) are drawn."""
 
@@ -539,7 +538,7 @@ class CounterLayout(Item):
     reduced: Literal["band", "plain"] = "band"
 
 
-@_record
+@frozen_record
 class TerrainStyle(Item):
     """How one terrain is drawn on maps and in the terrain chart."""
 
@@ -548,7 +547,7 @@ class TerrainStyle(Item):
     label: str | None = None
 
 
-@_record
+@frozen_record
 class GameStyle(Item):
     """The ``style`` mapping: side colours, font sizes, counter layouts, terrain."""
 
@@ -561,7 +560,7 @@ class GameStyle(Item):
 # --- play -------------------------------------------------------------------
 
 
-@_record
+@frozen_record
 class TerrainEffect(Record):
     """A line of the terrain effects chart: a hex terrain, a hexside kind (river) or a map
     feature kind (city), by the name the map uses (docs/data-format.md, "terrain")."""
@@ -573,7 +572,7 @@ class TerrainEffect(Record):
     default: bool = False  # serves every hex terrain that has no entry of its own
 
 
-@_record
+@frozen_record
 class StackingLimit(Record):
     """A stacking limit: at most ``limit`` units (or steps) in a hex, in every hex or only
     in hexes of the terrains named (docs/data-format.md, "stacking")."""
@@ -584,7 +583,7 @@ class StackingLimit(Record):
     side: str | None = None  # only this side's units count (default: every unit)
 
 
-@_record
+@frozen_record
 class Placement(Item):
     """Placement record (see docs/data-format.md)."""
 
@@ -598,7 +597,7 @@ class Placement(Item):
     per: str | None = None
 
 
-@_record
+@frozen_record
 class SetupItem(Record):
     """SetupItem record (see docs/data-format.md)."""
 
@@ -608,7 +607,7 @@ class SetupItem(Record):
     place: tuple[Placement, ...] = ()
 
 
-@_record
+@frozen_record
 class Phase(Record):
     """Phase record (see docs/data-format.md)."""
 
@@ -619,7 +618,7 @@ class Phase(Record):
     turns: Value = None
 
 
-@_record
+@frozen_record
 class VictoryCondition(Record):
     """VictoryCondition record (see docs/data-format.md)."""
 
@@ -630,7 +629,7 @@ class VictoryCondition(Record):
     params: Mapping[str, Value] = _no_map()
 
 
-@_record
+@frozen_record
 class SheetSection(Item):
     """SheetSection record (see docs/data-format.md)."""
 
@@ -641,7 +640,7 @@ class SheetSection(Item):
     columns: int | None = None  # write-in fields side by side, this many to a row (forms)
 
 
-@_record
+@frozen_record
 class Sheet(Record):
     """Sheet record (see docs/data-format.md)."""
 
@@ -651,7 +650,7 @@ class Sheet(Record):
     charts: tuple[Literal["terrain", "stacking"], ...] = ()  # the terrain effects chart ...
 
 
-@_record
+@frozen_record
 class Check(Record):
     """A declarative check that ``verify`` runs beside the rule invariants
     (verify/declared.py; docs/data-format.md, "checks")."""
@@ -663,7 +662,7 @@ class Check(Record):
     order: tuple[Value, ...] = ()  # monotone: the results from worst to best for the attacker
 
 
-@_record
+@frozen_record
 class ExtraRecord(Record):
     """A record of an extra section declared in ``game.sections``."""
 
@@ -695,7 +694,7 @@ SECTIONS: Mapping[str, type[Record]] = FrozenDict(
 )
 
 
-@_record
+@frozen_record
 class Game(Frozen):
     """A whole game: every section as a tuple of frozen records."""
 

@@ -1,9 +1,9 @@
-"""``record``: a frozen dataclass whose methods are shared instead of generated per class.
+"""``frozen_record``: a frozen dataclass whose methods are shared instead of generated per class.
 
 ``dataclasses.dataclass(frozen=True)`` writes and compiles six functions for every class
 (``__init__``, ``__repr__``, ``__eq__``, ``__hash__``, ``__setattr__``, ``__delattr__``);
 on Python 3.11 that is most of a command's ``engine.model`` import (44 classes: 72 ms
-against 4 ms for the fields alone, measured). A ``record`` keeps the dataclass's fields
+against 4 ms for the fields alone, measured). A ``frozen_record`` keeps the dataclass's fields
 (``fields``, ``replace``, ``asdict`` and ``is_dataclass`` work as before) and takes the
 six methods from ``Frozen``, which reads each class's fields once, when it is decorated.
 
@@ -57,7 +57,7 @@ def _getter(names: list[str]) -> Callable[[Any], tuple]:
 
 
 class Frozen:
-    """The methods of every ``record`` class (see the module's docstring)."""
+    """The methods of every ``frozen_record`` class (see the module's docstring)."""
 
     __slots__ = ()
     __record_plan__: _Plan
@@ -117,9 +117,9 @@ def _bind(plan: _Plan, args: tuple, kwargs: dict[str, Any]) -> None:
         kwargs[name] = value
 
 
-def record(cls: type[T] | None = None, /, *, kw_only: bool = True) -> Any:
+def frozen_record(cls: type[T] | None = None, /, *, kw_only: bool = True) -> Any:
     """Make ``cls`` (a subclass of ``Frozen``) a frozen dataclass with ``Frozen``'s methods:
-    ``@record`` (keyword arguments only) or ``@record(kw_only=False)``."""
+    ``@frozen_record`` (keyword arguments only) or ``@frozen_record(kw_only=False)``."""
 
     def wrap(cls: type[T]) -> type[T]:
         if not issubclass(cls, Frozen):

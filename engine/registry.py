@@ -12,21 +12,24 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from fractions import Fraction
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from .dice import Dice
 from .errors import BadInput
 from .model import Game, Table
+from .records import Frozen, frozen_record
 from .tables import Interval, compiled, lookup_row
+
+if TYPE_CHECKING:  # fractions are imported where an exact answer is made
+    from fractions import Fraction
 
 REQUIRED: Any = object()
 
 InputKind = Literal["int", "enum", "bool", "roll", "rolls", "text", "ids"]
 
 
-@dataclass(frozen=True)
-class Input:
+@frozen_record(kw_only=False)
+class Input(Frozen):
     """One NAME=VALUE input of a referee table.
 
     ``roll`` is a die result the user rolled (``lookup`` needs it; ``roll``
@@ -74,8 +77,8 @@ class Input:
         return self.help or "text"
 
 
-@dataclass(frozen=True)
-class Answer:
+@frozen_record(kw_only=False)
+class Answer(Frozen):
     """What a referee table answers: result fields, the rules and errata behind them."""
 
     result: Mapping[str, Any]
@@ -88,8 +91,8 @@ Resolve = Callable[[Game, dict[str, Any], Dice], Answer]
 Odds = Callable[..., "OddsAnswer"]  # fn(game, args), or fn(game, args, exact=) (float_odds)
 
 
-@dataclass(frozen=True)
-class OddsAnswer:
+@frozen_record(kw_only=False)
+class OddsAnswer(Frozen):
     """An answer of ``odds``: named probabilities or a distribution of one field, exact
     (``exact``); or, from a ``float_odds`` table asked without ``--exact``, floating point
     in ``result`` alone (``exact`` empty), ``text`` then being the whole text answer."""
@@ -101,8 +104,8 @@ class OddsAnswer:
     text: str | None = None
 
 
-@dataclass(frozen=True)
-class RefTable:
+@frozen_record(kw_only=False)
+class RefTable(Frozen):
     """A table a referee can query: its inputs, result fields and procedure."""
 
     name: str

@@ -1,4 +1,4 @@
-"""``record`` behaves as ``dataclass(frozen=True)`` does, with shared methods."""
+"""``frozen_record`` behaves as ``dataclass(frozen=True)`` does, with shared methods."""
 
 from __future__ import annotations
 
@@ -9,14 +9,14 @@ from dataclasses import FrozenInstanceError, dataclass, field
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from warpress.engine.records import Frozen, record
+from warpress.engine.records import Frozen, frozen_record
 
 
 def _tags() -> tuple[str, ...]:
     return ("a",)
 
 
-@record
+@frozen_record
 class Base(Frozen):
     id: str
     size: int = 1
@@ -24,7 +24,7 @@ class Base(Frozen):
     hidden: str = field(default="h", compare=False, repr=False)
 
 
-@record
+@frozen_record
 class Child(Base):
     extra: int = 0
 
@@ -33,7 +33,7 @@ class Child(Base):
             raise ValueError("extra must not be negative")
 
 
-@record(kw_only=False)
+@frozen_record(kw_only=False)
 class Point(Frozen):
     x: int = 0
     y: int = 0
@@ -110,9 +110,9 @@ def test_frozen_and_picklable():
 
 def test_a_record_keeps_its_methods_shared():
     with pytest.raises(TypeError, match="must derive from Frozen"):
-        record(type("Loose", (), {"__annotations__": {"a": "int"}}))
+        frozen_record(type("Loose", (), {"__annotations__": {"a": "int"}}))
     with pytest.raises(TypeError, match="defines __eq__"):
-        record(type("Own", (Frozen,), {"__eq__": lambda self, other: True}))
+        frozen_record(type("Own", (Frozen,), {"__eq__": lambda self, other: True}))
 
 
 def test_the_model_is_made_of_records():

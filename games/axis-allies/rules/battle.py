@@ -16,12 +16,13 @@ default is lowest cost first (constant default-casualty-order).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 from warpress.engine.dice import Dice, mark
 from warpress.engine.errors import BadInput, RuleViolation
 from warpress.engine.model import Game
+from warpress.engine.records import Frozen, frozen_record
 
 from .common import (
     DIE,
@@ -44,8 +45,8 @@ SEA_RULES = ("③ combat", "sea 2)", "sea 3)", "sea 4)", "sea 5)", "sea 6)", "se
 OUTCOMES = ("attacker", "defender", "mutual", "retreat", "undecided")
 
 
-@dataclass(frozen=True)
-class BattleSpec:
+@frozen_record(kw_only=False)
+class BattleSpec(Frozen):
     """A battle as asked: the kind, each side's units in casualty order, weapons, cap."""
 
     kind: str
@@ -59,8 +60,8 @@ class BattleSpec:
     retreat_at: int | None = None  # ... or when a round leaves it this many units or fewer
 
 
-@dataclass(frozen=True)
-class BattleState:
+@frozen_record(kw_only=False)
+class BattleState(Frozen):
     """Survivors of each side (casualty order), rounds fought, one-time step results."""
 
     attacker: tuple[str, ...]

@@ -10,13 +10,13 @@ numbers: rules are cited by the source's own section marks
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import Any
 
 from warpress.engine.dice import faces as die_faces
 from warpress.engine.errors import BadInput, RuleViolation
 from warpress.engine.inputs import parse_int
 from warpress.engine.model import Game, Unit
+from warpress.engine.records import Frozen, frozen_record
 from warpress.engine.registry import register
 from warpress.engine.tables import lookup
 
@@ -123,8 +123,8 @@ def aa_faces(game: Game) -> int:
 # --------------------------------------------------------------------------- combat values
 
 
-@dataclass(frozen=True)
-class Shot:
+@frozen_record(kw_only=False)
+class Shot(Frozen):
     """What one unit rolls in one role: ``dice`` dice, each hitting at ``value`` or under."""
 
     value: int | None

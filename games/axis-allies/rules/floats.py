@@ -50,6 +50,7 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 import numpy as np  # noqa: E402
 from warpress.engine.errors import BadInput  # noqa: E402
 from warpress.engine.model import Game  # noqa: E402
+from warpress.engine.records import Frozen, frozen_record
 
 from .battle import BattleSpec, BattleState, first_strikers, has_aa
 from .opening import FIELDS, Opening, openings, runs, side_polys
@@ -700,8 +701,8 @@ def likely_openings(ops: list[Opening], cut: float) -> tuple[list[Opening], floa
     return [op for k, op in enumerate(ops) if k not in left_out], dropped
 
 
-@dataclass(frozen=True)
-class Cuts:
+@frozen_record(kw_only=False)
+class Cuts(Frozen):
     """What the table leaves out as negligible, its mass counted (``Ends.pruned``): the
     least likely AA results, the ends of a defender fire's hit distribution, a level's
     own flow in a column when every state of it holds less than ``levels``."""

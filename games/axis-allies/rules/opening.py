@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
-from dataclasses import dataclass
 
 from warpress.engine.model import Game
+from warpress.engine.records import Frozen, frozen_record
 
 from .battle import BattleSpec, BattleState, first_strikers, has_aa
 from .common import aa_faces, const, flag, has_tag, hit_faces, shot
@@ -60,8 +60,8 @@ def suffix_products(polys: list[Poly]) -> list[Poly]:
     return out
 
 
-@dataclass(frozen=True)
-class Opening:
+@frozen_record(kw_only=False)
+class Opening(Frozen):
     """After the one-time steps: the attacker's order, the chain start and its denominator."""
 
     attacker: tuple[str, ...]
