@@ -11,7 +11,6 @@ not wrapped.
 from __future__ import annotations
 
 import re
-import shutil
 import unicodedata
 from collections.abc import Iterable
 
@@ -39,6 +38,8 @@ _STEP = re.compile(r"(?<![(\w])(\d+)\)")
 
 def terminal_width() -> int:
     """The columns to fill: $COLUMNS, else the terminal's, else 80; at least MIN_WIDTH."""
+    import shutil  # 3 ms of start-up, for the commands that print text
+
     return max(MIN_WIDTH, shutil.get_terminal_size((DEFAULT_WIDTH, 24)).columns)
 
 

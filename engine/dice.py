@@ -26,12 +26,14 @@ import random
 import re
 from collections import Counter
 from collections.abc import Callable, Hashable, Mapping, Sequence
-from fractions import Fraction
 from functools import lru_cache
-from typing import Protocol, TypeVar
+from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from .errors import BadInput
 from .inputs import quote, read_int
+
+if TYPE_CHECKING:
+    from fractions import Fraction
 
 T = TypeVar("T", bound=Hashable)
 
@@ -113,6 +115,8 @@ def faces(die: str) -> tuple[int, ...]:
 
 def weights(die: str) -> dict[int, Fraction]:
     """Return the probability of each result: ``weights("2d6")[7] == Fraction(1, 6)``."""
+    from fractions import Fraction  # exact odds only: a lookup or roll needs none
+
     values, ways, total = _face_weights(die)
     return {v: Fraction(n, total) for v, n in zip(values, ways, strict=True)}
 
@@ -366,6 +370,8 @@ def distribution(
     Meant for small procedures: more than ``max_rolls`` rolls in one run, or more than
     ``max_sequences`` runs, raises :class:`DiceError` (use dynamic programming instead).
     """
+    from fractions import Fraction
+
     dice = _ReplayDice(max_rolls, given)
     sums: dict[T, dict[int, int]] = {}
     runs = 0
@@ -397,12 +403,16 @@ def expected(
     dist: Mapping[T, Fraction], key: Callable[[T], Fraction | int | float] | None = None
 ) -> Fraction | float:
     """Return the mean of ``key(result)`` (default: the result itself) over ``dist``."""
+    from fractions import Fraction
+
     fn = key if key is not None else (lambda r: r)
     return sum((p * fn(r) for r, p in dist.items()), Fraction(0))
 
 
 def probability(dist: Mapping[T, Fraction], predicate: Callable[[T], bool]) -> Fraction:
     """Return the total probability of the results for which ``predicate`` is true."""
+    from fractions import Fraction
+
     return sum((p for r, p in dist.items() if predicate(r)), Fraction(0))
 
 

@@ -25,7 +25,6 @@ from __future__ import annotations
 import hashlib
 import importlib
 import sys
-import traceback
 from functools import cache
 from pathlib import Path
 from types import ModuleType
@@ -111,6 +110,8 @@ def import_problem(game: Game, exc: BaseException) -> Problem:
     ``games/x/rules.py:12: SyntaxError: invalid syntax``."""
     folder = Path(game.path).resolve()
     where: tuple[str, int] = (_shown(game, folder), 0)
+    import traceback  # only when a game's code failed
+
     if isinstance(exc, SyntaxError) and exc.filename:
         where = _location(game, folder, Path(exc.filename), exc.lineno) or where
         text = f"{type(exc).__name__}: {exc.msg}"
@@ -168,6 +169,8 @@ def runtime_problem(exc: BaseException) -> Problem | None:
         tb = tb.tb_next
     if found is None:
         return None
+    import traceback  # only when a game's code failed
+
     _folder, file, line = found
     text = "".join(traceback.format_exception_only(type(exc), exc)).strip()
     return Problem(file, line, "", f"{' '.join(text.split())} (in the game folder's Python)")

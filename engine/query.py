@@ -9,10 +9,9 @@ is one JSON object: {"game", "table", "inputs", "result", "rules", "errata"}.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from fractions import Fraction
 from functools import lru_cache
 from itertools import groupby
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..output import rules_text
 from .dice import GivenDice, MissingRoll, SeededDice, distribution, read_roll
@@ -20,6 +19,9 @@ from .errors import BadInput
 from .inputs import quote, read_int
 from .model import Game
 from .registry import REQUIRED, Input, OddsAnswer, RefTable
+
+if TYPE_CHECKING:  # fractions are imported where an exact answer is made
+    from fractions import Fraction
 
 YES = frozenset({"yes", "true"})
 NO = frozenset({"no", "false"})
@@ -299,11 +301,17 @@ def _odds_lines(result: Mapping[str, Any]) -> list[str]:
     floats = result.get("distribution", result)
     width = max(map(len, result["exact"]), default=0)
     for key, text in result["exact"].items():
-        value = floats[key] if isinstance(floats.get(key), float) else float(Fraction(text))
+        value = floats[key] if isinstance(floats.get(key), float) else float(_fraction(text))
         shown = f"{value:9.4f}  " if _is_count(key, value) else f"{100 * value:8.4f}%"
         exact = text if len(text) <= 40 else f"{len(text)} digits"
         lines.append(f"    {key:>{width}}  {shown}  ({exact})")
     return lines
+
+
+def _fraction(text: str) -> Fraction:
+    from fractions import Fraction  # only a table without floats of its own reads one
+
+    return Fraction(text)
 
 
 def _is_count(key: str, value: float) -> bool:

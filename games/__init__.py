@@ -10,7 +10,6 @@ folder bound with :func:`bind` (a designer's own) to the name it was given.
 from __future__ import annotations
 
 import sys
-from importlib.abc import Loader, MetaPathFinder
 from importlib.machinery import ModuleSpec
 from pathlib import Path
 
@@ -35,8 +34,14 @@ def bound() -> dict[str, Path]:
     return dict(_BOUND)
 
 
-class _FolderPackage(Loader):
-    """A game folder as a package: an empty module whose ``__path__`` is the folder."""
+# The finder and loader are plain classes: the import system asks only for their methods,
+# and ``importlib.abc`` would import ``importlib.resources`` (tempfile, shutil, random: about
+# 8 ms of every command's start-up).
+
+
+class _FolderPackage:
+    """A game folder as a package (an import loader): an empty module whose ``__path__`` is
+    the folder."""
 
     def create_module(self, spec):
         return None
@@ -45,8 +50,9 @@ class _FolderPackage(Loader):
         pass
 
 
-class GameFolderFinder(MetaPathFinder):
-    """Finds ``warpress.games.<id with - as _>`` and every bound name."""
+class GameFolderFinder:
+    """An import finder on ``sys.meta_path``: finds ``warpress.games.<id with - as _>``
+    and every bound name."""
 
     def find_spec(self, fullname, path=None, target=None):
         folder = _BOUND.get(fullname) or self._shipped(fullname)

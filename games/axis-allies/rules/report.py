@@ -13,8 +13,7 @@ numerators). The IPC losses are floats either way.
 
 from __future__ import annotations
 
-from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from warpress.engine.model import Game
 from warpress.engine.registry import OddsAnswer
@@ -22,6 +21,9 @@ from warpress.engine.registry import OddsAnswer
 from .battle import BattleSpec, rules_of
 from .common import unit_row
 from .opening import FIELDS
+
+if TYPE_CHECKING:
+    from fractions import Fraction
 
 #: Columns of the text answer when no width is given (the width of a terminal that is not
 #: asked).
@@ -55,6 +57,8 @@ def battle_answer(game: Game, spec: BattleSpec, exact: bool, errata: tuple[str, 
         width = terminal_width()
     exact_survivors = None
     if exact:
+        from fractions import Fraction
+
         from .odds import exact_battle
 
         fractions, survivors = exact_battle(game, spec, survivors=survivors_asked)
