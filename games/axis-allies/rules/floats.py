@@ -513,6 +513,12 @@ PULLED_FIRE = 8000
 THREADED = 16000
 
 
+#: Up to this many attacker states (with the dead row), a column's levels are settled as
+#: one linear system (a dense triangular matrix, ``_levels_at_once``) instead of level by
+#: level: a battle without an AA gun is a chain of 41 states for 40 units.
+DENSE_LEVELS = 160
+
+
 class Solver:
     """One battle's states: attacker states (``Space``) by defender losses (columns)."""
 
@@ -529,6 +535,9 @@ class Solver:
         for op, counts in zip(ops, armies, strict=True):
             for (i, j), n in op.start.items():
                 self.start[j, self._state(counts, i)] += n / op.den
+        S1 = S + 1  # small tables: a column's levels at once (``_levels_at_once``)
+        self.dense = (space.loss[1:] * S1 + np.arange(S1)).ravel() if S1 <= DENSE_LEVELS \
+            else None
         self.scaled = Scaled.of(self.defender, space.level)
         self.chains = chains = Chains.of(space, space.hits.shape[1])
         down = chains.to_slots(1.0 / self.scaled.scale)  # hits enter the scaled table
@@ -639,16 +648,10 @@ class Solver:
             padded = np.zeros(max(len(taps), most + 1) + 1)
             padded[:len(taps)] = taps
             tails = np.cumsum(padded[::-1])[::-1]
-            if len(taps) > 1:  # a level's flow when the attacker misses: to lower levels
-                for rows, u, targets in space.levels:
-                    own = P[rows] * own_of[rows]
-                    if own.max() > self.cuts.levels:
-                        folded = padded[1:u + 1].copy()
-                        folded[-1] = tails[u]
-                        P[rows.stop:] += np.bincount(targets, np.outer(folded, own).ravel(),
-                                                     S + 1 - rows.stop)
-                    else:
-                        self.pruned += float(own.sum()) * (1.0 - taps[0])
+            if len(taps) > 1 and self.dense is not None:
+                P = self._levels_at_once(P, own_of, padded, tails)
+            elif len(taps) > 1:
+                self._levels_one_by_one(P, own_of, padded, tails)
             W = P * inv  # a level's mass is whole once the levels above it have pushed
             out[col] = np.where(live, 0.0, P)
             if later is not None:
@@ -658,6 +661,37 @@ class Solver:
         if later is not None:
             later.result()
         return out
+
+    def _levels_one_by_one(self, P: np.ndarray, own_of: np.ndarray, padded: np.ndarray,
+                           tails: np.ndarray) -> None:
+        """The levels' flows of one column (``_settle``), biggest armies first, in place:
+        what a level's states send down when the attacker misses (``own_of`` of their mass)
+        lands on the smaller armies before they send theirs. ``folds[u, :u]``: the
+        defender's hits 1..u on a state of level ``u``, the last holding every hit from
+        ``u`` on (``tails[u]``: the state is dead)."""
+        most = len(self.space.loss) - 1
+        folds = np.tile(padded[1:most + 1], (most + 1, 1))
+        folds[np.arange(1, most + 1), np.arange(most)] = tails[1:most + 1]
+        S1, cut, miss = len(P), self.cuts.levels, 1.0 - padded[0]
+        for rows, u, targets in self.space.levels:
+            own = P[rows] * own_of[rows]
+            if own.max() > cut:
+                P[rows.stop:] += np.bincount(targets, (folds[u, :u, None] * own).ravel(),
+                                             S1 - rows.stop)
+            else:
+                self.pruned += float(own.sum()) * miss
+
+    def _levels_at_once(self, P: np.ndarray, own_of: np.ndarray, padded: np.ndarray,
+                        tails: np.ndarray) -> np.ndarray:
+        """The levels' flows of one column (``_settle``) as one triangular system: ``P``
+        plus what every state sends down when the attacker misses (``own_of`` of its mass,
+        spread by the defender's hits ``padded``, those past the biggest army ``tails``)."""
+        S1 = len(P)
+        most = len(self.dense) // S1
+        send = np.bincount(self.dense, (padded[1:most + 1, None] * own_of).ravel(), S1 * S1)
+        send = send.reshape(S1, S1)
+        send[S1 - 1] += tails[most + 1] * own_of  # hits past the biggest army: dead
+        return np.linalg.solve(np.eye(S1) - send, P)
 
     def advance(self, P: np.ndarray, absorbs: np.ndarray) -> np.ndarray:
         """One round from every live state of ``P`` (``P[j, s]``); ended states and those

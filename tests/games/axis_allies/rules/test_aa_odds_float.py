@@ -111,16 +111,20 @@ def test_big_battles_match_the_exact_odds(game, kind, attacker, defender, more, 
 def test_the_pulled_fire_and_the_unscaled_table_match_the_exact_odds(game, battle):
     """Small battles take the scattered fire on the scaled table; big ones one die at a time
     (``PULLED_FIRE``), the later rows on a second thread (``THREADED``); a table whose scale
-    would leave the float range is kept plain (``FLOAT_RANGE``). Every path holds to the
-    exact odds."""
+    would leave the float range is kept plain (``FLOAT_RANGE``); a small table settles a
+    column's levels as one linear system, a big one level by level (``DENSE_LEVELS``).
+    Every path holds to the exact odds."""
     kind, attacker, defender, more = battle
     sp = spec(game, attacker, defender, kind, **more)
     fractions, survivors_x = O.exact_battle(game, sp, workers=1)
-    for pulled, scaled, threaded in ((0, F.FLOAT_RANGE, 0), (10**9, 0, 10**9), (0, 0, 0)):
+    for pulled, scaled, threaded, dense in ((0, F.FLOAT_RANGE, 0, 10**9),
+                                            (10**9, 0, 10**9, 0), (0, 0, 0, 10**9),
+                                            (10**9, F.FLOAT_RANGE, 10**9, 0)):
         with pytest.MonkeyPatch.context() as mp:
             mp.setattr(F, "PULLED_FIRE", pulled)
             mp.setattr(F, "FLOAT_RANGE", scaled)
             mp.setattr(F, "THREADED", threaded)
+            mp.setattr(F, "DENSE_LEVELS", dense)
             floats, survivors_f = F.float_battle(game, sp)
         assert_close(floats, fractions, survivors_f, survivors_x)
 
