@@ -313,7 +313,7 @@ class Chains:
     pads: np.ndarray
     extra: list[tuple[np.ndarray, np.ndarray]]  # (target slots, source slots)
     dead: int  # the dead row's slot
-    reach: np.ndarray  # reach[x]: the slots of the chains whose first state has level x or more
+    reach: np.ndarray  # reach[x]: the slots of the chains whose first state can score x hits
 
     @classmethod
     def of(cls, space: Space, width: int) -> Chains:
@@ -348,9 +348,12 @@ class Chains:
             targets = np.flatnonzero((parents[:, m] != S1) & (parents[:, m] != np.arange(S1)))
             extra.append((slot[targets], slot[parents[targets, m]]))
         ends = np.append(pads[1:], size)  # each chain's end (the next pad)
-        top = space.level[heads]  # each chain's first state's level
+        # the most hits each chain's first state can score (a chain's later states have
+        # fewer units, so no more): its level, or more with several dice (heavy bombers)
+        scores = space.hits[heads] > 0
+        top = width - 1 - np.argmax(scores[:, ::-1], axis=1)
         reach = np.array([int(ends[top >= x].max()) if (top >= x).any() else 0
-                          for x in range(width + 1)])  # no state scores more than its level
+                          for x in range(width + 1)])
         return cls(slot, state, pads, extra, int(slot[S]), reach)
 
     def pull(self, M: np.ndarray, a: float, b: float, fix: float) -> None:
@@ -586,7 +589,7 @@ class Solver:
             b = min(a + ROWS_AT_ONCE, hi)
             if w is not None:
                 last = min(b, nd)
-                if last > a:  # hits a - j .. last - 1 - j; past a state's level exactly 0
+                if last > a:  # hits a - j .. last - 1 - j; past what a chain scores: 0
                     n = reach[a - j]  # the chains that can score a - j hits
                     acc[a:last, :n] += self.hitsT[a - j:last - j, :n] * w[:n]
                 if b == nd + 1:

@@ -38,7 +38,8 @@ def assert_close(floats, fractions, survivors_f, survivors_x):
 
 @st.composite
 def battles(draw):
-    """Random battles of up to 12 units a side: land (aircraft, an AA gun) or sea."""
+    """Random battles of up to 12 units a side: land (aircraft, an AA gun) or sea; a round
+    cap, a retreat and developed weapons now and then."""
     kind = draw(st.sampled_from(["land", "sea"]))
     types = LAND if kind == "land" else SEA
     att = draw(st.lists(st.integers(0, 4), min_size=len(types), max_size=len(types))
@@ -55,6 +56,11 @@ def battles(draw):
         more["retreat_after"] = draw(st.integers(1, 4))
     if draw(st.integers(0, 3)) == 0:
         more["rounds"] = draw(st.integers(1, 4))
+    if draw(st.integers(0, 3)) == 0:  # heavy bombers roll 3 dice: more hits than units
+        more["attacker_weapons"] = [draw(st.sampled_from(
+            ["heavy-bombers", "jet-power", "super-submarines"]))]
+    if draw(st.integers(0, 4)) == 0:
+        more["defender_weapons"] = ["jet-power"]
     return kind, force(att, types), defender, more
 
 
@@ -101,6 +107,23 @@ def test_big_battles_match_the_exact_odds(game, kind, attacker, defender, more, 
     else:  # 35 and 420 chains over 450,000-bit denominators: floats from the numerators
         assert all(type(p) is float for side in survivors_x for p in side.values())
         assert [abs(sum(side.values()) - 1) < 1e-12 for side in survivors_x] == [True] * 2
+
+
+@pytest.mark.parametrize("attacker,defender", [
+    ("1 bomber", "2 bomber"),  # found by the plain floats' test: 0.131 for 0.659 won
+    ("2 infantry, 3 bomber, 2 fighter", "6 infantry, 1 antiaircraft"),
+])
+def test_heavy_bombers_score_more_hits_than_they_are_units(game, attacker, defender):
+    """Heavy bombers roll 3 dice each: a state can score more hits than its level, and the
+    table's rows past its level must still take them (``Chains.reach``), on every path."""
+    sp = spec(game, attacker, defender, "land", attacker_weapons=["heavy-bombers"])
+    fractions, survivors_x = O.exact_battle(game, sp, workers=1)
+    for pulled, dense in ((10**9, 10**9), (0, 0)):
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setattr(F, "PULLED_FIRE", pulled)
+            mp.setattr(F, "DENSE_LEVELS", dense)
+            floats, survivors_f = F.float_battle(game, sp)
+        assert_close(floats, fractions, survivors_f, survivors_x)
 
 
 # --------------------------------------------------------------------------- table paths
