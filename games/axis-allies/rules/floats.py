@@ -53,7 +53,7 @@ from warpress.engine.model import Game  # noqa: E402
 from warpress.engine.records import Frozen, frozen_record
 
 from .battle import BattleSpec, BattleState, first_strikers, has_aa
-from .opening import FIELDS, Opening, openings, runs, side_polys
+from .opening import Opening, openings, runs, side_polys
 
 #: The most memory the float tables may take (a tool limit, bytes): the state tables of a
 #: battle are (attacker states) x (defender units) floats a few times over. 100 units a
@@ -832,40 +832,17 @@ def _stop_after(spec: BattleSpec) -> int | None:
 def float_battle(game: Game, spec: BattleSpec, least: float = 0.0):
     """``(fields, survivors)`` in floating point: the fields of ``FIELDS`` and the chance
     of each side's surviving force (``force_text`` -> chance), those under ``least`` left
-    out (a battle against an AA gun has tens of thousands, most under 1e-30)."""
-    from .common import domain, force_text
+    out (a battle against an AA gun has tens of thousands, most under 1e-30). The answer
+    (``plain.float_battle``) takes the chains of one army to ``plain``, the rest here."""
+    from .plain import Totals, battle_totals
 
     ends = float_ends(game, spec)
     if ends.pruned > MOST_PRUNED:  # not met on any battle tried; the contract holds anyway
         ends = float_ends(game, spec, NO_CUTS)
     space, E = ends.space, ends.P
     S, nd = space.dead, len(spec.defender)
-    live = E[:nd, :S]
-    retreats = ends.retreats[:S]
-    counts = np.array(space.keys, dtype=np.int64).reshape(S, len(space.blocks))
-    land = [k for k, (t, _, _) in enumerate(space.blocks) if domain(game, t) == "land"]
-    taking = (counts[:, land] > 0).any(axis=1) if spec.kind == "land" else np.ones(S, bool)
-    wins = E[nd, :S]
-    left = np.arange(nd, -1, -1)
-    out = {
-        "attacker_wins": float(wins.sum()),
-        "defender_wins": float(E[:nd, S].sum()),
-        "mutual_destruction": float(E[nd, S]),
-        "undecided": float(live[:, ~retreats].sum()),
-        "attacker_retreats": float(live[:, retreats].sum()),
-        "attacker_takes": float(wins[taking].sum()),
-        "attacker_survivors": float(E[:, :S].sum(axis=0) @ space.level[:S]),
-        "defender_survivors": float(E.sum(axis=1) @ left),
-    }
-    names = [f" {t}" for t, _, _ in space.blocks]
-    per_state = E.sum(axis=0)
-    attacker: dict[str, float] = {"none": float(per_state[S])}
-    for s in np.flatnonzero(per_state[:S] >= least if least else per_state[:S]).tolist():
-        key = space.keys[s]
-        attacker[", ".join(f"{c}{names[k]}" for k, c in enumerate(key) if c)] = \
-            float(per_state[s])
-    defender: dict[str, float] = {}
-    for j, p in enumerate(E.sum(axis=1).tolist()):
-        if p:
-            defender[force_text(spec.defender[j:])] = p
-    return {k: out[k] for k in FIELDS}, (attacker, defender)
+    totals = Totals(per_state=E.sum(axis=0).tolist(), per_col=E.sum(axis=1).tolist(),
+                    wins=E[nd, :S].tolist(), live=E[:nd, :S].sum(axis=0).tolist(),
+                    mutual=float(E[nd, S]))
+    return battle_totals(game, spec, totals, space.keys, [(t, n) for t, n, _ in space.blocks],
+                         ends.retreats[:S].tolist(), least)

@@ -68,7 +68,7 @@ def battle_answer(game: Game, spec: BattleSpec, exact: bool, errata: tuple[str, 
             exact_survivors = survivors  # else floats: exact ones would cost too much
         attacker, defender = ({k: float(p) for k, p in side.items()} for side in survivors)
     else:
-        from .floats import float_battle
+        from .plain import float_battle  # numpy's tables (``floats``) when needed
 
         fractions = None
         values, survivors = float_battle(game, spec, LEAST_SHOWN)
