@@ -135,7 +135,8 @@ def test_the_pulled_fire_and_the_unscaled_table_match_the_exact_odds(game, battl
     """Small battles take the scattered fire on the scaled table; big ones one die at a time
     (``PULLED_FIRE``), the later rows on a second thread (``THREADED``); a table whose scale
     would leave the float range is kept plain (``FLOAT_RANGE``); a small table settles a
-    column's levels as one linear system, a big one level by level (``DENSE_LEVELS``).
+    column's levels as one linear system and fires a capped battle's rounds as matrix
+    products, a big one level by level and column by column (``DENSE_LEVELS``).
     Every path holds to the exact odds."""
     kind, attacker, defender, more = battle
     sp = spec(game, attacker, defender, kind, **more)
