@@ -536,7 +536,7 @@ def exact_battle(game: Game, spec: BattleSpec, workers: int | None = None,
     exact = survivors == "exact"
     alone = exact and terminals is _chain_part and spec.retreat_at is None and len(ops) == 1
     total = split_sum(lambda op: _summed(game, spec, terminals(game, spec, op),
-                                         op if alone else None), ops, costs, workers)
+                                         op if alone else None, not exact), ops, costs, workers)
     return _combine(total), (_survivor_fractions(total) if exact else
                              _survivor_floats(*_by_force(total)))
 
@@ -602,14 +602,24 @@ def _round_bits(game: Game, spec: BattleSpec, op: Opening) -> int:
     return math.prod(sum(p) for p in polys).bit_length()
 
 
-def _summed(game: Game, spec: BattleSpec, part, alone: Opening | None = None) -> Part:
+def _summed(game: Game, spec: BattleSpec, part, alone: Opening | None = None,
+            as_floats: bool = False) -> Part:
     """A chain's fields and its survivors' numerators; ``alone``: the opening of the
     battle's only chain, fought to the end (its forces' own denominators go with them:
-    ``force_denominators``)."""
+    ``force_denominators``). ``as_floats``: each force's chance in this chain as a float
+    instead (``_ratio``; the denominator ``None``), made where the chain was, in the second
+    process for its chains: 450,000-bit numerators are neither sent back nor converted in
+    the first (39 aircraft behind 1 infantry, 420 chains: 13.1-15.2 s -> 11.0-11.4 s)."""
     att, nums, den = part
     out = summarise(game, spec, att, nums)
+    numerators = survivor_numerators(spec, att, nums)
+    if as_floats:
+        whole = int(den)
+        out[SURVIVORS] = [(tuple({key: int(n) / whole for key, n in side.items() if n}
+                                 for side in numerators), None, None)]
+        return out, den
     dens = _own_denominators(game, spec, alone, den) if alone is not None else None
-    out[SURVIVORS] = [(survivor_numerators(spec, att, nums), den, dens)]  # see _add_parts
+    out[SURVIVORS] = [(numerators, den, dens)]  # see _add_parts
     return out, den
 
 
@@ -677,9 +687,9 @@ def _by_force(part: Part) -> tuple[list, list[dict[str, list[tuple[int, int]]]]]
     sides = []
     for k in range(2):
         by_key: dict[str, list[tuple[int, int]]] = {}
-        for c, (numerators, _, _) in enumerate(chains):
+        for c, (numerators, den, _) in enumerate(chains):
             for key, n in numerators[k].items():
-                if n:
+                if n or den is None:  # a float (``as_floats``) of a non-zero numerator
                     by_key.setdefault(key, []).append((c, n))
         sides.append(by_key)
     return chains, sides
@@ -688,7 +698,8 @@ def _by_force(part: Part) -> tuple[list, list[dict[str, list[tuple[int, int]]]]]
 def _survivor_floats(chains: list, sides: list) -> tuple[dict[str, float], dict[str, float]]:
     """Each side's forces with their chances as floats, each chain's numerator over its
     denominator (``_ratio``: no gcd, no fraction), likeliest first."""
-    return tuple(_likeliest({key: sum(_ratio(n, chains[c][1]) for c, n in parts)
+    return tuple(_likeliest({key: sum(n if chains[c][1] is None else _ratio(n, chains[c][1])
+                                      for c, n in parts)
                              for key, parts in side.items()}) for side in sides)
 
 
