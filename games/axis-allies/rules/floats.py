@@ -881,7 +881,7 @@ def float_battle(game: Game, spec: BattleSpec, least: float = 0.0):
     of each side's surviving force (``force_text`` -> chance), those under ``least`` left
     out (a battle against an AA gun has tens of thousands, most under 1e-30). The answer
     (``plain.float_battle``) takes the chains of one army to ``plain``, the rest here."""
-    from .plain import Totals, battle_totals
+    from .plain import Totals, battle_totals, land_blocks
 
     ends = float_ends(game, spec)
     if ends.pruned > MOST_PRUNED:  # not met on any battle tried; the contract holds anyway
@@ -891,5 +891,9 @@ def float_battle(game: Game, spec: BattleSpec, least: float = 0.0):
     totals = Totals(per_state=E.sum(axis=0).tolist(), per_col=E.sum(axis=1).tolist(),
                     wins=E[nd, :S].tolist(), live=E[:nd, :S].sum(axis=0).tolist(),
                     mutual=float(E[nd, S]))
-    return battle_totals(game, spec, totals, space.keys, [(t, n) for t, n, _ in space.blocks],
-                         ends.retreats[:S].tolist(), least)
+    blocks = [(t, n) for t, n, _ in space.blocks]
+    counts = np.array(space.keys, dtype=np.int64).reshape(S, len(blocks))
+    land = land_blocks(game, blocks)
+    taking = (counts[:, land] > 0).any(axis=1) if spec.kind == "land" else np.ones(S, bool)
+    return battle_totals(game, spec, totals, space.keys, blocks, space.level[:S].tolist(),
+                         taking.tolist(), ends.retreats[:S].tolist(), least)

@@ -44,10 +44,13 @@ def float_battle(game: Game, spec: BattleSpec, least: float = 0.0):
 
         return table_battle(game, spec, least)
     E = settle(game, spec, op)
-    blocks = runs(spec.attacker)
     A = len(spec.attacker)
-    return battle_totals(game, spec, Totals.of_rows(E), [_counts(blocks, s) for s in range(A)],
-                         [(t, n) for t, _, n in blocks], _absorbing(spec)[:A], least)
+    blocks = [(t, n) for t, _, n in runs(spec.attacker)]
+    counts = [_counts(runs(spec.attacker), s) for s in range(A)]
+    land = land_blocks(game, blocks)
+    taking = [spec.kind != "land" or any(c[k] for k in land) for c in counts]
+    return battle_totals(game, spec, Totals.of_rows(E), counts, blocks,
+                         [A - s for s in range(A)], taking, _absorbing(spec)[:A], least)
 
 
 def chain_opening(game: Game, spec: BattleSpec) -> Opening | None:
@@ -234,19 +237,28 @@ class Totals(Frozen):
                    mutual=E[nd][S])
 
 
+def land_blocks(game: Game, blocks: list[tuple[str, int]]) -> list[int]:
+    """The blocks of land units (``blocks``: type and size): a land battle is taken by an
+    attacker left with one of them (land 7)."""
+    from .common import domain
+
+    return [k for k, (t, _) in enumerate(blocks) if domain(game, t) == "land"]
+
+
 def battle_totals(game: Game, spec: BattleSpec, totals: Totals,
                   counts: list[tuple[int, ...]], blocks: list[tuple[str, int]],
-                  retreats: list[bool], least: float):
+                  level: list[int], taking: list[bool], retreats: list[bool],
+                  least: float):
     """``(fields, survivors)`` of a battle from its ``totals`` (``floats``' table or this
-    module's): ``counts[s]``, each live state's units left in each block (``blocks``: type
-    and size, in casualty order); ``retreats[s]``, the live states that end in a retreat
-    (the others are still fighting: undecided); survivors under ``least`` left out."""
-    from .common import domain, force_text
+    module's); for each live state ``s``: ``counts[s]``, its units left in each block
+    (``blocks``: type and size, in casualty order), ``level[s]`` in all; ``taking[s]``,
+    whether winning there takes the territory (``land_blocks``); ``retreats[s]``, whether
+    ending there with defenders left is a retreat (else still fighting: undecided).
+    Survivors under ``least`` are left out."""
+    from .common import force_text
 
     nd, S = len(spec.defender), len(counts)
     per_state, wins, live = totals.per_state, totals.wins, totals.live
-    land = [k for k, (t, _) in enumerate(blocks) if domain(game, t) == "land"]
-    taking = [spec.kind != "land" or any(c[k] for k in land) for c in counts]
     out = {
         "attacker_wins": sum(wins),
         "defender_wins": per_state[S] - totals.mutual,
@@ -254,8 +266,7 @@ def battle_totals(game: Game, spec: BattleSpec, totals: Totals,
         "undecided": sum(m for m, r in zip(live, retreats, strict=True) if not r),
         "attacker_retreats": sum(m for m, r in zip(live, retreats, strict=True) if r),
         "attacker_takes": sum(w for w, t in zip(wins, taking, strict=True) if t),
-        "attacker_survivors": sum(p * sum(c) for p, c in zip(per_state[:S], counts,
-                                                             strict=True)),
+        "attacker_survivors": sum(p * n for p, n in zip(per_state[:S], level, strict=True)),
         "defender_survivors": sum(p * (nd - j) for j, p in enumerate(totals.per_col)),
     }
     parts = [[f"{c} {t}" for c in range(n + 1)] for t, n in blocks]
