@@ -94,6 +94,7 @@ def test_forty_a_side_matches_the_exact_odds(game, kind, attacker, defender, mor
     ("3 infantry", "3 infantry", "land", {"retreat_after": 1}, "a retreat after a round"),
     ("3 infantry", "3 infantry", "land", {"retreat_at": 3}, "a start at the retreat size"),
     ("101 infantry", "100 infantry", "land", {}, "past MOST_PLAIN"),
+    ("10 infantry", "400 infantry", "land", {}, "past MOST_PLAIN: many columns"),
 ])
 def test_what_is_not_one_chain_goes_to_the_numpy_table(game, attacker, defender, kind, more,
                                                         why):
