@@ -12,9 +12,41 @@ from fractions import Fraction
 from functools import cache
 from itertools import product
 
+from hypothesis import strategies as st
 from warpress.games.axis_allies.rules import battle as B
 from warpress.games.axis_allies.rules.common import hit_faces, shot
 from warpress.games.axis_allies.rules.odds import FIELDS
+
+#: The unit types of the random battles (``draw_forces``), land and sea.
+LAND = ["infantry", "armor", "fighter", "bomber"]
+SEA = ["submarine", "battleship", "carrier", "transport", "fighter"]
+
+
+def force(counts, types) -> str:
+    """``"2 infantry, 1 armor"`` from counts by type (types with 0 left out)."""
+    return ", ".join(f"{n} {t}" for n, t in zip(counts, types, strict=True) if n)
+
+
+def draw_forces(draw, kind: str, most_defenders: int = 12) -> tuple[str, str]:
+    """Hypothesis: an attacker of 1 to 12 units and a defender of 1 to ``most_defenders``,
+    up to 4 of each type of ``kind``'s."""
+    types = LAND if kind == "land" else SEA
+    att = draw(st.lists(st.integers(0, 4), min_size=len(types), max_size=len(types))
+               .filter(lambda c: 0 < sum(c) <= 12))
+    dfn = draw(st.lists(st.integers(0, 4), min_size=len(types), max_size=len(types))
+               .filter(lambda c: 0 < sum(c) <= most_defenders))
+    return force(att, types), force(dfn, types)
+
+
+def draw_weapons(draw, more: dict, attacker_one_in: int, defender_one_in: int) -> None:
+    """Hypothesis: now and then a developed weapon for each side, into ``more`` (heavy
+    bombers roll 3 dice: more hits than units)."""
+    if draw(st.integers(0, attacker_one_in - 1)) == 0:
+        more["attacker_weapons"] = [draw(st.sampled_from(
+            ["heavy-bombers", "jet-power", "super-submarines"]))]
+    if draw(st.integers(0, defender_one_in - 1)) == 0:
+        more["defender_weapons"] = ["jet-power"]
+
 
 #: Per-unit hit distributions (integer ways) for properties of the chain's steps: one die
 #: at each value, a unit that never rolls, and heavy bombers' two dice.

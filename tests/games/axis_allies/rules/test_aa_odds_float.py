@@ -11,7 +11,7 @@ from itertools import product
 
 import numpy as np
 import pytest
-from aa_fraction_reference import hits, spec
+from aa_fraction_reference import draw_forces, draw_weapons, hits, spec
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from warpress.engine.dice import distribution
@@ -19,13 +19,6 @@ from warpress.games.axis_allies.rules import battle as B
 from warpress.games.axis_allies.rules import floats as F
 from warpress.games.axis_allies.rules import odds as O
 from warpress.games.axis_allies.rules.common import shot
-
-LAND = ["infantry", "armor", "fighter", "bomber"]
-SEA = ["submarine", "battleship", "carrier", "transport", "fighter"]
-
-
-def force(counts, types):
-    return ", ".join(f"{n} {t}" for n, t in zip(counts, types, strict=True) if n)
 
 
 def assert_close(floats, fractions, survivors_f, survivors_x):
@@ -41,12 +34,7 @@ def battles(draw):
     """Random battles of up to 12 units a side: land (aircraft, an AA gun) or sea; a round
     cap, a retreat and developed weapons now and then."""
     kind = draw(st.sampled_from(["land", "sea"]))
-    types = LAND if kind == "land" else SEA
-    att = draw(st.lists(st.integers(0, 4), min_size=len(types), max_size=len(types))
-               .filter(lambda c: 0 < sum(c) <= 12))
-    dfn = draw(st.lists(st.integers(0, 4), min_size=len(types), max_size=len(types))
-               .filter(lambda c: 0 < sum(c) <= 11))
-    defender = force(dfn, types)
+    attacker, defender = draw_forces(draw, kind, most_defenders=11)
     if kind == "land" and draw(st.booleans()):
         defender += ", 1 antiaircraft"
     more = {}
@@ -56,12 +44,8 @@ def battles(draw):
         more["retreat_after"] = draw(st.integers(1, 4))
     if draw(st.integers(0, 3)) == 0:
         more["rounds"] = draw(st.integers(1, 4))
-    if draw(st.integers(0, 3)) == 0:  # heavy bombers roll 3 dice: more hits than units
-        more["attacker_weapons"] = [draw(st.sampled_from(
-            ["heavy-bombers", "jet-power", "super-submarines"]))]
-    if draw(st.integers(0, 4)) == 0:
-        more["defender_weapons"] = ["jet-power"]
-    return kind, force(att, types), defender, more
+    draw_weapons(draw, more, attacker_one_in=4, defender_one_in=5)
+    return kind, attacker, defender, more
 
 
 @settings(max_examples=40, deadline=None)

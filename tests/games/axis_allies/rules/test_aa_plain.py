@@ -9,19 +9,12 @@ import subprocess
 import sys
 
 import pytest
-from aa_fraction_reference import spec
+from aa_fraction_reference import draw_forces, draw_weapons, spec
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from warpress.games.axis_allies.rules import floats as F
 from warpress.games.axis_allies.rules import odds as O
 from warpress.games.axis_allies.rules import plain as P
-
-LAND = ["infantry", "armor", "fighter", "bomber"]
-SEA = ["submarine", "battleship", "carrier", "transport", "fighter"]
-
-
-def force(counts, types):
-    return ", ".join(f"{n} {t}" for n, t in zip(counts, types, strict=True) if n)
 
 
 @st.composite
@@ -29,20 +22,12 @@ def chains(draw):
     """Random battles of up to 12 units a side that are one chain: land without an AA gun,
     or sea; developed weapons and a retreat size now and then."""
     kind = draw(st.sampled_from(["land", "sea"]))
-    types = LAND if kind == "land" else SEA
-    att = draw(st.lists(st.integers(0, 4), min_size=len(types), max_size=len(types))
-               .filter(lambda c: 0 < sum(c) <= 12))
-    dfn = draw(st.lists(st.integers(0, 4), min_size=len(types), max_size=len(types))
-               .filter(lambda c: 0 < sum(c) <= 12))
+    attacker, defender = draw_forces(draw, kind)
     more = {}
     if draw(st.booleans()):
         more["retreat_at"] = draw(st.integers(1, 6))
-    if draw(st.integers(0, 2)) == 0:
-        more["attacker_weapons"] = [draw(st.sampled_from(
-            ["heavy-bombers", "jet-power", "super-submarines"]))]
-    if draw(st.integers(0, 3)) == 0:
-        more["defender_weapons"] = ["jet-power"]
-    return kind, force(att, types), force(dfn, types), more
+    draw_weapons(draw, more, attacker_one_in=3, defender_one_in=4)
+    return kind, attacker, defender, more
 
 
 def assert_close(fields, survivors, fields_x, survivors_x, within=1e-12):
