@@ -529,7 +529,7 @@ DENSE_LEVELS = 160
 MOST_ROUND_TABLE = 4_000_000
 
 
-def _rounds_at_once(space: Space, defender: Defender, nd: int):
+def _round_tables(space: Space, defender: Defender, nd: int):
     """The tables of a round at once on a small table (``Solver._round_at_once``):
     ``fire[j]`` (states by states) the fire of defenders ``j..`` on every state (losses
     past a state's level: dead); ``hits[j, s, x]`` the chance that state ``s`` scores
@@ -571,7 +571,7 @@ class Solver:
         S1 = S + 1  # small tables: a column's levels at once (``_levels_at_once``)
         self.dense = (space.loss[1:] * S1 + np.arange(S1)).ravel() if S1 <= DENSE_LEVELS \
             else None
-        self.rounds = _rounds_at_once(space, self.defender, nd) \
+        self.rounds = _round_tables(space, self.defender, nd) \
             if S1 <= DENSE_LEVELS and nd * S1 * (S1 + nd + 1) <= MOST_ROUND_TABLE else None
         self.scaled = Scaled.of(self.defender, space.level)
         self.chains = chains = Chains.of(space, space.hits.shape[1])
@@ -698,8 +698,8 @@ class Solver:
         return out
 
     def _round_at_once(self, P: np.ndarray, live: np.ndarray) -> np.ndarray:
-        """``advance`` on a small table (``Rounds``): every column's live states fire at
-        once, a matrix product a column."""
+        """``advance`` on a small table (``_round_tables``): every column's live states
+        fire at once, one matrix product a column."""
         nd = self.nd
         fire, hits = self.rounds
         Y = fire @ (np.where(live, P[:nd], 0.0)[:, :, None] * hits)  # Y[j, s, x]

@@ -53,8 +53,9 @@ def float_battle(game: Game, spec: BattleSpec, least: float = 0.0):
         return table_battle(game, spec, least)
     E = settle(game, spec, op)
     A = len(spec.attacker)
-    blocks = [(t, n) for t, _, n in runs(spec.attacker)]
-    counts = [_counts(runs(spec.attacker), s) for s in range(A)]
+    order_runs = runs(spec.attacker)
+    blocks = [(t, n) for t, _, n in order_runs]
+    counts = [_counts(order_runs, s) for s in range(A)]
     land = land_blocks(game, blocks)
     taking = [spec.kind != "land" or any(c[k] for k in land) for c in counts]
     return battle_totals(game, spec, Totals.of_rows(E), counts, blocks,
