@@ -1,8 +1,9 @@
-"""Battle odds in floating point on plain Python floats, for a battle whose attacker is one
-chain: no AA fire splits it into several armies, and it fights to the end (no ``rounds`` or
-``retreat_after``; a ``retreat_at`` only when no start is already at that size). Up to
-``MOST_PLAIN`` (100 units a side), every sea battle and every land battle without an AA
-gun (or without attacking aircraft) is one.
+"""Battle odds in floating point on plain Python floats, for a battle of a few chains
+fought to the end (no ``rounds`` or ``retreat_after``; a ``retreat_at`` only when no start
+is already at that size): an attacker that no AA fire splits is one chain (every sea
+battle, every land battle without an AA gun or without attacking aircraft), and a few
+aircraft against an AA gun are a few chains, one an AA result (``odds.shared_chains``),
+while their work adds up to ``MOST_PLAIN`` (that of 100 units a side) or less.
 
 The procedure is ``floats``' on one chain of attacker states (state ``s``: the first ``s``
 units of the casualty order lost, ``S`` the attacker eliminated), column by column of
@@ -10,13 +11,15 @@ defender losses: a column's own fire lands its states on lower ones when the att
 misses (``_settle_column``), its outflow normalised by ``1 / T``; its flow to later columns
 takes the fire of the defenders standing when it left by the Horner scheme of ``floats``
 (``D_j = delta_j * D_(j+1)``: each later column's accumulator takes defender ``j``'s own
-die, ``_horner``), the rest of the fire (``D_t``) when its column comes.
+die, ``_horner``), the rest of the fire (``D_t``) when its column comes. The chains' answers
+add up (``float_battle``), as the exact odds' do.
 
 Why a second program of the same procedure: a chain of 41 states is 41 numbers a column,
-too few for numpy to pay for its import (0.1-0.2 s of a command, more than this whole
-battle: 20 ms for 40 a side). ``float_battle`` takes the chains here and everything else
-to ``floats``; ``battle_totals`` reads both tables' ends the same way. The tests hold both
-to the exact odds (``odds``) within 1e-12.
+too few for numpy to pay for its import (0.06-0.19 s of a command here, more than this
+whole battle: 20 ms for 40 a side). ``float_battle`` takes the chains here and everything
+else to ``floats``, whose one table holds every AA result at once; ``battle_totals`` reads
+both tables' ends the same way. The tests hold both to the exact odds (``odds``) within
+1e-12.
 """
 
 from __future__ import annotations
@@ -26,8 +29,8 @@ from typing import Any
 from warpress.engine.model import Game
 from warpress.engine.records import Frozen, frozen_record
 
-from .battle import BattleSpec, BattleState, first_strikers, has_aa
-from .opening import FIELDS, Opening, openings, runs, side_polys
+from .battle import BattleSpec, first_strikers
+from .opening import FIELDS, Opening, openings, runs, shared_chains, side_polys
 
 
 def plain_work(attackers: int, defenders: int) -> int:
@@ -45,45 +48,66 @@ MOST_PLAIN = plain_work(100, 100)
 
 def float_battle(game: Game, spec: BattleSpec, least: float = 0.0):
     """``(fields, survivors)`` in floating point (see ``floats.float_battle``): here when
-    the attacker is one chain (``chain_opening``), else by ``floats``' numpy tables."""
-    op = chain_opening(game, spec)
-    if op is None:
+    the battle is a few chains (``chain_openings``), else by ``floats``' numpy tables.
+    Every field and survivor chance is a sum over the chains (their starts carry the
+    chances of their AA results)."""
+    ops = chain_openings(game, spec)
+    if ops is None:
         from .floats import float_battle as table_battle  # numpy: 0.1-0.2 s to import
 
         return table_battle(game, spec, least)
+    fields: dict[str, Any] = dict.fromkeys(FIELDS, 0.0)
+    attacker: dict[str, float] = {}
+    defender: dict[str, float] = {}
+    for op in ops:
+        one, (att, dfn) = _chain_answer(game, spec, op, least)
+        for key, p in one.items():
+            fields[key] += p
+        for side, part in ((attacker, att), (defender, dfn)):
+            for force, p in part.items():
+                side[force] = side.get(force, 0.0) + p
+    return fields, (attacker, defender)
+
+
+def _chain_answer(game: Game, spec: BattleSpec, op: Opening, least: float):
+    """``battle_totals`` of one chain: the army ``op.attacker`` from ``op.start``."""
     E = settle(game, spec, op)
-    A = len(spec.attacker)
-    order_runs = runs(spec.attacker)
+    A = len(op.attacker)
+    order_runs = runs(op.attacker)
     blocks = [(t, n) for t, _, n in order_runs]
     counts = [_counts(order_runs, s) for s in range(A)]
     land = land_blocks(game, blocks)
     taking = [spec.kind != "land" or any(c[k] for k in land) for c in counts]
     return battle_totals(game, spec, Totals.of_rows(E), counts, blocks,
-                         [A - s for s in range(A)], taking, _absorbing(spec)[:A], least)
+                         [A - s for s in range(A)], taking, _absorbing(spec, A)[:A], least)
 
 
-def chain_opening(game: Game, spec: BattleSpec) -> Opening | None:
-    """The battle's one opening when its attacker is one chain fought to the end, or None:
-    AA fire (several armies), a round cap, or a start at the retreat size that must fight
-    round 1 first (``floats.float_ends``)."""
+def chain_openings(game: Game, spec: BattleSpec) -> list[Opening] | None:
+    """The battle's chains (``odds.shared_chains``: an AA result whose army is the end of
+    another's is start mass in that one's chain) when they are fought to the end and
+    their work (``plain_work``) adds up to ``MOST_PLAIN`` or less; else None: a round cap,
+    too much work, or a start at the retreat size that must fight round 1 first
+    (``floats.float_ends``)."""
     if spec.rounds is not None or spec.retreat_after is not None:
         return None
-    if plain_work(len(spec.attacker), len(spec.defender)) > MOST_PLAIN:
+    nd = len(spec.defender)
+    if plain_work(len(spec.attacker), nd) > MOST_PLAIN:  # before the AA results
         return None
-    if has_aa(game, spec, BattleState(spec.attacker, spec.defender)):
+    ops = shared_chains(openings(game, spec))
+    if sum(plain_work(len(op.attacker), nd) for op in ops) > MOST_PLAIN:
         return None
-    (op,) = openings(game, spec)
-    absorbing = _absorbing(spec)
-    done_first = spec.kind == "sea" and bool(first_strikers(game, spec.attacker))
-    A = len(spec.attacker)
-    if not done_first and any(absorbing[min(i, A)] for i, _ in op.start):
-        return None
-    return op
+    for op in ops:
+        A = len(op.attacker)
+        absorbing = _absorbing(spec, A)
+        done_first = spec.kind == "sea" and bool(first_strikers(game, op.attacker))
+        if not done_first and any(absorbing[min(i, A)] for i, j in op.start if j < nd):
+            return None
+    return ops
 
 
-def _absorbing(spec: BattleSpec) -> list[bool]:
-    """Per state (``S + 1``): the attacker retreats there (``retreat_at`` units or fewer)."""
-    A = len(spec.attacker)
+def _absorbing(spec: BattleSpec, A: int) -> list[bool]:
+    """Per state of an army of ``A`` units (``S + 1``): the attacker retreats there
+    (``retreat_at`` units or fewer)."""
     at = spec.retreat_at
     return [at is not None and s < A and A - s <= at for s in range(A + 1)]
 
@@ -118,14 +142,14 @@ def _suffixes(polys: list[list[float]]) -> list[list[float]]:
 def settle(game: Game, spec: BattleSpec, op: Opening) -> list[list[float]]:
     """``E[j][s]``: the chance of ending with ``j`` defenders and ``s`` attackers lost
     (``s = S``: eliminated); retreats (``retreat_at``) end where they are."""
-    A, nd = len(spec.attacker), len(spec.defender)
+    A, nd = len(op.attacker), len(spec.defender)
     S = A
     hits = _suffixes([_probabilities(w) for w in
-                      side_polys(game, spec.attacker, "attack", spec.attacker_weapons)])
+                      side_polys(game, op.attacker, "attack", spec.attacker_weapons)])
     own = [_probabilities(w) for w in
            side_polys(game, spec.defender, "defense", spec.defender_weapons)]
     fire = _suffixes(own)  # fire[j]: the hits of defenders j.. (``floats``' D[j])
-    absorbing = _absorbing(spec)
+    absorbing = _absorbing(spec, A)
     P = [[0.0] * (S + 1) for _ in range(nd + 1)]
     for (i, j), n in op.start.items():
         P[j][min(i, S)] += n / op.den

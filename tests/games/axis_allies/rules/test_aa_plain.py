@@ -1,6 +1,6 @@
-"""Battle odds on plain Python floats (``plain``): a battle whose attacker is one chain,
-held to the exact odds (``odds``) and to numpy's table (``floats``); which battles it takes;
-and that its answers do not import numpy."""
+"""Battle odds on plain Python floats (``plain``): a battle of a few chains (one, or one an
+AA result), held to the exact odds (``odds``) and to numpy's table (``floats``); which
+battles it takes; and that its answers do not import numpy."""
 
 from __future__ import annotations
 
@@ -19,10 +19,12 @@ from warpress.games.axis_allies.rules import plain as P
 
 @st.composite
 def chains(draw):
-    """Random battles of up to 12 units a side that are one chain: land without an AA gun,
-    or sea; developed weapons and a retreat size now and then."""
+    """Random battles of up to 12 units a side: land (an AA gun now and then) or sea;
+    developed weapons and a retreat size now and then."""
     kind = draw(st.sampled_from(["land", "sea"]))
-    attacker, defender = draw_forces(draw, kind)
+    attacker, defender = draw_forces(draw, kind, most_defenders=11)
+    if kind == "land" and draw(st.booleans()):
+        defender += ", 1 antiaircraft"
     more = {}
     if draw(st.booleans()):
         more["retreat_at"] = draw(st.integers(1, 6))
@@ -40,10 +42,10 @@ def assert_close(fields, survivors, fields_x, survivors_x, within=1e-12):
 
 @settings(max_examples=60, deadline=None)
 @given(chains())
-def test_a_chain_matches_the_exact_odds_and_the_numpy_table(game, battle):
+def test_chains_match_the_exact_odds_and_the_numpy_table(game, battle):
     kind, attacker, defender, more = battle
     sp = spec(game, attacker, defender, kind, **more)
-    if P.chain_opening(game, sp) is None:  # a start already at the retreat size
+    if P.chain_openings(game, sp) is None:  # a start already at the retreat size
         assert sp.retreat_at is not None
         return
     fields, survivors = P.float_battle(game, sp)
@@ -51,7 +53,9 @@ def test_a_chain_matches_the_exact_odds_and_the_numpy_table(game, battle):
     assert_close(fields, survivors, fields_x, survivors_x)
     fields_f, survivors_f = F.float_battle(game, sp)
     assert_close(fields, survivors, fields_f, survivors_f, within=1e-14)
-    assert list(survivors[0]) == list(survivors_f[0])  # the same names, in the same order
+    for side, side_f in zip(survivors, survivors_f, strict=True):  # the same forces named
+        assert {k for k, p in side.items() if p > 1e-15} == \
+            {k for k, p in side_f.items() if p > 1e-15}
     assert abs(sum(survivors[0].values()) - 1) < 1e-12
     assert abs(sum(survivors[1].values()) - 1) < 1e-12
 
@@ -68,30 +72,37 @@ BIG = [
 @pytest.mark.parametrize("kind,attacker,defender,more", BIG)
 def test_forty_a_side_matches_the_exact_odds(game, kind, attacker, defender, more):
     sp = spec(game, attacker, defender, kind, **more)
-    assert P.chain_opening(game, sp) is not None
+    assert P.chain_openings(game, sp) is not None
     fields_x, survivors_x = O.exact_battle(game, sp, survivors="exact")
     assert_close(*P.float_battle(game, sp), fields_x, survivors_x)
 
 
 @pytest.mark.parametrize("attacker,defender,kind,more,why", [
-    ("3 infantry, 2 fighter", "4 infantry, 1 antiaircraft", "land", {}, "AA fire"),
+    ("1 infantry, 20 fighter, 19 bomber", "39 infantry, 1 antiaircraft", "land", {},
+     "420 AA results, each a chain of 40 states: past MOST_PLAIN"),
     ("3 infantry", "3 infantry", "land", {"rounds": 2}, "a round cap"),
     ("3 infantry", "3 infantry", "land", {"retreat_after": 1}, "a retreat after a round"),
     ("3 infantry", "3 infantry", "land", {"retreat_at": 3}, "a start at the retreat size"),
     ("101 infantry", "100 infantry", "land", {}, "past MOST_PLAIN"),
     ("10 infantry", "400 infantry", "land", {}, "past MOST_PLAIN: many columns"),
 ])
-def test_what_is_not_one_chain_goes_to_the_numpy_table(game, attacker, defender, kind, more,
+def test_what_is_not_a_few_chains_goes_to_the_numpy_table(game, attacker, defender, kind, more,
                                                         why):
     sp = spec(game, attacker, defender, kind, **more)
-    assert P.chain_opening(game, sp) is None, why
+    assert P.chain_openings(game, sp) is None, why
     if len(sp.attacker) <= 12:
         assert P.float_battle(game, sp) == F.float_battle(game, sp)
 
 
-def test_an_aa_gun_without_attacking_aircraft_leaves_one_chain(game):
-    sp = spec(game, "3 infantry, 2 armor", "4 infantry, 1 antiaircraft")
-    assert P.chain_opening(game, sp) is not None
+@pytest.mark.parametrize("attacker,defender,chains", [
+    ("3 infantry, 2 armor", "4 infantry, 1 antiaircraft", 1),  # no aircraft: no AA fire
+    ("6 infantry, 3 armor, 2 fighter, 2 bomber",
+     "8 infantry, 2 armor, 2 fighter, 1 antiaircraft, 1 bomber", 9),  # 3 x 3 AA results
+    ("10 fighter, 10 bomber", "19 infantry, 1 antiaircraft", 11),  # aircraft alone: shared
+])
+def test_an_aa_gun_makes_a_chain_of_each_aa_result(game, attacker, defender, chains):
+    sp = spec(game, attacker, defender)
+    assert len(P.chain_openings(game, sp)) == chains
     fields_x, survivors_x = O.exact_battle(game, sp, survivors="exact")
     assert_close(*P.float_battle(game, sp), fields_x, survivors_x)
 
@@ -113,9 +124,10 @@ print(json.dumps({"numpy": "numpy" in sys.modules,
 
 @pytest.mark.parametrize("attacker,defender,numpy", [
     ("20 infantry, 10 armor, 6 fighter, 4 bomber", "24 infantry, 8 armor, 7 fighter", False),
-    ("3 infantry, 2 fighter", "4 infantry, 1 antiaircraft", True),
+    ("3 infantry, 2 fighter", "4 infantry, 1 antiaircraft", False),
+    ("1 infantry, 20 fighter, 19 bomber", "39 infantry, 1 antiaircraft", True),
 ])
-def test_a_chain_answer_does_not_import_numpy(attacker, defender, numpy):
+def test_a_few_chains_answer_without_numpy(attacker, defender, numpy):
     run = subprocess.run([sys.executable, "-c", PROBE, f"attacker={attacker}",
                           f"defender={defender}"], capture_output=True, text=True, check=True)
     answer = json.loads(run.stdout)
