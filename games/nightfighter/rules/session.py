@@ -834,6 +834,8 @@ def _declare(r: _Run, args: Mapping[str, Any], command: str) -> None:
 
 def _move(r: _Run, args: Mapping[str, Any]) -> None:
     f = _fighter(r, args, "move")
+    if args.get("facing") is not None:  # bad input before any rule: one line, exit 2
+        facing_of(args["facing"])
     path = str(_arg(args, "path", "move")) if f.status != "beacon-box" else str(
         args.get("path") or "")
     if f.id in r.s.moved:

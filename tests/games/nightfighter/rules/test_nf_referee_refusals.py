@@ -44,6 +44,16 @@ def test_nf_referee_more_mp_than_allowed(game, ref, start):
     assert "'F,F,F,F,F'" in text
 
 
+def test_nf_referee_a_bad_facing_is_bad_input_before_any_rule(game, ref, start):
+    """A facing that is no facing is refused as input first, even where a rule would
+    refuse the move too (one MP is too few, 9.1)."""
+    before = ref.dump(start)
+    with pytest.raises(BadInput, match="input facing='Q' is not a facing"):
+        ref.apply(game, start, "move", {"fighter": "232", "path": "F", "facing": "Q"},
+                  SeededDice(9))
+    assert ref.dump(start) == before
+
+
 def test_nf_referee_fewer_than_minimum_mp(game, ref, start):
     refused(game, ref, start, "move", {"fighter": "231", "path": "F"}, "9.1")
 
