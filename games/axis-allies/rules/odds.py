@@ -614,8 +614,7 @@ def _summed(game: Game, spec: BattleSpec, part, alone: Opening | None = None,
     out = summarise(game, spec, att, nums)
     numerators = survivor_numerators(spec, att, nums)
     if as_floats:
-        whole = int(den)
-        out[SURVIVORS] = [(tuple({key: int(n) / whole for key, n in side.items() if n}
+        out[SURVIVORS] = [(tuple({key: _ratio(n, den) for key, n in side.items() if n}
                                  for side in numerators), None, None)]
         return out, den
     dens = _own_denominators(game, spec, alone, den) if alone is not None else None
@@ -716,10 +715,27 @@ def _reduced_over(n: int, common: int, own: tuple | None) -> Fraction:
 
 
 def _ratio(n: int, den: int) -> float:
-    """``n / den`` as a float, correctly rounded (both may have 500,000 bits: Python's
-    true division of ints takes a quotient of a few limbs, no gcd). It was taken from their
-    leading 64 bits: a force under 1e-17 was off by up to 5% (40 infantry a side)."""
-    return int(n) / int(den)
+    """``n / den`` as a float, correctly rounded (both may have 500,000 bits). It was taken
+    from their leading 64 bits once: a force under 1e-17 was off by up to 5% (40 infantry a
+    side).
+
+    Both are cut to the leading ``RATIO_BITS`` of ``den`` first (``a = n >> k``, ``b = den
+    >> k``): ``n / den`` lies between ``a / (b + 1)`` and ``(a + 1) / b``, and when those two
+    round to the same float (Python's int division rounds correctly), so does ``n / den``.
+    They differ only within about 2**-120 of a halfway point; then the whole numbers are
+    divided. The cut spares converting 500,000-bit numbers (39 aircraft behind 1 infantry:
+    33,600 of them)."""
+    k = den.bit_length() - RATIO_BITS
+    if k <= 0:
+        return int(n) / int(den)
+    a, b = int(n >> k), int(den >> k)
+    low, high = a / (b + 1), (a + 1) / b
+    return low if low == high else int(n) / int(den)
+
+
+#: The leading bits of a denominator ``_ratio`` divides with: a float's 53 and its
+#: exponent range (1,075 binary places below 1) and room for the bounds to agree.
+RATIO_BITS = 1200
 
 
 def _likeliest(chances: dict) -> dict:

@@ -9,6 +9,7 @@ from fractions import Fraction
 from functools import cache
 from itertools import product
 
+import gmpy2
 import numpy as np
 import pytest
 from aa_fraction_reference import draw_forces, draw_weapons, hits, spec
@@ -526,3 +527,22 @@ def test_roll_retreats_as_the_odds_say(game, kind, attacker, defender, more):
     for outcome, name in OUTCOME_FIELDS.items():
         p = float(want[name])
         assert abs(freq.get(outcome, 0.0) - p) <= 4 * math.sqrt(p * (1 - p) / n) + 1e-9, name
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(1, 4000), st.integers(0, 1200), st.randoms(use_true_random=False))
+def test_a_ratio_of_long_numbers_is_correctly_rounded(bits, below, rnd):
+    """``odds._ratio`` divides the leading bits when that cannot change the float: every
+    quotient is Python's correctly rounded one, halfway points included."""
+    den = rnd.getrandbits(bits) | (1 << (bits - 1))
+    top = den >> below
+    n = rnd.randrange(0, top + 1) if top else rnd.getrandbits(3)
+    assert O._ratio(n, den) == n / den
+    assert O._ratio(gmpy2.mpz(n), gmpy2.mpz(den)) == n / den
+
+
+def test_a_ratio_exactly_halfway_between_two_floats_rounds_to_even():
+    den = 1 << 1400
+    halfway = den + (den >> 53)  # 1 + 2**-53: between 1.0 and the next float
+    assert O._ratio(halfway, den) == halfway / den == 1.0
+    assert O._ratio(halfway + 1, den) == (halfway + 1) / den > 1.0
