@@ -38,14 +38,39 @@ def draw_forces(draw, kind: str, most_defenders: int = 12) -> tuple[str, str]:
     return force(att, types), force(dfn, types)
 
 
-def draw_weapons(draw, more: dict, attacker_one_in: int, defender_one_in: int) -> None:
-    """Hypothesis: now and then a developed weapon for each side, into ``more`` (heavy
+def assert_close(fields, survivors, fields_x, survivors_x, within=1e-12):
+    """Two answers ``(fields, survivors)`` (floats, or the exact odds' fractions) agree
+    within ``within`` on every field and every force's chance (a force missing: 0)."""
+    for key in FIELDS:
+        assert abs(fields[key] - float(fields_x[key])) < within, key
+    for side, side_x in zip(survivors, survivors_x, strict=True):
+        for name in set(side) | set(side_x):
+            assert abs(side.get(name, 0.0) - float(side_x.get(name, 0.0))) < within, name
+
+
+@st.composite
+def battles(draw, caps: bool = True):
+    """Hypothesis: ``(kind, attacker, defender, more inputs)``, a random battle of up to 12
+    units a side: land (an AA gun now and then) or sea; a retreat size, and with ``caps``
+    a round cap or a retreat after a round, and developed weapons now and then (heavy
     bombers roll 3 dice: more hits than units)."""
-    if draw(st.integers(0, attacker_one_in - 1)) == 0:
+    kind = draw(st.sampled_from(["land", "sea"]))
+    attacker, defender = draw_forces(draw, kind, most_defenders=11)
+    if kind == "land" and draw(st.booleans()):
+        defender += ", 1 antiaircraft"
+    more = {}
+    if draw(st.booleans()):
+        more["retreat_at"] = draw(st.integers(1, 6))
+    if caps and draw(st.integers(0, 3)) == 0:
+        more["retreat_after"] = draw(st.integers(1, 4))
+    if caps and draw(st.integers(0, 3)) == 0:
+        more["rounds"] = draw(st.integers(1, 4))
+    if draw(st.integers(0, 3)) == 0:
         more["attacker_weapons"] = [draw(st.sampled_from(
             ["heavy-bombers", "jet-power", "super-submarines"]))]
-    if draw(st.integers(0, defender_one_in - 1)) == 0:
+    if draw(st.integers(0, 4)) == 0:
         more["defender_weapons"] = ["jet-power"]
+    return kind, attacker, defender, more
 
 
 #: Per-unit hit distributions (integer ways) for properties of the chain's steps: one die

@@ -9,39 +9,15 @@ import subprocess
 import sys
 
 import pytest
-from aa_fraction_reference import draw_forces, draw_weapons, spec
+from aa_fraction_reference import assert_close, battles, spec
 from hypothesis import given, settings
-from hypothesis import strategies as st
 from warpress.games.axis_allies.rules import floats as F
 from warpress.games.axis_allies.rules import odds as O
 from warpress.games.axis_allies.rules import plain as P
 
 
-@st.composite
-def chains(draw):
-    """Random battles of up to 12 units a side: land (an AA gun now and then) or sea;
-    developed weapons and a retreat size now and then."""
-    kind = draw(st.sampled_from(["land", "sea"]))
-    attacker, defender = draw_forces(draw, kind, most_defenders=11)
-    if kind == "land" and draw(st.booleans()):
-        defender += ", 1 antiaircraft"
-    more = {}
-    if draw(st.booleans()):
-        more["retreat_at"] = draw(st.integers(1, 6))
-    draw_weapons(draw, more, attacker_one_in=3, defender_one_in=4)
-    return kind, attacker, defender, more
-
-
-def assert_close(fields, survivors, fields_x, survivors_x, within=1e-12):
-    for key in O.FIELDS:
-        assert abs(fields[key] - float(fields_x[key])) < within, key
-    for side, side_x in zip(survivors, survivors_x, strict=True):
-        for name in set(side) | set(side_x):
-            assert abs(side.get(name, 0.0) - float(side_x.get(name, 0.0))) < within, name
-
-
 @settings(max_examples=60, deadline=None)
-@given(chains())
+@given(battles(caps=False))
 def test_chains_match_the_exact_odds_and_the_numpy_table(game, battle):
     kind, attacker, defender, more = battle
     sp = spec(game, attacker, defender, kind, **more)
