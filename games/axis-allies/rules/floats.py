@@ -880,7 +880,7 @@ def float_battle(game: Game, spec: BattleSpec, least: float = 0.0):
     """``(fields, survivors)`` in floating point: the fields of ``FIELDS`` and the chance
     of each side's surviving force (``force_text`` -> chance), those under ``least`` left
     out (a battle against an AA gun has tens of thousands, most under 1e-30). The answer
-    (``plain.float_battle``) takes the chains of one army to ``plain``, the rest here."""
+    (``plain.float_battle``) takes a battle of a few chains to ``plain``, the rest here."""
     from .plain import Totals, battle_totals, land_blocks
 
     ends = float_ends(game, spec)

@@ -30,7 +30,7 @@ from warpress.engine.model import Game
 from warpress.engine.records import Frozen, frozen_record
 
 from .battle import BattleSpec, first_strikers
-from .opening import FIELDS, Opening, openings, runs, shared_chains, side_polys
+from .opening import FIELDS, Opening, openings, runs, shared_chains, side_polys, suffix_products
 
 
 def plain_work(attackers: int, defenders: int) -> int:
@@ -122,33 +122,18 @@ def _probabilities(ways) -> list[float]:
     return [w / total for w in ways]
 
 
-def _convolve(a: list[float], b: list[float]) -> list[float]:
-    out = [0.0] * (len(a) + len(b) - 1)
-    for i, x in enumerate(a):
-        if x:
-            for k, y in enumerate(b):
-                out[i + k] += x * y
-    return out
-
-
-def _suffixes(polys: list[list[float]]) -> list[list[float]]:
-    """``out[i]``: the hits of units ``i..`` (``out[len] = [1.0]``)."""
-    out = [[1.0]] * (len(polys) + 1)
-    for i in range(len(polys) - 1, -1, -1):
-        out[i] = _convolve(polys[i], out[i + 1])
-    return out
-
-
 def settle(game: Game, spec: BattleSpec, op: Opening) -> list[list[float]]:
     """``E[j][s]``: the chance of ending with ``j`` defenders and ``s`` attackers lost
     (``s = S``: eliminated); retreats (``retreat_at``) end where they are."""
     A, nd = len(op.attacker), len(spec.defender)
     S = A
-    hits = _suffixes([_probabilities(w) for w in
-                      side_polys(game, op.attacker, "attack", spec.attacker_weapons)])
-    own = [_probabilities(w) for w in
-           side_polys(game, spec.defender, "defense", spec.defender_weapons)]
-    fire = _suffixes(own)  # fire[j]: the hits of defenders j.. (``floats``' D[j])
+    # the hits of units s.. (and the defenders' j..: ``floats``' D[j]) from their integer
+    # ways (``suffix_products``, as the exact odds have them), each a float once
+    hits = [_probabilities(p) for p in suffix_products(
+        side_polys(game, op.attacker, "attack", spec.attacker_weapons))]
+    polys = side_polys(game, spec.defender, "defense", spec.defender_weapons)
+    own = [_probabilities(w) for w in polys]
+    fire = [_probabilities(p) for p in suffix_products(polys)]
     absorbing = _absorbing(spec, A)
     P = [[0.0] * (S + 1) for _ in range(nd + 1)]
     for (i, j), n in op.start.items():
