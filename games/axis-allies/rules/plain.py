@@ -156,17 +156,22 @@ def settle(game: Game, spec: BattleSpec, op: Opening) -> list[list[float]]:
 def _spread(row: list[float], masses: list[float], taps: list[float], S: int) -> None:
     """Add ``masses`` (by state) to ``row`` after a fire with hit chances ``taps`` (past a
     state's level: the dead state ``S``)."""
-    n = len(taps)
     for s, m in enumerate(masses):
         if m:
             if s == S:
                 row[S] += m
-                continue
-            room = S - s
-            for y in range(min(n, room)):
-                row[s + y] += m * taps[y]
-            if n > room:
-                row[S] += m * sum(taps[room:])
+            else:
+                _land(row, s, m, taps, 0, S)
+
+
+def _land(row: list[float], s: int, m: float, taps: list[float], first: int, S: int) -> None:
+    """Add to ``row`` the mass ``m`` of state ``s`` hit ``y`` times (``taps[y]``, from
+    ``first`` on): in state ``s + y``, or dead (``S``) past its level."""
+    room = S - s
+    for y in range(first, min(len(taps), room)):
+        row[s + y] += m * taps[y]
+    if len(taps) > room:
+        row[S] += m * sum(taps[room:])
 
 
 def _settle_column(row: list[float], hits: list[list[float]], taps: list[float],
@@ -191,11 +196,7 @@ def _settle_column(row: list[float], hits: list[list[float]], taps: list[float],
         row[s] = 0.0
         down = m * miss
         if down and n > 1:
-            room = S - s
-            for y in range(1, min(n, room)):
-                row[s + y] += down * taps[y]
-            if n > room:
-                row[S] += down * sum(taps[room:])
+            _land(row, s, down, taps, 1, S)
     return flow
 
 
