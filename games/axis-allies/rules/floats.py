@@ -832,13 +832,15 @@ class Ends:
     pruned: float = 0.0  # the mass the cuts left out (``Cuts``)
 
 
-def float_ends(game: Game, spec: BattleSpec, cuts: Cuts | None = None) -> Ends:
+def float_ends(game: Game, spec: BattleSpec, cuts: Cuts | None = None,
+               ops: list[Opening] | None = None) -> Ends:
     """The battle's end states in floating point (see the module docstring); ``cuts``:
-    what is left out as negligible (default ``CUTS``)."""
+    what is left out as negligible (default ``CUTS``); ``ops``: the battle's ``openings``
+    when the caller has them."""
     cuts = CUTS if cuts is None else cuts
     blocks = attacker_blocks(game, spec)
     check_size(game, spec, blocks)
-    ops = openings(game, spec)
+    ops = openings(game, spec) if ops is None else ops
     solver = Solver(game, spec, ops, blocks, cuts)
     space, nd = solver.space, solver.nd
     S = space.dead
@@ -876,16 +878,18 @@ def _stop_after(spec: BattleSpec) -> int | None:
     return min(caps) if caps else None
 
 
-def float_battle(game: Game, spec: BattleSpec, least: float = 0.0):
+def float_battle(game: Game, spec: BattleSpec, least: float = 0.0,
+                 ops: list[Opening] | None = None):
     """``(fields, survivors)`` in floating point: the fields of ``FIELDS`` and the chance
     of each side's surviving force (``force_text`` -> chance), those under ``least`` left
     out (a battle against an AA gun has tens of thousands, most under 1e-30). The answer
-    (``plain.float_battle``) takes a battle of a few chains to ``plain``, the rest here."""
+    (``plain.float_battle``) takes a battle of a few chains to ``plain``, the rest here
+    with the ``openings`` (``ops``) that it found, if any."""
     from .plain import Totals, battle_totals, land_blocks
 
-    ends = float_ends(game, spec)
+    ends = float_ends(game, spec, ops=ops)
     if ends.pruned > MOST_PRUNED:  # not met on any battle tried; the contract holds anyway
-        ends = float_ends(game, spec, NO_CUTS)
+        ends = float_ends(game, spec, NO_CUTS, ops)
     space, E = ends.space, ends.P
     S, nd = space.dead, len(spec.defender)
     totals = Totals(per_state=E.sum(axis=0).tolist(), per_col=E.sum(axis=1).tolist(),

@@ -8,6 +8,7 @@ Kept apart from ``odds`` so that floating-point odds load no GMP integers.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Iterable
 
@@ -83,17 +84,23 @@ def openings(game: Game, spec: BattleSpec) -> list[Opening]:
 
 def shared_chains(ops: list[Opening]) -> list[Opening]:
     """The openings as chains: an opening whose attacker is a suffix of another's (same
-    denominator) is start mass in that one's chain, its states shifted by the units it
-    lacks. Against an AA gun, aircraft attacking alone lose the cheapest first, so an AA
-    result is the same army as a bigger one after its first losses: 20 fighters and 20
-    bombers are 441 AA results but 21 chains. With units in front of the aircraft in the
-    casualty order, every AA result is a chain of its own."""
+    denominator) is start mass in that one's chain (the first such, longest first), its
+    states shifted by the units it lacks. Against an AA gun, aircraft attacking alone lose
+    the cheapest first, so an AA result is the same army as a bigger one after its first
+    losses: 20 fighters and 20 bombers are 441 AA results but 21 chains. With units in front
+    of the aircraft in the casualty order, every AA result is a chain of its own.
+
+    The chains are found by their runs of one type (``_suffix_keys``), not by comparing
+    armies: 1,156 AA results took 0.3 s that way."""
     out: list[Opening] = []
+    hosts: dict[tuple, list[tuple[int, int]]] = {}  # suffix key -> (chain, first run's size)
     for op in sorted(ops, key=lambda o: -len(o.attacker)):  # stable: longest first
-        k = next((k for k, host in enumerate(out) if host.den == op.den
-                  and host.attacker[len(host.attacker) - len(op.attacker):] == op.attacker),
-                 None)
+        keys = _suffix_keys(op)
+        key, size = keys[0]
+        k = next((k for k, most in hosts.get(key, ()) if most >= size), None)
         if k is None:
+            for key, most in keys:
+                hosts.setdefault(key, []).append((len(out), most))
             out.append(op)
             continue
         host = out[k]
@@ -103,6 +110,16 @@ def shared_chains(ops: list[Opening]) -> list[Opening]:
             _add(start, (i + shift, j), n)
         out[k] = Opening(host.attacker, start, host.den)
     return out
+
+
+def _suffix_keys(op: Opening) -> list[tuple[tuple, int]]:
+    """``(key, size)`` of each suffix of ``op``'s army that starts a run, from the whole army
+    on, then the empty one: an army whose runs are ``(t, a)`` then ``rest`` is a suffix of
+    this one exactly when this one has the key ``(den, t, rest)`` with a size of ``a`` or
+    more."""
+    blocks = tuple((t, len(list(g))) for t, g in itertools.groupby(op.attacker))
+    keys = [((op.den, t, blocks[j + 1:]), n) for j, (t, n) in enumerate(blocks)]
+    return keys + [((op.den, None, ()), 0)]
 
 
 def _after_aa(game: Game, spec: BattleSpec) -> list[tuple[tuple[str, ...], int, int]]:
@@ -131,7 +148,8 @@ def _without(units: tuple[str, ...], lost: dict[str, int],
     if not any(lost.values()):
         return units
     if len(order_runs) == len({t for t, _, _ in order_runs}):  # each type in one run: cut its tail
-        return tuple(u for t, a, n in order_runs for u in units[a:a + n - lost.get(t, 0)])
+        return tuple(itertools.chain.from_iterable(units[a:a + n - lost.get(t, 0)]
+                                                   for t, a, n in order_runs))
     keep = {t: units.count(t) - lost.get(t, 0) for t in lost}
     out = []
     for unit in units:

@@ -48,18 +48,19 @@ MOST_PLAIN = plain_work(100, 100)
 
 def float_battle(game: Game, spec: BattleSpec, least: float = 0.0):
     """``(fields, survivors)`` in floating point (see ``floats.float_battle``): here when
-    the battle is a few chains (``chain_openings``), else by ``floats``' numpy tables.
-    Every field and survivor chance is a sum over the chains (their starts carry the
-    chances of their AA results)."""
-    ops = chain_openings(game, spec)
-    if ops is None:
+    the battle is a few chains (``chain_openings``), else by ``floats``' numpy tables,
+    which take the openings found here. Every field and survivor chance is a sum over the
+    chains (their starts carry the chances of their AA results)."""
+    ops = _plain_openings(game, spec)
+    chains = None if ops is None else _chains(game, spec, ops)
+    if chains is None:
         from .floats import float_battle as table_battle  # numpy: 0.1-0.2 s to import
 
-        return table_battle(game, spec, least)
+        return table_battle(game, spec, least, ops)
     fields: dict[str, Any] = dict.fromkeys(FIELDS, 0.0)
     attacker: dict[str, float] = {}
     defender: dict[str, float] = {}
-    for op in ops:
+    for op in chains:
         one, (att, dfn) = _chain_answer(game, spec, op, least)
         for key, p in one.items():
             fields[key] += p
@@ -88,21 +89,33 @@ def chain_openings(game: Game, spec: BattleSpec) -> list[Opening] | None:
     their work (``plain_work``) adds up to ``MOST_PLAIN`` or less; else None: a round cap,
     too much work, or a start at the retreat size that must fight round 1 first
     (``floats.float_ends``)."""
+    ops = _plain_openings(game, spec)
+    return None if ops is None else _chains(game, spec, ops)
+
+
+def _plain_openings(game: Game, spec: BattleSpec) -> list[Opening] | None:
+    """The battle's openings, or None (none enumerated) when a round cap or the size of
+    the whole army already sends it to numpy's table."""
     if spec.rounds is not None or spec.retreat_after is not None:
         return None
+    if plain_work(len(spec.attacker), len(spec.defender)) > MOST_PLAIN:
+        return None
+    return openings(game, spec)
+
+
+def _chains(game: Game, spec: BattleSpec, ops: list[Opening]) -> list[Opening] | None:
+    """``chain_openings`` of the openings ``ops``."""
     nd = len(spec.defender)
-    if plain_work(len(spec.attacker), nd) > MOST_PLAIN:  # before the AA results
+    chains = shared_chains(ops)
+    if sum(plain_work(len(op.attacker), nd) for op in chains) > MOST_PLAIN:
         return None
-    ops = shared_chains(openings(game, spec))
-    if sum(plain_work(len(op.attacker), nd) for op in ops) > MOST_PLAIN:
-        return None
-    for op in ops:
+    for op in chains:
         A = len(op.attacker)
         absorbing = _absorbing(spec, A)
         done_first = spec.kind == "sea" and bool(first_strikers(game, op.attacker))
         if not done_first and any(absorbing[min(i, A)] for i, j in op.start if j < nd):
             return None
-    return ops
+    return chains
 
 
 def _absorbing(spec: BattleSpec, A: int) -> list[bool]:
