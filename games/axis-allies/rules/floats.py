@@ -40,6 +40,7 @@ round, as a ``rounds`` cap is).
 
 from __future__ import annotations
 
+import itertools
 import math
 import os
 from dataclasses import dataclass
@@ -552,6 +553,23 @@ def _round_tables(space: Space, defender: Defender, nd: int):
     return fire, hits
 
 
+def _slot_hits(hits: np.ndarray, chains: Chains, scaled: Scaled):
+    """``(hitsT, tailsT)``: ``hitsT[x, slot]``, the chance that the state in ``slot`` scores
+    ``x`` hits, divided by its ``Scaled`` factor (the hits enter the scaled table), and
+    ``tailsT[x, slot]`` ``x`` or more; the pads 0. Laid out by hits from the start: the
+    transposed copy of 22,713 states' table took 20 ms of the 100-a-side battle."""
+    width, S1 = hits.shape[1], hits.shape[0]
+    by_state = np.zeros((width, S1 + 1))  # one more state, 0: the pads'
+    by_state[:, :S1] = hits.T
+    hitsT = by_state.take(chains.state, axis=1)
+    hitsT *= chains.to_slots(1.0 / scaled.scale)
+    tailsT = np.empty_like(hitsT)
+    tailsT[-1] = hitsT[-1]
+    for x in range(width - 2, -1, -1):  # the same sums, in the same order, as a cumsum
+        np.add(tailsT[x + 1], hitsT[x], out=tailsT[x])
+    return hitsT, tailsT
+
+
 class Solver:
     """One battle's states: attacker states (``Space``) by defender losses (columns)."""
 
@@ -575,13 +593,8 @@ class Solver:
             if S1 <= DENSE_LEVELS and nd * S1 * (S1 + nd + 1) <= MOST_ROUND_TABLE else None
         self.scaled = Scaled.of(self.defender, space.level)
         self.chains = chains = Chains.of(space, space.hits.shape[1])
-        down = chains.to_slots(1.0 / self.scaled.scale)  # hits enter the scaled table
         self.hits0 = space.hits[:, 0].copy()
-        # hitsT[x, slot], scaled; the pads' 0 from the zero row appended
-        hits = np.vstack([space.hits, np.zeros(space.hits.shape[1])]).take(chains.state, 0)
-        hits *= down[:, None]
-        self.hitsT = np.ascontiguousarray(hits.T)
-        self.tailsT = np.ascontiguousarray(np.cumsum(hits[:, ::-1], axis=1)[:, ::-1].T)
+        self.hitsT, self.tailsT = _slot_hits(space.hits, chains, self.scaled)
         space.hits = None  # 8 bytes x states x defenders: kept once, as hitsT
 
     def _state(self, counts: list[int], lost: int) -> int:
@@ -814,10 +827,10 @@ def _levels(level: np.ndarray) -> list[slice]:
 def _block_counts(blocks, army: tuple[str, ...]) -> list[int]:
     """The army's count in each block (its units are the blocks' types in order)."""
     out, k = [0] * len(blocks), 0
-    for unit in army:
+    for unit, run in itertools.groupby(army):
         while blocks[k][0] != unit:
             k += 1
-        out[k] += 1
+        out[k] += len(list(run))
     return out
 
 
