@@ -108,6 +108,9 @@ def game_dir(name_or_path: str | Path) -> tuple[Path, str]:
     except OSError as exc:  # a name the file system refuses, a loop of links
         raise BadInput(f"game folder {quote(text)} cannot be read: {exc.strerror}") from None
     if is_dir:
+        if not any(path.glob("*.yaml")) and not any(path.glob("*.yml")):
+            raise BadInput(f"game folder {quote(text)} has no .yaml files (a game folder "
+                           "holds game.yaml and the game's other YAML files)")
         return path, text.rstrip("/")
     choices = ", ".join(builtin_games())
     raise BadInput(f"unknown game {quote(text)} (choose from: {choices}; or give a game "

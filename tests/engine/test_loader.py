@@ -71,6 +71,12 @@ def test_unknown_game_lists_choices():
         game_dir("zork")
 
 
+def test_a_folder_without_yaml_is_bad_input(tmp_path):
+    (tmp_path / "notes.txt").write_text("not a game", encoding="utf-8")
+    with pytest.raises(BadInput, match=r"game folder .* has no \.yaml files"):
+        game_dir(str(tmp_path))
+
+
 def test_a_number_must_be_finite(tiny_game):
     text = (tiny_game / "game.yaml").read_text(encoding="utf-8")
     line = '    hex_id: "{col}-{row}"'
