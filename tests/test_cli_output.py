@@ -242,7 +242,8 @@ def test_a_facing_is_shown_as_compass_and_number_everywhere(tmp_path):
 
 def test_a_rule_refusal_and_bad_input_share_the_prefix_and_keep_their_exit_codes(tmp_path):
     where = str(tmp_path / "night")
-    invoke(("referee", "new", "nightfighter", "--seed", "7", "--session", where))
+    invoke(("referee", "new", "nightfighter", "--scenario", "kammhuber-line", "--seed", "7",
+            "--session", where))
     refused = invoke(("referee", "search", "freya", "0710", "--session", where))
     bad = invoke(("referee", "move", "999", "F,F", "--session", where))
     lookup = invoke(("lookup", "midway", "carrier-damage", "damaged=maybe", "roll=2"))
@@ -307,8 +308,8 @@ def test_every_commands_refusal_is_wrapped_to_80_columns_under_its_prefix(args, 
 
 def test_a_referee_refusal_and_data_problems_are_wrapped_too(tmp_path, tiny_game):
     where = str(tmp_path / "a-session-folder-with-a-long-name" / "night")
-    assert invoke(("referee", "new", "nightfighter", "--seed", "7", "--session", where)
-                  ).exit_code == 0
+    assert invoke(("referee", "new", "nightfighter", "--scenario", "kammhuber-line", "--seed",
+                   "7", "--session", where)).exit_code == 0
     lines = _assert_wrapped_like_the_wide_one(
         ("referee", "search", "freya", "0710", "--session", where), 1)
     assert lines[0].startswith("warpress: ")

@@ -254,7 +254,7 @@ def parse_plan(plan: str) -> tuple[str, ...]:
     steps = tuple(ch for ch in plan.upper() if not ch.isspace() and ch not in ",;-")
     bad = [s for s in steps if s not in (MOVE, LEFT, RIGHT)]
     if bad:
-        raise BadInput(f"input plan={plan!r}: step {bad[0]!r} is not F (forward 1 MP), "
+        raise BadInput(f"path {plan!r}: step {bad[0]!r} is not F (forward 1 MP), "
                        "L or R (turn 60 degrees)")
     return steps
 

@@ -793,15 +793,56 @@ def _finish(r: _Run, counts: Mapping[str, int],
 
 def _arg(args: Mapping[str, Any], key: str, command: str) -> Any:
     if key not in args or args[key] in (None, ""):
-        raise BadInput(f"{command}: missing {key!r} (e.g. {_EXAMPLES[command]})")
+        raise BadInput(f"{command}: missing {key} ({_WANTED[key]})")
     return args[key]
 
 
-_EXAMPLES = {
-    "move": '{"fighter": "231", "path": "F,F,L,F"}', "evade": '{"fighter": "231"}',
-    "descend": '{"fighter": "231"}', "search": '{"counter": "freya", "hex": "0710"}',
-    "attack": '{"fighter": "231", "oblique": false}', "sight": "{}", "end-turn": "{}",
+#: What each argument of the commands is, for the message that says it is missing.
+_WANTED = {
+    "fighter": "a night fighter's id, as status lists them",
+    "path": "the steps F (forward 1 MP), L and R (turn 60 degrees), e.g. F,F,L,F",
+    "counter": "a search counter of the scenario, as status lists them",
+    "hex": "a hex of the map, four digits such as 0710",
 }
+
+
+def _bad_args(r: _Run, command: str, args: Mapping[str, Any]) -> None:
+    """Bad input in a command's arguments, found before any phase is left for it: an
+    unknown fighter or counter, a hex not on the map, a facing that is none, a facing given
+    to a fighter already on the map (it faces where its path ends). One line, exit 2, in
+    whatever phase the command is typed."""
+    if command in ("move", "evade", "descend", "attack"):
+        f = _fighter(r, args, command)
+        if command == "move":
+            _entry_args(r, f, args)
+    if command == "search":
+        _counter(r, args)
+        check_hex(r.game, _arg(args, "hex", "search"), "hex")
+
+
+def _entry_args(r: _Run, f: Fighter, args: Mapping[str, Any]) -> None:
+    """``move``'s hex and facing (``--enter``, ``--facing``): checked, and only for a fighter
+    leaving the radio beacon box (23.0); one on the map goes and faces where its path
+    ends."""
+    if args.get("facing") is not None:
+        facing_of(args["facing"])
+    if args.get("hex") not in (None, ""):
+        check_hex(r.game, args["hex"], "hex")
+    given = [name for name, key in (("--enter", "hex"), ("--facing", "facing"))
+             if args.get(key) not in (None, "")]
+    if given and f.status != "beacon-box":
+        raise BadInput(f"move: {' and '.join(given)} only for a fighter leaving the radio "
+                       f"beacon box; {f.id} is {_fighter_status(f)}: it goes and faces where "
+                       "its path ends")
+
+
+def _counter(r: _Run, args: Mapping[str, Any]) -> str:
+    counter = str(_arg(args, "counter", "search")).strip()
+    allowed = r.sc.counter_ids()
+    if counter not in allowed:
+        raise BadInput(f"search: no search counter {counter!r} in this scenario "
+                       f"(have: {', '.join(allowed) or 'none'})")
+    return counter
 
 
 def _fighter(r: _Run, args: Mapping[str, Any], command: str) -> Fighter:
@@ -834,8 +875,6 @@ def _declare(r: _Run, args: Mapping[str, Any], command: str) -> None:
 
 def _move(r: _Run, args: Mapping[str, Any]) -> None:
     f = _fighter(r, args, "move")
-    if args.get("facing") is not None:  # bad input before any rule: one line, exit 2
-        facing_of(args["facing"])
     path = str(_arg(args, "path", "move")) if f.status != "beacon-box" else str(
         args.get("path") or "")
     if f.id in r.s.moved:
@@ -860,7 +899,7 @@ def _move(r: _Run, args: Mapping[str, Any]) -> None:
     moved = night.fighter(f.id)
     if moved.status == "off-map" and not args.get("leave_map"):
         raise RuleViolation("9.2.1", f"plan {path!r} flies {f.id} off the map, and a fighter "
-                                     "that leaves never returns; add leave_map to mean it")
+                                     "that leaves never returns; add --leave-map to mean it")
     if f.status == "on-map" and moved.evading:
         night = movement.displace_lost(r.game, r.night, night, r.st)
     r.night = night
@@ -872,11 +911,7 @@ def _move(r: _Run, args: Mapping[str, Any]) -> None:
 
 
 def _search(r: _Run, args: Mapping[str, Any]) -> None:
-    counter = str(_arg(args, "counter", "search")).strip()
-    allowed = r.sc.counter_ids()
-    if counter not in allowed:
-        raise BadInput(f"search: no search counter {counter!r} in this scenario "
-                       f"(have: {', '.join(allowed) or 'none'})")
+    counter = _counter(r, args)
     if counter in r.s.placed:
         raise RuleViolation("13.1.1", f"counter {counter!r} is already placed this phase")
     hex_id = check_hex(r.game, _arg(args, "hex", "search"), "hex")
@@ -1178,6 +1213,7 @@ class NightfighterReferee:
                                        "reveal still work)")
         phase, run = COMMANDS[command]
         r = _Run(game, s, Streams(dice), self._scenario(game, s))
+        _bad_args(r, command, args)  # bad input first, in any phase: exit 2, not a refusal
         _goto(r, phase)
         if r.s.over:
             return r.freeze()

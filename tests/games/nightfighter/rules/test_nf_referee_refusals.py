@@ -54,6 +54,42 @@ def test_nf_referee_a_bad_facing_is_bad_input_before_any_rule(game, ref, start):
     assert ref.dump(start) == before
 
 
+def bad_input(game, ref, state, command, args, match):
+    before = ref.dump(state)
+    with pytest.raises(BadInput, match=match):
+        ref.apply(game, state, command, args, SeededDice(9))
+    assert ref.dump(state) == before
+
+
+def test_nf_referee_a_bad_hex_is_bad_input_in_any_phase(game, ref, start):
+    """A search typed in Fighter Movement, before the fighters moved: leaving the phase
+    would be refused (9.0), but an unknown counter or a hex off the map is said first."""
+    radar = start_state(game, ref, "kammhuber-line", 15)
+    assert ref.player_view(game, radar)["phase"] == "fighter-movement"
+    with pytest.raises(RuleViolation, match="every night fighter must move"):
+        ref.apply(game, radar, "search", {"counter": "freya", "hex": "0710"}, SeededDice(9))
+    bad_input(game, ref, radar, "search", {"counter": "freya", "hex": "9999"}, "9999")
+    bad_input(game, ref, radar, "search", {"counter": "zork", "hex": "0710"},
+              "no search counter 'zork'")
+    bad_input(game, ref, start, "attack", {"fighter": "999"}, "no night fighter '999'")
+
+
+def test_nf_referee_entry_options_only_for_the_beacon_box(game, ref, start):
+    """--facing and --enter place a fighter leaving the radio beacon box (23.0); one on the
+    map goes and faces where its path ends, so they are refused, not ignored."""
+    bad_input(game, ref, start, "move", {"fighter": "231", "path": "F,F", "facing": "S"},
+              "--facing only for a fighter leaving the radio beacon box; 231 is on-map")
+    bad_input(game, ref, start, "move", {"fighter": "231", "path": "F,F", "hex": "0710"},
+              "--enter only")
+
+
+def test_nf_referee_a_missing_path_says_what_a_path_is(game, ref, start):
+    bad_input(game, ref, start, "move", {"fighter": "231", "path": ""},
+              r"move: missing path \(the steps F \(forward 1 MP\), L and R")
+    bad_input(game, ref, start, "move", {"fighter": "231", "path": "leave_map"},
+              "path 'leave_map': step 'E' is not F")
+
+
 def test_nf_referee_fewer_than_minimum_mp(game, ref, start):
     refused(game, ref, start, "move", {"fighter": "231", "path": "F"}, "9.1")
 
@@ -71,7 +107,7 @@ def test_nf_referee_leaving_the_map_unintentionally(game, ref, start):
     edge = start.__class__(**{**start.__dict__, "night": night.with_fighter(
         replace(night.fighter("231"), hex="0702", facing=0))})
     text = refused(game, ref, edge, "move", {"fighter": "231", "path": "F,F"}, "9.2.1")
-    assert "leave_map" in text
+    assert "add --leave-map to mean it" in text
     gone = ref.apply(game, edge, "move", {"fighter": "231", "path": "F,F", "leave_map": True},
                      SeededDice(1)).state
     assert gone.night.fighter("231").status == "off-map"
@@ -141,7 +177,7 @@ def test_nf_referee_earlier_phase_command_refused(game, ref, start):
 
 @pytest.mark.parametrize("command, args, needle", [
     ("move", {"fighter": "999", "path": "F,F"}, "'999'"),
-    ("move", {"fighter": "231"}, "'path'"),
+    ("move", {"fighter": "231"}, "missing path"),
     ("move", {"fighter": "231", "path": "F,X"}, "'X'"),
     ("fly", {}, "'fly'"),
 ])
