@@ -752,11 +752,15 @@ def referee_log(session_dir: str | None) -> None:
 
     with session.open(_session_path(session_dir), readonly=True) as s:
         records = s.history()
+        shown = dict(getattr(s.referee, "arg_text", None) or {})
     for record in records:
-        say(_log_line(record))
+        say(_log_line(record, shown))
 
 
-def _log_line(record) -> str:
+def _log_line(record, shown: dict | None = None) -> str:
+    """One log record as a line; ``shown``: the referee's text for some arguments
+    (``arg_text``: Nightfighter's facing ``NW (5)``), the others as typed."""
+    shown = shown or {}
     kind = record.get("type")
     when = record.get("time", "")
     if kind == "session":
@@ -764,7 +768,8 @@ def _log_line(record) -> str:
                 f"seed {record.get('seed')} (warpress {record.get('warpress')})")
     if kind == "reveal":
         return f"{when}  reveal after command {record.get('n')}"
-    args = " ".join(f"{k}={v}" for k, v in (record.get("args") or {}).items())
+    args = " ".join(f"{k}={shown[k](v) if k in shown else v}"
+                    for k, v in (record.get("args") or {}).items())
     text = f"{when}  {record.get('n'):>3} {record.get('command')} {args}".rstrip()
     if record.get("result") == "refused":
         return f"{text}  REFUSED: {record.get('message')}"

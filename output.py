@@ -32,6 +32,9 @@ NO_LINE_END = frozenset("（「『【〔〈《([{")
 BREAK_AFTER = ("/", ",", "-", "_")
 
 _WORDS = re.compile(r"(\s*)(\S+)")
+#: A bracketed number (and what closes a phrase after it): it stays on the line of the word
+#: it annotates, as "S (3)" does.
+_GLUED = re.compile(r"\(\d+\)[,.;:]?$")
 #: A rule-text step number closed by a bracket it never opened: "land 4)" -> "land 4".
 _STEP = re.compile(r"(?<![(\w])(\d+)\)")
 
@@ -110,10 +113,12 @@ def _render(head: str, row: list[tuple[str, str]]) -> str:
 
 def _legal_break(row: list[tuple[str, str]], token: str) -> int:
     """How many tokens of ``row`` stay when ``token`` does not fit: all, unless the next
-    line would start with a closing mark or this one end with an opening one."""
+    line would start with a closing mark or a bracketed number that belongs to the word
+    before it (``NW (5)``, ``2d6 (7)``), or this one end with an opening mark."""
     for keep in range(len(row), 0, -1):
-        first = (row[keep][1] if keep < len(row) else token)[:1]
-        if first not in NO_LINE_START and row[keep - 1][1][-1:] not in NO_LINE_END:
+        first = row[keep][1] if keep < len(row) else token
+        if (first[:1] not in NO_LINE_START and not _GLUED.match(first)
+                and row[keep - 1][1][-1:] not in NO_LINE_END):
             return keep
     return len(row)
 

@@ -78,6 +78,9 @@ class Referee(Protocol):
     commands: tuple[str, ...]
     #: optional: how the text views print a field, by key (Nightfighter: facing -> "NW (5)")
     field_text: Mapping[str, Callable[[Any], str]]
+    #: optional: how ``referee log`` prints a command's argument as it was typed, by name
+    #: (Nightfighter: facing=NW -> "NW (5)"; a value that is no facing as typed)
+    arg_text: Mapping[str, Callable[[Any], str]]
 
     def scenarios(self, game: Game) -> tuple[ScenarioInfo, ...]:
         """The shipped scenarios, the default first."""

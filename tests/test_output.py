@@ -21,9 +21,19 @@ def test_a_short_line_is_left_alone():
 
 def test_a_long_line_wraps_at_spaces_under_a_hanging_indent():
     line = "  201: unit bf110g-4, hex 0612, facing N (0), status on-map, hits 0, damage 2"
-    assert wrap_line(line, 40) == ["  201: unit bf110g-4, hex 0612, facing N",
-                                   "      (0), status on-map, hits 0, damage",
-                                   "      2"]
+    assert wrap_line(line, 40) == ["  201: unit bf110g-4, hex 0612, facing",
+                                   "      N (0), status on-map, hits 0,",
+                                   "      damage 2"]
+
+
+def test_a_bracketed_number_stays_with_the_word_it_annotates():
+    line = ("turn 4 bomber-movement: Marker update: ai-contact of 202 now at 1510 facing S (3)"
+            "  [7.0]")
+    assert wrap_line(line, 80) == [
+        "turn 4 bomber-movement: Marker update: ai-contact of 202 now at 1510 facing",
+        "    S (3)  [7.0]"]
+    assert wrap_line("the fighter now faces NW (5), and moves on", 28) == [
+        "the fighter now faces", "    NW (5), and moves on"]
 
 
 def test_japanese_text_wraps_by_columns_not_characters():

@@ -836,6 +836,15 @@ def _entry_args(r: _Run, f: Fighter, args: Mapping[str, Any]) -> None:
                        "its path ends")
 
 
+def _typed_facing(typed: Any) -> str:
+    """A facing as typed (``NW``, ``5``) shown as everywhere else (``NW (5)``); a value that
+    is no facing (a refused command's) as it was typed."""
+    try:
+        return facing_text(facing_of(typed))
+    except BadInput:
+        return str(typed)
+
+
 def _counter(r: _Run, args: Mapping[str, Any]) -> str:
     counter = str(_arg(args, "counter", "search")).strip()
     allowed = r.sc.counter_ids()
@@ -1162,6 +1171,8 @@ class NightfighterReferee:
     commands = tuple(COMMANDS)
     #: how the text views show a field (the views' JSON keeps the number)
     field_text = {"facing": facing_text}
+    #: how the log shows a command's argument as typed (the log keeps what was typed)
+    arg_text = {"facing": _typed_facing}
 
     def scenarios(self, game: Game) -> tuple[ScenarioInfo, ...]:
         """Every shipped scenario, loaded and checked; InputProblems with the problems of every

@@ -114,6 +114,21 @@ def test_nf_referee_cli_searching_before_every_fighter_moved_is_refused(cli, whe
     assert out.exit_code == 1 and "rule 9.0" in out.output
 
 
+def test_nf_referee_cli_the_log_shows_a_facing_as_everywhere_else(cli, where):
+    """The log keeps the facing as typed (``NW``) and prints it as every view does; a facing
+    that is none (a refused command) is printed as it was typed."""
+    out = cli("referee", "move", "203", "F", "--enter", "1824", "--facing", "nw",
+              "--session", str(where))
+    assert out.exit_code == 0, out.output
+    assert "facing NW (5)" in out.output
+    cli("referee", "move", "201", "F,F", "--enter", "1824", "--facing", "Q",
+        "--session", str(where))
+    lines = cli("referee", "log", "--session", str(where)).output.splitlines()
+    assert [r.get("args", {}).get("facing") for r in _log(where)][1:] == ["nw", "Q"]
+    assert lines[1].endswith("1 move facing=NW (5) fighter=203 hex=1824 path=F")
+    assert "move facing=Q fighter=201" in lines[2] and "REFUSED" in lines[2]
+
+
 @pytest.mark.parametrize(("args", "message"), [
     (("move", "999", "F,F"), "warpress: move: no night fighter '999' (have: 201, 202, 203)"),
     (("evade", "F1"), "warpress: evade: no night fighter 'F1' (have: 201, 202, 203)"),
