@@ -20,7 +20,7 @@ import click
 
 from .engine.errors import BadInput, DataError, InputProblems, RuleViolation, WarpressError
 from .engine.inputs import bounds_text, check_path_name, quote, read_int
-from .output import fit, rules_text, say
+from .output import fit, plain_steps, rules_text, say
 
 
 class InputError(click.UsageError):
@@ -298,12 +298,12 @@ def errata(game: str) -> None:
     from .engine.loader import load_game
 
     data = load_game(game)
-    for erratum in data.errata:
-        say(f"{erratum.id} [{rules_text(erratum.rules)}] {erratum.summary}")
+    for erratum in data.errata:  # step numbers cited as "land 4)" print as "land 4"
+        say(f"{erratum.id} [{rules_text(erratum.rules)}] {plain_steps(erratum.summary)}")
         for reading in erratum.readings:
-            say(f"    reading: {reading}")
-        say(f"    ruling:  {erratum.ruling}")
-        say(f"    why:     {erratum.why}")
+            say(f"    reading: {plain_steps(reading)}")
+        say(f"    ruling:  {plain_steps(erratum.ruling)}")
+        say(f"    why:     {plain_steps(erratum.why)}")
 
 
 def _query_command(name: str, help_text: str, mode: str, options=(),
@@ -359,7 +359,7 @@ def tables(game: str, as_json: bool) -> None:
     listing = ref_tables(data)
     if as_json:
         out = {name: {"summary": t.summary, "rules": list(t.rules),
-                      "inputs": {i.name: i.allowed() for i in t.inputs},
+                      "inputs": {i.name: i.allowed(data) for i in t.inputs},
                       "results": list(t.results)} for name, t in listing.items()}
         click.echo(json.dumps({"game": data.id, "tables": out}, ensure_ascii=False, indent=2))
         return
@@ -367,7 +367,7 @@ def tables(game: str, as_json: bool) -> None:
         say(f"{name}  [{rules_text(t.rules)}]  {t.summary}")
         for item in t.inputs:
             optional = "" if item.required or item.is_roll else " (optional)"
-            say(f"    {item.name}={item.allowed()}{optional}")
+            say(f"    {item.name}={item.allowed(data)}{optional}")
         if t.results:
             say(f"    -> {', '.join(t.results)}")
 

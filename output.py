@@ -181,7 +181,48 @@ def say(text: str = "", err: bool = False, hang: int | None = None) -> None:
 def rule_label(rule: str) -> str:
     """A rule number as printed in a list: a step number of the Axis & Allies rule text
     ("land 4)", the Japanese enumerator) loses the bracket it never opened ("land 4")."""
-    return _STEP.sub(r"\1", rule) if rule.count(")") > rule.count("(") else rule
+    return plain_steps(rule)
+
+
+def plain_steps(text: str) -> str:
+    """``text`` (a rule number, or prose that cites them: an erratum's readings) with the
+    rule text's step numbers printed without the bracket they never opened: "land 4), and
+    sea 5)" -> "land 4, and sea 5", "(before the 3)-5) loop)" -> "(before the 3-5 loop)".
+    Where dropping every such bracket would unbalance the text ("(see rule 4)"), only
+    those that close nothing are dropped."""
+    if ")" not in text:
+        return text
+    every = _STEP.sub(r"\1", text)
+    if _balanced(every):
+        return every
+    out, depth = [], 0
+    for i, ch in enumerate(text):
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            if depth:
+                depth -= 1
+            elif _STEP.match(text, _number_start(text, i)):
+                continue  # a step number's bracket that closes nothing
+        out.append(ch)
+    return "".join(out)
+
+
+def _balanced(text: str) -> bool:
+    depth = 0
+    for ch in text:
+        depth += (ch == "(") - (ch == ")")
+        if depth < 0:
+            return False
+    return depth == 0
+
+
+def _number_start(text: str, close: int) -> int:
+    """Where the run of digits before the bracket at ``close`` starts (``close`` if none)."""
+    start = close
+    while start and text[start - 1].isdigit():
+        start -= 1
+    return start
 
 
 def rules_text(rules: Iterable[str]) -> str:

@@ -54,9 +54,9 @@ def bounds_text(low: int | None, high: int | None) -> str:
     if low is not None and high is not None:
         return f"a whole number from {low} to {high}"
     if low is not None:
-        return f"a whole number of at least {low}"
+        return f"a whole number of at least {low}, at most {MAX_DIGITS} digits"
     if high is not None:
-        return f"a whole number of at most {high}"
+        return f"a whole number of at most {high}, at most {MAX_DIGITS} digits"
     return f"a whole number of at most {MAX_DIGITS} digits (0-9)"
 
 

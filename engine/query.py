@@ -27,8 +27,10 @@ YES = frozenset({"yes", "true"})
 NO = frozenset({"no", "false"})
 
 
-def parse_pairs(ref: RefTable, pairs: Sequence[str]) -> tuple[dict[str, Any], dict[str, Any]]:
-    """``NAME=VALUE`` words -> (args, given rolls); every value checked against its input."""
+def parse_pairs(ref: RefTable, pairs: Sequence[str],
+                game: Game | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
+    """``NAME=VALUE`` words -> (args, given rolls); every value checked against its input
+    (``bounds`` read from ``game``)."""
     args: dict[str, Any] = {}
     rolls: dict[str, Any] = {}
     for pair in pairs:
@@ -39,20 +41,21 @@ def parse_pairs(ref: RefTable, pairs: Sequence[str]) -> tuple[dict[str, Any], di
         if item.name in args or item.name in rolls:
             raise BadInput(f"input {item.name!r} given twice")
         target = rolls if item.is_roll else args
-        target[item.name] = parse_value(item, text.strip())
+        target[item.name] = parse_value(item, text.strip(), game)
     for item in ref.inputs:
         if item.is_roll or item.name in args:
             continue
         if item.required:
-            raise BadInput(f"missing input {item.name!r} ({item.allowed()})")
+            raise BadInput(f"missing input {item.name!r} ({item.allowed(game)})")
         args[item.name] = item.default
     return args, rolls
 
 
-def parse_value(item: Input, text: str) -> Any:
+def parse_value(item: Input, text: str, game: Game | None = None) -> Any:
     """One input's text -> its value; bad text raises BadInput naming input and allowed."""
     def bad() -> BadInput:
-        return BadInput(f"input {item.name}={quote(text)} is not allowed ({item.allowed()})")
+        return BadInput(f"input {item.name}={quote(text)} is not allowed "
+                        f"({item.allowed(game)})")
 
     if item.kind == "bool":
         low = text.lower()
@@ -72,6 +75,9 @@ def parse_value(item: Input, text: str) -> Any:
             raise bad()
         too_low = item.min is not None and value < item.min
         if too_low or (item.max is not None and value > item.max):
+            raise bad()
+        span = item.range_in(game)
+        if span is not None and not span[0] <= value <= span[1]:
             raise bad()
         return value
     if item.kind == "roll":
@@ -96,7 +102,7 @@ def run_lookup(game: Game, ref: RefTable, pairs: Sequence[str]) -> dict[str, Any
     """Resolve with the rolls the user gave; a missing roll is bad input."""
     if not ref.lookup_allowed:
         raise BadInput(f"table {ref.name!r} answers only 'odds'")
-    args, rolls = parse_pairs(ref, pairs)
+    args, rolls = parse_pairs(ref, pairs, game)
     dice = GivenDice(rolls)
     try:
         answer = ref.resolve(game, args, dice)
@@ -132,7 +138,7 @@ def run_roll(game: Game, ref: RefTable, pairs: Sequence[str], seed: int | None) 
     """Roll the dice the user left out, with a seed that makes the run replayable."""
     if not ref.lookup_allowed:
         raise BadInput(f"table {ref.name!r} answers only 'odds'")
-    args, rolls = parse_pairs(ref, pairs)
+    args, rolls = parse_pairs(ref, pairs, game)
     if seed is None:
         import secrets  # only for a roll without --seed
 
@@ -156,7 +162,7 @@ def run_odds(game: Game, ref: RefTable, pairs: Sequence[str],
              exact: bool = False) -> dict[str, Any]:
     """The distribution of the table's result over every roll: exact, or in floating point
     for a ``float_odds`` table unless ``exact``."""
-    args, rolls = parse_pairs(ref, pairs)
+    args, rolls = parse_pairs(ref, pairs, game)
     if rolls:
         name = next(iter(rolls))
         raise BadInput(f"odds enumerates every roll: leave out {name!r}")

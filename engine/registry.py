@@ -35,7 +35,10 @@ class Input(Frozen):
     ``roll`` is a die result the user rolled (``lookup`` needs it; ``roll``
     rolls it when missing; ``odds`` enumerates it). ``rolls`` is a
     comma-separated sequence of such results. ``ids`` is a comma-separated list
-    of words. ``int`` may have ``min``/``max``; ``enum`` has ``choices``.
+    of words. ``int`` may have ``min``/``max``, or ``bounds``: a function of the game
+    giving ``(low, high, what they are)`` from its data (a track's boxes, a constant), so
+    that ``warpress tables`` and the messages state the range the table checks; ``enum``
+    has ``choices``.
     """
 
     name: str
@@ -46,6 +49,7 @@ class Input(Frozen):
     max: int | None = None
     default: Any = REQUIRED
     die: str | None = None
+    bounds: Callable[[Game], tuple[int, int, str]] | None = None
 
     @property
     def required(self) -> bool:
@@ -55,8 +59,17 @@ class Input(Frozen):
     def is_roll(self) -> bool:
         return self.kind in ("roll", "rolls")
 
-    def allowed(self) -> str:
-        """What the input accepts, for messages and ``warpress tables``."""
+    def range_in(self, game: Game | None) -> tuple[int, int, str] | None:
+        """``bounds`` in ``game`` (None without either)."""
+        return None if self.bounds is None or game is None else self.bounds(game)
+
+    def allowed(self, game: Game | None = None) -> str:
+        """What the input accepts, for messages and ``warpress tables`` (``bounds`` need
+        the ``game``)."""
+        span = self.range_in(game)
+        if span is not None:
+            low, high, what = span
+            return f"integer {low}..{high}" + (f", {what}" if what else "")
         if self.kind == "enum":
             return "|".join(self.choices)
         if self.kind == "bool":

@@ -63,6 +63,20 @@ def too_wide(text: str, width: int) -> list[str]:
     return [line for line in text.splitlines() if text_width(line) > width]
 
 
+@pytest.mark.parametrize("game", builtin_games())
+def test_every_erratum_reads_with_balanced_brackets(game):
+    """An erratum cites the rule text's step numbers ("land 4)") in its prose; the text
+    prints them as the rule lists do ("land 4"), so no bracket closes what never opened."""
+    result = invoke(("errata", game), columns=10_000)
+    assert result.exit_code == 0, result.output
+    for line in result.stdout.splitlines():
+        depth = 0
+        for ch in line:
+            depth += (ch == "(") - (ch == ")")
+            assert depth >= 0, line
+        assert depth == 0, line
+
+
 @pytest.mark.parametrize("args", SAMPLE, ids=" ".join)
 def test_every_command_fits_80_columns(args):
     result = invoke(args)

@@ -5,7 +5,15 @@ from __future__ import annotations
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from warpress.output import fit, rule_label, rules_text, terminal_width, text_width, wrap_line
+from warpress.output import (
+    fit,
+    plain_steps,
+    rule_label,
+    rules_text,
+    terminal_width,
+    text_width,
+    wrap_line,
+)
 
 
 def test_japanese_characters_take_two_columns():
@@ -71,6 +79,19 @@ def test_a_step_number_of_the_axis_allies_text_loses_the_bracket_it_never_opened
     assert rule_label("land 1)-7)") == "land 1-7"
     assert rule_label("9.6(3)") == "9.6(3)"
     assert rules_text(["③ combat", "sea 2)-3)", "L65-66"]) == "③ combat, sea 2-3, L65-66"
+
+
+@pytest.mark.parametrize("text,shown", [
+    ("land 4), and sea 5) by 'same as land 4)': each",
+     "land 4, and sea 5 by 'same as land 4': each"),
+    ("(before the 3)-5) loop)", "(before the 3-5 loop)"),
+    ("fires only in step 2) (one die, hit on 1), not in step 4)",
+     "fires only in step 2 (one die, hit on 1), not in step 4"),
+    ("(see rule 4)", "(see rule 4)"),
+    ("rule 9.4(2) and (3)", "rule 9.4(2) and (3)"),
+])
+def test_prose_cites_step_numbers_without_the_bracket_they_never_opened(text, shown):
+    assert plain_steps(text) == shown
 
 
 def test_a_word_just_short_of_the_width_stays_whole_on_the_first_line():

@@ -287,7 +287,10 @@ def carrier_damage_table(game: Game, args: dict[str, Any], dice: Dice) -> Answer
     "base-damage",
     rules=["9.6(2)", "9.6(3)"],
     inputs=[
-        Input("garrison", "int", "Midway Garrison track before the hits", min=0),
+        Input("garrison", "int", "Midway Garrison track before the hits",
+              bounds=lambda game: (const(game, "garrison-air-attack-floor"),
+                                   track_start(game, "garrison"),
+                                   "from the air-attack floor to the track's start")),
         Input("hits_this_turn", "int", "base hits already applied this turn", min=0,
               default=0),
         Input("hits", "int", "new hits scored on the base", min=0),
@@ -362,12 +365,20 @@ def night_landing_table(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
     return Answer({"lost": lost}, rules=("10.2(2)a",), text=text)
 
 
+def _boxes(game: Game, track: str) -> tuple[int, int, str]:
+    """An input's bounds (``Input.bounds``): the numbered boxes of ``track``."""
+    values = track_values(game, track)
+    return min(values), max(values), f"a box of the {track} track"
+
+
 @ENGINE.table(
     "landing",
     rules=["10.3"],
     inputs=[
-        Input("invasion", "int", "Invasion Force track value", min=0),
-        Input("garrison", "int", "Midway Garrison track value", min=0),
+        Input("invasion", "int", "Invasion Force track value",
+              bounds=lambda game: _boxes(game, "invasion-force")),
+        Input("garrison", "int", "Midway Garrison track value",
+              bounds=lambda game: _boxes(game, "garrison")),
         Input("rolls", "rolls", "alternating dice, Japanese first: j,u,j,u,...", die=DIE),
     ],
     results=["outcome", "invasion", "garrison"],

@@ -21,6 +21,22 @@ def test_every_catalogue_table_is_listed(cli):
     assert tables["victory"]["results"] == ["winner", "japan_points", "us_points"]
 
 
+@pytest.mark.parametrize("table,name,bad", [
+    ("landing", "invasion", "invasion=0 garrison=3 rolls=1"),
+    ("landing", "garrison", "invasion=4 garrison=7 rolls=1"),
+    ("base-damage", "garrison", "garrison=1 hits=1"),
+])
+def test_an_input_range_from_the_data_is_the_one_tables_lists(cli, table, name, bad):
+    """The tracks' boxes and the air-attack floor bound these inputs: ``tables`` states the
+    range the lookup checks, both read from the game's data."""
+    listed = json.loads(cli("tables", "midway", "--json").output)["tables"][table]["inputs"]
+    result = cli("lookup", "midway", table, *bad.split())
+    assert result.exit_code == 2
+    assert f"is not allowed ({listed[name]})" in " ".join(result.output.split())
+    assert listed[name].startswith("integer ") and ".." in listed[name]
+    assert not listed[name].startswith("integer 0..")
+
+
 @pytest.mark.parametrize("args", [
     ("search", "side=us", "distance=5", "base_distance=4"),
     ("base-attack", "distance=3"),
