@@ -169,9 +169,10 @@ _ITEM = re.compile(r"^(?:(\d+)\s*[x*]?\s*)?([a-z][a-z-]*?)(?:\s*[x*]\s*(\d+))?$"
 def parse_force(game: Game, text: str, name: str, most: int | None = None) -> dict[str, int]:
     """``"6 infantry, 3 armor, 2 fighter"`` -> ``{"infantry": 6, ...}`` in listed order.
 
-    Plurals (``fighters``) and ``infantry x6`` are accepted; an unknown type, a bad
-    count or more than ``most`` units in all is bad input naming the input and what is
-    allowed.
+    Plurals (``fighters``) and ``infantry x6`` are accepted, and a type listed twice
+    counts both (units joining from two territories: ``3 infantry, 1 armor, 2 infantry``
+    is 5 infantry and 1 armor); an unknown type, a bad count or more than ``most`` units
+    in all is bad input naming the input and what is allowed.
     """
     types = unit_types(game)
     out: dict[str, int] = {}

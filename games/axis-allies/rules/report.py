@@ -199,7 +199,8 @@ def histogram(side: str, chances: dict[str, float], exact: dict[str, Fraction] |
     lines = [f"  {side} left, likeliest first:"]
     bar_room = min(BAR, max(LEAST_BAR, width - len(_bar_head(0.0, "", 0)) - NAME_ROOM))
     for force, p in items[:shown]:
-        bar = "#" * max(1, round(bar_room * p / top))
+        shown_zero = f"{100 * p:.2f}" == "0.00"  # no mark where the chance reads 0.00%
+        bar = "#" * max(0 if shown_zero else 1, round(bar_room * p / top))
         head = _bar_head(p, bar, bar_room)
         note = None if exact is None else f"({_short(exact[force])})"
         lines.extend(_name_lines(head, force, note, width))

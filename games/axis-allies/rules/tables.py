@@ -265,7 +265,8 @@ ROLL_INPUTS = [
     rules=["③ combat", "land 1)-7)", "sea 1)-8)"],
     errata=["E1", "E3", "E4"],
     inputs=[
-        Input("attacker", "text", "attacking units, e.g. '6 infantry, 3 armor, 2 fighter'"),
+        Input("attacker", "text", "attacking units, e.g. '6 infantry, 3 armor, 2 fighter' (a "
+              "type listed twice counts both)"),
         Input("defender", "text", "defending units, e.g. '8 infantry, 1 antiaircraft'"),
         Input("kind", "enum", "land or sea battle", choices=("land", "sea"), default="land"),
         Input("attacker_order", "ids", "attacker's casualty order (types, first lost first; "

@@ -241,3 +241,9 @@ def test_bad_orders_and_weapons(game):
 def test_plural_and_times_forms(game):
     sp = spec(game, "2 fighters, infantry x3, armor", "1 infantry")
     assert sp.attacker.count("infantry") == 3 and sp.attacker.count("fighter") == 2
+
+
+def test_a_type_listed_twice_counts_both(game):
+    """Units joining a battle from two territories may be listed as they come."""
+    sp = spec(game, "3 infantry, 1 armor, 2 infantry", "1 infantry")
+    assert sp.attacker == spec(game, "5 infantry, 1 armor", "1 infantry").attacker

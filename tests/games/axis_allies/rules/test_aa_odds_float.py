@@ -321,6 +321,14 @@ def test_exact_survivors_are_fractions_in_the_json_and_the_text(cli, cli_json):
     assert f"{p:6.2f}%  {'#' * 20}  {likeliest}  ({fraction})" in text, text
 
 
+def test_a_force_whose_chance_reads_0_00_percent_has_no_bar():
+    from warpress.games.axis_allies.rules.report import histogram
+
+    lines = histogram("attacker", {"2 infantry": 0.98, "1 infantry": 0.0199, "none": 1e-7})
+    assert [line.count("#") for line in lines[1:]] == [20, 1, 0]  # 1.99% keeps its one mark
+    assert lines[3].split() == ["0.00%", "none"]
+
+
 @pytest.mark.parametrize("width", [60, 80])
 def test_the_histogram_wraps_a_force_under_its_name_with_its_fraction(cli, cli_json,
                                                                     monkeypatch, width):
