@@ -57,8 +57,8 @@ class BadRoll(DiceError):
         self.value = value
         self.name = name
         self.die = die
-        super().__init__(f"roll {quote(value)} for {name!r} is not a {die} result "
-                         f"({_range_text(die)})")
+        super().__init__(f"input {name}={quote(value)} is not allowed ({die} result "
+                         f"{_range_text(die)})")
 
 
 class MissingRoll(DiceError):

@@ -99,11 +99,11 @@ def test_bad_roll_message():
     dice = GivenDice({"japan_roll": 7})
     with pytest.raises(BadRoll) as info:
         dice.roll("d6", "japan_roll")
-    assert str(info.value) == "roll 7 for 'japan_roll' is not a d6 result (1-6)"
+    assert str(info.value) == "input japan_roll=7 is not allowed (d6 result 1-6)"
 
 
 def test_bad_roll_2d6_and_d10():
-    with pytest.raises(BadRoll, match=r"roll 1 for 'moon' is not a 2d6 result \(2-12\)"):
+    with pytest.raises(BadRoll, match=r"input moon=1 is not allowed \(2d6 result 2-12\)"):
         GivenDice({"moon": 1}).roll("2d6", "moon")
     with pytest.raises(BadRoll, match="0 reads 10"):
         GivenDice({"x": 11}).roll("d10", "x")

@@ -76,8 +76,8 @@ def test_odds_refuses_a_roll_input(tiny):
 @pytest.mark.parametrize(
     ("pairs", "message"),
     [
-        (["roll=7", "armored=yes"], "roll '7' for 'roll' is not a d6 result (1-6)"),
-        (["roll=0", "armored=yes"], "roll '0' for 'roll' is not a d6 result (1-6)"),
+        (["roll=7", "armored=yes"], "input roll='7' is not allowed (d6 result 1-6)"),
+        (["roll=0", "armored=yes"], "input roll='0' is not allowed (d6 result 1-6)"),
         (["armored=yes"], "missing input 'roll' (d6 result 1-6)"),
         (["roll=3"], "missing input 'armored' (yes|no)"),
         (["roll=3", "armored=maybe"], "input armored='maybe' is not allowed (yes|no)"),
