@@ -4,28 +4,36 @@ first chain with the same denominator whose army ends with its own."""
 
 from __future__ import annotations
 
+from collections import Counter
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from warpress.games.axis_allies.rules import opening as O
 
 
 def pairwise_chains(ops):
-    """The definition, army against army."""
-    out = []
+    """The definition, army against army: each opening joins the first chain (longest
+    first) whose army ends with its own, its states shifted by the units it lacks."""
+    hosts: list = []
+    members: list[list] = []
     for op in sorted(ops, key=lambda o: -len(o.attacker)):
-        k = next((k for k, host in enumerate(out) if host.den == op.den
+        k = next((k for k, host in enumerate(hosts) if host.den == op.den
                   and host.attacker[len(host.attacker) - len(op.attacker):] == op.attacker),
                  None)
         if k is None:
-            out.append(op)
-            continue
-        host = out[k]
-        shift = len(host.attacker) - len(op.attacker)
-        start = dict(host.start)
-        for (i, j), n in op.start.items():
-            start[i + shift, j] = start.get((i + shift, j), 0) + n
-        out[k] = O.Opening(host.attacker, start, host.den)
-    return out
+            hosts.append(op)
+            members.append([(op, 0)])
+        else:
+            members[k].append((op, len(hosts[k].attacker) - len(op.attacker)))
+    return [O.Opening(host.attacker, shifted_starts(joined), host.den)
+            for host, joined in zip(hosts, members, strict=True)]
+
+
+def shifted_starts(joined) -> dict:
+    total: Counter = Counter()
+    for op, shift in joined:
+        total.update({(i + shift, j): n for (i, j), n in op.start.items()})
+    return dict(total)
 
 
 armies = st.lists(st.sampled_from(["infantry", "armor", "fighter", "bomber"]), max_size=7)
