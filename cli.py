@@ -687,8 +687,8 @@ def _play_command(name: str, arguments: tuple[str, ...], help_text: str,
 
 
 _play_command("move", ("fighter", "path"), "Move FIGHTER along PATH (e.g. F,F,L,F).", (
-    PlayOption("--leave-map", "leave_map", "The plan flies off the map on purpose (9.2.1).",
-               flag=True),
+    PlayOption("--leave-map", "leave_map", "Let the plan fly off the map: a fighter that "
+               "leaves never returns (9.2.1); without it such a plan is refused.", flag=True),
     PlayOption("--enter", "hex", "Leaving the radio beacon box: the map hex it enters (23.0)."),
     PlayOption("--facing", "facing", "Leaving the radio beacon box: its facing, N|NE|SE|S|SW|NW "
                                      "or 0-5 (23.0)."),

@@ -300,9 +300,11 @@ def check_fighter_plan(
     spent = turns = 0
     can_turn = False
     left_map = False
-    for step in steps:
+    for n, step in enumerate(steps):
         if left_map:
-            raise RuleViolation("9.2.1", "a fighter that has left the map can never return")
+            raise RuleViolation("9.2.1", f"plan {plan!r} goes on after its step {n} leaves the "
+                                         "map; a fighter that has left the map never returns, "
+                                         "so its plan ends there")
         if step == MOVE:
             spent += 1
             if spent > max_mp:

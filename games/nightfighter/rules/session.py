@@ -801,8 +801,8 @@ def _arg(args: Mapping[str, Any], key: str, command: str) -> Any:
 _WANTED = {
     "fighter": "a night fighter's id, as status lists them",
     "path": "the steps F (forward 1 MP), L and R (turn 60 degrees), e.g. F,F,L,F",
-    "counter": "a search counter of the scenario, as status lists them",
     "hex": "a hex of the map, four digits such as 0710",
+    "facing": "N, NE, SE, S, SW, NW or 0-5",
 }
 
 
@@ -834,6 +834,10 @@ def _entry_args(r: _Run, f: Fighter, args: Mapping[str, Any]) -> None:
         raise BadInput(f"move: {' and '.join(given)} only for a fighter leaving the radio "
                        f"beacon box; {f.id} is {_fighter_status(f)}: it goes and faces where "
                        "its path ends")
+    if f.status == "beacon-box" and len(given) < 2:
+        raise BadInput(f"move: {f.id} is in the radio beacon box: give the hex it enters and "
+                       "the way it faces there (--enter HEX --facing F, e.g. --enter 1824 "
+                       "--facing NW; 23.0)")
 
 
 def _typed_facing(typed: Any) -> str:
@@ -846,11 +850,14 @@ def _typed_facing(typed: Any) -> str:
 
 
 def _counter(r: _Run, args: Mapping[str, Any]) -> str:
-    counter = str(_arg(args, "counter", "search")).strip()
     allowed = r.sc.counter_ids()
+    have = ", ".join(allowed) or "none"
+    if args.get("counter") in (None, ""):
+        raise BadInput(f"search: missing counter (this scenario's: {have})")
+    counter = str(args["counter"]).strip()
     if counter not in allowed:
         raise BadInput(f"search: no search counter {counter!r} in this scenario "
-                       f"(have: {', '.join(allowed) or 'none'})")
+                       f"(have: {have})")
     return counter
 
 
@@ -895,7 +902,7 @@ def _move(r: _Run, args: Mapping[str, Any]) -> None:
             raise RuleViolation("23.0", "one fighter leaves the radio beacon box per Fighter "
                                         "Movement phase, none if another left last turn")
         hex_id = check_hex(r.game, _arg(args, "hex", "move"), "hex")
-        facing = facing_of(args.get("facing", 0))
+        facing = facing_of(_arg(args, "facing", "move"))
         night = movement.leave_beacon_box(r.game, r.night, f.id, hex_id, facing, path)
     else:
         if not _may_move(r.s, f):

@@ -83,6 +83,27 @@ def test_nf_referee_entry_options_only_for_the_beacon_box(game, ref, start):
               "--enter only")
 
 
+def test_nf_referee_a_fighter_leaving_the_box_needs_its_hex_and_facing(game, ref):
+    """Fighter 203 of kammhuber-line waits in the radio beacon box: its entry hex and facing
+    are the player's choice (23.0), so neither is taken for granted."""
+    radar = start_state(game, ref, "kammhuber-line", 15)
+    for given in ({}, {"hex": "1824"}, {"facing": "NW"}):
+        bad_input(game, ref, radar, "move", {"fighter": "203", "path": "F", **given},
+                  "203 is in the radio beacon box: give the hex it enters and the way it "
+                  "faces there")
+    bad_input(game, ref, radar, "search", {"counter": ""},
+              r"search: missing counter \(this scenario's: freya")
+
+
+def test_nf_referee_a_plan_that_goes_on_off_the_map_says_where_it_left(game, ref, start):
+    night = start.night
+    edge = start.__class__(**{**start.__dict__, "night": night.with_fighter(
+        replace(night.fighter("231"), hex="0702", facing=0))})
+    text = refused(game, ref, edge, "move", {"fighter": "231", "path": "F,F,F",
+                                             "leave_map": True}, "9.2.1")
+    assert "plan 'F,F,F' goes on after its step" in text and "leaves the map" in text
+
+
 def test_nf_referee_a_missing_path_says_what_a_path_is(game, ref, start):
     bad_input(game, ref, start, "move", {"fighter": "231", "path": ""},
               r"move: missing path \(the steps F \(forward 1 MP\), L and R")
