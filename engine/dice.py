@@ -58,7 +58,7 @@ class BadRoll(DiceError):
         self.name = name
         self.die = die
         super().__init__(f"input {name}={quote(value)} is not allowed ({die} result "
-                         f"{_range_text(die)})")
+                         f"{range_text(die)})")
 
 
 class MissingRoll(DiceError):
@@ -121,8 +121,9 @@ def weights(die: str) -> dict[int, Fraction]:
     return {v: Fraction(n, total) for v, n in zip(values, ways, strict=True)}
 
 
-def _range_text(die: str) -> str:
-    """Describe the results of a die for error messages: ``"1-10; 0 reads 10"``."""
+def range_text(die: str) -> str:
+    """Describe the results of a die for messages and ``warpress tables``: ``"1-6"``,
+    ``"1-10; 0 reads 10"``."""
     try:
         values = faces(die)
     except DiceError:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from ..output import rules_text
 from .dice import GivenDice, MissingRoll, SeededDice, distribution, read_roll
 from .errors import BadInput
-from .inputs import quote, read_int
+from .inputs import MAX_DIGITS, quote, read_int
 from .model import Game
 from .registry import REQUIRED, Input, OddsAnswer, RefTable
 
@@ -71,6 +71,9 @@ def parse_value(item: Input, text: str, game: Game | None = None) -> Any:
         raise bad()
     if item.kind == "int":
         value = read_int(text)
+        if value is None and text.lstrip("+-").isascii() and text.lstrip("+-").isdigit():
+            raise BadInput(f"input {item.name}={quote(text)} is not allowed (a whole number "
+                           f"of at most {MAX_DIGITS} digits)")
         if value is None:
             raise bad()
         too_low = item.min is not None and value < item.min
@@ -83,9 +86,12 @@ def parse_value(item: Input, text: str, game: Game | None = None) -> Any:
     if item.kind == "roll":
         return read_roll(item.die, text, item.name)
     if item.kind == "rolls":
-        parts = [p for p in text.replace(" ", "").split(",") if p]
-        if not parts:
+        parts = text.replace(" ", "").split(",")
+        if not any(parts):
             raise bad()
+        if not all(parts):
+            raise BadInput(f"input {item.name}={quote(text)}: a roll is missing between "
+                           f"commas ({item.allowed(game)})")
         return [read_roll(item.die, p, item.name) for p in parts]
     if item.kind == "ids":
         return [p.strip() for p in text.split(",") if p.strip()]

@@ -75,12 +75,11 @@ class Input(Frozen):
         if self.kind == "bool":
             return "yes|no"
         if self.is_roll:
-            from .dice import faces
+            from .dice import range_text
 
-            lo, hi = min(faces(self.die)), max(faces(self.die))
             if self.kind == "roll":
-                return f"{self.die} result {lo}-{hi}"
-            return f"comma-separated {self.die} results ({lo}-{hi} each)"
+                return f"{self.die} result {range_text(self.die)}"
+            return f"comma-separated {self.die} results ({range_text(self.die)} each)"
         if self.kind == "int":
             lo = "" if self.min is None else str(self.min)
             hi = "" if self.max is None else str(self.max)

@@ -182,14 +182,15 @@ def parse_force(game: Game, text: str, name: str, most: int | None = None) -> di
         match = _ITEM.match(part)
         if match is None:
             raise BadInput(f"input {name}: {part!r} is not 'N TYPE' (types: {', '.join(types)})")
-        count = parse_int(match[1] or match[3] or "1", f"input {name}: count of {match[2]!r}")
+        count = parse_int(match[1] or match[3] or "1", f"input {name}: count of {match[2]!r}",
+                          low=1, high=most, allowed=None if most is None else
+                          f"a whole number from 1 to {most}: a battle takes at most {most} "
+                          "a side")
         word = match[2]
         if word not in types and word.endswith("s") and word[:-1] in types:
             word = word[:-1]
         if word not in types:
             raise BadInput(f"input {name}: {word!r} is not a unit type (types: {', '.join(types)})")
-        if count < 1:
-            raise BadInput(f"input {name}: {part!r} needs a count of at least 1")
         out[word] = out.get(word, 0) + count
     if not out:
         raise BadInput(f"input {name}={text!r} lists no units (e.g. '6 infantry, 2 armor')")

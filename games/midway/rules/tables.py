@@ -57,6 +57,24 @@ def _deck_size(game: Game) -> int:
 # --------------------------------------------------------------------------- search (7.x)
 
 
+def _strikes(game: Game) -> tuple[int, int, str]:
+    """``base_strikes``' bounds (``Input.bounds``): the most air operations of a base attack."""
+    most = max(const(game, "base-attack-ops-near"), const(game, "base-attack-ops-far"))
+    return 0, most, "air operations of one base-attack phase"
+
+
+def _either_track(game: Game) -> tuple[int, int, str]:
+    """``track``'s bounds: the Midway Garrison's or the Invasion Force's track."""
+    top = max(max(track_values(game, "garrison")), max(track_values(game, "invasion-force")))
+    return 0, top, "the garrison or invasion-force track"
+
+
+def _event_cards(game: Game) -> tuple[int, int, str]:
+    """``card``'s bounds: the event cards the solitaire table has rows for."""
+    key = game.table("solitaire-move").key("card")
+    return key.min, key.max, "the event cards"
+
+
 @ENGINE.table(
     "search",
     rules=["7.1", "7.2", "7.3", "7.4"],
@@ -69,7 +87,7 @@ def _deck_size(game: Game) -> int:
         Input("base_destroyed", "bool", "the base function is destroyed (9.6(2))",
               default=False),
         Input("base_strikes", "int", "japan only: air operations flown in this turn's "
-              "base-attack phase", min=0, default=0),
+              "base-attack phase", default=0, bounds=lambda game: _strikes(game)),
     ],
     results=["aop"],
     odds_field="aop",
@@ -78,8 +96,7 @@ def search_table(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
     """Search result and AOP of one side (7.1-7.4)."""
     from . import search as S
 
-    strikes_max = max(const(game, "base-attack-ops-near"), const(game, "base-attack-ops-far"))
-    check_between("base_strikes", args["base_strikes"], 0, strikes_max)
+    check_between("base_strikes", args["base_strikes"], *_strikes(game)[:2])
     if args["side"] == "japan":
         if args["base_distance"] is not None:
             raise BadInput("input base_distance is for side=us only (Midway searches for the US)")
@@ -127,8 +144,8 @@ def base_attack_table(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
         Input("us_roll", "roll", "US initiative die", die=DIE),
         Input("japan_aop", "int", "Japanese AOP now", min=0),
         Input("us_aop", "int", "US AOP now", min=0),
-        Input("cards_left", "int", "cards left in the deck (default: the whole deck, 8)",
-              min=0, default=None),
+        Input("cards_left", "int", "cards left in the deck (default: the whole deck)",
+              default=None, bounds=lambda game: (0, _deck_size(game), "the deck's cards")),
     ],
     results=["winner", "draws_card"],
     odds_field="winner",
@@ -189,7 +206,7 @@ def cap_table(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
               min=0, default=None),
         Input("damaged", "int", "carriers with one damage marker", min=0, default=None),
         Input("track", "int", "target is the base or the Invasion Force: its track value",
-              min=0, default=None),
+              default=None, bounds=lambda game: _either_track(game)),
         Input("escorted", "bool", "the attacking group still has a fighter"),
     ],
     results=["dice", "hit_on"],
@@ -202,8 +219,7 @@ def anti_aircraft_table(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
         raise BadInput("give intact=N and damaged=N (a carrier division or task force) or "
                        "track=N (the base or the Invasion Force), not both or neither")
     if args["track"] is not None:
-        top = max(max(track_values(game, "garrison")), max(track_values(game, "invasion-force")))
-        check_between("track", args["track"], 0, top)
+        check_between("track", args["track"], *_either_track(game)[:2])
         return Answer({"dice": args["track"], "hit_on": hit_on}, rules=("9.3(1)", "9.3(2)"),
                       text=_aa_text(game, args["track"], hit_on))
     intact, damaged = args["intact"] or 0, args["damaged"] or 0
@@ -291,8 +307,8 @@ def carrier_damage_table(game: Game, args: dict[str, Any], dice: Dice) -> Answer
               bounds=lambda game: (const(game, "garrison-air-attack-floor"),
                                    track_start(game, "garrison"),
                                    "from the air-attack floor to the track's start")),
-        Input("hits_this_turn", "int", "base hits already applied this turn", min=0,
-              default=0),
+        Input("hits_this_turn", "int", "base hits already applied this turn", default=0,
+              bounds=lambda game: (0, const(game, "base-hits-per-turn"), "hits a turn")),
         Input("hits", "int", "new hits scored on the base", min=0),
     ],
     results=["applied", "ignored", "garrison", "base_destroyed"],
@@ -437,7 +453,8 @@ def victory_table(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
 @ENGINE.table(
     "solitaire-move",
     rules=["12.3(2)"],
-    inputs=[Input("card", "int", "event card number drawn", min=1)],
+    inputs=[Input("card", "int", "event card number drawn",
+                  bounds=lambda game: _event_cards(game))],
     results=["move", "hexes", "prefer"],
     odds_field="move",
 )
@@ -445,8 +462,7 @@ def solitaire_move_table(game: Game, args: dict[str, Any], dice: Dice) -> Answer
     """How the solitaire US fleet moves for an event card (12.3(2))."""
     from .solitaire import move_card
 
-    key = game.table("solitaire-move").key("card")
-    check_between("card", args["card"], key.min, key.max)
+    check_between("card", args["card"], *_event_cards(game)[:2])
     row = move_card(game, args["card"])
     text = _label(game, "tables", "solitaire-move", "US fleet") + f": {row['move']}"
     if row["hexes"]:

@@ -223,7 +223,9 @@ def test_rule_violations(game, attacker, defender, kind, match):
 @pytest.mark.parametrize("attacker,match", [
     ("3 tanks", "'tanks' is not a unit type"),
     ("", "lists no units"),
-    ("0 infantry", "at least 1"),
+    ("0 infantry", r"count of 'infantry' '0' is not allowed \(a whole number from 1 to 1000"),
+    ("1001 infantry", "from 1 to 1000"),
+    ("99999999999999999999 infantry", "from 1 to 1000"),
     ("three infantry", "is not 'N TYPE'"),
 ])
 def test_bad_forces(game, attacker, match):

@@ -25,6 +25,11 @@ def test_every_catalogue_table_is_listed(cli):
     ("landing", "invasion", "invasion=0 garrison=3 rolls=1"),
     ("landing", "garrison", "invasion=4 garrison=7 rolls=1"),
     ("base-damage", "garrison", "garrison=1 hits=1"),
+    ("base-damage", "hits_this_turn", "garrison=3 hits=1 hits_this_turn=3"),
+    ("solitaire-move", "card", "card=99"),
+    ("anti-aircraft", "track", "track=9 escorted=yes"),
+    ("search", "base_strikes", "side=japan distance=3 base_strikes=5"),
+    ("initiative", "cards_left", "japan_roll=1 us_roll=2 japan_aop=1 us_aop=1 cards_left=9"),
 ])
 def test_an_input_range_from_the_data_is_the_one_tables_lists(cli, table, name, bad):
     """The tracks' boxes and the air-attack floor bound these inputs: ``tables`` states the
@@ -34,7 +39,16 @@ def test_an_input_range_from_the_data_is_the_one_tables_lists(cli, table, name, 
     assert result.exit_code == 2
     assert f"is not allowed ({listed[name]})" in " ".join(result.output.split())
     assert listed[name].startswith("integer ") and ".." in listed[name]
-    assert not listed[name].startswith("integer 0..")
+    assert not listed[name].endswith("..")
+
+
+def test_a_gap_in_rolls_and_a_number_past_18_digits_are_named(cli):
+    gap = cli("lookup", "midway", "landing", "invasion=2", "garrison=3", "rolls=3,,4")
+    assert gap.exit_code == 2 and "input rolls='3,,4': a roll is missing between commas" in \
+        " ".join(gap.output.split())
+    long = cli("lookup", "midway", "base-damage", "garrison=3", "hits=9999999999999999999")
+    assert long.exit_code == 2 and "(a whole number of at most 18 digits)" in \
+        " ".join(long.output.split())
 
 
 @pytest.mark.parametrize("args", [
