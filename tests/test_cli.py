@@ -181,3 +181,9 @@ def test_no_short_help_in_a_listing_leaves_a_bracket_open(monkeypatch, width):
                 assert text.count(opening) == text.count(closing), (path, name, text)
         seen += len(rows)
     assert seen >= 25
+
+
+def test_a_seed_past_18_digits_is_told_so():
+    result = _run("roll", "midway", "carrier-damage", "damaged=no", "--seed", "9" * 19)
+    assert result.exit_code == 2
+    assert "a whole number of at least 0, at most 18 digits" in " ".join(result.output.split())

@@ -52,3 +52,10 @@ def test_a_row_open_below_takes_values_under_the_range(tiny_game):
     result = CliRunner().invoke(main, ["lookup", folder, "assault", "attack=-5", "--json"])
     assert result.exit_code == 0, result.output
     assert '"outcome": "repulsed"' in result.output
+
+
+def test_a_roll_input_states_every_result_its_die_reads():
+    from warpress.engine.registry import Input
+
+    assert Input("roll", "roll", die="d10").allowed() == "d10 result 1-10; 0 reads 10"
+    assert Input("rolls", "rolls", die="d6").allowed() == "comma-separated d6 results (1-6 each)"
