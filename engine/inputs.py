@@ -49,6 +49,15 @@ def read_int(text: object) -> int | None:
     return int(body)
 
 
+def too_many_digits(text: object) -> bool:
+    """Whether ``text`` is a whole number that ``read_int`` refuses for its length alone
+    (more than ``MAX_DIGITS`` digits), to be told so rather than a range it lies in."""
+    if not isinstance(text, str):
+        return False
+    digits = text.strip().lstrip("+-")
+    return len(digits) > MAX_DIGITS and digits.isascii() and digits.isdigit()
+
+
 def bounds_text(low: int | None, high: int | None) -> str:
     """``'a whole number from 1 to 6'``, ``'... of at least 0'`` and so on."""
     if low is not None and high is not None:

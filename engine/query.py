@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from ..output import rules_text
 from .dice import GivenDice, MissingRoll, SeededDice, distribution, read_roll
 from .errors import BadInput
-from .inputs import MAX_DIGITS, quote, read_int
+from .inputs import MAX_DIGITS, quote, read_int, too_many_digits
 from .model import Game
 from .registry import REQUIRED, Input, OddsAnswer, RefTable
 
@@ -28,9 +28,9 @@ NO = frozenset({"no", "false"})
 
 
 def parse_pairs(ref: RefTable, pairs: Sequence[str],
-                game: Game | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
+                game: Game) -> tuple[dict[str, Any], dict[str, Any]]:
     """``NAME=VALUE`` words -> (args, given rolls); every value checked against its input
-    (``bounds`` read from ``game``)."""
+    (``bounds`` read from ``game``), so a table's procedure gets only values it takes."""
     args: dict[str, Any] = {}
     rolls: dict[str, Any] = {}
     for pair in pairs:
@@ -71,7 +71,7 @@ def parse_value(item: Input, text: str, game: Game | None = None) -> Any:
         raise bad()
     if item.kind == "int":
         value = read_int(text)
-        if value is None and text.lstrip("+-").isascii() and text.lstrip("+-").isdigit():
+        if value is None and too_many_digits(text):
             raise BadInput(f"input {item.name}={quote(text)} is not allowed (a whole number "
                            f"of at most {MAX_DIGITS} digits)")
         if value is None:

@@ -117,7 +117,7 @@ def test_tables_lists_inputs_and_rules(tiny_game):
 
 
 def test_parse_pairs_applies_types(tiny):
-    args, rolls = parse_pairs(ref_table(tiny, "hit"), ["armored=No", "roll=2"])
+    args, rolls = parse_pairs(ref_table(tiny, "hit"), ["armored=No", "roll=2"], tiny)
     assert args == {"armored": False} and rolls == {"roll": 2}
 
 

@@ -54,13 +54,6 @@ def other(side: str) -> str:
     return SIDES[1 - SIDES.index(side)]
 
 
-def check_between(name: str, value: int, lo: int, hi: int) -> int:
-    """``value`` if ``lo <= value <= hi``, else BadInput naming the input and the range."""
-    if not lo <= value <= hi:
-        raise BadInput(f"input {name}={value} is not allowed (integer {lo}..{hi})")
-    return value
-
-
 # --------------------------------------------------------------------------- the hex map
 
 

@@ -21,7 +21,6 @@ from .common import (
     ENGINE,
     base_damage,
     carriers,
-    check_between,
     const,
     die_min,
     hit_number,
@@ -96,7 +95,6 @@ def search_table(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
     """Search result and AOP of one side (7.1-7.4)."""
     from . import search as S
 
-    check_between("base_strikes", args["base_strikes"], *_strikes(game)[:2])
     if args["side"] == "japan":
         if args["base_distance"] is not None:
             raise BadInput("input base_distance is for side=us only (Midway searches for the US)")
@@ -158,7 +156,6 @@ def initiative_table(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
     S.check_aop("us_aop", args["us_aop"], game)
     if args["cards_left"] is None:
         args["cards_left"] = _deck_size(game)
-    check_between("cards_left", args["cards_left"], 0, _deck_size(game))
     if args["japan_aop"] == 0 and args["us_aop"] == 0:
         raise BadInput("inputs japan_aop=0 and us_aop=0: with no AOP on either side the air "
                        "operations phase is over (8.2); one side needs 1..4")
@@ -219,7 +216,6 @@ def anti_aircraft_table(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
         raise BadInput("give intact=N and damaged=N (a carrier division or task force) or "
                        "track=N (the base or the Invasion Force), not both or neither")
     if args["track"] is not None:
-        check_between("track", args["track"], *_either_track(game)[:2])
         return Answer({"dice": args["track"], "hit_on": hit_on}, rules=("9.3(1)", "9.3(2)"),
                       text=_aa_text(game, args["track"], hit_on))
     intact, damaged = args["intact"] or 0, args["damaged"] or 0
@@ -316,9 +312,6 @@ def carrier_damage_table(game: Game, args: dict[str, Any], dice: Dice) -> Answer
 )
 def base_damage_table(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
     """Base hits applied: at most 2 a turn, never below Garrison 2 (9.6(2)(3))."""
-    floor = const(game, "garrison-air-attack-floor")
-    check_between("garrison", args["garrison"], floor, track_start(game, "garrison"))
-    check_between("hits_this_turn", args["hits_this_turn"], 0, const(game, "base-hits-per-turn"))
     result = base_damage(game, args["garrison"], args["hits_this_turn"], args["hits"])
     text = (_label(game, "constants", "base-hits-per-turn", "base hits")
             + f": {result['applied']} applied, {result['ignored']} void; "
@@ -462,7 +455,6 @@ def solitaire_move_table(game: Game, args: dict[str, Any], dice: Dice) -> Answer
     """How the solitaire US fleet moves for an event card (12.3(2))."""
     from .solitaire import move_card
 
-    check_between("card", args["card"], *_event_cards(game)[:2])
     row = move_card(game, args["card"])
     text = _label(game, "tables", "solitaire-move", "US fleet") + f": {row['move']}"
     if row["hexes"]:

@@ -23,7 +23,7 @@ def traced(game):
 
     def run(table: str, *pairs: str) -> tuple[dict, dict[str, list[int]]]:
         ref = ref_table(game, table)
-        args, rolls = parse_pairs(ref, list(pairs))
+        args, rolls = parse_pairs(ref, list(pairs), game)
         dice = SeededDice(0, rolls)
         answer = ref.resolve(game, args, dice)
         used: dict[str, list[int]] = {}

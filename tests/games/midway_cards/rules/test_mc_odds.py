@@ -15,7 +15,7 @@ RUNS = 6000
 
 def _args(game, table, pairs):
     ref = ref_table(game, table)
-    return ref, parse_pairs(ref, pairs)[0]
+    return ref, parse_pairs(ref, pairs, game)[0]
 
 
 def _close(exact: dict[str, Fraction], sampled: dict, runs: int) -> None:
