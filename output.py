@@ -178,15 +178,10 @@ def say(text: str = "", err: bool = False, hang: int | None = None) -> None:
     click.echo(fit(text, hang=hang), err=err)
 
 
-def rule_label(rule: str) -> str:
-    """A rule number as printed in a list: a step number of the Axis & Allies rule text
-    ("land 4)", the Japanese enumerator) loses the bracket it never opened ("land 4")."""
-    return plain_steps(rule)
-
-
 def plain_steps(text: str) -> str:
-    """``text`` (a rule number, or prose that cites them: an erratum's readings) with the
-    rule text's step numbers printed without the bracket they never opened: "land 4), and
+    """``text`` (a rule number as printed in a list, or prose that cites them: an erratum's
+    readings) with the rule text's step numbers printed without the bracket they never
+    opened (the Axis & Allies text's Japanese enumerator): "land 4)" -> "land 4", "land 4), and
     sea 5)" -> "land 4, and sea 5", "(before the 3)-5) loop)" -> "(before the 3-5 loop)".
     Where dropping every such bracket would unbalance the text ("(see rule 4)"), only
     those that close nothing are dropped."""
@@ -227,4 +222,4 @@ def _number_start(text: str, close: int) -> int:
 
 def rules_text(rules: Iterable[str]) -> str:
     """Rule numbers joined for a bracketed list: ``③ combat, land 1-7, sea 1-8``."""
-    return ", ".join(rule_label(str(r)) for r in rules)
+    return ", ".join(plain_steps(str(r)) for r in rules)

@@ -8,7 +8,6 @@ from hypothesis import strategies as st
 from warpress.output import (
     fit,
     plain_steps,
-    rule_label,
     rules_text,
     terminal_width,
     text_width,
@@ -75,9 +74,9 @@ def test_the_width_comes_from_columns(monkeypatch, columns, width):
 
 
 def test_a_step_number_of_the_axis_allies_text_loses_the_bracket_it_never_opened():
-    assert rule_label("land 4)") == "land 4"
-    assert rule_label("land 1)-7)") == "land 1-7"
-    assert rule_label("9.6(3)") == "9.6(3)"
+    assert plain_steps("land 4)") == "land 4"
+    assert plain_steps("land 1)-7)") == "land 1-7"
+    assert plain_steps("9.6(3)") == "9.6(3)"
     assert rules_text(["③ combat", "sea 2)-3)", "L65-66"]) == "③ combat, sea 2-3, L65-66"
 
 

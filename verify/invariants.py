@@ -51,9 +51,9 @@ class Invariant:
 
     @property
     def label(self) -> str:
-        from ..output import rule_label
+        from ..output import plain_steps
 
-        return f"{rule_label(self.rule)} {self.summary}"
+        return f"{plain_steps(self.rule)} {self.summary}"
 
 
 @dataclass(frozen=True)
