@@ -40,7 +40,6 @@ round, as a ``rounds`` cap is).
 
 from __future__ import annotations
 
-import itertools
 import math
 import os
 from dataclasses import dataclass
@@ -827,10 +826,10 @@ def _levels(level: np.ndarray) -> list[slice]:
 def _block_counts(blocks, army: tuple[str, ...]) -> list[int]:
     """The army's count in each block (its units are the blocks' types in order)."""
     out, k = [0] * len(blocks), 0
-    for unit, run in itertools.groupby(army):
+    for unit, _, n in runs(army):
         while blocks[k][0] != unit:
             k += 1
-        out[k] += len(list(run))
+        out[k] += n
     return out
 
 

@@ -117,7 +117,7 @@ def _suffix_keys(op: Opening) -> list[tuple[tuple, int]]:
     on, then the empty one: an army whose runs are ``(t, a)`` then ``rest`` is a suffix of
     this one exactly when this one has the key ``(den, t, rest)`` with a size of ``a`` or
     more."""
-    blocks = tuple((t, len(list(g))) for t, g in itertools.groupby(op.attacker))
+    blocks = tuple((t, n) for t, _, n in runs(op.attacker))
     keys = [((op.den, t, blocks[j + 1:]), n) for j, (t, n) in enumerate(blocks)]
     return keys + [((op.den, None, ()), 0)]
 
@@ -164,13 +164,13 @@ def _without(units: tuple[str, ...], lost: dict[str, int],
 
 def runs(units: tuple[str, ...]) -> list[tuple[str, int, int]]:
     """``(type, start, length)`` of each run of one type in ``units``."""
-    runs: list[tuple[str, int, int]] = []
-    for i, unit in enumerate(units):
-        if runs and runs[-1][0] == unit:
-            runs[-1] = (unit, runs[-1][1], runs[-1][2] + 1)
-        else:
-            runs.append((unit, i, 1))
-    return runs
+    out: list[tuple[str, int, int]] = []
+    start = 0
+    for unit, run in itertools.groupby(units):
+        n = len(list(run))
+        out.append((unit, start, n))
+        start += n
+    return out
 
 
 def _sea_first_round(game: Game, spec: BattleSpec, attacker: tuple[str, ...]):
