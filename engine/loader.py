@@ -174,12 +174,7 @@ _LOADED: dict[tuple[Path, Path], Game] = {}
 
 def _cache_path(folder: Path) -> Path | None:
     root = Path(os.environ.get("WARPRESS_CACHE") or Path.home() / ".cache" / "warpress")
-    digest = hashlib.sha256()
-    here = Path(__file__).resolve().parent
-    # combat.py expands a CRT's grid into the table's rows; records.py: the records' methods
-    for source in ("model.py", "records.py", "convert.py", "loader.py", "yamlnodes.py",
-                   "limits.py", "combat.py"):
-        digest.update((here / source).read_bytes())
+    digest = _engine_digest().copy()
     try:
         for file in sorted(folder.glob("*.y*ml")):
             stat = file.stat()
@@ -188,6 +183,19 @@ def _cache_path(folder: Path) -> Path | None:
         return None
     digest.update(str(folder.resolve()).encode())
     return root / f"{folder.name}-{digest.hexdigest()[:24]}.pickle"
+
+
+@cache
+def _engine_digest():
+    """The hash of the engine's sources that shape a loaded game, read once per process (a
+    new warpress version is a new cache key; the sources do not change under a process)."""
+    digest = hashlib.sha256()
+    here = Path(__file__).resolve().parent
+    # combat.py expands a CRT's grid into the table's rows; records.py: the records' methods
+    for source in ("model.py", "records.py", "convert.py", "loader.py", "yamlnodes.py",
+                   "limits.py", "combat.py"):
+        digest.update((here / source).read_bytes())
+    return digest
 
 
 def _write_cache(path: Path, game: Game) -> None:
