@@ -757,10 +757,9 @@ def referee_log(session_dir: str | None) -> None:
         say(_log_line(record, shown))
 
 
-def _log_line(record, shown: dict | None = None) -> str:
+def _log_line(record, shown: dict) -> str:
     """One log record as a line; ``shown``: the referee's text for some arguments
     (``arg_text``: Nightfighter's facing ``NW (5)``), the others as typed."""
-    shown = shown or {}
     kind = record.get("type")
     when = record.get("time", "")
     if kind == "session":
