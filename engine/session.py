@@ -113,7 +113,9 @@ import portalocker
 from .dice import SeededDice
 from .errors import BadInput, RuleViolation
 from .model import Game
-from .referee import Referee, Step, referee_for
+from .position import Position
+from .referee import Referee, Step
+from .rulesets import rules_for
 
 LOG = "log.jsonl"
 STATE = "state.json"
@@ -414,6 +416,7 @@ _SCHEMA: dict[str, dict[str, tuple[Any, ...]]] = {
     "command": {"n": (int,), "command": (str,), "args": (dict,), "result": (str,),
                 "hash": (str,), "time": (str,)},
     "reveal": {"n": (int,), "map": (bool,), "time": (str,)},
+    "undo": {"n": (int,), "hash": (str,), "time": (str,)},
 }
 _OPTIONAL: dict[str, dict[str, tuple[Any, ...]]] = {
     "command": {"message": (str,), "rule": (str, None)},
@@ -533,6 +536,11 @@ def _check_lines(log: _Log, chained: bool = True) -> list[int]:
                                  f"SHA-256 of line {number - 1} (a line was edited, deleted or "
                                  f"moved)")
         accepted = record["type"] == "session" or record.get("result") == "ok"
+        if record["type"] == "undo":
+            if len(steps) < 2:
+                raise SessionCorrupt(f"{log.path}:{number}: an undo with no command to take "
+                                     f"back")
+            steps.pop()
         expected = len(steps) if accepted else len(steps) - 1
         if record["n"] != expected:
             raise SessionCorrupt(f"{log.path}:{number}: n is {record['n']} where {expected} "
@@ -545,7 +553,7 @@ def _check_lines(log: _Log, chained: bool = True) -> list[int]:
 def _check_fields(path: Path, number: int, record: dict[str, Any]) -> None:
     kind = record.get("type")
     if kind not in _SCHEMA or (number == 1) != (kind == "session"):
-        allowed = "session" if number == 1 else "command or reveal"
+        allowed = "session" if number == 1 else "command, undo or reveal"
         raise SessionCorrupt(f"{path}:{number}: type: expected {allowed}, got "
                              f"{_shown(kind)}")
     fields = {**_SCHEMA[kind], **{k: v for k, v in _OPTIONAL.get(kind, {}).items()
@@ -642,6 +650,8 @@ def _scenario_file(referee: Referee, game: Game, scenario: str | None) -> tuple[
         path = referee.scenario_file(game, scenario)
     except BadInput:
         return scenario, None  # load_scenario says what is allowed
+    if path is None:  # the scenario is part of the game's data: logged by its name
+        return (scenario if scenario is not None else referee.scenarios(game)[0].name), None
     if scenario is None:  # the default: logged by its shipped name (the file's stem)
         scenario = path.stem if _finds(referee, game, path.stem, path) else str(path.resolve())
     elif Path(scenario).is_file() and Path(scenario).resolve() == path.resolve():
@@ -735,18 +745,43 @@ class Session:
         except BadInput as exc:
             self._log_refusal(name, args, str(exc), None)
             raise
-        dump = self.referee.dump(step.state)
+        dump = step.state.to_json()
         n = self.n + 1
         self._record({"type": "command", "n": n, "command": name, "args": args,
                       "result": "ok", "hash": state_hash(dump), "time": _now()}, n, dump)
+        assert self.log is not None
+        self.log.steps.append(len(self.log.lines))
         self.state, self.n = step.state, n
         return step
+
+    def undo(self) -> Position:
+        """Take back the last accepted command: the position before it is rebuilt from the
+        log, and the undo is logged (its dice are the undone command's: a command made again
+        in its place rolls the same)."""
+        self._check_writable()
+        assert self.log is not None
+        if self.n == 0:
+            raise BadInput(f"session {self.directory}: nothing to undo (no command accepted "
+                           f"since the set-up)")
+        standing = [self.log.records[number - 1] for number in self.log.steps[1:-1]]
+        state = self.referee.new(self.game, self.referee.load_scenario(
+            self.game, self.header["scenario"]), SeededDice(derived_seed(self.seed, 0))).state
+        state, differences = _replay_steps(self.game, self.referee, self.seed, state, standing)
+        if differences:
+            raise SessionCorrupt(f"{self.log.path}: undo failed: {differences[0]}")
+        dump = state.to_json()
+        n = self.n - 1
+        self._record({"type": "undo", "n": n, "hash": state_hash(dump), "time": _now()},
+                     n, dump)
+        self.log.steps.pop()
+        self.state, self.n = state, n
+        return state
 
     def _log_refusal(self, name: str, args: dict[str, Any], message: str,
                      rule: str | None) -> None:
         """Log a refused command with the hash of the state it left unchanged (the referee's
         states are immutable, so it is hashed only here)."""
-        dump = self.referee.dump(self.state)
+        dump = self.state.to_json()
         self._record({"type": "command", "n": self.n, "command": name, "args": args,
                       "result": "refused", "message": message, "rule": rule,
                       "hash": state_hash(dump), "time": _now()}, self.n, dump)
@@ -779,7 +814,7 @@ class Session:
         drawn = (self.referee.render_referee_map(self.game, self.state, map_format)
                  if map_format else None)
         self._record({"type": "reveal", "n": self.n, "map": map_format is not None,
-                      "time": _now()}, self.n, self.referee.dump(self.state))
+                      "time": _now()}, self.n, self.state.to_json())
         return view, drawn
 
     def announcements(self) -> list[dict[str, Any]]:
@@ -814,7 +849,7 @@ def _replay_steps(game: Game, referee: Referee, seed: int, state: Any,
                                f"{exc}")
             break
         state = step.state
-        if state_hash(referee.dump(state)) != record["hash"]:
+        if state_hash(state.to_json()) != record["hash"]:
             differences.append(f"command {n} ({record['command']}): the replayed state "
                                f"differs from the logged hash")
     return state, differences
@@ -834,11 +869,15 @@ def _rebuild(game: Game, referee: Referee, log: _Log,
     scenario = referee.load_scenario(game, header["scenario"])
     state = referee.new(game, scenario, SeededDice(derived_seed(header["seed"], 0))).state
     differences = []
-    if state_hash(referee.dump(state)) != header["hash"]:
+    if state_hash(state.to_json()) != header["hash"]:
         differences.append("set-up (n=0): the replayed state differs from the logged hash")
     accepted = [log.records[number - 1] for number in steps[1:]]
     state, more = _replay_steps(game, referee, header["seed"], state, accepted)
     differences += more
+    last = log.records[-1]
+    if last["type"] == "undo" and not more and state_hash(state.to_json()) != last["hash"]:
+        differences.append(f"undo at line {len(log.records)}: the replayed state differs "
+                           f"from the logged hash")
     return state, len(steps) - 1, differences, notes
 
 
@@ -855,12 +894,12 @@ def create(directory: str | Path, game: str, scenario: str | None = None,
     directory = Path(directory)
     _refuse_existing(directory)
     data = load_cached(game)
-    referee = referee_for(data)
+    referee = rules_for(data)
     logged, path = _scenario_file(referee, data, scenario)
     loaded = referee.load_scenario(data, logged)
     seed = secrets.randbits(63) if seed is None else seed
     state = referee.new(data, loaded, SeededDice(derived_seed(seed, 0))).state
-    dump = referee.dump(state)
+    dump = state.to_json()
     try:
         directory.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
@@ -936,7 +975,7 @@ def _load(directory: Path, lock: _Lock | None) -> Session:
     if problem is not None:
         raise problem
     data = load_cached(log.records[0]["game"])
-    referee = referee_for(data)
+    referee = rules_for(data)
     state, n = _verified_state(directory, data, referee, log, key, saved, lock is not None)
     return Session(directory, data, referee, log.records[0], state, n, key, lock, log,
                    readonly=lock is None)
@@ -999,7 +1038,7 @@ def _verified_state(directory: Path, game: Game, referee: Referee, log: _Log, ke
         if (saved.log_lines, saved.log_sha256) == (len(log.lines), log.head):
             return state, n
     if write:
-        write_state(directory, n, referee.dump(state), key, len(log.lines), log.head)
+        write_state(directory, n, state.to_json(), key, len(log.lines), log.head)
     return state, n
 
 
@@ -1010,6 +1049,11 @@ def _caught_up(directory: Path, game: Game, referee: Referee, log: _Log, steps: 
     problem = _truncation(log, saved)
     if problem:
         raise SessionCorrupt(problem)
+    if any(r["type"] == "undo" for r in log.records[saved.log_lines:]):
+        state, n, differences, _notes = _rebuild(game, referee, log, steps)
+        if differences:  # an undo after the state was written: the log replays it
+            raise SessionCorrupt(f"{log.path}: recovery failed: {differences[0]}")
+        return state, n
     done = [number for number in steps if number <= saved.log_lines]
     if saved.n != len(done) - 1:
         raise SessionCorrupt(f"{directory / STATE}: checksum mismatch: the state is at "
@@ -1019,7 +1063,7 @@ def _caught_up(directory: Path, game: Game, referee: Referee, log: _Log, steps: 
         raise SessionCorrupt(f"{directory / STATE}: checksum mismatch with {LOG} at command "
                              f"{saved.n}; `warpress referee replay --session {directory}` "
                              f"rebuilds it")
-    state = referee.load(game, saved.dump)
+    state = Position.from_json(saved.dump)
     later = [log.records[number - 1] for number in steps[len(done):]]
     if later:  # the log is ahead: a crash before the state was renamed
         state, differences = _replay_steps(game, referee, log.records[0]["seed"], state,
@@ -1057,7 +1101,7 @@ def _replay(directory: Path, lock: _Lock | None) -> ReplayReport:
 
     log = _read_log(directory, outdated_ok=True)
     data = load_cached(log.records[0]["game"])
-    referee = referee_for(data)
+    referee = rules_for(data)
     key, fresh, saved, before = _key_and_state(directory)
     problem = _truncation(log, saved) if saved is not None and log.format == FORMAT else None
     if problem:
@@ -1071,7 +1115,7 @@ def _replay(directory: Path, lock: _Lock | None) -> ReplayReport:
         log = _upgrade(directory, log, lock)
         notes.append(f"{LOG} upgraded to format {FORMAT} (a hash chain); the old log is kept "
                      f"as {OLD_LOG}")
-    wanted = _state_bytes(n, referee.dump(state), key, len(log.lines), log.head)
+    wanted = _state_bytes(n, state.to_json(), key, len(log.lines), log.head)
     try:
         rewritten = _read_file(directory / STATE) != wanted
     except FileNotFoundError:
