@@ -14,13 +14,22 @@ import functools
 import json
 import sys
 import unicodedata
-from dataclasses import dataclass
 
 import click
 
 from .engine.errors import BadInput, DataError, InputProblems, RuleViolation, WarpressError
 from .engine.inputs import bounds_text, check_path_name, quote, read_int
-from .output import fit, plain_steps, rules_text, say
+from .output import (
+    announcement_line,
+    decision_lines,
+    fit,
+    log_line,
+    plain_steps,
+    rules_text,
+    say,
+    summary_lines,
+    view_lines,
+)
 
 
 class InputError(click.UsageError):
@@ -460,17 +469,81 @@ def export(game: str, fmt: str, out_dir: str, dpi: int | None, base_url: str) ->
     say(f"exported {len(results)} game(s) as {fmt}: {files} files in {total:.1f} s")
 
 
-# --------------------------------------------------------------------------- referee sessions
+# --------------------------------------------------------------------------- sessions
+
+#: the commands every session has; a game's own actions come from what it declares
+SESSION_COMMANDS = ("new", "scenarios", "actions", "status", "moves", "undo", "log", "replay",
+                    "reveal")
 
 
-@main.group(cls=OneLineGroup)
-def referee() -> None:
-    """Play a game alone against an automatic referee; a session is a folder of files.
+def _session_from_args(args) -> str | None:
+    """The --session a command line gives (or $WARPRESS_SESSION)."""
+    for i, arg in enumerate(args):
+        if arg == "--session" and i + 1 < len(args):
+            return args[i + 1]
+        if arg.startswith("--session="):
+            return arg.split("=", 1)[1]
+    import os
 
-    Start with `warpress referee new GAME --session DIR`; every other command takes
-    --session DIR (or $WARPRESS_SESSION). `status` shows only what the player may know;
-    `reveal` shows everything and is recorded in the session log.
+    return os.environ.get("WARPRESS_SESSION") or None
+
+
+class PlayGroup(OneLineGroup):
+    """``warpress play``: the session commands, then the actions the session's game declares
+    (its rules' ``actions``), found from the --session the command line names."""
+
+    def resolve_command(self, ctx, args):
+        name = args[0] if args else None
+        if name and name not in self.commands and not name.startswith("-"):
+            ctx.meta["session_args"] = args[1:]
+        return super().resolve_command(ctx, args)
+
+    def get_command(self, ctx, name):
+        command = super().get_command(ctx, name)
+        if command is not None:
+            return command
+        spec = _action_spec(ctx, name)
+        return _action_command(spec) if spec is not None else None
+
+    def list_commands(self, ctx):
+        return list(self.commands)
+
+
+def _action_spec(ctx, name: str):
+    """The ActionSpec ``name`` of the session the command line names; InputError saying what
+    is missing or which actions the game has."""
+    from .engine import session
+
+    where = _session_from_args(ctx.meta.get("session_args") or [])
+    if not where:
+        raise InputError(f"play: no such command {name!r}: a game's actions need a session "
+                         f"(--session DIR or $WARPRESS_SESSION); the session commands: "
+                         f"{', '.join(SESSION_COMMANDS)}")
+    try:
+        rules = session.rules_of_session(_session_path(where))
+    except BadInput as exc:
+        raise InputError(single_line(str(exc))) from None
+    for spec in rules.actions:
+        if spec.name == name:
+            return spec
+    names = ", ".join(spec.name for spec in rules.actions)
+    raise InputError(f"play: {quote(name)} is not an action of this session's game (actions: "
+                     f"{names}; session commands: {', '.join(SESSION_COMMANDS)})")
+
+
+@main.group(cls=PlayGroup)
+def play() -> None:
+    """Play a game in a session: a folder holding the command log and the position.
+
+    Start with `warpress play new GAME --session DIR`; every other command takes
+    --session DIR (or $WARPRESS_SESSION). `status` shows the position as the player may
+    see it, `moves` the legal answers of the decision due, and the game's own actions
+    (move, attack, ... : `warpress play actions GAME` lists them) make them. Exit codes: 0
+    done, 1 the rules refuse the action (the rule is named), 2 bad input.
     """
+
+
+main.add_command(play, "referee")
 
 
 def _session_option(fn):
@@ -494,78 +567,11 @@ def _map_option(fn):
                         help="Also write the map to FILE.svg (or FILE.png).")(fn)
 
 
-def _announcement_line(note: dict) -> str:
-    """An announcement's JSON as ``turn N PHASE: text  [rules]``."""
-    return f"turn {note['turn']} {note['phase']}: {_reason_text(note)}"
-
-
-def _summary_lines(summary) -> list[str]:
-    if not summary:
-        return []
-    lines = [f"game over: {summary.get('result', '')}".rstrip()]
-    lines += [f"  {_reason_text(reason)}" for reason in summary.get("reasons", [])]
-    lines += [f"  {key}: {value}" for key, value in summary.items()
-              if key not in ("result", "reasons") and not _blank(value)]
-    return lines
-
-
-def _reason_text(reason) -> str:
-    """A reason of the summary: text, or ``{"text", "rules"}`` shown as ``text  [rules]``."""
-    if not isinstance(reason, dict):
-        return str(reason)
-    rules = f"  [{rules_text(reason['rules'])}]" if reason.get("rules") else ""
-    return f"{reason.get('text', '')}{rules}"
-
-
-def _blank(value) -> bool:
-    """Nothing worth printing: None, False, an empty list or text (0 is a value: facing 0)."""
-    return value is None or value is False or value == [] or value == ""
-
-
-def _item_line(record, fields=None) -> str:
-    """One fighter, counter, marker or attacker of a view as `ID key value, ...`; ``fields``
-    maps a key to the referee's text for its value (Nightfighter's facing: ``NW (5)``)."""
-    names = ("id", "radar", "kind", "zone")
-    head = next((str(record[k]) for k in names if record.get(k) not in (None, "")), "?")
-    from .engine.query import show_value
-
-    fields = fields or {}
-    shown = [f"{key} {fields[key](value) if key in fields else show_value(value)}"
-             for key, value in record.items()
-             if key not in names[:2] and not _blank(value) and str(value) != head]
-    return f"  {head}: {', '.join(shown)}" if shown else f"  {head}"
-
-
-def _view_lines(view, fields=None) -> list[str]:
-    """The text summary of a player (or referee) view (``fields``: see _item_line)."""
-    title = view.get("title") or view.get("scenario") or ""
-    turns = f" of {view['turns']}" if view.get("turns") else ""
-    lines = [f"{view.get('game', '')}: {title}, turn {view.get('turn')}{turns}, "
-             f"phase {view.get('phase')}"]
-    if not view.get("over"):
-        lines.append(f"you may: {', '.join(view.get('awaiting') or []) or 'nothing'}")
-    if view.get("score"):
-        lines.append("score: " + ", ".join(f"{k} {v}" for k, v in view["score"].items()))
-    for key in ("fighters", "counters", "markers", "searchlights", "bombers"):
-        if view.get(key):
-            lines.append(f"{key}:")
-            lines += [_item_line(record, fields) for record in view[key]]
-    if view.get("announcements"):
-        lines.append("this turn:")
-        lines += [f"  {_announcement_line(note)}" for note in view["announcements"]]
-    return lines + _summary_lines(view.get("summary"))
-
-
-def _show_view(view, as_json: bool, referee) -> None:
+def _show_view(view, as_json: bool, rules) -> None:
     if as_json:
         click.echo(json.dumps(view, ensure_ascii=False))
     else:
-        say("\n".join(_view_lines(view, _field_text(referee))))
-
-
-def _field_text(referee) -> dict:
-    """The referee's text for some view fields (its optional ``field_text``)."""
-    return dict(getattr(referee, "field_text", None) or {})
+        say("\n".join(view_lines(view, dict(getattr(rules, "field_text", None) or {}))))
 
 
 def _check_map(path: str) -> str:
@@ -594,48 +600,80 @@ def _write_map(path: str, drawn: bytes) -> None:
         raise BadInput(f"--map {path!r} cannot be written: {exc.strerror}") from None
 
 
-@referee.command("new")
+def _draw(s, fmt: str, referee: bool = False) -> bytes:
+    """The session's map: the game's own drawing if its rules have one, else the kit's map
+    with the pieces in place."""
+    own = getattr(s.referee, "render_referee_map" if referee else "render_player_map", None)
+    if own is not None:
+        return own(s.game, s.state, fmt)
+    from .components.session_map import draw_position
+
+    return draw_position(s.game, s.state, fmt)
+
+
+@play.command("new")
 @click.argument("game")
-@click.option("--scenario", default=None, help="A shipped scenario's name or a YAML file "
+@click.option("--scenario", default=None, help="A scenario's name or a YAML file "
               "(default: the game's first).")
-@click.option("--seed", type=SEED, default=None, help="Seed for the referee's dice (default: "
+@click.option("--seed", type=SEED, default=None, help="Seed for the session's dice (default: "
               "drawn at random and recorded).")
 @_session_option
 @_json_option
 @friendly
-def referee_new(game: str, scenario: str | None, seed: int | None, session_dir: str | None,
-                as_json: bool) -> None:
+def play_new(game: str, scenario: str | None, seed: int | None, session_dir: str | None,
+             as_json: bool) -> None:
     """Start a session of GAME in --session DIR."""
     from .engine import session
 
     with session.create(_session_path(session_dir), game, scenario, seed) as s:
         view = s.player_view()
-        if as_json:
-            click.echo(json.dumps({"session": str(s.directory), "seed": s.seed,
-                                   "scenario": s.scenario, "view": view}, ensure_ascii=False))
-            return
-        say(f"session {s.directory}: {s.game.id}, scenario {s.scenario}, seed {s.seed}")
-        say("\n".join(_view_lines(view, _field_text(s.referee))))
+        notes = [a.as_json() for a in s.started]
+    if as_json:
+        click.echo(json.dumps({"session": str(s.directory), "seed": s.seed,
+                               "scenario": s.scenario, "announcements": notes,
+                               "view": view}, ensure_ascii=False))
+        return
+    say(f"session {s.directory}: {s.game.id}, scenario {s.scenario}, seed {s.seed}")
+    if not s.referee.hidden:
+        say("\n".join(announcement_line(note) for note in notes))
+    say("\n".join(view_lines(view, dict(getattr(s.referee, "field_text", None) or {}))))
 
 
-@referee.command("scenarios")
+@play.command("scenarios")
 @click.argument("game")
 @friendly
-def referee_scenarios(game: str) -> None:
-    """List GAME's shipped scenarios, the default first."""
+def play_scenarios(game: str) -> None:
+    """List GAME's scenarios, the default first."""
     from .engine.loader import load_cached
-    from .engine.referee import referee_for
+    from .engine.rulesets import rules_for
 
     data = load_cached(game)
-    for i, info in enumerate(referee_for(data).scenarios(data)):
+    for i, info in enumerate(rules_for(data).scenarios(data)):
         default = "  (default)" if i == 0 else ""
         say(f"{info.name}  {info.title}{default}")
         if info.summary:
             say(f"    {info.summary}")
 
 
-def _play(name: str, args: dict, session_dir: str | None, as_json: bool) -> None:
-    """Run one player command and print what the referee announced."""
+@play.command("actions")
+@click.argument("game")
+@friendly
+def play_actions(game: str) -> None:
+    """List the actions GAME accepts in a session, with their arguments."""
+    from .engine.loader import load_cached
+    from .engine.rulesets import rules_for
+
+    data = load_cached(game)
+    for spec in rules_for(data).actions:
+        args = " ".join(a.name.upper() if a.required else f"[{a.name.upper()}]"
+                        for a in spec.args)
+        opts = " ".join(f"[{o.decl}]" for o in spec.options)
+        say(f"{' '.join(x for x in (spec.name, args, opts) if x)}", hang=4)
+        say(f"    {spec.help}")
+
+
+def _act(name: str, args: dict, session_dir: str | None, as_json: bool) -> None:
+    """Run one action and print what it led to."""
     from .engine import session
 
     with session.open(_session_path(session_dir)) as s:
@@ -646,140 +684,145 @@ def _play(name: str, args: dict, session_dir: str | None, as_json: bool) -> None
         click.echo(json.dumps({"command": name, "args": args, "announcements": notes,
                                "view": view}, ensure_ascii=False))
         return
-    lines = [_announcement_line(note) for note in notes] or [f"{name}: done"]
-    if not view.get("over") and view.get("awaiting"):
-        lines.append(f"you may: {', '.join(view['awaiting'])}")
-    say("\n".join(lines + _summary_lines(view.get("summary"))))
+    lines = [announcement_line(note) for note in notes] or [f"{name}: done"]
+    if not view.get("over"):
+        due = view.get("due")
+        if due:
+            lines.append(f"due: {due['kind']} by {due['side']}")
+        if view.get("awaiting"):
+            who = f"{view['acting']} " if view.get("acting") else "you "
+            lines.append(f"{who}may: {', '.join(view['awaiting'])}")
+    say("\n".join(lines + summary_lines(view.get("summary"))))
 
 
-@dataclass(frozen=True)
-class PlayOption:
-    """A command-line option of a player command and the args key it fills (only when given,
-    so the log holds what the player typed)."""
+def _action_command(spec):
+    """The click command of a game's action ``spec`` (engine.decisions.ActionSpec)."""
 
-    decl: str
-    key: str
-    help: str
-    flag: bool = False
-    value: object = None      # for a flag: the args value it sets (default True)
-
-
-def _play_command(name: str, arguments: tuple[str, ...], help_text: str,
-                  options: tuple[PlayOption, ...] = (), short_help: str | None = None):
     def command(session_dir: str | None, as_json: bool, **values):
-        args = {key: values[key] for key in arguments}
-        for option in options:
+        args = {a.name: values[a.name] for a in spec.args if values.get(a.name) is not None}
+        for option in spec.options:
             given = values[option.key]
             if option.flag and given:
                 args[option.key] = True if option.value is None else option.value
             elif not option.flag and given is not None:
                 args[option.key] = given
-        _play(name, args, session_dir, as_json)
+        _act(spec.name, args, session_dir, as_json)
 
     command = friendly(command)
-    for option in reversed(options):
+    for option in reversed(spec.options):
         command = click.option(option.decl, option.key, is_flag=option.flag, default=None,
                                help=option.help)(command)
     command = _json_option(_session_option(command))
-    for argument in reversed(arguments):
-        command = click.argument(argument)(command)
-    return referee.command(name=name, help=help_text, short_help=short_help)(command)
+    for argument in reversed(spec.args):
+        command = click.argument(argument.name, required=argument.required)(command)
+    return click.command(name=spec.name, help=spec.help, short_help=spec.short_help)(command)
 
 
-_play_command("move", ("fighter", "path"), "Move FIGHTER along PATH (e.g. F,F,L,F).", (
-    PlayOption("--leave-map", "leave_map", "Let the plan fly off the map: a fighter that "
-               "leaves never returns (9.2.1); without it such a plan is refused.", flag=True),
-    PlayOption("--enter", "hex", "Leaving the radio beacon box: the map hex it enters (23.0)."),
-    PlayOption("--facing", "facing", "Leaving the radio beacon box: its facing, N|NE|SE|S|SW|NW "
-                                     "or 0-5 (23.0)."),
-), short_help="Move FIGHTER along PATH, e.g. F,F,L,F.")
-_play_command("evade", ("fighter",), "Declare evasion for FIGHTER after a tail warning "
-                                     "(27.3.1, +1 MP).",
-              short_help="Declare evasion for FIGHTER (27.3.1).")
-_play_command("descend", ("fighter",), "Dive FIGHTER with altitude advantage (18.0, +1 MP).",
-              short_help="Dive FIGHTER with altitude advantage (18.0).")
-_play_command("search", ("counter", "hex"), "Place radar search COUNTER on HEX (13.1).")
-_play_command("sight", (), "Roll for sightings (10.1, 15.1).")
-_play_command("attack", ("fighter",), "Attack the sighted bomber in FIGHTER's hex (11.0).", (
-    PlayOption("--oblique", "oblique", "Fire the oblique guns (20.0).", flag=True),
-    PlayOption("--no-follow", "follow", "Do not follow a corkscrew (17.4.3).", flag=True,
-               value="none"),
-))
-_play_command("end-turn", (), "End the turn; the referee's phases run to the next decision.")
-
-
-@referee.command("status")
+@play.command("status")
 @_session_option
 @_json_option
 @_map_option
 @friendly
-def referee_status(session_dir: str | None, as_json: bool, map_file: str | None) -> None:
-    """What the player may know: turn, phase, pieces, this turn's announcements."""
+def play_status(session_dir: str | None, as_json: bool, map_file: str | None) -> None:
+    """The position as the player may know it: turn, phase, what is due, the pieces."""
     from .engine import session
 
     fmt = _check_map(map_file) if map_file else None
     with session.open(_session_path(session_dir), readonly=True) as s:
         view = s.player_view()
         if fmt:
-            _write_map(map_file, s.render_player_map(fmt))
+            _write_map(map_file, _draw(s, fmt))
     _show_view(view, as_json, s.referee)
 
 
-@referee.command("reveal", short_help="Show the referee's whole view (logged).")
+@play.command("moves")
+@click.argument("unit", required=False)
+@_session_option
+@_json_option
+@friendly
+def play_moves(unit: str | None, session_dir: str | None, as_json: bool) -> None:
+    """The decision due and every legal answer (UNIT: only that piece's)."""
+    from .engine import session
+    from .engine.decisions import command_line
+
+    with session.open(_session_path(session_dir), readonly=True) as s:
+        decision = s.decision()
+        specs = {spec.name: spec for spec in s.referee.actions}
+    if decision is None:
+        raise Refusal("the game is over: no decision is due (warpress play status shows the "
+                      "verdict)")
+    found = decision.as_json()
+    for option, record in zip(decision.options, found["options"], strict=True):
+        for action, shown in zip(option.actions, record["actions"], strict=True):
+            shown["command"] = command_line(action, specs.get(action.name))
+    if unit is not None:
+        found["options"] = [o for o in found["options"]
+                            if any(a["args"].get("unit") == unit or unit in
+                                   str(a["args"].get("units", "")).split(",")
+                                   for a in o["actions"])]
+        if not found["options"]:
+            raise BadInput(f"{quote(unit)} has nothing to do now ({decision.prompt})")
+    if as_json:
+        click.echo(json.dumps(found, ensure_ascii=False))
+    else:
+        say("\n".join(decision_lines(found)))
+
+
+@play.command("undo")
+@_session_option
+@_json_option
+@friendly
+def play_undo(session_dir: str | None, as_json: bool) -> None:
+    """Take back the last accepted action (logged; the dice of that step stay the same)."""
+    from .engine import session
+
+    with session.open(_session_path(session_dir)) as s:
+        s.undo()
+        view = s.player_view()
+    if as_json:
+        click.echo(json.dumps({"undone": True, "view": view}, ensure_ascii=False))
+        return
+    say(f"undone: back to command {s.n}")
+    say("\n".join(view_lines(view, dict(getattr(s.referee, "field_text", None) or {}))))
+
+
+@play.command("reveal", short_help="Show the whole position (logged).")
 @_session_option
 @_json_option
 @_map_option
 @friendly
-def referee_reveal(session_dir: str | None, as_json: bool, map_file: str | None) -> None:
-    """The referee's whole view (every attacker); recorded in the session log."""
+def play_reveal(session_dir: str | None, as_json: bool, map_file: str | None) -> None:
+    """The whole position, hidden parts included; recorded in the session log."""
     from .engine import session
 
     with session.open(_session_path(session_dir)) as s:
         # refuse a bad file name before the reveal is logged
         fmt = _check_map(map_file) if map_file else None
-        view, drawn = s.reveal(fmt)
+        view, _drawn = s.reveal(None)
         if fmt:
-            _write_map(map_file, drawn)
+            _write_map(map_file, _draw(s, fmt, referee=True))
     _show_view(view, as_json, s.referee)
 
 
-@referee.command("log", short_help="The session log: set-up, commands, reveals.")
+@play.command("log", short_help="The session log: set-up, actions, reveals, undos.")
 @_session_option
 @friendly
-def referee_log(session_dir: str | None) -> None:
-    """The session log: the set-up, every command (accepted or refused) and every reveal."""
+def play_log(session_dir: str | None) -> None:
+    """The session log: the set-up, every action (accepted or refused), reveals and undos."""
     from .engine import session
 
     with session.open(_session_path(session_dir), readonly=True) as s:
         records = s.history()
         shown = dict(getattr(s.referee, "arg_text", None) or {})
     for record in records:
-        say(_log_line(record, shown))
+        say(log_line(record, shown))
 
 
-def _log_line(record, shown: dict) -> str:
-    """One log record as a line; ``shown``: the referee's text for some arguments
-    (``arg_text``: Nightfighter's facing ``NW (5)``), the others as typed."""
-    kind = record.get("type")
-    when = record.get("time", "")
-    if kind == "session":
-        return (f"{when}  new {record.get('game')} scenario {record.get('scenario')} "
-                f"seed {record.get('seed')} (warpress {record.get('warpress')})")
-    if kind == "reveal":
-        return f"{when}  reveal after command {record.get('n')}"
-    args = " ".join(f"{k}={shown[k](v) if k in shown else v}"
-                    for k, v in (record.get("args") or {}).items())
-    text = f"{when}  {record.get('n'):>3} {record.get('command')} {args}".rstrip()
-    if record.get("result") == "refused":
-        return f"{text}  REFUSED: {record.get('message')}"
-    return text
-
-
-@referee.command("replay")
+@play.command("replay")
 @_session_option
 @friendly
-def referee_replay(session_dir: str | None) -> None:
-    """Rebuild the state from the log; report any step that no longer replays the same."""
+def play_replay(session_dir: str | None) -> None:
+    """Rebuild the position from the log; report any step that no longer replays the same."""
     from .engine import session
 
     report = session.replay(_session_path(session_dir))

@@ -22,7 +22,6 @@ from typing import Any, Protocol
 
 from .decisions import ActionSpec, Decision
 from .dice import Dice
-from .errors import BadInput
 from .model import Game
 from .position import Position
 

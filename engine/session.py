@@ -110,6 +110,7 @@ from typing import Any
 
 import portalocker
 
+from .decisions import Decision
 from .dice import SeededDice
 from .errors import BadInput, RuleViolation
 from .model import Game
@@ -704,6 +705,8 @@ class Session:
     lock: _Lock | None = field(default=None, repr=False)
     log: _Log | None = field(default=None, repr=False)
     readonly: bool = False
+    #: what the set-up announced (a session just created)
+    started: tuple[Any, ...] = ()
 
     # -- lifecycle
 
@@ -824,6 +827,10 @@ class Session:
     def summary(self) -> dict[str, Any] | None:
         return self.referee.summary(self.game, self.state)
 
+    def decision(self) -> Decision | None:
+        """The decision due now and its legal answers (None once the game is over)."""
+        return self.referee.decision(self.game, self.state)
+
     def render_player_map(self, fmt: str = "svg") -> bytes:
         return self.referee.render_player_map(self.game, self.state, fmt)
 
@@ -898,7 +905,8 @@ def create(directory: str | Path, game: str, scenario: str | None = None,
     logged, path = _scenario_file(referee, data, scenario)
     loaded = referee.load_scenario(data, logged)
     seed = secrets.randbits(63) if seed is None else seed
-    state = referee.new(data, loaded, SeededDice(derived_seed(seed, 0))).state
+    started = referee.new(data, loaded, SeededDice(derived_seed(seed, 0)))
+    state = started.state
     dump = state.to_json()
     try:
         directory.mkdir(parents=True, exist_ok=True)
@@ -920,7 +928,8 @@ def create(directory: str | Path, game: str, scenario: str | None = None,
     except BaseException:
         lock.release()
         raise
-    return Session(directory, data, referee, header, state, 0, key, lock, log)
+    return Session(directory, data, referee, header, state, 0, key, lock, log,
+                   started=started.announcements)
 
 
 def _refuse_existing(directory: Path) -> None:
@@ -1177,3 +1186,12 @@ def _upgrade(directory: Path, log: _Log, lock: _Lock | None) -> _Log:
     data = b"\n".join(lines) + b"\n"
     _write_session_file(log.path, data)
     return _Log(log.path, records, lines, len(data), True, len(data), log.steps)
+
+
+def rules_of_session(directory: str | Path) -> Referee:
+    """The rules of the session in ``directory`` (from its log's header), read without
+    opening the session: what the command line needs to offer the game's actions."""
+    from .loader import load_cached
+
+    log = _read_log(_existing(Path(directory)), outdated_ok=True)
+    return rules_for(load_cached(log.records[0]["game"]))

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from ..errors import BadInput
 from ..inputs import quote
 from ..model import Game, HexMap, Place, TerrainEffect
-from ..terrain import feature_terrain, grid_of, hex_terrains, hexside_pairs
+from ..terrain import feature_terrain, grid_of, hex_terrains, hexside_pairs, stacking_limit
 
 #: terrain words that forbid entering a hex or crossing a hexside
 PROHIBITED = frozenset({"prohibited", "impassable", "no"})
@@ -82,6 +82,10 @@ class Board:
             for f in m.features:
                 hexes = frozenset(self.index[h] for h in _hexes_of(f) if h in self.index)
                 self.kind_hexes[f.kind] = self.kind_hexes.get(f.kind, frozenset()) | hexes
+        self.steps: list[tuple[tuple[int, int | None], ...]] = [
+            tuple((n, self.step_cost(a, n)) for n in self.neighbours[a])
+            for a in range(len(self.names))]
+        self._limits: dict[str | None, list] = {}
         zoc = game.play.zoc if game.play else None
         self.zoc_closed_sides = self._sides_of(zoc.hexsides if zoc else ())
         self.zoc_closed_hexes = frozenset(i for i, t in enumerate(self.terrain)
@@ -168,6 +172,15 @@ class Board:
         return frozenset(out)
 
     # -- reading
+
+    def limits(self, side: str | None) -> list:
+        """The stacking limit of every hex for ``side``'s units (None: no limit)."""
+        found = self._limits.get(side)
+        if found is None:
+            found = self._limits[side] = [
+                stacking_limit(self.game, self.map_of[i], self.names[i], side)
+                for i in range(len(self.names))]
+        return found
 
     def hex(self, hex_id: str, what: str = "hex") -> int:
         """The number of hex ``hex_id``; BadInput naming the map's range when it is none."""

@@ -175,6 +175,8 @@ def settle(ctx: Context, position: Position) -> Position:
         p = current(ctx, position)
         if not idle(ctx, position, p):
             return position
+        if not automatic(p) and position.side is not None:
+            ctx.say(position, f"{p.name or p.id}: nothing {position.side} can do", p.rule)
         position = end_phase(ctx, position, forced=True)
     raise RuntimeError("the sequence of play did not come to a decision")
 

@@ -16,16 +16,16 @@ from typing import Any
 from ..decisions import Action, ActionSpec, Arg, Decision, Option
 from ..dice import Dice
 from ..errors import BadInput, RuleViolation
-from ..model import Game
+from ..model import FrozenDict, Game
 from ..position import Position
 from ..referee import ScenarioInfo, Step
-from ..terrain import grid_of
 from . import arrivals, combat, flow, movement
 from .context import Context
 from .control import initial_control, take_control
 from .pieces import full_steps, overstacked, stats, unit_of
 from .sequence import phase, turns
 from .setup import initial_position, scenario_names
+from .zoc import enemy_hexes
 
 #: the actions of a hex-and-counter session, as the command line offers them
 ACTIONS: tuple[ActionSpec, ...] = (
@@ -226,7 +226,8 @@ def _move(ctx: Context, position: Position, args: dict) -> Position:
     if piece.kind != "hex":
         raise RuleViolation(rule, f"{unit_id} is not on the map")
     if "moved" in piece.flags:
-        raise RuleViolation(rule, f"{unit_id} has moved this phase")
+        raise RuleViolation(movement.movement_rule(ctx.game), f"{unit_id} has moved this "
+                                                              f"phase")
     if piece not in list(flow.movers(ctx, position, p)):
         why = ("it does not start on the railway" if p.do == "rail" else
                f"only {_selector_text(p.units)} move in this phase")
@@ -241,10 +242,7 @@ def _move(ctx: Context, position: Position, args: dict) -> Position:
     else:
         found = movement.reach(ctx.game, position, piece, p, rail).ends.get(target)
         if found is None:
-            movement.check_path(ctx.game, position, piece, p, _explain_path(ctx, position,
-                                                                            piece, p, target,
-                                                                            rail), rail)
-            raise RuleViolation(rule, f"{unit_id} cannot reach {args['hex']} now")
+            _refuse_move(ctx, position, piece, p, target, rail)
         cost, path = found
     names = [ctx.board.names[h] for h in path]
     ctx.say(position, f"{unit_id} moves {piece.place} -> {' -> '.join(names)} ({cost} MP)",
@@ -260,17 +258,31 @@ def _selector_text(selector) -> str:
     return ", ".join(bits) or "some units"
 
 
-def _explain_path(ctx: Context, position: Position, piece, p, target: int,
-                  rail: bool) -> tuple[int, ...]:
-    """A path to ``target`` that breaks the first rule in the way: the cheapest path with
-    zones of control and stacking left out, or without MP limits, or a straight line."""
-    loose = movement.reach(ctx.game, position, piece, p, rail, zoc=False, stacking=False)
-    if target in loose.ends:
-        return loose.ends[target][1]
-    board = ctx.board
-    grid = grid_of(board.map_of[target])
-    hexes = grid.line(piece.place, board.names[target])[1:]
-    return tuple(board.index[h] for h in hexes)
+def _refuse_move(ctx: Context, position: Position, piece, p, target: int, rail: bool) -> None:
+    """Why ``piece`` cannot reach ``target``: the first rule its cheapest path breaks."""
+    game, board = ctx.game, ctx.board
+    rule = movement.movement_rule(game)
+    name = board.names[target]
+    for zoc, stacking in ((False, False), (True, False), (False, True)):
+        loose = movement.reach(game, position, piece, p, rail, zoc=zoc, stacking=stacking)
+        if target in loose.ends:
+            movement.check_path(game, position, piece, p, loose.ends[target][1], rail)
+    free = movement.reach(game, position, piece, p, rail, zoc=False, stacking=False,
+                          unlimited=True).ends.get(target)
+    if free is not None:
+        allow = movement.allowance(game, position, piece, p, rail)
+        notes = f" ({'; '.join(allow.notes)})" if allow.notes else ""
+        if allow.hexes is not None and len(free[1]) > allow.hexes:
+            raise RuleViolation(rule, f"{piece.id} may enter at most {allow.hexes} "
+                                      f"hex{'es' if allow.hexes > 1 else ''} now{notes}: "
+                                      f"{name} is {len(free[1])} away")
+        raise RuleViolation(rule, f"{piece.id} needs {free[0]} MP to reach {name} (via "
+                                  f"{','.join(board.names[h] for h in free[1])}) and has "
+                                  f"{allow.mp}{notes}")
+    if target in enemy_hexes(game, position, piece.side):
+        raise RuleViolation(rule, f"{name} holds an enemy unit: a unit never enters it")
+    raise RuleViolation(rule, f"no path leads {piece.id} from {piece.place} to {name} "
+                              f"(prohibited terrain or enemy units in the way)")
 
 
 def _attack(ctx: Context, position: Position, args: dict) -> Position:
@@ -412,9 +424,10 @@ def _moves_of(ctx: Context, position: Position, piece, p) -> Callable[[], tuple[
     def make() -> tuple[Action, ...]:
         found = movement.reach(ctx.game, position, piece, p, p.do == "rail").ends
         names = ctx.board.names
-        return tuple(Action.of("move", unit=piece.id, hex=names[h], note=f"{cost} MP via "
-                               f"{','.join(names[x] for x in path)}")
-                     for h, (cost, path) in sorted(found.items(), key=lambda kv: names[kv[0]]))
+        unit = piece.id
+        return tuple(Action("move", FrozenDict(unit=unit, hex=names[h]),
+                            f"move {unit} {names[h]}", f"{found[h][0]} MP")
+                     for h in sorted(found, key=names.__getitem__))
     return make
 
 

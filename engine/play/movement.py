@@ -20,6 +20,7 @@ from ..errors import RuleViolation
 from ..model import Game, Phase
 from ..position import Piece, Position
 from .board import ALL_MP, Board, board_of
+from .memo import memo_args
 from .pieces import room, stacking_rule, stat, unit_of
 from .sequence import apply_change, in_force
 from .supply import out_of_supply
@@ -88,12 +89,23 @@ def _rule_text(rules: tuple[str, ...]) -> str:
 
 
 def reach(game: Game, position: Position, piece: Piece, phase: Phase | None,
-          rail: bool = False, zoc: bool = True, stacking: bool = True) -> Reach:
+          rail: bool = False, zoc: bool = True, stacking: bool = True,
+          unlimited: bool = False) -> Reach:
     """Every hex ``piece`` can move to now (see :class:`Reach`); ``zoc`` and ``stacking``
-    False leave those rules out (to explain a refusal)."""
+    False leave those rules out, ``unlimited`` the MP (to explain a refusal)."""
     board = board_of(game)
     start = board.index[piece.place]
     allow = allowance(game, position, piece, phase, rail)
+    if unlimited:
+        allow = Allowance(10**9, None, allow.notes)
+    key = (piece.id, phase.id if phase else None, rail, zoc, stacking, unlimited)
+    return memo_args(position, "reach", key, lambda: _reach(game, board, position, piece,
+                                                            allow, start, rail, zoc,
+                                                            stacking))
+
+
+def _reach(game: Game, board: Board, position: Position, piece: Piece, allow: Allowance,
+           start: int, rail: bool, zoc: bool, stacking: bool) -> Reach:
     rules = zoc_rules(game)
     ezoc = enemy_zoc(game, position, piece.side) if zoc else frozenset()
     foes = enemy_hexes(game, position, piece.side)
@@ -120,17 +132,15 @@ def reach(game: Game, position: Position, piece: Piece, phase: Phase | None,
             continue  # entering an enemy zone of control ends the move
         if cap is not None and used >= cap or used >= MAX_STEPS:
             continue
-        for n in board.neighbours[here]:
+        for n, step in board.steps[here]:
             if n in foes:
                 continue
             if rail_line is not None:
                 if (here, n) not in rail_line.pairs:
                     continue
                 step = rail_line.cost
-            else:
-                step = board.step_cost(here, n)
-                if step is None:
-                    continue
+            elif step is None:
+                continue
             if zoc and here in ezoc:
                 if not rules.zoc_to_zoc and n in ezoc:
                     continue

@@ -11,8 +11,8 @@ from typing import Any
 from ..errors import BadInput
 from ..model import Game, Selector, StackingLimit, Unit
 from ..position import Piece, Position
-from ..terrain import stacking_limit
 from .board import Board
+from .memo import memo
 
 _UNITS: dict[int, tuple[Game, dict[str, Unit]]] = {}
 
@@ -96,7 +96,7 @@ def enemies(game: Game, side: str | None) -> frozenset[str]:
 
 
 def limit_at(board: Board, hex_index: int, side: str | None) -> StackingLimit | None:
-    return stacking_limit(board.game, board.map_of[hex_index], board.names[hex_index], side)
+    return board.limits(side)[hex_index]
 
 
 def load(game: Game, limit: StackingLimit, piece: Piece) -> int:
@@ -104,19 +104,31 @@ def load(game: Game, limit: StackingLimit, piece: Piece) -> int:
     return piece.step if limit.of == "steps" else 1
 
 
+def _loads(board: Board, position: Position) -> dict[int, tuple[tuple[str, str | None, int], ...]]:
+    """Every occupied hex -> its pieces as (id, side, step), worked out once per position."""
+    def make():
+        out: dict[int, list] = {}
+        for p in position.pieces:
+            if p.kind == "hex":
+                out.setdefault(board.index[p.place], []).append((p.id, p.side, p.step))
+        return {k: tuple(v) for k, v in out.items()}
+
+    return memo(position, "loads", make)
+
+
 def room(board: Board, position: Position, hex_index: int, piece: Piece,
          leaving: frozenset[str] = frozenset()) -> bool:
     """Whether ``piece`` may stand in the hex without passing its stacking limit (pieces
     ``leaving`` the hex do not count)."""
-    limit = limit_at(board, hex_index, piece.side)
+    limit = board.limits(piece.side)[hex_index]
     if limit is None:
         return True
-    game = board.game
-    here = [p for p in position.in_hex(board.names[hex_index])
-            if p.id != piece.id and p.id not in leaving
-            and (limit.side is None or p.side == limit.side)]
-    used = sum(load(game, limit, p) for p in here)
-    return used + load(game, limit, piece) <= limit.limit
+    steps = limit.of == "steps"
+    used = 0
+    for pid, side, step in _loads(board, position).get(hex_index, ()):
+        if pid != piece.id and pid not in leaving and (limit.side is None or side == limit.side):
+            used += step if steps else 1
+    return used + (piece.step if steps else 1) <= limit.limit
 
 
 def overstacked(board: Board, position: Position, side: str | None) -> list[tuple[str, str]]:
