@@ -382,7 +382,8 @@ class Feature(Item):
     #: the keys the shipped games' procedures read. Any other key is a typo (``hexs``).
     EXTRA_KEYS = frozenset({
         "symbol", "color", "line", "terrain", "hexsides", "side", "center", "distance",
-        "facing", "direction", "labels", "capacity", "draw", "hexes_are", "columns", "rows"})
+        "facing", "direction", "labels", "capacity", "draw", "hexes_are", "columns", "rows",
+        "path"})
     kind: str
     hexes: tuple[str, ...] = ()
     label: str | None = None

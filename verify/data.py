@@ -36,6 +36,7 @@ from ..engine.model import (
 )
 from ..engine.tables import matches, norm, parse_condition
 from .forms import FORM_CHECKS
+from .play import check_play
 
 #: keys that are not data values (ids, names, notes, provenance).
 META_KEYS = frozenset({"id", "name", "name_ja", "rule", "source", "note", "assumed", "errata",
@@ -548,7 +549,7 @@ def check_game_info(game: Game) -> Iterator[Problem]:
 def check_referee_scenarios(game: Game) -> Iterator[Problem]:
     """Every shipped scenario of the game's automatic referee (if it has one) loads and checks
     out against the game's data; each problem as the scenario loader reports it."""
-    from ..engine.referee import referee_for
+    from ..engine.rulesets import rules_for as referee_for
 
     try:
         referee = referee_for(game)
@@ -633,6 +634,7 @@ CHECKS: tuple[Callable[[Game], Iterator[Problem]], ...] = (
     check_referee_scenarios,
     check_style,
     *FORM_CHECKS,
+    check_play,
     check_declared,
 )
 
