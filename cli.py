@@ -810,12 +810,18 @@ def play_reveal(session_dir: str | None, as_json: bool, map_file: str | None) ->
 def play_log(session_dir: str | None) -> None:
     """The session log: the set-up, every action (accepted or refused), reveals and undos."""
     from .engine import session
+    from .engine.decisions import Action, command_line
 
     with session.open(_session_path(session_dir), readonly=True) as s:
         records = s.history()
         shown = dict(getattr(s.referee, "arg_text", None) or {})
+        specs = {spec.name: spec for spec in s.referee.actions}
+
+    def typed(name, args):
+        return command_line(Action(name, args), specs.get(name))
+
     for record in records:
-        say(log_line(record, shown))
+        say(log_line(record, shown, typed))
 
 
 @play.command("replay")

@@ -315,9 +315,10 @@ def view_lines(view: dict, fields=None) -> list[str]:
     return lines + summary_lines(view.get("summary"))
 
 
-def log_line(record: dict, shown: dict) -> str:
+def log_line(record: dict, shown: dict, typed=None) -> str:
     """One session log record as a line; ``shown``: the game's text for some arguments
-    (Nightfighter's facing ``NW (5)``), the others as typed."""
+    (Nightfighter's facing ``NW (5)``), the others as typed; ``typed(name, args)``: a
+    command as the command line takes it (``move n4 0504``)."""
     kind = record.get("type")
     when = record.get("time", "")
     if kind == "session":
@@ -327,9 +328,12 @@ def log_line(record: dict, shown: dict) -> str:
         return f"{when}  reveal after command {record.get('n')}"
     if kind == "undo":
         return f"{when}  undo: back to command {record.get('n')}"
-    args = " ".join(f"{k}={shown[k](v) if k in shown else v}"
-                    for k, v in (record.get("args") or {}).items())
-    text = f"{when}  {record.get('n'):>3} {record.get('command')} {args}".rstrip()
+    args = {k: shown[k](v) if k in shown else v for k, v in (record.get("args") or {}).items()}
+    if typed is not None:
+        command = typed(record.get("command"), args)
+    else:
+        command = " ".join([str(record.get("command")), *(f"{k}={v}" for k, v in args.items())])
+    text = f"{when}  {record.get('n'):>3} {command}".rstrip()
     if record.get("result") == "refused":
         return f"{text}  REFUSED: {record.get('message')}"
     return text

@@ -111,7 +111,7 @@ from typing import Any
 import portalocker
 
 from .decisions import Decision
-from .dice import SeededDice
+from .dice import SeededDice, derived_seed
 from .errors import BadInput, RuleViolation
 from .model import Game
 from .position import Position
@@ -165,11 +165,6 @@ def sha256(data: bytes) -> str:
 def state_hash(dump: Mapping[str, Any]) -> str:
     """SHA-256 of a referee dump's canonical JSON (what the log records per step)."""
     return sha256(canonical(dump))
-
-
-def derived_seed(seed: int, n: int) -> int:
-    """The dice seed of step ``n``: a stable function of (seed, n)."""
-    return int.from_bytes(hashlib.sha256(f"{seed}:{n}".encode()).digest()[:8], "big")
 
 
 def _keystream(key: bytes, length: int) -> bytes:

@@ -90,7 +90,8 @@ class MapNames:
 def map_names(hex_map: HexMap) -> MapNames:
     hexsides = {f.kind for f in hex_map.features if f.get("hexsides")}
     features = {f.kind for f in hex_map.features
-                if f.hexes and feature_terrain(f) is None and not f.get("hexsides")}
+                if (f.hexes or f.get("path")) and feature_terrain(f) is None
+                and not f.get("hexsides")}
     return MapNames(frozenset(hex_terrains(hex_map).values()), frozenset(hexsides),
                     frozenset(features))
 

@@ -32,11 +32,12 @@ from .arrivals import (
 )
 from .combat import attackable, combat_rule, eliminate, rules_of
 from .context import Context
+from .movement import reach
 from .pieces import matches, overstacked, stacking_rule
 from .sequence import phase, phases, plays_on, turns
 from .supply import in_supply
 from .victory import check
-from .zoc import enemy_hexes
+from .zoc import enemy_hexes, enemy_zoc
 
 #: flags that last one phase
 PHASE_FLAGS = frozenset({"moved", "attacked", "advanced", "rebuilt", "replaced"})
@@ -156,13 +157,17 @@ def idle(ctx: Context, position: Position, p: Phase) -> bool:
 
 
 def movers(ctx: Context, position: Position, p: Phase):
-    """The pieces that may still move in the phase."""
+    """The pieces that may still move in the phase (a unit a locking zone of control holds
+    may not)."""
     board = ctx.board
+    locking = ctx.game.play is not None and ctx.game.play.zoc.kind == "locking"
     for piece in position.pieces:
         if (piece.side == position.side and piece.kind == "hex" and "moved" not in piece.flags
                 and matches(ctx.game, piece, p.units)):
-            if p.do == "rail" and (board.rail is None
-                                   or board.index[piece.place] not in board.rail.hexes):
+            here = board.index[piece.place]
+            if p.do == "rail" and (board.rail is None or here not in board.rail.hexes):
+                continue
+            if locking and here in enemy_zoc(ctx.game, position, piece.side):
                 continue
             yield piece
 
@@ -181,41 +186,76 @@ def settle(ctx: Context, position: Position) -> Position:
     raise RuntimeError("the sequence of play did not come to a decision")
 
 
-def end_checks(ctx: Context, position: Position, p: Phase) -> Position:
-    """What ending the phase requires (RuleViolation) or does (overstack eliminations)."""
+def end_refusal(ctx: Context, position: Position) -> RuleViolation | None:
+    """Why the acting side may not ``end`` the phase now (None: it may)."""
     game = ctx.game
-    side = position.side
-    stacking = game.play.stacking if game.play else None
-    if p.do in ("move", "rail", "reinforcements", "replacements") and stacking and \
-            stacking.when == "end-of-phase":
-        over = overstacked(ctx.board, position, side)
-        if over and stacking.overstack == "refuse":
-            raise RuleViolation(stacking_rule(game), f"{over[0][1]}: move units out before "
-                                                     f"the phase ends")
-        if over:
-            pending = tuple(Pending("overstack", side, (stacking_rule(game),),
-                                    FrozenDict({"hex": h})) for h, _ in over)
-            return replace(position, pending=pending)
+    p = current(ctx, position)
+    if _stacked_phase(game, p):
+        over = overstacked(ctx.board, position, position.side)
+        stuck = [h for h, _ in over if not _can_leave(ctx, position, p, h)]
+        if over and game.play.stacking.overstack == "refuse" and len(stuck) < len(over):
+            hex_id, what = next((h, w) for h, w in over if h not in stuck)
+            return RuleViolation(stacking_rule(game), f"{what}: move units out of {hex_id} "
+                                                      f"before the phase ends")
     if p.do == "combat":
-        _combat_done(ctx, position)
+        return _combat_refusal(ctx, position)
     if p.do == "reinforcements":
         left = unplaced(ctx, position)
         if left:
             rule = next((r.rule[0] for r in game.reinforcements if r.rule), "reinforcements")
-            raise RuleViolation(rule, f"{', '.join(x.id for x in left)} must enter: "
-                                      f"reinforcements with a hex to enter are placed")
+            return RuleViolation(rule, f"{', '.join(x.id for x in left)} must enter: "
+                                       f"reinforcements with a hex to enter are placed")
+    return None
+
+
+def _stacked_phase(game, p: Phase) -> bool:
+    stacking = game.play.stacking if game.play else None
+    return (p.do in ("move", "rail", "reinforcements", "replacements") and stacking is not None
+            and stacking.when == "end-of-phase")
+
+
+def _can_leave(ctx: Context, position: Position, p: Phase, hex_id: str) -> bool:
+    """Whether a unit in ``hex_id`` may still move out this phase."""
+    if p.do not in ("move", "rail"):
+        return False
+    here = [pc for pc in movers(ctx, position, p) if pc.place == hex_id]
+    return any(reach(ctx.game, position, pc, p, p.do == "rail", stacking=False).ends
+               for pc in here)
+
+
+def end_checks(ctx: Context, position: Position, p: Phase) -> Position:
+    """What ending the phase requires (RuleViolation)."""
+    refusal = end_refusal(ctx, position)
+    if refusal is not None:
+        raise refusal
     return position
 
 
-def _combat_done(ctx: Context, position: Position) -> None:
+def _overstack(ctx: Context, position: Position, p: Phase) -> Position:
+    """An overstack left when the phase ends (no unit could still move out) is the owner's
+    to remove, unit by unit."""
+    if _stacked_phase(ctx.game, p):
+        over = overstacked(ctx.board, position, position.side)
+        if over:
+            rule = stacking_rule(ctx.game)
+            pending = tuple(Pending("overstack", position.side, (rule,),
+                                    FrozenDict({"hex": h})) for h, _ in over)
+            ctx.say(position, f"{'; '.join(w for _, w in over)}: the owner removes units "
+                              f"until each hex fits", (rule,))
+            return replace(position, pending=pending)
+    return position
+
+
+def _combat_refusal(ctx: Context, position: Position) -> RuleViolation | None:
     rule = combat_rule(ctx.game)
     if position.data.get("step") == "resolve" and (position.data.get("battles")
                                                    or position.data.get("battle")):
-        raise RuleViolation(rule, "declared battles are still to be resolved (resolve HEX)")
+        return RuleViolation(rule, "declared battles are still to be resolved (resolve HEX)")
     if rules_of(ctx.game).mandatory:
         owed = _owed(ctx, position, position.side)
         if owed:
-            raise RuleViolation(rule, f"attacks are mandatory: {owed}")
+            return RuleViolation(rule, f"attacks are mandatory: {owed}")
+    return None
 
 
 def _owed(ctx: Context, position: Position, side: str | None) -> str:
@@ -242,8 +282,9 @@ def end_phase(ctx: Context, position: Position, forced: bool = False) -> Positio
     p = current(ctx, position)
     if not forced:
         position = end_checks(ctx, position, p)
-        if position.pending:
-            return position
+    position = _overstack(ctx, position, p)
+    if position.pending:
+        return position
     if p.do == "combat" and position.data.get("step") == "declare":
         if position.data.get("battles"):
             return position.with_data(step="resolve")

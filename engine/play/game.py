@@ -385,13 +385,15 @@ def decision_of(ctx: Context, position: Position) -> Decision:
         return _pending_decision(ctx, position, due)
     p = flow.current(ctx, position)
     side = position.side
-    end = Option.single(Action.of("end", label="end the phase"))
+    end = (Option.single(Action.of("end", label="end the phase")),)
+    if flow.end_refusal(ctx, position) is not None:
+        end = ()
     rules = tuple(p.rule)
     if p.do in ("move", "rail"):
         options = [Option(f"move {piece.id}", _moves_of(ctx, position, piece, p))
                    for piece in flow.movers(ctx, position, p)]
         return Decision(side, "move", f"{side}: move units or end {p.name or p.id}", rules,
-                        (*options, end))
+                        (*options, *end))
     if p.do == "combat":
         if position.data.get("step") == "resolve":
             battles = combat.thaw(position.data.get("battles") or [])
@@ -402,7 +404,7 @@ def decision_of(ctx: Context, position: Position) -> Decision:
         options = [Option(f"attack {h}", _attacks_of(h, pieces)) for h, pieces in
                    targets.items()]
         return Decision(side, "combat", f"{side}: attack or end {p.name or p.id}", rules,
-                        (*options, end))
+                        (*options, *end))
     if p.do == "replacements":
         options = [Option.single(Action.of("replace", unit=piece.id, note="restore a step"))
                    for piece in arrivals.restorable(ctx, position, side)]
@@ -411,13 +413,13 @@ def decision_of(ctx: Context, position: Position) -> Decision:
         left = arrivals.points_left(position)
         return Decision(side, "replacements", f"{side}: {left} replacement point"
                                               f"{'s' if left != 1 else ''} to spend", rules,
-                        (*options, end))
+                        (*options, *end))
     if p.do == "reinforcements":
         options = [Option(f"place {piece.id}", _entries_of(ctx, position, piece))
                    for piece in arrivals.arriving(ctx, position, side)]
         return Decision(side, "reinforcements", f"{side}: place the reinforcements", rules,
-                        (*options, end))
-    return Decision(side, p.do or "none", f"{p.name or p.id}", rules, (end,))
+                        (*options, *end))
+    return Decision(side, p.do or "none", f"{p.name or p.id}", rules, end)
 
 
 def _moves_of(ctx: Context, position: Position, piece, p) -> Callable[[], tuple[Action, ...]]:

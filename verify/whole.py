@@ -1,0 +1,122 @@
+"""The whole-game invariants a played game must keep at every step (docs/playing.md): one
+place per piece, stacking within its limit where the rules check it, steps within the
+unit's range, no move past its allowance or through a zone of control that stops it, the
+turn within the game, victory decided exactly once. ``broken`` lists what a step broke; a
+playout (a test, a balance run) asserts it is empty after every action."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ..engine.model import Game
+from ..engine.play.board import board_of
+from ..engine.play.movement import allowance, check_path, reach
+from ..engine.play.pieces import full_steps, overstacked, unit_of
+from ..engine.play.sequence import phase, turns
+from ..engine.position import ON_BOARD, Position
+
+
+def broken(game: Game, before: Position | None, action: tuple[str, Mapping[str, Any]] | None,
+           after: Position) -> list[str]:
+    """What the step ``before`` -> ``after`` by ``action`` broke (empty: nothing)."""
+    out = _pieces(game, after)
+    if game.play is not None and game.hex_maps:
+        out += _stacking(game, before, after)
+        if before is not None and action is not None and action[0] == "move":
+            out += _move(game, before, action[1], after)
+    out += _turn(game, after)
+    if before is not None:
+        out += _verdict(before, after)
+    return out
+
+
+def _pieces(game: Game, position: Position) -> list[str]:
+    out = []
+    ids = [p.id for p in position.pieces]
+    if len(ids) != len(set(ids)):
+        out.append("a piece id is held twice")
+    hexes = {h for m in game.hex_maps for h in m.hex_set}
+    units = {u.id for u in game.units}
+    for p in position.pieces:
+        if p.kind in ON_BOARD and not p.place:
+            out.append(f"{p.id} is on the board but nowhere")
+        if p.kind == "hex" and hexes and p.place not in hexes:
+            out.append(f"{p.id} stands in {p.place}, no hex of the map")
+        if p.unit in units:
+            top = full_steps(unit_of(game, p))
+            if p.kind == "eliminated":
+                if p.step != 0:
+                    out.append(f"{p.id} is eliminated with {p.step} steps")
+            elif not 1 <= p.step <= top:
+                out.append(f"{p.id} has {p.step} steps, outside 1..{top}")
+    return out
+
+
+def _stacking(game: Game, before: Position | None, after: Position) -> list[str]:
+    """Stacking where the rules check it: after every move (``end-of-move``, ``move``), and
+    once the phase is over (``end-of-phase``)."""
+    when = game.play.stacking.when
+    board = board_of(game)
+    sides = [s.id for s in game.info.sides]
+    if when == "end-of-phase":
+        if before is None or before.phase == after.phase or before.phase is None:
+            return []
+        ended = phase(game, before.phase)
+        if ended.do not in ("move", "rail", "reinforcements", "replacements") or after.pending:
+            return []
+        side = ended.who
+        return [f"after {ended.id}: {what}" for _h, what in overstacked(board, after, side)]
+    if after.pending:
+        return []
+    return [what for side in sides for _h, what in overstacked(board, after, side)]
+
+
+def _move(game: Game, before: Position, args: Mapping[str, Any], after: Position) -> list[str]:
+    piece = before.piece(str(args["unit"]))
+    moved = after.piece(piece.id)
+    board = board_of(game)
+    p = current_phase(game, before)
+    rail = p is not None and p.do == "rail"
+    if moved.kind != "hex":
+        return [f"{piece.id} left the map on a move"]
+    path = _path_of(board, before, piece, moved.place, args)
+    if path is None:
+        return []
+    try:
+        cost = check_path(game, before, piece, p, path, rail)
+    except Exception as exc:  # noqa: BLE001 - the invariant reports what the rule said
+        return [f"{piece.id} moved {piece.place} -> {moved.place} against the rules: {exc}"]
+    mp = allowance(game, before, piece, p, rail).mp
+    if cost > mp:
+        return [f"{piece.id} spent {cost} MP of {mp}"]
+    return []
+
+
+def _path_of(board, before: Position, piece, target: str, args) -> tuple[int, ...] | None:
+    if args.get("path"):
+        return tuple(board.index[h.strip()] for h in str(args["path"]).split(","))
+    game = board.game
+    p = current_phase(game, before)
+    found = reach(game, before, piece, p, p is not None and p.do == "rail").ends.get(
+        board.index[target])
+    return found[1] if found else ()
+
+
+def current_phase(game: Game, position: Position):
+    return phase(game, position.phase) if position.phase else None
+
+
+def _turn(game: Game, position: Position) -> list[str]:
+    if game.play is None:
+        return []
+    if position.turn not in turns(game):
+        return [f"turn {position.turn} is not a turn of the game"]
+    return []
+
+
+def _verdict(before: Position, after: Position) -> list[str]:
+    if before.verdict is not None and after.verdict != before.verdict:
+        return ["the verdict changed after the game was decided"]
+    return []
+
