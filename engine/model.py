@@ -381,7 +381,7 @@ class Feature(Item):
     #: The other keys a feature may have (docs/data-format.md, hex_maps): drawing keys, then
     #: the keys the shipped games' procedures read. Any other key is a typo (``hexs``).
     EXTRA_KEYS = frozenset({
-        "symbol", "color", "line", "terrain", "hexsides", "side", "center", "distance",
+        "symbol", "color", "line", "terrain", "hexsides", "path", "side", "center", "distance",
         "facing", "direction", "labels", "capacity", "draw", "hexes_are", "columns", "rows"})
     kind: str
     hexes: tuple[str, ...] = ()
