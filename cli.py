@@ -11,16 +11,14 @@ indent); JSON is printed as it is.
 from __future__ import annotations
 
 import functools
-import json
 import sys
-import unicodedata
 from dataclasses import dataclass
 
 import click
 
 from .engine.errors import BadInput, DataError, InputProblems, RuleViolation, WarpressError
 from .engine.inputs import bounds_text, check_path_name, quote, read_int
-from .output import fit, plain_steps, rules_text, say
+from .output import fit, plain_steps, rules_text, say, say_json, single_line
 
 
 class InputError(click.UsageError):
@@ -106,14 +104,6 @@ def check_text(args) -> None:
             raise InputError(f"argument {ascii(arg)} is not UTF-8 text") from None
 
 
-def single_line(text: str) -> str:
-    """``text`` with every character that would break the line (newline, carriage return,
-    other control characters, Unicode line separators) written as its escape, so a name a
-    user typed cannot make one message several lines."""
-    return "".join(repr(ch)[1:-1] if unicodedata.category(ch) in ("Cc", "Zl", "Zp") else ch
-                   for ch in text)
-
-
 def friendly(fn):
     """Map domain errors to exit codes: bad input and bad data 2, rule violations 1."""
 
@@ -175,7 +165,7 @@ def games(game: str, as_json: bool) -> None:
     for problem in entry_point_problems().values():
         say(f"warpress: {problem}", err=True)
     if as_json:
-        click.echo(json.dumps({"games": rows}, ensure_ascii=False, indent=2))
+        say_json({"games": rows}, indent=2)
         return
     for row in rows:
         counts = ", ".join(f"{n} {k[:-1] if n == 1 and k.endswith('s') else k}"
@@ -268,7 +258,7 @@ def schema(indent: int) -> None:
     """Print the JSON Schema of a game data file (for editors)."""
     from .engine.schema import game_file_schema
 
-    click.echo(json.dumps(game_file_schema(), ensure_ascii=False, indent=indent))
+    say_json(game_file_schema(), indent=indent)
 
 
 @main.command(name="new", short_help="Write a small starting game into GAME_DIR.")
@@ -319,7 +309,7 @@ def _query_command(name: str, help_text: str, mode: str, options=(),
         if as_json:
             shown = {k: v for k, v in payload.items()
                      if k not in ("text", "whole_text")}  # the catalogue's shape
-            click.echo(json.dumps(shown, ensure_ascii=False, default=str))
+            say_json(shown, default=str)
         else:
             say(render_text(payload))
 
@@ -361,7 +351,7 @@ def tables(game: str, as_json: bool) -> None:
         out = {name: {"summary": t.summary, "rules": list(t.rules),
                       "inputs": {i.name: i.allowed(data) for i in t.inputs},
                       "results": list(t.results)} for name, t in listing.items()}
-        click.echo(json.dumps({"game": data.id, "tables": out}, ensure_ascii=False, indent=2))
+        say_json({"game": data.id, "tables": out}, indent=2)
         return
     for name, t in listing.items():
         say(f"{name}  [{rules_text(t.rules)}]  {t.summary}")
@@ -558,7 +548,7 @@ def _view_lines(view, fields=None) -> list[str]:
 
 def _show_view(view, as_json: bool, referee) -> None:
     if as_json:
-        click.echo(json.dumps(view, ensure_ascii=False))
+        say_json(view)
     else:
         say("\n".join(_view_lines(view, _field_text(referee))))
 
@@ -611,8 +601,8 @@ def referee_new(game: str, scenario: str | None, seed: int | None, session_dir: 
     with session.create(_session_path(session_dir), game, scenario, seed) as s:
         view = s.player_view()
         if as_json:
-            click.echo(json.dumps({"session": str(s.directory), "seed": s.seed,
-                                   "scenario": s.scenario, "view": view}, ensure_ascii=False))
+            say_json({"session": str(s.directory), "seed": s.seed, "scenario": s.scenario,
+                      "view": view})
             return
         say(f"session {s.directory}: {s.game.id}, scenario {s.scenario}, seed {s.seed}")
         say("\n".join(_view_lines(view, _field_text(s.referee))))
@@ -643,8 +633,7 @@ def _play(name: str, args: dict, session_dir: str | None, as_json: bool) -> None
         view = s.player_view()
     notes = [a.as_json() for a in step.announcements]
     if as_json:
-        click.echo(json.dumps({"command": name, "args": args, "announcements": notes,
-                               "view": view}, ensure_ascii=False))
+        say_json({"command": name, "args": args, "announcements": notes, "view": view})
         return
     lines = [_announcement_line(note) for note in notes] or [f"{name}: done"]
     if not view.get("over") and view.get("awaiting"):
