@@ -11,9 +11,7 @@ indent); JSON is printed as it is.
 from __future__ import annotations
 
 import functools
-import json
 import sys
-import unicodedata
 
 import click
 
@@ -27,6 +25,8 @@ from .output import (
     plain_steps,
     rules_text,
     say,
+    say_json,
+    single_line,
     summary_lines,
     view_lines,
 )
@@ -115,14 +115,6 @@ def check_text(args) -> None:
             raise InputError(f"argument {ascii(arg)} is not UTF-8 text") from None
 
 
-def single_line(text: str) -> str:
-    """``text`` with every character that would break the line (newline, carriage return,
-    other control characters, Unicode line separators) written as its escape, so a name a
-    user typed cannot make one message several lines."""
-    return "".join(repr(ch)[1:-1] if unicodedata.category(ch) in ("Cc", "Zl", "Zp") else ch
-                   for ch in text)
-
-
 def friendly(fn):
     """Map domain errors to exit codes: bad input and bad data 2, rule violations 1."""
 
@@ -184,7 +176,7 @@ def games(game: str, as_json: bool) -> None:
     for problem in entry_point_problems().values():
         say(f"warpress: {problem}", err=True)
     if as_json:
-        click.echo(json.dumps({"games": rows}, ensure_ascii=False, indent=2))
+        say_json({"games": rows}, indent=2)
         return
     for row in rows:
         counts = ", ".join(f"{n} {k[:-1] if n == 1 and k.endswith('s') else k}"
@@ -277,7 +269,7 @@ def schema(indent: int) -> None:
     """Print the JSON Schema of a game data file (for editors)."""
     from .engine.schema import game_file_schema
 
-    click.echo(json.dumps(game_file_schema(), ensure_ascii=False, indent=indent))
+    say_json(game_file_schema(), indent=indent)
 
 
 @main.command(name="new", short_help="Write a small starting game into GAME_DIR.")
@@ -328,7 +320,7 @@ def _query_command(name: str, help_text: str, mode: str, options=(),
         if as_json:
             shown = {k: v for k, v in payload.items()
                      if k not in ("text", "whole_text")}  # the catalogue's shape
-            click.echo(json.dumps(shown, ensure_ascii=False, default=str))
+            say_json(shown, default=str)
         else:
             say(render_text(payload))
 
@@ -370,7 +362,7 @@ def tables(game: str, as_json: bool) -> None:
         out = {name: {"summary": t.summary, "rules": list(t.rules),
                       "inputs": {i.name: i.allowed(data) for i in t.inputs},
                       "results": list(t.results)} for name, t in listing.items()}
-        click.echo(json.dumps({"game": data.id, "tables": out}, ensure_ascii=False, indent=2))
+        say_json({"game": data.id, "tables": out}, indent=2)
         return
     for name, t in listing.items():
         say(f"{name}  [{rules_text(t.rules)}]  {t.summary}")
@@ -569,7 +561,7 @@ def _map_option(fn):
 
 def _show_view(view, as_json: bool, rules) -> None:
     if as_json:
-        click.echo(json.dumps(view, ensure_ascii=False))
+        say_json(view)
     else:
         say("\n".join(view_lines(view, dict(getattr(rules, "field_text", None) or {}))))
 
@@ -629,9 +621,9 @@ def play_new(game: str, scenario: str | None, seed: int | None, session_dir: str
         view = s.player_view()
         notes = [a.as_json() for a in s.started]
     if as_json:
-        click.echo(json.dumps({"session": str(s.directory), "seed": s.seed,
+        say_json({"session": str(s.directory), "seed": s.seed,
                                "scenario": s.scenario, "announcements": notes,
-                               "view": view}, ensure_ascii=False))
+                               "view": view})
         return
     say(f"session {s.directory}: {s.game.id}, scenario {s.scenario}, seed {s.seed}")
     if not s.referee.hidden:
@@ -681,8 +673,7 @@ def _act(name: str, args: dict, session_dir: str | None, as_json: bool) -> None:
         view = s.player_view()
     notes = [a.as_json() for a in step.announcements]
     if as_json:
-        click.echo(json.dumps({"command": name, "args": args, "announcements": notes,
-                               "view": view}, ensure_ascii=False))
+        say_json({"command": name, "args": args, "announcements": notes, "view": view})
         return
     lines = [announcement_line(note) for note in notes] or [f"{name}: done"]
     if not view.get("over"):
@@ -763,7 +754,7 @@ def play_moves(unit: str | None, session_dir: str | None, as_json: bool) -> None
         if not found["options"]:
             raise BadInput(f"{quote(unit)} has nothing to do now ({decision.prompt})")
     if as_json:
-        click.echo(json.dumps(found, ensure_ascii=False))
+        say_json(found)
     else:
         say("\n".join(decision_lines(found)))
 
@@ -780,7 +771,7 @@ def play_undo(session_dir: str | None, as_json: bool) -> None:
         s.undo()
         view = s.player_view()
     if as_json:
-        click.echo(json.dumps({"undone": True, "view": view}, ensure_ascii=False))
+        say_json({"undone": True, "view": view})
         return
     say(f"undone: back to command {s.n}")
     say("\n".join(view_lines(view, dict(getattr(s.referee, "field_text", None) or {}))))

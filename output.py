@@ -6,10 +6,16 @@ plus four spaces). Widths are counted in terminal columns: East Asian wide and f
 characters (Japanese names) take two, combining marks none. Error messages on stderr are
 wrapped the same way (one message, its first line starting ``warpress:``); JSON output is
 not wrapped.
+
+The terminal is not the game data's to drive: every text printed (``say``, error messages,
+``say_json``) shows the C0 and C1 control characters and the bidirectional controls as
+escapes (``\x1b``, ``\u202e``), so a name in a game folder cannot clear the screen, set the
+window title, write the clipboard or reorder what is shown.
 """
 
 from __future__ import annotations
 
+import json
 import re
 import unicodedata
 from collections.abc import Iterable
@@ -32,11 +38,35 @@ NO_LINE_END = frozenset("（「『【〔〈《([{")
 BREAK_AFTER = ("/", ",", "-", "_")
 
 _WORDS = re.compile(r"(\s*)(\S+)")
+#: What a terminal would act on rather than show: the C0 controls but the newline, DEL and
+#: the C1 controls, the line and paragraph separators, and the bidirectional controls
+#: (marks, embeddings, overrides, isolates).
+_CONTROLS = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029"
+                       "\u202a-\u202e\u2066-\u2069]")
+#: The same in JSON text (where json.dumps has escaped the C0 controls already).
+_JSON_CONTROLS = re.compile("[\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e"
+                            "\u2066-\u2069]")
 #: A bracketed number (and what closes a phrase after it): it stays on the line of the word
 #: it annotates, as "S (3)" does.
 _GLUED = re.compile(r"\(\d+\)[,.;:]?$")
 #: A rule-text step number closed by a bracket it never opened: "land 4)" -> "land 4".
 _STEP = re.compile(r"(?<![(\w])(\d+)\)")
+
+
+def printable(text: str) -> str:
+    r"""``text`` with every control a terminal would act on written as its escape
+    (``\x1b[2J`` shows as ``\\x1b[2J``); newlines are kept."""
+    return _CONTROLS.sub(_escape, text) if _CONTROLS.search(text) else text
+
+
+def single_line(text: str) -> str:
+    """``text`` as :func:`printable`, its newlines escaped too: a name a user typed cannot
+    make one message several lines."""
+    return printable(text).replace("\n", "\\n")
+
+
+def _escape(match: re.Match) -> str:
+    return repr(match.group())[1:-1]
 
 
 def terminal_width() -> int:
@@ -169,13 +199,21 @@ def fit(text: str, width: int | None = None, hang: int | None = None) -> str:
     """Every line of ``text`` wrapped to ``width`` (default: the terminal's); ``hang``: the
     column continuation lines start at (default: each line's indent plus four)."""
     width = terminal_width() if width is None else width
-    return "\n".join(out for line in text.split("\n") for out in wrap_line(line, width, hang))
+    return "\n".join(out for line in printable(text).split("\n")
+                     for out in wrap_line(line, width, hang))
 
 
 def say(text: str = "", err: bool = False, hang: int | None = None) -> None:
     """Print ``text`` for a person: wrapped to the terminal (the one text printer of the CLI);
     ``hang`` as for :func:`fit` (a column of a table, say)."""
     click.echo(fit(text, hang=hang), err=err)
+
+
+def say_json(value, indent: int | None = None, default=None) -> None:
+    """Print ``value`` as JSON (not wrapped; non-ASCII text as it is), the characters
+    :func:`printable` escapes written as ``\\uXXXX`` escapes: the same JSON value."""
+    text = json.dumps(value, ensure_ascii=False, indent=indent, default=default)
+    click.echo(_JSON_CONTROLS.sub(lambda m: f"\\u{ord(m.group()):04x}", text))
 
 
 def plain_steps(text: str) -> str:

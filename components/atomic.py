@@ -31,6 +31,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from ..engine.errors import BadInput
+from ..engine.inputs import quote
 
 
 def replace_folder(folder: Path, write: Callable[[Path], None]) -> None:
@@ -56,11 +57,34 @@ def replace_folder(folder: Path, write: Callable[[Path], None]) -> None:
 
 
 def write_files(staging: Path, files: Mapping[str, bytes]) -> None:
-    """Write ``files`` (relative name -> bytes) under ``staging``, making subfolders."""
-    for name, data in files.items():
-        target = staging / name
+    """Write ``files`` (relative name -> bytes) under ``staging``, making subfolders; a name
+    that would lead out of ``staging`` is refused (BadInput) before anything is written."""
+    root = staging.resolve()
+    targets = [(root.joinpath(*entry_name(name).split("/")), data)
+               for name, data in files.items()]
+    for target, data in targets:
         target.parent.mkdir(parents=True, exist_ok=True)
+        if not target.parent.resolve().is_relative_to(root):  # a link made on the way
+            raise BadInput(f"output file {quote(str(target))} would be written outside "
+                           f"{quote(str(root))} (refused; nothing was written)")
         target.write_bytes(data)
+
+
+#: A character no output file name or zip entry may hold: a backslash or a drive colon
+#: (a separator or a root elsewhere), and the C0 and C1 controls.
+_UNSAFE_NAME = re.compile(r"[\\:\x00-\x1f\x7f-\x9f]")
+
+
+def entry_name(name: str) -> str:
+    """``name``, a file of an output folder or an entry of a zip (parts joined by ``/``),
+    when it stays inside that folder: relative, without an empty, ``.`` or ``..`` part, a
+    backslash, a colon or a control character; else BadInput quoting it."""
+    parts = name.split("/")
+    if (not name or _UNSAFE_NAME.search(name) or name.startswith("/")
+            or any(part in ("", ".", "..") for part in parts)):
+        raise BadInput(f"output file name {quote(name)} would lead outside its folder "
+                       f"(refused; nothing was written)")
+    return name
 
 
 def check_place(folder: Path) -> None:

@@ -16,7 +16,7 @@ from ..engine.terrain import game_names
 from ..output import rules_text
 from .aids import BODY, CELL, HEAD, LEADING, SMALL, Block, heading, text_lines
 from .fonts import text_width, wrap
-from .hexmap import hexside_swatch, point_symbol, terrain_looks, terrain_swatch
+from .hexmap import hexside_swatch, path_swatch, point_symbol, terrain_looks, terrain_swatch
 from .marks import dagger
 from .primitives import Group, Primitive, Rect, Text
 
@@ -61,12 +61,12 @@ def combat_text(entry: TerrainEffect, hexside: bool) -> str:
     return "; ".join(parts) or "no effect"
 
 
-def _hexside_feature(game: Game, kind: str):
-    """The first map feature drawing hexsides of ``kind``: the chart shows its colour and line,
-    as the map does."""
+def _drawn_feature(game: Game, kind: str, key: str):
+    """The first map feature of ``kind`` that has ``key`` (hexsides, path): the chart shows
+    its colour and line, as the map does."""
     for hex_map in game.hex_maps:
         for feature in hex_map.features:
-            if feature.kind == kind and feature.get("hexsides"):
+            if feature.kind == kind and feature.get(key):
                 return feature
     return None
 
@@ -82,8 +82,11 @@ def terrain_chart(game: Game, width: float) -> Iterator[Block]:
     for entry in game.terrain:
         hexside = entry.id in names.hexsides
         if hexside:
-            swatch = hexside_swatch(entry.id, _hexside_feature(game, entry.id))
+            swatch = hexside_swatch(entry.id, _drawn_feature(game, entry.id, "hexsides"))
             kind = "hexside"
+        elif entry.id in names.lines:
+            swatch = path_swatch(entry.id, _drawn_feature(game, entry.id, "path"))
+            kind = "line"
         elif entry.id in names.features and entry.id not in names.terrains:
             swatch = point_symbol(entry.id, 5, 3, 5.0)
             kind = "in the hex"
@@ -93,7 +96,10 @@ def terrain_chart(game: Game, width: float) -> Iterator[Block]:
             kind = "any terrain without a line" if entry.default else ""
         name = entry.name or (look.label if not hexside and looks.get(entry.id) else entry.id)
         label = f"{name} ({kind})" if kind else str(name)
-        rows.append((swatch, [label, movement_text(entry, hexside), combat_text(entry, hexside)
+        moves = (f"{entry.movement} MP a hex along it"
+                 if kind == "line" and isinstance(entry.movement, int) else
+                 movement_text(entry, hexside))
+        rows.append((swatch, [label, moves, combat_text(entry, hexside)
                               + dagger(entry.is_assumed), rules_text(entry.rule) or "–"]))
     yield _table(["Terrain", "Movement", "Combat", "Rule"], rows, width)
 

@@ -13,6 +13,9 @@ What a feature of the data becomes on the map (docs/data-format.md, hex_maps):
   in each of its hexes.
 - ``hexsides: ["F-6/F-7", ...]`` (kinds river, strait, border, ...): drawn on the edge
   the two hexes share.
+- ``path: [hex, hex, ...]`` (kinds road, railway, or any kind as a plain line): a line
+  through the centres of its hexes, in order (a road ochre on brown, a railway black with
+  cross ties).
 - ``kind: entry``: a ring in each hex, in the feature's ``color``.
 - any other kind (range, zone, start, exit ...): its outline, in its ``color`` and
   ``line`` (solid, dashed, dotted), inset so that overlapping features each show their
@@ -24,12 +27,14 @@ feature labels go through ``labels.LabelPlacer``.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
 from ..engine.errors import BadInput
 from ..engine.model import Feature, Game, HexMap
+from ..engine.terrain import path_hexes
 from .labels import Box, LabelPlacer, around, text_box
 from .legend import legend_block
 from .primitives import Circle, Group, Line, Polygon, Primitive, Rect, Style, Text
@@ -98,6 +103,14 @@ HEXSIDE_STYLES = {
     "border": (Style(stroke="#8e2424", width=0.7, dash=(2.2, 0.9, 0.5, 0.9)),),
 }
 DEFAULT_HEXSIDE = (Style(stroke="#444444", width=0.9),)
+#: Line features (a ``path`` through hex centres): strokes drawn one over the other, and for
+#: a railway its cross ties (length, spacing in mm).
+PATH_STYLES = {
+    "road": (Style(stroke="#6e4a1e", width=1.5), Style(stroke="#d9a53f", width=0.9)),
+    "railway": (Style(stroke="#111111", width=0.45),),
+}
+DEFAULT_PATH = (Style(stroke="#555555", width=0.8),)
+TIES = {"railway": (1.7, 1.6)}
 
 
 @dataclass(frozen=True)
@@ -191,7 +204,8 @@ def symbol_of(feature: Feature) -> str | None:
 
 def is_overlay(feature: Feature) -> bool:
     return (terrain_of(feature) is None and feature.kind not in POINT_KINDS
-            and not feature.get("hexsides") and bool(feature.hexes))
+            and not feature.get("hexsides") and not feature.get("path")
+            and bool(feature.hexes))
 
 
 def overlay_colours(hex_map: HexMap) -> dict[str, str]:
@@ -241,6 +255,7 @@ def hex_map_parts(hex_map: HexMap, across_flats: float | None = None, game_id: s
     textures = _textures(geo, ground, looks, index)
     overlays = _overlays(hex_map, geo, index, taken)
     sides = _hexsides(hex_map, geo, index)
+    paths = _paths(hex_map, geo, index)
     symbols = _symbols(hex_map, geo, index, taken)
     frame = Box(0, 0, width, grid_h)
     marks = _feature_labels(hex_map, geo, index, LabelPlacer(frame, taken))
@@ -248,6 +263,7 @@ def hex_map_parts(hex_map: HexMap, across_flats: float | None = None, game_id: s
              Group(tuple(textures), cls="terrain-textures"),
              Group(tuple(overlays), cls="overlays"),
              Group(tuple(sides), cls="hexsides"),
+             Group(tuple(paths), cls="line-features"),
              Group(tuple(symbols), cls="point-features"),
              Group(tuple(ids), cls="hex-ids"),
              Group(tuple(marks), cls="features"),
@@ -481,6 +497,77 @@ def _hexsides(hex_map: HexMap, geo: HexGeometry, index) -> list[Primitive]:
     return out
 
 
+def _paths(hex_map: HexMap, geo: HexGeometry, index) -> list[Primitive]:
+    """Each line feature (a road, a railway) through the centres of its path's hexes."""
+    out: list[Primitive] = []
+    for feature in hex_map.features:
+        hexes = path_hexes(feature)
+        if not hexes:
+            continue
+        unknown = [h for h in hexes if h not in index]
+        if unknown:
+            raise BadInput(f"{feature.origin}: feature {feature.id!r}: path hex {unknown[0]!r} "
+                           f"is not on the map")
+        points = [geo.centre(*index[h]) for h in hexes]
+        out.append(Group(tuple(path_line(feature.kind, points, feature)),
+                         id=f"feature-{feature.id}", cls=f"feature line {feature.kind} "
+                                                        f"{feature.id}".strip()))
+    return out
+
+
+def path_styles(kind: str, feature: Feature | None = None) -> tuple[Style, ...]:
+    """How a line feature of ``kind`` is stroked; a declared ``color`` and ``line`` go on
+    its top stroke (as ``hexside_styles``)."""
+    styles = PATH_STYLES.get(kind, DEFAULT_PATH)
+    if feature is None or (feature.get("color") is None and feature.get("line") is None):
+        return styles
+    top = styles[-1]
+    line = feature.get("line")
+    if line is not None and str(line) not in DASHES:
+        raise BadInput(f"{feature.origin}: feature {feature.id!r}: line {line!r} is not one "
+                       f"of {', '.join(DASHES)}")
+    dash = DASHES[str(line)] if line is not None else top.dash
+    return (*styles[:-1], replace(top, stroke=colour(feature, top.stroke or "#555555"),
+                                  dash=dash))
+
+
+def path_line(kind: str, points: list[Point], feature: Feature | None = None
+              ) -> list[Primitive]:
+    """A line feature through ``points``: its strokes (round the corners as a polyline),
+    and a railway's cross ties at even steps along it."""
+    styles = path_styles(kind, feature)
+    items: list[Primitive] = [Polygon(tuple(points), style, closed=False) for style in styles]
+    if kind in TIES:
+        length, step = TIES[kind]
+        items += [Line(x - nx * length / 2, y - ny * length / 2, x + nx * length / 2,
+                       y + ny * length / 2, replace(styles[-1], width=0.35, dash=()))
+                  for x, y, nx, ny in _stations(points, step)]
+    return items
+
+
+def _stations(points: list[Point], step: float) -> list[tuple[float, float, float, float]]:
+    """Points every ``step`` mm along a polyline (half a step in from each end), each with
+    the unit normal of its segment."""
+    out = []
+    carried = step / 2
+    for (x1, y1), (x2, y2) in itertools.pairwise(points):
+        length = math.hypot(x2 - x1, y2 - y1)
+        if not length:
+            continue
+        ux, uy = (x2 - x1) / length, (y2 - y1) / length
+        t = carried
+        while t <= length:
+            out.append((x1 + ux * t, y1 + uy * t, -uy, ux))
+            t += step
+        carried = t - length
+    return out
+
+
+def path_swatch(kind: str, feature: Feature | None = None) -> list[Primitive]:
+    """A line kind across a 10x6 mm box (the legend, the terrain chart)."""
+    return path_line(kind, [(0.5, 3.0), (9.5, 3.0)], feature)
+
+
 def _symbols(hex_map: HexMap, geo: HexGeometry, index, taken: list[Box]) -> list[Primitive]:
     out: list[Primitive] = []
     m = geo.size * 0.42
@@ -617,6 +704,8 @@ def _feature_swatch(feature: Feature, ink: str | None) -> list[Primitive]:
         return point_symbol(symbol, 5, 3, 5.0)
     if feature.get("hexsides"):
         return hexside_swatch(feature.kind, feature)
+    if feature.get("path"):
+        return path_swatch(feature.kind, feature)
     if terrain_of(feature) or not ink:
         return []
     if feature.kind == "entry":

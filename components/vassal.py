@@ -43,6 +43,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from ..engine.model import Game, HexMap
+from .atomic import entry_name
 from .export import Collected, ExportPiece, drawing_page, face_pages, rasterise
 from .hexmap import HexGeometry
 from .impose import Drawing
@@ -400,11 +401,12 @@ def vassal_module(collected: Collected, dpi: int) -> tuple[dict[str, bytes], str
 
 
 def zip_bytes(files: dict[str, bytes]) -> bytes:
-    """A zip of ``files`` in the given order, every entry dated ``ZIP_TIME``."""
+    """A zip of ``files`` in the given order, every entry dated ``ZIP_TIME``; an entry name
+    that would lead out of the folder it is unpacked into is refused (``entry_name``)."""
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w") as archive:
         for name, data in files.items():
-            info = zipfile.ZipInfo(name, date_time=ZIP_TIME)
+            info = zipfile.ZipInfo(entry_name(name), date_time=ZIP_TIME)
             info.compress_type = zipfile.ZIP_DEFLATED
             info.external_attr = 0o644 << 16
             archive.writestr(info, data, compresslevel=6)

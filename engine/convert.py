@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import re
 import types
 import typing
 from collections.abc import Mapping
@@ -16,6 +17,7 @@ from functools import cache
 from typing import Any, Literal, Union
 
 from .errors import Problem
+from .inputs import quote
 from .model import FrozenDict, Item, Where
 from .yamlnodes import LList, LMap
 
@@ -32,6 +34,23 @@ class Context:
 
 
 _INVALID = object()
+
+#: An id: ASCII letters, digits, ``.``, ``_`` and ``-``, not starting with ``.``, without
+#: ``..``. Ids become file names (piece images, kit pages, export folders) and are printed
+#: in a terminal, so a separator, a control character or a path step is refused.
+ID_PATTERN = re.compile(r"[A-Za-z0-9_-][A-Za-z0-9._-]*")
+#: The longest id (the longest shipped is 43 characters; a piece's file name adds about 30).
+ID_MOST = 64
+
+
+def id_problem(text: str) -> str | None:
+    """Why ``text`` is not an id (docs/data-format.md, "Records: the common keys"), or None."""
+    if len(text) > ID_MOST:
+        return f"id {quote(text)} is longer than {ID_MOST} characters"
+    if not ID_PATTERN.fullmatch(text) or ".." in text:
+        return (f"id {quote(text)} is not allowed (letters, digits, '.', '_' and '-', not "
+                f"starting with '.', without '..')")
+    return None
 
 
 def freeze(value: Any) -> Any:
@@ -115,12 +134,15 @@ def _tuple(raw, item_tp, ctx, path, line):
     out = []
     for i, item in enumerate(raw):
         item_line = raw.line_of(i) if isinstance(raw, LList) else line
-        out.append(to_type(item, item_tp, ctx, f"{path}[{_item_name(item, i)}]", item_line))
+        out.append(to_type(item, item_tp, ctx, f"{path}[{item_name(item, i)}]", item_line))
     return _INVALID if any(v is _INVALID for v in out) else tuple(out)
 
 
-def _item_name(item: Any, index: int) -> str:
-    if isinstance(item, dict) and isinstance(item.get("id"), str):
+def item_name(item: Any, index: int) -> str:
+    """How a key path names a list item: its id, or its index when it has no id or one that
+    is no id (too long to print, or holding characters a path must not show)."""
+    if isinstance(item, dict) and isinstance(item.get("id"), str) and not id_problem(
+            item["id"]):
         return item["id"]
     return str(index)
 
@@ -187,6 +209,12 @@ def to_record(raw: Any, cls: type, ctx: Context, path: str, line: int) -> Any:
         if "extra" in kwargs:
             kwargs["extra"] = freeze({k: v for k, v in kwargs["extra"].items()
                                       if k not in unknown})
+    if isinstance(kwargs.get("id"), str) and issubclass(cls, Item):
+        bad_id = id_problem(kwargs["id"])
+        if bad_id:
+            ctx.problem(raw.line_of("id") if isinstance(raw, LMap) else line, f"{path}.id",
+                        bad_id)
+            ok = False
     if not ok:
         return _INVALID
     if issubclass(cls, Item):

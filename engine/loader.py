@@ -333,7 +333,7 @@ def _game_info(documents, folder: Path, shown: str, problems: list[Problem]) -> 
 
 
 def _records(value, section: str, cls, ctx, line: int) -> list:
-    from .convert import to_record
+    from .convert import item_name, to_record
     from .yamlnodes import LList
 
     if not isinstance(value, list):
@@ -342,8 +342,7 @@ def _records(value, section: str, cls, ctx, line: int) -> list:
     out = []
     for i, raw in enumerate(value):
         item_line = value.line_of(i) if isinstance(value, LList) else line
-        name = raw.get("id") if isinstance(raw, dict) and isinstance(raw.get("id"), str) else i
-        record = to_record(raw, cls, ctx, f"{section}[{name}]", item_line)
+        record = to_record(raw, cls, ctx, f"{section}[{item_name(raw, i)}]", item_line)
         if isinstance(record, cls):
             out.append(record)
     return out

@@ -69,6 +69,13 @@ def hexside_pairs(feature) -> list[tuple[str, str]]:
     return out
 
 
+def path_hexes(feature) -> list[str]:
+    """A line feature's ``path: [hex, hex, ...]`` (a road, a railway), in order; [] for a
+    feature without one."""
+    path = feature.get("path") or ()
+    return [str(h) for h in path] if isinstance(path, list | tuple) else [str(path)]
+
+
 def grid_of(hex_map: HexMap) -> HexGrid:
     return _memo("grid", hex_map, _grid)
 
@@ -85,22 +92,24 @@ class MapNames:
     terrains: frozenset[str]  # hex terrains (the map default included when a hex has it)
     hexsides: frozenset[str]  # kinds of hexside features (river, fortified-line)
     features: frozenset[str]  # kinds of features in hexes that are not terrain (city, town)
+    lines: frozenset[str] = frozenset()  # kinds of line features with a path (road, railway)
 
 
 def map_names(hex_map: HexMap) -> MapNames:
     hexsides = {f.kind for f in hex_map.features if f.get("hexsides")}
     features = {f.kind for f in hex_map.features
-                if (f.hexes or f.get("path")) and feature_terrain(f) is None
-                and not f.get("hexsides")}
+                if f.hexes and feature_terrain(f) is None and not f.get("hexsides")}
+    lines = {f.kind for f in hex_map.features if f.get("path")}
     return MapNames(frozenset(hex_terrains(hex_map).values()), frozenset(hexsides),
-                    frozenset(features))
+                    frozenset(features), frozenset(lines))
 
 
 def game_names(game: Game) -> MapNames:
     names = [map_names(m) for m in game.hex_maps]
     return MapNames(frozenset().union(*(n.terrains for n in names)),
                     frozenset().union(*(n.hexsides for n in names)),
-                    frozenset().union(*(n.features for n in names)))
+                    frozenset().union(*(n.features for n in names)),
+                    frozenset().union(*(n.lines for n in names)))
 
 
 def effects(game: Game) -> dict[str, TerrainEffect]:

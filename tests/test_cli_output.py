@@ -333,3 +333,26 @@ def test_a_referee_refusal_and_data_problems_are_wrapped_too(tmp_path, tiny_game
     for args in (("games", str(tiny_game)), ("verify", str(tiny_game), "--data")):
         lines = _assert_wrapped_like_the_wide_one(args, 2)
         assert lines[0].startswith(str(tiny_game)), lines
+
+
+def test_game_text_cannot_drive_the_terminal(tiny_game):
+    """Names and texts of a game folder holding escape sequences (clear the screen and print
+    a fake 'data OK', set the window title, write the clipboard) and a bidi override are
+    printed as escapes by every command, in text and in JSON."""
+    from data_edits import edit
+
+    edit(tiny_game, "name: Tiny test game", 'name: "\\e[2J\\e[Htiny: data OK \\e]0;pwned\\a'
+         '\\e]52;c;ZWNobyBoaQ==\\a\\u202eevil"')
+    edit(tiny_game, "summary: Capacity given twice", 'summary: "\\e[31mred\\x9b2J"')
+    edit(tiny_game, "name: Hit table", 'name: "\\e[1mHit\\u2066"')
+    folder = str(tiny_game)
+    for args in (("games", folder), ("games", folder, "--json"), ("errata", folder),
+                 ("tables", folder), ("tables", folder, "--json"),
+                 ("verify", folder, "--data"),
+                 ("lookup", folder, "hit", "roll=1", "armored=yes")):
+        result = CliRunner().invoke(main, list(args))
+        assert result.exit_code == 0, (args, result.output)
+        for ch in ("\x1b", "\x07", "\x9b", "\u202e", "\u2066"):
+            assert ch not in result.output, (args, result.output)
+    shown = CliRunner().invoke(main, ["games", folder]).output
+    assert "\\x1b[2J\\x1b[Htiny: data OK \\x1b]0;pwned\\x07" in shown

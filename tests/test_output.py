@@ -8,7 +8,10 @@ from hypothesis import strategies as st
 from warpress.output import (
     fit,
     plain_steps,
+    printable,
     rules_text,
+    say_json,
+    single_line,
     terminal_width,
     text_width,
     wrap_line,
@@ -108,3 +111,40 @@ def test_a_long_path_is_cut_after_a_slash():
     assert all(text_width(x) <= 40 for x in out), out
     assert len(out) > 2 and all(x.endswith("/") for x in out[:-1]), out
     assert "".join(x.lstrip() for x in out) == f"midway: 7 pages -> {path}"
+
+
+#: What a game's text could hold to drive a terminal: clear the screen and home the cursor,
+#: set the window title (OSC 0), write the clipboard (OSC 52), a C1 CSI, bidi overrides.
+DRIVING = ("\x1b[2J\x1b[H", "\x1b]0;pwned\x07", "\x1b]52;c;ZWNobyBoaQ==\x07", "\x9b2J",
+           "\u202eevil\u202c", "\u2066x\u2069", "\u200f", "\r", "\x7f")
+
+
+@pytest.mark.parametrize("text", DRIVING)
+def test_controls_are_shown_as_escapes(text):
+    shown = printable(f"name {text} end")
+    assert shown.isprintable() and shown.startswith("name \\") and shown.endswith(" end")
+    assert fit(f"a\n{text}") == f"a\n{printable(text)}"
+
+
+def test_newlines_are_kept_by_printable_and_escaped_by_single_line():
+    assert printable("a\nb") == "a\nb"
+    assert single_line("a\nb\x1b") == "a\\nb\\x1b"
+    assert printable("赤城 Akagi (3)") == "赤城 Akagi (3)"
+
+
+@given(st.text())
+def test_printable_text_holds_no_control_but_newlines(text):
+    import unicodedata
+
+    bidi = set("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+    assert all(ch == "\n" or unicodedata.category(ch) not in ("Cc", "Zl", "Zp")
+               and ch not in bidi for ch in printable(text))
+
+
+@pytest.mark.parametrize("text", DRIVING)
+def test_json_escapes_them_and_reads_back_the_same(capsys, text):
+    import json
+
+    say_json({"name": text, "id": "x"})
+    out = capsys.readouterr().out
+    assert out.isascii() and json.loads(out) == {"name": text, "id": "x"}

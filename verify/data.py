@@ -35,6 +35,7 @@ from ..engine.model import (
     Track,
 )
 from ..engine.tables import matches, norm, parse_condition
+from ..engine.terrain import grid_of, path_hexes
 from .forms import FORM_CHECKS
 from .play import check_play
 
@@ -464,6 +465,7 @@ def _check_hex_map(hex_map: HexMap) -> Iterator[Problem]:
                                f"hex {h!r} is not on the map ({hex_map.hex_ids[0]}.."
                                f"{hex_map.hex_ids[-1]})")
         yield from _check_hexsides(hex_map, feature, f"{path}.features[{feature.id}].hexsides")
+        yield from _check_path(hex_map, feature, f"{path}.features[{feature.id}].path")
 
 
 def _check_hexsides(hex_map: HexMap, feature, path: str) -> Iterator[Problem]:
@@ -482,6 +484,30 @@ def _check_hexsides(hex_map: HexMap, feature, path: str) -> Iterator[Problem]:
         elif grid.distance(*ends) != 1:
             yield _problem(feature, path, f"hexside {side!r}: {ends[0]} and {ends[1]} are "
                                           f"not neighbours")
+
+
+def _check_path(hex_map: HexMap, feature, path: str) -> Iterator[Problem]:
+    """A line feature's ``path`` is a list of at least two hexes of the map, each the
+    neighbour of the one before it."""
+    declared = feature.get("path")
+    if declared is None:
+        return
+    if not isinstance(declared, (list, tuple)) or len(declared) < 2:
+        yield _problem(feature, path, f"path {declared!r} is not a list of at least two hexes "
+                                      f"(e.g. [{hex_map.hex_ids[0]}, {hex_map.hex_ids[1]}])")
+        return
+    hexes = path_hexes(feature)
+    off = [h for h in hexes if h not in hex_map.hex_set]
+    for h in off:
+        yield _problem(feature, path, f"hex {h!r} is not on the map ({hex_map.hex_ids[0]}.."
+                                      f"{hex_map.hex_ids[-1]})")
+    if off:
+        return
+    grid = grid_of(hex_map)
+    for a, b in itertools.pairwise(hexes):
+        if grid.distance(a, b) != 1:
+            yield _problem(feature, path, f"path step {a} -> {b}: {a} and {b} are not "
+                                          f"neighbours")
 
 
 def _check_point_map(point_map: PointMap) -> Iterator[Problem]:

@@ -105,7 +105,7 @@ def check_terrain(game: Game) -> Iterator[Problem]:
                        f"only one entry may be the default (also {defaults[0].id!r})")
     for hex_map in game.hex_maps:
         yield from _check_map_terrain(game, hex_map, chart, bool(defaults))
-    used = names.terrains | names.hexsides | names.features
+    used = names.terrains | names.hexsides | names.features | names.lines
     for entry in game.terrain:
         if entry.id not in used and not entry.default:
             yield _problem(entry, f"terrain[{entry.id}]",
@@ -132,6 +132,11 @@ def _check_map_terrain(game: Game, hex_map: HexMap, chart, has_default: bool
         if feature.get("hexsides") and feature.kind not in chart:
             yield _problem(feature, f"{path}.features[{feature.id}].kind",
                            f"hexside kind {feature.kind!r} has no entry in the terrain effects "
+                           f"chart (terrain: {_listed(chart)}); add one (it may have no "
+                           f"effect)")
+        if feature.get("path") and feature.kind not in chart:
+            yield _problem(feature, f"{path}.features[{feature.id}].kind",
+                           f"line kind {feature.kind!r} has no entry in the terrain effects "
                            f"chart (terrain: {_listed(chart)}); add one (it may have no "
                            f"effect)")
 

@@ -208,3 +208,25 @@ def test_build_makes_the_kit_with_the_umask_and_cleans_old_leftovers(tiny_game, 
         os.umask(previous)
     assert sorted(p.name for p in out.iterdir()) == ["tiny"]
     assert stat.S_IMODE((out / "tiny").stat().st_mode) == 0o755
+
+
+@pytest.mark.parametrize("name", ["../escaped.png", "images/../../x", "/etc/x", "a//b", "./a",
+                                  "a\\..\\b", "C:x", "", "a/\x1b[2J"])
+def test_a_name_leading_out_of_the_folder_is_refused_and_nothing_is_written(tmp_path, name):
+    kit = tmp_path / "out" / "kit"
+    with pytest.raises(BadInput, match="would lead outside its folder"):
+        replace_folder(kit, lambda staging: write_files(staging, {"a.png": b"1", name: b"2"}))
+    assert sorted(p.name for p in tmp_path.rglob("*")) == ["out"]
+
+
+def test_a_link_in_the_staging_folder_is_not_written_through(tmp_path):
+    outside = tmp_path / "outside"
+    outside.mkdir()
+
+    def write(staging: Path) -> None:
+        (staging / "images").symlink_to(outside)
+        write_files(staging, {"images/x.png": b"1"})
+
+    with pytest.raises(BadInput, match="would be written outside"):
+        replace_folder(tmp_path / "out" / "kit", write)
+    assert not list(outside.iterdir())

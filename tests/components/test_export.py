@@ -117,3 +117,23 @@ def test_a_file_in_the_way_is_refused_before_any_work(tmp_path, monkeypatch):
     monkeypatch.setattr(export, "collect", lambda game: pytest.fail("laid out"))
     with pytest.raises(BadInput, match="midway-vassal"):
         export_game(builtin("midway"), "vassal", tmp_path)
+
+
+@pytest.mark.parametrize("fmt", ["pieces", "tts", "vassal"])
+def test_an_id_leading_out_of_the_folder_writes_nothing_anywhere(corps_game, tmp_path,
+                                                                  monkeypatch, fmt):
+    """A unit id ``s5/../../../../ESCAPED`` is refused when the game is loaded: no file
+    appears outside --out (nor inside it), whatever the depth of the working folder."""
+    from data_edits import edit
+
+    for name in ("{id: s3,", "unit: s3,"):
+        edit(corps_game, name, name.replace("s3", '"s5/../../../../ESCAPED"'),
+             "units.yaml")
+    work = tmp_path / "a" / "b" / "c" / "d"
+    work.mkdir(parents=True)
+    monkeypatch.chdir(work)
+    out = cli("export", str(corps_game), "--format", fmt, "--dpi", "20", "--out", "out")
+    assert out.exit_code == 2, out.output
+    assert "units[5].id: id 's5/../../../../ESCAPED' is not allowed" in out.output
+    assert [p for p in tmp_path.rglob("*") if "ESCAPED" in p.name] == []
+    assert not (work / "out").exists()

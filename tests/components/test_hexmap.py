@@ -3,6 +3,9 @@ with a legend of everything drawn."""
 
 from __future__ import annotations
 
+import itertools
+import math
+
 import pytest
 from warpress.components.hexmap import (
     COLOURS,
@@ -175,3 +178,60 @@ def test_the_games_style_section_gives_the_terrain_looks():
     assert by_id(items, "hex-A-1")["hex-A-1"].style.fill == "#123456"
     assert "Open sea 外洋" in legend_text(items)
     assert terrain_looks(builtin("midway"))["sea"] == TERRAIN["sea"]
+
+
+# --- line features (a path through hex centres) --------------------------------------------
+
+
+def line_feature(**kw) -> Feature:
+    path = kw.pop("path")
+    base = feature(**kw)
+    return Feature(id=base.id, kind=base.kind, name=base.name,
+                   extra=FrozenDict({**base.extra, "path": path}))
+
+
+def test_a_road_runs_through_the_centres_of_its_path_in_order():
+    hex_map = field(line_feature(id="pike", kind="road", name="Pike",
+                                 path=["A-1", "B-1", "C-1", "C-2"]))
+    items = drawn(hex_map)
+    geo = HexGeometry.of(hex_map)
+    index = geo.index()
+    road = by_id(items, "feature-pike")["feature-pike"]
+    assert road.cls.split()[:3] == ["feature", "line", "road"]
+    strokes = [i for i in walk([road]) if isinstance(i, Polygon)]
+    centres = tuple(geo.centre(*index[h]) for h in ("A-1", "B-1", "C-1", "C-2"))
+    assert [s.points for s in strokes] == [centres, centres]
+    assert all(not s.closed and s.style.fill is None for s in strokes)
+    assert {s.style.stroke for s in strokes} == {"#6e4a1e", "#d9a53f"}  # ochre on brown
+    assert "Pike" in legend_text(items)
+
+
+def test_a_railway_is_a_black_line_with_cross_ties_along_it():
+    hex_map = field(line_feature(id="line", kind="railway", name="Railway",
+                                 path=["A-2", "B-2", "C-2"]))
+    items = drawn(hex_map)
+    rail = by_id(items, "feature-line")["feature-line"]
+    (track,) = [i for i in walk([rail]) if isinstance(i, Polygon)]
+    assert track.style.stroke == "#111111"
+    ties = [i for i in walk([rail]) if isinstance(i, Line)]
+    length = sum(math.dist(a, b) for a, b in itertools.pairwise(track.points))
+    assert len(ties) == round(length / 1.6)  # a tie every 1.6 mm
+    for tie in ties:
+        assert math.isclose(math.dist((tie.x1, tie.y1), (tie.x2, tie.y2)), 1.7)
+    legend = next(i for i in items if isinstance(i, Group) and i.cls == "map-legend")
+    swatches = [i for i in walk(legend.items) if isinstance(i, Group)
+                and i.cls == "legend-swatch"]
+    assert any(sum(isinstance(x, Line) for x in walk(s.items)) > 3 for s in swatches)
+
+
+def test_a_line_features_declared_colour_and_line_are_drawn():
+    items = drawn(field(line_feature(id="track", kind="trail", color="purple", line="dashed",
+                                     path=["A-1", "A-2"])))
+    (stroke,) = [i for i in walk([by_id(items, "feature-track")["feature-track"]])
+                 if isinstance(i, Polygon)]
+    assert stroke.style.stroke == COLOURS["purple"] and stroke.style.dash == (2.0, 1.2)
+
+
+def test_a_path_hex_off_the_map_stops_the_build_naming_it():
+    with pytest.raises(BadInput, match="feature 'pike': path hex 'Z-9' is not on the map"):
+        drawn(field(line_feature(id="pike", kind="road", path=["A-1", "Z-9"])))

@@ -357,3 +357,12 @@ def test_charts_are_legible_pages(modules):
     assert len(charts) == len(collect(builtin("nimitz")).charts)
     image = Image.open(io.BytesIO(module.read(f"images/{charts[0].get('fileName')}")))
     assert min(image.size) >= math.floor(210 / 25.4 * vassal.CHART_DPI)  # an A4 page at 150 dpi
+
+
+@pytest.mark.parametrize("name", ["../../evil.sh", "/etc/evil", "images/../../evil",
+                                  "images\\..\\..\\evil"])
+def test_a_zip_entry_leading_out_of_the_module_is_refused(name):
+    from warpress.engine.errors import BadInput
+
+    with pytest.raises(BadInput, match="would lead outside its folder"):
+        vassal.zip_bytes({"buildFile.xml": b"<x/>", name: b"#!/bin/sh"})

@@ -7,6 +7,7 @@ import pickle
 
 import pytest
 from warpress.engine.errors import BadInput, DataError
+from warpress.engine.inputs import quote
 from warpress.engine.loader import game_dir, load_cached, load_game
 from warpress.engine.model import Constant, Unit
 
@@ -85,3 +86,31 @@ def test_a_number_must_be_finite(tiny_game):
     with pytest.raises(DataError) as info:
         load_game(str(tiny_game))
     assert "hex_size_mm: expected a finite number, got inf" in str(info.value.problems[0])
+
+
+@pytest.mark.parametrize("bad", ["s5/../../../../ESCAPED", "..", ".hidden", "a..b", "a b",
+                                 "a\\b", "a:b", "x\x1b[2J", "\u202eevil", "赤城", "x" * 65])
+def test_an_id_is_letters_digits_dot_underscore_and_hyphen(tiny_game, bad):
+    from data_edits import edit
+
+    edit(tiny_game, "{id: tank,", "{id: " + yaml_text(bad) + ",")
+    with pytest.raises(DataError) as info:
+        load_game(str(tiny_game))
+    (problem,) = info.value.problems
+    assert problem.path == "units[0].id" and problem.line > 0
+    assert problem.message.startswith(f"id {quote(bad)} is ")
+
+
+@pytest.mark.parametrize("good", ["tank", "F-6", "E7", "0712", "a.b", "_x", "x" * 64])
+def test_ids_of_the_grammar_load(tiny_game, good):
+    from data_edits import edit
+
+    edit(tiny_game, "{id: tank,", "{id: " + yaml_text(good) + ",")
+    assert load_game(str(tiny_game)).units[0].id == good
+
+
+def yaml_text(text: str) -> str:
+    """``text`` as a YAML double-quoted scalar."""
+    import json
+
+    return json.dumps(text)

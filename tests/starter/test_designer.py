@@ -109,13 +109,15 @@ def test_the_map_draws_the_river_on_its_hexsides_and_the_terrain(kit, game):
         assert any(terrain in c.split() for c in classes), terrain
     assert classes.count("point-symbol city") == 2
     assert {"hex terrain-clear city northtown", "hex terrain-clear city southport"} <= set(classes)
+    assert {"feature line road north-road", "feature line railway north-railway"} <= set(classes)
 
 
 def test_the_play_aid_prints_the_crt_the_terrain_chart_and_the_stacking_limit(kit):
     aid = next((kit / "svg").glob("*sheets-and-play-aids*.svg"))
     texts = [e.text for e in ET.parse(aid).iter(f"{SVG}text") if e.text]
     for word in ("Combat results table", "Terrain effects chart", "Weather", "Stacking",
-                 "1-2", "6-1", "DRL", "Forest", "River (hexside)", "City (in the hex)"):
+                 "1-2", "6-1", "DRL", "Forest", "River (hexside)", "City (in the hex)",
+                 "Road (line)", "Railway (line)", "1 MP a hex along it"):
         assert any(word in t for t in texts), word
 
 
@@ -191,6 +193,35 @@ def test_a_hexside_of_two_hexes_apart_is_refused(copy):
             "'0704/0707': 0704 and 0707 are not neighbours" in refused(copy))
 
 
+def test_a_road_step_between_hexes_that_do_not_touch_is_refused(copy):
+    edit(copy / "map.yaml", '"0704", "0705", "0806"', '"0704", "0806"')
+    line = line_of(copy / "map.yaml", "- {id: north-road,")
+    assert (f"{copy}/map.yaml:{line}: hex_maps[map].features[north-road].path: path step "
+            "0704 -> 0806: 0704 and 0806 are not neighbours" in refused(copy))
+
+
+def test_a_railway_hex_off_the_map_is_refused(copy):
+    edit(copy / "map.yaml", 'path: ["0101",', 'path: ["0100",')
+    line = line_of(copy / "map.yaml", "- {id: north-railway,")
+    assert (f"{copy}/map.yaml:{line}: hex_maps[map].features[north-railway].path: hex '0100' "
+            "is not on the map (0101..1008)" in refused(copy))
+
+
+def test_a_path_of_one_hex_is_refused(copy):
+    edit(copy / "map.yaml", 'path: ["0101", "0201", "0301", "0302"]', 'path: "0101"')
+    line = line_of(copy / "map.yaml", "- {id: north-railway,")
+    assert (f"{copy}/map.yaml:{line}: hex_maps[map].features[north-railway].path: path '0101' "
+            "is not a list of at least two hexes" in refused(copy))
+
+
+def test_a_line_kind_without_a_terrain_chart_entry_is_refused(copy):
+    line = edit(copy / "terrain.yaml", "  - {id: railway, name: Railway,",
+                "  - {id: rail, name: Railway,")
+    output = refused(copy)
+    assert "line kind 'railway' has no entry in the terrain effects chart" in output
+    assert f"{copy}/terrain.yaml:{line}: terrain[rail]: 'rail' is no terrain" in output
+
+
 def test_three_steps_on_a_two_step_counter_are_refused(copy):
     edit(copy / "units.yaml", "count: 1, steps: 2,", "count: 1, steps: 3,")
     line = line_of(copy / "units.yaml", "- {id: n1,")  # the unit's line
@@ -199,11 +230,10 @@ def test_three_steps_on_a_two_step_counter_are_refused(copy):
 
 
 def test_a_city_that_does_not_exist_is_refused(copy):
-    edit(copy / "play.yaml", "params: {cities: [northtown, southport]}",
-         "params: {city: moskva}")
+    edit(copy / "play.yaml", "features: [northtown, southport]", "features: [moskva]")
     line = line_of(copy / "play.yaml", "- id: cities")  # the condition's line
-    assert (f"{copy}/play.yaml:{line}: victory[cities].params.city: city 'moskva' does "
-            "not exist (have: northtown, southport)" in refused(copy))
+    assert (f"{copy}/play.yaml:{line}: victory[cities].features: 'moskva' is no map "
+            "feature" in refused(copy))
 
 
 def test_two_units_beyond_the_stacking_limit_are_refused(copy):
