@@ -10,7 +10,6 @@ from ..engine.errors import BadInput, Problem
 from ..engine.model import Game, Item, Place, Selector
 from ..engine.play.sequence import turns
 from ..engine.play.setup import initial_position, scenario_names
-from ..engine.terrain import grid_of
 
 #: phases a side acts in (``who`` must be a side)
 INTERACTIVE = ("move", "rail", "combat", "replacements", "reinforcements")
@@ -51,7 +50,6 @@ def check_play(game: Game) -> Iterator[Problem]:
     """Every play-form problem of ``game`` (none when it has no ``play`` and no ``do:``)."""
     names = _Names(game)
     yield from _check_sequence(game, names)
-    yield from path_problems(game)
     if game.play is None:
         return
     yield from _check_rules(game, names)
@@ -317,22 +315,3 @@ def _check_setup(game: Game) -> Iterator[Problem]:
             initial_position(game, name)
         except BadInput as exc:
             yield Problem(f"{game.id} set-up", 0, f"scenario {name}", str(exc))
-
-
-def path_problems(game: Game) -> Iterator[Problem]:
-    """Line features (``path:``): every hex on the map, each next to the one before."""
-    for hex_map in game.hex_maps:
-        grid = grid_of(hex_map)
-        for f in hex_map.features:
-            path = f.get("path")
-            if not path:
-                continue
-            where = f"hex_maps[{hex_map.id}].features[{f.id}].path"
-            hexes = [str(h) for h in path]
-            for hex_id in hexes:
-                if hex_id not in hex_map.hex_set:
-                    yield _problem(f, where, f"{hex_id!r} is not a hex of the map")
-            for a, b in zip(hexes, hexes[1:], strict=False):
-                if a in hex_map.hex_set and b in hex_map.hex_set and grid.distance(a, b) != 1:
-                    yield _problem(f, where, f"{a} and {b} are not neighbours: a path goes "
-                                   f"hex by hex")
