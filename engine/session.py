@@ -25,7 +25,7 @@ A session is a directory (``--session DIR``) holding
 ``key``
     32 random bytes (hex), the per-session obfuscation key.
 ``.lock``
-    Locked exclusively (portalocker, non-blocking) by every command that writes: a second
+    Locked exclusively (``flock``, non-blocking) by every command that writes: a second
     one on the same session at the same time is refused as busy. ``status`` and ``log`` take
     no lock and write nothing, so they work in a folder the user cannot write: they read
     ``state.json`` before ``log.jsonl``, and as a writer appends to the log before it replaces
@@ -108,7 +108,15 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-import portalocker
+try:  # an exclusive lock: the system's own on POSIX (no import cost), portalocker elsewhere
+    import fcntl
+
+    _BUSY: tuple[type[Exception], ...] = (BlockingIOError, PermissionError)
+except ImportError:  # pragma: no cover - Windows
+    fcntl = None
+    import portalocker
+
+    _BUSY = (portalocker.LockException,)
 
 from .decisions import Decision
 from .dice import SeededDice, derived_seed
@@ -602,27 +610,42 @@ def _append(log: _Log, record: dict[str, Any]) -> None:
 
 
 class _Lock:
-    """An exclusive, non-blocking lock (portalocker) on DIR/.lock, held until
-    :meth:`release`; BadInput "busy" when another command holds it, SessionUnwritable when
-    the folder cannot be written."""
+    """An exclusive, non-blocking lock on DIR/.lock (``fcntl.flock`` on POSIX, portalocker
+    elsewhere), held until :meth:`release`; BadInput "busy" when another command holds it,
+    SessionUnwritable when the folder cannot be written. Commands that only read take
+    none."""
 
     def __init__(self, directory: Path):
         path = directory / LOCK
         self.handle = os.fdopen(_open_file(path, os.O_RDWR | os.O_CREAT), "r+b")
         try:
-            portalocker.lock(self.handle, portalocker.LockFlags.EXCLUSIVE
-                             | portalocker.LockFlags.NON_BLOCKING)
-        except portalocker.LockException:
+            _lock(self.handle)
+        except _BUSY:
             self.handle.close()
-            raise BadInput(f"session {directory} is busy: another warpress referee command "
+            raise BadInput(f"session {directory} is busy: another warpress play command "
                            f"holds {path}; try again when it has finished") from None
 
     def release(self) -> None:
         if not self.handle.closed:
             try:
-                portalocker.unlock(self.handle)
+                _unlock(self.handle)
             finally:
                 self.handle.close()
+
+
+def _lock(handle) -> None:
+    if fcntl is not None:
+        fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    else:  # pragma: no cover - Windows
+        portalocker.lock(handle, portalocker.LockFlags.EXCLUSIVE
+                         | portalocker.LockFlags.NON_BLOCKING)
+
+
+def _unlock(handle) -> None:
+    if fcntl is not None:
+        fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
+    else:  # pragma: no cover - Windows
+        portalocker.unlock(handle)
 
 
 # --------------------------------------------------------------------------- scenario
