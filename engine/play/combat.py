@@ -198,7 +198,7 @@ def resolve(ctx: Context, position: Position, battle: dict) -> Position:
         lines.append(f"roll {roll}: {code}")
     rules = tuple(dict.fromkeys(t.rules or ()))
     attackers = ", ".join(battle["attackers"])
-    ctx.say(position, f"{attackers} attack {battle['hex']}: {code} "
+    ctx.say(position, f"attack on {battle['hex']} by {attackers}: {code} "
                       f"({meaning(table.crt, code)}); " + "; ".join(lines), rules,
             result=code, roll=roll, hex=battle["hex"])
     defenders = position.in_hex(battle["hex"])

@@ -171,11 +171,24 @@ def _allowed(ctx: Context, position: Position, command: str) -> None:
                                 f"{what} is due first ({' or '.join(ANSWERS[due.kind])})")
         return
     p = flow.current(ctx, position)
-    allowed = (*PHASE_ACTIONS.get(p.do or "", ()), "end")
+    allowed = phase_actions(ctx.game, position, p)
     if command not in allowed:
         raise RuleViolation(p.rule[0] if p.rule else "sequence",
                             f"{command} is not allowed in phase {p.name or p.id} (it allows: "
                             f"{', '.join(allowed)})")
+
+
+def phase_actions(game: Game, position: Position, p) -> tuple[str, ...]:
+    """The actions the phase allows now: its kind's, ``end``; in a combat phase whose
+    battles are declared first, ``attack`` while declaring and ``resolve`` after."""
+    actions = PHASE_ACTIONS.get(p.do or "", ())
+    if p.do == "combat":
+        declare_all = game.play.combat is not None and game.play.combat.declare == "all"
+        step = position.data.get("step")
+        actions = ("resolve",) if step == "resolve" else ("attack",)
+        if step == "resolve" or not declare_all:
+            return actions if step == "resolve" else ("attack", "end")
+    return (*actions, "end")
 
 
 def _due_text(due) -> str:
@@ -365,6 +378,11 @@ def _place(ctx: Context, position: Position, args: dict) -> Position:
 
 
 def _end(ctx: Context, position: Position, args: dict) -> Position:
+    p = flow.current(ctx, position)
+    declaring = p.do == "combat" and position.data.get("step") == "declare" and \
+        position.data.get("battles")
+    ctx.say(position, f"{p.name or p.id}: {'battles declared' if declaring else 'ends'}",
+            p.rule)
     return flow.end_phase(ctx, position)
 
 
@@ -508,7 +526,7 @@ def view(game: Game, position: Position) -> dict[str, Any]:
         "game": game.id, "scenario": position.scenario, "turn": position.turn,
         "turns": turns_text, "phase": position.phase, "phase_name": p.name if p else None,
         "acting": position.side, "over": position.over,
-        "awaiting": _awaiting(position, p),
+        "awaiting": _awaiting(game, position, p),
         "due": {"kind": due.kind, "side": due.side, "rules": list(due.rule),
                 "data": dict(due.data)} if due else None,
         "pieces": pieces, "control": dict(sorted(position.control.items())),
@@ -530,7 +548,7 @@ def _turns(game: Game) -> int:
     return len(turns(game))
 
 
-def _awaiting(position: Position, p) -> list[str]:
+def _awaiting(game: Game, position: Position, p) -> list[str]:
     if position.over:
         return []
     due = position.due
@@ -538,4 +556,4 @@ def _awaiting(position: Position, p) -> list[str]:
         return list(ANSWERS.get(due.kind, ()))
     if p is None:
         return []
-    return [*PHASE_ACTIONS.get(p.do or "", ()), "end"]
+    return list(phase_actions(game, position, p))

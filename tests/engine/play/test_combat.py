@@ -170,7 +170,7 @@ def test_battles_declared_first(mini_dir):
     assert p.piece("r1").place == "0502" and p.piece("r2").step == 2   # nothing rolled yet
     p = act(game, p, "end")
     assert p.data["step"] == "resolve"
-    with pytest.raises(RuleViolation, match="still to be resolved"):
+    with pytest.raises(RuleViolation, match=r"it allows: resolve"):
         act(game, p, "end")
     p = act(game, p, "resolve", 1, hex="0603")                   # 9:6 -> 1-1, roll 1: DR
     assert p.piece("r2").place != "0603" or p.pending
