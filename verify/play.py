@@ -218,15 +218,23 @@ def _check_place(place: Place, path: str, names: _Names) -> Iterator[Problem]:
 # --- conditions, reinforcements, replacements -----------------------------------------------
 
 
+def _turns(game: Game) -> set[int] | None:
+    """The game's turns, or None when its turn rules are broken (reported once)."""
+    try:
+        return set(turns(game))
+    except BadInput:
+        return None
+
+
 def _check_conditions(game: Game, names: _Names) -> Iterator[Problem]:
-    known = set(turns(game))
+    known = _turns(game)
     for c in game.conditions:
         path = f"conditions[{c.id}]"
         if not c.turns and c.table is None:
             yield _problem(c, path, "a condition holds on turns: [...] or after a table's "
                            "result (table: and result:)")
         for t in c.turns:
-            if t not in known:
+            if known is not None and t not in known:
                 yield _problem(c, f"{path}.turns", f"turn {t} is not a turn of the game "
                                f"({_listed(known)})")
         if c.table is not None:
@@ -245,13 +253,13 @@ def _check_conditions(game: Game, names: _Names) -> Iterator[Problem]:
 
 
 def _check_arrivals(game: Game, names: _Names) -> Iterator[Problem]:
-    known = set(turns(game))
+    known = _turns(game)
     for r in game.reinforcements:
         path = f"reinforcements[{r.id}]"
         for unit in r.units:
             if unit not in names.units:
                 yield _problem(r, f"{path}.units", f"{unit!r} is no unit")
-        if r.turn not in known:
+        if known is not None and r.turn not in known:
             yield _problem(r, f"{path}.turn", f"turn {r.turn} is not a turn of the game "
                            f"({_listed(known)})")
         if (r.to is None) == (not r.at):
@@ -310,6 +318,8 @@ def _check_victory(game: Game, names: _Names) -> Iterator[Problem]:
 
 def _check_setup(game: Game) -> Iterator[Problem]:
     """The first position of each scenario can be built (counts, units, hexes)."""
+    if _turns(game) is None:
+        return
     for name in scenario_names(game):
         try:
             initial_position(game, name)
