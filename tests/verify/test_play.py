@@ -86,3 +86,21 @@ def test_a_set_up_beyond_a_units_count(copy):
         "reinforcements:\n  - {id: again, turn: 2, units: [n1], to: reserve, rule: \"4.1\"}\n",
         encoding="utf-8")
     one(copy, "more counters of 'n1' placed than its count")
+
+
+def test_the_play_forms_are_in_the_json_schema(copy):
+    import json
+
+    import jsonschema
+    import yaml
+    from warpress.engine.schema import game_file_schema
+
+    schema = json.loads(json.dumps(game_file_schema()))
+    validator = jsonschema.Draft202012Validator(schema)
+    ridge = Path(__file__).resolve().parents[1] / "fixtures" / "games" / "ridge"
+    for path in [*sorted(copy.glob("*.yaml")), *sorted(ridge.glob("*.yaml"))]:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        errors = sorted(validator.iter_errors(data), key=str)
+        assert not errors, f"{path.name}: {errors[0].message} at {list(errors[0].path)}"
+    bad = {"play": {"turns": {"count": 3}, "zoc": {"kind": "sticky"}}}
+    assert list(validator.iter_errors(bad))

@@ -10,7 +10,7 @@ from warpress.engine.errors import RuleViolation
 from warpress.engine.loader import load_game
 from warpress.engine.play import combat
 
-from .conftest import act, ctx, in_phase, place, start
+from .conftest import RULES, act, ctx, in_phase, place, start
 
 
 def combat_phase(game, **where):
@@ -125,8 +125,6 @@ def test_attacker_retreat(mini):
 
 
 def combat_decision(game, position):
-    from .conftest import RULES
-
     return list(RULES.decision(game, position).actions())
 
 

@@ -10,6 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from warpress.engine.agents import RandomAgent, playout
+from warpress.engine.errors import RuleViolation
 from warpress.engine.loader import load_game
 from warpress.engine.play.game import HexRules
 from warpress.engine.play.setup import scenario_names
@@ -82,8 +83,6 @@ def test_the_same_seed_plays_the_same_game(ridge, seed):
 
 
 def test_after_the_end_every_action_is_refused(ridge):
-    from warpress.engine.errors import RuleViolation
-
     played = play_to_the_end(ridge, 7)
     with pytest.raises(RuleViolation, match="the game is over"):
         RULES.apply(ridge, played.position, "end", {}, None)
