@@ -3,10 +3,14 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
+import jsonschema
 import pytest
+import yaml
 from data_edits import edit, problems
+from warpress.engine.schema import game_file_schema
 from warpress.starter.new import new_game
 
 
@@ -89,12 +93,6 @@ def test_a_set_up_beyond_a_units_count(copy):
 
 
 def test_the_play_forms_are_in_the_json_schema(copy):
-    import json
-
-    import jsonschema
-    import yaml
-    from warpress.engine.schema import game_file_schema
-
     schema = json.loads(json.dumps(game_file_schema()))
     validator = jsonschema.Draft202012Validator(schema)
     ridge = Path(__file__).resolve().parents[1] / "fixtures" / "games" / "ridge"
