@@ -324,7 +324,7 @@ def bench_play(runs: int) -> None:
     piece, move = start.piece("mover"), phase(big, "move")
 
     def moves() -> int:
-        return len(reach(big, replace(start), piece, move).ends)  # a fresh position: no memo
+        return len(reach(big, replace(start), piece, move).costs)  # a fresh position: no memo
 
     seconds, peak = timed_call(moves, max(runs, 20))
     row("legal moves of a 12-MP unit, 60 x 60 map (in process)", seconds, peak, "< 10 ms",

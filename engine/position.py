@@ -20,13 +20,13 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Iterable, Mapping
-from dataclasses import field, replace
+from dataclasses import field
 from functools import cached_property
 from typing import Any
 
 from .errors import BadInput
 from .model import EMPTY, FrozenDict
-from .records import Frozen, frozen_record
+from .records import Frozen, evolve, frozen_record
 
 
 def _empty() -> Mapping[str, Any]:
@@ -90,10 +90,10 @@ class Piece(Frozen):
         return self.kind in ON_BOARD
 
     def at(self, kind: str, place: str | None = None) -> Piece:
-        return replace(self, kind=kind, place=place)
+        return evolve(self, kind=kind, place=place)
 
     def flagged(self, *add: str, drop: Iterable[str] = ()) -> Piece:
-        return replace(self, flags=(self.flags | set(add)) - set(drop))
+        return evolve(self, flags=(self.flags | set(add)) - set(drop))
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"id": self.id, "unit": self.unit, "side": self.side,
@@ -235,25 +235,25 @@ class Position(Frozen):
         """The position with ``piece`` in place of the piece of the same id."""
         index = self._by_id[piece.id]
         pieces = self.pieces[:index] + (piece,) + self.pieces[index + 1:]
-        return replace(self, pieces=pieces)
+        return evolve(self, pieces=pieces)
 
     def with_pieces(self, changed: Iterable[Piece]) -> Position:
         by_id = {p.id: p for p in changed}
         if not by_id:
             return self
-        return replace(self, pieces=tuple(by_id.get(p.id, p) for p in self.pieces))
+        return evolve(self, pieces=tuple(by_id.get(p.id, p) for p in self.pieces))
 
     def with_track(self, track: str, value: Any) -> Position:
-        return replace(self, tracks=FrozenDict({**self.tracks, track: value}))
+        return evolve(self, tracks=FrozenDict({**self.tracks, track: value}))
 
     def with_data(self, **values: Any) -> Position:
-        return replace(self, data=FrozenDict({**self.data, **{k: freeze(v)
+        return evolve(self, data=FrozenDict({**self.data, **{k: freeze(v)
                                                               for k, v in values.items()}}))
 
     def with_control(self, changes: Mapping[str, str]) -> Position:
         if all(self.control.get(h) == s for h, s in changes.items()):
             return self
-        return replace(self, control=FrozenDict({**self.control, **changes}))
+        return evolve(self, control=FrozenDict({**self.control, **changes}))
 
     # -- JSON and hash
 

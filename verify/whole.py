@@ -98,9 +98,9 @@ def _path_of(board, before: Position, piece, target: str, args) -> tuple[int, ..
         return tuple(board.index[h.strip()] for h in str(args["path"]).split(","))
     game = board.game
     p = current_phase(game, before)
-    found = reach(game, before, piece, p, p is not None and p.do == "rail").ends.get(
-        board.index[target])
-    return found[1] if found else ()
+    found = reach(game, before, piece, p, p is not None and p.do == "rail")
+    index = board.index[target]
+    return found.path(index) if index in found.costs else ()
 
 
 def current_phase(game: Game, position: Position):

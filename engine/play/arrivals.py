@@ -17,11 +17,10 @@ eliminated unit (or one in the ``reserve`` pool) back with one step at one of th
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from ..errors import RuleViolation
 from ..model import FrozenDict, Game, Place, Replacement
 from ..position import Piece, Position
+from ..records import evolve
 from .context import Context
 from .control import controlled, take_control
 from .pieces import full_steps, matches, room, unit_of
@@ -134,7 +133,7 @@ def place(ctx: Context, position: Position, unit_id: str, hex_id: str) -> Positi
             ctx.game, piece).rule else rule, f"{unit_id} may not enter at {hex_id} (may: "
                                              f"{names}{', ...' if len(allowed) > 10 else ''})")
     ctx.say(position, f"{unit_id} enters at {hex_id}", _record_of(ctx.game, piece).rule)
-    position = position.with_piece(replace(piece, kind="hex", place=hex_id,
+    position = position.with_piece(evolve(piece, kind="hex", place=hex_id,
                                            props=FrozenDict()))
     position = _placed(position, hex_id)
     return take_control(ctx, position, piece.side, [hex_id])
@@ -150,7 +149,7 @@ def delay_rest(ctx: Context, position: Position) -> Position:
     for piece in arriving(ctx, position, position.side):
         ctx.say(position, f"{piece.id} finds no hex to enter and waits a turn",
                 _record_of(ctx.game, piece).rule)
-        position = position.with_piece(replace(piece, props=FrozenDict(
+        position = position.with_piece(evolve(piece, props=FrozenDict(
             {**piece.props, "turn": position.turn + 1})))
     return position
 
@@ -230,7 +229,7 @@ def rebuild_hexes(ctx: Context, position: Position, piece: Piece) -> list[int]:
     records = [r for r in records_now(ctx.game, position, piece.side)
                if r.rebuild and matches(ctx.game, piece, r.units)]
     places = tuple(p for r in records for p in r.at)
-    probe = replace(piece, step=1)
+    probe = evolve(piece, step=1)
     return place_hexes(ctx, position, piece.side, places, probe)
 
 
@@ -256,7 +255,7 @@ def replace_unit(ctx: Context, position: Position, unit_id: str,
             raise RuleViolation(rule, f"{unit_id} cannot be restored: {why}")
         ctx.say(position, f"{unit_id} is restored to {piece.step + 1} step"
                           f"{'s' if piece.step + 1 > 1 else ''}", rule)
-        position = position.with_piece(replace(piece, step=piece.step + 1).flagged("replaced"))
+        position = position.with_piece(evolve(piece, step=piece.step + 1).flagged("replaced"))
     else:
         if piece not in rebuildable(ctx, position, side):
             raise RuleViolation(rule, f"{unit_id} cannot be rebuilt ({piece.kind}"
@@ -271,7 +270,7 @@ def replace_unit(ctx: Context, position: Position, unit_id: str,
             raise RuleViolation(rule, f"{unit_id} may not be rebuilt in {hex_id} (may: "
                                       f"{names}{', ...' if len(allowed) > 10 else ''})")
         ctx.say(position, f"{unit_id} is rebuilt in {hex_id} with 1 step", rule)
-        position = position.with_piece(replace(piece, kind="hex", place=hex_id, step=1,
+        position = position.with_piece(evolve(piece, kind="hex", place=hex_id, step=1,
                                                flags=frozenset({"rebuilt"})))
         position = _placed(position, hex_id)
         position = take_control(ctx, position, side, [hex_id])

@@ -17,7 +17,6 @@ decision and the session lists its legal answers.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import replace
 from fractions import Fraction
 from itertools import combinations
 from typing import Any
@@ -26,6 +25,7 @@ from ..combat import Fighter, meaning, result_of, tally_column, tally_fighters
 from ..errors import BadInput, RuleViolation
 from ..model import FrozenDict, Game, ResultEffect
 from ..position import Pending, Piece, Position, thaw
+from ..records import evolve
 from .context import Context
 from .control import take_control
 from .pieces import (
@@ -314,7 +314,7 @@ def ask_loss(ctx: Context, position: Position, battle: dict, role: str, steps: i
             data = {"role": role, "units": [p.id for p in units], "steps": steps,
                     "strength": str(strength) if strength is not None else None}
             pending = Pending("loss", owner, (combat_rule(ctx.game),), FrozenDict(data))
-            return replace(position, pending=(pending, *position.pending), side=owner)
+            return evolve(position, pending=(pending, *position.pending), side=owner)
         piece = units[0]
         before = _strength_lost(ctx.game, piece, role)
         position = lose_step(ctx, position, piece, battle, role)
@@ -360,12 +360,12 @@ def lose_step(ctx: Context, position: Position, piece: Piece, battle: dict | Non
     ctx.say(position, f"{piece.id} loses a step ({piece.step - 1} of "
                       f"{full_steps(unit_of(ctx.game, piece))} left)",
             (combat_rule(ctx.game),))
-    return position.with_piece(replace(piece, step=piece.step - 1))
+    return position.with_piece(evolve(piece, step=piece.step - 1))
 
 
 def eliminate(ctx: Context, position: Position, piece: Piece, rule: str) -> Position:
     ctx.say(position, f"{piece.id} is eliminated", (rule,))
-    gone = replace(piece, kind="eliminated", place=None, step=0,
+    gone = evolve(piece, kind="eliminated", place=None, step=0,
                    flags=frozenset(), props=FrozenDict())
     return position.with_piece(gone)
 
@@ -381,7 +381,7 @@ def answer_loss(ctx: Context, position: Position, unit_id: str) -> Position:
     role = data["role"]
     piece = position.piece(unit_id)
     lost = _strength_lost(ctx.game, piece, role)
-    position = replace(position, pending=position.pending[1:])
+    position = evolve(position, pending=position.pending[1:])
     position = lose_step(ctx, position, piece, battle, role)
     battle = battle_of(position) or battle
     if data["strength"] is not None:
@@ -421,7 +421,7 @@ def retreat_one(ctx: Context, position: Position, battle: dict, unit_id: str, he
         chooser = battle["side"] if role == "defender" else battle.get("enemy")
     pending = Pending("retreat", chooser, (rule,), FrozenDict(
         {"unit": unit_id, "hexes": hexes, "role": role}))
-    return replace(position, pending=(pending, *position.pending), side=chooser)
+    return evolve(position, pending=(pending, *position.pending), side=chooser)
 
 
 def retreat_paths(ctx: Context, position: Position, piece: Piece,
@@ -499,7 +499,7 @@ def answer_retreat(ctx: Context, position: Position, unit_id: str, path_text: st
         legal = "; ".join(",".join(ctx.board.names[h] for h in p) for p in paths[:8])
         raise RuleViolation(_retreat_rule(ctx.game), f"{unit_id} may not retreat along "
                                                      f"{path_text}: legal paths {legal}")
-    position = replace(position, pending=position.pending[1:])
+    position = evolve(position, pending=position.pending[1:])
     return do_retreat(ctx, position, piece, chosen, battle_of(position))
 
 
@@ -516,7 +516,7 @@ def _offer_advance(ctx: Context, position: Position, battle: dict) -> Position:
     left = advance.units if advance.units is not None else len(units)
     pending = Pending("advance", battle["side"], (_advance_rule(ctx.game),), FrozenDict(
         {"hex": battle["hex"], "left": left, "hexes": advance.hexes}))
-    return replace(position, pending=(pending, *position.pending), side=battle["side"])
+    return evolve(position, pending=(pending, *position.pending), side=battle["side"])
 
 
 def _advancers(ctx: Context, position: Position, battle: dict) -> list[Piece]:
@@ -567,10 +567,10 @@ def answer_advance(ctx: Context, position: Position, unit_id: str,
     rest = position.pending[1:]
     if left > 0 and _advancers(ctx, position, battle):
         again = Pending("advance", due.side, due.rule, FrozenDict({**due.data, "left": left}))
-        return replace(position, pending=(again, *rest))
-    return replace(position, pending=rest)
+        return evolve(position, pending=(again, *rest))
+    return evolve(position, pending=rest)
 
 
 def decline(position: Position) -> Position:
     """``pass`` on an advance: the attacker advances no (more) units."""
-    return replace(position, pending=position.pending[1:])
+    return evolve(position, pending=position.pending[1:])

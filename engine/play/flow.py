@@ -13,11 +13,10 @@ turn-end``), the next turn (the turn track moves), or at the last the game's ver
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from ..errors import RuleViolation
 from ..model import FrozenDict, Phase
 from ..position import Pending, Position
+from ..records import evolve
 from ..tables import lookup_row
 from .arrivals import (
     arrive_in_pools,
@@ -77,7 +76,7 @@ def enter(ctx: Context, position: Position, p: Phase) -> Position:
     position = position.with_pieces(pc.flagged(drop=PHASE_FLAGS) for pc in cleared)
     data = {k: v for k, v in position.data.items()
             if k not in ("attacked", "battles", "step", "placed", "points")}
-    position = replace(position, phase=p.id, side=acting(ctx, p), data=FrozenDict(data))
+    position = evolve(position, phase=p.id, side=acting(ctx, p), data=FrozenDict(data))
     if p.do == "roll":
         return _roll(ctx, position, p)
     if p.do == "supply":
@@ -115,7 +114,7 @@ def _supply(ctx: Context, position: Position, p: Phase) -> Position:
         if in_supply(game, position, piece):
             if "oos" in piece.flags:
                 ctx.say(position, f"{piece.id} is in supply again", rule)
-            position = position.with_piece(replace(piece.flagged(drop=("oos",)),
+            position = position.with_piece(evolve(piece.flagged(drop=("oos",)),
                                                    props=FrozenDict({k: v for k, v in
                                                                      piece.props.items()
                                                                      if k != "oos"})))
@@ -127,7 +126,7 @@ def _supply(ctx: Context, position: Position, p: Phase) -> Position:
         if limit is not None and count >= limit:
             position = eliminate(ctx, position, piece, rule[0] if rule else "supply")
             continue
-        position = position.with_piece(replace(piece.flagged("oos"),
+        position = position.with_piece(evolve(piece.flagged("oos"),
                                                props=FrozenDict({**piece.props, "oos": count})))
     return position
 
@@ -219,7 +218,7 @@ def _can_leave(ctx: Context, position: Position, p: Phase, hex_id: str) -> bool:
     if p.do not in ("move", "rail"):
         return False
     here = [pc for pc in movers(ctx, position, p) if pc.place == hex_id]
-    return any(reach(ctx.game, position, pc, p, p.do == "rail", stacking=False).ends
+    return any(reach(ctx.game, position, pc, p, p.do == "rail", stacking=False).costs
                for pc in here)
 
 
@@ -242,7 +241,7 @@ def _overstack(ctx: Context, position: Position, p: Phase) -> Position:
                                     FrozenDict({"hex": h})) for h, _ in over)
             ctx.say(position, f"{'; '.join(w for _, w in over)}: the owner removes units "
                               f"until each hex fits", (rule,))
-            return replace(position, pending=pending)
+            return evolve(position, pending=pending)
     return position
 
 
@@ -312,7 +311,7 @@ def _end_turn(ctx: Context, position: Position) -> Position:
         return _over(ctx, position, check(ctx.game, position, "end", final=True))
     turn = later[0]
     data = {k: v for k, v in position.data.items() if k != "rolled"}
-    position = replace(position, turn=turn, phase=None, data=FrozenDict(data))
+    position = evolve(position, turn=turn, phase=None, data=FrozenDict(data))
     track = ctx.game.play.turns.track if ctx.game.play else None
     if track:
         position = position.with_track(track, turn)
@@ -328,4 +327,4 @@ def _over(ctx: Context, position: Position, verdict) -> Position:
     ctx.say(position, f"game over: {verdict.result}"
                       f"{' for ' + verdict.winner if verdict.winner else ''}: {verdict.reason}",
             verdict.rule)
-    return replace(position, verdict=verdict, side=None, pending=())
+    return evolve(position, verdict=verdict, side=None, pending=())

@@ -10,7 +10,6 @@ side what it may see (everything: a hex-and-counter game hides nothing).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import replace
 from typing import Any
 
 from ..decisions import Action, ActionSpec, Arg, Decision, Option
@@ -18,6 +17,7 @@ from ..dice import Dice
 from ..errors import BadInput, RuleViolation
 from ..model import FrozenDict, Game
 from ..position import Position
+from ..records import evolve
 from ..referee import ScenarioInfo, Step
 from . import arrivals, combat, flow, movement
 from .context import Context
@@ -208,7 +208,7 @@ def _restore_side(ctx: Context, position: Position) -> Position:
     """After the decisions of a battle, the phase's side acts again."""
     if position.phase is None:
         return position
-    return replace(position, side=flow.acting(ctx, phase(ctx.game, position.phase)))
+    return evolve(position, side=flow.acting(ctx, phase(ctx.game, position.phase)))
 
 
 # --- handlers --------------------------------------------------------------------------------
@@ -253,10 +253,10 @@ def _move(ctx: Context, position: Position, args: dict) -> Position:
             raise BadInput(f"path {args['path']!r} must end in {args['hex']!r}")
         cost = movement.check_path(ctx.game, position, piece, p, path, rail)
     else:
-        found = movement.reach(ctx.game, position, piece, p, rail).ends.get(target)
-        if found is None:
+        found = movement.reach(ctx.game, position, piece, p, rail)
+        if target not in found.costs:
             _refuse_move(ctx, position, piece, p, target, rail)
-        cost, path = found
+        cost, path = found.costs[target], found.path(target)
     names = [ctx.board.names[h] for h in path]
     ctx.say(position, f"{unit_id} moves {piece.place} -> {' -> '.join(names)} ({cost} MP)",
             (rule,))
@@ -356,11 +356,11 @@ def _remove(ctx: Context, position: Position, args: dict) -> Position:
     if piece.place != due.data["hex"] or piece.side != due.side:
         raise RuleViolation(due.rule[0], f"{unit_id} is not a unit of {due.side} in "
                                          f"{due.data['hex']}")
-    position = combat.eliminate(ctx, replace(position, pending=position.pending[1:]), piece,
+    position = combat.eliminate(ctx, evolve(position, pending=position.pending[1:]), piece,
                                 due.rule[0])
     still = [h for h, _ in overstacked(ctx.board, position, due.side) if h == due.data["hex"]]
     if still:
-        return replace(position, pending=(due, *position.pending))
+        return evolve(position, pending=(due, *position.pending))
     if not position.pending:
         return flow.end_phase(ctx, position, forced=True)
     return position
@@ -442,11 +442,11 @@ def decision_of(ctx: Context, position: Position) -> Decision:
 
 def _moves_of(ctx: Context, position: Position, piece, p) -> Callable[[], tuple[Action, ...]]:
     def make() -> tuple[Action, ...]:
-        found = movement.reach(ctx.game, position, piece, p, p.do == "rail").ends
+        found = movement.reach(ctx.game, position, piece, p, p.do == "rail").costs
         names = ctx.board.names
         unit = piece.id
         return tuple(Action("move", FrozenDict(unit=unit, hex=names[h]),
-                            f"move {unit} {names[h]}", f"{found[h][0]} MP")
+                            f"move {unit} {names[h]}", f"{found[h]} MP")
                      for h in sorted(found, key=names.__getitem__))
     return make
 

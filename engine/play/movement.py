@@ -14,7 +14,7 @@ rail`` phase a unit that starts on the railway moves only along it.
 from __future__ import annotations
 
 import heapq
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..errors import RuleViolation
 from ..model import Game, Phase
@@ -24,7 +24,7 @@ from .memo import memo_args
 from .pieces import room, stacking_rule, stat, unit_of
 from .sequence import apply_change, in_force
 from .supply import out_of_supply
-from .zoc import enemy_hexes, enemy_zoc
+from .zoc import enemy_hexes, enemy_zoc, friendly_hexes
 from .zoc import rules as zoc_rules
 
 #: how far a search may go in hexes when MP are free (a bound, not a rule)
@@ -42,12 +42,23 @@ class Allowance:
 
 @dataclass(frozen=True)
 class Reach:
-    """Every hex a unit can end its move in: hex number -> (MP spent, path of hex numbers
-    from the start, the start left out)."""
+    """Every hex a unit can end its move in: ``costs`` (hex number -> MP spent), and the
+    cheapest path to each (:meth:`path`: hex numbers from the start, the start left out),
+    worked out only when asked."""
 
     start: int
     allowance: Allowance
-    ends: dict[int, tuple[int, tuple[int, ...]]]
+    costs: dict[int, int]
+    states: dict[int, tuple[int, int]] = field(default_factory=dict, repr=False)
+    came: dict = field(default_factory=dict, repr=False)
+
+    def path(self, hex_index: int) -> tuple[int, ...]:
+        return _path(self.came, self.states[hex_index])
+
+    @property
+    def ends(self) -> dict[int, tuple[int, tuple[int, ...]]]:
+        """Every end hex -> (MP spent, path)."""
+        return {h: (cost, self.path(h)) for h, cost in self.costs.items()}
 
 
 def movement_rule(game: Game) -> str:
@@ -164,17 +175,18 @@ def _reach(game: Game, board: Board, position: Position, piece: Piece, allow: Al
                 else:
                     stops.discard(key)
                 heapq.heappush(frontier, (total, used + 1, n))
-    ends: dict[int, tuple[int, tuple[int, ...]]] = {}
+    costs: dict[int, int] = {}
+    states: dict[int, tuple[int, int]] = {}
     for state, cost in best.items():
         hex_index = state[0]
-        if hex_index == start:
+        if hex_index == start or hex_index in costs and costs[hex_index] <= cost:
             continue
-        if hex_index in ends and ends[hex_index][0] <= cost:
-            continue
-        ends[hex_index] = (cost, _path(came, state))
+        costs[hex_index], states[hex_index] = cost, state
     if stacking and when in ("move", "end-of-move"):
-        ends = {h: v for h, v in ends.items() if room(board, position, h, piece)}
-    return Reach(start, allow, ends)
+        friends = friendly_hexes(game, position, piece.side)
+        costs = {h: c for h, c in costs.items()
+                 if h not in friends or room(board, position, h, piece)}
+    return Reach(start, allow, costs, states, came)
 
 
 def _path(came: dict, state) -> tuple[int, ...]:
@@ -284,8 +296,8 @@ def _terrain_rule(game: Game, board: Board, a: int, b: int) -> str:
 def best_path(game: Game, position: Position, piece: Piece, phase: Phase | None,
               target: int, rail: bool = False) -> tuple[int, ...] | None:
     """The cheapest legal path to ``target``, or None."""
-    found = reach(game, position, piece, phase, rail).ends.get(target)
-    return found[1] if found else None
+    found = reach(game, position, piece, phase, rail)
+    return found.path(target) if target in found.costs else None
 
 
 def unit_name(game: Game, piece: Piece) -> str:

@@ -4,13 +4,13 @@ selector names it, how much of a stacking limit it takes, who the enemy is."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
 from ..errors import BadInput
 from ..model import Game, Selector, StackingLimit, Unit
 from ..position import Piece, Position
+from ..records import evolve
 from .board import Board
 from .memo import memo
 
@@ -66,7 +66,7 @@ def printed_strength(game: Game, piece: Piece, name: str, step: int | None = Non
     step = piece.step if step is None else step
     if step <= 0:
         return Fraction(0)
-    return stat(game, replace(piece, step=step), name)
+    return stat(game, evolve(piece, step=step), name)
 
 
 def matches(game: Game, piece: Piece, selector: Selector | None) -> bool:

@@ -29,11 +29,18 @@ def phases(game: Game) -> tuple[Phase, ...]:
     return hit[1]
 
 
+_BY_ID: dict[int, tuple[Game, dict[str, Phase]]] = {}
+
+
 def phase(game: Game, phase_id: str | None) -> Phase:
-    for p in phases(game):
-        if p.id == phase_id:
-            return p
-    raise BadInput(f"{game.id}: no phase {phase_id!r} in the sequence of play")
+    """The phase ``phase_id`` of the sequence; BadInput when there is none."""
+    hit = _BY_ID.get(id(game))
+    if hit is None or hit[0] is not game:
+        hit = _BY_ID[id(game)] = (game, {p.id: p for p in phases(game)})
+    found = hit[1].get(phase_id or "")
+    if found is None:
+        raise BadInput(f"{game.id}: no phase {phase_id!r} in the sequence of play")
+    return found
 
 
 def turns(game: Game) -> tuple[int, ...]:
