@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import typing
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..engine.convert import fields_of, yaml_key
+from ..engine.convert import fields_of, hints, yaml_key
 from ..engine.errors import BadInput, InputProblems, Problem, WarpressError
 from ..engine.hexgrid import HexGrid
 from ..engine.loader import game_dir, load_game_collecting
@@ -286,12 +287,21 @@ def check_references(game: Game) -> Iterator[Problem]:
                 continue  # feature hexes are checked against their map; rows hold results
             if isinstance(owner, Constant) and key == "unit":
                 continue  # a constant's unit is a measure (hexes, IPC), not a unit id
+            if _counts(owner, key):
+                continue  # a field typed as a number (a phase's `hexes: 1`) is no reference
             what, allowed = targets[key]
             for ref in value if isinstance(value, tuple) else (value,):
                 if isinstance(ref, Mapping | tuple):
                     continue
                 if ref not in allowed:
                     yield _problem(owner, path, _dangling(what, ref, allowed))
+
+
+def _counts(owner: Item, key: str) -> bool:
+    """Whether ``owner``'s field ``key`` is typed as a number (a count, not an id)."""
+    hint = hints(type(owner)).get(key)
+    return hint is not None and str not in typing.get_args(hint) and hint is not str and (
+        hint is int or int in typing.get_args(hint))
 
 
 def _dangling(what: str, ref: object, allowed: frozenset) -> str:

@@ -168,7 +168,7 @@ def start_points(ctx: Context, position: Position, side: str | None) -> Position
     points = sum(r.points for r in records) + kept
     if points:
         ctx.say(position, f"{side} receives {points} replacement point"
-                          f"{'s' if points != 1 else ''}", _rule(records))
+                          f"{'s' if points != 1 else ''}", (_rule(records),))
     return position.with_data(points=points)
 
 
@@ -184,7 +184,7 @@ def end_points(ctx: Context, position: Position, side: str | None) -> Position:
     if left and not keep:
         ctx.say(position, f"{left} replacement point{'s' if left != 1 else ''} not spent "
                           f"{'are' if left != 1 else 'is'} lost",
-                _rule(records_now(ctx.game, position, side)))
+                (_rule(records_now(ctx.game, position, side)),))
     return position.with_data(points=0, kept=kept)
 
 
@@ -254,7 +254,7 @@ def replace_unit(ctx: Context, position: Position, unit_id: str,
                    else "it may not be restored where it is (out of supply?)")
             raise RuleViolation(rule, f"{unit_id} cannot be restored: {why}")
         ctx.say(position, f"{unit_id} is restored to {piece.step + 1} step"
-                          f"{'s' if piece.step + 1 > 1 else ''}", rule)
+                          f"{'s' if piece.step + 1 > 1 else ''}", (rule,))
         position = position.with_piece(evolve(piece, step=piece.step + 1).flagged("replaced"))
     else:
         if piece not in rebuildable(ctx, position, side):
@@ -269,7 +269,7 @@ def replace_unit(ctx: Context, position: Position, unit_id: str,
             names = ", ".join(ctx.board.names[i] for i in allowed[:10]) or "none"
             raise RuleViolation(rule, f"{unit_id} may not be rebuilt in {hex_id} (may: "
                                       f"{names}{', ...' if len(allowed) > 10 else ''})")
-        ctx.say(position, f"{unit_id} is rebuilt in {hex_id} with 1 step", rule)
+        ctx.say(position, f"{unit_id} is rebuilt in {hex_id} with 1 step", (rule,))
         position = position.with_piece(evolve(piece, kind="hex", place=hex_id, step=1,
                                                flags=frozenset({"rebuilt"})))
         position = _placed(position, hex_id)

@@ -27,5 +27,6 @@ class Context:
 
     def say(self, position: Position, text: str, rules: Sequence[str] = (),
             **data: object) -> None:
+        assert not isinstance(rules, str), "rules are a sequence of rule numbers"
         self.events.append(Announcement(position.turn, position.phase or "", text,
                                         tuple(rules), dict(data)))

@@ -21,7 +21,7 @@ from ..model import Game, Phase
 from ..position import Piece, Position
 from .board import ALL_MP, Board, board_of
 from .memo import memo_args
-from .pieces import room, stacking_rule, stat, unit_of
+from .pieces import matches, room, stacking_rule, stat, unit_of
 from .sequence import apply_change, in_force
 from .supply import out_of_supply
 from .zoc import enemy_hexes, enemy_zoc, friendly_hexes
@@ -112,11 +112,11 @@ def reach(game: Game, position: Position, piece: Piece, phase: Phase | None,
     key = (piece.id, phase.id if phase else None, rail, zoc, stacking, unlimited)
     return memo_args(position, "reach", key, lambda: _reach(game, board, position, piece,
                                                             allow, start, rail, zoc,
-                                                            stacking))
+                                                            stacking, phase))
 
 
 def _reach(game: Game, board: Board, position: Position, piece: Piece, allow: Allowance,
-           start: int, rail: bool, zoc: bool, stacking: bool) -> Reach:
+           start: int, rail: bool, zoc: bool, stacking: bool, phase: Phase | None) -> Reach:
     rules = zoc_rules(game)
     ezoc = enemy_zoc(game, position, piece.side) if zoc else frozenset()
     foes = enemy_hexes(game, position, piece.side)
@@ -182,11 +182,26 @@ def _reach(game: Game, board: Board, position: Position, piece: Piece, allow: Al
         if hex_index == start or hex_index in costs and costs[hex_index] <= cost:
             continue
         costs[hex_index], states[hex_index] = cost, state
-    if stacking and when in ("move", "end-of-move"):
+    if stacking:
         friends = friendly_hexes(game, position, piece.side)
         costs = {h: c for h, c in costs.items()
-                 if h not in friends or room(board, position, h, piece)}
+                 if h not in friends or fits(game, board, position, h, piece, phase)}
     return Reach(start, allow, costs, states, came)
+
+
+def fits(game: Game, board: Board, position: Position, hex_index: int, piece: Piece,
+         phase: Phase | None) -> bool:
+    """Whether a move of ``piece`` may end in the hex: within the stacking limit; or, where
+    the limit holds at the end of the phase, over it while a unit there may still move out
+    in this phase (one that has not moved, of the units the phase moves)."""
+    if room(board, position, hex_index, piece):
+        return True
+    if game.play is None or game.play.stacking.when != "end-of-phase":
+        return False
+    units = phase.units if phase is not None else None
+    return any(other.side == piece.side and other.id != piece.id and "moved" not in other.flags
+               and matches(game, other, units)
+               for other in position.in_hex(board.names[hex_index]))
 
 
 def _path(came: dict, state) -> tuple[int, ...]:
@@ -265,9 +280,10 @@ def check_path(game: Game, position: Position, piece: Piece, phase: Phase | None
             raise RuleViolation(stacking_rule(game), f"{name} is full: the stacking limit "
                                                      f"holds during movement")
         here = n
-    if when in ("move", "end-of-move") and not room(board, position, here, piece):
-        raise RuleViolation(stacking_rule(game), f"{board.names[here]} is full: a move may not "
-                                                 f"end past the stacking limit")
+    if not fits(game, board, position, here, piece, phase):
+        why = (" and no unit there can still move out this phase" if when == "end-of-phase"
+               else ": a move may not end past the stacking limit")
+        raise RuleViolation(stacking_rule(game), f"{board.names[here]} is full{why}")
     return cost
 
 

@@ -173,3 +173,15 @@ def test_a_given_path_is_checked_step_by_step(mini):
         act(mini, p, "move", unit="b1", hex="0204", path="0304,0204")
     moved = act(mini, p, "move", unit="b1", hex="0204", path="0203,0204")
     assert moved.piece("b1").place == "0204"
+
+
+def test_no_stop_over_the_limit_where_no_unit_can_leave_this_phase(mini_dir):
+    edit(mini_dir, "stacking: {when: end-of-move", "stacking: {when: end-of-phase", "play.yaml")
+    edit(mini_dir, "who: blue, do: move, rule", "who: blue, do: move, units: {types: [armour]}, "
+         "rule", "play.yaml")
+    game = load_game(str(mini_dir))
+    p = place(start(game), b1="0304", b2="0304", b3="0303", r1="0806", r2="0805")
+    assert "0304" not in ends(game, p, "b3")    # b1 and b2 may not move in an armour phase
+    with pytest.raises(RuleViolation, match=r"0304 is full and no unit there can still move "
+                                            r"out this phase \(rule 6.3\)"):
+        act(game, p, "move", unit="b3", hex="0304")
