@@ -441,17 +441,17 @@ def test_a_phase_cannot_end_with_two_units_in_a_hex(tmp_path):
     assert session.status()["phase"] != "german-movement"
 
 
-@pytest.mark.xfail(strict=True, reason="a phase that ends by itself (nothing left to move) "
-                   "does not hold the stacking limit of `when: end-of-phase`")
-def test_a_phase_that_ends_by_itself_holds_the_stacking_limit(tmp_path):
-    """Rule 6.3: the only panzer corps stops on an infantry corps (which may not move in the
-    panzer movement phase); the phase may not end with both in 0107."""
+def test_a_panzer_may_not_stop_on_a_unit_that_cannot_move_this_phase(tmp_path):
+    """Rule 6.3: the only panzer corps may not stop on an infantry corps (which may not
+    move in the panzer movement phase): the phase could not end with both in 0107."""
     session = new_session(tmp_path, game_copy(tmp_path), 5, "stacking")
     assert session.status()["phase"] == "panzer-movement"
-    session.run("move", "g-xlvi", "0107")
-    view = session.status()
-    if view["phase"] != "panzer-movement":
-        check_stacking(check_position(view), view)
+    refused = session.run("move", "g-xlvi", "0107")
+    assert refused.exit_code == 1, refused.output
+    assert "0107 is full and no unit there can still move out this phase (rule 6.3)" in \
+        " ".join(refused.output.split())
+    assert all(a["args"].get("hex") != "0107" for a in session.actions()
+               if a["args"].get("unit") == "g-xlvi")
 
 
 def test_the_1st_shock_army_joins_the_reserve_on_turn_4(tmp_path):
