@@ -190,7 +190,7 @@ def play_to_the_end(session: Session, seed: int, lean: float) -> tuple[dict, int
     return view, taken
 
 
-@pytest.mark.parametrize("seed", [1, 2, 3, 4])
+@pytest.mark.parametrize("seed", [1])
 def test_random_games_reach_a_verdict(tmp_path, seed):
     session = new_session(tmp_path, GAME, seed)
     view, _ = play_to_the_end(session, seed, lean=0.4)
