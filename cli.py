@@ -378,7 +378,8 @@ def tables(game: str, as_json: bool) -> None:
               help="X,Y mm by which backs are moved (read it off the calibration page).")
 @click.option("--only", default=None, help="Comma-separated parts: map, counters, cards, sheets.")
 @click.option("--proof", is_flag=True,
-              help="Designer proof: a dagger on every assumed value on every page.")
+              help="Designer proof, written as <game>-proof.pdf beside the kit: a dagger on "
+                   "every assumed value, the assumed-values list, errata and source notes.")
 @friendly
 def build(game: str, paper_name: str, out_dir: str, formats: str, dpi: int, duplex: str,
           back_offset: str, only: str | None, proof: bool = False) -> None:

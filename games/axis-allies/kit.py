@@ -23,7 +23,7 @@ from warpress.components.impose import Piece
 from warpress.components.kit import KitPage, Options
 from warpress.components.labels import LabelPlacer
 from warpress.components.legend import legend_block
-from warpress.components.marks import dagger
+from warpress.components.marks import dagger, rule_ref
 from warpress.components.pieces import centred, counter_size, fit_text, marker_pieces, marker_word
 from warpress.components.primitives import (
     Circle,
@@ -39,7 +39,6 @@ from warpress.components.primitives import (
 from warpress.components.registry import kit_part
 from warpress.engine.errors import BadInput
 from warpress.engine.model import Game, Point, PointMap, Side
-from warpress.output import rules_text
 
 MAP_ID = "world"
 INK = "#222222"
@@ -638,7 +637,7 @@ def battle_board_page(game: Game, options: Options) -> KitPage:
     paper = options.paper.landscape
     x0, y0, w, h = paper.content()
     display = game.get("displays", "battle-board")
-    title = f"{display.label}  [{rules_text(display.rule)}]"
+    title = f"{display.label}  {rule_ref(display.rule)}".rstrip()
     items: list[Primitive] = [Text(x0, y0 + 5, title, size=fit_text(title, 5, w), bold=True)]
     half = (w - 6) / 2
     top, col_h = y0 + 9, h - 9 - 40
@@ -655,7 +654,7 @@ def _transport_box(display, x: float, y: float, w: float, h: float) -> Group:
     items = (Rect(0, 0, w, h, Style(stroke="#c02020", width=1.2), cls=holds.cls("transports")),
              Text(3, 6, f"{box.name} {box.name_ja or ''}", size=3.4, bold=True, fill="#c02020"),
              Text(3, 11, "transports never roll; they are hit only when nothing else is left "
-                  f"[{rules_text(box.rule)}]", size=fit_text("transports never roll; they are "
+                  f"{rule_ref(box.rule)}", size=fit_text("transports never roll; they are "
                                                             "hit only when nothing else is left "
                                                             "[sea 1), L85]", 2.4, w - 6),
                   fill=GREY))
@@ -685,7 +684,7 @@ def production_pages(game: Game, options: Options) -> list[KitPage]:
     paper = options.paper.portrait
     x0, y0, w, h = paper.content()
     track = game.get("tracks", "national-production")
-    title = f"{track.label}{dagger(track.field_assumed('values'))}  [{rules_text(track.rule)}]"
+    title = f"{track.label}{dagger(track.field_assumed('values'))}  {rule_ref(track.rule)}".rstrip()
     values = list(track.values)  # type: ignore[attr-defined]
     size = holds.least(game)
     per_row = int(w // size)
@@ -765,7 +764,7 @@ def weapons_page(game: Game, options: Options) -> KitPage:
     paper = options.paper.landscape
     x0, y0, w, _h = paper.content()
     table = game.table("weapons-development")
-    title = (f"{table.label}{dagger(table.field_assumed('rows'))}  [{rules_text(table.rule)}]"
+    title = (f"{table.label}{dagger(table.field_assumed('rows'))}  {rule_ref(table.rule)}"
              f"  dice: {table.dice}")
     items: list[Primitive] = [Text(x0, y0 + 5, title, size=fit_text(title, 5, w), bold=True)]
     sides = game.info.sides

@@ -910,8 +910,10 @@ def placement_block(game: Game, campaign_id: str, width: float) -> aids.Block | 
                                                       else "") for p in placed)
         lines.append(f"{where}: {names}{dagger(record.is_assumed)}")  # the place names the side
     if not lines:
-        lines = ["Initial placement, reinforcements and carrier complements are not in the "
-                 "rule text (setup sheet absent, 2.3)."]
+        lines = ["This sheet stands in for one the rules do not print (2.3): they give no "
+                 "initial placement, reinforcements or carrier complements for this year, so "
+                 "the players agree them before play; the points per turn, objectives and "
+                 "victory levels above are the kit's."]
     return text_block("Initial placement 初期配置", lines, width,
                       id=f"setup-{campaign_id}-placement")
 
