@@ -20,8 +20,8 @@ DESIGNER = {
     "a key path": re.compile(r"\b[\w-]+\.(?:stats|count|params|size_mm|condition|objectives)\b"),
     "a constant id": re.compile(r"\bconstants? [a-z]+-[a-z-]+"),
     "a source line": re.compile(r"\bL\d+(?:-\d+)?\b"),
-    "a design note": re.compile(r"not given|not in the (?:rule )?(?:text|rules)|design note|inferred|"
-                                r"confidence|assumed values?|source: assumed", re.I),
+    "a design note": re.compile(r"not given|not in the (?:rule )?(?:text|rules)|design note|"
+                                r"inferred|confidence|assumed values?|source: assumed", re.I),
 }
 
 
