@@ -16,8 +16,16 @@ from dataclasses import dataclass
 
 import click
 
-from .engine.errors import BadInput, DataError, InputProblems, RuleViolation, WarpressError
+from .engine.errors import (
+    BadInput,
+    DataError,
+    InputProblems,
+    RuleViolation,
+    Untrusted,
+    WarpressError,
+)
 from .engine.inputs import bounds_text, check_path_name, quote, read_int
+from .engine.notes import drain
 from .output import fit, plain_steps, rules_text, say, say_json, single_line
 
 
@@ -111,6 +119,9 @@ def friendly(fn):
     def wrapper(*args, **kwargs):
         try:
             return fn(*args, **kwargs)
+        except Untrusted as exc:
+            drain()  # the error names what was not run
+            raise InputError(single_line(str(exc))) from None
         except DataError as exc:
             for problem in exc.problems:
                 say(single_line(str(problem)), err=True)
@@ -130,8 +141,32 @@ def friendly(fn):
             if problem is None:
                 raise
             raise InputError(single_line(str(problem))) from None
+        finally:
+            for note in drain():
+                say(f"warpress: note: {single_line(note)}", err=True)
 
     return wrapper
+
+
+def _trust_option(fn):
+    """``--trust``: run the Python of the game folder the command names (GAME, or --game of
+    a session command) for this run only (engine/trust.py)."""
+
+    @functools.wraps(fn)
+    def wrapper(*args, trust_run: bool = False, **kwargs):
+        named = kwargs.get("game") or kwargs.get("game_folder")
+        if not trust_run or not named:
+            return fn(*args, **kwargs)
+        from pathlib import Path
+
+        from .engine.trust import for_this_run
+
+        with for_this_run(Path(named)):
+            return fn(*args, **kwargs)
+
+    return click.option("--trust", "trust_run", is_flag=True,
+                        help="Run the named game folder's Python this once (see "
+                             "'warpress trust').")(wrapper)
 
 
 def _game_names(game: str) -> list[str]:
@@ -180,6 +215,7 @@ def games(game: str, as_json: bool) -> None:
 @click.argument("game")
 @click.option("--data", "data_only", is_flag=True, help="Run only the data checks.")
 @click.option("--thorough", is_flag=True, help="Run the rule invariants with more examples.")
+@_trust_option
 @friendly
 def verify(game: str, data_only: bool, thorough: bool) -> None:
     """Check GAME (or all): data checks, then the rule invariants with a fixed seed.
@@ -232,6 +268,8 @@ def _run_invariants(game, thorough: bool, tally) -> None:
 
     try:
         invariants = invariants_for(game)
+    except Untrusted:
+        raise
     except WarpressError as exc:
         say(f"  FAIL  {game.id}: invariants cannot run: {exc}")
         tally["FAIL"] += 1
@@ -296,6 +334,48 @@ def errata(game: str) -> None:
         say(f"    why:     {plain_steps(erratum.why)}")
 
 
+@main.command(name="trust", short_help="Let a game folder's Python run (or list, or forget).")
+@click.argument("folder", required=False)
+@click.option("--list", "listing", is_flag=True, help="List the folders you trust.")
+@click.option("--forget", is_flag=True, help="Trust FOLDER no longer.")
+@friendly
+def trust_command(folder: str | None, listing: bool, forget: bool) -> None:
+    """Trust the game folder FOLDER: its Python (rules, referee, checks, kit) runs in every
+    command from now on. Read it first, as you would any program. warpress records the folder
+    and the SHA-256 of its Python (in the state folder, outside the game folder); once that
+    Python changes, the folder is not trusted until you trust it again. Shipped and installed
+    games need no trust; --trust trusts a folder for one command; $WARPRESS_TRUST lists
+    folders trusted in CI."""
+    from pathlib import Path
+
+    from .engine import trust
+    from .engine.loader import game_dir
+
+    if listing or not folder:
+        if folder:
+            raise BadInput("--list takes no FOLDER")
+        for path, record in trust.trusted_folders().items():
+            current = trust.why_not(Path(path))
+            state = "trusted" if current is None else f"not trusted: {current}"
+            say(f"{path}  {record.get('files', '?')} Python file(s), "
+                f"sha256 {str(record.get('python_sha256'))[:16]}, {record.get('time')}: "
+                f"{state}")
+        if not listing:
+            raise BadInput("trust: give FOLDER (or --list)")
+        return
+    if forget:
+        gone = trust.forget_folder(Path(folder))
+        say(f"{Path(folder).resolve()}: {'no longer trusted' if gone else 'was not trusted'}")
+        return
+    path, _shown = game_dir(folder)
+    if trust.always_trusted(path.resolve()):
+        say(f"{folder}: a shipped or installed game: its Python always runs")
+        return
+    resolved, digest, files = trust.trust_folder(path)
+    say(f"{resolved}: trusted ({files} Python file(s), sha256 {digest[:16]}); its Python "
+        f"runs until it changes")
+
+
 def _query_command(name: str, help_text: str, mode: str, options=(),
                    short_help: str | None = None):
     def command(game: str, table: str, pairs: tuple[str, ...], as_json: bool, **opts):
@@ -313,7 +393,7 @@ def _query_command(name: str, help_text: str, mode: str, options=(),
         else:
             say(render_text(payload))
 
-    command = friendly(command)
+    command = _trust_option(friendly(command))
     for option in options:
         command = option(command)
     command = click.option("--json", "as_json", is_flag=True,
@@ -339,6 +419,7 @@ _query_command("odds", "The probability distribution of GAME's TABLE (exact with
 @main.command()
 @click.argument("game")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@_trust_option
 @friendly
 def tables(game: str, as_json: bool) -> None:
     """List GAME's tables: their inputs, result fields and rules."""
@@ -380,6 +461,7 @@ def tables(game: str, as_json: bool) -> None:
 @click.option("--proof", is_flag=True,
               help="Designer proof, written as <game>-proof.pdf beside the kit: a dagger on "
                    "every assumed value, the assumed-values list, errata and source notes.")
+@_trust_option
 @friendly
 def build(game: str, paper_name: str, out_dir: str, formats: str, dpi: int, duplex: str,
           back_offset: str, only: str | None, proof: bool = False) -> None:
@@ -428,6 +510,7 @@ def _say_results(results, what) -> tuple[int, float]:
               help="Resolution, 10 to 600 (default: pieces 300, vassal 100, tts 150).")
 @click.option("--base-url", default="",
               help="tts: the address the images will be at (e.g. https://example.org/kit/).")
+@_trust_option
 @friendly
 def export(game: str, fmt: str, out_dir: str, dpi: int | None, base_url: str) -> None:
     """Export GAME's (or all games') pieces, VASSAL module or Tabletop Simulator object."""
@@ -467,6 +550,15 @@ def referee() -> None:
 def _session_option(fn):
     return click.option("--session", "session_dir", envvar="WARPRESS_SESSION", default=None,
                         help="The session folder (default: $WARPRESS_SESSION).")(fn)
+
+
+def _game_folder_option(fn):
+    """``--game DIR`` (and ``--trust``) of a command that opens a session: the game folder a
+    session of a designer's game plays (the log names one, opened only if trusted)."""
+    fn = click.option("--game", "game_folder", default=None,
+                      help="For a session of a game folder: that folder (the folder the log "
+                           "names is opened only when you trust it).")(_trust_option(fn))
+    return fn
 
 
 def _session_path(session_dir: str | None) -> str:
@@ -593,6 +685,7 @@ def _write_map(path: str, drawn: bytes) -> None:
               "drawn at random and recorded).")
 @_session_option
 @_json_option
+@_trust_option
 @friendly
 def referee_new(game: str, scenario: str | None, seed: int | None, session_dir: str | None,
                 as_json: bool) -> None:
@@ -611,6 +704,7 @@ def referee_new(game: str, scenario: str | None, seed: int | None, session_dir: 
 
 @referee.command("scenarios")
 @click.argument("game")
+@_trust_option
 @friendly
 def referee_scenarios(game: str) -> None:
     """List GAME's shipped scenarios, the default first."""
@@ -625,11 +719,12 @@ def referee_scenarios(game: str) -> None:
             say(f"    {info.summary}")
 
 
-def _play(name: str, args: dict, session_dir: str | None, as_json: bool) -> None:
+def _play(name: str, args: dict, session_dir: str | None, as_json: bool,
+          game_folder: str | None) -> None:
     """Run one player command and print what the referee announced."""
     from .engine import session
 
-    with session.open(_session_path(session_dir)) as s:
+    with session.open(_session_path(session_dir), game=game_folder) as s:
         step = s.command(name, args)
         view = s.player_view()
     notes = [a.as_json() for a in step.announcements]
@@ -656,7 +751,7 @@ class PlayOption:
 
 def _play_command(name: str, arguments: tuple[str, ...], help_text: str,
                   options: tuple[PlayOption, ...] = (), short_help: str | None = None):
-    def command(session_dir: str | None, as_json: bool, **values):
+    def command(session_dir: str | None, as_json: bool, game_folder: str | None, **values):
         args = {key: values[key] for key in arguments}
         for option in options:
             given = values[option.key]
@@ -664,9 +759,9 @@ def _play_command(name: str, arguments: tuple[str, ...], help_text: str,
                 args[option.key] = True if option.value is None else option.value
             elif not option.flag and given is not None:
                 args[option.key] = given
-        _play(name, args, session_dir, as_json)
+        _play(name, args, session_dir, as_json, game_folder)
 
-    command = friendly(command)
+    command = _game_folder_option(friendly(command))
     for option in reversed(options):
         command = click.option(option.decl, option.key, is_flag=option.flag, default=None,
                                help=option.help)(command)
@@ -702,29 +797,43 @@ _play_command("end-turn", (), "End the turn; the referee's phases run to the nex
 @_session_option
 @_json_option
 @_map_option
+@_game_folder_option
 @friendly
-def referee_status(session_dir: str | None, as_json: bool, map_file: str | None) -> None:
-    """What the player may know: turn, phase, pieces, this turn's announcements."""
+def referee_status(session_dir: str | None, as_json: bool, map_file: str | None,
+                   game_folder: str | None) -> None:
+    """What the player may know: turn, phase, pieces, this turn's announcements; and where
+    the log stands (its lines and head hash, for an opponent to note)."""
     from .engine import session
 
     fmt = _check_map(map_file) if map_file else None
-    with session.open(_session_path(session_dir), readonly=True) as s:
+    with session.open(_session_path(session_dir), readonly=True, game=game_folder) as s:
         view = s.player_view()
         if fmt:
             _write_map(map_file, s.render_player_map(fmt))
     _show_view(view, as_json, s.referee)
+    if not as_json:
+        say(_head_line(s))
+
+
+def _head_line(s) -> str:
+    """``log: 14 lines, head 1a2b3c4d5e6f7081``: the SHA-256 of the log's last line, which
+    two copies of a session share only when they hold the same history."""
+    lines, head = s.head
+    return f"log: {lines} lines, head {head[:16]}"
 
 
 @referee.command("reveal", short_help="Show the referee's whole view (logged).")
 @_session_option
 @_json_option
 @_map_option
+@_game_folder_option
 @friendly
-def referee_reveal(session_dir: str | None, as_json: bool, map_file: str | None) -> None:
+def referee_reveal(session_dir: str | None, as_json: bool, map_file: str | None,
+                   game_folder: str | None) -> None:
     """The referee's whole view (every attacker); recorded in the session log."""
     from .engine import session
 
-    with session.open(_session_path(session_dir)) as s:
+    with session.open(_session_path(session_dir), game=game_folder) as s:
         # refuse a bad file name before the reveal is logged
         fmt = _check_map(map_file) if map_file else None
         view, drawn = s.reveal(fmt)
@@ -735,16 +844,19 @@ def referee_reveal(session_dir: str | None, as_json: bool, map_file: str | None)
 
 @referee.command("log", short_help="The session log: set-up, commands, reveals.")
 @_session_option
+@_game_folder_option
 @friendly
-def referee_log(session_dir: str | None) -> None:
-    """The session log: the set-up, every command (accepted or refused) and every reveal."""
+def referee_log(session_dir: str | None, game_folder: str | None) -> None:
+    """The session log: the set-up, every command (accepted or refused) and every reveal;
+    then the log's head hash."""
     from .engine import session
 
-    with session.open(_session_path(session_dir), readonly=True) as s:
+    with session.open(_session_path(session_dir), readonly=True, game=game_folder) as s:
         records = s.history()
         shown = dict(getattr(s.referee, "arg_text", None) or {})
     for record in records:
         say(_log_line(record, shown))
+    say(_head_line(s))
 
 
 def _log_line(record, shown: dict) -> str:
@@ -753,10 +865,14 @@ def _log_line(record, shown: dict) -> str:
     kind = record.get("type")
     when = record.get("time", "")
     if kind == "session":
-        return (f"{when}  new {record.get('game')} scenario {record.get('scenario')} "
+        folder = f" (folder {record['folder']})" if record.get("folder") else ""
+        return (f"{when}  new {record.get('game')}{folder} scenario {record.get('scenario')} "
                 f"seed {record.get('seed')} (warpress {record.get('warpress')})")
     if kind == "reveal":
         return f"{when}  reveal after command {record.get('n')}"
+    if kind == "rollback":
+        return (f"{when}  rollback accepted after command {record.get('n')}: this machine had "
+                f"seen {record.get('lines')} lines, head {str(record.get('head'))[:16]}")
     args = " ".join(f"{k}={shown[k](v) if k in shown else v}"
                     for k, v in (record.get("args") or {}).items())
     text = f"{when}  {record.get('n'):>3} {record.get('command')} {args}".rstrip()
@@ -767,12 +883,17 @@ def _log_line(record, shown: dict) -> str:
 
 @referee.command("replay")
 @_session_option
+@click.option("--accept-rollback", is_flag=True,
+              help="Go on from a session behind what this machine saw of it (an older copy "
+                   "restored); the acceptance is logged.")
+@_game_folder_option
 @friendly
-def referee_replay(session_dir: str | None) -> None:
+def referee_replay(session_dir: str | None, accept_rollback: bool,
+                   game_folder: str | None) -> None:
     """Rebuild the state from the log; report any step that no longer replays the same."""
     from .engine import session
 
-    report = session.replay(_session_path(session_dir))
+    report = session.replay(_session_path(session_dir), game_folder, accept_rollback)
     for note in report.notes:
         say(f"note: {note}")
     if not report.ok:
