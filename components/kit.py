@@ -113,8 +113,9 @@ def parse_back_offset(text: str) -> tuple[float, float]:
 def map_pages(game: Game, options: Options) -> list[KitPage]:
     pages: list[KitPage] = []
     for hex_map in game.hex_maps:
-        drawing, width, height, legend = hex_map_parts(hex_map, game_id=game.id,
-                                                       terrain=terrain_looks(game))
+        drawing, width, height, legend = hex_map_parts(
+            hex_map, game_id=game.id, terrain=terrain_looks(game),
+            title=f"{game.info.name}: {hex_map.label}")
         pages.extend(tiled_pages(drawing, width, height, options, f"map {hex_map.id}",
                                  hex_map.name, legend=legend))
     for point_map in game.point_maps:

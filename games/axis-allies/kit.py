@@ -747,6 +747,13 @@ def legend_entries(game: Game) -> list[tuple[list[Primitive], str]]:
     neutral = [Rect(0, 0, 10, 6, Style(fill=NEUTRAL_FILL, stroke="#8a7a5a", width=0.3)),
                *(Line(i, 6, i + 6, 0, HATCH) for i in (0.0, 4.0))]
     entries.append((neutral, "neutral 中立: no unit may enter (④)"))
+    entries.append(([Rect(0, 0, 10, 6, Style(fill=OUT_OF_PLAY_FILL, stroke="#9a927f",
+                                             width=0.3))],
+                    "land that is no territory: out of play"))
+    entries.append(([Rect(3.5, 0.5, 6, 5, Style(fill="#ffffff", stroke=INK, width=0.5), r=1),
+                     Line(0.5, 5.5, 3.5, 3, Style(stroke=INK, width=0.35)),
+                     Circle(0.9, 5.2, 0.8, Style(fill=INK, stroke=None))],
+                    "a box (or a whole block) set beside its area, joined to it by a line"))
     entries.append(([Circle(5, 3, 2.8, Style(fill="#ffffff", stroke=INK, width=0.35)),
                      Text(5, 4.05, "3", size=2.9, anchor="middle", bold=True)],
                     "production (IPC) 生産力"))
@@ -756,7 +763,9 @@ def legend_entries(game: Game) -> list[tuple[list[Primitive], str]]:
     entries.append(([Rect(2, 0, 6, 6, Style(fill="#ffffff", stroke=INK, width=0.35,
                                             dash=(1.5, 0.8)), r=1)],
                     "box for the area's stack スタック"))
-    for kind, label in (("land", "land connection 陸路"), ("coast", "coast connection 沿岸"),
+    for kind, label in (("land", "land connection 陸路"),
+                        ("coast", "coast connection 沿岸: a coast touches only the sea zones "
+                                  "it is joined to"),
                         ("sea", "sea connection 海路")):
         entries.append(([Line(0, 3, 10, 3, ROUTE_STYLES[kind])], label))
     entries.append(([Line(0, 3, 10, 3, BARRIER)], "no passage 通行不可"))
@@ -780,7 +789,9 @@ def world_legend(game: Game, lettered=()):
         notes.append("Lettered connections (cells that do not touch, no room for the name): "
                       + "; ".join(f"{letter} {names[a]} — {names[b]}"
                                   for letter, a, b in lettered) + ".")
-    return lambda width: legend_block(title, entries, width, notes)
+    credit = ("Coastlines and borders: Natural Earth (public domain). North is at the top; "
+              "the board wraps round east to west.")
+    return lambda width: legend_block(title, entries, width, notes, subtitle=credit)
 
 
 def world_map_drawing(game: Game) -> tuple[tuple[Primitive, ...], float, float]:
