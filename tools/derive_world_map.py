@@ -154,8 +154,14 @@ GIBRALTAR = ((-5.35, 36.14), 9.0)
 LEAST_ISLAND = 7.0
 
 
-def decode(topo: dict) -> dict[str, MultiPolygon]:
-    """Country name -> its MultiPolygon in longitude, latitude (TopoJSON, quantized)."""
+def decode_object(topo: dict, name: str):
+    """All the polygons of one TopoJSON object (Natural Earth's ``land``) as one geometry."""
+    return unary_union(list(decode(topo, name).values()))
+
+
+def decode(topo: dict, name: str = "countries") -> dict[str, MultiPolygon]:
+    """Each geometry of a TopoJSON object (quantized) in longitude, latitude, by its
+    ``name`` property (a country's name) or its index."""
     sx, sy = topo["transform"]["scale"]
     tx, ty = topo["transform"]["translate"]
     arcs = []
@@ -187,11 +193,11 @@ def decode(topo: dict) -> dict[str, MultiPolygon]:
         return out
 
     countries = {}
-    for g in topo["objects"]["countries"]["geometries"]:
+    for g in topo["objects"][name]["geometries"]:
         polys = g["arcs"] if g["type"] == "MultiPolygon" else [g["arcs"]] if g.get("arcs") else []
         parts = [Polygon(ring(p[0]), [ring(h) for h in p[1:]]) for p in polys]
         whole = unary_union([shapely.make_valid(p) for p in parts if not p.is_empty])
-        countries[g["properties"]["name"]] = MultiPolygon(
+        countries[(g.get("properties") or {}).get("name") or str(len(countries))] = MultiPolygon(
             [p for p in getattr(whole, "geoms", [whole]) if p.geom_type == "Polygon"])
     return countries
 
