@@ -5,8 +5,10 @@ domain) as the npm package ``world-atlas`` (2.0.2) ships it: TopoJSON of Natural
 1:50m land. Usage::
 
     npm pack world-atlas@2.0.2 && tar xzf world-atlas-2.0.2.tgz
-    python tools/derive_pacific_coastlines.py package/land-50m.json > \\
-        games/nimitz/coastlines.yaml
+    python tools/derive_pacific_coastlines.py package/land-50m.json
+
+and put what it prints in place of the ``coastlines`` section at the end of
+games/nimitz/map.yaml.
 
 The land inside the map's frame (longitude 100 E to 110 W, counted east past 180 as 180 to
 250; latitude 62 N to 42 S), simplified to 0.12 degrees, islands under 0.03 square

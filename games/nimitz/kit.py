@@ -209,7 +209,7 @@ def point_positions(game: Game, point_map: PointMap) -> dict[str, tuple[float, f
 
 
 def coastline_items(game: Game, point_map: PointMap) -> list[Primitive]:
-    """The land of the Pacific (coastlines.yaml), projected, clipped to the map."""
+    """The land of the Pacific (map.yaml, coastlines), projected, clipped to the map."""
     w, h = map_area(point_map)
     project = projector(game, point_map)
     style = Style(fill=LAND, stroke=LAND_EDGE, width=0.3)
