@@ -11,12 +11,21 @@ indent); JSON is printed as it is.
 from __future__ import annotations
 
 import functools
+import os
 import sys
 
 import click
 
-from .engine.errors import BadInput, DataError, InputProblems, RuleViolation, WarpressError
+from .engine.errors import (
+    BadInput,
+    DataError,
+    InputProblems,
+    RuleViolation,
+    Untrusted,
+    WarpressError,
+)
 from .engine.inputs import bounds_text, check_path_name, quote, read_int
+from .engine.notes import drain
 from .output import (
     announcement_line,
     decision_lines,
@@ -122,6 +131,9 @@ def friendly(fn):
     def wrapper(*args, **kwargs):
         try:
             return fn(*args, **kwargs)
+        except Untrusted as exc:
+            drain()  # the error names what was not run
+            raise InputError(single_line(str(exc))) from None
         except DataError as exc:
             for problem in exc.problems:
                 say(single_line(str(problem)), err=True)
@@ -141,8 +153,32 @@ def friendly(fn):
             if problem is None:
                 raise
             raise InputError(single_line(str(problem))) from None
+        finally:
+            for note in drain():
+                say(f"warpress: note: {single_line(note)}", err=True)
 
     return wrapper
+
+
+def _trust_option(fn):
+    """``--trust``: run the Python of the game folder the command names (GAME, or --game of
+    a session command) for this run only (engine/trust.py)."""
+
+    @functools.wraps(fn)
+    def wrapper(*args, trust_run: bool = False, **kwargs):
+        named = kwargs.get("game") or kwargs.get("game_folder")
+        if not trust_run or not named:
+            return fn(*args, **kwargs)
+        from pathlib import Path
+
+        from .engine.trust import for_this_run
+
+        with for_this_run(Path(named)):
+            return fn(*args, **kwargs)
+
+    return click.option("--trust", "trust_run", is_flag=True,
+                        help="Run the named game folder's Python this once (see "
+                             "'warpress trust').")(wrapper)
 
 
 def _game_names(game: str) -> list[str]:
@@ -191,6 +227,7 @@ def games(game: str, as_json: bool) -> None:
 @click.argument("game")
 @click.option("--data", "data_only", is_flag=True, help="Run only the data checks.")
 @click.option("--thorough", is_flag=True, help="Run the rule invariants with more examples.")
+@_trust_option
 @friendly
 def verify(game: str, data_only: bool, thorough: bool) -> None:
     """Check GAME (or all): data checks, then the rule invariants with a fixed seed.
@@ -243,6 +280,8 @@ def _run_invariants(game, thorough: bool, tally) -> None:
 
     try:
         invariants = invariants_for(game)
+    except Untrusted:
+        raise
     except WarpressError as exc:
         say(f"  FAIL  {game.id}: invariants cannot run: {exc}")
         tally["FAIL"] += 1
@@ -307,6 +346,48 @@ def errata(game: str) -> None:
         say(f"    why:     {plain_steps(erratum.why)}")
 
 
+@main.command(name="trust", short_help="Let a game folder's Python run (or list, or forget).")
+@click.argument("folder", required=False)
+@click.option("--list", "listing", is_flag=True, help="List the folders you trust.")
+@click.option("--forget", is_flag=True, help="Trust FOLDER no longer.")
+@friendly
+def trust_command(folder: str | None, listing: bool, forget: bool) -> None:
+    """Trust the game folder FOLDER: its Python (rules, referee, checks, kit) runs in every
+    command from now on. Read it first, as you would any program. warpress records the folder
+    and the SHA-256 of its Python (in the state folder, outside the game folder); once that
+    Python changes, the folder is not trusted until you trust it again. Shipped and installed
+    games need no trust; --trust trusts a folder for one command; $WARPRESS_TRUST lists
+    folders trusted in CI."""
+    from pathlib import Path
+
+    from .engine import trust
+    from .engine.loader import game_dir
+
+    if listing or not folder:
+        if folder:
+            raise BadInput("--list takes no FOLDER")
+        for path, record in trust.trusted_folders().items():
+            current = trust.why_not(Path(path))
+            state = "trusted" if current is None else f"not trusted: {current}"
+            say(f"{path}  {record.get('files', '?')} Python file(s), "
+                f"sha256 {str(record.get('python_sha256'))[:16]}, {record.get('time')}: "
+                f"{state}")
+        if not listing:
+            raise BadInput("trust: give FOLDER (or --list)")
+        return
+    if forget:
+        gone = trust.forget_folder(Path(folder))
+        say(f"{Path(folder).resolve()}: {'no longer trusted' if gone else 'was not trusted'}")
+        return
+    path, _shown = game_dir(folder)
+    if trust.always_trusted(path.resolve()):
+        say(f"{folder}: a shipped or installed game: its Python always runs")
+        return
+    resolved, digest, files = trust.trust_folder(path)
+    say(f"{resolved}: trusted ({files} Python file(s), sha256 {digest[:16]}); its Python "
+        f"runs until it changes")
+
+
 def _query_command(name: str, help_text: str, mode: str, options=(),
                    short_help: str | None = None):
     def command(game: str, table: str, pairs: tuple[str, ...], as_json: bool, **opts):
@@ -324,7 +405,7 @@ def _query_command(name: str, help_text: str, mode: str, options=(),
         else:
             say(render_text(payload))
 
-    command = friendly(command)
+    command = _trust_option(friendly(command))
     for option in options:
         command = option(command)
     command = click.option("--json", "as_json", is_flag=True,
@@ -350,6 +431,7 @@ _query_command("odds", "The probability distribution of GAME's TABLE (exact with
 @main.command()
 @click.argument("game")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@_trust_option
 @friendly
 def tables(game: str, as_json: bool) -> None:
     """List GAME's tables: their inputs, result fields and rules."""
@@ -389,7 +471,9 @@ def tables(game: str, as_json: bool) -> None:
               help="X,Y mm by which backs are moved (read it off the calibration page).")
 @click.option("--only", default=None, help="Comma-separated parts: map, counters, cards, sheets.")
 @click.option("--proof", is_flag=True,
-              help="Designer proof: a dagger on every assumed value on every page.")
+              help="Designer proof, written as <game>-proof.pdf beside the kit: a dagger on "
+                   "every assumed value, the assumed-values list, errata and source notes.")
+@_trust_option
 @friendly
 def build(game: str, paper_name: str, out_dir: str, formats: str, dpi: int, duplex: str,
           back_offset: str, only: str | None, proof: bool = False) -> None:
@@ -438,6 +522,7 @@ def _say_results(results, what) -> tuple[int, float]:
               help="Resolution, 10 to 600 (default: pieces 300, vassal 100, tts 150).")
 @click.option("--base-url", default="",
               help="tts: the address the images will be at (e.g. https://example.org/kit/).")
+@_trust_option
 @friendly
 def export(game: str, fmt: str, out_dir: str, dpi: int | None, base_url: str) -> None:
     """Export GAME's (or all games') pieces, VASSAL module or Tabletop Simulator object."""
@@ -468,16 +553,19 @@ SESSION_COMMANDS = ("new", "scenarios", "actions", "status", "moves", "undo", "l
                     "reveal")
 
 
+def _option_from_args(args, name: str) -> str | None:
+    """The value an option ``name`` (``--session``) has on a command line not yet parsed."""
+    for i, arg in enumerate(args):
+        if arg == name and i + 1 < len(args):
+            return args[i + 1]
+        if arg.startswith(f"{name}="):
+            return arg.split("=", 1)[1]
+    return None
+
+
 def _session_from_args(args) -> str | None:
     """The --session a command line gives (or $WARPRESS_SESSION)."""
-    for i, arg in enumerate(args):
-        if arg == "--session" and i + 1 < len(args):
-            return args[i + 1]
-        if arg.startswith("--session="):
-            return arg.split("=", 1)[1]
-    import os
-
-    return os.environ.get("WARPRESS_SESSION") or None
+    return _option_from_args(args, "--session") or os.environ.get("WARPRESS_SESSION") or None
 
 
 class PlayGroup(OneLineGroup):
@@ -512,7 +600,9 @@ def _action_spec(ctx, name: str):
                          f"(--session DIR or $WARPRESS_SESSION); the session commands: "
                          f"{', '.join(SESSION_COMMANDS)}")
     try:
-        rules = session.rules_of_session(_session_path(where))
+        rules = session.rules_of_session(_session_path(where),
+                                         _option_from_args(ctx.meta.get("session_args") or [],
+                                                           "--game"))
     except BadInput as exc:
         raise InputError(single_line(str(exc))) from None
     for spec in rules.actions:
@@ -541,6 +631,15 @@ main.add_command(play, "referee")
 def _session_option(fn):
     return click.option("--session", "session_dir", envvar="WARPRESS_SESSION", default=None,
                         help="The session folder (default: $WARPRESS_SESSION).")(fn)
+
+
+def _game_folder_option(fn):
+    """``--game DIR`` (and ``--trust``) of a command that opens a session: the game folder a
+    session of a designer's game plays (the log names one, opened only if trusted)."""
+    fn = click.option("--game", "game_folder", default=None,
+                      help="For a session of a game folder: that folder (the folder the log "
+                           "names is opened only when you trust it).")(_trust_option(fn))
+    return fn
 
 
 def _session_path(session_dir: str | None) -> str:
@@ -611,6 +710,7 @@ def _draw(s, fmt: str, referee: bool = False) -> bytes:
               "drawn at random and recorded).")
 @_session_option
 @_json_option
+@_trust_option
 @friendly
 def play_new(game: str, scenario: str | None, seed: int | None, session_dir: str | None,
              as_json: bool) -> None:
@@ -621,9 +721,8 @@ def play_new(game: str, scenario: str | None, seed: int | None, session_dir: str
         view = s.player_view()
         notes = [a.as_json() for a in s.started]
     if as_json:
-        say_json({"session": str(s.directory), "seed": s.seed,
-                               "scenario": s.scenario, "announcements": notes,
-                               "view": view})
+        say_json({"session": str(s.directory), "seed": s.seed, "scenario": s.scenario,
+                  "announcements": notes, "view": view})
         return
     say(f"session {s.directory}: {s.game.id}, scenario {s.scenario}, seed {s.seed}")
     if not s.referee.hidden:
@@ -633,6 +732,7 @@ def play_new(game: str, scenario: str | None, seed: int | None, session_dir: str
 
 @play.command("scenarios")
 @click.argument("game")
+@_trust_option
 @friendly
 def play_scenarios(game: str) -> None:
     """List GAME's scenarios, the default first."""
@@ -649,6 +749,7 @@ def play_scenarios(game: str) -> None:
 
 @play.command("actions")
 @click.argument("game")
+@_trust_option
 @friendly
 def play_actions(game: str) -> None:
     """List the actions GAME accepts in a session, with their arguments."""
@@ -664,11 +765,12 @@ def play_actions(game: str) -> None:
         say(f"    {spec.help}")
 
 
-def _act(name: str, args: dict, session_dir: str | None, as_json: bool) -> None:
+def _act(name: str, args: dict, session_dir: str | None, as_json: bool,
+         game_folder: str | None) -> None:
     """Run one action and print what it led to."""
     from .engine import session
 
-    with session.open(_session_path(session_dir)) as s:
+    with session.open(_session_path(session_dir), game=game_folder) as s:
         step = s.command(name, args)
         view = s.player_view()
     notes = [a.as_json() for a in step.announcements]
@@ -689,7 +791,7 @@ def _act(name: str, args: dict, session_dir: str | None, as_json: bool) -> None:
 def _action_command(spec):
     """The click command of a game's action ``spec`` (engine.decisions.ActionSpec)."""
 
-    def command(session_dir: str | None, as_json: bool, **values):
+    def command(session_dir: str | None, as_json: bool, game_folder: str | None, **values):
         args = {a.name: values[a.name] for a in spec.args if values.get(a.name) is not None}
         for option in spec.options:
             given = values[option.key]
@@ -697,9 +799,9 @@ def _action_command(spec):
                 args[option.key] = True if option.value is None else option.value
             elif not option.flag and given is not None:
                 args[option.key] = given
-        _act(spec.name, args, session_dir, as_json)
+        _act(spec.name, args, session_dir, as_json, game_folder)
 
-    command = friendly(command)
+    command = _game_folder_option(friendly(command))
     for option in reversed(spec.options):
         command = click.option(option.decl, option.key, is_flag=option.flag, default=None,
                                help=option.help)(command)
@@ -709,34 +811,48 @@ def _action_command(spec):
     return click.command(name=spec.name, help=spec.help, short_help=spec.short_help)(command)
 
 
+def _head_line(s) -> str:
+    """``log: 14 lines, head 1a2b3c4d5e6f7081``: the SHA-256 of the log's last line, which
+    two copies of a session share only when they hold the same history."""
+    lines, head = s.head
+    return f"log: {lines} lines, head {head[:16]}"
+
+
 @play.command("status")
 @_session_option
 @_json_option
 @_map_option
+@_game_folder_option
 @friendly
-def play_status(session_dir: str | None, as_json: bool, map_file: str | None) -> None:
-    """The position as the player may know it: turn, phase, what is due, the pieces."""
+def play_status(session_dir: str | None, as_json: bool, map_file: str | None,
+                game_folder: str | None) -> None:
+    """The position as the player may know it: turn, phase, what is due, the pieces; and
+    where the log stands (its lines and head hash, for an opponent to note)."""
     from .engine import session
 
     fmt = _check_map(map_file) if map_file else None
-    with session.open(_session_path(session_dir), readonly=True) as s:
+    with session.open(_session_path(session_dir), readonly=True, game=game_folder) as s:
         view = s.player_view()
         if fmt:
             _write_map(map_file, _draw(s, fmt))
     _show_view(view, as_json, s.referee)
+    if not as_json:
+        say(_head_line(s))
 
 
 @play.command("moves")
 @click.argument("unit", required=False)
 @_session_option
 @_json_option
+@_game_folder_option
 @friendly
-def play_moves(unit: str | None, session_dir: str | None, as_json: bool) -> None:
+def play_moves(unit: str | None, session_dir: str | None, as_json: bool,
+               game_folder: str | None) -> None:
     """The decision due and every legal answer (UNIT: only that piece's)."""
     from .engine import session
     from .engine.decisions import command_line
 
-    with session.open(_session_path(session_dir), readonly=True) as s:
+    with session.open(_session_path(session_dir), readonly=True, game=game_folder) as s:
         decision = s.decision()
         specs = {spec.name: spec for spec in s.referee.actions}
     if decision is None:
@@ -762,12 +878,13 @@ def play_moves(unit: str | None, session_dir: str | None, as_json: bool) -> None
 @play.command("undo")
 @_session_option
 @_json_option
+@_game_folder_option
 @friendly
-def play_undo(session_dir: str | None, as_json: bool) -> None:
+def play_undo(session_dir: str | None, as_json: bool, game_folder: str | None) -> None:
     """Take back the last accepted action (logged; the dice of that step stay the same)."""
     from .engine import session
 
-    with session.open(_session_path(session_dir)) as s:
+    with session.open(_session_path(session_dir), game=game_folder) as s:
         s.undo()
         view = s.player_view()
     if as_json:
@@ -781,12 +898,14 @@ def play_undo(session_dir: str | None, as_json: bool) -> None:
 @_session_option
 @_json_option
 @_map_option
+@_game_folder_option
 @friendly
-def play_reveal(session_dir: str | None, as_json: bool, map_file: str | None) -> None:
+def play_reveal(session_dir: str | None, as_json: bool, map_file: str | None,
+                game_folder: str | None) -> None:
     """The whole position, hidden parts included; recorded in the session log."""
     from .engine import session
 
-    with session.open(_session_path(session_dir)) as s:
+    with session.open(_session_path(session_dir), game=game_folder) as s:
         # refuse a bad file name before the reveal is logged
         fmt = _check_map(map_file) if map_file else None
         view, _drawn = s.reveal(None)
@@ -797,13 +916,15 @@ def play_reveal(session_dir: str | None, as_json: bool, map_file: str | None) ->
 
 @play.command("log", short_help="The session log: set-up, actions, reveals, undos.")
 @_session_option
+@_game_folder_option
 @friendly
-def play_log(session_dir: str | None) -> None:
-    """The session log: the set-up, every action (accepted or refused), reveals and undos."""
+def play_log(session_dir: str | None, game_folder: str | None) -> None:
+    """The session log: the set-up, every action (accepted or refused), reveals and undos;
+    then the log's head hash."""
     from .engine import session
     from .engine.decisions import Action, command_line
 
-    with session.open(_session_path(session_dir), readonly=True) as s:
+    with session.open(_session_path(session_dir), readonly=True, game=game_folder) as s:
         records = s.history()
         shown = dict(getattr(s.referee, "arg_text", None) or {})
         specs = {spec.name: spec for spec in s.referee.actions}
@@ -813,23 +934,29 @@ def play_log(session_dir: str | None) -> None:
 
     for record in records:
         say(log_line(record, shown, typed))
+    say(_head_line(s))
 
 
 @play.command("replay")
 @_session_option
+@click.option("--accept-rollback", is_flag=True,
+              help="Go on from a session behind what this machine saw of it (an older copy "
+                   "restored); the acceptance is logged.")
+@_game_folder_option
 @friendly
-def play_replay(session_dir: str | None) -> None:
+def play_replay(session_dir: str | None, accept_rollback: bool,
+                game_folder: str | None) -> None:
     """Rebuild the position from the log; report any step that no longer replays the same."""
     from .engine import session
 
-    report = session.replay(_session_path(session_dir))
+    report = session.replay(_session_path(session_dir), game_folder, accept_rollback)
     for note in report.notes:
         say(f"note: {note}")
     if not report.ok:
         for difference in report.differences:
             say(difference, err=True)
         raise Refusal(f"replay differs from the log ({len(report.differences) - 1}"
-                                   f" step(s))")
+                      f" step(s))")
     was = "" if report.state_file == "ok" else f" (it was: {report.state_file})"
     done = "rewritten" if report.rewritten else "already matches"
     say(f"replayed {report.n} command(s): every state matches the log; "

@@ -21,7 +21,7 @@ from ..output import rules_text
 from ..verify.data import records, walk_values
 from .fonts import text_width, wrap
 from .impose import fit_size
-from .marks import DAGGER, dagger
+from .marks import DAGGER, dagger, rule_ref
 from .primitives import THIN, Group, Line, Polygon, Primitive, Rect, Style, Text
 
 HEAD = Style(fill="#e8e8e8", stroke="#555555", width=0.2)
@@ -195,7 +195,7 @@ def _is_id(text: str) -> bool:
 
 def table_title(table: Table) -> str:
     dice = f" · dice: {table.dice}" if table.dice and table.dice != "none" else ""
-    return f"{table.label}  [{rules_text(table.rule)}]{dice}"
+    return f"{table.label}  {rule_ref(table.rule)}".rstrip() + dice
 
 
 def table_block(table: Table, width: float, game: Game | None = None) -> Block:
@@ -586,8 +586,8 @@ def track_block(track: Track, width: float, least: float = HOLDS_LEAST) -> Block
     n = len(track.values)
     per_row = max(1, min(n, int(width // least)))
     box = max(least, min(24.0, width / per_row))
-    items: list[Primitive] = [Text(0, 3.2, f"{track.label}  [{rules_text(track.rule)}]", size=3.2,
-                                   bold=True)]
+    title = f"{track.label}  {rule_ref(track.rule)}".rstrip()
+    items: list[Primitive] = [Text(0, 3.2, title, size=3.2, bold=True)]
     labels = [wrap(track.labels[str(v)], TRACK_LABEL, box - 0.6) if str(v) in track.labels
               else [] for v in track.values]
     below = 3.0 + max((len(lines) for lines in labels), default=0) * TRACK_LABEL * 1.15
@@ -639,7 +639,7 @@ def display_block(display: Display, width: float, least: float = HOLDS_LEAST) ->
             items.extend(_arrow(a, b))
         names = {box.id: box.name or readable(box.id) for box in display.boxes}
         text = (f"{names.get(arrow.from_, arrow.from_)} → {names.get(arrow.to, arrow.to)}  "
-                f"[{rules_text(arrow.rule)}]")
+                f"{rule_ref(arrow.rule)}").rstrip()
         items.append(Text(0, y + 3, text, size=legible(text, 2.4, width,
                                                        f"display {display.id!r}")))
         y += 3.4
@@ -662,7 +662,7 @@ def _arrow(a, b) -> list[Primitive]:
 
 def sheet_blocks(game: Game, sheet: Sheet, width: float,
                  max_h: float | None = None) -> Iterator[Block]:
-    yield heading(f"{sheet.label}  [{rules_text(sheet.rule)}]", width, 5.0)
+    yield heading(f"{sheet.label}  {rule_ref(sheet.rule)}".rstrip(), width, 5.0)
     for section in sheet.sections:
         title = " ".join(t for t in (section.title, section.title_ja) if t)
         if title:

@@ -4,12 +4,19 @@ Cells are the Voronoi cells of the positions inside the map's frame (each a conv
 polygon: the half-planes nearer its own position than any other's), so areas sit where
 the data puts them and tile the whole map. ``place_block`` finds, inside a cell, the spot
 nearest its position where a block (name, symbols, a box that holds a stack) fits whole.
+
+A map drawn from real outlines has areas of any shape (``Region``: outer rings and holes);
+``place_in`` finds a block's spot in one, ``borders`` the borders regions share.
 """
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
 
 Point = tuple[float, float]
 
@@ -142,3 +149,175 @@ def spread(sites: list[Point], frame: tuple[float, float, float, float],
         if not moved:
             break
     return [(p[0], p[1]) for p in pts]
+
+
+# --- areas of any shape: outer rings and holes (a map drawn from real outlines) ------------
+
+
+def parse_ring(text: str) -> list[Point]:
+    """``"x,y x,y ..."`` -> [(x, y), ...]."""
+    return [(float(a), float(b)) for a, _, b in (p.partition(",") for p in text.split())]
+
+
+def in_ring(ring: Sequence[Point], x: float, y: float) -> bool:
+    """True when (x, y) is inside ``ring`` (any simple polygon; even-odd rule)."""
+    hit = False
+    n = len(ring)
+    for i in range(n):
+        ax, ay = ring[i]
+        bx, by = ring[i - 1]
+        if (ay > y) != (by > y) and x < ax + (bx - ax) * (y - ay) / (by - ay):
+            hit = not hit
+    return hit
+
+
+@dataclass(frozen=True)
+class Region:
+    """An area of any shape: its outer rings and its holes (in mm)."""
+
+    rings: tuple[tuple[Point, ...], ...]
+    holes: tuple[tuple[Point, ...], ...] = ()
+
+    def inside(self, x: float, y: float) -> bool:
+        return (any(in_ring(r, x, y) for r in self.rings)
+                and not any(in_ring(h, x, y) for h in self.holes))
+
+    @property
+    def main(self) -> tuple[Point, ...]:
+        """The largest outer ring."""
+        return max(self.rings, key=lambda r: abs(ring_area(r)))
+
+    def box_inside(self, x0: float, y0: float, x1: float, y1: float) -> bool:
+        """True when the box lies whole in the region: its corners inside and no corner of
+        the region's outline inside the box."""
+        if not all(self.inside(x, y) for x, y in ((x0, y0), (x1, y0), (x1, y1), (x0, y1))):
+            return False
+        return not any(x0 < x < x1 and y0 < y < y1
+                       for ring in (*self.rings, *self.holes) for x, y in ring)
+
+    def bounds(self) -> tuple[float, float, float, float]:
+        xs = [x for r in self.rings for x, _ in r]
+        ys = [y for r in self.rings for _, y in r]
+        return min(xs), min(ys), max(xs), max(ys)
+
+
+def ring_area(ring: Sequence[Point]) -> float:
+    """Signed area (shoelace)."""
+    return sum(ring[i - 1][0] * ring[i][1] - ring[i][0] * ring[i - 1][1]
+               for i in range(len(ring))) / 2
+
+
+def grid_inside(ring: Sequence[Point], xs, ys):
+    """A boolean array (len(ys) x len(xs)): which grid points lie in ``ring`` (even-odd,
+    vectorised over the grid)."""
+    gx, gy = np.meshgrid(np.asarray(xs, float), np.asarray(ys, float))
+    hit = np.zeros(gx.shape, dtype=bool)
+    pts = np.asarray(ring, float)
+    for (ax, ay), (bx, by) in zip(pts, np.roll(pts, 1, axis=0), strict=True):
+        if ay == by:
+            continue
+        crosses = (ay > gy) != (by > gy)
+        hit ^= crosses & (gx < ax + (bx - ax) * (gy - ay) / (by - ay))
+    return hit
+
+
+def place_in(region: Region, near: Point, w: float, h: float, margin: float = 1.0,
+             step: float = 1.0, avoid: Sequence[tuple[float, float, float, float]] = ()
+             ) -> Point | None:
+    """The centre nearest ``near`` (on a ``step`` mm grid over the region's largest ring) of
+    a w x h block lying whole in ``region`` with ``margin`` mm to spare, overlapping none of
+    the boxes (x0, y0, x1, y1) to ``avoid``; None if none."""
+    hw, hh = w / 2 + margin, h / 2 + margin
+    ring = region.main
+    x0 = min(x for x, _ in ring) + hw
+    x1 = max(x for x, _ in ring) - hw
+    y0 = min(y for _, y in ring) + hh
+    y1 = max(y for _, y in ring) - hh
+    if x1 < x0 or y1 < y0:
+        return None
+    xs = np.arange(math.floor(x0), x1 + 1e-9, step)
+    ys = np.arange(math.floor(y0), y1 + 1e-9, step)
+    ok = grid_inside(ring, xs, ys)
+    candidates = sorted((math.dist((xs[i], ys[j]), near), float(xs[i]), float(ys[j]))
+                        for j, i in zip(*np.nonzero(ok), strict=True))
+    for _d, x, y in candidates:
+        if any(x - hw < b[2] and b[0] < x + hw and y - hh < b[3] and b[1] < y + hh
+               for b in avoid):
+            continue
+        if region.box_inside(x - hw, y - hh, x + hw, y + hh):
+            return x, y
+    return None
+
+
+def inner_point(region: Region, step: float = 1.0) -> Point:
+    """A point well inside the region's largest ring: of a grid over it, the one farthest
+    from the ring's corners (a cheap pole of inaccessibility)."""
+    ring = region.main
+    xs = np.arange(min(x for x, _ in ring), max(x for x, _ in ring), step)
+    ys = np.arange(min(y for _, y in ring), max(y for _, y in ring), step)
+    if len(xs) == 0 or len(ys) == 0:
+        return ring[0]
+    ok = grid_inside(ring, xs, ys)
+    if not ok.any():
+        return ring[0]
+    gx, gy = np.meshgrid(xs, ys)
+    px, py = gx[ok], gy[ok]
+    pts = np.asarray(ring, float)
+    far = np.full(px.shape, np.inf)
+    for vx, vy in pts:
+        far = np.minimum(far, (px - vx) ** 2 + (py - vy) ** 2)
+    k = int(np.argmax(far))
+    return float(px[k]), float(py[k])
+
+
+def _edge_key(p: Point, q: Point) -> tuple[tuple[float, float], tuple[float, float]]:
+    a = (round(p[0], 1), round(p[1], 1))
+    b = (round(q[0], 1), round(q[1], 1))
+    return (a, b) if a <= b else (b, a)
+
+
+def borders(regions: dict[str, Region]) -> dict[frozenset[str], list[list[Point]]]:
+    """Every pair of regions that share outline edges, with the borders they share as
+    polylines (the regions' outlines must meet corner to corner, as a simplified coverage
+    does)."""
+    owners: dict[tuple, set[str]] = {}
+    for rid, region in regions.items():
+        for ring in (*region.rings, *region.holes):
+            for i in range(len(ring)):
+                owners.setdefault(_edge_key(ring[i - 1], ring[i]), set()).add(rid)
+    pairs: dict[frozenset[str], list] = {}
+    for edge, ids in owners.items():
+        if len(ids) == 2:
+            pairs.setdefault(frozenset(ids), []).append(edge)
+    return {pair: chains(edges) for pair, edges in sorted(pairs.items(), key=lambda kv:
+                                                          sorted(kv[0]))}
+
+
+def chains(edges: list) -> list[list[Point]]:
+    """Edges (pairs of points) joined end to end into polylines, longest first."""
+    at: dict[Point, list] = {}
+    for e in edges:
+        for p in e:
+            at.setdefault(p, []).append(e)
+    unused = set(edges)
+    out = []
+    for start in sorted(edges):
+        if start not in unused:
+            continue
+        unused.discard(start)
+        line = [start[0], start[1]]
+        for end in (1, 0):  # grow from the last point, then from the first
+            while True:
+                tip = line[-1] if end else line[0]
+                nxt = next((e for e in at[tip] if e in unused), None)
+                if nxt is None:
+                    break
+                unused.discard(nxt)
+                other = nxt[1] if nxt[0] == tip else nxt[0]
+                if end:
+                    line.append(other)
+                else:
+                    line.insert(0, other)
+        out.append(line)
+    return sorted(out, key=lambda line: -sum(math.dist(a, b)
+                                              for a, b in itertools.pairwise(line)))

@@ -21,7 +21,8 @@ from dataclasses import dataclass, field, replace
 from ..engine.errors import BadInput
 from ..engine.model import FontStyle, Game, Marker, Unit
 from .fonts import text_width
-from .legibility import MIN_FACTORS_MM, fit, fit_lines
+from .legibility import MIN_FACTORS_MM, MIN_MM, fit, fit_lines
+from .marks import dagger, field_dagger
 from .primitives import Primitive, Rect, Style, Text
 from .style import Look, look_of, mm, side_colour, side_ink
 from .symbols import SHIPS, symbol
@@ -53,6 +54,7 @@ class Face:
     cls: str = "counter-face"
     bottom_row: bool = False  # keep the bottom row free for the caller's own texts
     art_width: float = 1.0  # share of the width (from the left) a silhouette may take
+    assumed: bool = False  # a printed value is assumed: a designer proof marks the counter
 
 
 #: The height of a reduced side's band, as a share of the counter: a strip behind the name
@@ -71,6 +73,10 @@ def draw(face: Face) -> tuple[Primitive, ...]:
     items.extend(LAYOUTS[face.look.layout](face))
     items.append(Rect(0.1, 0.1, face.size - 0.2, face.size - 0.2,
                       Style(fill=None, stroke=_darker(ground), width=0.2), cls="counter-edge"))
+    mark = dagger(face.assumed)
+    if mark:  # one mark per counter: a factor line has no room for one per value
+        items.append(Text(face.size - face.size * PAD, MIN_MM * 1.6, mark, size=MIN_MM * 1.6,
+                          anchor="end", bold=True, fill="#c00000", cls="proof-mark"))
     return tuple(items)
 
 
@@ -312,7 +318,8 @@ def value_text(record: Unit | Marker, spec: str, stats: Mapping) -> str:
         value = words[spec]
         return "" if value is None else str(value)
     shown: list[str] = []
-    for key in spec.split("|"):
+    keys = spec.split("|")
+    for key in keys:
         value = stats.get(key)
         if value is None or isinstance(value, bool | dict | list | tuple):
             continue
@@ -360,6 +367,8 @@ def face_of(game: Game, record: Unit | Marker, *, stats: Mapping | None = None,
     look = look or look_of(game, record)
     values = record.stats if stats is None and isinstance(record, Unit) else (stats or {})
     corners = {k: value_text(record, spec, values) for k, spec in look.corners.items()}
+    printed = [key for spec in (*look.factors, *look.corners.values())
+               for key in spec.split("|") if key in values]
     fields = {
         "name": counter_name(record.name or record.id, isinstance(record, Marker)),
         "subtitle": counter_name(record.name_ja or "", isinstance(record, Marker)),
@@ -367,6 +376,7 @@ def face_of(game: Game, record: Unit | Marker, *, stats: Mapping | None = None,
         "corners": {k: v for k, v in corners.items() if v},
         "echelon": getattr(record, "size", None) or "",
         "word": (record.text or "") if isinstance(record, Marker) else "",
+        "assumed": bool(field_dagger(record, *(f"stats.{key}" for key in printed))),
     }
     side = getattr(record, "side", None)
     ground = ground or side_colour(game, side)

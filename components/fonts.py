@@ -9,6 +9,8 @@ from __future__ import annotations
 from functools import cache
 from pathlib import Path
 
+from .marks import plain
+
 FONT_FILE = Path(__file__).resolve().parent.parent / "fonts" / "ipaexg.ttf"
 FAMILY = "IPAexGothic"
 SVG_FAMILY = "'IPAexGothic', 'IPAexゴシック', 'IPAex Gothic', sans-serif"
@@ -66,9 +68,10 @@ CANNOT_START, CANNOT_END = _kinsoku()
 def wrap(text: str, size: float, width: float) -> list[str]:
     """Break ``text`` into lines no wider than ``width`` mm: between words, or between any
     two characters of Japanese, keeping the kinsoku rules (no line starts with
-    ``CANNOT_START`` or ends with ``CANNOT_END``). The one line breaker of every kit."""
+    ``CANNOT_START`` or ends with ``CANNOT_END``). The one line breaker of every kit; on a
+    player's page it breaks the text without its designer notes (``marks.plain``)."""
     lines: list[str] = []
-    for paragraph in text.split("\n"):
+    for paragraph in plain(text).split("\n"):
         lines.extend(_wrap_paragraph(paragraph, size, width))
     return lines
 

@@ -242,9 +242,11 @@ def hex_map_drawing(hex_map: HexMap, across_flats: float | None = None, game_id:
 
 
 def hex_map_parts(hex_map: HexMap, across_flats: float | None = None, game_id: str = "",
-                  terrain: Mapping[str, TerrainStyle] | None = None):
+                  terrain: Mapping[str, TerrainStyle] | None = None, title: str = ""):
     """(primitives, width, height, legend) of the map without its legend, and the legend as
-    a layout for a given width (``impose.tile`` places it whole on one tile)."""
+    a layout for a given width (``impose.tile`` places it whole on one tile); the legend's
+    title block names the map (``title``: the game's name and the map's, by default the
+    map's) over a line on reading hex ids, with a north arrow."""
     looks = {**TERRAIN, **(terrain or {})}
     geo = HexGeometry.of(hex_map, across_flats)
     width, grid_h = geo.extent()
@@ -270,9 +272,18 @@ def hex_map_parts(hex_map: HexMap, across_flats: float | None = None, game_id: s
              Rect(0, 0, width, grid_h, Style(width=0.5), cls="map-border"))
 
     def legend(room: float) -> tuple[tuple[Primitive, ...], float]:
-        return legend_block(hex_map.label, legend_entries(hex_map, ground, looks), room)
+        return legend_block(title or hex_map.label, legend_entries(hex_map, ground, looks), room,
+                            subtitle=hex_id_note(hex_map))
 
     return items, width, grid_h, legend
+
+
+def hex_id_note(hex_map: HexMap) -> str:
+    """How to read a hex id, from the map's own first and last hexes."""
+    first, last = hex_map.hex_ids[0], hex_map.hex_ids[-1]
+    order = ("column, then row" if hex_map.hex_id.index("{col}") < hex_map.hex_id.index("{row}")
+             else "row, then column")
+    return f"Hexes {first} to {last}: {order}. North is at the top."
 
 
 def _terrain_by_hex(hex_map: HexMap) -> dict[str, str]:
@@ -417,15 +428,21 @@ def boundary(hexes, geo: HexGeometry, index) -> list[tuple[str, Point, Point]]:
     return [(h, a, b) for key, h, a, b in edges if seen[key] == 1]
 
 
-def inset_loops(hexes, geo: HexGeometry, index, inset: float) -> list[tuple[Point, ...]]:
+def inset_loops(hexes, geo: HexGeometry, index, inset: float,
+                clear_ids: bool = False) -> list[tuple[Point, ...]]:
     """The outline of a set of hexes as closed loops moved ``inset`` mm inwards (each
-    corner mitred, so the loops stay joined)."""
+    corner where the two moved edges meet, so the loops stay joined); with ``clear_ids``,
+    an upper edge of a hex moves in past the band of its hex id as well, so that no
+    outline runs through an id."""
     def key(p: Point) -> tuple[float, float]:
         return round(p[0], 3), round(p[1], 3)
 
-    following: dict[tuple[float, float], tuple[Point, Point, Point]] = {}
+    band = id_band(geo) if clear_ids else 0.0
+    following: dict[tuple[float, float], tuple[Point, Point, Point, float]] = {}
     for h, a, b in boundary(hexes, geo, index):
-        following[key(a)] = (a, b, _inward(a, b, geo.centre(*index[h])))
+        normal = _inward(a, b, geo.centre(*index[h]))
+        upper = normal[1] > 0.9  # the top edge of its hex: the id is under it
+        following[key(a)] = (a, b, normal, inset + (band if upper else 0.0))
     loops = []
     while following:
         k = min(following)
@@ -433,8 +450,14 @@ def inset_loops(hexes, geo: HexGeometry, index, inset: float) -> list[tuple[Poin
         while k in following:
             loop.append(following.pop(k))
             k = key(loop[-1][1])
-        loops.append(tuple(_mitre(loop[i - 1], loop[i], inset) for i in range(len(loop))))
+        loops.append(tuple(_mitre(loop[i - 1], loop[i]) for i in range(len(loop))))
     return loops
+
+
+def id_band(geo: HexGeometry) -> float:
+    """How far below a hex's top edge its id reaches (the id's box and a little air)."""
+    size = id_size(geo)
+    return 0.5 + size * 1.02 + 0.5
 
 
 def _inward(a: Point, b: Point, centre: Point) -> Point:
@@ -447,12 +470,19 @@ def _inward(a: Point, b: Point, centre: Point) -> Point:
     return nx, ny
 
 
-def _mitre(before, after, inset: float) -> Point:
-    """The corner where edge ``before`` ends and ``after`` begins, moved inwards."""
-    (n1x, n1y), (n2x, n2y) = before[2], after[2]
-    scale = inset / (1 + n1x * n2x + n1y * n2y)
-    vx, vy = after[0]
-    return vx + (n1x + n2x) * scale, vy + (n1y + n2y) * scale
+def _mitre(before, after) -> Point:
+    """The corner where edge ``before`` ends and ``after`` begins, each moved inwards by
+    its own distance: where the two moved edges meet."""
+    (a1, b1, (n1x, n1y), d1), (a2, b2, (n2x, n2y), d2) = before, after
+    p1 = (a1[0] + n1x * d1, a1[1] + n1y * d1)
+    p2 = (a2[0] + n2x * d2, a2[1] + n2y * d2)
+    t1 = (b1[0] - a1[0], b1[1] - a1[1])
+    t2 = (b2[0] - a2[0], b2[1] - a2[1])
+    cross = t1[0] * t2[1] - t1[1] * t2[0]
+    if abs(cross) < 1e-9:  # a straight run: the moved point at the shared corner
+        return p2
+    s = ((p2[0] - p1[0]) * t2[1] - (p2[1] - p1[1]) * t2[0]) / cross
+    return p1[0] + t1[0] * s, p1[1] + t1[1] * s
 
 
 def _outline(feature: Feature, geo: HexGeometry, index, ink: str, inset: float) -> Group:
@@ -467,7 +497,8 @@ def _outline(feature: Feature, geo: HexGeometry, index, ink: str, inset: float) 
     if feature.kind in TINTED:
         tint = Style(fill=ink, stroke=None, opacity=0.16)
         items += [Polygon(geo.corners(*index[h]), tint) for h in feature.hexes]
-    items += [Polygon(loop, style) for loop in inset_loops(feature.hexes, geo, index, inset)]
+    items += [Polygon(loop, style)
+              for loop in inset_loops(feature.hexes, geo, index, inset, clear_ids=True)]
     return Group(tuple(items), id=f"feature-{feature.id}",
                  cls=f"feature {feature.kind} {line} {feature.id}")
 

@@ -30,7 +30,7 @@ from .impose import (
     tile,
 )
 from .legibility import check_pages
-from .marks import proof
+from .marks import plain, proof
 from .page import Paper, footer, paper
 from .pieces import CARD_BLEED, card_pieces, marker_pieces, unit_pieces
 from .primitives import Page, Primitive, texts
@@ -113,8 +113,9 @@ def parse_back_offset(text: str) -> tuple[float, float]:
 def map_pages(game: Game, options: Options) -> list[KitPage]:
     pages: list[KitPage] = []
     for hex_map in game.hex_maps:
-        drawing, width, height, legend = hex_map_parts(hex_map, game_id=game.id,
-                                                       terrain=terrain_looks(game))
+        drawing, width, height, legend = hex_map_parts(
+            hex_map, game_id=game.id, terrain=terrain_looks(game),
+            title=f"{game.info.name}: {hex_map.label}")
         pages.extend(tiled_pages(drawing, width, height, options, f"map {hex_map.id}",
                                  hex_map.name, legend=legend))
     for point_map in game.point_maps:
@@ -260,9 +261,10 @@ def _kit_pages(game: Game, options: Options, progress: Callable[[str], None] | N
             pages.append(KitPage("duplex calibration", Page(
                 portrait.width, portrait.height, calibration_items(portrait, side, options.duplex),
                 id=f"calibration-{'back' if side else 'front'}")))
-    width = options.paper.content()[2]
-    assumed = list(aids.assumed_blocks(game, width))
-    pages.extend(flowed_pages(assumed, options.paper, "assumed values"))
+    if options.proof:  # designer material: the proof's, never a player's page
+        width = options.paper.content()[2]
+        assumed = list(aids.assumed_blocks(game, width))
+        pages.extend(flowed_pages(assumed, options.paper, "assumed values"))
     check_pages(pages)
     return _finish(game, pages, options)
 
@@ -291,16 +293,17 @@ def _part_title(game: Game, part: str) -> str:
 
 
 def typeset(items: Iterable[Primitive]) -> tuple[Primitive, ...]:
-    """The kit's typographic replacements (``TYPOGRAPHY``) in every text."""
+    """The kit's typographic replacements (``TYPOGRAPHY``) in every text, and on a player's
+    page every text without its designer notes (``marks.plain``)."""
     from dataclasses import replace
 
     from .primitives import Group, Text
 
     out = []
     for item in items:
-        if isinstance(item, Text) and any(ch in item.text for ch in TYPOGRAPHY):
-            text = "".join(TYPOGRAPHY.get(ch, ch) for ch in item.text)
-            out.append(replace(item, text=text))
+        if isinstance(item, Text):
+            text = "".join(TYPOGRAPHY.get(ch, ch) for ch in plain(item.text))
+            out.append(item if text == item.text else replace(item, text=text))
         elif isinstance(item, Group):
             out.append(replace(item, items=typeset(item.items)))
         else:
@@ -329,7 +332,10 @@ def safe_id(text: str) -> str:
 def build_kit(game: Game, out_root: Path, options: Options,
               progress: Callable[[str], None] | None = None) -> BuildResult:
     """Lay out and write the kit of ``game`` into ``out_root/<game>/`` atomically. A format
-    that fails does not stop the others: they are written, then the failure is BadInput."""
+    that fails does not stop the others: they are written, then the failure is BadInput.
+    A designer proof (``options.proof``) is ``<game>-proof.pdf`` (and ``proof/svg``,
+    ``proof/png``) beside the player's kit, which it leaves as it is; a kit build leaves the
+    proof as it is."""
     started = time.perf_counter()
     check_place(out_root / game.id)  # a file or read-only kit in the way: before any work
     pages = kit_pages(game, options, progress)
@@ -342,9 +348,11 @@ def build_kit(game: Game, out_root: Path, options: Options,
             files.update(FORMAT_WRITERS[fmt](game, pages, options, files))
         except (BadInput, OSError, RuntimeError, ValueError) as exc:
             failed[fmt] = str(exc)
+    if options.proof:
+        files = {proof_name(game, name): data for name, data in files.items()}
     folder = out_root / game.id
     if files:
-        _write_atomically(folder, files)
+        _write_atomically(folder, files, keep=lambda name: is_proof(game, name) != options.proof)
     if failed:
         written = [f for f in options.formats if f not in failed]
         raise BadInput("; ".join(f"{game.id}: --format {f} failed: {why}"
@@ -353,6 +361,23 @@ def build_kit(game: Game, out_root: Path, options: Options,
     seconds = time.perf_counter() - started
     return BuildResult(game.id, folder, tuple(folder / name for name in sorted(files)),
                        len(pages), seconds)
+
+
+#: The folder of a designer proof's SVG and PNG pages inside the kit folder.
+PROOF_FOLDER = "proof"
+
+
+def proof_name(game: Game, name: str) -> str:
+    """A kit file's name in a designer proof: ``midway.pdf`` -> ``midway-proof.pdf``,
+    ``svg/...`` -> ``proof/svg/...``."""
+    if name == f"{game.id}.pdf":
+        return f"{game.id}-proof.pdf"
+    return f"{PROOF_FOLDER}/{name}"
+
+
+def is_proof(game: Game, name: str) -> bool:
+    """True for a file of the designer proof (``proof_name``)."""
+    return name == f"{game.id}-proof.pdf" or name.startswith(f"{PROOF_FOLDER}/")
 
 
 def _pdf(game: Game, pages: list[Page], options: Options, _done: dict) -> dict[str, bytes]:
@@ -390,7 +415,25 @@ FORMAT_WRITERS: dict[str, Callable[..., dict[str, bytes]]] = {
     "pdf": _pdf, "svg": _svg, "png": _png}
 
 
-def _write_atomically(folder: Path, files: dict[str, bytes]) -> None:
-    """Write every file into a staging folder beside ``folder``, then swap it into place
+def _write_atomically(folder: Path, files: dict[str, bytes],
+                      keep: Callable[[str], bool] = lambda _name: False) -> None:
+    """Write every file into a staging folder beside ``folder``, with the files of the old
+    folder that ``keep`` names (the other kind of build's), then swap it into place
     (components/atomic.py: the old kit stays until the new one is complete)."""
-    replace_folder(folder, lambda staging: write_files(staging, files))
+    def write(staging: Path) -> None:
+        write_files(staging, _kept(folder, keep))
+        write_files(staging, files)
+
+    replace_folder(folder, write)
+
+
+def _kept(folder: Path, keep: Callable[[str], bool]) -> dict[str, bytes]:
+    """The files under ``folder`` that ``keep`` names (relative names, ``/`` between)."""
+    if not folder.is_dir():
+        return {}
+    found = {}
+    for path in sorted(folder.rglob("*")):
+        name = path.relative_to(folder).as_posix()
+        if path.is_file() and not path.is_symlink() and keep(name):
+            found[name] = path.read_bytes()
+    return found

@@ -1,6 +1,7 @@
-"""A map's legend as a block: a title, then every entry (a swatch and its words) in as many
-columns as the width allows. The tiler (``impose.tile``) chooses the width, so that the
-legend lies whole on one tile; each entry is one group (class ``legend-item``).
+"""A map's legend as a block: a title block (the map's title, a line under it, a north
+arrow at its right), then every entry (a swatch and its words) in as many columns as the
+width allows. The tiler (``impose.tile``) chooses the width, so that the legend lies whole
+on one tile; each entry is one group (class ``legend-item``).
 """
 
 from __future__ import annotations
@@ -8,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .fonts import wrap
-from .primitives import Group, Primitive, Rect, Style, Text
+from .primitives import Group, Polygon, Primitive, Rect, Style, Text
 
 #: An entry: its swatch drawn in a SWATCH_W x SWATCH_H mm box at the origin, and its words.
 Entry = tuple[Sequence[Primitive], str]
@@ -18,20 +19,36 @@ TITLE = 3.4
 COLUMN = 75.0  # the least width of a column of entries
 PAD = 3.0
 ROW = 8.0
+SUBTITLE = 2.6
+NORTH_W = 12.0  # the room the north arrow takes at the title block's right
 
 
-def legend_block(title: str, entries: Sequence[Entry], width: float, notes: Sequence[str] = ()
+def legend_block(title: str, entries: Sequence[Entry], width: float, notes: Sequence[str] = (),
+                 subtitle: str = "", north: bool = True
                  ) -> tuple[tuple[Primitive, ...], float]:
-    """(items, height) of a framed legend ``width`` mm wide; ``notes`` are paragraphs across
-    its whole width after the entries."""
+    """(items, height) of a framed legend ``width`` mm wide: its title block (``title``,
+    ``subtitle`` under it, a north arrow at the right unless ``north`` is False, a rule
+    under them), then the entries; ``notes`` are paragraphs across its whole width after
+    the entries."""
     inner = width - 2 * PAD
     items: list[Primitive] = []
     y = PAD
-    for line in wrap(title, TITLE, inner):
+    room = inner - (NORTH_W if north else 0.0)
+    for line in wrap(title, TITLE, room):
         y += TITLE
         items.append(Text(PAD, y, line, size=TITLE, bold=True, cls="legend-title"))
         y += TITLE * 0.25
-    y += 2.0
+    for line in wrap(subtitle, SUBTITLE, room) if subtitle else ():
+        y += SUBTITLE * 1.2
+        items.append(Text(PAD, y, line, size=SUBTITLE, fill="#444444", cls="legend-subtitle"))
+    if north:
+        arrow = north_arrow(width - PAD - NORTH_W / 2, PAD)
+        items.append(arrow)
+        y = max(y, PAD + NORTH_H)
+    y += 1.2
+    items.append(Rect(PAD, y, inner, 0.3, Style(fill="#333333", stroke=None),
+                      cls="title-rule"))
+    y += 2.5
     columns = max(1, min(3, int(inner // COLUMN)))
     col_w = inner / columns
     for start in range(0, len(entries), columns):
@@ -49,6 +66,23 @@ def legend_block(title: str, entries: Sequence[Entry], width: float, notes: Sequ
     frame = Rect(0, 0, width, height, Style(fill="#ffffff", stroke="#333333", width=0.4),
                  cls="legend-frame")
     return (frame, *items), height
+
+
+NORTH_H = 11.0  # mm: the north arrow's height, its N included
+
+
+def north_arrow(cx: float, top: float) -> Group:
+    """A north arrow: an N over a needle pointing up (its left half dark, its right half
+    white), centred on ``cx``, ``NORTH_H`` mm tall from ``top``."""
+    tip, base, half = top + 4.2, top + NORTH_H, 2.0
+    mid = base - 1.6
+    ink = Style(fill="#222222", stroke="#222222", width=0.25)
+    paper = Style(fill="#ffffff", stroke="#222222", width=0.25)
+    return Group((Text(cx, top + 3.2, "N", size=3.4, anchor="middle", bold=True,
+                       cls="north-letter"),
+                  Polygon(((cx, tip), (cx - half, base), (cx, mid)), ink),
+                  Polygon(((cx, tip), (cx + half, base), (cx, mid)), paper)),
+                 cls="north-arrow")
 
 
 def _entry(swatch: Sequence[Primitive], lines: list[str], x: float, y: float) -> Group:

@@ -13,8 +13,8 @@ from ..engine.model import Card, Deck, Game, Marker, Unit
 from .counters import counter_name, draw, face_of
 from .fonts import text_width, wrap
 from .impose import Piece
-from .legibility import fit
-from .marks import dagger
+from .legibility import fit, fit_lines
+from .marks import dagger, field_dagger, rule_ref
 from .primitives import Primitive, Rect, Style, Text
 from .style import COLOUR_WORDS, SIDE_COLOURS, colour, side_colour  # noqa: F401 (re-exported)
 
@@ -132,24 +132,49 @@ def card_front(game: Game, card: Card, deck: Deck | None) -> tuple[Primitive, ..
     items.append(_centred_fit(card.name or card.id, w / 2, 19, 5.0, w - 12, what, bold=True))
     if card.name_ja:
         items.append(_centred_fit(card.name_ja, w / 2, 27, 4.2, w - 12, what))
-    y = 34.0
-    for label, value in (("When", card.timing), ("Played by", card.playable_by)):
+    y = 31.0
+    for label, value, key in (("When", card.timing, "timing"),
+                              ("Played by", player_words(game, card.playable_by), "playable_by")):
         if value:
-            line = f"{label}: {value}"
-            items.append(Text(6, y, line, size=fit(line, 2.8, w - 12, what)))
-            y += 4.2
+            lines, size = fit_lines(f"{label}: {value}{field_dagger(card, key)}", 2.8, w - 12, 2,
+                                    what)
+            for line in lines:
+                y += size * 1.25
+                items.append(Text(6, y, line, size=size))
+            y += 1.0
+    y += 1.2
     stats = _stats_line(card, card.stats)
     if stats:
         items.append(Text(6, y, stats, size=fit(stats, 3.0, w - 12, what), bold=True))
         y += 4.6
-    body = card.text or ""
-    if card.is_assumed and dagger(True):
-        body = (body + " " if body else "") + f"{dagger(True)} assumed: {card.note or ''}"
-    items.extend(_paragraph(body, 6, y + 1, w - 12, h - 10 - y, f"card {card.id}"))
-    rules = ", ".join(card.rule)
+    body = (card.text or "") + field_dagger(card, "text")
+    foot = h - 10
+    if card.is_assumed:  # a placeholder says so, once, plainly; the proof says why
+        note = f"{dagger(True)} assumed: {card.note or ''}" if dagger(True) else STANDS_IN
+        lines, size = fit_lines(note, 2.4, w - 12, 3, what)
+        foot -= len(lines) * size * 1.25 + 1.0
+        items.extend(Text(6, foot + (i + 1) * size * 1.25, line, size=size, fill="#555555",
+                          cls="card-placeholder") for i, line in enumerate(lines))
+    items.extend(_paragraph(body, 6, y, w - 12, foot - y, f"card {card.id}"))
+    rules = rule_ref(card.rule)[1:-1]
     if rules:
         items.append(Text(w - 6, h - 6, f"rule {rules}", size=2.2, anchor="end", fill="#666666"))
     return tuple(items)
+
+
+#: What a card the rules do not print says of itself on a player's card.
+STANDS_IN = "This card stands in for one the rules give only by its number."
+
+
+def player_words(game: Game, who: str | None) -> str:
+    """Who may play a card, in words: a side's name (``japan`` -> ``Japanese only``),
+    ``both`` -> ``Either side``; nothing when the data does not say."""
+    if not who or who == "unknown":
+        return ""
+    if who == "both":
+        return "Either side"
+    side = next((s for s in game.info.sides if s.id == who), None)
+    return f"{side.name} only" if side is not None and side.name else who
 
 
 def _paragraph(text: str, x: float, y: float, width: float, height: float,

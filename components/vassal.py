@@ -299,8 +299,9 @@ def zones(items: Iterable[Primitive], names: dict[str, str], px_per_mm: float
         key = _zone_key(item.id or "", names)
         if key is None or key in found:
             continue
-        if isinstance(item, Polygon) and item.closed:
-            corners = [(ox + x * scale, oy + y * scale) for x, y in item.points]
+        shape = item if isinstance(item, Polygon) and item.closed else _largest_polygon(item)
+        if shape is not None:
+            corners = [(ox + x * scale, oy + y * scale) for x, y in shape.points]
         else:
             box = bounds(item)
             if box is None:
@@ -310,6 +311,18 @@ def zones(items: Iterable[Primitive], names: dict[str, str], px_per_mm: float
             corners = [(x1, y1), (x2, y1), (x2, y2), (x1, y2)]
         found[key] = ";".join(f"{round(x * k)},{round(y * k)}" for x, y in corners)
     return [(names[key], path) for key, path in found.items()]
+
+
+def _largest_polygon(item: Primitive) -> Polygon | None:
+    """Of a group of closed polygons (an area drawn as its outline's rings), the largest."""
+    if not isinstance(item, Group):
+        return None
+    rings = [i for i in item.items if isinstance(i, Polygon) and i.closed]
+    if not rings or len(rings) != len(item.items):
+        return None
+    return max(rings, key=lambda r: abs(sum(r.points[i - 1][0] * r.points[i][1]
+                                            - r.points[i][0] * r.points[i - 1][1]
+                                            for i in range(len(r.points)))))
 
 
 def anchors(items: Iterable[Primitive], names: dict[str, str], px_per_mm: float

@@ -22,6 +22,10 @@ class BadInput(WarpressError, ValueError):
     """
 
 
+class Untrusted(BadInput):
+    """A command needs the Python of a game folder that is not trusted (engine/trust.py)."""
+
+
 @total_ordering
 @frozen_record(kw_only=False)
 class Problem(Frozen):

@@ -13,8 +13,9 @@ a shipped game is ``warpress.games.<folder with - as _>``; a game an installed p
 provides through the entry-point group ``warpress.games`` is that package; any other folder
 is ``warpress_folder_<12 hex of the sha256 of its resolved path>``. Two folders with the same
 id therefore never share code, and the registries (engine, referee, kit parts, invariants)
-take only what the folder's own package registered. Naming a folder on the command line runs
-its Python.
+take only what the folder's own package registered. A folder's Python is imported only
+when the folder is trusted (``engine/trust.py``); naming it on the command line is not
+enough.
 
 An import that fails is a data problem: :class:`GameCodeError`, one line naming the file,
 the line and the error (``myfolder/rules.py:12: SyntaxError: invalid syntax``).
@@ -29,6 +30,7 @@ from functools import cache
 from pathlib import Path
 from types import ModuleType
 
+from . import trust
 from .errors import BadInput, Problem
 from .model import Game
 
@@ -87,9 +89,11 @@ def missing(game: Game, part: str, name: str, what: str) -> GameCodeError:
 def import_part(game: Game, part: str) -> ModuleType | None:
     """Import ``part`` of ``game``'s folder; None when the folder has no such module.
 
+    Untrusted (one line) when the folder is not trusted (``engine/trust.py``);
     GameCodeError (one line: file:line: error) when it cannot be imported."""
     if not has_part(game, part):
         return None
+    trust.require(game, part)
     name = f"{package_of(game)}.{part}"
     if name in sys.modules:
         return sys.modules[name]

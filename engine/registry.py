@@ -15,10 +15,11 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
 from .dice import Dice
-from .errors import BadInput
+from .errors import BadInput, Untrusted
 from .model import Game, Table
 from .records import Frozen, frozen_record
 from .tables import Interval, compiled, lookup_row
+from .trust import tell_not_run
 
 if TYPE_CHECKING:  # fractions are imported where an exact answer is made
     from fractions import Fraction
@@ -205,21 +206,38 @@ def engine_for(game: Game) -> GameEngine:
 
 
 def ref_tables(game: Game) -> dict[str, RefTable]:
-    """Every table a referee can query: the engine's, then the data's die-range tables."""
+    """Every table a referee can query: the engine's, then the data's die-range tables. For a
+    folder that is not trusted (``engine/trust.py``) the data's tables only, with a note."""
+    try:
+        own = engine_for(game).tables
+    except Untrusted:
+        tell_not_run(game, "listed the data's tables only")
+        own = {}
+    return dict(sorted({**data_tables(game), **own}.items()))
+
+
+def data_tables(game: Game) -> dict[str, RefTable]:
+    """The tables the data gives without any Python: CRTs and their combat query (the data
+    forms), then every die-range table, by name."""
     from .combat import form_tables  # CRTs and the combat query (the data forms)
 
-    tables = dict(engine_for(game).tables)
-    for name, ref in form_tables(game).items():
-        tables.setdefault(name, ref)
+    tables = dict(form_tables(game))
     for table in game.tables:
         tables.setdefault(table.id, data_ref_table(table))
-    return dict(sorted(tables.items()))
+    return tables
 
 
 def ref_table(game: Game, name: str) -> RefTable:
     """The table ``name`` of ``ref_tables``: an engine's own table is found without the data
-    forms (their module is 9 ms of a command's start-up)."""
-    own = engine_for(game).tables
+    forms (their module is 9 ms of a command's start-up). A data table of a folder that is
+    not trusted is answered from the data, with a note; another is Untrusted."""
+    try:
+        own = engine_for(game).tables
+    except Untrusted:
+        if name not in data_tables(game):
+            raise
+        tell_not_run(game, f"answered {name!r} from the data")
+        return data_tables(game)[name]
     if name in own:
         return own[name]
     tables = ref_tables(game)

@@ -5,13 +5,17 @@ A session is a directory (``--session DIR``) holding
 ``log.jsonl``
     One JSON object per line, appended with flush + fsync and never rewritten (the one
     exception: ``replay`` upgrades a format-1 log, below). The first line (``"type":
-    "session"``, ``"format": 2``) records the game (built-in id or absolute folder path), the
-    scenario (shipped name or absolute path) and the SHA-256 of the scenario file's bytes, the
-    seed, the warpress version and the SHA-256 of the state after set-up (``n`` 0). Then one
+    "session"``, ``"format": 2``) records the session's ``id`` (random), the game (its id;
+    for a game folder also ``folder``, its absolute path, which is opened only when the user
+    names it or trusts it: :func:`session_game`), the scenario (shipped name or absolute path)
+    and the SHA-256 of the scenario file's bytes, the seed, the warpress version and the
+    SHA-256 of the state after set-up (``n`` 0). Then one
     ``"type": "command"`` line per player command: ``n`` (the number of accepted commands
     after it), ``command``, ``args``, ``result`` (``"ok"`` or ``"refused"`` with ``message``
     and, for a rule, ``rule``) and ``hash``, the SHA-256 of the state after it. ``"type":
-    "reveal"`` lines record each look at the referee's map. Every line after the first
+    "reveal"`` lines record each look at the referee's map, ``"type": "rollback"`` lines
+    each time the user accepted a session behind its anchor (the ``lines`` and ``head`` it
+    left). Every line after the first
     carries ``prev``, the SHA-256 of the bytes of the line before it (without its newline):
     the log is a hash chain. The log holds only what the player typed and saw, never a hidden
     fact.
@@ -46,6 +50,16 @@ recorded: a truncated log (``log.jsonl ends at line 3 but state.json was written
 is not a complete JSON record (no newline and not JSON): readers ignore it and the next
 command that appends cuts it off. A complete last line without its newline is a record like
 any other; the next append first adds the newline. No command deletes a complete record.
+
+Anchors: outside the folder a player edits, in the state folder (``engine/places.py``),
+every session keeps an anchor, the length of its log and the SHA-256 of its last line as
+this machine last saw them, written after every line the log gains and whenever a command
+reads a longer log. A log shorter than its anchor, or whose line at the anchor differs, is
+refused by every command (:class:`SessionBehind`): both files rolled back to an older copy,
+a cut log with its state deleted, a reveal erased. ``replay --accept-rollback`` goes on from
+it and logs that. A missing or empty log beside a state written after more than the first
+line is a deleted log, never "no session". A state file rebuilt or caught up from the log is
+a note on stderr (``engine/notes.py``).
 
 Dice: step ``n`` (0 is the set-up) rolls with ``SeededDice(derived_seed(seed, n))``, a
 SHA-256 of ``f"{seed}:{n}"``; replay is exact and independent of Python's hash
@@ -87,8 +101,8 @@ Hidden state at rest: the dump holds what the player must not see (e.g. bomber p
 ``key`` file, base64-encoded, so opening the file does not show hidden positions at a
 glance. This protects against an accidental glance only: whoever owns the files has the key,
 and the log and seed replay the whole game anyway; for the same reason the hash chain
-catches edits and accidents, not a determined forger who recomputes it. It is not
-encryption against a determined player.
+catches edits and accidents, not a determined forger who recomputes it (the anchor does, on
+the machine that played). It is not encryption against a determined player.
 """
 
 from __future__ import annotations
@@ -100,7 +114,6 @@ import json
 import os
 import secrets
 import stat
-import tempfile
 import zlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -121,7 +134,10 @@ except ImportError:  # pragma: no cover - Windows
 from .decisions import Decision
 from .dice import SeededDice, derived_seed
 from .errors import BadInput, RuleViolation
+from .inputs import quote
 from .model import Game
+from .notes import tell
+from .places import write_atomically
 from .position import Position
 from .referee import Referee, Step
 from .rulesets import rules_for
@@ -292,28 +308,6 @@ def _write_all(fd: int, data: bytes) -> None:
         view = view[os.write(fd, view):]
 
 
-def write_atomically(path: Path, data: bytes, shared: bool = False) -> None:
-    """Write ``data`` to a temporary file beside ``path``, fsync it, then rename it: a reader
-    sees the old file or the new one, never half of one. The file is private to its owner
-    (mode 0600) unless ``shared`` (then the usual umask applies, as for a map to print).
-    The rename replaces a symbolic link at ``path`` itself; it never writes through it."""
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}-", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        if shared:
-            umask = os.umask(0o022)
-            os.umask(umask)
-            os.chmod(tmp, 0o666 & ~umask)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    _fsync_dir(path.parent)
-
-
 def _write_session_file(path: Path, data: bytes) -> None:
     """:func:`write_atomically` for a session file: a folder in its place, or a folder that
     cannot be written, is one line."""
@@ -323,19 +317,6 @@ def _write_session_file(path: Path, data: bytes) -> None:
         write_atomically(path, data)
     except OSError as exc:
         raise _os_problem(path, exc, True) from None
-
-
-def _fsync_dir(folder: Path) -> None:
-    try:
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
 
 
 def _clean_temporary_files(directory: Path) -> None:
@@ -420,9 +401,11 @@ _SCHEMA: dict[str, dict[str, tuple[Any, ...]]] = {
     "command": {"n": (int,), "command": (str,), "args": (dict,), "result": (str,),
                 "hash": (str,), "time": (str,)},
     "reveal": {"n": (int,), "map": (bool,), "time": (str,)},
+    "rollback": {"n": (int,), "lines": (int,), "head": (str,), "time": (str,)},
     "undo": {"n": (int,), "hash": (str,), "time": (str,)},
 }
 _OPTIONAL: dict[str, dict[str, tuple[Any, ...]]] = {
+    "session": {"id": (str,), "folder": (str,)},
     "command": {"message": (str,), "rule": (str, None)},
 }
 _KIND_NAMES = {int: "an integer", str: "a string", bool: "true or false", dict: "an object",
@@ -490,6 +473,7 @@ def _read_log(directory: Path, outdated_ok: bool = False) -> _Log:
         raise _no_session(directory, f"no {LOG}") from None
     lines, end, newline = _split(raw)
     if not lines:
+        _refuse_orphan_state(directory)
         raise _no_session(directory, f"{LOG} is empty: a `referee new` that did not finish")
     records = [_parse(path, number, line) for number, line in enumerate(lines, 1)]
     log = _Log(path, records, lines, end, newline, len(raw))
@@ -557,7 +541,7 @@ def _check_lines(log: _Log, chained: bool = True) -> list[int]:
 def _check_fields(path: Path, number: int, record: dict[str, Any]) -> None:
     kind = record.get("type")
     if kind not in _SCHEMA or (number == 1) != (kind == "session"):
-        allowed = "session" if number == 1 else "command, undo or reveal"
+        allowed = "session" if number == 1 else "command, undo, reveal or rollback"
         raise SessionCorrupt(f"{path}:{number}: type: expected {allowed}, got "
                              f"{_shown(kind)}")
     fields = {**_SCHEMA[kind], **{k: v for k, v in _OPTIONAL.get(kind, {}).items()
@@ -651,14 +635,63 @@ def _unlock(handle) -> None:
 # --------------------------------------------------------------------------- scenario
 
 
-def _game_ref(game: str) -> str:
-    """How the log names a game: a built-in id or an installed game's id (entry points) as
-    is, a folder as an absolute path."""
+def _game_fields(game: str, data: Game) -> dict[str, str]:
+    """How the log names a game: ``game``, its id; for a game folder (neither shipped nor
+    installed) also ``folder``, its absolute path, which is never opened on the log's word
+    (:func:`session_game`)."""
     from .loader import builtin_games, entry_point_games
 
     if game in builtin_games() or game in entry_point_games():
-        return game
-    return str(Path(game).resolve())
+        return {"game": game}
+    return {"game": data.id, "folder": str(Path(game).resolve())}
+
+
+def session_game(header: Mapping[str, Any], named: str | None = None) -> Game:
+    """The game a session plays, from its log's header. A shipped or installed game is
+    loaded by its id. A game folder is opened only when the user names it (``named``, the
+    command's ``--game DIR``: it must hold the game the session plays) or when the folder
+    the log names is trusted (``engine/trust.py``), or holds no Python at all (a game of
+    YAML alone): a session folder handed over cannot choose the code that runs when it is
+    opened."""
+    from .loader import builtin_games, entry_point_games, load_cached
+    from .trust import why_not
+
+    game_id, folder = _header_game(header)
+    if named is not None:
+        data = load_cached(named)
+        if data.id != game_id:
+            raise BadInput(f"--game {quote(named, 400)} is the game {data.id!r}; the session plays "
+                           f"{game_id!r}")
+        return data
+    if folder is None:
+        if game_id not in builtin_games() and game_id not in entry_point_games():
+            raise BadInput(f"the session plays the game {game_id!r}, which is neither "
+                           f"shipped nor installed: name its folder with --game DIR")
+        return load_cached(game_id)
+    if why_not(Path(folder)) is not None and _has_python(Path(folder)):
+        raise BadInput(f"the session plays the game folder {quote(folder, 400)} (game "
+                       f"{game_id!r}); name it to open the session: --game DIR (its Python "
+                       f"runs once you trust it: warpress trust DIR)")
+    return load_cached(folder)
+
+
+def _has_python(folder: Path) -> bool:
+    """Whether a game folder holds Python (a folder of YAML alone runs no code when its
+    session is opened, trusted or not)."""
+    from .trust import python_files
+
+    return not folder.is_dir() or bool(python_files(folder))
+
+
+def _header_game(header: Mapping[str, Any]) -> tuple[str, str | None]:
+    """``(game id, folder or None)`` of a log header; a log from before ``folder`` names a
+    game folder by its absolute path in ``game``."""
+    game = header["game"]
+    if isinstance(header.get("folder"), str):
+        return game, header["folder"]
+    if "/" in game or os.sep in game:
+        return Path(game).name, game
+    return game, None
 
 
 def _scenario_file(referee: Referee, game: Game, scenario: str | None) -> tuple[str | None,
@@ -747,6 +780,13 @@ class Session:
     def scenario(self) -> str | None:
         return self.header.get("scenario")
 
+    @property
+    def head(self) -> tuple[int, str]:
+        """``(lines, SHA-256 of the last line)`` of the log: where the session stands, for a
+        player to note (and compare with an opponent's copy)."""
+        assert self.log is not None
+        return len(self.log.lines), self.log.head
+
     # -- commands
 
     def command(self, name: str, args: Mapping[str, Any]) -> Step:
@@ -812,6 +852,7 @@ class Session:
         assert self.log is not None
         _append(self.log, record)
         write_state(self.directory, n, dump, self.key, len(self.log.lines), self.log.head)
+        save_anchor(self.directory, self.log)
 
     def _check_writable(self) -> None:
         if self.readonly or self.log is None:
@@ -906,6 +947,110 @@ def _rebuild(game: Game, referee: Referee, log: _Log,
     return state, len(steps) - 1, differences, notes
 
 
+# --------------------------------------------------------------------------- anchors
+
+#: the folder of the session anchors, in the state folder (engine/places.py)
+ANCHORS = "sessions"
+
+
+class SessionBehind(SessionCorrupt):
+    """A session's log is behind (or off) what this machine saw of it: its anchor."""
+
+
+def session_id(log: _Log) -> str:
+    """A session's id, the same in every copy of its folder: its header's ``id`` (random, drawn
+    by ``new``), or for a log from before ids the SHA-256 of its first line."""
+    given = log.records[0].get("id")
+    return given if isinstance(given, str) and given.isalnum() else sha256(log.lines[0])
+
+
+def anchor_file(directory: str | Path) -> Path:
+    """The anchor file of the session in ``directory`` (which must hold a readable log)."""
+    return _anchor_path(_read_log(Path(directory), outdated_ok=True))
+
+
+def _anchor_path(log: _Log) -> Path:
+    from .places import state_folder
+
+    return state_folder() / ANCHORS / f"{session_id(log)[:32]}.json"
+
+
+def _anchor_folder(path: Path) -> Path:
+    """The anchors' folder, checked private from the state folder down."""
+    from .places import private_place
+
+    return private_place(path.parent.parent, ANCHORS)
+
+
+def read_anchor(log: _Log) -> dict[str, Any] | None:
+    """The anchor of ``log``'s session: ``{"lines", "head", "folder", "time"}``, how long the
+    log was and the SHA-256 of its last line when this machine last saw it; None when it saw
+    none (or the state folder is not private: nothing in it is believed)."""
+    from .places import NotPrivate
+
+    path = _anchor_path(log)
+    try:
+        _anchor_folder(path)
+        anchor = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError, NotPrivate):
+        return None
+    if (not isinstance(anchor, dict) or type(anchor.get("lines")) is not int
+            or anchor["lines"] < 1 or not isinstance(anchor.get("head"), str)):
+        return None
+    return anchor
+
+
+def check_anchor(directory: Path, log: _Log) -> None:
+    """SessionBehind when ``log`` is shorter than its anchor or its line at the anchor's
+    length is not the one this machine saw: an older copy restored (to play a step again),
+    a cut log, or another history. A log that goes on past its anchor is fine (the session
+    was played elsewhere: a game by mail)."""
+    anchor = read_anchor(log)
+    if anchor is None or log.format != FORMAT:
+        return
+    seen, head = anchor["lines"], anchor["head"]
+    if len(log.lines) >= seen and sha256(log.lines[seen - 1]) == head:
+        return
+    where = (f"ends at line {len(log.lines)}" if len(log.lines) < seen
+             else f"differs at line {seen}")
+    raise SessionBehind(f"{log.path} {where}, but this machine saw the session at line {seen} "
+                        f"(head {head[:16]}, {anchor.get('time', '?')}): an older or cut copy "
+                        f"of the session; to go on from it, `warpress referee replay --session "
+                        f"{directory} --accept-rollback` (logged)")
+
+
+def save_anchor(directory: Path, log: _Log) -> None:
+    """Record where ``log`` stands (its length and head) as its session's anchor, outside the
+    session folder; a state folder that cannot take it is a note (a rollback would then go
+    unseen)."""
+    from .places import NotPrivate
+
+    path = _anchor_path(log)
+    anchor = read_anchor(log)
+    if anchor is not None and (anchor["lines"], anchor["head"]) == (len(log.lines), log.head):
+        return
+    record = {"lines": len(log.lines), "head": log.head, "folder": str(directory.resolve()),
+              "time": _now()}
+    try:
+        write_atomically(_anchor_folder(path) / path.name,
+                         (json.dumps(record, indent=1) + "\n").encode())
+    except (OSError, NotPrivate) as exc:
+        why = exc.strerror if isinstance(exc, OSError) else str(exc)
+        tell(f"{path}: the session's anchor cannot be kept ({why}): a rollback of the session "
+             f"would not be noticed")
+
+
+def _accept(log: _Log, n: int) -> str:
+    """Log that the user accepted a session behind its anchor (``n``: the accepted commands);
+    what it was, as a note."""
+    anchor = read_anchor(log)
+    assert anchor is not None  # the session was found behind it
+    _append(log, {"type": "rollback", "n": n, "lines": anchor["lines"],
+                  "head": anchor["head"], "time": _now()})
+    return (f"accepted: the session goes on from line {len(log.lines) - 1}, behind the "
+            f"{anchor['lines']} lines this machine saw (logged at line {len(log.lines)})")
+
+
 # --------------------------------------------------------------------------- create / open
 
 
@@ -936,7 +1081,8 @@ def create(directory: str | Path, game: str, scenario: str | None = None,
         _refuse_existing(directory)
         _clean_temporary_files(directory)
         key = _new_key(directory)
-        header = {"type": "session", "format": FORMAT, "game": _game_ref(game),
+        header = {"type": "session", "format": FORMAT, "id": secrets.token_hex(16),
+                  **_game_fields(game, data),
                   "scenario": logged, "scenario_sha256": _file_sha256(path), "seed": seed,
                   "warpress": _version(), "n": 0, "hash": state_hash(dump), "time": _now()}
         line = _line(header)
@@ -946,6 +1092,7 @@ def create(directory: str | Path, game: str, scenario: str | None = None,
     except BaseException:
         lock.release()
         raise
+    save_anchor(directory, log)
     return Session(directory, data, referee, header, state, 0, key, lock, log,
                    started=started.announcements)
 
@@ -966,30 +1113,48 @@ def _refuse_existing(directory: Path) -> None:
     if log.exists() and _split(_read_file(log))[0]:
         raise BadInput(f"{directory} already holds a referee session ({LOG}); choose another "
                        f"--session DIR")
+    _refuse_orphan_state(directory)
 
 
-def open(directory: str | Path, readonly: bool = False) -> Session:  # shadows builtins.open
-    """Open the session in ``directory``, verifying the log, and the state against the log.
-    To write (the default) the session is locked, and commands a crash left out of the state
-    file are replayed and the state rewritten; ``readonly`` takes no lock and writes nothing
-    (what a crash left out is replayed in memory)."""
+def _refuse_orphan_state(directory: Path) -> None:
+    """SessionCorrupt when DIR has no log (or an empty one) but a state.json written after
+    more than the log's first line: the log was deleted or cut, and the session is not to be
+    taken for none (nor overwritten by a new one)."""
+    try:
+        record = json.loads(_read_file(directory / STATE).decode("utf-8"))
+    except (FileNotFoundError, SessionCorrupt, UnicodeError, ValueError):
+        return
+    lines = record.get("log_lines") if isinstance(record, dict) else None
+    if type(lines) is int and lines > 1:
+        raise SessionCorrupt(f"{directory / LOG}: missing or empty, but {STATE} was written "
+                             f"after line {lines}: the log was deleted or cut; restore it "
+                             f"(a new session needs another --session DIR)")
+
+
+def open(directory: str | Path, readonly: bool = False,  # shadows builtins.open
+         game: str | None = None) -> Session:
+    """Open the session in ``directory``, verifying the log, the log against its anchor
+    (:func:`check_anchor`), and the state against the log. To write (the default) the session
+    is locked, and commands a crash left out of the state file are replayed and the state
+    rewritten; ``readonly`` takes no lock and writes nothing in the folder (what a crash left
+    out is replayed in memory). ``game``: the game folder the user names (``--game DIR``;
+    :func:`session_game`)."""
     directory = _existing(directory)
     if readonly:
-        return _load(directory, None)
+        return _load(directory, None, game)
     lock = _Lock(directory)
     try:
         _clean_temporary_files(directory)
-        return _load(directory, lock)
+        return _load(directory, lock, game)
     except BaseException:
         lock.release()
         raise
 
 
-def _load(directory: Path, lock: _Lock | None) -> Session:
+def _load(directory: Path, lock: _Lock | None, game: str | None = None) -> Session:
     """Read key, state, then log (in that order: see the module docstring) and check them;
-    a problem of the log (no session, format 1, a broken chain) is the one reported first."""
-    from .loader import load_cached
-
+    a problem of the log (no session, format 1, a broken chain, behind its anchor) is the
+    one reported first."""
     try:
         key = _read_key(directory)
         saved: StateFile | None = read_state(directory, key)
@@ -1001,16 +1166,27 @@ def _load(directory: Path, lock: _Lock | None) -> Session:
     log = _read_log(directory)
     if problem is not None:
         raise problem
-    data = load_cached(log.records[0]["game"])
+    cut = _truncation(log, saved) if saved is not None else None
+    if cut:  # what the state file knows is said first: it names the cut or edited line
+        raise SessionCorrupt(cut)
+    check_anchor(directory, log)
+    data = session_game(log.records[0], game)
     referee = rules_for(data)
     state, n = _verified_state(directory, data, referee, log, key, saved, lock is not None)
+    save_anchor(directory, log)
     return Session(directory, data, referee, log.records[0], state, n, key, lock, log,
                    readonly=lock is None)
 
 
 def _existing(directory: str | Path) -> Path:
     directory = Path(directory)
-    if not (directory / LOG).is_symlink() and not (directory / LOG).exists():
+    try:
+        missing = not (directory / LOG).is_symlink() and not (directory / LOG).exists()
+    except OSError as exc:  # a folder the user cannot search
+        raise BadInput(f"--session {quote(str(directory))} cannot be read: "
+                       f"{exc.strerror}") from None
+    if missing:
+        _refuse_orphan_state(directory)
         raise _no_session(directory, f"no {LOG}")
     return directory
 
@@ -1043,7 +1219,7 @@ def _truncation(log: _Log, saved: StateFile) -> str | None:
     if saved.log_lines > have:
         return (f"{log.path} ends at line {have} but {STATE} was written after line "
                 f"{saved.log_lines}: the log was truncated (restore it; or delete {STATE} and "
-                f"replay to go on from line {have})")
+                f"replay --accept-rollback to go on from line {have})")
     if saved.log_lines < 1 or sha256(log.lines[saved.log_lines - 1]) != saved.log_sha256:
         return (f"{log.path}:{saved.log_lines}: not the line {STATE} was written after (the "
                 f"log was edited or cut here)")
@@ -1055,15 +1231,21 @@ def _verified_state(directory: Path, game: Game, referee: Referee, log: _Log, ke
     """The verified state; replays the commands the log holds beyond it (crash recovery),
     and when ``write`` rewrites the state so that it is anchored to the log's last line."""
     steps = log.steps
+    kept = "" if write else f"; {STATE} not written (opened read-only)"
     if saved is None:  # state.json missing: rebuilt from the log
         state, n, differences, _notes = _rebuild(game, referee, log, steps)
         if differences:
             raise SessionCorrupt(f"{directory / STATE}: missing, and the log does not replay: "
                                  f"{differences[0]}")
+        tell(f"{directory / STATE}: missing; rebuilt from the log ({n} command(s) "
+             f"replayed){kept}")
     else:
         state, n = _caught_up(directory, game, referee, log, steps, saved)
         if (saved.log_lines, saved.log_sha256) == (len(log.lines), log.head):
             return state, n
+        tell(f"{directory / STATE}: written after line {saved.log_lines} of the "
+             f"{len(log.lines)} of {LOG} (a command was cut short); caught up from the "
+             f"log{kept}")
     if write:
         write_state(directory, n, state.to_json(), key, len(log.lines), log.head)
     return state, n
@@ -1103,12 +1285,16 @@ def _caught_up(directory: Path, game: Game, referee: Referee, log: _Log, steps: 
 # --------------------------------------------------------------------------- replay
 
 
-def replay(directory: str | Path) -> ReplayReport:
+def replay(directory: str | Path, game: str | None = None,
+           accept_rollback: bool = False) -> ReplayReport:
     """Rebuild DIR/state.json from the log and scenario, whatever state.json holds (also when
     it is missing, damaged or edited). When every replayed hash matches the log, the state is
     rewritten if it differs; otherwise it is left alone and the report lists the differences.
     A format-1 log that replays is upgraded (see the module docstring). In a folder that
-    cannot be written replay still checks, and fails only when it must write."""
+    cannot be written replay still checks, and fails only when it must write. A log behind
+    its anchor (:func:`check_anchor`) is refused unless ``accept_rollback``: then, once it
+    replays, the acceptance is logged (a ``rollback`` line naming the anchor it leaves)
+    and the anchor moves to it. ``game``: as for :func:`open`."""
     directory = _existing(directory)
     try:
         lock: _Lock | None = _Lock(directory)
@@ -1117,22 +1303,28 @@ def replay(directory: str | Path) -> ReplayReport:
     try:
         if lock is not None:
             _clean_temporary_files(directory)
-        return _replay(directory, lock)
+        return _replay(directory, lock, game, accept_rollback)
     finally:
         if lock is not None:
             lock.release()
 
 
-def _replay(directory: Path, lock: _Lock | None) -> ReplayReport:
-    from .loader import load_cached
-
+def _replay(directory: Path, lock: _Lock | None, game: str | None,
+            accept_rollback: bool) -> ReplayReport:
     log = _read_log(directory, outdated_ok=True)
-    data = load_cached(log.records[0]["game"])
-    referee = rules_for(data)
     key, fresh, saved, before = _key_and_state(directory)
     problem = _truncation(log, saved) if saved is not None and log.format == FORMAT else None
     if problem:
         raise SessionCorrupt(problem)
+    try:
+        check_anchor(directory, log)
+        behind = False
+    except SessionBehind:
+        if not accept_rollback:
+            raise
+        behind = True
+    data = session_game(log.records[0], game)
+    referee = rules_for(data)
     state, n, differences, notes = _rebuild(data, referee, log, log.steps)
     if differences:
         differences.append(f"the log, the scenario or warpress changed; {STATE} was left as "
@@ -1142,6 +1334,12 @@ def _replay(directory: Path, lock: _Lock | None) -> ReplayReport:
         log = _upgrade(directory, log, lock)
         notes.append(f"{LOG} upgraded to format {FORMAT} (a hash chain); the old log is kept "
                      f"as {OLD_LOG}")
+    if behind:
+        _need_lock(directory, lock, LOG)
+        notes.append(_accept(log, n))
+    elif accept_rollback:
+        notes.append("--accept-rollback: nothing to accept, the session is not behind its "
+                     "anchor")
     wanted = _state_bytes(n, state.to_json(), key, len(log.lines), log.head)
     try:
         rewritten = _read_file(directory / STATE) != wanted
@@ -1152,6 +1350,7 @@ def _replay(directory: Path, lock: _Lock | None) -> ReplayReport:
         if fresh:  # the key was missing or damaged: a new one, written with the state
             _write_session_file(directory / KEY, key.hex().encode() + b"\n")
         _write_session_file(directory / STATE, wanted)
+    save_anchor(directory, log)
     return ReplayReport(n, (), tuple(notes), before, rewritten)
 
 
@@ -1206,10 +1405,9 @@ def _upgrade(directory: Path, log: _Log, lock: _Lock | None) -> _Log:
     return _Log(log.path, records, lines, len(data), True, len(data), log.steps)
 
 
-def rules_of_session(directory: str | Path) -> Referee:
-    """The rules of the session in ``directory`` (from its log's header), read without
-    opening the session: what the command line needs to offer the game's actions."""
-    from .loader import load_cached
-
+def rules_of_session(directory: str | Path, game: str | None = None) -> Referee:
+    """The rules of the session in ``directory`` (from its log's header; a game folder only
+    as ``session_game`` opens one), read without opening the session: what the command
+    line needs to offer the game's actions."""
     log = _read_log(_existing(Path(directory)), outdated_ok=True)
-    return rules_for(load_cached(log.records[0]["game"]))
+    return rules_for(session_game(log.records[0], game))

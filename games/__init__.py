@@ -5,12 +5,17 @@ package named after the folder, never after the game id (``warpress.engine.gamec
 shipped folders keep their hyphenated names (``midway-cards``); the finder below maps the
 package name ``warpress.games.midway_cards`` to the folder ``games/midway-cards``, and a
 folder bound with :func:`bind` (a designer's own) to the name it was given.
+
+A bound folder's modules are imported from their source alone (``engine/trust.py``: the
+hash of a trusted folder covers its ``*.py`` files): no bytecode is read from or written to
+its ``__pycache__``, and a sourceless ``.pyc`` or an extension module in it is not
+imported.
 """
 
 from __future__ import annotations
 
 import sys
-from importlib.machinery import ModuleSpec
+from importlib.machinery import ModuleSpec, SourceFileLoader
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -50,17 +55,46 @@ class _FolderPackage:
         pass
 
 
+class _SourceOnly(SourceFileLoader):
+    """A module of a bound folder, compiled from its source every time: with no stats of
+    its source, the loader neither reads nor writes cached bytecode."""
+
+    def path_stats(self, path):
+        raise OSError("bytecode of a game folder is not used")
+
+
 class GameFolderFinder:
-    """An import finder on ``sys.meta_path``: finds ``warpress.games.<id with - as _>``
-    and every bound name."""
+    """An import finder on ``sys.meta_path``: finds ``warpress.games.<id with - as _>``,
+    every bound name, and the modules inside a bound folder (from their source only)."""
 
     def find_spec(self, fullname, path=None, target=None):
         folder = _BOUND.get(fullname) or self._shipped(fullname)
         if folder is None:
+            if fullname.partition(".")[0] in _BOUND:
+                return self._source(fullname, path or [])
             return None
         spec = ModuleSpec(fullname, _FolderPackage(), origin=str(folder), is_package=True)
         spec.submodule_search_locations = [str(folder)]
         return spec
+
+    @staticmethod
+    def _source(fullname, path):
+        """The spec of ``fullname`` from a ``.py`` file (or package) in ``path``; a module
+        the folder has no source for is not found (no other finder is asked)."""
+        from importlib.util import spec_from_file_location
+
+        name = fullname.rpartition(".")[2]
+        for entry in map(Path, path):
+            package, module = entry / name / "__init__.py", entry / f"{name}.py"
+            if package.is_file():
+                return spec_from_file_location(fullname, package,
+                                               loader=_SourceOnly(fullname, str(package)),
+                                               submodule_search_locations=[str(package.parent)])
+            if module.is_file():
+                return spec_from_file_location(fullname, module,
+                                               loader=_SourceOnly(fullname, str(module)))
+        raise ModuleNotFoundError(f"No module named {fullname!r} (a game folder's modules "
+                                  f"are its .py files)", name=fullname)
 
     @staticmethod
     def _shipped(fullname: str) -> Path | None:

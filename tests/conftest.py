@@ -118,3 +118,13 @@ def cli_refused(cli):
         return lines[0]
 
     return run
+
+
+def pytest_configure(config):
+    """The state folder (trusted folders, session anchors: engine/places.py) of this test run
+    is a fresh private folder, never the user's; a test that needs its own sets
+    $WARPRESS_STATE itself."""
+    import os
+    import tempfile
+
+    os.environ["WARPRESS_STATE"] = tempfile.mkdtemp(prefix="warpress-state-")

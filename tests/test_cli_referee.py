@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import importlib
 import json
+import re
 import sys
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 from warpress.cli import main
+from warpress.engine import session
 
 sys.path.insert(0, str(Path(__file__).parent / "engine"))
 fake = importlib.import_module("test_session_fake")  # the same module pytest collects
@@ -198,8 +200,11 @@ def test_log_lists_commands_refusals_and_reveals(game, where):
     run("reveal", "--session", where)
     out = run("log", "--session", where)
     assert out.exit_code == 0, out.output
-    lines = [line.split("  ", 1)[1] for line in out.output.splitlines()]
-    assert lines[0].startswith(f"new {Path(game).resolve()} scenario dusk seed 5")
+    *records, head = out.output.splitlines()
+    assert re.fullmatch(r"log: 4 lines, head [0-9a-f]{16}", head)
+    lines = [line.split("  ", 1)[1] for line in records]
+    assert lines[0].startswith(f"new hideseek (folder {Path(game).resolve()}) scenario dusk "
+                               f"seed 5")
     assert lines[1].strip() == "1 search counter=eye hex=03"
     assert lines[2].strip().endswith("REFUSED: one search per turn (rule 3.1)")
     assert lines[3] == "reveal after command 1"
@@ -229,7 +234,10 @@ def test_replay_of_an_edited_log_exits_2_and_of_a_rechained_one_exits_1(game, wh
     assert out.exit_code == 2
     assert out.output == (f"warpress: {log}:2: not the line state.json was written after (the "
                           f"log was edited or cut here)\n")
-    fake.rechain(Path(where), edited.splitlines())  # a forger's edit passes the chain
+    fake.rechain(Path(where), edited.splitlines())  # a forger's edit passes the chain...
+    out = run("replay", "--session", where)
+    assert out.exit_code == 2 and "differs at line 2, but this machine saw" in out.output
+    session.anchor_file(where).unlink()  # ...and, from another machine, the anchor
     out = run("replay", "--session", where)
     assert out.exit_code == 1
     assert "command 1 (search)" in out.output

@@ -584,9 +584,13 @@ def check_game_info(game: Game) -> Iterator[Problem]:
 
 def check_referee_scenarios(game: Game) -> Iterator[Problem]:
     """Every shipped scenario of the game's automatic referee (if it has one) loads and checks
-    out against the game's data; each problem as the scenario loader reports it."""
+    out against the game's data; each problem as the scenario loader reports it. Only for
+    a trusted folder (the referee is its Python; ``check_game_code`` says what was not run)."""
     from ..engine.rulesets import rules_for as referee_for
+    from ..engine.trust import trusted
 
+    if not trusted(game):
+        return
     try:
         referee = referee_for(game)
     except WarpressError:
@@ -601,14 +605,45 @@ def check_referee_scenarios(game: Game) -> Iterator[Problem]:
 
 def check_game_code(game: Game) -> Iterator[Problem]:
     """Every Python module of the game's folder (rules, its referee, checks, kit part) imports;
-    a module that does not is the file, the line and the error (``engine.gamecode``)."""
-    from ..engine.gamecode import PARTS, GameCodeError, import_part
+    a module that does not is the file, the line and the error (``engine.gamecode``). A folder
+    that is not trusted is compiled, never run: each syntax error with its file and line, and
+    a note naming the files not run (``engine/trust.py``)."""
+    from ..engine.gamecode import PARTS, GameCodeError, has_part, import_part
+    from ..engine.trust import tell_not_run, trusted
 
+    if not trusted(game):
+        found = list(_compiled(game))
+        if any(has_part(game, part) for part in PARTS):
+            tell_not_run(game, "compiled only, to check its syntax")
+        yield from found
+        return
     for part in PARTS:
         try:
             import_part(game, part)
         except GameCodeError as exc:
             yield exc.problem
+
+
+def _compiled(game: Game) -> Iterator[Problem]:
+    """A problem for each Python file of ``game``'s folder that does not compile (compiled,
+    never run)."""
+    from ..engine.gamecode import import_problem
+    from ..engine.trust import python_files
+
+    try:
+        files = python_files(Path(game.path).resolve())
+    except BadInput as exc:
+        yield Problem(str(game.path), 0, "", str(exc))
+        return
+    for path in files:
+        try:
+            compile(path.read_bytes(), str(path), "exec", dont_inherit=True)
+        except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
+            yield import_problem(game, exc if isinstance(exc, SyntaxError)
+                                 else SyntaxError(str(exc) or type(exc).__name__,
+                                                  (str(path), 0, 0, "")))
+        except OSError as exc:
+            yield Problem(str(path), 0, "", f"cannot read: {exc.strerror}")
 
 
 def check_style(game: Game) -> Iterator[Problem]:

@@ -62,7 +62,7 @@ def hex_map_legend() -> None:
 
 def area_map() -> None:
     items, _w, _h = world_map_drawing(load_game("axis-allies"))
-    corner = (170, 25, 200, 130)  # Europe, mm on the world map
+    corner = (140, 40, 200, 130)  # Europe, mm on the world map
     png(Page(corner[2], corner[3], (Group(items, dx=-corner[0], dy=-corner[1], clip=corner),),
              id="area-map"), "area-map", 80)
 

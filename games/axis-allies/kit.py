@@ -1,9 +1,10 @@
-"""Axis & Allies' own kit pages: the world map as a schematic, the battle board, the
+"""Axis & Allies' own kit pages: the world map on real coastlines, the battle board, the
 national production chart, the weapons development chart, a unit reference card per
 power, and counters for every unit type in each power's colour.
 
-Everything comes from the game's YAML: the map from the ``world`` point map (map
-positions, owners, production, capital and original-factory flags, connections), the
+Everything comes from the game's YAML: the map from the ``world`` point map (owners,
+production, capital and original-factory flags, connections) and the ``outlines``
+section (each area's outline, world-outlines.yaml), the
 powers' colours from ``game.sides``, the battle-board columns and the reference cards
 from the ``unit`` table (the table the engine reads), the production chart from the
 ``national-production`` track and the ``starting-ipc-*`` constants, the weapons chart
@@ -16,6 +17,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, replace
 
+import numpy as np
 from warpress.components import areamap, holds, kit, labels
 from warpress.components.counters import draw, face_of
 from warpress.components.fonts import text_width, wrap
@@ -23,7 +25,7 @@ from warpress.components.impose import Piece
 from warpress.components.kit import KitPage, Options
 from warpress.components.labels import LabelPlacer
 from warpress.components.legend import legend_block
-from warpress.components.marks import dagger
+from warpress.components.marks import dagger, rule_ref
 from warpress.components.pieces import centred, counter_size, fit_text, marker_pieces, marker_word
 from warpress.components.primitives import (
     Circle,
@@ -39,7 +41,6 @@ from warpress.components.primitives import (
 from warpress.components.registry import kit_part
 from warpress.engine.errors import BadInput
 from warpress.engine.model import Game, Point, PointMap, Side
-from warpress.output import rules_text
 
 MAP_ID = "world"
 INK = "#222222"
@@ -115,16 +116,49 @@ STACK = "stack"  # the class word of an area's box for its stack
 
 @dataclass
 class Area:
-    """A territory or sea zone on the map: its cell and the block drawn in it."""
+    """A territory or sea zone on the map: its outline and the block drawn for it (in the
+    area where it fits, else beside it with a leader line: ``callout``)."""
 
     point: Point
-    cell: list[tuple[float, float]]
+    region: areamap.Region
     x: float  # the block's centre
     y: float
     lines: list[str]
     w: float
     h: float
     stack: float  # side of the box that holds the area's stack
+    anchor: tuple[float, float] = (0.0, 0.0)  # a point well inside the area
+    callout: bool = False  # the whole block beside the area
+    detached: tuple[float, float] | None = None  # the stack box's centre, beside the area
+    boxless: bool = False  # no room for a stack box near: the pieces stand on the area
+    tight: bool = False  # its name fits with no room for marks beside it: it needs its box
+
+    @property
+    def name_h(self) -> float:
+        return len(self.lines) * NAME_SIZE * 1.2 + 0.8
+
+    def boxes(self) -> list[labels.Box]:
+        """What the block covers: the whole block, or the name and the detached box."""
+        if self.boxless:
+            room = mark_room(self.point)
+            return [labels.Box(self.x - self.w / 2 - room, self.y - self.name_h / 2,
+                               self.x + self.w / 2 + room, self.y + self.name_h / 2)]
+        if self.detached is None:
+            return [labels.Box(self.x - self.w / 2, self.y - self.h / 2, self.x + self.w / 2,
+                               self.y + self.h / 2)]
+        bx, by = self.detached
+        half = self.stack / 2 + 3.2  # the production circle and capital star stick out
+        return [labels.Box(self.x - self.w / 2, self.y - self.name_h / 2,
+                           self.x + self.w / 2, self.y + self.name_h / 2),
+                labels.Box(bx - half, by - half, bx + half, by + half)]
+
+    @property
+    def cell(self) -> tuple[tuple[float, float], ...]:
+        """The area's largest outer ring."""
+        return self.region.main
+
+    def inside(self, x: float, y: float) -> bool:
+        return self.region.inside(x, y)
 
     @property
     def land(self) -> bool:
@@ -136,98 +170,259 @@ class Area:
                               or "neutral" in self.point.flags)
 
 
+#: The id of the outline of land that no territory names (drawn, never played on).
+OUT_OF_PLAY = "out-of-play"
+OUT_OF_PLAY_FILL = "#e6e3da"
+
+
 def map_size(point_map: PointMap) -> tuple[float, float]:
     """The map area in mm, from the data."""
     return point_map.width_mm or 770.0, point_map.height_mm or 440.0
 
 
 def block_size(point: Point, stack: float) -> tuple[list[str], float, float]:
-    """An area's name lines and the size of its block (name over its stack box)."""
+    """An area's name lines and the size of its block (name over its stack box; a neutral
+    territory's name over the word "neutral")."""
     name = (point.name or point.id).replace(" Sea Zone", "")
     lines = wrap(name, NAME_SIZE, NAME_W)
-    w = max(stack + 5.0, max(text_width(line, NAME_SIZE) for line in lines) + 1.0)
-    return lines, w, len(lines) * NAME_SIZE * 1.2 + 1.5 + stack + 2.0
+    neutral = point.kind != "sea" and (str(point.extra.get("owner") or "neutral") == "neutral"
+                                       or "neutral" in point.flags)
+    below = 5.0 if neutral else stack + 2.0
+    width = max(text_width(line, NAME_SIZE) for line in lines) + 1.0
+    w = max(width, text_width(NEUTRAL_WORD, 2.4) + 1.2) if neutral else max(stack + 5.0, width)
+    return lines, w, len(lines) * NAME_SIZE * 1.2 + 1.5 + below
 
 
-def layout(game: Game, point_map: PointMap) -> dict[str, Area]:
-    """Each area's Voronoi cell round its map position, and its block placed in the cell as
-    near the position as it fits; BadInput naming the area whose block fits nowhere."""
-    w, h = map_size(point_map)
-    sites = [((p.x if p.x is not None else 0.5) * w, (p.y if p.y is not None else 0.5) * h)
-             for p in point_map.points]
-    cells = areamap.voronoi_cells(sites, (0, 0, w, h))  # every point of the map in one
-    stack = holds.least(game) + 1.0
-    areas = {}
-    for point, cell, site in zip(point_map.points, cells, sites, strict=True):
-        lines, bw, bh = block_size(point, stack)
-        spot = areamap.place_block(cell, site, bw, bh)
-        if spot is None:
-            raise BadInput(f"{point.origin}: map area {point.id!r}: its name and a box for a "
-                           f"stack ({bw:.0f}x{bh:.0f} mm) do not fit in its cell; move its x, "
-                           f"y away from its neighbours")
-        areas[point.id] = Area(point, cell, spot[0], spot[1], lines, bw, bh, stack)
-    return areas
-
-
-def cell_items(game: Game, area: Area) -> Polygon:
-    """An area's cell: sea blue, land in its owner's tint (neutral grey-beige)."""
-    p = area.point
-    if not area.land:
-        return Polygon(tuple(area.cell), Style(fill=SEA_FILL, stroke="#9cbfdd", width=0.3),
-                       id=f"cell-{p.id}", cls="cell sea")
-    owner = "neutral" if area.neutral else str(p.extra.get("owner"))
-    fill = NEUTRAL_FILL if area.neutral else mix(power_colour(game, owner), 0.3)
-    return Polygon(tuple(area.cell), Style(fill=fill, stroke="#8a7a5a", width=0.3),
-                   id=f"cell-{p.id}", cls=f"cell land owner-{owner}")
-
-
-def hatch_items(area: Area, step: float = 3.0) -> list[Primitive]:
-    """Diagonal hatching across a neutral territory's cell (clipped to the cell)."""
-    xs = [x for x, _ in area.cell]
-    ys = [y for _, y in area.cell]
-    out: list[Primitive] = []
-    c = min(xs) - max(ys) - step
-    while c < max(xs) - min(ys):
-        c += step
-        ends = _chord(area.cell, c)
-        if ends:
-            out.append(Line(*ends[0], *ends[1], HATCH))
+def outlines(game: Game) -> dict[str, areamap.Region]:
+    """Each area's outline (world-outlines.yaml: rings and holes in mm)."""
+    out = {}
+    for record in game.section("outlines"):
+        rings = tuple(tuple(areamap.parse_ring(r)) for r in record.get("rings") or ())
+        holes = tuple(tuple(areamap.parse_ring(r)) for r in record.get("holes") or ())
+        out[record.id] = areamap.Region(rings, holes)
     return out
 
 
-def _chord(cell, c: float):
-    """Where the line x - y = c crosses the convex ``cell``: its two ends, or None."""
+def layout(game: Game, point_map: PointMap) -> dict[str, Area]:
+    """Each area's outline and its block: in the area as near its inner point as it fits;
+    else its name in the area and its stack box beside it; else (a small island, Gibraltar)
+    the whole block beside it; each thing beside its area clear of every other block.
+    BadInput naming an area without an outline or whose block finds no room."""
+    w, h = map_size(point_map)
+    regions = outlines(game)
+    stack = holds.least(game) + 1.0
+    areas: dict[str, Area] = {}
+    for point in point_map.points:
+        region = regions.get(point.id)
+        if region is None or not region.rings:
+            raise BadInput(f"{point.origin}: map area {point.id!r} has no outline in the "
+                           f"outlines section (world-outlines.yaml)")
+        lines, bw, bh = block_size(point, stack)
+        anchor = areamap.inner_point(region)
+        areas[point.id] = Area(point, region, *anchor, lines, bw, bh, stack, anchor)
+    taken: list[tuple[float, float, float, float]] = []
+    rest = []
+    for area in areas.values():  # first every block that fits whole in its area
+        spot = areamap.place_in(area.region, area.anchor, area.w, area.h, avoid=taken)
+        if spot is None:
+            rest.append(area)
+            continue
+        area.x, area.y = spot
+        taken.append(_tuple(area.boxes()[0]))
+    for area in rest:  # then the names of the others, where they fit
+        area.w = _name_w(area)
+        named = None
+        for room in ((mark_room(area.point), 0.0) if not area.neutral else ()):
+            named = areamap.place_in(area.region, area.anchor, area.w + 2 * room, area.name_h,
+                                     margin=0.4, avoid=taken)
+            if named is not None:
+                area.tight = not room
+                break
+        area.callout = named is None
+        if named is not None:
+            area.x, area.y = named
+            area.detached = named  # its box goes beside it (``_set_beside``)
+            room = 0.0 if area.tight else mark_room(area.point)  # its marks may go beside it
+            name = area.boxes()[0]
+            taken.append((name.x0 - room, name.y0, name.x1 + room, name.y1))
+        else:
+            area.w = block_size(area.point, stack)[1]
+    placed = [labels.Box(*b) for b in taken]
+    land = LandMask([a.region for a in areas.values() if a.land], w, h)
+    beside = [a for a in areas.values() if a.callout or a.detached is not None]
+    for area in sorted(beside, key=lambda a: a.land):  # the sea zones' boxes need the sea
+        _set_beside(area, placed, w, h, land)
+    return areas
+
+
+def mark_room(point: Point) -> float:
+    """Room each side of a territory's name for its production, capital and factory marks
+    (drawn there when it has no stack box)."""
+    if point.kind == "sea":
+        return 0.0
+    wide = (bool(point.extra.get("capital")) or "capital" in point.flags
+            or "original-factory" in point.flags)
+    return 13.0 if wide else 6.5
+
+
+def _tuple(box: labels.Box) -> tuple[float, float, float, float]:
+    return box.x0, box.y0, box.x1, box.y1
+
+
+def _name_w(area: Area) -> float:
+    return max(text_width(line, NAME_SIZE) for line in area.lines) + 1.0
+
+
+class LandMask:
+    """Which points of the map are land, on a 2 mm grid: what is set beside its area goes
+    on the sea where it can, so it hides no territory."""
+
+    STEP = 2.0
+
+    def __init__(self, regions, w: float, h: float):
+        self.xs = np.arange(0.0, w + self.STEP, self.STEP)
+        self.ys = np.arange(0.0, h + self.STEP, self.STEP)
+        self.mask = np.zeros((len(self.ys), len(self.xs)), dtype=bool)
+        for region in regions:
+            for ring in region.rings:
+                x0, y0 = min(x for x, _ in ring), min(y for _, y in ring)
+                x1, y1 = max(x for x, _ in ring), max(y for _, y in ring)
+                i0, i1 = int(x0 // self.STEP), int(x1 // self.STEP) + 1
+                j0, j1 = int(y0 // self.STEP), int(y1 // self.STEP) + 1
+                if i1 <= i0 or j1 <= j0:
+                    continue
+                sub = areamap.grid_inside(ring, self.xs[i0:i1], self.ys[j0:j1])
+                self.mask[j0:j1, i0:i1] |= sub
+
+    def over(self, box: labels.Box) -> bool:
+        """True when any grid point in the box is land."""
+        i0, i1 = int(math.ceil(box.x0 / self.STEP)), int(box.x1 // self.STEP) + 1
+        j0, j1 = int(math.ceil(box.y0 / self.STEP)), int(box.y1 // self.STEP) + 1
+        return bool(self.mask[max(j0, 0):j1, max(i0, 0):i1].any())
+
+
+def _set_beside(area: Area, taken: list[labels.Box], w: float, h: float,
+                land: LandMask) -> None:
+    """Place what does not fit in its area (the whole block, or the stack box) beside it:
+    on the sea where there is room, else anywhere clear of the other blocks."""
+    if not area.callout:  # a stack box on the sea near its territory, or none
+        size = (area.stack + 6.4, area.stack + 6.4)
+        spot = _callout_spot(area, size, taken, w, h, land, reach=BOX_REACH)
+        if spot is None and area.tight:
+            spot = _callout_spot(area, size, taken, w, h)
+        area.detached, area.boxless = spot, spot is None
+        taken.extend(area.boxes()[-1:])
+        return
+    size = (area.w, area.h)
+    spot = (_callout_spot(area, size, taken, w, h, land)
+            or _callout_spot(area, size, taken, w, h))
+    if spot is None:
+        raise BadInput(f"{area.point.origin}: map area {area.point.id!r}: its name and a box "
+                       f"for a stack ({area.w:.0f}x{area.h:.0f} mm) find no room near it")
+    if area.callout:
+        area.x, area.y = spot
+    else:
+        area.detached = spot
+    taken.extend(area.boxes()[-1:])
+
+
+BOX_REACH = 40  # mm: how far from its name a territory's stack box may go
+
+
+def _callout_spot(area: Area, size, taken: list[labels.Box], w: float, h: float,
+                  land: LandMask | None = None, reach: int = 90):
+    """A centre for a block of ``size`` near its area's name, clear of every block taken
+    (and of the land, given its mask) and inside the map, nearest first (up to 90 mm
+    away)."""
+    ax, ay = area.x, area.y
+    bw, bh = size
+    spots = sorted(((ax + dx, ay + dy) for dx in range(-reach, reach + 1, 2)
+                    for dy in range(-reach, reach + 1, 2)),
+                   key=lambda p: (math.dist(p, (ax, ay)), p))
+    for x, y in spots:
+        box = labels.Box(x - bw / 2 - 1, y - bh / 2 - 1, x + bw / 2 + 1, y + bh / 2 + 1)
+        if box.x0 < 0 or box.y0 < 0 or box.x1 > w or box.y1 > h:
+            continue
+        if area.callout and math.dist((x, y), (ax, ay)) < max(bw, bh) / 2 + 4:
+            continue  # room for the leader line
+        if not any(box.overlaps(t) for t in taken) and not (land and land.over(box)):
+            return x, y
+    return None
+
+
+def area_fill(game: Game, area: Area) -> str:
+    if not area.land:
+        return SEA_FILL
+    if area.neutral:
+        return NEUTRAL_FILL
+    return mix(power_colour(game, str(area.point.extra.get("owner"))), 0.3)
+
+
+def cell_items(game: Game, area: Area) -> Group:
+    """An area's outline, filled: sea blue, land in its owner's tint (neutral grey-beige);
+    its holes are the areas inside it, drawn over it."""
+    p = area.point
+    fill = area_fill(game, area)
+    style = (Style(fill=fill, stroke="#9cbfdd", width=0.3) if not area.land else
+             Style(fill=fill, stroke="#6b5d45", width=0.35))
+    owner = "neutral" if area.neutral else str(p.extra.get("owner"))
+    cls = "cell sea" if not area.land else f"cell land owner-{owner}"
+    return Group(tuple(Polygon(ring, style) for ring in area.region.rings),
+                 id=f"cell-{p.id}", cls=cls)
+
+
+def hatch_items(area: Area, step: float = 3.0) -> list[Primitive]:
+    """Diagonal hatching across a neutral territory (the stretches of each line inside it)."""
+    x0, y0, x1, y1 = area.region.bounds()
+    out: list[Primitive] = []
+    c = x0 - y1 - step
+    while c < x1 - y0:
+        c += step
+        for a, b in _chords(area.region, c):
+            out.append(Line(*a, *b, HATCH))
+    return out
+
+
+def _chords(region: areamap.Region, c: float):
+    """Where the line x - y = c lies inside the region: its stretches, end to end."""
     hits = []
-    for i, (ax, ay) in enumerate(cell):
-        bx, by = cell[(i + 1) % len(cell)]
-        fa, fb = ax - ay - c, bx - by - c
-        if fa * fb < 0:
-            t = fa / (fa - fb)
-            hits.append((ax + (bx - ax) * t, ay + (by - ay) * t))
-    return (hits[0], hits[1]) if len(hits) >= 2 else None
+    for ring in (*region.rings, *region.holes):
+        for i in range(len(ring)):
+            (ax, ay), (bx, by) = ring[i - 1], ring[i]
+            fa, fb = ax - ay - c, bx - by - c
+            if (fa < 0) != (fb < 0):
+                t = fa / (fa - fb)
+                hits.append((ax + (bx - ax) * t, ay + (by - ay) * t))
+    hits.sort()
+    return [(hits[k], hits[k + 1]) for k in range(0, len(hits) - 1, 2)]
 
 
 def neighbours(areas: dict[str, Area]):
-    """Every pair of areas whose cells share a border, with the border."""
-    listed = list(areas.values())
-    boxes = [(min(x for x, _ in a.cell), min(y for _, y in a.cell), max(x for x, _ in a.cell),
-              max(y for _, y in a.cell)) for a in listed]
-    for i, a in enumerate(listed):
-        for j in range(i + 1, len(listed)):
-            ba, bb = boxes[i], boxes[j]
-            if ba[0] > bb[2] + 0.1 or bb[0] > ba[2] + 0.1 or ba[1] > bb[3] + 0.1 \
-                    or bb[1] > ba[3] + 0.1:
-                continue
-            edge = areamap.shared_edge(a.cell, listed[j].cell)
-            if edge:
-                yield a.point.id, listed[j].point.id, edge
+    """Every pair of areas whose outlines share a border at least 1 mm long, with its
+    longest stretch (a polyline)."""
+    for pair, lines in areamap.borders({k: a.region for k, a in areas.items()}).items():
+        line = lines[0]
+        if sum(math.dist(p, q) for p, q in zip(line, line[1:], strict=False)) >= 1.0:
+            a, b = sorted(pair)
+            yield a, b, line
 
 
 def barrier_items(point_map: PointMap, areas: dict[str, Area]) -> list[Primitive]:
-    """A thick line on every border the rules do not let pieces cross (no connection)."""
+    """A thick line on every border of two territories or two sea zones that the rules do
+    not let pieces cross (no connection); a coast joins a sea zone only where a mark says
+    so (the legend says it)."""
     joined = {frozenset((r.a, r.b)) for r in point_map.routes}
-    return [Line(*p, *q, BARRIER, id=f"barrier-{a}-{b}", cls="barrier")
-            for a, b, (p, q) in neighbours(areas) if frozenset((a, b)) not in joined]
+    out: list[Primitive] = []
+    for pair, lines in areamap.borders({k: a.region for k, a in areas.items()}).items():
+        a, b = sorted(pair)
+        if pair in joined or areas[a].land != areas[b].land:
+            continue
+        if sum(math.dist(p, q) for line in lines for p, q in zip(line, line[1:],
+                                                                 strict=False)) < 1.0:
+            continue
+        out.append(Group(tuple(Polygon(tuple(line), BARRIER, closed=False) for line in lines),
+                         id=f"barrier-{a}-{b}", cls="barrier"))
+    return out
 
 
 MARK = 7.0  # mm: the length of a connection's mark across a shared border
@@ -257,7 +452,7 @@ def route_items(game: Game, point_map: PointMap, areas: dict[str, Area],
         items.append(mark_items(ends, style, rid, f"connection {route.kind or ''}".strip()))
         placer.take(labels.Box(min(e[0] for e in ends) - 1, min(e[1] for e in ends) - 1,
                                max(e[0] for e in ends) + 1, max(e[1] for e in ends) + 1))
-    fills = {k: cell_items(game, a).style.fill or "#ffffff" for k, a in areas.items()}
+    fills = {k: area_fill(game, a) for k, a in areas.items()}
     names = far_labels(point_map.points)
     lettered: list[tuple[str, str, str]] = []
     for a_id, b_id, rid in far:
@@ -287,37 +482,38 @@ def mark_items(ends, style: Style, rid: str, cls: str) -> Group:
 
 
 def border_mark(a: Area, b: Area, edge, blocks: list[labels.Box]):
-    """The ends of a mark across the border ``edge`` of ``a`` and ``b``: the first spot along
-    the border where a MARK-long bar from ``a``'s cell to ``b``'s lies in those two cells
-    only and clear of every block; None where there is none."""
-    (px, py), (qx, qy) = edge
-    length = math.dist((px, py), (qx, qy))
-    if length < 2.0:
-        return None
-    nx, ny = -(qy - py) / length, (qx - px) / length
-    for t in (0.5, 0.38, 0.62, 0.26, 0.74, 0.15, 0.85):
-        mx, my = px + (qx - px) * t, py + (qy - py) * t
-        for half in (MARK / 2, MARK / 3):
-            ends = ((mx - nx * half, my - ny * half), (mx + nx * half, my + ny * half))
-            if not areamap.inside(a.cell, *ends[0]):
-                ends = ends[::-1]
-            if not (areamap.inside(a.cell, *ends[0]) and areamap.inside(b.cell, *ends[1])):
-                continue
-            if not in_two_cells(ends, a.cell, b.cell):
-                continue
-            box = labels.Box(min(e[0] for e in ends) - 1, min(e[1] for e in ends) - 1,
-                             max(e[0] for e in ends) + 1, max(e[1] for e in ends) + 1)
-            if not any(box.overlaps(block) for block in blocks):
-                return ends
+    """The ends of a mark across the border ``edge`` (a polyline) of ``a`` and ``b``: the
+    first spot along its longest segments where a MARK-long bar from ``a`` to ``b`` lies in
+    those two areas only and clear of every block; None where there is none."""
+    segments = sorted(zip(edge, edge[1:], strict=False), key=lambda pq: -math.dist(*pq))
+    for (px, py), (qx, qy) in segments[:12]:
+        length = math.dist((px, py), (qx, qy))
+        if length < 1.5:
+            break
+        nx, ny = -(qy - py) / length, (qx - px) / length
+        for t in (0.5, 0.3, 0.7):
+            mx, my = px + (qx - px) * t, py + (qy - py) * t
+            for half in (MARK / 2, MARK / 3):
+                ends = ((mx - nx * half, my - ny * half), (mx + nx * half, my + ny * half))
+                if not a.inside(*ends[0]):
+                    ends = ends[::-1]
+                if not (a.inside(*ends[0]) and b.inside(*ends[1])):
+                    continue
+                if not in_two_cells(ends, a, b):
+                    continue
+                box = labels.Box(min(e[0] for e in ends) - 1, min(e[1] for e in ends) - 1,
+                                 max(e[0] for e in ends) + 1, max(e[1] for e in ends) + 1)
+                if not any(box.overlaps(block) for block in blocks):
+                    return ends
     return None
 
 
-def in_two_cells(ends, cell_a, cell_b, samples: int = 24) -> bool:
-    """True when every point of the segment ``ends`` lies in ``cell_a`` or ``cell_b``."""
+def in_two_cells(ends, a: Area, b: Area, samples: int = 24) -> bool:
+    """True when every point of the segment ``ends`` lies in area ``a`` or ``b``."""
     (x1, y1), (x2, y2) = ends
     for k in range(samples + 1):
         x, y = x1 + (x2 - x1) * k / samples, y1 + (y2 - y1) * k / samples
-        if not (areamap.inside(cell_a, x, y) or areamap.inside(cell_b, x, y)):
+        if not (a.inside(x, y) or b.inside(x, y)):
             return False
     return True
 
@@ -335,7 +531,7 @@ def far_name(area: Area, label: str, placer: LabelPlacer, fill: str, rid: str
     label; None where it does not fit."""
     name = f"→ {label}"
     w, h = text_width(name, FAR_SIZE) + 1.2, FAR_SIZE * 1.3 + 0.4
-    spot = next((p for p in _spots(area, w, h) if _fits(area, placer, p, w, h)), None)
+    spot = _spot(area, placer, w, h)
     if spot is None:
         return None
     x, y = spot
@@ -353,8 +549,7 @@ BADGE = 4.2  # mm: a lettered connection's badge
 def badge(area: Area, letter: str, placer: LabelPlacer, rid: str) -> list[Primitive]:
     """A lettered badge in ``area``'s cell, as near its block as it fits; BadInput naming the
     area when it fits nowhere."""
-    spot = next((p for p in _spots(area, BADGE, BADGE) if _fits(area, placer, p, BADGE,
-                                                                  BADGE)), None)
+    spot = _spot(area, placer, BADGE, BADGE)
     if spot is None:
         raise BadInput(f"map area {area.point.id!r}: no room in its cell for the mark of a "
                        f"connection to an area it does not touch; move its x, y")
@@ -371,12 +566,25 @@ def _ink(area: Area) -> str:
     return SEA_INK if not area.land else INK
 
 
-def _fits(area: Area, placer: LabelPlacer, spot, w: float, h: float) -> bool:
+def _spot(area: Area, placer: LabelPlacer, w: float, h: float):
+    """Top-left corner of a free w x h box in the area, else beside its block."""
+    inside = next((p for p in _spots(area, w, h) if _fits(area, placer, p, w, h)), None)
+    if inside is not None or area.callout:
+        return inside
+    return next((p for p in _spots(area, w, h, beside=True)
+                 if _fits(area, placer, p, w, h, beside=True)), None)
+
+
+def _fits(area: Area, placer: LabelPlacer, spot, w: float, h: float,
+          beside: bool = False) -> bool:
     x, y = spot
     box = labels.Box(x, y, x + w, y + h)
-    return all(areamap.inside(area.cell, cx, cy) for cx, cy in (
-        (box.x0, box.y0), (box.x1, box.y0), (box.x0, box.y1), (box.x1, box.y1))
-               ) and placer.free(box)  # the cheap test first
+    if not placer.free(box):
+        return False
+    if area.callout or beside:  # a mark beside the area's block
+        return math.dist(((box.x0 + box.x1) / 2, (box.y0 + box.y1) / 2), (area.x, area.y)) \
+            < max(area.w, area.h) / 2 + 12
+    return area.region.box_inside(box.x0, box.y0, box.x1, box.y1)
 
 
 def _short(point: Point) -> str:
@@ -392,15 +600,16 @@ def far_labels(points) -> dict[str, str]:
             else shorts[p.id] for p in points}
 
 
-def _spots(area: Area, w: float, h: float):
-    """Top-left corners for a w x h box in an area's cell: under, over, beside its block,
-    then the cell's whole extent on a 2 mm grid, nearest the block first."""
+def _spots(area: Area, w: float, h: float, beside: bool = False):
+    """Top-left corners for a w x h box in an area: under, over, beside its block, then the
+    area's whole extent on a 2 mm grid, nearest the block first."""
     left, top = area.x - area.w / 2, area.y - area.h / 2
     near = [(area.x - w / 2, top + area.h + 1.0), (area.x - w / 2, top - h - 1.0),
             (left + area.w + 1.0, area.y - h / 2), (left - w - 1.0, area.y - h / 2)]
-    xs = [x for x, _ in area.cell]
-    ys = [y for _, y in area.cell]
-    grid = [(x, y) for x in _steps(min(xs), max(xs) - w) for y in _steps(min(ys), max(ys) - h)]
+    x0, y0, x1, y1 = area.region.bounds()
+    if area.callout or beside:
+        x0, y0, x1, y1 = left - 14 - w, top - 14 - h, left + area.w + 14, top + area.h + 14
+    grid = [(x, y) for x in _steps(x0, x1 - w) for y in _steps(y0, y1 - h)]
     grid.sort(key=lambda p: math.dist((p[0] + w / 2, p[1] + h / 2), (area.x, area.y)))
     return near + grid
 
@@ -409,37 +618,72 @@ def _steps(start: float, stop: float, step: float = 2.0) -> list[float]:
     return [start + i * step for i in range(max(0, int((stop - start) // step) + 1))]
 
 
+NEUTRAL_WORD = "neutral 中立"
+
+
 def area_items(game: Game, area: Area) -> Group:
     """An area's block: the name, the box for its stack (class ``holds``), production,
-    capital and starting industrial complex (land), or "neutral"."""
+    capital and starting industrial complex (land), or "neutral"; the box where the layout
+    set it (under the name, or beside the area)."""
     p = area.point
     items: list[Primitive] = []
     ink = SEA_INK if not area.land else INK
-    top = -area.h / 2
+    top = -(area.name_h if area.detached or area.boxless else area.h) / 2
     for i, line in enumerate(area.lines):
         items.append(Text(0, top + NAME_SIZE * (1.0 + 1.2 * i), line, size=NAME_SIZE,
                           anchor="middle", bold=True, fill=ink, cls="area-name map-label"))
-    box_y = top + len(area.lines) * NAME_SIZE * 1.2 + 1.5
     s = area.stack
+    box_x, box_y = -s / 2, top + len(area.lines) * NAME_SIZE * 1.2 + 1.5
+    if area.detached:
+        box_x, box_y = area.detached[0] - area.x - s / 2, area.detached[1] - area.y - s / 2
+    if area.boxless:
+        kind = "territory" if area.land else "sea"
+        marks = _name_marks(game, area, top) if area.land else []
+        return Group(tuple(items + marks), dx=area.x, dy=area.y, id=f"{kind}-{p.id}",
+                     cls=_area_classes(area))
     if area.neutral:
-        word = "neutral 中立"
-        half = text_width(word, 2.4) / 2 + 0.6
-        items += [Rect(-half, box_y + s / 2 - 2.4, 2 * half, 3.4,
+        half = text_width(NEUTRAL_WORD, 2.4) / 2 + 0.6
+        items += [Rect(-half, box_y + 0.4, 2 * half, 3.4,
                        Style(fill=NEUTRAL_FILL, stroke=None), r=0.8),
-                  Text(0, box_y + s / 2, word, size=2.4, anchor="middle", fill=GREY,
+                  Text(0, box_y + 3.0, NEUTRAL_WORD, size=2.4, anchor="middle", fill=GREY,
                        cls="neutral-mark")]
     else:
         colour = SEA_INK if not area.land else power_colour(game, str(p.extra.get("owner")))
-        fill = mix(cell_items(game, area).style.fill or "#ffffff", 0.45)
-        items.append(Rect(-s / 2, box_y, s, s, Style(fill=fill, stroke=colour, width=0.35,
-                                                     dash=(1.5, 0.8)), r=1.5,
-                          id=f"stack-{p.id}", cls=holds.cls(STACK, "land" if area.land
-                                                            else "sea")))
+        fill = mix(area_fill(game, area), 0.45)
+        # a box beside its area is no place in it (exports anchor no piece there)
+        box_id = f"stack-beside-{p.id}" if area.detached or area.callout else f"stack-{p.id}"
+        items.append(Rect(box_x, box_y, s, s, Style(fill=fill, stroke=colour, width=0.35,
+                                                    dash=(1.5, 0.8)), r=1.5,
+                          id=box_id, cls=holds.cls(STACK, "land" if area.land else "sea")))
     if area.land and not area.neutral:
-        items += _land_marks(game, p, -s / 2, box_y, s)
+        items += _land_marks(game, p, box_x, box_y, s)
     kind = "territory" if area.land else "sea"
     classes = _area_classes(area)
     return Group(tuple(items), dx=area.x, dy=area.y, id=f"{kind}-{p.id}", cls=classes)
+
+
+def _name_marks(game: Game, area: Area, top: float) -> list[Primitive]:
+    """A territory without a stack box: production left of its name, the capital star and
+    the industrial complex right of it."""
+    p = area.point
+    half = max(text_width(line, NAME_SIZE) for line in area.lines) / 2
+    y = top + NAME_SIZE * 0.65
+    colour = power_colour(game, str(p.extra.get("owner")))
+    items: list[Primitive] = []
+    production = p.extra.get("production") or 0
+    if production:
+        items += [Circle(-half - 3.4, y, 2.8, Style(fill="#ffffff", stroke=INK, width=0.35),
+                         cls="production"),
+                  Text(-half - 3.4, y + 1.05, str(production), size=2.9, anchor="middle",
+                       bold=True, cls="production-value")]
+    right = half + 1.0
+    if bool(p.extra.get("capital")) or "capital" in p.flags:
+        items.append(Polygon(star(right + 3.0, y, 3.0), Style(fill=colour, stroke="#000000",
+                                                               width=0.25), cls="capital-mark"))
+        right += 6.0
+    if "original-factory" in p.flags:
+        items += factory_icon(right, y - 2.2, colour)
+    return items
 
 
 def _area_classes(area: Area) -> str:
@@ -503,6 +747,13 @@ def legend_entries(game: Game) -> list[tuple[list[Primitive], str]]:
     neutral = [Rect(0, 0, 10, 6, Style(fill=NEUTRAL_FILL, stroke="#8a7a5a", width=0.3)),
                *(Line(i, 6, i + 6, 0, HATCH) for i in (0.0, 4.0))]
     entries.append((neutral, "neutral 中立: no unit may enter (④)"))
+    entries.append(([Rect(0, 0, 10, 6, Style(fill=OUT_OF_PLAY_FILL, stroke="#9a927f",
+                                             width=0.3))],
+                    "land that is no territory: out of play"))
+    entries.append(([Rect(3.5, 0.5, 6, 5, Style(fill="#ffffff", stroke=INK, width=0.5), r=1),
+                     Line(0.5, 5.5, 3.5, 3, Style(stroke=INK, width=0.35)),
+                     Circle(0.9, 5.2, 0.8, Style(fill=INK, stroke=None))],
+                    "a box (or a whole block) set beside its area, joined to it by a line"))
     entries.append(([Circle(5, 3, 2.8, Style(fill="#ffffff", stroke=INK, width=0.35)),
                      Text(5, 4.05, "3", size=2.9, anchor="middle", bold=True)],
                     "production (IPC) 生産力"))
@@ -512,7 +763,9 @@ def legend_entries(game: Game) -> list[tuple[list[Primitive], str]]:
     entries.append(([Rect(2, 0, 6, 6, Style(fill="#ffffff", stroke=INK, width=0.35,
                                             dash=(1.5, 0.8)), r=1)],
                     "box for the area's stack スタック"))
-    for kind, label in (("land", "land connection 陸路"), ("coast", "coast connection 沿岸"),
+    for kind, label in (("land", "land connection 陸路"),
+                        ("coast", "coast connection 沿岸: a coast touches only the sea zones "
+                                  "it is joined to"),
                         ("sea", "sea connection 海路")):
         entries.append(([Line(0, 3, 10, 3, ROUTE_STYLES[kind])], label))
     entries.append(([Line(0, 3, 10, 3, BARRIER)], "no passage 通行不可"))
@@ -536,7 +789,9 @@ def world_legend(game: Game, lettered=()):
         notes.append("Lettered connections (cells that do not touch, no room for the name): "
                       + "; ".join(f"{letter} {names[a]} — {names[b]}"
                                   for letter, a, b in lettered) + ".")
-    return lambda width: legend_block(title, entries, width, notes)
+    credit = ("Coastlines and borders: Natural Earth (public domain). North is at the top; "
+              "the board wraps round east to west.")
+    return lambda width: legend_block(title, entries, width, notes, subtitle=credit)
 
 
 def world_map_drawing(game: Game) -> tuple[tuple[Primitive, ...], float, float]:
@@ -546,21 +801,29 @@ def world_map_drawing(game: Game) -> tuple[tuple[Primitive, ...], float, float]:
 
 
 def world_map(game: Game):
-    """The whole area map at full size: cells, borders no piece may cross, connections,
-    the areas' blocks (the legend is ``world_legend``, placed by the tiler); and the
-    connections drawn as lettered badges, (letter, area, area), for the legend."""
+    """The whole area map at full size: the sea zones, the land out of play, the
+    territories (each over what surrounds it), borders no piece may cross, connections,
+    callouts, the areas' blocks (the legend is ``world_legend``, placed by the tiler); and
+    the connections drawn as lettered badges, (letter, area, area), for the legend."""
     point_map: PointMap = game.get("point_maps", MAP_ID)  # type: ignore[assignment]
     w, h = map_size(point_map)
     areas = layout(game, point_map)
-    placer = LabelPlacer(labels.Box(0, 0, w, h), [_block_box(a) for a in areas.values()])
-    items: list[Primitive] = [Rect(0, 0, w, h, Style(fill=BOARD, width=0.5),
+    placer = LabelPlacer(labels.Box(0, 0, w, h), [b for a in areas.values() for b in a.boxes()])
+    items: list[Primitive] = [Rect(0, 0, w, h, Style(fill=SEA_FILL, width=0.5),
                                    cls="map-border")]
-    items.append(Group(tuple(cell_items(game, a) for a in areas.values()), cls="cells"))
+    order = sorted(areas.values(), key=lambda a: (a.land, -sum(
+        abs(areamap.ring_area(r)) for r in a.region.rings)))
+    seas = [cell_items(game, a) for a in order if not a.land]
+    lands = [cell_items(game, a) for a in order if a.land]
+    items += [Group(tuple(seas), cls="cells sea-cells"), *out_of_play_items(game),
+              Group(tuple(lands), cls="cells land-cells")]
     items.append(Group(tuple(h for a in areas.values() if a.neutral for h in hatch_items(a)),
                        cls="neutral-hatching"))
     items.append(Group(tuple(barrier_items(point_map, areas)), cls="barriers"))
     routes, lettered = route_items(game, point_map, areas, placer)
     items.append(Group(tuple(routes), cls="connections"))
+    items.append(Group(tuple(i for a in areas.values() if a.callout or a.detached
+                             for i in callout_items(game, a)), cls="callouts"))
     items.append(Group(tuple(_halo(game, a) for a in areas.values()), cls="halos"))
     items.append(Group(tuple(area_items(game, a) for a in areas.values() if not a.land),
                        cls="sea-zones"))
@@ -570,17 +833,42 @@ def world_map(game: Game):
     return tuple(items), w, h, lettered
 
 
+def out_of_play_items(game: Game) -> list[Primitive]:
+    """Land no territory names (Greenland, Iceland ...), drawn plain: no piece goes there."""
+    region = outlines(game).get(OUT_OF_PLAY)
+    if region is None:
+        return []
+    style = Style(fill=OUT_OF_PLAY_FILL, stroke="#9a927f", width=0.3)
+    return [Group(tuple(Polygon(r, style) for r in region.rings), id="out-of-play",
+                  cls="out-of-play")]
+
+
+def callout_items(game: Game, area: Area) -> list[Primitive]:
+    """What is set beside its area (the whole block, or the stack box): a frame in the
+    area's colour and a leader from the frame to a dot in the area (the area's name)."""
+    box = area.boxes()[-1]
+    ax, ay = area.anchor if area.callout else (area.x, area.y + area.name_h / 2)
+    cx = min(max(ax, box.x0), box.x1)
+    cy = min(max(ay, box.y0), box.y1)
+    ink = SEA_INK if not area.land else power_colour(game, str(area.point.extra.get("owner")))
+    return [Line(cx, cy, ax, ay, Style(stroke=INK, width=0.35), cls="callout-leader"),
+            Circle(ax, ay, 0.9, Style(fill=INK, stroke=None), cls="callout-dot"),
+            Rect(box.x0 - 0.8, box.y0 - 0.8, box.w + 1.6, box.h + 1.6,
+                 Style(fill=mix(area_fill(game, area), 0.8), stroke=ink, width=0.5), r=1.2,
+                 id=f"callout-{area.point.id}", cls="callout")]
+
+
 def _block_box(area: Area) -> labels.Box:
-    return labels.Box(area.x - area.w / 2, area.y - area.h / 2, area.x + area.w / 2,
-                      area.y + area.h / 2)
+    return area.boxes()[0]
 
 
 def _halo(game: Game, area: Area) -> Rect:
     """Behind an area's name, its cell's colour, so no connection line runs through it."""
-    fill = cell_items(game, area).style.fill
+    fill = mix(area_fill(game, area), 0.8) if area.callout else area_fill(game, area)
     rows = len(area.lines) * NAME_SIZE * 1.2 + 0.6
     width = max(text_width(line, NAME_SIZE) for line in area.lines) + 1.2
-    return Rect(area.x - width / 2, area.y - area.h / 2 - 0.2, width, rows,
+    top = area.y - (area.name_h if area.detached or area.boxless else area.h) / 2
+    return Rect(area.x - width / 2, top - 0.2, width, rows,
                 Style(fill=fill, stroke=None), r=0.8)
 
 
@@ -638,7 +926,7 @@ def battle_board_page(game: Game, options: Options) -> KitPage:
     paper = options.paper.landscape
     x0, y0, w, h = paper.content()
     display = game.get("displays", "battle-board")
-    title = f"{display.label}  [{rules_text(display.rule)}]"
+    title = f"{display.label}  {rule_ref(display.rule)}".rstrip()
     items: list[Primitive] = [Text(x0, y0 + 5, title, size=fit_text(title, 5, w), bold=True)]
     half = (w - 6) / 2
     top, col_h = y0 + 9, h - 9 - 40
@@ -655,7 +943,7 @@ def _transport_box(display, x: float, y: float, w: float, h: float) -> Group:
     items = (Rect(0, 0, w, h, Style(stroke="#c02020", width=1.2), cls=holds.cls("transports")),
              Text(3, 6, f"{box.name} {box.name_ja or ''}", size=3.4, bold=True, fill="#c02020"),
              Text(3, 11, "transports never roll; they are hit only when nothing else is left "
-                  f"[{rules_text(box.rule)}]", size=fit_text("transports never roll; they are "
+                  f"{rule_ref(box.rule)}", size=fit_text("transports never roll; they are "
                                                             "hit only when nothing else is left "
                                                             "[sea 1), L85]", 2.4, w - 6),
                   fill=GREY))
@@ -685,7 +973,7 @@ def production_pages(game: Game, options: Options) -> list[KitPage]:
     paper = options.paper.portrait
     x0, y0, w, h = paper.content()
     track = game.get("tracks", "national-production")
-    title = f"{track.label}{dagger(track.field_assumed('values'))}  [{rules_text(track.rule)}]"
+    title = f"{track.label}{dagger(track.field_assumed('values'))}  {rule_ref(track.rule)}".rstrip()
     values = list(track.values)  # type: ignore[attr-defined]
     size = holds.least(game)
     per_row = int(w // size)
@@ -765,7 +1053,7 @@ def weapons_page(game: Game, options: Options) -> KitPage:
     paper = options.paper.landscape
     x0, y0, w, _h = paper.content()
     table = game.table("weapons-development")
-    title = (f"{table.label}{dagger(table.field_assumed('rows'))}  [{rules_text(table.rule)}]"
+    title = (f"{table.label}{dagger(table.field_assumed('rows'))}  {rule_ref(table.rule)}"
              f"  dice: {table.dice}")
     items: list[Primitive] = [Text(x0, y0 + 5, title, size=fit_text(title, 5, w), bold=True)]
     sides = game.info.sides
@@ -953,7 +1241,7 @@ def counter_pages(game: Game, options: Options) -> list[KitPage]:
 
 @kit_part("map", replaces=True)
 def axis_allies_map(game: Game, options: Options) -> list[KitPage]:
-    """The world schematic (tiled), the battle board, the national production chart, the
+    """The world map (tiled), the battle board, the national production chart, the
     weapons development chart, then the generic round track."""
     drawing, width, height, lettered = world_map(game)
     pages = kit.tiled_pages(drawing, width, height, options, f"map {MAP_ID}",

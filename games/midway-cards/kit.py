@@ -18,7 +18,7 @@ from warpress.components.counters import counter_name, draw, face_of
 from warpress.components.fonts import text_width, wrap
 from warpress.components.impose import Piece
 from warpress.components.kit import KitPage, Options
-from warpress.components.marks import dagger, proofing
+from warpress.components.marks import dagger, proofing, rule_ref
 from warpress.components.pieces import (
     CARD_BLEED,
     CARD_H,
@@ -320,13 +320,13 @@ def procedure_blocks(game: Game, sheet, width: float) -> list[Block]:
     """A procedure sheet: its side's colour band, the steps, then its tables (grids where
     the table is a grid)."""
     ink = SIDE_INK.get(_sheet_side(game, sheet), "#444444")
-    head = f"{sheet.label}{dagger(sheet.is_assumed)}  [{', '.join(sheet.rule)}]"
+    head = f"{sheet.label}{dagger(sheet.is_assumed)}  {rule_ref(sheet.rule)}".rstrip()
     blocks = [Block((Rect(0, 0, width, 8, Style(fill=ink, stroke=None)),
                      Text(2, 5.8, head, size=fit_text(head, 4.4, width - 4), bold=True,
                           fill="#ffffff")), 9, id=f"{sheet.id}-head", cls="sheet-head")]
     for section in sheet.sections:
         title = " ".join(t for t in (section.title, section.title_ja) if t)
-        title += f"  [{', '.join(section.rule)}]" if section.rule else ""
+        title += f"  {rule_ref(section.rule)}" if section.rule else ""
         blocks.append(section_block(title, section.lines, width))
     return blocks + [aids.table_block(game.table(t), width, game) for t in sheet.tables]
 

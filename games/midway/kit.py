@@ -19,7 +19,7 @@ from warpress.components.fonts import text_width, wrap
 from warpress.components.hexmap import HexGeometry
 from warpress.components.impose import Piece
 from warpress.components.kit import KitPage, Options
-from warpress.components.marks import dagger
+from warpress.components.marks import dagger, rule_ref
 from warpress.components.pieces import (
     CARD_H,
     CARD_W,
@@ -189,7 +189,7 @@ def surface_battle_block(table: Table, width: float) -> Block:
     """The surface-battle table as two die-roll rows, one per side (10.1(2))."""
     rows = [("japan_roll", "hits_on_us", "Japanese die 日本軍のダイス → hits on the US fleet"),
             ("us_roll", "hits_on_japan", "US die 米軍のダイス → hits on the Japanese fleet")]
-    title = f"{table.label} [{', '.join(table.rule)}]"
+    title = f"{table.label} {rule_ref(table.rule)}".rstrip()
     items: list[Primitive] = [Text(0, 3.2, title, size=fit_text(title, 3.2, width), bold=True)]
     y = 5.0
     for key, result, caption in rows:
@@ -224,7 +224,7 @@ def plan_sheet_page(game: Game, options: Options) -> KitPage:
     """The plan sheet on one page: reminders, then the turns 3 across with a map each."""
     sheet: Sheet = game.get("sheets", PLAN_SHEET)  # type: ignore[assignment]
     x0, y0, width, height = options.paper.content()
-    head = f"{sheet.label}{dagger(sheet.is_assumed)}  [{', '.join(sheet.rule)}]"
+    head = f"{sheet.label}{dagger(sheet.is_assumed)}  {rule_ref(sheet.rule)}".rstrip()
     items: list[Primitive] = [Text(x0, y0 + 5, head, size=fit_text(head, 5, width), bold=True)]
     y = y0 + 9
     reminders = reminders_block(sheet, width, height * 0.3)
@@ -273,7 +273,7 @@ def _phase_box(phase: Phase, width: float, size: float = 2.5) -> Block:
     """A phase: numbered title bar in its side's colour, its steps, the solitaire note."""
     ink = SIDE_INK.get(phase.who or "", "#555555")
     title = f"{phase.order}. {phase.label}" if phase.order else phase.label
-    title += f"  [{', '.join(phase.rule)}]"
+    title += f"  {rule_ref(phase.rule)}".rstrip()
     items: list[Primitive] = [Rect(0, 0, width, 5.2, Style(fill=ink, stroke=None)),
                               Text(1.5, 3.8, title, size=fit_text(title, 3.0, width - 3),
                                    fill="#ffffff", bold=True)]
@@ -306,8 +306,8 @@ def stacked(top: Block, below: Block) -> Block:
 def sequence_blocks(game: Game, width: float) -> list[Block]:
     """The sequence of play: the turn's phases in order, the night turn, solitaire, tables."""
     sheet: Sheet = game.get("sheets", AID_SHEET)  # type: ignore[assignment]
-    blocks = [aids.heading(f"{sheet.label}{dagger(sheet.is_assumed)}  [{', '.join(sheet.rule)}]",
-                           width, 5.0)]
+    title = f"{sheet.label}{dagger(sheet.is_assumed)}  {rule_ref(sheet.rule)}".rstrip()
+    blocks = [aids.heading(title, width, 5.0)]
     day = sorted((p for p in game.sequence if not p.turns and not p.extra.get("scenario")
                   and p.order), key=lambda p: p.order)
     night = [p for p in game.sequence if p.turns]
@@ -453,7 +453,7 @@ def carrier_block(game: Game, display: Display, width: float) -> Block:
     runway), hangars, the CAP box, Return 2 -> Return 1, and the arrows of 8.3."""
     lay = CarrierLayout(game, display, width)
     tint = side_colour(game, display.side)
-    head = f"{display.label}{dagger(display.is_assumed)}  [{', '.join(display.rule)}]"
+    head = f"{display.label}{dagger(display.is_assumed)}  {rule_ref(display.rule)}".rstrip()
     items: list[Primitive] = [
         Rect(0, 0, width, lay.height, Style(fill=tint, stroke=None, opacity=0.35)),
         Text(2, 5, head, size=fit_text(head, 3.6, width - 4), bold=True)]
@@ -477,7 +477,7 @@ def _launch_strip(lay: CarrierLayout) -> list[Primitive]:
     box = lay.display.box(box_id)
     x, w = lay.left, lay.right - lay.left
     lay.boxes[box_id] = (x, lay.launch_y, w, 8.0)
-    text = f"▲ {box.name} {box.name_ja or ''} ▲  [{', '.join(box.rule)}]"
+    text = f"▲ {box.name} {box.name_ja or ''} ▲  {rule_ref(box.rule)}".rstrip()
     return [_box_rect(box, x, lay.launch_y, w, 8.0, lay.display, fill="#fff3c4"),
             Text(x + w / 2, lay.launch_y + 5.4, text, size=fit_text(text, 2.8, w - 4),
                  anchor="middle", bold=True)]
@@ -595,7 +595,7 @@ def _cap_route(lay: CarrierLayout, a, from_cap: bool) -> list[tuple[float, float
 
 def event_space_block(display: Display, width: float) -> Block:
     """The event card space: one card-sized box per pile (2.1(7))."""
-    head = f"{display.label}{dagger(display.is_assumed)}  [{', '.join(display.rule)}]"
+    head = f"{display.label}{dagger(display.is_assumed)}  {rule_ref(display.rule)}".rstrip()
     items: list[Primitive] = [Text(0, 4, head, size=fit_text(head, 3.6, width), bold=True)]
     for i, box in enumerate(display.boxes):
         x = i * (CARD_W + 10)
@@ -630,7 +630,7 @@ def track_block(game: Game, track, width: float) -> Block:
     n = len(track.values)
     box, size = min(26.0, width / max(n, 1)), 2.3
     mark = dagger(track.field_assumed("values"))
-    head = f"{track.label}{mark}  [{', '.join(track.rule)}]"
+    head = f"{track.label}{mark}  {rule_ref(track.rule)}".rstrip()
     if mark:
         head += f"  {dagger(True)} boxes assumed"
     items: list[Primitive] = [Text(0, 3.4, head, size=fit_text(head, 3.4, width), bold=True)]

@@ -27,7 +27,7 @@ from warpress.components.impose import CROP
 from warpress.components.kit import KitPage, Options, flowed_pages, tiled_pages
 from warpress.components.legend import legend_block
 from warpress.components.legibility import MIN_MM, fit, fit_lines
-from warpress.components.marks import dagger, proofing
+from warpress.components.marks import dagger, proofing, rule_ref
 from warpress.components.page import FOOTER, MARGIN
 from warpress.components.pieces import fit_text
 from warpress.components.primitives import Group, Line, Polygon, Primitive, Rect, Style, Text, arrow
@@ -59,7 +59,7 @@ MAP_SHEETS = {
 
 def rules(record) -> str:
     """``[2.1.3, 14.2]`` for a record with rules, else an empty string."""
-    return f"[{', '.join(record.rule)}]" if record.rule else ""
+    return rule_ref(record.rule)
 
 
 # --- geometry helpers --------------------------------------------------------------------
@@ -746,7 +746,8 @@ def chit_face(numbers, colour: str, ink: str, s: float, mark: str, cls: str
         items.append(Text(s / 2, s * 0.33 + i * step, str(number), size=s * 0.27,
                           anchor="middle", bold=True, fill=ink, cls="chit-number"))
     if mark:
-        items.append(Text(s * 0.94, s * 0.16, mark, size=s * 0.12, anchor="end", fill=ink))
+        items.append(Text(s * 0.94, MIN_MM * 1.3, mark, size=MIN_MM * 1.2, anchor="end", fill=ink,
+                          cls="proof-mark"))
     return tuple(items)
 
 
@@ -974,7 +975,7 @@ def table_cells(table, game: Game | None = None) -> tuple[list[str], list[list[s
 def table_panel(table, width: float, game: Game | None = None) -> Panel:
     """One table of the data: title with rules and dice, the grid, modifiers and the note."""
     dice = f" · {table.dice}" if table.dice and table.dice != "none" else ""
-    title = f"{table.label}{dagger(table.is_assumed)} [{', '.join(table.rule)}]{dice}"
+    title = f"{table.label}{dagger(table.is_assumed)} {rule_ref(table.rule)}".rstrip() + dice
     items, y = title_bar(title, width)
     headers, rows, caption = table_cells(table, game)
     cells, h = grid(headers, rows, width, id_prefix=f"table-{table.id}-row")

@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 
-from warpress.components import aids, holds, kit, labels
+from warpress.components import aids, areamap, holds, kit, labels
 from warpress.components.aids import text_lines
 from warpress.components.counters import counter_name, draw, face_of
 from warpress.components.fonts import wrap
@@ -54,6 +54,10 @@ DEEP = {"us": "#1f4e9a", "japan": "#b02020"}
 PANEL_W = 200.0
 POINT_FILLS = {"island": "#bfe0a8", "territory": "#d9e8c4", "mainland": "#efe2bf",
                "continent": "#efe2bf", "home-islands": "#f3c1c1"}
+#: What a point's disc colour says, for the legend (every kind of POINT_FILLS).
+POINT_KINDS = {"island": "island 島", "territory": "territory 領土",
+               "mainland": "mainland (West Coast, East Asia) 本土", "continent": "continent 大陸",
+               "home-islands": "Japan's home islands 本土"}
 PORT_RETURN = "port-return"
 HALO = Style(fill="#ffffff", stroke=None, opacity=0.85)
 BOX_W = 34.0  # a box beside its point on the campaign map
@@ -165,11 +169,54 @@ def map_area(point_map: PointMap) -> tuple[float, float]:
     return point_map.width_mm or 560.0, point_map.height_mm or 400.0
 
 
-def point_positions(point_map: PointMap) -> dict[str, tuple[float, float]]:
-    """Every point's centre in mm."""
+LAND = "#e9e1c8"  # the coastlines' land
+LAND_EDGE = "#9c8f6a"
+
+
+def frame_of(game: Game) -> dict[str, float]:
+    """The map's frame in degrees (west, east, north, south) from the coastlines data."""
+    record = game.section("coastlines")[0]
+    return {k: float(record.get(k)) for k in ("west", "east", "north", "south")}  # type: ignore[arg-type]
+
+
+def projector(game: Game, point_map: PointMap):
+    """(lon, lat) -> (x, y) mm on the map: the frame's degrees spread over the map's width
+    and height (an equirectangular projection; east of 180 counted on)."""
     w, h = map_area(point_map)
-    return {p.id: (16 + (p.x if p.x is not None else 0.5) * (w - 32),
-                   14 + (p.y if p.y is not None else 0.5) * (h - 40)) for p in point_map.points}
+    f = frame_of(game)
+
+    def project(lon: float, lat: float) -> tuple[float, float]:
+        return ((lon - f["west"]) / (f["east"] - f["west"]) * w,
+                (f["north"] - lat) / (f["north"] - f["south"]) * h)
+
+    return project
+
+
+def point_positions(game: Game, point_map: PointMap) -> dict[str, tuple[float, float]]:
+    """Every point's centre in mm: its real place (``lon``, ``lat``) projected; a point
+    without one at its ``x``, ``y`` (0..1 across the map)."""
+    w, h = map_area(point_map)
+    project = projector(game, point_map)
+    out = {}
+    for p in point_map.points:
+        lon, lat = p.extra.get("lon"), p.extra.get("lat")
+        if lon is not None and lat is not None:
+            out[p.id] = project(float(lon), float(lat))  # type: ignore[arg-type]
+        else:
+            out[p.id] = ((p.x if p.x is not None else 0.5) * w,
+                         (p.y if p.y is not None else 0.5) * h)
+    return out
+
+
+def coastline_items(game: Game, point_map: PointMap) -> list[Primitive]:
+    """The land of the Pacific (map.yaml, coastlines), projected, clipped to the map."""
+    w, h = map_area(point_map)
+    project = projector(game, point_map)
+    style = Style(fill=LAND, stroke=LAND_EDGE, width=0.3)
+    rings = [tuple(project(lon, lat) for lon, lat in areamap.parse_ring(text))
+             for record in game.section("coastlines") for text in record.get("rings") or ()]
+    return [Group(tuple(Polygon(r, style) for r in rings), clip=(0, 0, w, h),
+                  id="coastlines", cls="coastlines")]
 
 
 def objective_years(game: Game) -> dict[str, list[str]]:
@@ -410,7 +457,12 @@ def map_legend(game: Game):
         ([Text(5, 4.2, "'42", size=2.4, anchor="middle", fill="#7a3b00")],
          "objective in that campaign year 目標"),
         ([Line(0, 3, 10, 3, ROUTE)], route),
+        ([Rect(0, 0, 10, 6, Style(fill=SEA, stroke="#888888", width=0.2))], "sea 海"),
+        ([Rect(0, 0, 10, 6, Style(fill=LAND, stroke=LAND_EDGE, width=0.3))], "land 陸地"),
     ]
+    for kind, words in POINT_KINDS.items():
+        entries.append(([Circle(5, 3, 2.8, Style(fill=POINT_FILLS[kind], stroke="#2f6b2f",
+                                                 width=0.5))], words))
     title = f"{point_map.label}{rules(point_map)}"
     return lambda width: legend_block(title, entries, width)
 
@@ -420,10 +472,10 @@ def campaign_map_drawing(game: Game) -> tuple[tuple[Primitive, ...], float, floa
     their points, and a panel with the turn track, the boxes and the map's tables."""
     point_map: PointMap = game.get("point_maps", MAP_ID)  # type: ignore[assignment]
     w, h = map_area(point_map)
-    pos = point_positions(point_map)
+    pos = point_positions(game, point_map)
     years = objective_years(game)
     items: list[Primitive] = [Rect(0, 0, w, h, Style(fill=SEA, stroke="#333333", width=0.5),
-                                   cls="map-border")]
+                                   cls="map-border"), *coastline_items(game, point_map)]
     items.append(Group(tuple(route_items(point_map, pos)), cls="routes"))
     items.append(Group(tuple(point_group(game, p, *pos[p.id]) for p in point_map.points),
                        cls="points"))
@@ -910,8 +962,10 @@ def placement_block(game: Game, campaign_id: str, width: float) -> aids.Block | 
                                                       else "") for p in placed)
         lines.append(f"{where}: {names}{dagger(record.is_assumed)}")  # the place names the side
     if not lines:
-        lines = ["Initial placement, reinforcements and carrier complements are not in the "
-                 "rule text (setup sheet absent, 2.3)."]
+        lines = ["This sheet stands in for one the rules do not print (2.3): they give no "
+                 "initial placement, reinforcements or carrier complements for this year, so "
+                 "the players agree them before play; the points per turn, objectives and "
+                 "victory levels above are the kit's."]
     return text_block("Initial placement 初期配置", lines, width,
                       id=f"setup-{campaign_id}-placement")
 

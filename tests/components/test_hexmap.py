@@ -155,6 +155,28 @@ def test_midway_overlapping_areas_each_show_their_own_colour_and_line(midway):
     assert strokes["base-attack-range"] == {COLOURS["red"]}
 
 
+def test_midway_no_outline_runs_through_a_hex_id(midway):
+    """Overlapping areas' outlines pass below the hex ids (an outline along a hex's upper
+    edge is moved in past its id), so no id lies under a line."""
+    from warpress.components.labels import text_box
+
+    _hex_map, items = midway
+    ids = [text_box(t) for t in items if isinstance(t, Text) and t.cls == "hex-id"]
+    outlines = [p for f in by_id(items, "feature-").values() for p in walk([f])
+                if isinstance(p, Polygon) and p.style.stroke and p.style.fill is None]
+    assert len(ids) == 130 and len(outlines) >= 5
+    crossed = set()
+    for poly in outlines:
+        points = (*poly.points, poly.points[0])
+        for (x1, y1), (x2, y2) in itertools.pairwise(points):
+            steps = max(1, int(math.dist((x1, y1), (x2, y2)) / 0.2))
+            for k in range(steps + 1):
+                x, y = x1 + (x2 - x1) * k / steps, y1 + (y2 - y1) * k / steps
+                crossed |= {(b.x0, b.y0) for b in ids
+                            if b.x0 < x < b.x1 and b.y0 < y < b.y1}
+    assert not crossed
+
+
 def test_midway_has_a_legend_naming_every_feature(midway):
     hex_map, items = midway
     legend = legend_text(items)

@@ -201,11 +201,12 @@ def test_no_tile_title_lies_over_a_mark_or_line():
 def test_a_tile_carries_only_what_falls_on_it_and_all_of_that():
     drawing, width, height = _hex_drawing(30)
     tiles = tile(drawing, width, height, paper("a4"))
-    hexes = [i for i in walk(drawing) if isinstance(i, Polygon)]
+    hexes = [i for i in walk(drawing) if isinstance(i, Polygon) and (i.id or "").startswith("hex-")]
     on_tiles = 0
     for t in tiles:
         content = next(i for i in t.items if isinstance(i, Group) and i.cls.startswith("tile"))
-        shown = {i.id for i in walk(content.items) if isinstance(i, Polygon)}
+        shown = {i.id for i in walk(content.items) if isinstance(i, Polygon)
+                 and (i.id or "").startswith("hex-")}
         on_tiles += len(shown)
         window = (t.x, t.y, t.x + t.w, t.y + t.h)
         wanted = {h.id for h in hexes if _meets(leaf_box(h), window)}

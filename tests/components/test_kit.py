@@ -108,11 +108,32 @@ def test_cards_are_nine_up_with_crop_marks_on_a4_and_letter():
         assert marks
 
 
-def test_calibration_and_assumed_pages_are_in_the_kit(midway_kit):
+def test_calibration_is_in_the_kit_and_assumed_values_only_in_the_proof(midway_kit):
     names = [p.name for p in midway_kit.files]
     assert any("calibration-front" in n for n in names)
-    assert any("assumed-values" in n for n in names)
+    assert not any("assumed-values" in n for n in names)
     assert any("map-operations-area-assembly" in n for n in names)
+    proof = kit_pages(builtin("midway"), parse_options("a4", "pdf", "long", "0,0", None,
+                                                       proof=True))
+    assert any(p.id.startswith("assumed-values") for p in proof)
+
+
+def test_the_proof_is_its_own_file_beside_the_kit_and_neither_overwrites_the_other(tmp_path):
+    def build(*extra: str) -> None:
+        result = CliRunner().invoke(main, ["build", "midway", "--only", "cards", "--format",
+                                           "pdf,svg", "--out", str(tmp_path), *extra])
+        assert result.exit_code == 0, result.output
+
+    folder = tmp_path / "midway"
+    build()
+    kit = (folder / "midway.pdf").read_bytes()
+    build("--proof")
+    assert (folder / "midway.pdf").read_bytes() == kit
+    proof = (folder / "midway-proof.pdf").read_bytes()
+    assert proof != kit and list((folder / "proof" / "svg").glob("*.svg"))
+    build()
+    assert (folder / "midway-proof.pdf").read_bytes() == proof
+    assert (folder / "midway.pdf").read_bytes() == kit
 
 
 def test_bad_options_are_refused():
@@ -168,7 +189,7 @@ def test_cli_build_proof_marks_assumed_values_on_the_counters(tmp_path: Path):
         result = CliRunner().invoke(main, ["build", "nimitz", "--only", "counters", "--format",
                                            "svg", "--out", str(out), *extra])
         assert result.exit_code == 0, result.output
-        svgs = (out / "nimitz" / "svg").glob("*counters*.svg")
+        svgs = (out / "nimitz").glob("**/svg/*counters*.svg")
         return sum(p.read_text(encoding="utf-8").count("†") for p in svgs)
 
     assert daggers() == 0

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from data_edits import edit as _edit
+from warpress.engine.trust import trust_folder
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "games"
 
@@ -57,9 +58,11 @@ def designer_note(game, options):
 '''
 
 
-def tiny_folder(root: Path, game_id: str = "tiny", **files: str) -> Path:
+def tiny_folder(root: Path, game_id: str = "tiny", trusted: bool = True,
+                **files: str) -> Path:
     """The tiny fixture game as ``root/<game_id>`` (id changed to match) with ``files``
-    (name -> text) written beside its YAML."""
+    (name -> text) written beside its YAML; trusted (engine/trust.py) unless not
+    ``trusted``."""
     folder = root / game_id
     shutil.copytree(FIXTURES / "tiny", folder)
     yaml_file = folder / "game.yaml"
@@ -67,6 +70,8 @@ def tiny_folder(root: Path, game_id: str = "tiny", **files: str) -> Path:
         "id: tiny", f"id: {game_id}", 1), encoding="utf-8")
     for name, text in files.items():
         (folder / name).write_text(text, encoding="utf-8")
+    if trusted:
+        trust_folder(folder)
     return folder
 
 

@@ -109,12 +109,12 @@ def test_a_link_leaving_the_folder_is_refused(tiny_game, tmp_path):
 def test_a_50_mb_file_is_refused_before_it_is_read(tiny_game):
     with (tiny_game / "zz.yaml").open("wb") as handle:
         handle.truncate(50_000_000)  # sparse: nothing is written, nothing need be read
-    _refused(_verify(tiny_game), "bytes of YAML: a game is at most 2,000,000")
+    _refused(_verify(tiny_game), "bytes of YAML: a game is at most 4,000,000")
 
 
 def test_a_file_over_the_file_limit_is_refused(tiny_game):
-    (tiny_game / "zz.yaml").write_text("# padding\n" * 41_000, encoding="utf-8")
-    _refused(_verify(tiny_game), "410,000 bytes: a game file is at most 400,000 bytes")
+    (tiny_game / "zz.yaml").write_text("# padding\n" * 260_000, encoding="utf-8")
+    _refused(_verify(tiny_game), "2,600,000 bytes: a game file is at most 2,500,000 bytes")
 
 
 def test_too_many_files_are_refused(tiny_game):

@@ -67,7 +67,8 @@ def test_header_records_game_scenario_hash_seed_and_version(game, where, tmp_pat
     header = _log(where)[0]
     scenario_file = Path(game) / "scenarios" / "midnight.yaml"
     assert header["type"] == "session"
-    assert header["game"] == str(Path(game).resolve())
+    assert (header["game"], header["folder"]) == ("hideseek", str(Path(game).resolve()))
+    assert len(header["id"]) == 32 and header["id"].isalnum()
     assert header["scenario"] == "midnight"
     assert header["scenario_sha256"] == session.sha256(scenario_file.read_bytes())
     assert (header["seed"], header["n"], header["hash"]) == (7, 0, setup_hash)
@@ -329,6 +330,7 @@ def test_replay_reports_a_tampered_log_and_leaves_the_state(game, where):
     first["args"]["hex"] = f"{(int(first['args']['hex']) + 1) % 10:02d}"
     lines[1] = json.dumps(first, sort_keys=True)
     rechain(where, lines)
+    session.anchor_file(where).unlink()  # a session from another machine: no anchor here
     state = (where / "state.json").read_bytes()
     report = session.replay(where)
     assert not report.ok

@@ -25,6 +25,7 @@ import pytest
 import yaml
 from warpress.engine.errors import BadInput, RuleViolation
 from warpress.engine.referee import Announcement, ScenarioInfo, Step
+from warpress.engine.trust import trust_folder
 
 GAME_YAML = """\
 game:
@@ -45,9 +46,10 @@ SCENARIOS = {
 CELLS = 10
 
 
-def make_game(root: Path) -> Path:
+def make_game(root: Path, trusted: bool = True) -> Path:
     """Write the hideseek game folder (game.yaml, scenarios/, and rules/session.py naming
-    this module's HideSeekReferee) under ``root``."""
+    this module's HideSeekReferee) under ``root``; trusted (engine/trust.py) unless not
+    ``trusted``."""
     folder = root / "hideseek"
     (folder / "scenarios").mkdir(parents=True, exist_ok=True)
     (folder / "rules").mkdir(exist_ok=True)
@@ -58,6 +60,8 @@ def make_game(root: Path) -> Path:
         encoding="utf-8")
     for name, text in SCENARIOS.items():
         (folder / "scenarios" / f"{name}.yaml").write_text(text, encoding="utf-8")
+    if trusted:
+        trust_folder(folder)  # the user trusts the folder they wrote
     return folder
 
 

@@ -98,11 +98,11 @@ def hits_never_exceed_two(game):
 
 def test_cli_verify_reports_fail_and_exits_1(tiny_game):
     (tiny_game / "checks.py").write_text(CHECKS, encoding="utf-8")  # the folder's own check
-    ok = CliRunner().invoke(main, ["verify", str(tiny_game)])
+    ok = CliRunner().invoke(main, ["verify", str(tiny_game), "--trust"])
     assert ok.exit_code == 0, ok.output
     assert "PASS  4.1 hits 0-2" in ok.output
     _edit(tiny_game, "{roll: 6, armored: yes, hits: 2}", "{roll: 6, armored: yes, hits: 3}")
-    bad = CliRunner().invoke(main, ["verify", str(tiny_game)])
+    bad = CliRunner().invoke(main, ["verify", str(tiny_game), "--trust"])
     assert bad.exit_code == 1
     assert "FAIL  4.1 hits 0-2" in bad.output and "roll=6" in bad.output
 

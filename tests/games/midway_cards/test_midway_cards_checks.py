@@ -9,6 +9,7 @@ from dataclasses import replace
 import pytest
 from warpress.engine.loader import builtin, load_game
 from warpress.engine.model import FrozenDict, Game
+from warpress.engine.trust import trust_folder
 from warpress.games.midway_cards.rules import state as mc_state
 from warpress.verify.invariants import Invariant, invariants_for, run
 
@@ -121,6 +122,7 @@ def test_defense_at_equal_level_broken_fails(tmp_path):
                           "{defense: B, attack: B, stopped: no}", 1)
     assert broken != text
     tables.write_text(broken, encoding="utf-8")
+    trust_folder(folder)  # a copy of the shipped folder is a folder of the user's
     game = load_game(str(folder))
     outcome = run(_named(game, "defense_total"), game, examples=EXAMPLES)
     assert not outcome.passed

@@ -10,6 +10,7 @@ from dataclasses import replace
 import pytest
 from hypothesis import Phase, settings
 from warpress.engine.loader import builtin, load_game
+from warpress.engine.trust import trust_folder
 from warpress.games.nightfighter.rules import combat, movement, searchlights, state
 from warpress.verify.invariants import invariants_for, run
 
@@ -49,6 +50,7 @@ def broken_game(tmp_path, file: str, old: str, new: str):
     text = path.read_text(encoding="utf-8")
     assert old in text, f"{old!r} not in {file}"
     path.write_text(text.replace(old, new, 1), encoding="utf-8")
+    trust_folder(folder)  # a copy of the shipped folder is a folder of the user's
     return load_game(str(folder))
 
 

@@ -96,7 +96,7 @@ def test_player_map_turn_track_and_environment(game):
 def test_map_pages_tiled_and_on_one_sheet(game):
     a4 = [p for p in kit_pages(game, parse_options("a4", "pdf", "long", "0,0", "map"))]
     parts = {p.title.split(": ")[-1] for p in a4}
-    assert parts == {"player map", "referee map", "assumed values"}
+    assert parts == {"player map", "referee map"}
     assert any(p.id == "player-map-assembly" for p in a4)
     tabloid = kit_pages(game, parse_options("tabloid", "pdf", "long", "0,0", "map"))
     referee = [p for p in tabloid if p.title.endswith("referee map")]

@@ -250,9 +250,20 @@ def test_routes_reference_existing_points(campaign_map):
     assert len(ids) == 19
     for route in campaign_map.routes:
         assert route.a in ids and route.b in ids
-    for point in campaign_map.points:
-        assert point.x is not None and point.y is not None
+    for point in campaign_map.points:  # each at its real place, in the map's frame
+        lon, lat = point.extra.get("lon"), point.extra.get("lat")
+        assert 100 < lon < 250 and -42 < lat < 62, point.id
         assert point.name_ja
+
+
+def test_points_lie_where_they_are_on_the_globe(campaign_map):
+    """Real positions (east of 180 counted on): Japan north-west of the Marianas, Hawaii
+    east of Midway, Australia south of New Guinea, the West Coast east of everything."""
+    at = {p.id: (p.extra["lon"], p.extra["lat"]) for p in campaign_map.points}
+    assert at["japan"][0] < at["mariana-islands"][0] and at["japan"][1] > at["mariana-islands"][1]
+    assert at["midway"][0] < at["hawaiian-islands"][0]
+    assert at["australia"][1] < at["new-guinea"][1]
+    assert max(lon for lon, _lat in at.values()) == at["west-coast"][0]
 
 
 def test_map_facts_from_the_text(campaign_map):

@@ -32,6 +32,38 @@ def test_campaign_map_points_routes_and_capacities(game):
     assert "objective '42 '43 '44 '45" in solomons
 
 
+def test_campaign_map_is_the_pacific_with_each_point_at_its_place(game):
+    """The land from the coastlines data under the routes; each point's disc at its real
+    longitude and latitude, projected: Tokyo on Honshu's coast, Brisbane on Australia's."""
+    from warpress.components import areamap
+    from warpress.components.primitives import Circle, Polygon
+
+    point_map = game.get("point_maps", "campaign")
+    items, _width, _height = nz.campaign_map_drawing(game)
+    land = group_of(items, "coastlines")
+    rings = [p.points for p in walk([land]) if isinstance(p, Polygon)]
+    assert len(rings) > 100
+    project = nz.projector(game, point_map)
+    for point in point_map.points:
+        disc = group_of(items, f"point-{point.id}")
+        assert (disc.dx, disc.dy) == pytest.approx(project(point.extra["lon"],
+                                                           point.extra["lat"]))
+    on_land = {pid for pid in ("australia", "east-asia", "midway", "wake")
+               if any(areamap.in_ring(r, *project(*_point(point_map, pid))) for r in rings)}
+    assert on_land == {"australia", "east-asia"}  # atolls are too small for the coastlines
+    legend, _h = nz.map_legend(game)(300)
+    words = " ".join(t.text for t in walk(legend) if hasattr(t, "text"))
+    swatches = {c.style.fill for c in walk(legend) if isinstance(c, Circle | Rect)}
+    for kind, fill in nz.POINT_FILLS.items():  # a legend entry for every colour
+        assert fill in swatches and nz.POINT_KINDS[kind] in words
+    assert {nz.LAND, nz.SEA} <= swatches
+
+
+def _point(point_map, point_id):
+    point = next(p for p in point_map.points if p.id == point_id)
+    return point.extra["lon"], point.extra["lat"]
+
+
 def test_campaign_map_boxes_track_and_tables(game):
     items, _w, _h = nz.campaign_map_drawing(game)
     ids = {i.id for i in walk(items) if i.id}

@@ -1,0 +1,84 @@
+"""What a player prints: every page of the five kits and the starting game's, on A4 and
+Letter, holds only what a player needs (components/kit.py, components/marks.py)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from warpress.components.kit import kit_pages, parse_options
+from warpress.components.marks import DAGGER, plain, proof, rule_ref
+from warpress.components.primitives import Group, texts, walk
+from warpress.components.style import look_of
+from warpress.engine.loader import builtin, builtin_games
+
+#: The five built-in kits and the starting game's, on A4 and Letter (conftest.player_kits).
+KITS = [(g, p) for g in (*builtin_games(), "starter") for p in ("a4", "letter")]
+#: Designer material a player's page never shows, by what it is.
+DESIGNER = {
+    "an erratum id": re.compile(r"\b(?:C-)?E\d{1,2}\b"),
+    "a key path": re.compile(r"\b[\w-]+\.(?:stats|count|params|size_mm|condition|objectives)\b"),
+    "a constant id": re.compile(r"\bconstants? [a-z]+-[a-z-]+"),
+    "a source line": re.compile(r"\bL\d+(?:-\d+)?\b"),
+    "a design note": re.compile(r"not given|not in the (?:rule )?(?:text|rules)|design note|"
+                                r"inferred|confidence|assumed values?|source: assumed", re.I),
+}
+
+
+@pytest.mark.parametrize(("game_id", "paper"), KITS)
+def test_no_player_page_holds_designer_material(player_kits, game_id, paper):
+    _game, pages = player_kits[game_id, paper]
+    found = [(page.id, what, text.text) for page in pages for text in texts(page.items)
+             for what, pattern in DESIGNER.items() if pattern.search(text.text)]
+    assert not found, found[:8]
+
+
+def test_plain_leaves_designer_items_out_of_brackets_and_keeps_the_rest():
+    assert plain("back along its path (no day surface battle; E28)") == (
+        "back along its path (no day surface battle)")
+    assert plain("Your fighters defend at 5 (constant jet-fighter-defense).") == (
+        "Your fighters defend at 5.")
+    assert plain("(constants rocket-range, rocket-damage-dice)") == ""
+    assert plain("re-roll (E12: a 6 is discarded once all are developed).") == (
+        "re-roll (a 6 is discarded once all are developed).")
+    assert plain("one roll (10.1; see E18 for 28.4); a bomber") == "one roll (10.1); a bomber"
+    assert plain("never roll [sea 1, L85]") == "never roll [sea 1]"
+    assert plain("a move (12.3(2)) as printed (end-of-turn)") == (
+        "a move (12.3(2)) as printed (end-of-turn)")
+    assert plain("Not in the text: the order. Taken: landing first.") == "Landing first."
+    with proof(True):
+        assert plain("x (E12)") == "x (E12)"
+
+
+def test_a_player_heading_keeps_two_rule_numbers_the_proof_all():
+    rules = ["2.1(3)", "3.3(1)", "4.1", "L12-14"]
+    assert rule_ref(rules) == "[2.1(3), 3.3(1)]"
+    assert rule_ref(["L62-64"]) == "" and rule_ref([]) == ""
+    with proof(True):
+        assert rule_ref(rules) == "[2.1(3), 3.3(1), 4.1, L12-14]"
+
+
+@pytest.fixture(scope="module")
+def proofs(starter_game):
+    games = {g: builtin(g) for g in builtin_games()} | {"starter": starter_game}
+    return {g: (game, kit_pages(game, parse_options("a4", "pdf", "long", "0,0", None,
+                                                    proof=True)))
+            for g, game in games.items()}
+
+
+@pytest.mark.parametrize("game_id", [*builtin_games(), "starter"])
+def test_the_proof_lists_and_marks_every_printed_assumed_counter_value(proofs, game_id):
+    game, pages = proofs[game_id]
+    assert any(p.id.startswith("assumed-values") for p in pages)
+    counters = {g.id: g for p in pages for g in walk(p.items)
+                if isinstance(g, Group) and g.id and g.id.startswith("counter-")}
+    for unit in game.units:
+        look = look_of(game, unit)
+        printed = [k for spec in (*look.factors, *look.corners.values())
+                   for k in spec.split("|") if k in unit.stats]
+        if not (unit.is_assumed or any(unit.field_assumed(f"stats.{k}") for k in printed)):
+            continue
+        drawn = counters.get(f"counter-{unit.id}-1")
+        if drawn is None or look.layout == "marker":
+            continue  # a game that draws this unit its own way (Nightfighter's aircraft)
+        assert any(DAGGER in t.text for t in texts(drawn.items)), unit.id

@@ -1,0 +1,205 @@
+"""engine/trust.py: naming a game folder does not run its Python. Every module of the folder
+below writes a marker file when it is imported; the marker must not appear unless the folder
+is trusted (``warpress trust DIR``, ``--trust`` for one run, ``$WARPRESS_TRUST``), and a
+folder whose Python changed asks again. Bytecode and extension modules planted in a trusted
+folder are never loaded."""
+
+from __future__ import annotations
+
+import importlib.machinery
+import importlib.util
+import json
+import os
+import py_compile
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from warpress.cli import main
+from warpress.engine import trust
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "games"
+
+#: each part writes the marker (the path of the folder's ``ran`` file) when imported
+MARK = "from pathlib import Path\n(Path(__file__).resolve().parent / 'ran').write_text('{part}')\n"
+RULES = MARK.format(part="rules") + '''
+from warpress.engine.registry import Answer, register
+
+ENGINE = register("tiny")
+
+
+@ENGINE.table("double", rules=["9.1"], results=["value"], summary="always 2")
+def double(game, args, dice):
+    return Answer({"value": 2}, rules=("9.1",))
+'''
+CHECKS = MARK.format(part="checks")
+KIT = MARK.format(part="kit")
+
+
+@pytest.fixture
+def folder(tmp_path: Path) -> Path:
+    """The tiny game with rules.py, checks.py and kit.py that each leave a marker."""
+    target = tmp_path / "received" / "tiny"
+    shutil.copytree(FIXTURES / "tiny", target)
+    (target / "rules.py").write_text(RULES, encoding="utf-8")
+    (target / "checks.py").write_text(CHECKS, encoding="utf-8")
+    (target / "kit.py").write_text(KIT, encoding="utf-8")
+    return target
+
+
+def run(*args: str | Path, env: dict | None = None):
+    return CliRunner().invoke(main, list(map(str, args)), env=env)
+
+
+def ran(folder: Path) -> bool:
+    return (folder / "ran").exists()
+
+
+@pytest.mark.parametrize("args", [
+    ("games", "{}"), ("games", "{}", "--json"), ("errata", "{}"), ("verify", "{}", "--data"),
+    ("tables", "{}"), ("lookup", "{}", "hit", "roll=1", "armored=yes"),
+    ("roll", "{}", "hit", "armored=no", "--seed", "1"), ("odds", "{}", "hit", "armored=no"),
+], ids=" ".join)
+def test_commands_that_need_no_code_never_run_it(folder, args):
+    out = run(*(a.format(folder) for a in args))
+    assert out.exit_code == 0, out.output
+    assert not ran(folder)
+    assert "Traceback" not in out.output
+
+
+def test_verify_data_compiles_and_says_what_it_did_not_run(folder):
+    out = run("verify", folder, "--data")
+    assert out.exit_code == 0 and not ran(folder)
+    notes = out.stderr.splitlines()
+    assert len(notes) == 1, out.stderr
+    assert notes[0].startswith(f"warpress: note: {folder}/rules.py, {folder}/checks.py, "
+                               f"{folder}/kit.py: not run (the folder is not trusted); "
+                               f"compiled only, to check its syntax (trust it with "
+                               f"`warpress trust {folder}`, or --trust for one run)")
+
+
+def test_a_syntax_error_is_found_without_running_anything(folder):
+    (folder / "helpers.py").write_text("x = 1\ndef broken(:\n", encoding="utf-8")
+    out = run("verify", folder, "--data")
+    assert out.exit_code == 2 and not ran(folder)
+    assert f"{folder}/helpers.py:2: SyntaxError: invalid syntax" in out.stderr
+
+
+def test_a_data_table_is_answered_from_the_data_with_a_note(folder):
+    out = run("lookup", folder, "hit", "roll=1", "armored=yes", "--json")
+    assert out.exit_code == 0 and json.loads(out.stdout)["result"] == {"hits": 1}
+    assert "not run (the folder is not trusted); answered 'hit' from the data" in out.stderr
+    assert not ran(folder)
+
+
+@pytest.mark.parametrize("args", [
+    ("lookup", "{}", "double"), ("verify", "{}"),
+    ("build", "{}", "--out", "{}/../out", "--format", "svg", "--only", "sheets"),
+    ("export", "{}", "--format", "pieces", "--out", "{}/../out"),
+], ids=lambda a: a[0])
+def test_a_command_that_needs_the_code_is_one_line_exit_2(folder, args):
+    out = run(*(a.format(folder) for a in args))
+    assert out.exit_code == 2, out.output
+    lines = [line for line in out.output.splitlines() if line.startswith("warpress:")]
+    assert len(lines) == 1 and "not run: the folder is not trusted (trust it with " \
+        f"`warpress trust {folder}`, or --trust for one run)" in lines[0], out.output
+    assert not ran(folder)
+    assert not (folder.parent / "out").exists()
+
+
+def test_trusting_a_folder_lets_its_code_run_until_it_changes(folder):
+    out = run("trust", folder)
+    assert out.exit_code == 0 and out.output.startswith(f"{folder.resolve()}: trusted (3 "
+                                                        f"Python file(s), sha256 ")
+    assert run("lookup", folder, "double", "--json").exit_code == 0
+    assert (folder / "ran").read_text() == "rules"
+    (folder / "ran").unlink()
+    (folder / "kit.py").write_text(KIT + "# one more line\n", encoding="utf-8")
+    trust._digest.cache_clear()  # a new command: a new process
+    out = run("lookup", folder, "double")
+    assert out.exit_code == 2 and "rules.py: not run: its Python changed since you " \
+        "trusted it (" in out.output
+    assert not ran(folder)
+    listed = run("trust", "--list").output
+    assert f"{folder.resolve()}  3 Python file(s)" in listed and "not trusted: its Python " \
+        "changed" in listed
+    assert run("trust", folder, "--forget").output == f"{folder.resolve()}: no longer trusted\n"
+    assert str(folder.resolve()) not in run("trust", "--list").output
+
+
+def test_trust_for_one_run(folder):
+    assert run("lookup", folder, "double", "--trust").exit_code == 0 and ran(folder)
+    (folder / "ran").unlink()
+    assert run("lookup", folder, "double").exit_code == 2 and not ran(folder)
+
+
+def test_trust_from_the_environment_for_ci(folder):
+    out = run("lookup", folder, "double", env={"WARPRESS_TRUST": str(folder.parent)})
+    assert out.exit_code == 0 and ran(folder)
+
+
+def test_shipped_games_need_no_trust():
+    out = run("lookup", "midway", "landing", "invasion=4", "garrison=2", "rolls=3")
+    assert out.exit_code == 0, out.output
+    assert run("trust", "midway").output == "midway: a shipped or installed game: its Python " \
+                                            "always runs\n"
+
+
+def test_trust_needs_a_game_folder(tmp_path):
+    out = run("trust", tmp_path)
+    assert out.exit_code == 2 and "has no .yaml files" in out.output
+    assert run("trust").exit_code == 2
+
+
+def test_planted_bytecode_and_extension_modules_are_never_loaded(folder, tmp_path):
+    """A trusted folder whose rules import a helper: a .pyc in __pycache__ stamped with the
+    helper source's time and size (what an archive keeps), and an extension module of the
+    helper's name (which Python prefers to a source file) are ignored: the helper's source
+    is what runs."""
+    (folder / "checks.py").unlink()
+    (folder / "kit.py").unlink()
+    (folder / "helper.py").write_text("VALUE = 2\n", encoding="utf-8")
+    (folder / "rules.py").write_text(RULES.replace('{"value": 2}', '{"value": VALUE}').replace(
+        "from warpress.engine.registry", "from .helper import VALUE\nfrom warpress.engine."
+        "registry"), encoding="utf-8")
+    evil = tmp_path / "evil.py"
+    evil.write_text("VALUE = 666\n" + MARK.format(part="evil").replace(
+        "Path(__file__).resolve().parent", f"Path({str(folder)!r})"), encoding="utf-8")
+    cached = Path(importlib.util.cache_from_source(str(folder / "helper.py")))
+    cached.parent.mkdir()
+    py_compile.compile(str(evil), cfile=str(cached))
+    stamp = os.stat(folder / "helper.py")
+    code = bytearray(cached.read_bytes())  # header: magic, flags, source mtime, source size
+    code[8:16] = (int(stamp.st_mtime) & 0xFFFFFFFF).to_bytes(4, "little") + (
+        stamp.st_size & 0xFFFFFFFF).to_bytes(4, "little")
+    cached.write_bytes(bytes(code))
+    suffix = importlib.machinery.EXTENSION_SUFFIXES[0]
+    (folder / f"helper{suffix}").write_bytes(b"\x7fELF not a library")
+    assert run("trust", folder).exit_code == 0
+    out = run("lookup", folder, "double", "--json")
+    assert out.exit_code == 0, out.output
+    assert json.loads(out.stdout)["result"] == {"value": 2}
+    assert (folder / "ran").read_text() == "rules"
+
+
+def test_bytecode_stamped_like_the_source_is_what_python_alone_would_run(folder, tmp_path):
+    """The planted .pyc above is one Python's own importer takes: the test plants what it
+    claims to."""
+    import subprocess
+    import sys
+
+    (folder / "helper.py").write_text("VALUE = 2\n", encoding="utf-8")
+    evil = tmp_path / "evil.py"
+    evil.write_text("VALUE = 666\n", encoding="utf-8")
+    cached = Path(importlib.util.cache_from_source(str(folder / "helper.py")))
+    cached.parent.mkdir()
+    py_compile.compile(str(evil), cfile=str(cached))
+    stamp = os.stat(folder / "helper.py")
+    code = bytearray(cached.read_bytes())
+    code[8:16] = (int(stamp.st_mtime) & 0xFFFFFFFF).to_bytes(4, "little") + (
+        stamp.st_size & 0xFFFFFFFF).to_bytes(4, "little")
+    cached.write_bytes(bytes(code))
+    out = subprocess.run([sys.executable, "-c", "import helper; print(helper.VALUE)"],
+                         cwd=folder, capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "666"
