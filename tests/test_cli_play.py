@@ -135,3 +135,12 @@ def test_a_whole_game_through_the_command_line(game, tmp_path):
     assert status(folder)["over"]
     assert Path(folder, "log.jsonl").is_file()
     assert run("play", "replay", "--session", folder).exit_code == 0
+
+
+def test_status_draws_the_map(session, tmp_path):
+    picture = tmp_path / "now.png"
+    result = run("play", "status", "--session", session, "--map", str(picture))
+    assert result.exit_code == 0, result.output
+    assert picture.read_bytes()[:4] == b"\x89PNG"
+    bad = run("play", "status", "--session", session, "--map", str(tmp_path / "now.gif"))
+    assert bad.exit_code == 2 and "must end in .svg or .png" in bad.output
