@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import sys
+from dataclasses import replace
 
 import click
 
@@ -709,18 +710,43 @@ def _action_command(spec):
     return click.command(name=spec.name, help=spec.help, short_help=spec.short_help)(command)
 
 
+def _side_option(fn):
+    return click.option("--side", "side", default=None,
+                        help="The side whose view it is (a game with hidden hands: hot-seat "
+                             "players switch views by side).")(fn)
+
+
+def _check_side(s, side: str | None) -> None:
+    """BadInput unless ``side`` is one of the session game's sides."""
+    sides = [x.id for x in s.game.info.sides]
+    if side is not None and side not in sides:
+        raise BadInput(f"--side {quote(side)} is not a side of {s.game.id} "
+                       f"({', '.join(sides)})")
+
+
+def _view_of(s, side: str | None) -> dict:
+    """The session's view for ``side`` (None: the player's view)."""
+    if side is None:
+        return s.player_view()
+    return s.referee.player_view(s.game, s.state, side)
+
+
 @play.command("status")
 @_session_option
 @_json_option
 @_map_option
+@_side_option
 @friendly
-def play_status(session_dir: str | None, as_json: bool, map_file: str | None) -> None:
-    """The position as the player may know it: turn, phase, what is due, the pieces."""
+def play_status(session_dir: str | None, as_json: bool, map_file: str | None,
+                side: str | None) -> None:
+    """The position as the player (or --side SIDE) may know it: turn, phase, what is due,
+    the pieces."""
     from .engine import session
 
     fmt = _check_map(map_file) if map_file else None
     with session.open(_session_path(session_dir), readonly=True) as s:
-        view = s.player_view()
+        _check_side(s, side)
+        view = _view_of(s, side)
         if fmt:
             _write_map(map_file, _draw(s, fmt))
     _show_view(view, as_json, s.referee)
@@ -730,18 +756,25 @@ def play_status(session_dir: str | None, as_json: bool, map_file: str | None) ->
 @click.argument("unit", required=False)
 @_session_option
 @_json_option
+@_side_option
 @friendly
-def play_moves(unit: str | None, session_dir: str | None, as_json: bool) -> None:
-    """The decision due and every legal answer (UNIT: only that piece's)."""
+def play_moves(unit: str | None, session_dir: str | None, as_json: bool,
+               side: str | None) -> None:
+    """The decision due and every legal answer (UNIT: only that piece's; --side SIDE: the
+    answers only when SIDE makes the decision)."""
     from .engine import session
     from .engine.decisions import command_line
 
     with session.open(_session_path(session_dir), readonly=True) as s:
+        _check_side(s, side)
         decision = s.decision()
         specs = {spec.name: spec for spec in s.referee.actions}
     if decision is None:
         raise Refusal("the game is over: no decision is due (warpress play status shows the "
                       "verdict)")
+    if side is not None and decision.side != side:
+        decision = replace(decision, prompt=f"{decision.prompt} (waiting for "
+                                            f"{decision.side})", options=())
     found = decision.as_json()
     for option, record in zip(decision.options, found["options"], strict=True):
         for action, shown in zip(option.actions, record["actions"], strict=True):
