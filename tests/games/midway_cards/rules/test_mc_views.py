@@ -1,5 +1,6 @@
-"""Nothing hidden leaks to a side: its view, the decisions it is asked, the answers listed,
-its refusals and every command's output depend only on what the rules let it know.
+"""rules/views.py: what each side sees. Nothing hidden leaks to a side: its view, the
+decisions it is asked, the answers listed, its refusals and every command's output depend
+only on what the rules let it know.
 
 The hidden elements of the Fateful Midway Card Game: the other player's hand (its size is
 known), the order of every deck (each player's own deck too, and the secondary-damage
@@ -16,7 +17,7 @@ import random
 from dataclasses import replace
 
 import pytest
-from mc_session import RULES, play_watched
+from mc_session import RULES, apply, at_attack, play_watched
 from warpress import cli
 from warpress.engine.dice import SeededDice, derived_seed
 from warpress.engine.errors import BadInput, RuleViolation
@@ -185,6 +186,41 @@ def test_the_events_tell_counts_not_cards(game):
             named = {w.strip(",():") for w in note.text.split() if "#" in w}
             named = {c for c in named if card(game, c).deck.endswith("-action")}
             assert named <= public, note.text
+
+
+def test_a_side_sees_its_hand_and_the_size_of_the_other(game):
+    position = at_attack(game, ("j-zero#1", "j-d3a#1"), ("us-f4f#1", "us-aa-a#1",
+                                                        "us-emergency-repair#1"))
+    japan = RULES.player_view(game, position, "japan")
+    assert [h["id"] for h in japan["hand"]] == ["j-zero#1", "j-d3a#1"]
+    assert japan["hand"][0]["text"] == "fighter: F air A; A air C anti-ship C damage 1 bombing"
+    sizes = {d["id"]: d for d in japan["decks"]}
+    assert (sizes["us"]["hand"], sizes["japan"]["hand"]) == (3, 2)
+    assert sizes["us"]["deck"] + 3 == sizes["us"]["of"]
+    us = RULES.player_view(game, position, "us")
+    assert us["hand"][2]["text"] == "tactics 応急修理: Any time during the US turn (rule 10-2)"
+    assert "j-zero#1" not in json.dumps(us)
+    with pytest.raises(BadInput, match="side 'germany'"):
+        RULES.player_view(game, position, "germany")
+
+
+def test_the_table_shows_the_attack_going_on(game):
+    position = at_attack(game, ("j-zero#1", "j-d3a#1"), ("us-f4f#1", "us-aa-a#1"))
+    position, _ = apply(game, position, ("fly", {"card": "j-zero#1", "mission": "F"}),
+                        ("cap", {"card": "us-f4f#1"}),
+                        ("fly", {"card": "j-d3a#1", "mission": "A"}))
+    table = RULES.player_view(game, position, "us")["table"]
+    assert table == [
+        {"id": "j-zero#1", "side": "japan", "as": "F", "paired_with": "us-f4f#1",
+         "target": None, "defended_by": None},
+        {"id": "j-d3a#1", "side": "japan", "as": "A", "paired_with": None, "target": None,
+         "defended_by": None},
+        {"id": "us-f4f#1", "side": "us", "as": "CAP"}]
+    due = RULES.player_view(game, position, "japan")
+    assert due["acting"] == "us" and due["turn_of"] == "japan"
+    assert due["due"]["data"] == {"card": "j-d3a#1", "mission": "A"}
+    assert due["awaiting"] == ["cap", "pass"]
+    assert RULES.player_view(game, position, "us")["awaiting"] == ["pass"]
 
 
 def test_the_public_view_holds_no_hand(game):
