@@ -465,8 +465,10 @@ def export(game: str, fmt: str, out_dir: str, dpi: int | None, base_url: str) ->
 # --------------------------------------------------------------------------- sessions
 
 #: the commands every session has; a game's own actions come from what it declares
-SESSION_COMMANDS = ("new", "scenarios", "actions", "status", "moves", "undo", "log", "replay",
-                    "reveal")
+SESSION_COMMANDS = ("new", "scenarios", "actions", "status", "moves", "agent", "undo", "log",
+                    "replay", "reveal")
+#: the most actions one ``play agent`` makes
+AGENT_STEPS = 100_000
 
 
 def _session_from_args(args) -> str | None:
@@ -739,8 +741,9 @@ def _view_of(s, side: str | None) -> dict:
 @friendly
 def play_status(session_dir: str | None, as_json: bool, map_file: str | None,
                 side: str | None) -> None:
-    """The position as the player (or --side SIDE) may know it: turn, phase, what is due,
-    the pieces."""
+    """The position as the player may know it: turn, phase, what is due, the pieces.
+
+    --side SIDE: as that side may know it (a game with hidden hands)."""
     from .engine import session
 
     fmt = _check_map(map_file) if map_file else None
@@ -760,8 +763,10 @@ def play_status(session_dir: str | None, as_json: bool, map_file: str | None,
 @friendly
 def play_moves(unit: str | None, session_dir: str | None, as_json: bool,
                side: str | None) -> None:
-    """The decision due and every legal answer (UNIT: only that piece's; --side SIDE: the
-    answers only when SIDE makes the decision)."""
+    """The decision due and every legal answer.
+
+    UNIT: only that piece's answers; --side SIDE: the answers only when SIDE makes the
+    decision (else whose decision it is)."""
     from .engine import session
     from .engine.decisions import command_line
 
@@ -790,6 +795,58 @@ def play_moves(unit: str | None, session_dir: str | None, as_json: bool,
         say_json(found)
     else:
         say("\n".join(decision_lines(found)))
+
+
+@play.command("agent", short_help="Let the random agent make a side's decisions.")
+@click.option("--side", "side", default=None,
+              help="The side it plays (default: the side whose decision is due); 'all': "
+                   "every side, to the end.")
+@click.option("--steps", type=WholeNumber(1, AGENT_STEPS), default=AGENT_STEPS,
+              help=f"At most this many actions (default and most: {AGENT_STEPS}).")
+@_session_option
+@_json_option
+@friendly
+def play_agent(side: str | None, steps: int, session_dir: str | None, as_json: bool) -> None:
+    """The random agent answers the decisions of --side, one logged action after another,
+    until another side's decision is due, the game ends or --steps actions are made: a
+    person plays one side, the agent the other."""
+    import random
+
+    from .engine import session
+    from .engine.agents import RandomAgent
+    from .engine.decisions import command_line
+    from .engine.dice import derived_seed
+
+    made: list[dict] = []
+    with session.open(_session_path(session_dir)) as s:
+        if side != "all":
+            _check_side(s, side)
+        specs = {spec.name: spec for spec in s.referee.actions}
+        rng = random.Random(derived_seed(s.seed, f"agent:{s.n}"))
+        agent = RandomAgent()
+        for _ in range(steps):
+            decision = s.decision()
+            if decision is None or side not in ("all", None, decision.side):
+                break
+            side = side or decision.side
+            action = agent.choose(s.game, s.referee, s.state, decision, rng)
+            step = s.command(action.name, dict(action.args))
+            made.append({"side": decision.side,
+                         "command": command_line(action, specs.get(action.name)),
+                         "announcements": [a.as_json() for a in step.announcements]})
+        view = s.player_view()
+    if as_json:
+        say_json({"actions": made, "view": view})
+        return
+    lines = []
+    for record in made:
+        lines.append(f"agent ({record['side']}): {record['command']}")
+        lines += [f"  {announcement_line(note)}" for note in record["announcements"]]
+    if not made:
+        lines.append("agent: no decision of its side is due")
+    if not view.get("over") and view.get("due"):
+        lines.append(f"due: {view['due']['kind']} by {view['due']['side']}")
+    say("\n".join(lines + summary_lines(view.get("summary"))))
 
 
 @play.command("undo")

@@ -8,7 +8,7 @@ that every answer listed is accepted.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -81,10 +81,8 @@ class Run:
     said: list[Announcement] = field(default_factory=list)
 
     _cache: tuple[Position, st.State] | None = field(default=None, repr=False)
-    _room: dict[tuple[int, str], tuple[st.State, Counter]] = field(default_factory=dict,
-                                                                   repr=False)
-    _out: dict[tuple[int, str], tuple[st.State, bool]] = field(default_factory=dict,
-                                                               repr=False)
+    _worked: dict[tuple[str, str], tuple[st.State, Any]] = field(default_factory=dict,
+                                                                  repr=False)
 
     @property
     def state(self) -> st.State:
@@ -93,21 +91,22 @@ class Run:
             self._cache = (self.pos, to_state(self.game, self.pos))
         return self._cache[1]
 
-    def room(self, side: str) -> Counter:
-        """The side's ③ capacity now (7), worked out once per state."""
+    def _per_state(self, work: Callable[[st.State, Game, str], Any], side: str) -> Any:
+        """``work(state, game, side)`` worked out once per state."""
         state = self.state
-        key = (id(state), side)
-        if self._room.get(key, (None,))[0] is not state:
-            self._room[key] = (state, st.capacity(state, self.game, side))
-        return self._room[key][1]
+        key = (work.__name__, side)
+        held = self._worked.get(key)
+        if held is None or held[0] is not state:
+            held = self._worked[key] = (state, work(state, self.game, side))
+        return held[1]
+
+    def room(self, side: str) -> Counter:
+        """The side's ③ capacity now (7)."""
+        return self._per_state(st.capacity, side)
 
     def out(self, side: str) -> bool:
-        """Every carrier of the side is out of action (11), worked out once per state."""
-        state = self.state
-        key = (id(state), side)
-        if self._out.get(key, (None,))[0] is not state:
-            self._out[key] = (state, st.carriers_out(state, self.game, side))
-        return self._out[key][1]
+        """Every carrier of the side is out of action (11)."""
+        return self._per_state(st.carriers_out, side)
 
     def put(self, state: st.State) -> None:
         self.pos = with_state(self.game, self.pos, state)

@@ -182,3 +182,36 @@ def test_the_actions_are_listed(cli):
     for name in ("keep", "fly CARD MISSION", "cap CARD", "target SHIP [CARD]",
                  "defend CARD DEFENSE", "exchange [CARDS]", "emergency-repair CARD TARGET"):
         assert name in out
+
+
+def test_the_agent_plays_one_side_until_the_other_is_due(tmp_path, cli, cli_json):
+    where = str(tmp_path / "s")
+    cli("play", "new", "midway-cards", "--seed", "7", "--session", where)
+    idle = cli("play", "agent", "--side", "us", "--session", where)
+    assert idle.exit_code == 0 and "no decision of its side is due" in idle.stdout
+    cli("play", "keep", "--session", where)
+    out = cli_json("play", "agent", "--side", "us", "--session", where)
+    assert [a["command"] for a in out["actions"]] == ["keep"]
+    assert out["view"]["due"]["side"] == "japan" and out["view"]["hand"] == []
+    assert "agent (japan)" in cli("play", "agent", "--session", where).stdout
+
+
+def test_the_agent_plays_a_whole_game_that_replays(tmp_path, cli, cli_json):
+    where = str(tmp_path / "s")
+    cli("play", "new", "midway-cards", "--seed", "5", "--session", where)
+    out = cli_json("play", "agent", "--side", "all", "--session", where)
+    assert out["view"]["over"] and out["view"]["summary"]["result"] in ("win", "draw")
+    assert len(out["actions"]) > 50
+    assert cli("play", "replay", "--session", where).exit_code == 0
+    log = cli("play", "log", "--session", where).stdout.splitlines()
+    assert len(log) == len(out["actions"]) + 1
+
+
+@pytest.mark.parametrize(("args", "named"), [
+    (("--side", "germany"), "--side 'germany'"),
+    (("--steps", "0"), "'0'"),
+])
+def test_the_agent_refuses_bad_input(tmp_path, cli, cli_refused, args, named):
+    where = str(tmp_path / "s")
+    cli("play", "new", "midway-cards", "--seed", "5", "--session", where)
+    assert named in cli_refused("play", "agent", *args, "--session", where)
