@@ -59,7 +59,7 @@ from warpress.engine.position import Position, Verdict, freeze, thaw
 from warpress.engine.referee import ScenarioInfo, Step
 
 from . import attack as atk
-from . import combat
+from . import combat, moves
 from . import state as st
 from .choices import OPTIONS, prompt
 from .common import (
@@ -74,26 +74,7 @@ from .common import (
     owner,
     stat,
 )
-from .moves import (
-    KINDS,
-    Run,
-    awaiting,
-    check_cap,
-    check_defend,
-    check_discard,
-    check_exchange,
-    check_fly,
-    check_pass,
-    check_raid,
-    check_rearm,
-    check_rearm_discard,
-    check_target,
-    emergency_repair,
-    parse,
-    repair_aircraft,
-    unanswered,
-    untargeted,
-)
+from .moves import KINDS, Run, awaiting, parse, unanswered, untargeted
 from .positions import move_cards, pile, start
 from .views import referee_view, summary_of, view
 
@@ -322,7 +303,7 @@ def _extra_draw(run: Run, args: Mapping[str, Any]) -> None:
 
 def _rearm(run: Run, args: Mapping[str, Any]) -> None:
     instance = args["card"]
-    check_rearm(run, instance)
+    moves.check_rearm(run, instance)
     state = atk.rearm(run.state, run.game, [instance])
     taken = [c for c in state.japan.hand if c not in run.state.japan.hand]
     run.put(state)
@@ -333,7 +314,7 @@ def _rearm(run: Run, args: Mapping[str, Any]) -> None:
 
 def _fly(run: Run, args: Mapping[str, Any]) -> None:
     instance, mission = args["card"], args["mission"]
-    check_fly(run, instance, mission)
+    moves.check_fly(run, instance, mission)
     side = run.state.turn_player
     att = run.attack or {"kind": "ships", "attacker": side, "plays": [], "cap": [],
                          "cap_done": False, "survivors": [], "targets": {}, "defense": {},
@@ -351,7 +332,7 @@ def _fly(run: Run, args: Mapping[str, Any]) -> None:
 
 def _cap(run: Run, args: Mapping[str, Any]) -> None:
     instance = args["card"]
-    check_cap(run, instance)
+    moves.check_cap(run, instance)
     side = opponent(run.state.turn_player)
     att = run.attack
     att["cap"].append(instance)
@@ -379,14 +360,14 @@ def _pass(run: Run, args: Mapping[str, Any]) -> None:
 
 
 def _pass_attack(run: Run) -> None:
-    check_pass(run)
+    moves.check_pass(run)
     run.say(f"{run.state.turn_player} makes no attack this turn", "5-1")
     end_attack_phase(run)
 
 
 def _raid(run: Run, args: Mapping[str, Any]) -> None:
     instance = args["card"]
-    check_raid(run, instance)
+    moves.check_raid(run, instance)
     side = run.state.turn_player
     att = run.attack or {"kind": "base", "attacker": side, "cards": [], "defense": {}}
     att["cards"].append(instance)
@@ -457,7 +438,7 @@ def _recover(run: Run, args: Mapping[str, Any]) -> None:
 
 def _target(run: Run, args: Mapping[str, Any]) -> None:
     ship_id, chosen = args["ship"], args["card"]
-    check_target(run, ship_id, chosen)
+    moves.check_target(run, ship_id, chosen)
     att = run.attack
     named = chosen or untargeted(att)
     att["targets"] = {**att["targets"], **{c: ship_id for c in named}}
@@ -472,7 +453,7 @@ def _target(run: Run, args: Mapping[str, Any]) -> None:
 
 def _defend(run: Run, args: Mapping[str, Any]) -> None:
     instance, defense = args["card"], args["defense"]
-    check_defend(run, instance, defense)
+    moves.check_defend(run, instance, defense)
     att = run.attack
     side = opponent(att["attacker"])
     att["defense"] = {**att["defense"], instance: defense}
@@ -535,19 +516,19 @@ def _discard(run: Run, args: Mapping[str, Any]) -> None:
     due = run.pos.due
     chosen = args["cards"]
     if due.kind == "rearm-discard":
-        check_rearm_discard(run, chosen)
+        moves.check_rearm_discard(run, chosen)
         run.put(st.discard_from_hand(run.state, run.game, JAPAN, chosen, "12-2"))
         run.say(f"japan discards {', '.join(chosen)}: a turn with armament change only",
                 "12-2")
         return begin_exchange(run)
-    check_discard(run, due.side, chosen, int(due.data["discard"]), "9")
+    moves.check_discard(run, due.side, chosen, int(due.data["discard"]), "9")
     run.set(adjust={**thaw(run.pos.data.get("adjust") or {}), due.side: chosen})
     return begin_adjustment(run)
 
 
 def _exchange(run: Run, args: Mapping[str, Any]) -> None:
     chosen = args["cards"]
-    check_exchange(run, chosen)
+    moves.check_exchange(run, chosen)
     side = run.state.turn_player
     before = run.state
     after = st.hand_exchange(before, run.game, chosen)
@@ -562,7 +543,7 @@ def _exchange(run: Run, args: Mapping[str, Any]) -> None:
 
 def _repair_aircraft(run: Run, args: Mapping[str, Any]) -> None:
     instance, take = args["card"], args["take"]
-    run.put(repair_aircraft(run, instance, take))
+    run.put(moves.repair_aircraft(run, instance, take))
     run.set(extra_open=False)
     run.say(f"{run.state.turn_player} plays {instance} (損傷機修理) and takes {take} back from "
             "the discard pile", "10-1")
@@ -570,7 +551,7 @@ def _repair_aircraft(run: Run, args: Mapping[str, Any]) -> None:
 
 def _emergency_repair(run: Run, args: Mapping[str, Any]) -> None:
     instance, target, colour = args["card"], args["target"], args["colour"]
-    run.put(emergency_repair(run, instance, target, colour))
+    run.put(moves.emergency_repair(run, instance, target, colour))
     run.set(extra_open=False)
     what = "" if target == BASE_ID else f" {colour}"
     run.say(f"us plays {instance} (応急修理): 1{what} damage removed from {target}", "10-2")
