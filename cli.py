@@ -13,6 +13,7 @@ from __future__ import annotations
 import functools
 import os
 import sys
+from dataclasses import replace
 
 import click
 
@@ -549,8 +550,10 @@ def export(game: str, fmt: str, out_dir: str, dpi: int | None, base_url: str) ->
 # --------------------------------------------------------------------------- sessions
 
 #: the commands every session has; a game's own actions come from what it declares
-SESSION_COMMANDS = ("new", "scenarios", "actions", "status", "moves", "undo", "log", "replay",
-                    "reveal")
+SESSION_COMMANDS = ("new", "scenarios", "actions", "status", "moves", "agent", "undo", "log",
+                    "replay", "reveal")
+#: the most actions one ``play agent`` makes
+AGENT_STEPS = 100_000
 
 
 def _option_from_args(args, name: str) -> str | None:
@@ -818,21 +821,46 @@ def _head_line(s) -> str:
     return f"log: {lines} lines, head {head[:16]}"
 
 
+def _side_option(fn):
+    return click.option("--side", "side", default=None,
+                        help="The side whose view it is (a game with hidden hands: hot-seat "
+                             "players switch views by side).")(fn)
+
+
+def _check_side(s, side: str | None) -> None:
+    """BadInput unless ``side`` is one of the session game's sides."""
+    sides = [x.id for x in s.game.info.sides]
+    if side is not None and side not in sides:
+        raise BadInput(f"--side {quote(side)} is not a side of {s.game.id} "
+                       f"({', '.join(sides)})")
+
+
+def _view_of(s, side: str | None) -> dict:
+    """The session's view for ``side`` (None: the player's view)."""
+    if side is None:
+        return s.player_view()
+    return s.referee.player_view(s.game, s.state, side)
+
+
 @play.command("status")
 @_session_option
 @_json_option
 @_map_option
+@_side_option
 @_game_folder_option
 @friendly
 def play_status(session_dir: str | None, as_json: bool, map_file: str | None,
-                game_folder: str | None) -> None:
+                side: str | None, game_folder: str | None) -> None:
     """The position as the player may know it: turn, phase, what is due, the pieces; and
-    where the log stands (its lines and head hash, for an opponent to note)."""
+    where the log stands (its lines and head hash, for an opponent to note).
+
+    --side SIDE: as that side may know it (a game with hidden hands)."""
     from .engine import session
 
     fmt = _check_map(map_file) if map_file else None
     with session.open(_session_path(session_dir), readonly=True, game=game_folder) as s:
-        view = s.player_view()
+        _check_side(s, side)
+        view = _view_of(s, side)
         if fmt:
             _write_map(map_file, _draw(s, fmt))
     _show_view(view, as_json, s.referee)
@@ -844,20 +872,28 @@ def play_status(session_dir: str | None, as_json: bool, map_file: str | None,
 @click.argument("unit", required=False)
 @_session_option
 @_json_option
+@_side_option
 @_game_folder_option
 @friendly
 def play_moves(unit: str | None, session_dir: str | None, as_json: bool,
-               game_folder: str | None) -> None:
-    """The decision due and every legal answer (UNIT: only that piece's)."""
+               side: str | None, game_folder: str | None) -> None:
+    """The decision due and every legal answer.
+
+    UNIT: only that piece's answers; --side SIDE: the answers only when SIDE makes the
+    decision (else whose decision it is)."""
     from .engine import session
     from .engine.decisions import command_line
 
     with session.open(_session_path(session_dir), readonly=True, game=game_folder) as s:
+        _check_side(s, side)
         decision = s.decision()
         specs = {spec.name: spec for spec in s.referee.actions}
     if decision is None:
         raise Refusal("the game is over: no decision is due (warpress play status shows the "
                       "verdict)")
+    if side is not None and decision.side != side:
+        decision = replace(decision, prompt=f"{decision.prompt} (waiting for "
+                                            f"{decision.side})", options=())
     found = decision.as_json()
     for option, record in zip(decision.options, found["options"], strict=True):
         for action, shown in zip(option.actions, record["actions"], strict=True):
@@ -875,7 +911,61 @@ def play_moves(unit: str | None, session_dir: str | None, as_json: bool,
         say("\n".join(decision_lines(found)))
 
 
-@play.command("undo")
+@play.command("agent", short_help="Let the random agent make a side's decisions.")
+@click.option("--side", "side", default=None,
+              help="The side it plays (default: the side whose decision is due); 'all': "
+                   "every side, to the end.")
+@click.option("--steps", type=WholeNumber(1, AGENT_STEPS), default=AGENT_STEPS,
+              help=f"At most this many actions (default and most: {AGENT_STEPS}).")
+@_session_option
+@_json_option
+@_game_folder_option
+@friendly
+def play_agent(side: str | None, steps: int, session_dir: str | None, as_json: bool,
+               game_folder: str | None) -> None:
+    """The random agent answers the decisions of --side, one logged action after another,
+    until another side's decision is due, the game ends or --steps actions are made: a
+    person plays one side, the agent the other."""
+    import random
+
+    from .engine import session
+    from .engine.agents import RandomAgent
+    from .engine.decisions import command_line
+    from .engine.dice import derived_seed
+
+    made: list[dict] = []
+    with session.open(_session_path(session_dir), game=game_folder) as s:
+        if side != "all":
+            _check_side(s, side)
+        specs = {spec.name: spec for spec in s.referee.actions}
+        rng = random.Random(derived_seed(s.seed, f"agent:{s.n}"))
+        agent = RandomAgent()
+        for _ in range(steps):
+            decision = s.decision()
+            if decision is None or side not in ("all", None, decision.side):
+                break
+            side = side or decision.side
+            action = agent.choose(s.game, s.referee, s.state, decision, rng)
+            step = s.command(action.name, dict(action.args))
+            made.append({"side": decision.side,
+                         "command": command_line(action, specs.get(action.name)),
+                         "announcements": [a.as_json() for a in step.announcements]})
+        view = s.player_view()
+    if as_json:
+        say_json({"actions": made, "view": view})
+        return
+    lines = []
+    for record in made:
+        lines.append(f"agent ({record['side']}): {record['command']}")
+        lines += [f"  {announcement_line(note)}" for note in record["announcements"]]
+    if not made:
+        lines.append("agent: no decision of its side is due")
+    if not view.get("over") and view.get("due"):
+        lines.append(f"due: {view['due']['kind']} by {view['due']['side']}")
+    say("\n".join(lines + summary_lines(view.get("summary"))))
+
+
+@play.command("undo", short_help="Take back the last accepted action (logged).")
 @_session_option
 @_json_option
 @_game_folder_option

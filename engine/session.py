@@ -186,6 +186,17 @@ def sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
+def public_head(records: list[dict[str, Any]]) -> str:
+    """A hash chained over the log's records without the position hashes they carry
+    (``hash``, and ``prev``, which covers them): two copies of a session share it exactly
+    when they hold the same lines, and it reveals nothing hidden in the position."""
+    head = ""
+    for record in records:
+        public = {k: v for k, v in record.items() if k not in ("hash", "prev")}
+        head = sha256(head.encode("ascii") + canonical(public))
+    return head
+
+
 def state_hash(dump: Mapping[str, Any]) -> str:
     """SHA-256 of a referee dump's canonical JSON (what the log records per step)."""
     return sha256(canonical(dump))
@@ -782,10 +793,12 @@ class Session:
 
     @property
     def head(self) -> tuple[int, str]:
-        """``(lines, SHA-256 of the last line)`` of the log: where the session stands, for a
-        player to note (and compare with an opponent's copy)."""
+        """``(lines, head)`` of the log: where the session stands, for a player to note (and
+        compare with an opponent's copy). The head is :func:`public_head`: it changes with
+        every line but, unlike the chain's own hashes (which cover the whole position), says
+        nothing of what a side may not see."""
         assert self.log is not None
-        return len(self.log.lines), self.log.head
+        return len(self.log.lines), public_head(self.log.records)
 
     # -- commands
 

@@ -1,11 +1,14 @@
 """The whole-game invariants a played game must keep at every step (docs/playing.md): one
 place per piece, stacking within its limit where the rules check it, steps within the
 unit's range, no move past its allowance or through a zone of control that stops it, the
-turn within the game, victory decided exactly once. ``broken`` lists what a step broke; a
-playout (a test, a balance run) asserts it is empty after every action."""
+turn within the game, victory decided exactly once; in a card game every card in one pile
+only, and no card gained or lost by a step (decks, hands, discards and the table together).
+``broken`` lists what a step broke; a playout (a test, a balance run) asserts it is empty
+after every action."""
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
@@ -26,8 +29,20 @@ def broken(game: Game, before: Position | None, action: tuple[str, Mapping[str, 
         if before is not None and action is not None and action[0] == "move":
             out += _move(game, before, action[1], after)
     out += _turn(game, after)
+    out += _cards(before, after)
     if before is not None:
         out += _verdict(before, after)
+    return out
+
+
+def _cards(before: Position | None, after: Position) -> list[str]:
+    """Each card in one pile only; the step moved cards, never made or lost one."""
+    held = Counter(c for pile in after.cards.values() for c in pile)
+    out = [f"card {c} is in two places" for c, n in sorted(held.items()) if n > 1]
+    if before is not None:
+        had = Counter(c for pile in before.cards.values() for c in pile)
+        out += [f"card {c} was lost" for c in sorted(had - held)]
+        out += [f"card {c} appeared" for c in sorted(held - had)]
     return out
 
 
