@@ -424,3 +424,16 @@ def test_replaying_any_command_sequence_gives_the_same_state(seed, commands):
             assert _hash(s) == final
             accepted = [r for r in s.history() if r.get("result") == "ok"]
             assert s.n == len(accepted)
+
+
+def test_the_public_head_covers_the_lines_not_the_positions():
+    """The head hash status and log print changes with every line and with what a line
+    says, never with the position hashes the lines carry (which cover hidden facts)."""
+    records = [{"type": "session", "n": 0, "hash": "a" * 64, "time": "T"},
+               {"type": "command", "n": 1, "command": "end", "args": {}, "result": "ok",
+                "hash": "b" * 64, "prev": "c" * 64, "time": "T"}]
+    other = [dict(r, hash="f" * 64, prev="e" * 64) for r in records]
+    assert session.public_head(records) == session.public_head(other)
+    assert session.public_head(records) != session.public_head(records[:1])
+    changed = [records[0], dict(records[1], command="move")]
+    assert session.public_head(records) != session.public_head(changed)
