@@ -255,6 +255,23 @@ def layout(game: Game, point_map: PointMap) -> dict[str, Area]:
     return areas
 
 
+_LAYOUT: list[tuple[Game, dict[str, Area]]] = []
+
+
+def world_layout(game: Game, point_map: PointMap, owners: dict[str, str] | None = None
+                 ) -> dict[str, Area]:
+    """``layout`` of the world map (worked out once per game: the layout is the slow part of
+    a drawing), each territory held by ``owners`` where given."""
+    if not (_LAYOUT and _LAYOUT[0][0] is game):
+        _LAYOUT[:] = [(game, layout(game, point_map))]
+    areas = {k: replace(a) for k, a in _LAYOUT[0][1].items()}
+    for area_id, owner in (owners or {}).items():
+        area = areas.get(area_id)
+        if area is not None and area.land and not area.neutral:
+            area.point = replace(area.point, extra={**area.point.extra, "owner": owner})
+    return areas
+
+
 def mark_room(point: Point) -> float:
     """Room each side of a territory's name for its production, capital and factory marks
     (drawn there when it has no stack box)."""
@@ -800,14 +817,16 @@ def world_map_drawing(game: Game) -> tuple[tuple[Primitive, ...], float, float]:
     return items, w, h
 
 
-def world_map(game: Game):
+def world_map(game: Game, owners: dict[str, str] | None = None):
     """The whole area map at full size: the sea zones, the land out of play, the
     territories (each over what surrounds it), borders no piece may cross, connections,
     callouts, the areas' blocks (the legend is ``world_legend``, placed by the tiler); and
-    the connections drawn as lettered badges, (letter, area, area), for the legend."""
+    the connections drawn as lettered badges, (letter, area, area), for the legend.
+    ``owners`` (territory -> power, a session's control) tints each territory in the
+    colour of the power that holds it now instead of its printed owner."""
     point_map: PointMap = game.get("point_maps", MAP_ID)  # type: ignore[assignment]
     w, h = map_size(point_map)
-    areas = layout(game, point_map)
+    areas = world_layout(game, point_map, owners)
     placer = LabelPlacer(labels.Box(0, 0, w, h), [b for a in areas.values() for b in a.boxes()])
     items: list[Primitive] = [Rect(0, 0, w, h, Style(fill=SEA_FILL, width=0.5),
                                    cls="map-border")]

@@ -211,6 +211,7 @@ def placement_limit(game: Game, factory: str, territory_income: int | None,
             raise BadInput(f"input income={territory_income} but {p.id} prints {board_income}")
         territory_income = board_income
         where = p.id
+        _check_factory_kind(game, p, factory)
     if territory_income is None:
         if factory != "original":
             key = game.table("placement-limit").key("income")
@@ -222,6 +223,20 @@ def placement_limit(game: Game, factory: str, territory_income: int | None,
         raise RuleViolation("⑤", f"{place} units this turn at a factory built during the game in "
                                  f"{where} (income {territory_income}): at most {limit}")
     return limit
+
+
+def _check_factory_kind(game: Game, p: Point, factory: str) -> None:
+    """A territory with an industrial complex from the start of the game (flag
+    original-factory) keeps it: no second one is built there (⑤ L112, I16); a factory there
+    from the start stands only where the board prints one."""
+    original = "original-factory" in p.flags
+    if factory == "built" and original:
+        most = const(game, "max-factories-per-territory")
+        raise RuleViolation("⑤", f"{p.id} has had an industrial complex since the start of the "
+                                 f"game: at most {most} a territory, so none is built there")
+    if factory == "original" and not original:
+        raise BadInput(f"input factory=original: {p.id} had no industrial complex at the start "
+                       "of the game (factory=built for one bought during it)")
 
 
 def check_placement(game: Game, power: str, where: str, units: Mapping[str, int],
