@@ -211,7 +211,6 @@ def placement_limit(game: Game, factory: str, territory_income: int | None,
             raise BadInput(f"input income={territory_income} but {p.id} prints {board_income}")
         territory_income = board_income
         where = p.id
-        _check_factory_kind(game, p, factory)
     if territory_income is None:
         if factory != "original":
             key = game.table("placement-limit").key("income")
@@ -225,10 +224,11 @@ def placement_limit(game: Game, factory: str, territory_income: int | None,
     return limit
 
 
-def _check_factory_kind(game: Game, p: Point, factory: str) -> None:
+def check_factory_kind(game: Game, territory: str, factory: str) -> None:
     """A territory with an industrial complex from the start of the game (flag
     original-factory) keeps it: no second one is built there (⑤ L112, I16); a factory there
-    from the start stands only where the board prints one."""
+    from the start stands only where the board prints one (the lookup's inputs)."""
+    p = point(game, territory, "territory")
     original = "original-factory" in p.flags
     if factory == "built" and original:
         most = const(game, "max-factories-per-territory")

@@ -168,10 +168,23 @@ def _move_options(run: Run, due: Pending) -> list[Option]:
     phase = COMBAT if due.kind == "combat-move" else NONCOMBAT
     out = [_lazy(label, lambda pieces=pieces: _moves_of(run, pieces, phase))
            for label, pieces in groups(run, phase)]
+    if phase == COMBAT and "rockets" in weapons(run.pos, run.power):
+        out += _rocket_options(run)
     if phase == COMBAT or _legal(lambda: check_end_noncombat(run)):
         note = "to combat" if phase == COMBAT else "aircraft without a landing place are lost"
         out.append(Option.single(Action.of("end", note=note)))
     return out
+
+
+def _rocket_options(run: Run) -> list[Option]:
+    from .session import check_rocket, rocket_targets
+
+    guns = sorted({p.place for p in run.pos.pieces if p.side == run.power and p.kind == "area"
+                   and p.unit == "antiaircraft" and not p.props.get("aboard")
+                   and "rocket" not in p.flags})
+    return [_lazy(f"rocket from {frm}", lambda frm=frm: [
+        Action.of("rocket", **{"from": frm, "target": t}) for t in rocket_targets(run, frm)
+        if _legal(lambda t=t: check_rocket(run, frm, t))]) for frm in guns]
 
 
 # --- ③ -----------------------------------------------------------------------------------

@@ -361,21 +361,19 @@ def _typed_path(run: Run, adj, frm: str, to: str, via: list[str], rule: str) -> 
 def land_paths(run: Run, frm: str, most: int, unit_type: str, phase: str
                ) -> dict[str, list[list[str]]]:
     """Every end a land unit may reach from ``frm`` in at most ``most`` territories, with
-    the paths that differ in what they blitz (②) — the shortest of each."""
+    the paths that differ in what they blitz (②): the shortest of each, the one blitzing
+    least first (the default way)."""
     game = run.game
     adj = land_adj(game)
-    out: dict[str, list[list[str]]] = {}
-    seen: dict[tuple[str, tuple[str, ...]], int] = {}
+    best: dict[tuple[str, tuple[str, ...]], list[str]] = {}
 
     def walk(path: list[str], blitzed: tuple[str, ...]) -> None:
         here = path[-1]
         if len(path) > 1:
-            problem = _land_end(run, here, phase)
-            if problem is None:
-                key = (here, blitzed)
-                if key not in seen:
-                    seen[key] = 1
-                    out.setdefault(here, []).append(list(path))
+            key = (here, blitzed)
+            if _land_end(run, here, phase) is None and (
+                    key not in best or len(path) < len(best[key])):
+                best[key] = list(path)
             if len(path) - 1 >= most:
                 return
             step = _land_pass(run, here, unit_type, phase)
@@ -388,8 +386,10 @@ def land_paths(run: Run, frm: str, most: int, unit_type: str, phase: str
                 walk([*path, nxt], blitzed)
 
     walk([frm], ())
-    for dest in out:
-        out[dest].sort(key=len)
+    out: dict[str, list[list[str]]] = {}
+    for (dest, _blitzed), path in sorted(best.items(), key=lambda kv: (
+            len(kv[1]), len(kv[0][1]), kv[1])):
+        out.setdefault(dest, []).append(path)
     return out
 
 

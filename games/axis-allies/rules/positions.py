@@ -38,7 +38,7 @@ SCENARIO = "standard"
 PURCHASED = "purchased"
 #: what a piece did this turn (cleared when a power's turn starts)
 FLAGS = ("moved", "moved-nc", "fought", "amphibious", "unloaded", "bombarded", "retreated",
-         "carried", "new")
+         "carried", "new", "rocket")
 #: the props a turn sets (cleared with the flags)
 TURN_PROPS = ("used", "from")
 FIRST_PHASE = "weapons-development-purchase"

@@ -46,7 +46,7 @@ from warpress.engine.referee import ScenarioInfo, Step
 from . import battles as bt
 from . import research
 from .board import alliance, board_victory, check_placement, income, next_turn
-from .common import const, domain, flag, unit_row, unit_types, weapon_ids
+from .common import const, domain, flag, has_tag, unit_row, unit_types, weapon_ids
 from .moves import (
     COMBAT,
     NONCOMBAT,
@@ -70,8 +70,10 @@ from .positions import (
     add_pieces,
     at,
     captured,
+    enemies,
     evolve_piece,
     factories,
+    factory_at,
     has_enemy,
     ipc,
     left,
@@ -98,6 +100,9 @@ ACTIONS: tuple[ActionSpec, ...] = (
                 Arg("count", "how many (default 1)", False)),
                (Opt("--via", "via", "the spaces in between, comma-separated (default: the "
                                     "shortest legal way)"),)),
+    ActionSpec("rocket", "Fire a rocket from an AA gun at an enemy industrial complex within "
+                         "3 spaces (the Rockets weapon, in ②): its owner loses a die of IPC.",
+               (Arg("from", "the AA gun's territory"), Arg("target", "the factory's territory"))),
     ActionSpec("fight", "Fight the battle in a space next (③: the attacker chooses the order).",
                (Arg("space", "the battle's territory or sea zone"),)),
     ActionSpec("lose", "Take the hits of a battle round on these units (③: the side hit "
@@ -127,7 +132,7 @@ ACTIONS: tuple[ActionSpec, ...] = (
 #: each decision: the actions that answer it and the rules behind it
 KINDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "purchase": (("buy", "develop", "end"), ("① weapons development", "① purchase")),
-    "combat-move": (("move", "end"), ("② combat movement",)),
+    "combat-move": (("move", "rocket", "end"), ("② combat movement",)),
     "battle": (("fight",), ("③ combat",)),
     "casualties": (("lose", "order"), ("③ combat",)),
     "withdraw": (("withdraw", "stay"), ("sea 7)",)),
@@ -381,6 +386,49 @@ def _move(run: Run, args: Mapping[str, Any], dice: Dice) -> None:
             "② combat movement" if phase == COMBAT else "④ non-combat movement")
 
 
+def rocket_targets(run: Run, frm: str) -> list[str]:
+    """The territories an AA gun of the power in ``frm`` may fire a rocket at: an enemy
+    industrial complex within constant rocket-range spaces (weapon rockets)."""
+    from .moves import air_reach
+
+    most = int(const(run.game, "rocket-range"))
+    return sorted(t for t in air_reach(run, frm, most)
+                  if (f := factory_at(run.pos, t)) is not None
+                  and enemies(run.game, run.power, f.side))
+
+
+def check_rocket(run: Run, frm: str, target: str):
+    """The AA gun that fires (the Rockets weapon: once a turn each, ②)."""
+    rule = "① weapons development"
+    if "rockets" not in weapons(run.pos, run.power):
+        raise RuleViolation(rule, f"{run.power} has not developed rockets (weapons section)")
+    gun = next((p for p in at(run.pos, frm) if p.side == run.power and
+                has_tag(run.game, p.unit, "aa-fire") and not p.props.get("aboard")
+                and "rocket" not in p.flags), None)
+    if gun is None:
+        raise RuleViolation(rule, f"no AA gun of {run.power} in {frm} that has not fired a "
+                                  "rocket this turn")
+    if target not in rocket_targets(run, frm):
+        raise RuleViolation(rule, f"{target} holds no enemy industrial complex within "
+                                  f"{const(run.game, 'rocket-range')} spaces of {frm}")
+    return gun
+
+
+def _rocket(run: Run, args: Mapping[str, Any], dice: Dice) -> None:
+    gun = check_rocket(run, args["from"], args["target"])
+    owner = str(factory_at(run.pos, args["target"]).side)
+    rolled = [dice.roll("d6", "rocket_rolls")
+              for _ in range(int(const(run.game, "rocket-damage-dice")))]
+    money = dict(thaw(run.data("ipc")))
+    lost = min(sum(rolled), money[owner])
+    money[owner] -= lost
+    run.set(ipc=money)
+    run.put([evolve_piece(gun, add=["rocket", "moved"])])
+    run.say(f"{run.power} fires a rocket from {args['from']} at {args['target']}: "
+            f"{' '.join(map(str, rolled))}: {owner} loses {lost} IPC", "① weapons development",
+            rolls=rolled)
+
+
 def _fight(run: Run, args: Mapping[str, Any], dice: Dice) -> None:
     space = args["space"]
     spaces = list(run.data("battles") or ())
@@ -468,7 +516,8 @@ def check_place(run: Run, where: str, unit_type: str, count: int) -> tuple[list,
 
 
 HANDLERS: dict[str, Callable[[Run, Mapping[str, Any], Dice], None]] = {
-    "buy": _buy, "develop": _develop, "end": _end, "move": _move, "fight": _fight,
+    "buy": _buy, "develop": _develop, "end": _end, "move": _move, "rocket": _rocket,
+    "fight": _fight,
     "lose": _lose, "order": _order, "press": _press, "retreat": _retreat,
     "withdraw": _withdraw, "stay": _stay, "place": _place,
 }
@@ -489,6 +538,9 @@ def parse(game: Game, command: str, args: Mapping[str, Any]) -> dict[str, Any]:
                 "to": space_arg(game, args.get("to"), "to"),
                 "unit": unit if unit.count(".") == 2 else type_arg(game, unit),
                 "count": count_arg(args.get("count")), "via": via_arg(game, args.get("via"))}
+    if command == "rocket":
+        return {"from": space_arg(game, args.get("from"), "from"),
+                "target": space_arg(game, args.get("target"), "target")}
     if command == "fight":
         return {"space": space_arg(game, args.get("space"), "space")}
     if command == "lose":

@@ -126,6 +126,8 @@ def placement_limit(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
     """How many units one factory may place per turn (⑤)."""
     from . import board
 
+    if args.get("territory") is not None:
+        board.check_factory_kind(game, args["territory"], args["factory"])
     limit = board.placement_limit(game, args["factory"], args.get("income"),
                                   args.get("territory"), args.get("place"))
     return Answer({"limit": limit}, rules=("⑤",))

@@ -115,6 +115,16 @@ def test_placement_limit_edges(lookup):
         lookup("placement-limit", "factory=new", "income=3")
 
 
+def test_w28_placement_limit_refuses_a_second_factory_where_one_stands_from_the_start(lookup):
+    """⑤ L112: Germany has had its industrial complex since the start of the game."""
+    with pytest.raises(RuleViolation, match="since the start of the game"):
+        lookup("placement-limit", "factory=built", "territory=germany")
+    assert lookup("placement-limit", "factory=original", "territory=germany")["limit"] == \
+        "unlimited"
+    with pytest.raises(BadInput, match="no industrial complex at the start"):
+        lookup("placement-limit", "factory=original", "territory=ukraine-ssr")
+
+
 def test_placement_limit_from_the_board(lookup):
     assert lookup("placement-limit", "factory=built", "territory=ukraine-ssr")["limit"] == 3
     with pytest.raises(BadInput, match="atlantis"):
