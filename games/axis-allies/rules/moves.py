@@ -774,7 +774,6 @@ def _apply_unload(run: Run, plan: Plan, phase: str) -> list[str]:
 
 
 def _apply_ship(run: Run, plan: Plan, phase: str) -> None:
-    game = run.game
     d = len(plan.path) - 1
     flag = "moved" if phase == COMBAT else "moved-nc"
     changed = []
@@ -783,10 +782,8 @@ def _apply_ship(run: Run, plan: Plan, phase: str) -> None:
                                     props={"used": int(ship.props.get("used", 0)) + d,
                                            "from": plan.path[-2]}))
         for c in cargo_of(run.pos, ship):
-            if kind_of(game, c.unit) == "air" and (
-                    c.side == run.power and ({"moved", "moved-nc"} & c.flags)):
-                changed.append(evolve_piece(c, props={"aboard": None}))  # it flew already
-                continue
+            # what is aboard goes along: land units, and the fighters on the deck (a fighter
+            # that flew off is aboard nothing); the power's own are moved in this phase
             add = ["carried"] + ([flag] if c.side == run.power else [])
             changed.append(evolve_piece(c, place=plan.end, add=add,
                                         props={"from": plan.path[-2]}))

@@ -140,14 +140,20 @@ class Index:
     def __init__(self, position: Position):
         self.by_place: dict[str, list[Piece]] = {}
         self.pool: list[Piece] = []
-        self.sides: dict[str, set[str]] = {}
+        self._sides: dict[str, frozenset[str]] = {}
         for p in position.pieces:
             if p.kind == "area":
                 self.by_place.setdefault(p.place, []).append(p)
-                if p.unit != "factory":
-                    self.sides.setdefault(p.place, set()).add(str(p.side))
             elif p.kind == "pool":
                 self.pool.append(p)
+
+    def sides(self, place: str) -> frozenset[str]:
+        """The powers with units (factories aside) in ``place``."""
+        found = self._sides.get(place)
+        if found is None:
+            found = self._sides[place] = frozenset(
+                str(p.side) for p in self.by_place.get(place, ()) if p.unit != "factory")
+        return found
 
 
 _INDEX: dict[int, tuple[Position, Index]] = {}
@@ -191,7 +197,7 @@ def enemy_units(game: Game, position: Position, place: str, power: str) -> list[
 def has_enemy(game: Game, position: Position, place: str, power: str) -> bool:
     """Units of the other alliance in ``place``."""
     pairs = facts(game).enemy_pairs
-    return any((power, s) in pairs for s in index(position).sides.get(place, ()))
+    return any((power, s) in pairs for s in index(position).sides(place))
 
 
 def friendly_land(game: Game, position: Position, territory: str, power: str) -> bool:

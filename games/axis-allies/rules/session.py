@@ -665,6 +665,15 @@ class AxisAlliesRules:
         return Position.from_json(data)
 
 
+def awaiting(position: Position) -> list[str]:
+    """The actions the decision due accepts (``rocket`` only for a power with rockets)."""
+    due = position.due
+    names = list(KINDS[due.kind][0])
+    if "rockets" not in weapons(position, str(due.side)):
+        names = [n for n in names if n != "rocket"]
+    return names
+
+
 def prompt(due) -> str:
     """The question a decision asks."""
     data = due.data

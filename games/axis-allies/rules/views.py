@@ -27,7 +27,7 @@ def phase_name(game: Game, phase: str | None) -> str | None:
 
 def view(game: Game, position: Position, side: str | None) -> dict[str, Any]:
     """The position as every power sees it (``side`` changes nothing: nothing is hidden)."""
-    from .session import KINDS, season
+    from .session import awaiting, season
 
     due = position.due
     live = due is not None and not position.over
@@ -40,7 +40,7 @@ def view(game: Game, position: Position, side: str | None) -> dict[str, Any]:
         "viewer": side, "over": position.over,
         "due": ({"kind": due.kind, "side": due.side, "rules": list(due.rule),
                  "data": thaw(due.data)} if live else None),
-        "awaiting": list(KINDS[due.kind][0]) if live else [],
+        "awaiting": awaiting(position) if live else [],
         "powers": powers_view(game, position),
         "battle": battle_view(position),
         "purchased": [{"power": p, "units": units_text(u.unit for u in purchased(position, p))}

@@ -1,0 +1,44 @@
+"""Running a game's page of docs as written, for the games' docs tests: the commands of its
+``sh`` blocks, in order, each of which must succeed, and each ``console`` block's command
+with the refusal it prints (exit code 1)."""
+
+from __future__ import annotations
+
+import re
+import shlex
+from pathlib import Path
+
+from click.testing import CliRunner
+from warpress.cli import main
+
+COMMENT = re.compile(r"\s+#\s.*$")
+
+
+def steps(page: Path) -> list[tuple[list[str], str | None]]:
+    """(words, expected output or None) of every command, in the page's order."""
+    out: list[tuple[list[str], str | None]] = []
+    for kind, body in re.findall(r"```(sh|console)\n(.*?)\n```", page.read_text("utf-8"),
+                                 re.S):
+        if kind == "sh":
+            out += [(shlex.split(COMMENT.sub("", line)), None) for line in body.splitlines()
+                    if COMMENT.sub("", line).strip()]
+            continue
+        for chunk in body.split("$ ")[1:]:
+            command, _, shown = chunk.partition("\n")
+            out.append((shlex.split(command), shown.strip()))
+    return out
+
+
+def run_page(page: Path, runner: CliRunner) -> list[tuple[list[str], str | None]]:
+    """Every command of ``page`` run in the current folder: ``sh`` ones succeed, ``console``
+    ones are refused (exit 1) with exactly the line shown. Returns the steps."""
+    found = steps(page)
+    assert len(found) > 20 and any(shown for _, shown in found)
+    for words, shown in found:
+        assert words[0] == "warpress", words
+        result = runner.invoke(main, words[1:])
+        if shown is None:
+            assert result.exit_code == 0, f"`{shlex.join(words)}`: {result.output}"
+        else:
+            assert result.exit_code == 1 and result.output.strip() == shown, result.output
+    return found
