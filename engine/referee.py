@@ -22,6 +22,8 @@ from typing import Any, Protocol
 
 from .decisions import ActionSpec, Decision
 from .dice import Dice
+from .errors import BadInput
+from .inputs import quote
 from .model import Game
 from .position import Position
 
@@ -119,3 +121,27 @@ class Referee(Protocol):
 
     def summary(self, game: Game, state: Position) -> dict[str, Any] | None:
         """``None`` while the game goes on; at the end the result and its reasons."""
+
+
+class OneScenario:
+    """What the rules of a game with one scenario, part of its data, share: the scenario's
+    name (``scenario``: the class's), found without a file; the position dumped and loaded
+    as its JSON. A game's rules class takes it as a base beside its own methods."""
+
+    scenario: str = "standard"
+
+    def scenario_file(self, game: Game, name_or_path: str | None) -> None:
+        self.load_scenario(game, name_or_path)
+        return None
+
+    def load_scenario(self, game: Game, name_or_path: str | None) -> str:
+        if name_or_path not in (None, self.scenario):
+            raise BadInput(f"scenario {quote(name_or_path)} is not one of {game.id}'s "
+                           f"({self.scenario})")
+        return self.scenario
+
+    def dump(self, position: Position) -> dict[str, Any]:
+        return position.to_json()
+
+    def load(self, game: Game, data: Mapping[str, Any]) -> Position:
+        return Position.from_json(data)

@@ -44,6 +44,7 @@ from .moves import (
     ship_paths,
     units_text,
 )
+from .orders import check_end_noncombat, check_place, check_rocket, rocket_targets, unit_cost
 from .positions import at, factories, ipc, left, purchased, weapons
 
 BUY_COUNTS = (1, 2, 3, 5, 10)
@@ -66,8 +67,6 @@ def _lazy(label: str, make: Callable[[], Iterable[Action]]) -> Option:
 
 
 def _purchase_options(run: Run, due: Pending) -> list[Option]:
-    from .session import unit_cost
-
     have = ipc(run.pos, run.power)
     out = []
     for t in unit_types(run.game):
@@ -91,8 +90,6 @@ def _purchase_options(run: Run, due: Pending) -> list[Option]:
 
 
 def cost_of(run: Run, t: str) -> int:
-    from .session import unit_cost
-
     return unit_cost(run.game, run.pos, run.power, t)
 
 
@@ -163,8 +160,6 @@ def _moves_of(run: Run, pieces: list[Piece], phase: str) -> list[Action]:
 
 
 def _move_options(run: Run, due: Pending) -> list[Option]:
-    from .session import check_end_noncombat
-
     phase = COMBAT if due.kind == "combat-move" else NONCOMBAT
     out = [_lazy(label, lambda pieces=pieces: _moves_of(run, pieces, phase))
            for label, pieces in groups(run, phase)]
@@ -177,8 +172,6 @@ def _move_options(run: Run, due: Pending) -> list[Option]:
 
 
 def _rocket_options(run: Run) -> list[Option]:
-    from .session import check_rocket, rocket_targets
-
     guns = sorted({p.place for p in run.pos.pieces if p.side == run.power and p.kind == "area"
                    and p.unit == "antiaircraft" and not p.props.get("aboard")
                    and "rocket" not in p.flags})
@@ -239,8 +232,6 @@ def place_sites(run: Run, unit_type: str) -> list[str]:
         sites = [t for t in factories(run.pos) if run.pos.control.get(t) == run.power]
         if kind_of(game, unit_type) == "sea":
             sites = sorted({z for t in sites for z in coast_adj(game)[t]})
-    from .session import check_place
-
     return [s for s in sorted(sites) if _legal(lambda s=s: check_place(run, s, unit_type, 1))]
 
 
@@ -251,8 +242,6 @@ def placeable(run: Run) -> bool:
 
 
 def _place_actions(run: Run, unit_type: str, waiting: int) -> list[Action]:
-    from .session import check_place
-
     out = []
     for site in place_sites(run, unit_type):
         low, high = 1, waiting  # the most that fit: 1 fits (a site), find the largest

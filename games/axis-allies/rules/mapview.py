@@ -20,7 +20,8 @@ from warpress.engine.model import Game
 from warpress.engine.position import Piece, Position
 
 from .board import NEUTRAL
-from .positions import at, occupied_places, powers
+from .positions import at, occupied_places, powers, season
+from .views import phase_name
 
 #: how each unit type is written on the map (a word of 2-3 letters)
 SHORT = {"infantry": "inf", "armor": "arm", "fighter": "ftr", "bomber": "bmb",
@@ -82,9 +83,6 @@ def box_corner(kit, area) -> tuple[float, float]:
 
 
 def title_of(game: Game, position: Position) -> str:
-    from .session import season
-    from .views import phase_name
-
     phase = phase_name(game, position.phase) or ""
     over = " · game over" if position.over else ""
     return (f"{game.info.name} · round {position.turn}, {season(game, position.turn)} · "

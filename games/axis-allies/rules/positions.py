@@ -31,8 +31,8 @@ from warpress.engine.errors import BadInput
 from warpress.engine.model import FrozenDict, Game
 from warpress.engine.position import Piece, Position, freeze, thaw
 
-from .board import NEUTRAL, alliance, capitals, is_sea, points, start_control
-from .common import const, domain, has_tag
+from .board import NEUTRAL, alliance, capitals, is_sea, npl, points, start_control
+from .common import const, domain, has_tag, unit_row, unit_types
 
 SCENARIO = "standard"
 PURCHASED = "purchased"
@@ -42,6 +42,17 @@ FLAGS = ("moved", "moved-nc", "fought", "amphibious", "unloaded", "bombarded", "
 #: the props a turn sets (cleared with the flags)
 TURN_PROPS = ("used", "from")
 FIRST_PHASE = "weapons-development-purchase"
+
+
+SEASONS = ("spring", "summer", "autumn", "winter")
+
+
+def season(game: Game, round_number: int) -> str:
+    """``Spring 1942`` for round 1 (4 rounds a year, constants start-season, start-year)."""
+    first = SEASONS.index(str(const(game, "start-season")))
+    k = first + round_number - 1
+    year = int(const(game, "start-year")) + k // int(const(game, "rounds-per-year"))
+    return f"{SEASONS[k % len(SEASONS)].capitalize()} {year}"
 
 
 def powers(game: Game) -> tuple[str, ...]:
@@ -58,8 +69,6 @@ class Facts:
     alliance, the neutral territories and the sea zones, the unit table, the routes."""
 
     def __init__(self, game: Game):
-        from .common import unit_row, unit_types
-
         self.game = game
         self.alliance = {p: alliance(game, p) for p in powers(game)}
         self.enemy_pairs = frozenset((x, y) for x in self.alliance for y in self.alliance
@@ -278,8 +287,6 @@ def capital_of(game: Game, power: str) -> str | None:
 
 
 def npl_of(game: Game, position: Position, power: str) -> int:
-    from .board import npl
-
     return npl(game, power, position.control)
 
 

@@ -4,9 +4,11 @@ of each. There is no hidden information: every power sees the whole board.
 
 The position (``positions.py``) holds every unit on the board; the rules are the folder's
 own procedures: ``moves.py`` (② and ④), ``battles.py`` (③, through ``battle.py``),
-``board.py`` (control, placement ⑤, income ⑥, victory) and ``research.py`` (①). This module
-asks each decision of the power that makes it, in the order of the rules, lists its legal
-answers (``choices.py``) and checks the one given.
+``orders.py`` (the other actions' checks), ``board.py`` (control, placement ⑤, income ⑥,
+victory) and ``research.py`` (①). This module asks each decision of the power that makes
+it, in the order of the rules, lists its legal answers (``choices.py``) and checks the one
+given; ``views.py`` and ``mapview.py`` show the position, ``invariants.py`` checks a game
+played.
 
 ======================= ========== =====================================================
 decision (``due``)      power      answers
@@ -41,12 +43,14 @@ from warpress.engine.errors import BadInput, RuleViolation
 from warpress.engine.inputs import parse_int, quote
 from warpress.engine.model import FrozenDict, Game
 from warpress.engine.position import Position, Verdict, freeze, thaw
-from warpress.engine.referee import ScenarioInfo, Step
+from warpress.engine.referee import OneScenario, ScenarioInfo, Step
 
 from . import battles as bt
 from . import research
-from .board import alliance, board_victory, check_placement, income, next_turn
-from .common import const, domain, flag, has_tag, unit_row, unit_types, weapon_ids
+from .board import board_victory, income, next_turn
+from .choices import OPTIONS, placeable
+from .common import const, domain, flag, unit_types, weapon_ids
+from .mapview import draw
 from .moves import (
     COMBAT,
     NONCOMBAT,
@@ -62,28 +66,33 @@ from .moves import (
     units_text,
     via_arg,
 )
+from .orders import (
+    KINDS,
+    check_end_noncombat,
+    check_place,
+    check_rocket,
+    prompt,
+    unit_cost,
+)
 from .positions import (
     FIRST_PHASE,
     FLAGS,
     SCENARIO,
     TURN_PROPS,
     add_pieces,
-    at,
-    captured,
-    enemies,
     evolve_piece,
-    factories,
     factory_at,
-    has_enemy,
     ipc,
-    left,
     npl_of,
     powers,
     purchased,
     remove_pieces,
+    season,
     start,
     weapons,
 )
+from .tables import MOST_DICE
+from .views import summary_of, view
 
 ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("buy", "Buy units at their cost (① purchase): placed in ⑤.",
@@ -129,32 +138,10 @@ ACTIONS: tuple[ActionSpec, ...] = (
                       "movement (④), placement (⑤)."),
 )
 
-#: each decision: the actions that answer it and the rules behind it
-KINDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
-    "purchase": (("buy", "develop", "end"), ("① weapons development", "① purchase")),
-    "combat-move": (("move", "rocket", "end"), ("② combat movement",)),
-    "battle": (("fight",), ("③ combat",)),
-    "casualties": (("lose", "order"), ("③ combat",)),
-    "withdraw": (("withdraw", "stay"), ("sea 7)",)),
-    "retreat": (("press", "retreat"), bt.RETREAT_RULES),
-    "non-combat-move": (("move", "end"), ("④ non-combat movement",)),
-    "place": (("place", "end"), ("⑤",)),
-}
-PHASE_OF = {"purchase": FIRST_PHASE, "combat-move": COMBAT, "non-combat-move": NONCOMBAT,
-            "place": "placement"}
-SEASONS = ("spring", "summer", "autumn", "winter")
 #: how many power turns of events the position keeps (this one and the one before)
 EVENT_TURNS = 2
 #: the most events kept (a bound on the position's size)
 MOST_EVENTS = 400
-
-
-def season(game: Game, round_number: int) -> str:
-    """``Spring 1942`` for round 1 (4 rounds a year, constants start-season, start-year)."""
-    first = SEASONS.index(str(const(game, "start-season")))
-    k = first + round_number - 1
-    year = int(const(game, "start-year")) + k // int(const(game, "rounds-per-year"))
-    return f"{SEASONS[k % len(SEASONS)].capitalize()} {year}"
 
 
 # --- the flow ------------------------------------------------------------------------
@@ -223,11 +210,17 @@ def end_noncombat(run: Run) -> None:
                 lost.append(p)
         elif landing_spot(run, p, p.place) is not None:
             lost.append(p)
-    if lost:
-        run.say(f"{units_text(p.unit for p in lost)} of {run.power} find no landing place and "
-                "are lost (constant aircraft-without-landing)", "④ non-combat movement")
-        run.pos = remove_pieces(run.pos, lost)
+    lose_units(run, lost, "find no landing place", "aircraft-without-landing",
+               "④ non-combat movement")
     begin_placement(run)
+
+
+def lose_units(run: Run, lost: list, why: str, constant: str, rule: str) -> None:
+    """Units of the power lost by a ruling (``constant``), announced with ``why``."""
+    if lost:
+        run.say(f"{units_text(p.unit for p in lost)} of {run.power} {why} and are lost "
+                f"(constant {constant})", rule)
+        run.pos = remove_pieces(run.pos, lost)
 
 
 def begin_placement(run: Run) -> None:
@@ -240,11 +233,7 @@ def begin_placement(run: Run) -> None:
 
 def end_placement(run: Run) -> None:
     """Units that cannot be placed anywhere are lost (constant unplaced-units)."""
-    waiting = purchased(run.pos, run.power)
-    if waiting:
-        run.say(f"{units_text(p.unit for p in waiting)} of {run.power} cannot be placed and are "
-                "lost (constant unplaced-units)", "⑤")
-        run.pos = remove_pieces(run.pos, waiting)
+    lose_units(run, purchased(run.pos, run.power), "cannot be placed", "unplaced-units", "⑤")
     collect_income(run)
 
 
@@ -285,14 +274,6 @@ def round_end(run: Run) -> bool:
 
 
 # --- handlers ----------------------------------------------------------------------------
-
-
-def unit_cost(game: Game, position: Position, power: str, unit_type: str) -> int:
-    """A unit's cost (the unit table), 1 IPC less with Industrial Technology."""
-    cost = int(unit_row(game, unit_type)["cost"])
-    if "industrial-technology" in weapons(position, power):
-        cost -= int(const(game, "industrial-technology-discount"))
-    return max(cost, 0)
 
 
 def _buy(run: Run, args: Mapping[str, Any], dice: Dice) -> None:
@@ -353,24 +334,9 @@ def _end(run: Run, args: Mapping[str, Any], dice: Dice) -> None:
         check_end_noncombat(run)
         run.say(f"{run.power} ends its non-combat movement", "④ non-combat movement")
         return end_noncombat(run)
-    from .choices import placeable
-
     if placeable(run):
         raise RuleViolation("⑤", "units bought this turn can still be placed: place them")
     return end_placement(run)
-
-
-def check_end_noncombat(run: Run) -> None:
-    """④: aircraft that fought must leave the battle space at once (L99-100)."""
-    from .moves import air_ends
-
-    for p in run.pos.pieces:
-        if p.side == run.power and p.kind == "area" and "fought" in p.flags and \
-                "moved-nc" not in p.flags and domain(run.game, p.unit) == "air" and \
-                left(run.game, run.pos, p) > 0 and air_ends(run, p, p.place, NONCOMBAT):
-            raise RuleViolation("④ non-combat movement",
-                                f"{p.id} fought in {p.place} and must leave it (it can reach "
-                                "a landing place): move it first")
 
 
 def _move(run: Run, args: Mapping[str, Any], dice: Dice) -> None:
@@ -384,34 +350,6 @@ def _move(run: Run, args: Mapping[str, Any], dice: Dice) -> None:
     run.say(f"{run.power} {how} {what} {plan.path[0]} -> {plan.end}"
             + (f" (via {','.join(plan.path[1:-1])})" if len(plan.path) > 2 else ""),
             "② combat movement" if phase == COMBAT else "④ non-combat movement")
-
-
-def rocket_targets(run: Run, frm: str) -> list[str]:
-    """The territories an AA gun of the power in ``frm`` may fire a rocket at: an enemy
-    industrial complex within constant rocket-range spaces (weapon rockets)."""
-    from .moves import air_reach
-
-    most = int(const(run.game, "rocket-range"))
-    return sorted(t for t in air_reach(run, frm, most)
-                  if (f := factory_at(run.pos, t)) is not None
-                  and enemies(run.game, run.power, f.side))
-
-
-def check_rocket(run: Run, frm: str, target: str):
-    """The AA gun that fires (the Rockets weapon: once a turn each, ②)."""
-    rule = "① weapons development"
-    if "rockets" not in weapons(run.pos, run.power):
-        raise RuleViolation(rule, f"{run.power} has not developed rockets (weapons section)")
-    gun = next((p for p in at(run.pos, frm) if p.side == run.power and
-                has_tag(run.game, p.unit, "aa-fire") and not p.props.get("aboard")
-                and "rocket" not in p.flags), None)
-    if gun is None:
-        raise RuleViolation(rule, f"no AA gun of {run.power} in {frm} that has not fired a "
-                                  "rocket this turn")
-    if target not in rocket_targets(run, frm):
-        raise RuleViolation(rule, f"{target} holds no enemy industrial complex within "
-                                  f"{const(run.game, 'rocket-range')} spaces of {frm}")
-    return gun
 
 
 def _rocket(run: Run, args: Mapping[str, Any], dice: Dice) -> None:
@@ -490,31 +428,6 @@ def _place(run: Run, args: Mapping[str, Any], dice: Dice) -> None:
         collect_income(run)
 
 
-def check_place(run: Run, where: str, unit_type: str, count: int) -> tuple[list, str]:
-    """The pieces placed and the factory that places them (⑤, I14-I16:
-    board.check_placement); ships never in a sea zone holding enemy units (constant
-    placement-at-sea, assumed)."""
-    game, pos, power = run.game, run.pos, run.power
-    waiting = [p for p in purchased(pos, power) if p.unit == unit_type]
-    if len(waiting) < count:
-        raise RuleViolation("⑤", f"{power} has {len(waiting)} {unit_type} to place, not "
-                                 f"{count}")
-    if sea(game, where) and has_enemy(game, pos, where, power):
-        raise RuleViolation("⑤", f"{where} holds enemy units: no ship is placed there "
-                                 "(constant placement-at-sea, assumed)")
-    here = at(pos, where)
-    built = [p.place for p in pos.pieces if p.unit == "factory" and "new" in p.flags]
-    already = {"antiaircraft": sum(1 for p in here if p.unit == "antiaircraft"),
-               "factory": sum(1 for p in here if p.unit == "factory")}
-    placed = dict(run.data("placed") or {})
-    out = check_placement(game, power, where, {unit_type: count}, pos.control,
-                          factories=factories(pos), built_this_turn=built,
-                          captured_this_turn=captured(pos), already=already, placed=placed)
-    add = ["new"] if unit_type == "factory" else []
-    return [evolve_piece(p, kind="area", place=where, add=add) for p in waiting[:count]], str(
-        out["factory"])
-
-
 HANDLERS: dict[str, Callable[[Run, Mapping[str, Any], Dice], None]] = {
     "buy": _buy, "develop": _develop, "end": _end, "move": _move, "rocket": _rocket,
     "fight": _fight,
@@ -531,7 +444,7 @@ def parse(game: Game, command: str, args: Mapping[str, Any]) -> dict[str, Any]:
             out["where"] = space_arg(game, args.get("where"), "where")
         return out
     if command == "develop":
-        return {"dice": parse_int(args.get("dice"), "dice", low=1, high=research_most())}
+        return {"dice": parse_int(args.get("dice"), "dice", low=1, high=MOST_DICE)}
     if command == "move":
         unit = str(args.get("unit") or "").strip().lower()
         return {"from": space_arg(game, args.get("from"), "from"),
@@ -562,20 +475,15 @@ def parse(game: Game, command: str, args: Mapping[str, Any]) -> dict[str, Any]:
     return {}
 
 
-def research_most() -> int:
-    from .tables import MOST_DICE
-
-    return MOST_DICE
-
-
 # --- the rules a session calls -------------------------------------------------------------
 
 
-class AxisAlliesRules:
+class AxisAlliesRules(OneScenario):
     """The session rules of Axis & Allies (see the module docstring)."""
 
     actions = ACTIONS
     commands = tuple(a.name for a in ACTIONS)
+    scenario = SCENARIO
     hidden = False
     field_text: Mapping[str, Callable[[Any], str]] = {}
     arg_text: Mapping[str, Callable[[Any], str]] = {}
@@ -584,16 +492,6 @@ class AxisAlliesRules:
         return (ScenarioInfo(SCENARIO, "Spring 1942: the Classic board", "",
                              "the five powers' starting forces, IPC and territories; the USSR "
                              "moves first"),)
-
-    def scenario_file(self, game: Game, name_or_path: str | None) -> None:
-        self.load_scenario(game, name_or_path)
-        return None
-
-    def load_scenario(self, game: Game, name_or_path: str | None) -> str:
-        if name_or_path not in (None, SCENARIO):
-            raise BadInput(f"scenario {quote(name_or_path)} is not one of {game.id}'s "
-                           f"({SCENARIO})")
-        return SCENARIO
 
     def new(self, game: Game, scenario: str, dice: Dice) -> Step:
         run = Run(game, start(game, scenario))
@@ -624,8 +522,6 @@ class AxisAlliesRules:
         return _step(run)
 
     def decision(self, game: Game, position: Position) -> Decision | None:
-        from .choices import OPTIONS
-
         if position.over:
             return None
         due = position.due
@@ -635,60 +531,21 @@ class AxisAlliesRules:
 
     def player_view(self, game: Game, position: Position, side: str | None = None
                     ) -> dict[str, Any]:
-        from .views import view
-
         if side is not None and side not in powers(game):
             raise BadInput(f"side {quote(side)} is not one of {', '.join(powers(game))}")
         return view(game, position, side)
 
     def referee_view(self, game: Game, position: Position) -> dict[str, Any]:
-        from .views import view
-
         return view(game, position, None)
 
     def summary(self, game: Game, position: Position) -> dict[str, Any] | None:
-        from .views import summary_of
-
         return summary_of(position)
 
     def render_player_map(self, game: Game, position: Position, fmt: str = "svg") -> bytes:
-        from .views import render_map
-
-        return render_map(game, position, fmt)
+        return draw(game, position, fmt)
 
     render_referee_map = render_player_map
 
-    def dump(self, position: Position) -> dict[str, Any]:
-        return position.to_json()
-
-    def load(self, game: Game, data: Mapping[str, Any]) -> Position:
-        return Position.from_json(data)
-
-
-def awaiting(position: Position) -> list[str]:
-    """The actions the decision due accepts (``rocket`` only for a power with rockets)."""
-    due = position.due
-    names = list(KINDS[due.kind][0])
-    if "rockets" not in weapons(position, str(due.side)):
-        names = [n for n in names if n != "rocket"]
-    return names
-
-
-def prompt(due) -> str:
-    """The question a decision asks."""
-    data = due.data
-    return {
-        "purchase": f"{due.side}: buy units or development dice, then end (①)",
-        "combat-move": f"{due.side}: combat movement, then end (②)",
-        "battle": f"{due.side}: which battle next ({', '.join(data.get('spaces') or ())})",
-        "casualties": f"{due.side}: {data.get('hits')} hit(s) on the {data.get('whose')} in "
-                      f"{data.get('space')}: which units are lost",
-        "withdraw": f"{due.side}: do the {data.get('whose')}'s submarines withdraw from "
-                    f"{data.get('space')}",
-        "retreat": f"{due.side}: press on or retreat from {data.get('space')}",
-        "non-combat-move": f"{due.side}: non-combat movement and landing, then end (④)",
-        "place": f"{due.side}: place the units bought (⑤)",
-    }[due.kind]
 
 
 def _step(run: Run) -> Step:
@@ -700,10 +557,6 @@ def _step(run: Run) -> Step:
     events = events[-MOST_EVENTS:]
     run.pos = replace(run.pos, data=FrozenDict({**run.pos.data, "events": events}))
     return Step(run.pos, tuple(run.said))
-
-
-def alliance_of(game: Game, power: str) -> str:
-    return str(alliance(game, power))
 
 
 REFEREE = AxisAlliesRules

@@ -13,7 +13,8 @@ from warpress.engine.position import Position, thaw
 
 from .board import NEUTRAL, alliance, capitals, is_sea, points
 from .moves import units_text
-from .positions import at, ipc, npl_of, occupied_places, powers, purchased, weapons
+from .orders import awaiting
+from .positions import at, ipc, npl_of, occupied_places, powers, purchased, season, weapons
 
 TITLE = "Axis & Allies (Milton Bradley, 2nd edition)"
 PHASE_NAMES = {"income": "⑥ Income", "over": "Game over"}
@@ -27,8 +28,6 @@ def phase_name(game: Game, phase: str | None) -> str | None:
 
 def view(game: Game, position: Position, side: str | None) -> dict[str, Any]:
     """The position as every power sees it (``side`` changes nothing: nothing is hidden)."""
-    from .session import awaiting, season
-
     due = position.due
     live = due is not None and not position.over
     out: dict[str, Any] = {
@@ -124,9 +123,3 @@ def summary_of(position: Position) -> dict[str, Any] | None:
     return {"result": verdict.result, "winner": verdict.winner,
             "reasons": [{"text": verdict.reason, "rules": list(verdict.rule)}],
             "condition": verdict.condition, "round": position.turn}
-
-
-def render_map(game: Game, position: Position, fmt: str) -> bytes:
-    from .mapview import draw
-
-    return draw(game, position, fmt)

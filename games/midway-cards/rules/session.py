@@ -56,7 +56,7 @@ from warpress.engine.errors import BadInput, RuleViolation
 from warpress.engine.inputs import quote
 from warpress.engine.model import FrozenDict, Game
 from warpress.engine.position import Position, Verdict, freeze, thaw
-from warpress.engine.referee import ScenarioInfo, Step
+from warpress.engine.referee import OneScenario, ScenarioInfo, Step
 
 from . import attack as atk
 from . import combat, moves
@@ -569,11 +569,12 @@ HANDLERS: dict[str, Callable[[Run, Mapping[str, Any]], None]] = {
 # --- the rules a session calls ------------------------------------------------------------
 
 
-class MidwayCardsRules:
+class MidwayCardsRules(OneScenario):
     """The session rules of the Fateful Midway Card Game (see the module docstring)."""
 
     actions = ACTIONS
     commands = tuple(a.name for a in ACTIONS)
+    scenario = SCENARIO
     hidden = True
     field_text: Mapping[str, Callable[[Any], str]] = {}
     arg_text: Mapping[str, Callable[[Any], str]] = {}
@@ -582,16 +583,6 @@ class MidwayCardsRules:
         return (ScenarioInfo(SCENARIO, "The strike phase after both fleets launched", "",
                              "Japanese 4 carriers, US 3 carriers and the Midway base; the "
                              "Japanese open with the attack on Midway (12-1)"),)
-
-    def scenario_file(self, game: Game, name_or_path: str | None) -> None:
-        self.load_scenario(game, name_or_path)
-        return None
-
-    def load_scenario(self, game: Game, name_or_path: str | None) -> str:
-        if name_or_path not in (None, SCENARIO):
-            raise BadInput(f"scenario {quote(name_or_path)} is not one of {game.id}'s "
-                           f"({SCENARIO})")
-        return SCENARIO
 
     def new(self, game: Game, scenario: str, dice: Dice) -> Step:
         seed = sum(dice.roll("d1000", "seed") * 1000 ** k for k in range(3))
@@ -647,11 +638,6 @@ class MidwayCardsRules:
 
     render_referee_map = render_player_map
 
-    def dump(self, position: Position) -> dict[str, Any]:
-        return position.to_json()
-
-    def load(self, game: Game, data: Mapping[str, Any]) -> Position:
-        return Position.from_json(data)
 
 
 def _step(run: Run) -> Step:

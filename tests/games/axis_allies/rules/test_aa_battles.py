@@ -224,3 +224,16 @@ def test_every_battle_answer_listed_is_accepted(game):
         if due.due.kind in ("casualties", "retreat"):
             for name, args in legal(game, due):
                 apply(game, due, (name, args))
+
+
+def test_weapons_developed_count_in_battle(game):
+    """Heavy Bombers: 3 attack dice; Jet Power: fighters defend at 5 (weapons section)."""
+    units = [attackers("germany", "bomber", "karelia-ssr", 1, "east-europe"),
+             ("russia", "fighter", "karelia-ssr", 1)]
+    position = battle_at(game, "germany", units,
+                         weapons={"germany": ["heavy-bombers"], "russia": ["jet-power"]})
+    after, said = apply(game, position, ("end", {}),
+                        rolls={"attacker_rolls": [6, 6, 6], "defender_rolls": [5]})
+    assert any("germany rolls 6 6 6 (0 hit(s)); the defender rolls 5 (1 hit(s))" in s
+               for s in said)
+    assert after.data["lost"]["germany"] == {"bomber": 1}

@@ -222,3 +222,20 @@ def test_nothing_is_hidden(game):
     assert RULES.player_view(game, position, "usa")["areas"] == RULES.player_view(
         game, position, "germany")["areas"]
     assert units_in(position, "germany") == {"infantry": 2}
+
+
+def test_a_rocket_costs_the_factory_s_owner_a_die_of_ipc(game):
+    units = [("germany", "antiaircraft", "germany", 1), ("uk", "factory", "united-kingdom", 1)]
+    position = at(game, "germany", "combat-move", units, ipc={"uk": 3},
+                  weapons={"germany": ["rockets"]})
+    assert ("rocket", {"from": "germany", "target": "united-kingdom"}) in legal(game, position)
+    after, said = apply(game, position, ("rocket", {"from": "germany",
+                                                    "target": "united-kingdom"}),
+                        rolls={"rocket_rolls": [5]})
+    assert after.data["ipc"]["uk"] == 0  # 5 rolled, 3 in hand: never below 0 (I17)
+    caught = refusal(game, after, "rocket", {"from": "germany", "target": "united-kingdom"})
+    assert caught.rule == "① weapons development"
+    without = at(game, "germany", "combat-move", units)
+    assert "rockets" in str(refusal(game, without, "rocket", {"from": "germany",
+                                                               "target": "united-kingdom"}))
+    assert not any(n == "rocket" for n, _a in legal(game, without))
