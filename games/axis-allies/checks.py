@@ -21,18 +21,20 @@ falling as a force grows, and exact battle odds.
 
 Not covered, and why:
 
-* I1, "each turn runs ①-⑥ exactly once": the engine has no turn loop (it answers one step at a
-  time); only the order of the sequence data and of the turns is checked.
-* I17, "IPC never negative": the engine keeps no IPC treasury (constant ipc-may-go-negative has
-  no procedure behind it); only the cost of a purchase is checked.
+* I1, "each turn runs ①-⑥ exactly once", and I17, "IPC never negative": these procedures
+  answer one step at a time; the whole turn and the IPC in hand are the session's
+  (``rules/session.py``), checked at every step of whole games played by agents
+  (``rules/invariants.py``, tests/games/axis_allies/rules/test_aa_session.py).
 * Battleship two hits: neither the rule text nor the engine has it (a battleship takes one hit).
 * What submarines may hit (submarine-vs-aircraft restrictions): absent from the rule text;
   the engine lets the first strike hit any defending unit, so nothing is asserted beyond I8.
 * Capital capture transferring IPC (IPC seizure): absent from the rule text and the engine;
   only the NPL change of a captured territory is checked (I19).
-* Retreat destination, transports, carrier capacity, strategic bombing: absent from the rule text.
-* I9's attacker retreat: the engine fights every battle to its end (``retreat`` only answers
-  whether a side may declare one), so a retreat is checked as allowed or refused, not played.
+* Strategic bombing: absent from the rule text. The retreat destination (E14), transports and
+  carrier capacity, absent too, are rulings the session takes and its tests check.
+* I9's attacker retreat: the battle procedure here fights every battle to its end (``retreat``
+  only answers whether a side may declare one), so a retreat is checked as allowed or refused;
+  the session plays it (``rules/battles.py``).
 * I11's "must leave the battle space" is checked for an aircraft that moved in combat movement
   (the engine's ``moved_in_combat``): the space it fought in is where its non-combat move starts.
 """

@@ -40,7 +40,7 @@ def test_random_agents_play_to_a_verdict_or_the_cap(game, games, seed):
 
 
 @pytest.mark.parametrize("seed", SEEDS)
-def test_every_power_plays_its_six_actions_in_turn_order(game, games, seed):
+def test_w35_every_power_plays_its_actions_in_turn_order(game, games, seed):
     """I1, W35: USSR, Germany, UK, Japan, USA, then a new round; ① to ⑤ in order."""
     _stopped, positions, _actions = games[seed]
     order = powers(game)
@@ -133,6 +133,18 @@ def test_w17_development_dice_without_a_6_are_spent(game):
     position = at(game, "uk", "purchase", [], ipc={"uk": 30})
     after, _ = apply(game, position, ("develop", {"dice": 3}), rolls={"rolls": [1, 3, 5]})
     assert after.data["ipc"]["uk"] == 15 and after.data["weapons"]["uk"] == ()
+
+
+def test_w18_a_weapon_developed_is_used_in_the_same_turn_s_combat(game):
+    units = [("germany", "bomber", "germany", 1), ("russia", "infantry", "karelia-ssr", 1)]
+    position = at(game, "germany", "purchase", units, ipc={"germany": 5})
+    after, said = apply(game, position, ("develop", {"dice": 1}), ("end", {}),
+                        ("move", {"from": "germany", "to": "karelia-ssr", "unit": "bomber"}),
+                        ("end", {}),
+                        rolls={"rolls": [6], "chart": [6], "attacker_rolls": [5, 5, 1],
+                               "defender_rolls": [6]})
+    assert after.data["weapons"]["germany"] == ("heavy-bombers",)
+    assert any("germany rolls 5 5 1 (1 hit(s))" in s for s in said)  # 3 dice this turn
 
 
 def test_industrial_technology_makes_every_unit_1_ipc_cheaper(game):
