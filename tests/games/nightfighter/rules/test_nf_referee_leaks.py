@@ -20,12 +20,12 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 from nf_helpers import edited, next_command, night_of, plans, play, start_state
-from warpress import cli
 from warpress.engine.dice import SeededDice
 from warpress.engine.errors import BadInput, RuleViolation
 from warpress.games.nightfighter.rules import detection, intruders
 from warpress.games.nightfighter.rules.common import grid
 from warpress.games.nightfighter.rules.scenario import SHIPPED
+from warpress.output import view_lines
 
 FAR = 13          # fighter reach this turn + AI range / sighting, + bomber MP + tail warning
 FIGHTER_ROWS = range(20, 28)
@@ -129,7 +129,8 @@ def test_nf_referee_unseen_positions_never_leak(game, ref):
             assert json.dumps(view_a) == json.dumps(view_b)
             assert _answers(ref, game, a) == _answers(ref, game, b), command
         # every output of `referee status` after the last command: the text and the player map
-        assert cli._view_lines(view_a) == cli._view_lines(view_b)
+        fields = dict(ref.field_text)
+        assert view_lines(view_a, fields) == view_lines(view_b, fields)
         assert ref.render_player_map(game, a) == ref.render_player_map(game, b)
 
     check()
