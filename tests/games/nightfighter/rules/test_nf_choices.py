@@ -1,15 +1,15 @@
-"""The player's decision and its legal answers (rules/choices.py): an agent choosing at
-random among them plays whole nights of every shipped scenario, and every answer listed is
-one the referee accepts."""
+"""The player's decision and its legal answers (rules/choices.py): the engine's random
+agent, choosing among them, plays whole nights of every shipped scenario, and every answer
+listed is one the referee accepts."""
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 from dataclasses import replace
 
 import pytest
-from nf_helpers import edited, night_of, start_state
+from nf_helpers import edited, next_command, night_of, play, start_state
+from warpress.engine.agents import RandomAgent, playout
 from warpress.engine.decisions import command_line
 from warpress.engine.dice import SeededDice
 from warpress.games.nightfighter.rules.choices import ACTIONS, COMMAND_PHASE, awaiting
@@ -21,36 +21,30 @@ SPECS = {spec.name: spec for spec in ACTIONS}
 
 
 def random_night(game, ref, name, seed, check=None):
-    """Play a night choosing at random among the decision's options, then among the
-    option's answers; ``check(state, decision, n)`` sees each decision. Returns the final
-    state and how often each command was played."""
-    rng = random.Random(seed)
-    state = start_state(game, ref, name, seed)
-    played = Counter()
-    for n in range(500):
-        due = ref.decision(game, state)
-        if due is None:
-            return state, played
-        if check is not None:
-            check(state, due, n)
-        answer = rng.choice(rng.choice(due.options).actions)
-        played[answer.name] += 1
-        state = ref.apply(game, state, answer.name, dict(answer.args),
-                          SeededDice(seed * 1000 + n)).state
-    raise AssertionError(f"{name} seed {seed}: the night did not end in 500 decisions")
+    """A night played by the engine's random agent (an option at random, then one of its
+    answers); ``check(position, decision)`` sees each decision due. Returns the playout
+    and how often each command was played."""
+    def each(_before, _action, after):
+        due = ref.decision(game, after)
+        if due is not None and check is not None:
+            check(after, due)
+
+    played = playout(game, ref, seed, RandomAgent(), scenario=name, max_steps=500, each=each)
+    assert played.stopped == "over", f"{name} seed {seed}: the night did not end"
+    return played, Counter(command for command, _args in played.actions)
 
 
 @pytest.fixture(scope="module")
 def nights(game, ref):
     """A random night of every shipped scenario from every seed of SEEDS, each decision
     checked on the way: its answers name only commands the phase allows, labelled as typed."""
-    def check(state, due, n):
+    def check(state, due):
         s, sc = read(game, state)
         allowed = set(awaiting(game, sc, s))
         assert due.side == "defender" and due.kind == state.phase and due.options
         for option in due.options:
             for answer in option.actions:
-                assert answer.name in allowed, (n, answer)
+                assert answer.name in allowed, (state.turn, answer)
                 assert answer.label == command_line(answer, SPECS[answer.name])
 
     return {(name, seed): random_night(game, ref, name, seed, check)
@@ -61,15 +55,18 @@ def test_nf_choices_random_answers_play_whole_nights(game, ref, nights):
     """Every answer the agent picked was accepted (apply raises otherwise) and every night
     ended with a verdict (4.1)."""
     assert len(nights) == len(SHIPPED) * len(SEEDS)
-    for (_name, _seed), (final, played) in nights.items():
+    for (_name, _seed), (night, played) in nights.items():
+        final = night.position
         assert final.over and final.verdict is not None and final.side is None
         assert ref.summary(game, final)["result"] == final.verdict.result
         assert {"move", "sight", "end-turn"} <= set(played)
 
 
-def test_nf_choices_the_random_nights_play_every_command(nights):
-    played = sum((played for _final, played in nights.values()), Counter())
-    assert set(played) == {spec.name for spec in ACTIONS}, played
+def test_nf_choices_the_random_nights_play_every_command_but_attacks(nights):
+    """Random flying seldom ends in a sighted bomber's hex with its facing (11.0): attacks
+    are offered and accepted in the Combat test below; every other command is played."""
+    played = sum((played for _night, played in nights.values()), Counter())
+    assert set(played) == {spec.name for spec in ACTIONS} - {"attack"}, played
 
 
 def _accepts_all(game, ref, state, option, seed):
@@ -81,13 +78,12 @@ def _accepts_all(game, ref, state, option, seed):
 def test_nf_choices_every_answer_listed_is_accepted(game, ref, name):
     """For the first turns of a night, every answer of every option (but searches, below)
     is applied to the position it was listed for: none is refused."""
-    def check(state, due, n):
+    def check(state, due):
         if state.turn > 3:
             return
         for option in due.options:
-            if option.label.startswith("search"):
-                continue
-            _accepts_all(game, ref, state, option, n)
+            if not option.label.startswith("search"):
+                _accepts_all(game, ref, state, option, state.turn)
 
     random_night(game, ref, name, 5, check)
 
@@ -156,6 +152,22 @@ def test_nf_choices_attacks_offer_following_or_not(game, ref):
     assert [a.label for a in attack.actions] == ["attack 231", "attack 231 --no-follow"]
     assert [o.label for o in due.options] == ["attack 231", "end-turn"]
     _accepts_all(game, ref, combat, attack, 2)
+
+
+def test_nf_choices_the_autopilots_attacks_are_listed(game, ref):
+    """The autopilot (nf_helpers) flies onto its sighting markers and attacks (11.0): each
+    attack it makes in a whole night is one of the answers the decision lists."""
+    attacks = []
+
+    def check(game, ref, state):
+        command, args = next_command(game, ref.player_view(game, state))
+        if command == "attack":
+            answers = [(a.name, dict(a.args)) for a in ref.decision(game, state).actions()]
+            assert (command, args) in answers, answers
+            attacks.append(args)
+
+    play(game, ref, "cats-eye", 6, check=check)
+    assert attacks
 
 
 def test_nf_choices_every_command_belongs_to_a_phase(game):
