@@ -599,21 +599,18 @@ def _action_spec(ctx, name: str):
 
     where = _session_from_args(ctx.meta.get("session_args") or [])
     if not where:
-        raise InputError(f"play: no such command {name!r}: a game's actions need a session "
-                         f"(--session DIR or $WARPRESS_SESSION); the session commands: "
-                         f"{', '.join(SESSION_COMMANDS)}")
+        raise InputError("--session DIR is required (or set WARPRESS_SESSION)")
     try:
-        rules = session.rules_of_session(_session_path(where),
-                                         _option_from_args(ctx.meta.get("session_args") or [],
-                                                           "--game"))
+        game, rules = session.rules_of_session(
+            _session_path(where), _option_from_args(ctx.meta.get("session_args") or [],
+                                                    "--game"))
     except BadInput as exc:
         raise InputError(single_line(str(exc))) from None
     for spec in rules.actions:
         if spec.name == name:
             return spec
     names = ", ".join(spec.name for spec in rules.actions)
-    raise InputError(f"play: {quote(name)} is not an action of this session's game (actions: "
-                     f"{names}; session commands: {', '.join(SESSION_COMMANDS)})")
+    raise InputError(f"unknown command {quote(name)} for {game.id} (commands: {names})")
 
 
 @main.group(cls=PlayGroup)
@@ -868,7 +865,7 @@ def play_status(session_dir: str | None, as_json: bool, map_file: str | None,
         say(_head_line(s))
 
 
-@play.command("moves")
+@play.command("moves", short_help="The decision due and every legal answer.")
 @click.argument("unit", required=False)
 @_session_option
 @_json_option
@@ -998,9 +995,9 @@ def play_reveal(session_dir: str | None, as_json: bool, map_file: str | None,
     with session.open(_session_path(session_dir), game=game_folder) as s:
         # refuse a bad file name before the reveal is logged
         fmt = _check_map(map_file) if map_file else None
-        view, _drawn = s.reveal(None)
+        view, drawn = s.reveal(fmt, lambda session_, f: _draw(session_, f, referee=True))
         if fmt:
-            _write_map(map_file, _draw(s, fmt, referee=True))
+            _write_map(map_file, drawn)
     _show_view(view, as_json, s.referee)
 
 

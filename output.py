@@ -360,12 +360,16 @@ def log_line(record: dict, shown: dict, typed=None) -> str:
     kind = record.get("type")
     when = record.get("time", "")
     if kind == "session":
-        return (f"{when}  new {record.get('game')} scenario {record.get('scenario')} "
+        folder = f" (folder {record['folder']})" if record.get("folder") else ""
+        return (f"{when}  new {record.get('game')}{folder} scenario {record.get('scenario')} "
                 f"seed {record.get('seed')} (warpress {record.get('warpress')})")
     if kind == "reveal":
         return f"{when}  reveal after command {record.get('n')}"
     if kind == "undo":
         return f"{when}  undo: back to command {record.get('n')}"
+    if kind == "rollback":
+        return (f"{when}  rollback accepted after command {record.get('n')}: this machine had "
+                f"seen {record.get('lines')} lines, head {str(record.get('head'))[:16]}")
     args = {k: shown[k](v) if k in shown else v for k, v in (record.get("args") or {}).items()}
     if typed is not None:
         command = typed(record.get("command"), args)

@@ -115,7 +115,7 @@ import os
 import secrets
 import stat
 import zlib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -129,7 +129,7 @@ except ImportError:  # pragma: no cover - Windows
     fcntl = None
     import portalocker
 
-    _BUSY = (portalocker.LockException,)
+    _BUSY = (getattr(portalocker, "LockException", OSError),)
 
 from .decisions import Decision
 from .dice import SeededDice, derived_seed
@@ -880,14 +880,19 @@ class Session:
         """The whole truth; recorded in the log as a reveal."""
         return self.reveal()[0]
 
-    def reveal(self, map_format: str | None = None) -> tuple[dict[str, Any], bytes | None]:
-        """The referee's view and, when ``map_format`` ("svg", "png") is given, the umpire
-        map; one reveal event in the log, written once both are drawn (a map that cannot be
-        drawn shows nothing and logs nothing)."""
+    def reveal(self, map_format: str | None = None,
+               draw: Callable[[Session, str], bytes] | None = None
+               ) -> tuple[dict[str, Any], bytes | None]:
+        """The referee's view and, when ``map_format`` ("svg", "png") is given, the whole
+        map (``draw(session, format)``, by default the rules' ``render_referee_map``); one
+        reveal event in the log, written once both are drawn (a map that cannot be drawn
+        shows nothing and logs nothing)."""
         self._check_writable()
         view = self.referee.referee_view(self.game, self.state)
-        drawn = (self.referee.render_referee_map(self.game, self.state, map_format)
-                 if map_format else None)
+        if draw is None:
+            def draw(s: Session, fmt: str) -> bytes:
+                return s.referee.render_referee_map(s.game, s.state, fmt)
+        drawn = draw(self, map_format) if map_format else None
         self._record({"type": "reveal", "n": self.n, "map": map_format is not None,
                       "time": _now()}, self.n, self.state.to_json())
         return view, drawn
@@ -1418,9 +1423,10 @@ def _upgrade(directory: Path, log: _Log, lock: _Lock | None) -> _Log:
     return _Log(log.path, records, lines, len(data), True, len(data), log.steps)
 
 
-def rules_of_session(directory: str | Path, game: str | None = None) -> Referee:
-    """The rules of the session in ``directory`` (from its log's header; a game folder only
-    as ``session_game`` opens one), read without opening the session: what the command
-    line needs to offer the game's actions."""
+def rules_of_session(directory: str | Path, game: str | None = None) -> tuple[Game, Referee]:
+    """The game and rules of the session in ``directory`` (from its log's header; a game
+    folder only as ``session_game`` opens one), read without opening the session: what the
+    command line needs to offer the game's actions."""
     log = _read_log(_existing(Path(directory)), outdated_ok=True)
-    return rules_for(session_game(log.records[0], game))
+    data = session_game(log.records[0], game)
+    return data, rules_for(data)
