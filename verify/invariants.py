@@ -31,6 +31,7 @@ from dataclasses import dataclass, field, replace
 from ..engine.dice import SeededDice, faces
 from ..engine.errors import RuleViolation
 from ..engine.model import Game
+from ..engine.places import hypothesis_home
 
 Factory = Callable[[Game], object]
 
@@ -144,8 +145,10 @@ def run(inv: Invariant, game: Game, examples: int = QUICK, seed: int = SEED) -> 
     """Run one invariant with a fixed seed and budget; collect the counterexample."""
     from hypothesis import HealthCheck, Phase, settings
     from hypothesis import seed as fixed_seed
+    from hypothesis.configuration import set_hypothesis_home_dir
     from hypothesis.stateful import RuleBasedStateMachine, run_state_machine_as_test
 
+    set_hypothesis_home_dir(hypothesis_home())  # not .hypothesis/ in the user's directory
     if inv.max_examples is not None:  # a cap for the quick budget, scaled for --thorough
         examples = min(examples, inv.max_examples * max(1, examples // QUICK))
     # explain traces every line while shrinking (slow); one bug is reported, with its example

@@ -100,7 +100,7 @@ from warpress.engine.model import Game
 from warpress.engine.referee import Announcement, ScenarioInfo, Step
 
 from . import combat, detection, intruders, movement, phases, radars, searchlights
-from .common import check_hex, const, facing_of, facing_text, grid
+from .common import check_hex, const, facing_of, facing_text, grid, parse_mp
 from .scenario import (
     BEACON_BOX,
     SHIPPED,
@@ -1254,7 +1254,8 @@ class NightfighterReferee:
         env = view.env
         fighters = [{
             "id": f.id, "unit": f.unit, "hex": f.hex, "facing": f.facing,
-            "status": _fighter_status(f), "hits": f.hits, "damage": f.damage, "mp": f.mp,
+            "status": _fighter_status(f), "hits": f.hits, "damage": f.damage,
+            "mp": parse_mp(f.mp).base, "mp_asterisk": parse_mp(f.mp).asterisk,
             "mp_max": movement.fighter_max_mp(game, f.mp, night.turn), "dives_left":
             f.dives_left, "dazzled": f.dazzled(night.turn), "moved": f.id in s.moved,
             "attacked": f.attacked, "evading": f.evading, "expert": f.expert,
