@@ -615,12 +615,15 @@ def export(game: str, fmt: str, out_dir: str, dpi: int | None, base_url: str) ->
 
     from .components.export import DEFAULT_DPI, check_base_url, export_game, parse_format
     from .components.render_pdf import check_dpi
+    from .components.tts import base_url_warning
     from .engine.loader import load_cached
 
     fmt = parse_format(fmt)
     check_dpi(DEFAULT_DPI[fmt] if dpi is None else dpi)
     check_base_url(base_url)
     games_data = [load_cached(name) for name in _game_names(game)]
+    if fmt == "tts" and (note := base_url_warning(base_url)):
+        say(f"warpress: {note}", err=True)
     results = []
     with progress(2 * len(games_data), "exporting") as bar:
         for data in games_data:
