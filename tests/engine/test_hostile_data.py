@@ -1,4 +1,4 @@
-"""Hostile game data (issue 14): the corpus under tests/fixtures/hostile/ and the special
+"""Hostile game data: the corpus under tests/fixtures/hostile/ and the special
 files made here are each refused by `warpress verify --data` with one line naming the
 file, exit code 2, no traceback, in well under a second of work; the same files as a
 referee scenario (`referee new nightfighter --scenario FILE`) too."""
