@@ -415,7 +415,10 @@ def _say_errata(data) -> None:
         say(f"    why:     {plain_steps(erratum.why)}")
 
 
-@main.command(name="trust", short_help="Let a game folder's Python run (or list, or forget).")
+@main.command(name="trust", short_help="Let a game folder's Python run (or list, or forget).",
+              epilog=_epilog("0 done; 2 bad input (no such folder, a state folder others may "
+                             "write)", "trust ./my-game", "trust --list",
+                             "trust ./my-game --forget"))
 @click.argument("folder", required=False)
 @click.option("--list", "listing", is_flag=True, help="List the folders you trust.")
 @click.option("--forget", is_flag=True, help="Trust FOLDER no longer.")

@@ -411,7 +411,7 @@ def test_json_after_a_double_dash_is_an_argument_not_the_option():
 # --- every main command's --help: examples that run, and the exit codes -----------------------
 
 MAIN_COMMANDS = ("games", "verify", "errata", "schema", "new", "docs", "tables", "lookup",
-                 "roll", "odds", "build", "export")
+                 "roll", "odds", "build", "export", "trust")
 #: Commands whose examples the test runs (the others write kits: their examples are parsed).
 RUN = {"games", "errata", "docs", "tables", "lookup", "roll", "odds"}
 

@@ -7,13 +7,13 @@ import os
 import subprocess
 import sys
 
-from warpress.engine.places import cache_root, hypothesis_home
+from warpress.engine.places import cache_folder, hypothesis_home
 
 
 def test_warpress_cache_replaces_the_platform_folder(monkeypatch, tmp_path):
     monkeypatch.setenv("WARPRESS_CACHE", str(tmp_path / "c"))
     monkeypatch.delenv("HYPOTHESIS_STORAGE_DIRECTORY", raising=False)
-    assert cache_root() == tmp_path / "c"
+    assert cache_folder() == tmp_path / "c"
     assert hypothesis_home() == tmp_path / "c" / "hypothesis"
 
 
@@ -22,7 +22,7 @@ def test_the_platform_folder_follows_xdg_on_linux(monkeypatch, tmp_path):
         return
     monkeypatch.delenv("WARPRESS_CACHE", raising=False)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
-    assert cache_root() == tmp_path / "xdg" / "warpress"
+    assert cache_folder() == tmp_path / "xdg" / "warpress"
 
 
 def test_verify_leaves_nothing_in_the_current_directory(tmp_path):
