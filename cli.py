@@ -33,26 +33,48 @@ from .output import (
     fit,
     log_line,
     plain_steps,
+    progress,
     rules_text,
     say,
     say_json,
     single_line,
     summary_lines,
     view_lines,
+    working,
 )
+
+#: Whether the command being run was given ``--json`` (before any ``--``): its refusal or bad
+#: input is then also a JSON object on stdout (``json_error``). Set for each command line.
+_ASKED = {"json": False}
+
+
+def json_error(kind: str, code: int, message: str, **more) -> None:
+    """With ``--json``: ``{"error": {"kind", "exit", "message", ...}}`` on stdout (the line on
+    stderr stays), so a program reading the JSON learns why there is no answer. ``kind``:
+    ``bad-input`` (exit 2), ``data`` (broken game data, exit 2), ``refused`` (exit 1)."""
+    if _ASKED["json"]:
+        say_json({"error": {"kind": kind, "exit": code, "message": message, **more}})
 
 
 class InputError(click.UsageError):
     """Exit 2 with one message; click's usage hint is not printed."""
 
     def show(self, file=None) -> None:  # noqa: D401 - click API
+        json_error("bad-input", self.exit_code, self.format_message())
         click.echo(fit(f"warpress: {self.format_message()}"), err=True, file=file)
 
 
 class Refusal(click.ClickException):
-    """Exit 1 (the rules refuse, or a replay differs) with the one prefix of every message."""
+    """Exit 1 (the rules refuse, or a replay differs) with the one prefix of every message;
+    ``rule``: the rule that refuses, when one does."""
+
+    def __init__(self, message: str, rule: str | None = None):
+        super().__init__(message)
+        self.rule = rule
 
     def show(self, file=None) -> None:  # noqa: D401 - click API
+        more = {"rule": self.rule} if self.rule else {}
+        json_error("refused", self.exit_code, self.format_message(), **more)
         click.echo(fit(f"warpress: {self.format_message()}"), err=True, file=file)
 
 
@@ -63,6 +85,8 @@ class OneLineGroup(click.Group):
 
     def make_context(self, info_name, args, parent=None, **extra):
         if parent is None:
+            words = list(args)
+            _ASKED["json"] = "--json" in words[:words.index("--") if "--" in words else None]
             check_text(args)
         try:
             return super().make_context(info_name, args, parent=parent, **extra)
@@ -136,15 +160,18 @@ def friendly(fn):
             drain()  # the error names what was not run
             raise InputError(single_line(str(exc))) from None
         except DataError as exc:
-            for problem in exc.problems:
-                say(single_line(str(problem)), err=True)
+            lines = [single_line(str(problem)) for problem in exc.problems]
+            json_error("data", 2, lines[0] if len(lines) == 1 else
+                       f"{len(lines)} problems in the game's data", problems=lines)
+            for line in lines:
+                say(line, err=True)
             sys.exit(2)
         except InputProblems as exc:  # a file's problems: one line each
             raise InputError("\n".join(single_line(str(p)) for p in exc.problems)) from None
         except BadInput as exc:
             raise InputError(single_line(str(exc))) from None
         except RuleViolation as exc:
-            raise Refusal(single_line(str(exc))) from None
+            raise Refusal(single_line(str(exc)), exc.rule) from None
         except WarpressError as exc:
             raise Refusal(single_line(str(exc))) from None
         except Exception as exc:  # a designer's folder code raising: one line, not a traceback
@@ -189,17 +216,36 @@ def _game_names(game: str) -> list[str]:
     return [*builtin_games(), *entry_point_games()] if game == "all" else [game]
 
 
-@click.group(cls=OneLineGroup, context_settings={"help_option_names": ["-h", "--help"]})
+#: What each exit code means, for the commands' --help (``_epilog``).
+QUERY_CODES = "0 answered; 1 the rules refuse (the rule is named); 2 bad input or game data"
+WRITE_CODES = "0 written; 2 bad input, bad game data or a file in the way"
+
+
+def _epilog(codes: str, *examples: str) -> str:
+    """The end of a command's --help: examples that run as written, and the exit codes
+    (``\b`` keeps click from rewrapping them)."""
+    lines = "\n".join(f"  warpress {example}" for example in examples)
+    meanings = "\n".join(f"  {code}" for code in codes.split("; "))
+    return f"\b\nExamples:\n{lines}\n\n\b\nExit codes:\n{meanings}"
+
+
+@click.group(cls=OneLineGroup, context_settings={"help_option_names": ["-h", "--help"]},
+             epilog=_epilog("0 done; 1 the rules refuse (the rule is named) or a check FAILs; "
+                            "2 bad input or game data", "build midway",
+                            "lookup midway carrier-damage damaged=no roll=2", "docs designing"))
 @click.version_option(package_name="warpress")
 def main() -> None:
     """warpress: print-and-play kits and a reference rules engine for wargames.
 
     GAME is a built-in game (midway, midway-cards, nimitz, nightfighter,
-    axis-allies) or the path of a game folder of your own.
+    axis-allies) or the path of a game folder of your own. `warpress docs` lists
+    the documentation pages; `warpress COMMAND --help` gives examples.
     """
 
 
-@main.command(short_help="List every game, or GAME: kind, components, sources.")
+@main.command(short_help="List every game, or GAME: kind, components, sources.",
+              epilog=_epilog("0 listed; 2 an unknown game or broken game data", "games",
+                             "games midway --json"))
 @click.argument("game", required=False, default="all")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @friendly
@@ -224,7 +270,10 @@ def games(game: str, as_json: bool) -> None:
             f"{row['assumed_pct']:.1f}% assumed; {row['errata']} errata", hang=14)
 
 
-@main.command()
+@main.command(short_help="Check GAME (or all): the data, then the rule invariants.",
+              epilog=_epilog("0 every check passes; 1 an invariant or check FAILs; 2 a data "
+                             "problem or bad input", "verify midway",
+                             "verify all --data", "verify ./my-game --thorough"))
 @click.argument("game")
 @click.option("--data", "data_only", is_flag=True, help="Run only the data checks.")
 @click.option("--thorough", is_flag=True, help="Run the rule invariants with more examples.")
@@ -287,13 +336,16 @@ def _run_invariants(game, thorough: bool, tally) -> None:
         say(f"  FAIL  {game.id}: invariants cannot run: {exc}")
         tally["FAIL"] += 1
         return
-    for inv in invariants:
+    for index, inv in enumerate(invariants, 1):
+        working(f"  {index}/{len(invariants)} {inv.label}")  # on a terminal, while it runs
         try:
             outcome = run(inv, game, THOROUGH if thorough else QUICK)
         except WarpressError as exc:
+            working("", done=True)
             say(f"  FAIL  {inv.label}: cannot run: {exc}")
             tally["FAIL"] += 1
             continue
+        working("", done=True)
         tally[outcome.status] += 1
         say(f"  {outcome.status}  {inv.label} ({outcome.examples} examples)", hang=8)
         if not outcome.passed:
@@ -302,7 +354,8 @@ def _run_invariants(game, thorough: bool, tally) -> None:
                 say(f"        {line}")
 
 
-@main.command(short_help="Print the JSON Schema of a game data file.")
+@main.command(short_help="Print the JSON Schema of a game data file.",
+              epilog=_epilog("0 printed; 2 bad input", "schema > warpress-game.schema.json"))
 @click.option("--indent", default=2, show_default=True, type=WholeNumber(0, 16),
               help="JSON indentation (0-16).")
 def schema(indent: int) -> None:
@@ -312,33 +365,63 @@ def schema(indent: int) -> None:
     say_json(game_file_schema(), indent=indent)
 
 
-@main.command(name="new", short_help="Write a small starting game into GAME_DIR.")
+@main.command(name="new", short_help="Write a small starting game into GAME_DIR.",
+              epilog=_epilog(WRITE_CODES, "new bfm",
+                             'new games/bfm --name "Battle for the Ford"'))
 @click.argument("game_dir")
-@click.option("--id", "game_id", help="The game's id (it must equal the folder's name).")
 @click.option("--name", help="The game's name (default: from the folder's name).")
 @friendly
-def new(game_dir: str, game_id: str | None, name: str | None) -> None:
+def new(game_dir: str, name: str | None) -> None:
     """Write a small, valid, commented starting game into GAME_DIR (a new or empty folder):
     a hex map, two sides, NATO counters, a set-up, a CRT, a turn track, a play aid."""
     from .engine.loader import builtin_games
     from .starter.new import new_game
 
-    made = new_game(game_dir, game_id, name)
+    made = new_game(game_dir, name)
     shown = f"./{game_dir}" if game_dir in builtin_games() else game_dir
     say(f"{shown}: wrote the starting game {made.id!r} ({made.name}): "
         f"{', '.join(made.files)}")
     say(f"next: warpress verify {shown}; warpress build {shown} --out output; "
-        f"warpress lookup {shown} crt odds=3-1 roll=4; see docs/designing.md", hang=6)
+        f"warpress lookup {shown} crt odds=3-1 roll=4; then: warpress docs designing", hang=6)
 
 
-@main.command()
+@main.command(short_help="Print a documentation page (the data format, designing ...).",
+              epilog=_epilog("0 printed; 2 an unknown page", "docs", "docs designing",
+                             "docs data-format | less"))
+@click.argument("topic", required=False)
+@friendly
+def docs(topic: str | None) -> None:
+    """Print the documentation page TOPIC as it shipped with this warpress (Markdown), or
+    without TOPIC list the pages."""
+    from .manual import page, topics
+
+    if topic is None:
+        for name, title in topics().items():
+            say(f"{name:<13} {title}", hang=14)
+        return
+    click.echo(page(topic), nl=False)
+
+
+@main.command(short_help="The rule texts' inconsistencies and the rulings taken.",
+              epilog=_epilog("0 listed; 2 an unknown game or broken game data",
+                             "errata midway", "errata all"))
 @click.argument("game")
 @friendly
 def errata(game: str) -> None:
-    """The inconsistencies of GAME's rule text, both readings and the ruling taken."""
+    """The inconsistencies of GAME's (or all games') rule text, both readings and the ruling
+    taken."""
     from .engine.loader import load_game
 
-    data = load_game(game)
+    names = _game_names(game)
+    for index, name in enumerate(names):
+        data = load_game(name)
+        if len(names) > 1:  # a heading per game, a blank line between games
+            say(f"{data.id}: {len(data.errata)} errata" if index == 0 else
+                f"\n{data.id}: {len(data.errata)} errata")
+        _say_errata(data)
+
+
+def _say_errata(data) -> None:
     for erratum in data.errata:  # step numbers cited as "land 4)" print as "land 4"
         say(f"{erratum.id} [{rules_text(erratum.rules)}] {plain_steps(erratum.summary)}")
         for reading in erratum.readings:
@@ -347,7 +430,10 @@ def errata(game: str) -> None:
         say(f"    why:     {plain_steps(erratum.why)}")
 
 
-@main.command(name="trust", short_help="Let a game folder's Python run (or list, or forget).")
+@main.command(name="trust", short_help="Let a game folder's Python run (or list, or forget).",
+              epilog=_epilog("0 done; 2 bad input (no such folder, a state folder others may "
+                             "write)", "trust ./my-game", "trust --list",
+                             "trust ./my-game --forget"))
 @click.argument("folder", required=False)
 @click.option("--list", "listing", is_flag=True, help="List the folders you trust.")
 @click.option("--forget", is_flag=True, help="Trust FOLDER no longer.")
@@ -390,7 +476,7 @@ def trust_command(folder: str | None, listing: bool, forget: bool) -> None:
 
 
 def _query_command(name: str, help_text: str, mode: str, options=(),
-                   short_help: str | None = None):
+                   short_help: str | None = None, examples: tuple[str, ...] = ()):
     def command(game: str, table: str, pairs: tuple[str, ...], as_json: bool, **opts):
         from .engine.loader import load_cached
         from .engine.query import render_text, run_query
@@ -414,22 +500,31 @@ def _query_command(name: str, help_text: str, mode: str, options=(),
     command = click.argument("pairs", nargs=-1)(command)
     command = click.argument("table")(command)
     command = click.argument("game")(command)
-    return main.command(name=name, help=help_text, short_help=short_help)(command)
+    return main.command(name=name, help=help_text, short_help=short_help,
+                        epilog=_epilog(QUERY_CODES, *examples))(command)
 
 
-_query_command("lookup", "Resolve GAME's TABLE with the dice you rolled: NAME=VALUE ...", "lookup")
+_query_command("lookup", "Resolve GAME's TABLE with the dice you rolled: NAME=VALUE ...", "lookup",
+               examples=("lookup midway carrier-damage damaged=no roll=2",
+                         "lookup nimitz attack value=6/3 roll=3 --json"))
 _query_command("roll", "Resolve GAME's TABLE, rolling the dice you leave out (--seed N).", "roll",
                [click.option("--seed", type=SEED, default=None,
                              help="Seed for the dice (printed, so a roll can be replayed).")],
-               short_help="Resolve GAME's TABLE, rolling the dice left out.")
+               short_help="Resolve GAME's TABLE, rolling the dice left out.",
+               examples=("roll midway landing invasion=4 garrison=2 --seed 7",
+                         'roll axis-allies battle attacker="3 infantry" defender="2 infantry"'))
 _query_command("odds", "The probability distribution of GAME's TABLE (exact with --exact).",
                "odds", [click.option("--exact", is_flag=True,
                                      help="Exact fractions where the answer is floating "
                                           "point by default (Axis & Allies battles).")],
-               short_help="The probabilities of GAME's TABLE over every roll.")
+               short_help="The probabilities of GAME's TABLE over every roll.",
+               examples=("odds midway landing invasion=4 garrison=2",
+                         'odds axis-allies battle attacker="6 infantry" defender="5 infantry"',
+                         "odds midway landing invasion=4 garrison=2 --exact"))
 
 
-@main.command()
+@main.command(epilog=_epilog("0 listed; 2 an unknown game or broken game data",
+                             "tables midway", "tables axis-allies --json"))
 @click.argument("game")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @_trust_option
@@ -437,12 +532,13 @@ _query_command("odds", "The probability distribution of GAME's TABLE (exact with
 def tables(game: str, as_json: bool) -> None:
     """List GAME's tables: their inputs, result fields and rules."""
     from .engine.loader import load_cached
+    from .engine.query import json_rules
     from .engine.registry import ref_tables
 
     data = load_cached(game)
     listing = ref_tables(data)
     if as_json:
-        out = {name: {"summary": t.summary, "rules": list(t.rules),
+        out = {name: {"summary": t.summary, "rules": json_rules(t.rules),
                       "inputs": {i.name: i.allowed(data) for i in t.inputs},
                       "results": list(t.results)} for name, t in listing.items()}
         say_json({"game": data.id, "tables": out}, indent=2)
@@ -456,7 +552,10 @@ def tables(game: str, as_json: bool) -> None:
             say(f"    -> {', '.join(t.results)}")
 
 
-@main.command()
+@main.command(epilog=_epilog(WRITE_CODES + "; 2 also when a format failed (named, "
+                             "the others are written)", "build midway",
+                             "build all --paper letter --out kits",
+                             "build nimitz --only counters --format pdf,png --dpi 100"))
 @click.argument("game")
 @click.option("--paper", "paper_name", default="a4", show_default=True,
               help="a4, letter, a3 or tabloid.")
@@ -492,7 +591,7 @@ def build(game: str, paper_name: str, out_dir: str, formats: str, dpi: int, dupl
         check_place(Path(out_dir) / data.id)
     steps = len(games_data) * (len(options.only) + len(options.formats))
     results = []
-    with click.progressbar(length=steps, label="building", file=sys.stderr) as bar:
+    with progress(steps, "building") as bar:
         for data in games_data:
             results.append(build_kit(data, Path(out_dir), options,
                                      progress=lambda _stage: bar.update(1)))
@@ -513,7 +612,10 @@ def _say_results(results, what) -> tuple[int, float]:
 # --------------------------------------------------------------------------- exports
 
 
-@main.command(name="export")
+@main.command(name="export", short_help="Export GAME's pieces, VASSAL module or TTS object.",
+              epilog=_epilog(WRITE_CODES, "export midway --format vassal",
+                             "export nightfighter --format pieces --dpi 150",
+                             "export nimitz --format tts --base-url https://example.org/kit/"))
 @click.argument("game")
 @click.option("--format", "fmt", required=True,
               help="pieces (a PNG per face), vassal (GAME.vmod) or tts (Tabletop Simulator).")
@@ -531,15 +633,17 @@ def export(game: str, fmt: str, out_dir: str, dpi: int | None, base_url: str) ->
 
     from .components.export import DEFAULT_DPI, check_base_url, export_game, parse_format
     from .components.render_pdf import check_dpi
+    from .components.tts import base_url_warning
     from .engine.loader import load_cached
 
     fmt = parse_format(fmt)
     check_dpi(DEFAULT_DPI[fmt] if dpi is None else dpi)
     check_base_url(base_url)
     games_data = [load_cached(name) for name in _game_names(game)]
+    if fmt == "tts" and (note := base_url_warning(base_url)):
+        say(f"warpress: {note}", err=True)
     results = []
-    with click.progressbar(length=2 * len(games_data), label="exporting",
-                           file=sys.stderr) as bar:
+    with progress(2 * len(games_data), "exporting") as bar:
         for data in games_data:
             results.append(export_game(data, fmt, Path(out_dir), dpi, base_url,
                                        progress=lambda _stage: bar.update(1)))

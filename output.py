@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 import unicodedata
 from collections.abc import Iterable
 
@@ -402,3 +403,38 @@ def _action_text(action: dict) -> str:
     text = action.get("command") or " ".join(
         [action["action"], *(str(v) for v in action["args"].values())])
     return f"{text}  ({action['note']})" if action.get("note") else text
+
+
+# --- progress on a terminal -------------------------------------------------------------------
+
+
+class _Silent:
+    """What ``progress`` gives when stderr is not a terminal: nothing is drawn or printed."""
+
+    def __enter__(self) -> _Silent:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        return None
+
+    def update(self, steps: int, current_item: object = None) -> None:
+        return None
+
+
+def progress(length: int, label: str):
+    """A progress bar of ``length`` steps on stderr (``click.progressbar``), drawn only when
+    stderr is a terminal: piped or logged, a command prints nothing for it."""
+    stream = sys.stderr
+    if not stream.isatty():
+        return _Silent()
+    return click.progressbar(length=length, label=label, file=stream)
+
+
+def working(text: str, done: bool = False) -> None:
+    """On a terminal, ``text`` as a status line on stderr while a step runs (``done``: the
+    line is cleared, so the result printed next takes its place); nothing otherwise."""
+    stream = sys.stderr
+    if stream.isatty():
+        line = "" if done else text[:terminal_width() - 1]
+        stream.write(f"\r\033[K{line}")
+        stream.flush()

@@ -4,6 +4,7 @@
     python benchmarks/bench.py engine     # lookups from a cold start, battle odds
     python benchmarks/bench.py kits       # counters, cards, a tiled map, build all
     python benchmarks/bench.py play       # legal moves, random games, session commands
+    python benchmarks/bench.py exports    # PNG pages, export all as pieces, vassal, tts
 
 Prints the median wall time over several runs and the peak memory of each job,
 with the target it is held to. Record the figures in BENCHMARKS.md.
@@ -35,8 +36,7 @@ LOOKUPS = {
 }
 #: Battle odds, each the whole ``warpress odds ... --json`` command (a fresh process):
 #: (label, attacker, defender, kind, more inputs, target). Floating point (the default):
-#: every battle of up to 40 units a side under 0.25 s; 100 a side under 1 s and 200 MB
-#: (issue #15). The "today" figures of the exact rows are BENCHMARKS.md's (issue #3).
+#: every battle of up to 40 units a side under 0.25 s; 100 a side under 1 s and 200 MB.
 FORTY = "< 0.25 s"
 HUNDRED = "< 1 s, < 200 MB"
 BATTLES = [
@@ -69,7 +69,7 @@ BATTLES = [
     ("100 v 100 land, AA gun, 66 aircraft behind 34 infantry",
      "34 infantry, 33 fighter, 33 bomber", "99 infantry, 1 antiaircraft", "land", (), HUNDRED),
 ]
-#: The exact odds (``--exact``) of the battles issue #3 measured: at least today's speed.
+#: The exact odds (``--exact``) of the battles up to 40 a side (no target: recorded).
 EXACT = [b for b in BATTLES[1:9]]
 #: Float against exact on the big ones (every field within 1e-12).
 CHECKED = [BATTLES[2], BATTLES[5], BATTLES[6], BATTLES[8]]
@@ -163,7 +163,7 @@ def bench_engine(runs: int) -> None:
     for label, attacker, defender, kind, more, _ in EXACT:
         seconds, peak, out = timed_process(_odds(attacker, defender, kind, more, "--exact"),
                                            runs)
-        row(f"odds --exact {label}", seconds, peak, "today's", out[:40])
+        row(f"odds --exact {label}", seconds, peak, "—", out[:40])
     for label, attacker, defender, kind, more, _ in CHECKED:
         print(f"float v exact, {label}: largest difference "
               f"{_largest_difference(attacker, defender, kind, more):.1e} (held to < 1e-12)")
@@ -254,6 +254,32 @@ def bench_kits(runs: int) -> None:
     seconds, peak = timed_call(lambda: build_kit(midway, out, opts), runs)
     row("build midway kit, PDF only (in process)", seconds, peak, "-")
     shutil.rmtree(out, ignore_errors=True)
+
+
+#: Each export format of every game, as a fresh ``warpress export all`` process (no target).
+EXPORT_FORMATS = ("pieces", "vassal", "tts")
+
+
+def bench_exports(runs: int) -> None:
+    from warpress.components.kit import kit_pages, parse_options
+    from warpress.components.render_pdf import pdf_bytes, png_pages
+    from warpress.engine.loader import builtin
+
+    print("\n| export job | median | peak memory | target | note |\n|---|---|---|---|---|")
+    pages = kit_pages(builtin("nightfighter"), parse_options("a4", "pdf", "long", "0,0", None))
+    pdf = pdf_bytes(pages, "bench")
+    for dpi in (50, 150):
+        seconds, peak = timed_call(lambda dpi=dpi: png_pages(pdf, dpi), max(1, runs // 2))
+        row(f"Nightfighter kit ({len(pages)} pages) to PNG at {dpi} dpi (in process)", seconds,
+            peak, "-")
+    for fmt in EXPORT_FORMATS:
+        out = Path(tempfile.mkdtemp(prefix="warpress-bench-"))
+        args = [*warpress(), "export", "all", "--format", fmt, "--out", str(out)]
+        if fmt == "tts":
+            args += ["--base-url", "https://example.org/kit/"]
+        seconds, peak, note = timed_process(args, max(1, runs // 2))
+        row(f"export all --format {fmt} (5 games, fresh process)", seconds, peak, "-", note[:70])
+        shutil.rmtree(out, ignore_errors=True)
 
 
 #: A 60 x 60 map of mixed terrain with one unit of 12 MP in the middle and enemies around:
@@ -357,7 +383,7 @@ def bench_play(runs: int) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("what", nargs="?", default="all",
-                        choices=["all", "engine", "kits", "play"])
+                        choices=["all", "engine", "kits", "exports", "play"])
     parser.add_argument("--runs", type=int, default=5, help="runs per job (median reported)")
     args = parser.parse_args()
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores, runs={args.runs}")
@@ -365,6 +391,8 @@ def main() -> None:
         bench_engine(args.runs)
     if args.what in ("all", "kits"):
         bench_kits(args.runs)
+    if args.what in ("all", "exports"):
+        bench_exports(args.runs)
     if args.what in ("all", "play"):
         bench_play(args.runs)
 

@@ -163,7 +163,7 @@ def test_a_bad_field_inside_a_table_row_is_reported_not_a_crash(tiny_game):
 
 
 def test_a_broken_referee_scenario_is_a_data_problem_with_file_and_line(tmp_path, monkeypatch):
-    """`verify --data` loads the shipped scenarios of a game's automatic referee (issue 6)."""
+    """`verify --data` loads the shipped scenarios of a game's automatic referee."""
     import shutil
 
     from warpress.engine.loader import builtin
@@ -226,7 +226,7 @@ def test_hexsides_must_join_two_neighbouring_hexes_of_the_map(tiny_game):
     assert len(msgs) == 3, msgs
 
 
-# --- typos that used to pass silently (issue 13) ------------------------------------------
+# --- typos that must not pass silently ----------------------------------------------------
 
 
 def test_an_unknown_key_on_a_map_feature_is_refused_with_its_line(tiny_game):

@@ -118,7 +118,7 @@ from .choices import (
     may_leave_box,
     may_move,
 )
-from .common import check_hex, const, facing_of, facing_text, grid
+from .common import check_hex, const, facing_of, facing_text, grid, parse_mp
 from .position import DEFENDER, NightSession, as_position, night_session, read
 from .scenario import (
     BEACON_BOX,
@@ -1175,7 +1175,8 @@ def _fighter_view(game: Game, s: NightSession, f: Fighter) -> dict[str, Any]:
     night = s.night
     return {
         "id": f.id, "unit": f.unit, "hex": f.hex, "facing": f.facing,
-        "status": fighter_status(f), "hits": f.hits, "damage": f.damage, "mp": f.mp,
+        "status": fighter_status(f), "hits": f.hits, "damage": f.damage,
+        "mp": parse_mp(f.mp).base, "mp_asterisk": parse_mp(f.mp).asterisk,
         "mp_max": movement.fighter_max_mp(game, f.mp, night.turn), "dives_left":
         f.dives_left, "dazzled": f.dazzled(night.turn), "moved": f.id in s.moved,
         "attacked": f.attacked, "evading": f.evading, "expert": f.expert,

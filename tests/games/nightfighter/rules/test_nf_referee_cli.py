@@ -207,3 +207,12 @@ def test_nf_referee_cli_the_state_file_does_not_show_hidden_positions(cli_json, 
     for bomber in truth["bombers"]:
         assert f'"{bomber["id"]}"' not in text
         assert bomber["unit"] not in text
+
+
+def test_nf_referee_cli_status_json_gives_mp_as_numbers(cli, cli_json, where):
+    """A fighter's chart MP is an integer beside this turn's ``mp_max``; the chart's N* (+1 MP
+    on asterisked turns, 7.2) is ``mp_asterisk``."""
+    for fighter in cli_json("referee", "status", "--session", str(where))["fighters"]:
+        assert type(fighter["mp"]) is int and type(fighter["mp_max"]) is int
+        assert type(fighter["mp_asterisk"]) is bool
+        assert fighter["mp"] <= fighter["mp_max"] <= fighter["mp"] + fighter["mp_asterisk"]

@@ -1,4 +1,4 @@
-"""Full scripted games of the shipped scenarios through the Referee API (issue 6).
+"""Full scripted games of the shipped scenarios through the Referee API.
 
 An *autopilot* (``nf_helpers.play``) flies the fighters as a player would, using only the
 player view: toward its own sighting or AI-contact marker, ending in the marker's hex with the

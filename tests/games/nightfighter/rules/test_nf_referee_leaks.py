@@ -1,4 +1,4 @@
-"""The property of issue 6: the player's view depends only on what he may know (5.0, I60),
+"""The referee's promise: the player's view depends only on what he may know (5.0, I60),
 and the leak checks L1-L7 (checks.yaml).
 
 The hypothesis test builds two hidden states that differ only in where unseen, undetected
