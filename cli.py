@@ -465,7 +465,7 @@ def export(game: str, fmt: str, out_dir: str, dpi: int | None, base_url: str) ->
 
 #: the commands every session has; a game's own actions come from what it declares
 SESSION_COMMANDS = ("new", "scenarios", "actions", "status", "moves", "undo", "log", "replay",
-                    "reveal")
+                    "reveal", "finish")
 
 
 def _session_from_args(args) -> str | None:
@@ -603,32 +603,106 @@ def _draw(s, fmt: str, referee: bool = False) -> bytes:
     return draw_position(s.game, s.state, fmt)
 
 
+def _agent_option(help_text: str):
+    def wrap(fn):
+        return click.option("--agent", "agent_specs", multiple=True, metavar="SIDE=AGENT",
+                            help=help_text)(fn)
+    return wrap
+
+
+def _session_agents(game: str, specs) -> dict[str, str]:
+    """--agent SIDE=AGENT pairs checked against GAME's sides (BadInput before anything is
+    written)."""
+    from .engine.agents import parse_agents
+    from .engine.loader import load_cached
+
+    sides = [s.id for s in load_cached(game).info.sides]
+    return parse_agents(specs, sides)
+
+
+def _agent_lines(made, referee) -> list[str]:
+    """What the agents did: each command as typed, with its announcements when the game
+    hides nothing."""
+    from .engine.decisions import command_line
+
+    specs = {spec.name: spec for spec in referee.actions}
+    lines = []
+    for side, name, action, step in made:
+        lines.append(f"{side} ({name}): {command_line(action, specs.get(action.name))}")
+        if not referee.hidden:
+            lines += [f"  {announcement_line(a.as_json())}" for a in step.announcements]
+    return lines
+
+
 @play.command("new")
 @click.argument("game")
 @click.option("--scenario", default=None, help="A scenario's name or a YAML file "
               "(default: the game's first).")
 @click.option("--seed", type=SEED, default=None, help="Seed for the session's dice (default: "
               "drawn at random and recorded).")
+@_agent_option("An agent (random, greedy, mcts, mcts:STEPS) plays SIDE: after each of your "
+               "commands it makes that side's decisions, logged as its commands. Repeatable.")
 @_session_option
 @_json_option
 @friendly
-def play_new(game: str, scenario: str | None, seed: int | None, session_dir: str | None,
-             as_json: bool) -> None:
+def play_new(game: str, scenario: str | None, seed: int | None, agent_specs,
+             session_dir: str | None, as_json: bool) -> None:
     """Start a session of GAME in --session DIR."""
     from .engine import session
+    from .engine.agents import play_session
 
-    with session.create(_session_path(session_dir), game, scenario, seed) as s:
-        view = s.player_view()
+    agents = _session_agents(game, agent_specs)
+    with session.create(_session_path(session_dir), game, scenario, seed, agents) as s:
         notes = [a.as_json() for a in s.started]
+        made = play_session(s, agents) if agents else []
+        view = s.player_view()
     if as_json:
         say_json({"session": str(s.directory), "seed": s.seed,
                                "scenario": s.scenario, "announcements": notes,
-                               "view": view})
+                               "agents": _agents_json(made), "view": view})
         return
     say(f"session {s.directory}: {s.game.id}, scenario {s.scenario}, seed {s.seed}")
     if not s.referee.hidden:
         say("\n".join(announcement_line(note) for note in notes))
+    if made:
+        say("\n".join(_agent_lines(made, s.referee)))
     say("\n".join(view_lines(view, dict(getattr(s.referee, "field_text", None) or {}))))
+
+
+def _agents_json(made) -> list[dict]:
+    return [{"side": side, "agent": name, **action.as_json()}
+            for side, name, action, _step in made]
+
+
+@play.command("finish", short_help="Let agents play the session to its end.")
+@_agent_option("The agent of SIDE (random, greedy, mcts, mcts:STEPS); the sides the session's "
+               "own agents play need none. Repeatable.")
+@_session_option
+@_json_option
+@friendly
+def play_finish(agent_specs, session_dir: str | None, as_json: bool) -> None:
+    """Play the session to its end with agents, every side's decisions logged as its
+    agent's commands."""
+    from .engine import session
+    from .engine.agents import parse_agents, play_session
+
+    with session.open(_session_path(session_dir)) as s:
+        sides = [x.id for x in s.game.info.sides]
+        agents = {**s.agents, **parse_agents(agent_specs, sides)}
+        due = s.decision()
+        if due is not None and due.side not in agents:
+            raise BadInput(f"{due.side} decides now and has no agent: --agent "
+                           f"{due.side}=random|greedy|mcts")
+        made = play_session(s, agents)
+        view = s.player_view()
+        due = s.decision()
+    if as_json:
+        say_json({"agents": _agents_json(made), "view": view})
+        return
+    lines = _agent_lines(made, s.referee) or ["finish: no decision was due"]
+    if due is not None:
+        lines.append(f"stopped: {due.side} decides now and has no agent")
+    say("\n".join(lines + summary_lines(view.get("summary"))))
 
 
 @play.command("scenarios")
@@ -667,15 +741,19 @@ def play_actions(game: str) -> None:
 def _act(name: str, args: dict, session_dir: str | None, as_json: bool) -> None:
     """Run one action and print what it led to."""
     from .engine import session
+    from .engine.agents import play_session
 
     with session.open(_session_path(session_dir)) as s:
         step = s.command(name, args)
+        made = play_session(s, s.agents) if s.agents else []
         view = s.player_view()
     notes = [a.as_json() for a in step.announcements]
     if as_json:
-        say_json({"command": name, "args": args, "announcements": notes, "view": view})
+        say_json({"command": name, "args": args, "announcements": notes,
+                  "agents": _agents_json(made), "view": view})
         return
     lines = [announcement_line(note) for note in notes] or [f"{name}: done"]
+    lines += _agent_lines(made, s.referee)
     if not view.get("over"):
         due = view.get("due")
         if due:
