@@ -22,7 +22,7 @@ def broken(game: Game, before: Position | None, action: tuple[str, Mapping[str, 
     """What the step ``before`` -> ``after`` by ``action`` broke (empty: nothing)."""
     out = _pieces(game, after)
     if game.play is not None and game.hex_maps:
-        out += _stacking(game, before, after)
+        out += _stacking(game, before, action, after)
         if before is not None and action is not None and action[0] == "move":
             out += _move(game, before, action[1], after)
     out += _turn(game, after)
@@ -53,9 +53,12 @@ def _pieces(game: Game, position: Position) -> list[str]:
     return out
 
 
-def _stacking(game: Game, before: Position | None, after: Position) -> list[str]:
+def _stacking(game: Game, before: Position | None, action: tuple[str, Mapping[str, Any]] | None,
+              after: Position) -> list[str]:
     """Stacking where the rules check it: after every move (``end-of-move``, ``move``), and
-    once the phase is over (``end-of-phase``)."""
+    once the phase is over (``end-of-phase``). Where a retreat may end over the limit
+    (``retreat.overstack: allowed``) it holds in the hex a unit's move, placement or
+    advance ends in."""
     when = game.play.stacking.when
     board = board_of(game)
     sides = [s.id for s in game.info.sides]
@@ -69,7 +72,18 @@ def _stacking(game: Game, before: Position | None, after: Position) -> list[str]
         return [f"after {ended.id}: {what}" for _h, what in overstacked(board, after, side)]
     if after.pending:
         return []
-    return [what for side in sides for _h, what in overstacked(board, after, side)]
+    over = [(h, what) for side in sides for h, what in overstacked(board, after, side)]
+    if before is None or action is None or game.play.retreat.overstack != "allowed":
+        return [what for _h, what in over]
+    # a retreat may end over the limit (``retreat.overstack: allowed``): the limit holds
+    # where a unit's own move, placement or advance ends
+    unit = action[1].get("unit") if action[0] in _ENTERING else None
+    ended = after.piece(str(unit)).place if unit and after.has(str(unit)) else None
+    return [what for h, what in over if h == ended]
+
+
+#: the actions that end with their unit in a hex the stacking limit holds for
+_ENTERING = ("move", "place", "advance", "replace")
 
 
 def _move(game: Game, before: Position, args: Mapping[str, Any], after: Position) -> list[str]:
