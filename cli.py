@@ -504,7 +504,7 @@ def balance(game: str, games: int, seed: int, jobs: int | None, scenario: str | 
         if path is not None:
             check_text([path])
             check_path_name(path, what)
-    options = Options(game, games, seed, jobs, scenario, agents, vary, min(units, games),
+    options = Options(game, games, seed, jobs, scenario, agents, vary, units,
                       out_dir, plots_dir, scheduler, max_steps)
     plan = prepare(options)
     if plan.done:

@@ -93,23 +93,24 @@ def prepare(options: Options) -> Plan:
     base = Job(ref, scenario_name, agent_pairs, max_steps=options.max_steps)
     jobs: list[tuple[Job, list[int]]] = [(base, seeds)]
     restricted: dict[str, str] = {}
-    if options.units:
+    units = min(options.units, options.games)
+    if units:
         start = rules.new(game, scenario, SeededDice(derived_seed(options.seed, 0))).state
         for kind, piece in restricted_variants(game, start):
             variant = f"{kind} {piece}"
             restricted[variant] = start.piece(piece).side
             jobs.append((Job(ref, scenario_name, agent_pairs, variant, (), (kind, piece),
-                             options.max_steps), seeds[:options.units]))
+                             options.max_steps), seeds[:units]))
     for sweep in sweeps:
         for key, value in sweep.edits():
             jobs.append((Job(ref, scenario_name, agent_pairs, reports.variant_of(key, value),
                              ((key, value),), None, options.max_steps), seeds))
-    run = {"game": options.game, "scenario": scenario_name, "seed": options.seed,
+    run = {"game": game.id, "ref": options.game, "scenario": scenario_name, "seed": options.seed,
            "sides": sides, "agents": agents, "restricted": restricted,
            "sweeps": [{"key": s.key, "values": list(s.values)} for s in sweeps]}
     config = {"game": ref, "data": fingerprint(ref), "scenario": scenario_name,
               "seed": options.seed, "games": options.games, "agents": agents,
-              "units": options.units, "vary": [_sweep_json(s) for s in sweeps],
+              "units": units, "vary": [_sweep_json(s) for s in sweeps],
               "max_steps": options.max_steps}
     out = Path(options.out or Path("output") / "balance" / game.id)
     client = _client(options.scheduler)
@@ -123,8 +124,8 @@ def _bounds(options: Options) -> None:
         raise BadInput(f"--games {options.games}: from 1 to {MAX_GAMES}")
     if options.jobs is not None and not 1 <= options.jobs <= MAX_JOBS:
         raise BadInput(f"--jobs {options.jobs}: from 1 to {MAX_JOBS}")
-    if not 0 <= options.units <= options.games:
-        raise BadInput(f"--units {options.units}: from 0 to --games ({options.games})")
+    if options.units < 0:
+        raise BadInput(f"--units {options.units}: 0 or more")
     if not 1 <= options.max_steps <= 1_000_000:
         raise BadInput(f"--max-steps {options.max_steps}: from 1 to 1000000")
     for spec in options.agents:

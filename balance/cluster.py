@@ -9,12 +9,12 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..engine.errors import BadInput
-from .run import Tasks, _drain
+from .run import Tasks, _take, play_chunk
 
 try:
-    from distributed import Client, wait
+    from distributed import Client, as_completed
 except ImportError:  # the extra is not installed
-    Client = wait = None
+    Client = as_completed = None
 
 #: seconds to wait for the scheduler before giving up
 CONNECT_TIMEOUT = 10
@@ -37,12 +37,11 @@ def run_cluster(client, work: Tasks, each: Callable[[list[dict]], None]) -> None
     """Play ``work`` on the cluster's workers, handing each task's records to ``each`` as it
     finishes (at most four tasks a worker in flight)."""
     workers = max(1, len(client.scheduler_info().get("workers", {})))
-
-    def submit(fn, job, seeds):
-        return client.submit(fn, job, seeds, pure=False)
-
-    def first(pending):
-        done = wait(list(pending), return_when="FIRST_COMPLETED")
-        return done.done, done.not_done
-
-    _drain(submit, work, each, workers * 4, first)
+    queue = iter(work)
+    finished = as_completed(loop=client.loop)
+    for job, seeds in _take(queue, workers * 4):
+        finished.add(client.submit(play_chunk, job, seeds, pure=False))
+    for future in finished:
+        each(future.result())
+        for job, seeds in _take(queue, 1):
+            finished.add(client.submit(play_chunk, job, seeds, pure=False))

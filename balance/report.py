@@ -69,7 +69,7 @@ def reasons(records: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
 
 def replay_command(run: Mapping[str, Any], seed: int) -> str:
     """The command that plays game ``seed`` again as a session, every side by its agent."""
-    words = ["warpress", "play", "new", run["game"]]
+    words = ["warpress", "play", "new", run.get("ref") or run["game"]]
     if run.get("scenario"):
         words += ["--scenario", run["scenario"]]
     words += ["--seed", str(seed), "--session", f"replay-{seed}"]

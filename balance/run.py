@@ -185,21 +185,15 @@ def run_local(work: Tasks, jobs: int, each: Callable[[list[dict]], None]) -> Non
         _drain(pool.submit, work, each, jobs * 4)
 
 
-def _first(pending):
-    return wait(pending, return_when=FIRST_COMPLETED)
-
-
 def _drain(submit: Callable, work: Tasks, each: Callable[[list[dict]], None],
-           window: int, first: Callable = _first) -> None:
-    """Submit ``work`` keeping at most ``window`` tasks in flight (bounded memory);
-    ``first(pending)`` waits for one to finish: ``(finished, still pending)``."""
+           window: int) -> None:
+    """Submit ``work`` keeping at most ``window`` tasks in flight (bounded memory)."""
     queue = iter(work)
     pending = set()
     for job, seeds in _take(queue, window):
         pending.add(submit(play_chunk, job, seeds))
     while pending:
-        finished, pending = first(pending)
-        pending = set(pending)
+        finished, pending = wait(pending, return_when=FIRST_COMPLETED)
         for future in finished:
             each(future.result())
         for job, seeds in _take(queue, len(finished)):

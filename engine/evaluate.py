@@ -11,7 +11,8 @@ The score of a finished game is its verdict (a win :data:`WIN`, a loss ``-WIN``,
   of a game without a CRT counts its steps);
 - supply: a unit out of supply counts against its side;
 - nearness: the mean distance of the side's units to the victory hexes it does not hold
-  yet, a small pull so that a one-step look-ahead moves toward what wins.
+  yet (against the enemy's), a small pull so that a one-step look-ahead moves toward what
+  wins.
 
 Every term is "this side minus its enemies", so a score is zero-sum between two sides.
 """
@@ -53,7 +54,9 @@ def score(game: Game, position: Position, side: str) -> float:
     total += WEIGHTS["points"] * _points(game, position, side, foes)
     total += WEIGHTS["hexes"] * _held(game, board, position, side, foes)
     total += WEIGHTS["supply"] * _supply(position, side, foes)
-    total -= WEIGHTS["near"] * _distance(game, board, position, side)
+    theirs = [_distance(game, board, position, f) for f in sorted(foes)]
+    total += WEIGHTS["near"] * ((sum(theirs) / len(theirs) if theirs else 0.0)
+                                - _distance(game, board, position, side))
     return total
 
 
