@@ -17,6 +17,7 @@ from ..engine.agents import AGENTS, make_agent, parse_agents, playout
 from ..engine.dice import SeededDice, derived_seed
 from ..engine.errors import BadInput, RuleViolation
 from ..engine.loader import load_cached
+from ..engine.position import Position
 from ..engine.rulesets import rules_for
 from ..engine.session import write_atomically
 from . import report as reports
@@ -94,8 +95,11 @@ def prepare(options: Options) -> Plan:
     jobs: list[tuple[Job, list[int]]] = [(base, seeds)]
     restricted: dict[str, str] = {}
     units = min(options.units, options.games)
+    start = rules.new(game, scenario, SeededDice(derived_seed(options.seed, 0))).state
+    if not isinstance(start, Position):
+        raise BadInput(f"game {game.id!r}: its session rules do not hold a position "
+                       f"(engine/position.py) that agents can play")
     if units:
-        start = rules.new(game, scenario, SeededDice(derived_seed(options.seed, 0))).state
         for kind, piece in restricted_variants(game, start):
             variant = f"{kind} {piece}"
             restricted[variant] = start.piece(piece).side
@@ -187,7 +191,10 @@ def finish(plan: Plan, records: list[dict[str, Any]]) -> dict[str, Any]:
     report = reports.build(plan.run, records)
     for problem in report["problems"][:MAX_SESSIONS]:
         if problem["variant"] == "base":
-            problem["session"] = str(problem_session(plan, problem))
+            try:
+                problem["session"] = str(problem_session(plan, problem))
+            except Exception as exc:  # noqa: BLE001 - the report stands without the session
+                problem["session_error"] = f"{type(exc).__name__}: {exc}"[:300]
     write_atomically(plan.out / "report.json",
                      (json.dumps(report, indent=1, sort_keys=True) + "\n").encode(), shared=True)
     write_atomically(plan.out / "report.txt", reports.text(report).encode(), shared=True)

@@ -224,7 +224,8 @@ def _problem_lines(report: Mapping[str, Any]) -> list[str]:
                     "no error)"]
     lines = ["", "rule holes found by play:"]
     for p in report["problems"]:
-        where = f" (session: {p['session']})" if p.get("session") else ""
+        where = (f" (session: {p['session']})" if p.get("session") else
+                 f" (no session: {p['session_error']})" if p.get("session_error") else "")
         lines.append(f"  {p['variant']} seed {p['seed']}: {p['stopped']} at step {p['steps']}, "
                      f"turn {p['turn']}, phase {p['phase']}, rule {p['rule']}: "
                      f"{p['problem']}{where}")
