@@ -521,24 +521,25 @@ def balance(game: str, games: int, seed: int, jobs: int | None, scenario: str | 
 
 
 def _progress():
-    """A progress line on stderr, at most every half second: games done, rate, time left."""
+    """Progress on stderr: games done, rate, time left; on a terminal one line rewritten at
+    most every half second, elsewhere (a log file) a line every ten seconds."""
     import time
 
     last = [0.0, time.monotonic()]
+    every = 0.5 if sys.stderr.isatty() else 10.0
 
     def show(done: int, total: int, fresh: int) -> None:
         now = time.monotonic()
-        if now - last[0] < 0.5 and done < total:
+        if now - last[0] < every and done < total:
             return
         last[0] = now
         elapsed = now - last[1]
         speed = fresh / elapsed if elapsed > 0 else 0.0
         left = (total - done) / speed if speed > 0 else 0.0
-        end = "\n" if done >= total or not sys.stderr.isatty() else ""
-        click.echo(f"\rbalance: {done}/{total} games, {speed:.0f} games/s, about "
-                   f"{_duration(left)} left  ", err=True, nl=False)
-        if end:
-            click.echo("", err=True)
+        tty = sys.stderr.isatty()
+        click.echo(f"{chr(13) if tty else ''}balance: {done}/{total} games, {speed:.0f} "
+                   f"games/s, about {_duration(left)} left  ", err=True,
+                   nl=done >= total or not tty)
 
     return show
 

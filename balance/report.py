@@ -180,7 +180,7 @@ def text(report: Mapping[str, Any]) -> str:
     """The report as text for people (percentages with their 95 % intervals)."""
     agents = ", ".join(f"{s} {a}" for s, a in report["agents"].items())
     lines = [f"balance of {report['game']} (scenario {report['scenario']}): {report['games']} "
-             f"games, seeds {report['seed']}..{report['seed'] + report['games'] - 1}, "
+             f"games (seed {report['seed']} to {report['seed'] + report['games'] - 1}), "
              f"agents: {agents}", "", "outcome (95 % Wilson intervals):"]
     out = report["outcome"]
     for side, r in out["wins"].items():

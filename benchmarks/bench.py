@@ -371,19 +371,22 @@ def cpu_rate(fn: Callable[[int], object], n: int, runs: int) -> tuple[float, flo
 
 
 def balance_process(game: Path, games: int, jobs: int, out: Path) -> tuple[float, float, str]:
-    """(wall seconds, peak RSS MiB, a note) of ``warpress balance`` in a fresh process; the
-    peak is the largest of the command and its worker processes (RUSAGE_CHILDREN)."""
+    """(wall seconds, peak RSS MiB, a note with the CPU time) of ``warpress balance`` in a
+    fresh process; the peak is the largest of the command and its worker processes, the CPU
+    time theirs together (RUSAGE_CHILDREN)."""
     args = [*warpress(), "balance", str(game), "--games", str(games), "--units", "0",
             "--jobs", str(jobs), "--out", str(out), "--json"]
     shutil.rmtree(out, ignore_errors=True)
-    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     child = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     _stdout, stderr = child.communicate()
     seconds = time.perf_counter() - start
-    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    note = "ok" if child.returncode == 0 else f"exit {child.returncode}: {stderr[-200:]}"
-    return seconds, max(peak, before) / 1024, note
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+    note = (f"CPU {cpu:.1f} s ({games / cpu:.0f} games a CPU second)" if child.returncode == 0
+            else f"exit {child.returncode}: {stderr[-200:]}")
+    return seconds, max(after.ru_maxrss, before.ru_maxrss) / 1024, note
 
 
 def bench_balance(runs: int) -> None:

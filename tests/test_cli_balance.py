@@ -31,7 +31,7 @@ def test_a_small_run_prints_the_report_and_writes_it_beside_its_results(starter,
     result = run(starter, "--games", "6", "--seed", "3", "--jobs", "1", "--units", "0",
                  "--out", str(out), "--plots", str(tmp_path / "plots"))
     assert result.exit_code == 0, result.output
-    assert "balance of starter (scenario standard): 6 games, seeds 3..8" in result.stdout
+    assert "balance of starter (scenario standard): 6 games (seed 3 to 8)" in result.stdout
     assert "north wins" in result.stdout and "95 % Wilson intervals" in result.stdout
     assert "balance: 6/6 games" in result.stderr and "left" in result.stderr
     assert sorted(p.name for p in out.iterdir()) == ["report.json", "report.txt",
