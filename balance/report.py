@@ -233,25 +233,26 @@ def _problem_lines(report: Mapping[str, Any]) -> list[str]:
 
 
 def _unit_lines(report: Mapping[str, Any]) -> list[str]:
-    if not report["units"]:
-        return []
-    lines = ["", "units that matter (restricted play: the owner's win rate, change against the"
-                 " same seeds in full):"]
-    for u in report["units"]:
-        lines.append(f"  {u['variant']} ({u['side']}): {_pct(u['with'])} vs "
-                     f"{_pct(u['full'])}: {_signed(u)}")
-    return lines
+    return _compared("units that matter (restricted play: the owner's win rate, change "
+                     "against the same games in full):", [], report["units"],
+                     lambda u: f"{u['variant']} ({u['side']})", "with", "full")
 
 
 def _hex_lines(report: Mapping[str, Any]) -> list[str]:
-    if not report["hexes"]:
-        return ["", "hexes that predict the winner: none with enough games on both sides"]
-    lines = ["", "hexes that predict the winner (side's win rate when it held the hex at the end"
-                 " of the turn, and when not):"]
-    for h in report["hexes"]:
-        lines.append(f"  {h['hex']} turn {h['turn']} {h['side']}: {_pct(h['held'])} vs "
-                     f"{_pct(h['not_held'])}: {_signed(h)}")
-    return lines
+    return _compared("hexes that predict the winner (side's win rate when it held the hex at "
+                     "the end of the turn, and when not):",
+                     ["", "hexes that predict the winner: none with enough games on both sides"],
+                     report["hexes"], lambda h: f"{h['hex']} turn {h['turn']} {h['side']}",
+                     "held", "not_held")
+
+
+def _compared(title: str, empty: list[str], rows: Sequence[Mapping[str, Any]], label,
+              first: str, second: str) -> list[str]:
+    """Rows of two rates and their difference, under ``title`` (``empty`` when none)."""
+    if not rows:
+        return empty
+    return ["", title, *(f"  {label(r)}: {_pct(r[first])} vs {_pct(r[second])}: {_signed(r)}"
+                         for r in rows)]
 
 
 def _sweep_lines(report: Mapping[str, Any]) -> list[str]:
