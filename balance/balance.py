@@ -118,9 +118,27 @@ def prepare(options: Options) -> Plan:
               "max_steps": options.max_steps}
     out = Path(options.out or Path("output") / "balance" / game.id)
     client = _client(options.scheduler)
+    for folder, what in ((out, "--out"), (options.plots, "--plots")):
+        if folder is not None:
+            _folder(Path(folder), what)
     plan = Plan(options, ref, jobs, run, out, config, client)
-    plan.done = open_results(out / RESULTS, config)
+    try:
+        plan.done = open_results(out / RESULTS, config)
+    except OSError as exc:
+        raise BadInput(f"--out {str(out)!r}: {out / RESULTS} cannot be written: "
+                       f"{exc.strerror}") from None
     return plan
+
+
+def _folder(folder: Path, what: str) -> None:
+    """Make ``folder`` (BadInput in one line when it cannot be a folder we write in)."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise BadInput(f"{what} {str(folder)!r} cannot be made a folder: "
+                       f"{exc.strerror}") from None
+    if not os.access(folder, os.W_OK):
+        raise BadInput(f"{what} {str(folder)!r}: the folder cannot be written")
 
 
 def _bounds(options: Options) -> None:

@@ -66,3 +66,14 @@ def test_bad_input_is_one_line_and_exit_2_before_any_game(starter, tmp_path, arg
 def test_an_unknown_game_is_one_line(tmp_path):
     result = run(str(tmp_path / "no-such-game"), "--games", "2")
     assert result.exit_code == 2 and len(result.output.strip().splitlines()) == 1
+
+
+def test_an_out_or_plots_folder_that_cannot_be_made_is_one_line(starter, tmp_path):
+    a_file = tmp_path / "a-file"
+    a_file.write_text("not a folder")
+    for option in ("--out", "--plots"):
+        result = run(starter, "--games", "2", "--out", str(tmp_path / "out"), option,
+                     str(a_file))
+        assert result.exit_code == 2, result.output
+        assert f"{option} '{a_file}' cannot be made a folder" in result.output
+        assert len(result.output.strip().splitlines()) == 1
