@@ -83,15 +83,16 @@ def test_an_exception_in_the_rules_is_a_problem_not_a_crash(starter, tmp_path, m
     real = HexRules.apply
 
     def apply(self, game, position, command, args, dice):
-        if command == "attack":
-            raise ZeroDivisionError("a hole in the combat rules")
+        if command == "end" and position.turn == 2:
+            raise ZeroDivisionError("a hole in the rules of turn 2")
         return real(self, game, position, command, args, dice)
 
     monkeypatch.setattr(HexRules, "apply", apply)
-    report = report_of(Options(starter, games=3, seed=1, jobs=1, units=0,
+    report = report_of(Options(starter, games=1, seed=1, jobs=1, units=0,
                                out=str(tmp_path / "out")))
     errors = [p for p in report["problems"] if p["stopped"] == "error"]
-    assert errors and "ZeroDivisionError: a hole in the combat rules" in errors[0]["problem"]
+    assert errors and "ZeroDivisionError: a hole in the rules of turn 2" in errors[0]["problem"]
+    assert errors[0]["turn"] == 2
     assert sessions.replay(Path(errors[0]["session"])).n == errors[0]["steps"]
 
 
