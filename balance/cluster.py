@@ -6,6 +6,7 @@ are the same."""
 
 from __future__ import annotations
 
+import socket
 from collections.abc import Callable
 
 from ..engine.errors import BadInput
@@ -13,8 +14,9 @@ from .run import Tasks, _take, play_chunk
 
 try:
     from distributed import Client, as_completed
+    from distributed.comm.addressing import parse_address, parse_host_port
 except ImportError:  # the extra is not installed
-    Client = as_completed = None
+    Client = as_completed = parse_address = parse_host_port = None
 
 #: seconds to wait for the scheduler before giving up
 CONNECT_TIMEOUT = 10
@@ -22,15 +24,35 @@ CONNECT_TIMEOUT = 10
 
 def connect(address: str):
     """A client of the scheduler at ``address``; BadInput in one line when the extra is
-    missing or the scheduler cannot be reached (before any game is played)."""
+    missing, the address is not ``tcp://HOST:PORT`` or the scheduler does not answer
+    (before any game is played)."""
     if Client is None:
         raise BadInput(f"--scheduler {address!r}: Dask is not installed (pip install "
                        f"'warpress[cluster]')")
+    _answers(address)
     try:
         return Client(address, timeout=CONNECT_TIMEOUT, set_as_default=False)
     except (OSError, TimeoutError, ValueError, TypeError) as exc:
         reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         raise BadInput(f"--scheduler {address!r} cannot be reached: {reason[:160]}") from None
+
+
+def _answers(address: str) -> None:
+    """BadInput unless ``address`` parses and something listens there (a plain socket: a
+    Dask client that cannot connect waits out its timeout, and again when collected)."""
+    try:
+        scheme, location = parse_address(address)
+        host, port = parse_host_port(location)
+    except (ValueError, TypeError) as exc:
+        raise BadInput(f"--scheduler {address!r}: expected tcp://HOST:PORT ({exc})") from None
+    if scheme not in ("tcp", "tls"):
+        raise BadInput(f"--scheduler {address!r}: expected tcp://HOST:PORT or tls://HOST:PORT")
+    try:
+        with socket.create_connection((host, int(port)), timeout=CONNECT_TIMEOUT):
+            pass
+    except (OSError, ValueError) as exc:
+        reason = getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
+        raise BadInput(f"--scheduler {address!r} cannot be reached: {reason}") from None
 
 
 def run_cluster(client, work: Tasks, each: Callable[[list[dict]], None]) -> None:

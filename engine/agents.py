@@ -169,9 +169,11 @@ def make_agent(spec: str) -> Agent:
                        f"mcts:STEPS sets the search's budget)")
     if not budget:
         return AGENTS[name]()
-    if name != "mcts" or not budget.isdigit() or not 1 <= int(budget) <= 10**7:
-        raise BadInput(f"agent {spec!r}: only mcts takes a budget, mcts:STEPS with STEPS a "
-                       f"whole number from 1 to 10000000")
+    if name != "mcts":
+        raise BadInput(f"agent {spec!r}: only mcts takes a budget (mcts:STEPS)")
+    if not budget.isascii() or not budget.isdigit() or not 1 <= int(budget) <= 10**7:
+        raise BadInput(f"agent {spec!r}: the budget of mcts:STEPS is a whole number of steps "
+                       f"from 1 to 10000000")
     return AGENTS[name](int(budget))
 
 
