@@ -651,11 +651,102 @@ def export(game: str, fmt: str, out_dir: str, dpi: int | None, base_url: str) ->
     say(f"exported {len(results)} game(s) as {fmt}: {files} files in {total:.1f} s")
 
 
+# --------------------------------------------------------------------------- balance
+
+
+@main.command(short_help="Play GAME many times with agents and report its balance.")
+@click.argument("game")
+@click.option("--games", default=100, show_default=True, type=WholeNumber(1),
+              help="Games to play (seeds SEED, SEED+1, ...).")
+@click.option("--seed", default=1, show_default=True, type=SEED, help="The first game's seed.")
+@click.option("--jobs", default=None, type=WholeNumber(1),
+              help="Local processes (default: every core).")
+@click.option("--scenario", default=None, help="A scenario (default: the game's first).")
+@click.option("--agents", "agents", multiple=True, metavar="SIDE=AGENT",
+              help="The agent of SIDE: random (default), greedy, mcts, mcts:STEPS. Repeatable.")
+@click.option("--vary", multiple=True, metavar="KEY=RANGE",
+              help="Sweep a number of the data: constant.ID, unit.ID.STAT, table.ID.ROW.COL, "
+                   "setup.UNIT, SECTION.ID.FIELD over A..B, A..B:STEP or a,b,c. Repeatable.")
+@click.option("--units", default=50, show_default=True, type=WholeNumber(0),
+              help="Games with each unit removed and weakened (restricted play; 0: none).")
+@click.option("--max-steps", default=5000, show_default=True, type=WholeNumber(1),
+              help="Stop a game after this many decisions (counted as stopped by the cap).")
+@click.option("--out", "out_dir", default=None,
+              help="Where the results file, report.json and report.txt go (default: "
+                   "output/balance/GAME); a run stopped early goes on from its results.")
+@click.option("--plots", "plots_dir", default=None,
+              help="Draw the plots (PNG and SVG) into this folder.")
+@click.option("--scheduler", default=None, metavar="ADDRESS",
+              help="Play on a Dask cluster (tcp://host:8786; needs warpress[cluster]).")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as one JSON object.")
+@friendly
+def balance(game: str, games: int, seed: int, jobs: int | None, scenario: str | None,
+            agents, vary, units: int, max_steps: int, out_dir: str | None,
+            plots_dir: str | None, scheduler: str | None, as_json: bool) -> None:
+    """Play GAME --games times with agents and report its balance: win rates and draws
+    with 95 % intervals, why games end, how long they last, the most one-sided and longest
+    games (each replayable as a session), units and hexes that matter, sweeps, rule holes
+    found by play (docs/balance.md). Progress goes to stderr."""
+    from .balance.balance import Options, execute, finish, prepare
+    from .balance.report import text
+
+    for path, what in ((out_dir, "--out"), (plots_dir, "--plots")):
+        if path is not None:
+            check_text([path])
+            check_path_name(path, what)
+    options = Options(game, games, seed, jobs, scenario, agents, vary, units,
+                      out_dir, plots_dir, scheduler, max_steps)
+    plan = prepare(options)
+    if plan.done:
+        say(f"balance: {len(plan.done)} of {plan.total} games already in "
+            f"{plan.out / 'results.jsonl'}: going on", err=True)
+    records = execute(plan, _progress())
+    report = finish(plan, records)
+    if as_json:
+        say_json(report)
+    else:
+        say(text(report).rstrip("\n"))
+        say(f"\nreport: {plan.out / 'report.txt'} (JSON: report.json; results: results.jsonl)"
+            + (f"; plots: {plots_dir}" if plots_dir else ""))
+
+
+def _progress():
+    """Progress on stderr: games done, rate, time left; on a terminal one line rewritten at
+    most every half second, elsewhere (a log file) a line every ten seconds."""
+    import time
+
+    last = [0.0, time.monotonic()]
+    every = 0.5 if sys.stderr.isatty() else 10.0
+
+    def show(done: int, total: int, fresh: int) -> None:
+        now = time.monotonic()
+        if now - last[0] < every and done < total:
+            return
+        last[0] = now
+        elapsed = now - last[1]
+        speed = fresh / elapsed if elapsed > 0 else 0.0
+        left = (total - done) / speed if speed > 0 else 0.0
+        tty = sys.stderr.isatty()
+        click.echo(f"{chr(13) if tty else ''}balance: {done}/{total} games, {speed:.0f} "
+                   f"games/s, about {_duration(left)} left  ", err=True,
+                   nl=done >= total or not tty)
+
+    return show
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    if seconds < 5400:
+        return f"{seconds / 60:.0f} min"
+    return f"{seconds / 3600:.1f} h"
+
+
 # --------------------------------------------------------------------------- sessions
 
 #: the commands every session has; a game's own actions come from what it declares
-SESSION_COMMANDS = ("new", "scenarios", "actions", "status", "moves", "agent", "undo", "log",
-                    "replay", "reveal")
+SESSION_COMMANDS = ("new", "scenarios", "actions", "status", "moves", "agent", "finish",
+                    "undo", "log", "replay", "reveal")
 #: the most actions one ``play agent`` makes
 AGENT_STEPS = 100_000
 
@@ -806,32 +897,106 @@ def _draw(s, fmt: str, referee: bool = False) -> bytes:
     return draw_position(s.game, s.state, fmt)
 
 
+def _agent_option(help_text: str):
+    def wrap(fn):
+        return click.option("--agent", "agent_specs", multiple=True, metavar="SIDE=AGENT",
+                            help=help_text)(fn)
+    return wrap
+
+
+def _session_agents(game: str, specs) -> dict[str, str]:
+    """--agent SIDE=AGENT pairs checked against GAME's sides (BadInput before anything is
+    written)."""
+    from .engine.agents import parse_agents
+    from .engine.loader import load_cached
+
+    sides = [s.id for s in load_cached(game).info.sides]
+    return parse_agents(specs, sides)
+
+
+def _agent_lines(made, referee) -> list[str]:
+    """What the agents did: each command as typed, with its announcements when the game
+    hides nothing."""
+    from .engine.decisions import command_line
+
+    specs = {spec.name: spec for spec in referee.actions}
+    lines = []
+    for side, name, action, step in made:
+        lines.append(f"{side} ({name}): {command_line(action, specs.get(action.name))}")
+        if not referee.hidden:
+            lines += [f"  {announcement_line(a.as_json())}" for a in step.announcements]
+    return lines
+
+
 @play.command("new")
 @click.argument("game")
 @click.option("--scenario", default=None, help="A scenario's name or a YAML file "
               "(default: the game's first).")
 @click.option("--seed", type=SEED, default=None, help="Seed for the session's dice (default: "
               "drawn at random and recorded).")
+@_agent_option("An agent (random, greedy, mcts, mcts:STEPS) plays SIDE: after each of your "
+               "commands it makes that side's decisions, logged as its commands. Repeatable.")
 @_session_option
 @_json_option
 @_trust_option
 @friendly
-def play_new(game: str, scenario: str | None, seed: int | None, session_dir: str | None,
-             as_json: bool) -> None:
+def play_new(game: str, scenario: str | None, seed: int | None, agent_specs,
+             session_dir: str | None, as_json: bool) -> None:
     """Start a session of GAME in --session DIR."""
     from .engine import session
+    from .engine.agents import play_session
 
-    with session.create(_session_path(session_dir), game, scenario, seed) as s:
-        view = s.player_view()
+    agents = _session_agents(game, agent_specs)
+    with session.create(_session_path(session_dir), game, scenario, seed, agents) as s:
         notes = [a.as_json() for a in s.started]
+        made = play_session(s, agents) if agents else []
+        view = s.player_view()
     if as_json:
         say_json({"session": str(s.directory), "seed": s.seed, "scenario": s.scenario,
-                  "announcements": notes, "view": view})
+                  "announcements": notes, "agents": _agents_json(made), "view": view})
         return
     say(f"session {s.directory}: {s.game.id}, scenario {s.scenario}, seed {s.seed}")
     if not s.referee.hidden:
         say("\n".join(announcement_line(note) for note in notes))
+    if made:
+        say("\n".join(_agent_lines(made, s.referee)))
     say("\n".join(view_lines(view, dict(getattr(s.referee, "field_text", None) or {}))))
+
+
+def _agents_json(made) -> list[dict]:
+    return [{"side": side, "agent": name, **action.as_json()}
+            for side, name, action, _step in made]
+
+
+@play.command("finish", short_help="Let agents play the session to its end.")
+@_agent_option("The agent of SIDE (random, greedy, mcts, mcts:STEPS); the sides the session's "
+               "own agents play need none. Repeatable.")
+@_session_option
+@_json_option
+@friendly
+def play_finish(agent_specs, session_dir: str | None, as_json: bool) -> None:
+    """Play the session to its end with agents, every side's decisions logged as its
+    agent's commands."""
+    from .engine import session
+    from .engine.agents import parse_agents, play_session
+
+    with session.open(_session_path(session_dir)) as s:
+        sides = [x.id for x in s.game.info.sides]
+        agents = {**s.agents, **parse_agents(agent_specs, sides)}
+        due = s.decision()
+        if due is not None and due.side not in agents:
+            raise BadInput(f"{due.side} decides now and has no agent: --agent "
+                           f"{due.side}=random|greedy|mcts")
+        made = play_session(s, agents)
+        view = s.player_view()
+        due = s.decision()
+    if as_json:
+        say_json({"agents": _agents_json(made), "view": view})
+        return
+    lines = _agent_lines(made, s.referee) or ["finish: no decision was due"]
+    if due is not None:
+        lines.append(f"stopped: {due.side} decides now and has no agent")
+    say("\n".join(lines + summary_lines(view.get("summary"))))
 
 
 @play.command("scenarios")
@@ -873,15 +1038,19 @@ def _act(name: str, args: dict, session_dir: str | None, as_json: bool,
          game_folder: str | None) -> None:
     """Run one action and print what it led to."""
     from .engine import session
+    from .engine.agents import play_session
 
     with session.open(_session_path(session_dir), game=game_folder) as s:
         step = s.command(name, args)
+        made = play_session(s, s.agents) if s.agents else []
         view = s.player_view()
     notes = [a.as_json() for a in step.announcements]
     if as_json:
-        say_json({"command": name, "args": args, "announcements": notes, "view": view})
+        say_json({"command": name, "args": args, "announcements": notes,
+                  "agents": _agents_json(made), "view": view})
         return
     lines = [announcement_line(note) for note in notes] or [f"{name}: done"]
+    lines += _agent_lines(made, s.referee)
     if not view.get("over"):
         due = view.get("due")
         if due:
@@ -1012,55 +1181,44 @@ def play_moves(unit: str | None, session_dir: str | None, as_json: bool,
         say("\n".join(decision_lines(found)))
 
 
-@play.command("agent", short_help="Let the random agent make a side's decisions.")
+@play.command("agent", short_help="Let an agent make a side's decisions now.")
 @click.option("--side", "side", default=None,
               help="The side it plays (default: the side whose decision is due); 'all': "
                    "every side, to the end.")
+@click.option("--agent", "agent_name", default="random", show_default=True,
+              help="The agent: random, greedy, mcts or mcts:STEPS.")
 @click.option("--steps", type=WholeNumber(1, AGENT_STEPS), default=AGENT_STEPS,
               help=f"At most this many actions (default and most: {AGENT_STEPS}).")
 @_session_option
 @_json_option
 @_game_folder_option
 @friendly
-def play_agent(side: str | None, steps: int, session_dir: str | None, as_json: bool,
-               game_folder: str | None) -> None:
-    """The random agent answers the decisions of --side, one logged action after another,
-    until another side's decision is due, the game ends or --steps actions are made: a
-    person plays one side, the agent the other."""
-    import random
-
+def play_agent(side: str | None, agent_name: str, steps: int, session_dir: str | None,
+               as_json: bool, game_folder: str | None) -> None:
+    """An agent answers the decisions of --side, one logged action after another, until
+    another side's decision is due, the game ends or --steps actions are made: a person
+    plays one side, the agent the other."""
     from .engine import session
-    from .engine.agents import RandomAgent
+    from .engine.agents import parse_agents, play_session
     from .engine.decisions import command_line
-    from .engine.dice import derived_seed
 
-    made: list[dict] = []
     with session.open(_session_path(session_dir), game=game_folder) as s:
+        sides = [x.id for x in s.game.info.sides]
         if side != "all":
             _check_side(s, side)
-        specs = {spec.name: spec for spec in s.referee.actions}
-        rng = random.Random(derived_seed(s.seed, f"agent:{s.n}"))
-        agent = RandomAgent()
-        for _ in range(steps):
-            decision = s.decision()
-            if decision is None or side not in ("all", None, decision.side):
-                break
-            side = side or decision.side
-            action = agent.choose(s.game, s.referee, s.state, decision, rng)
-            step = s.command(action.name, dict(action.args))
-            made.append({"side": decision.side,
-                         "command": command_line(action, specs.get(action.name)),
-                         "announcements": [a.as_json() for a in step.announcements]})
+        due = s.decision()
+        chosen = sides if side == "all" else [side or (due.side if due else sides[0])]
+        agents = parse_agents([f"{x}={agent_name}" for x in chosen if x], sides)
+        made = play_session(s, agents, max_steps=steps) if due is not None else []
         view = s.player_view()
+        specs = {spec.name: spec for spec in s.referee.actions}
     if as_json:
-        say_json({"actions": made, "view": view})
+        say_json({"actions": [{"side": x, "agent": name,
+                               "command": command_line(action, specs.get(action.name)),
+                               "announcements": [a.as_json() for a in step.announcements]}
+                              for x, name, action, step in made], "view": view})
         return
-    lines = []
-    for record in made:
-        lines.append(f"agent ({record['side']}): {record['command']}")
-        lines += [f"  {announcement_line(note)}" for note in record["announcements"]]
-    if not made:
-        lines.append("agent: no decision of its side is due")
+    lines = _agent_lines(made, s.referee) or ["agent: no decision of its side is due"]
     if not view.get("over") and view.get("due"):
         lines.append(f"due: {view['due']['kind']} by {view['due']['side']}")
     say("\n".join(lines + summary_lines(view.get("summary"))))

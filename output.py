@@ -362,8 +362,10 @@ def log_line(record: dict, shown: dict, typed=None) -> str:
     when = record.get("time", "")
     if kind == "session":
         folder = f" (folder {record['folder']})" if record.get("folder") else ""
+        agents = record.get("agents") or {}
+        played = "".join(f" --agent {side}={name}" for side, name in sorted(agents.items()))
         return (f"{when}  new {record.get('game')}{folder} scenario {record.get('scenario')} "
-                f"seed {record.get('seed')} (warpress {record.get('warpress')})")
+                f"seed {record.get('seed')}{played} (warpress {record.get('warpress')})")
     if kind == "reveal":
         return f"{when}  reveal after command {record.get('n')}"
     if kind == "undo":
@@ -377,6 +379,8 @@ def log_line(record: dict, shown: dict, typed=None) -> str:
     else:
         command = " ".join([str(record.get("command")), *(f"{k}={v}" for k, v in args.items())])
     text = f"{when}  {record.get('n'):>3} {command}".rstrip()
+    if record.get("agent"):
+        text += f"  (agent {record['agent']})"
     if record.get("result") == "refused":
         return f"{text}  REFUSED: {record.get('message')}"
     return text

@@ -5,6 +5,7 @@
     python benchmarks/bench.py kits       # counters, cards, a tiled map, build all
     python benchmarks/bench.py play       # legal moves, random games, session commands
     python benchmarks/bench.py exports    # PNG pages, export all as pieces, vassal, tts
+    python benchmarks/bench.py balance    # playouts a second, 1 and 2 processes, MCTS
 
 Prints the median wall time over several runs and the peak memory of each job,
 with the target it is held to. Record the figures in BENCHMARKS.md.
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -380,10 +382,87 @@ def bench_play(runs: int) -> None:
     shutil.rmtree(work, ignore_errors=True)
 
 
+def cpu_rate(fn: Callable[[int], object], n: int, runs: int) -> tuple[float, float]:
+    """(calls a second of CPU, calls a second of wall time), the best of ``runs`` rounds of
+    ``n`` calls ``fn(i)``."""
+    fn(0)
+    cpu, wall = [], []
+    for _ in range(runs):
+        c, w = time.process_time(), time.perf_counter()
+        for i in range(n):
+            fn(i)
+        cpu.append(n / (time.process_time() - c))
+        wall.append(n / (time.perf_counter() - w))
+    return max(cpu), max(wall)
+
+
+def balance_process(game: Path, games: int, jobs: int, out: Path) -> tuple[float, float, str]:
+    """(wall seconds, peak RSS MiB, a note with the CPU time) of ``warpress balance`` in a
+    fresh process; the peak is the largest of the command and its worker processes, the CPU
+    time theirs together (RUSAGE_CHILDREN)."""
+    args = [*warpress(), "balance", str(game), "--games", str(games), "--units", "0",
+            "--jobs", str(jobs), "--out", str(out), "--json"]
+    shutil.rmtree(out, ignore_errors=True)
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    child = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    _stdout, stderr = child.communicate()
+    seconds = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+    note = (f"CPU {cpu:.1f} s ({games / cpu:.0f} games a CPU second)" if child.returncode == 0
+            else f"exit {child.returncode}: {stderr[-200:]}")
+    return seconds, max(after.ru_maxrss, before.ru_maxrss) / 1024, note
+
+
+def bench_balance(runs: int) -> None:
+    import random as random_module
+
+    from warpress.balance.run import Job, play_one
+    from warpress.engine.agents import MctsAgent, Seen
+    from warpress.engine.dice import GivenDice
+    from warpress.engine.loader import load_game
+    from warpress.engine.play.game import HexRules
+    from warpress.starter.new import new_game
+
+    load = os.getloadavg()[0]
+    print("\n| balance job | rate | target | note |\n|---|---|---|---|")
+    work = Path(tempfile.mkdtemp(prefix="warpress-balance-"))
+    folder = new_game(str(work / "starter")).folder
+    for agent, n, target in (("random", 200, ">= 100 games/s a core"), ("greedy", 4, "—")):
+        job = Job(str(folder), None, (("north", agent), ("south", agent)))
+        cpu, wall = cpu_rate(lambda i, job=job: play_one(job, i), n, max(1, runs // 2))
+        print(f"| {agent} games of the starting game, one core, invariants checked (in "
+              f"process) | {cpu:.1f} games/s CPU, {wall:.1f} wall | {target} | load "
+              f"{load:.1f} |", flush=True)
+    game = load_game(str(folder))
+    rules = HexRules()
+    position = rules.new(game, None, GivenDice([1])).state
+    decision = rules.decision(game, position)
+    agent = MctsAgent()
+    cpu, wall = cpu_rate(lambda i: agent.choose(Seen(game, rules, position, decision),
+                                                random_module.Random(i)), 3, max(1, runs // 2))
+    print(f"| MCTS decisions (budget {agent.budget} steps, depth {agent.depth}), the starting "
+          f"game's first | {cpu:.2f} decisions/s CPU, {wall:.2f} wall | — | |", flush=True)
+    rates = {}
+    for jobs in (1, 2):
+        seconds, peak, note = balance_process(folder, 2000, jobs, work / f"out{jobs}")
+        rates[jobs] = 2000 / seconds
+        print(f"| `warpress balance --games 2000 --units 0 --jobs {jobs}` (fresh process) | "
+              f"{rates[jobs]:.0f} games/s wall ({seconds:.1f} s) | — | {note}; peak RSS "
+              f"{peak:.0f} MiB; load {os.getloadavg()[0]:.1f} |", flush=True)
+    print(f"| scaling 1 -> 2 processes | x{rates[2] / rates[1]:.2f} | — | |")
+    seconds, peak, note = balance_process(folder, 10_000, 2, work / "out10k")
+    print(f"| `warpress balance --games 10000 --units 0 --jobs 2` (fresh process) | "
+          f"{seconds:.1f} s, {peak:.0f} MiB peak RSS | < 120 s, < 500 MB | {note}; load "
+          f"{os.getloadavg()[0]:.1f} |", flush=True)
+    shutil.rmtree(work, ignore_errors=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("what", nargs="?", default="all",
-                        choices=["all", "engine", "kits", "exports", "play"])
+                        choices=["all", "engine", "kits", "exports", "play", "balance"])
     parser.add_argument("--runs", type=int, default=5, help="runs per job (median reported)")
     args = parser.parse_args()
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores, runs={args.runs}")
@@ -395,6 +474,8 @@ def main() -> None:
         bench_exports(args.runs)
     if args.what in ("all", "play"):
         bench_play(args.runs)
+    if args.what in ("all", "balance"):
+        bench_balance(args.runs)
 
 
 if __name__ == "__main__":
