@@ -161,6 +161,23 @@ def long_values(root: Path) -> Path:
     return folder
 
 
+def formula_points(root: Path) -> Path:
+    """A table the play aid tries to print as its rule: 100 sides by 60 rolls (6,000
+    lookups), answered by 1,700 rows (each lookup used to scan every row)."""
+    folder = _corps(root, "formula-points")
+    cuts = [1 + round(i * 60 / 17) for i in range(18)]
+    rows = "".join(f"      - {{side: s{side}, roll: [{lo}, {hi - 1}], r: {(side + i) % 3}}}\n"
+                   for side in range(100) for i, (lo, hi) in enumerate(zip(cuts, cuts[1:])))
+    sides = ", ".join(f"s{i}" for i in range(100))
+    (folder / "big.yaml").write_text(
+        f"tables:\n  - id: big\n    rule: '1'\n    dice: none\n    keys:\n"
+        f"      - {{id: side, kind: enum, values: [{sides}]}}\n"
+        f"      - {{id: roll, kind: int, min: 1, max: 60}}\n    results: [r]\n"
+        f"    rows:\n{rows}", encoding="utf-8")
+    _replace(folder, "units.yaml", "tables: [crt]", "tables: [crt, big]")
+    return folder
+
+
 FOLDERS: dict[str, Callable[[Path], Path]] = {
     "escaped-id": escaped_id,
     "crt-400-columns": _crt(400, "crt-400-columns"),
@@ -180,6 +197,7 @@ FOLDERS: dict[str, Callable[[Path], Path]] = {
     # at the limits: loaded, and every command answers within the bounds
     "crt-70-columns": _crt(70, "crt-70-columns"),
     "die-1700-rows": _die_rows(1_700, "die-1700-rows"),
+    "formula-points": formula_points,
 }
 
 #: Refused when loaded (exit 2 wherever the game is loaded).

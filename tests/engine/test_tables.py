@@ -99,7 +99,8 @@ def test_a_crt_too_wide_for_any_page_is_refused_before_its_cells_are_filled(
     for roll in range(1, 7):
         start = text.index(f"        {roll}: [")
         end = text.index("]", start) + 1
-        text = text[:start] + f"        {roll}: [{', '.join(['DR'] * columns)}]" + text[end:]
+        cells = ", ".join(("DR", "AR", "EX")[(roll + c) % 3] for c in range(columns))
+        text = text[:start] + f"        {roll}: [{cells}]" + text[end:]
     (corps_game / "combat.yaml").write_text(text, encoding="utf-8")
     game = load_game(str(corps_game))
     monkeypatch.setattr(aids, "cover", lambda *a, **k: pytest.fail("cells filled"))
