@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import shutil
 from collections.abc import Callable
+from itertools import pairwise
 from pathlib import Path
 
 CORPS = Path(__file__).resolve().parent / "fixtures" / "games" / "corps"
@@ -167,7 +168,7 @@ def formula_points(root: Path) -> Path:
     folder = _corps(root, "formula-points")
     cuts = [1 + round(i * 60 / 17) for i in range(18)]
     rows = "".join(f"      - {{side: s{side}, roll: [{lo}, {hi - 1}], r: {(side + i) % 3}}}\n"
-                   for side in range(100) for i, (lo, hi) in enumerate(zip(cuts, cuts[1:])))
+                   for side in range(100) for i, (lo, hi) in enumerate(pairwise(cuts)))
     sides = ", ".join(f"s{i}" for i in range(100))
     (folder / "big.yaml").write_text(
         f"tables:\n  - id: big\n    rule: '1'\n    dice: none\n    keys:\n"
