@@ -63,7 +63,7 @@ def _starter():
     from warpress.starter.new import new_game
 
     with tempfile.TemporaryDirectory() as tmp:
-        new_game(str(Path(tmp) / "start"), None, None)
+        new_game(str(Path(tmp) / "start"))
         return load_game(str(Path(tmp) / "start"))
 
 
