@@ -17,6 +17,7 @@ from ..engine.agents import AGENTS, make_agent, parse_agents, playout
 from ..engine.dice import SeededDice, derived_seed
 from ..engine.errors import BadInput, RuleViolation
 from ..engine.loader import load_cached
+from ..engine.play.pieces import parties, party
 from ..engine.position import Position
 from ..engine.rulesets import rules_for
 from ..engine.session import write_atomically
@@ -102,7 +103,7 @@ def prepare(options: Options) -> Plan:
     if units:
         for kind, piece in restricted_variants(game, start):
             variant = f"{kind} {piece}"
-            restricted[variant] = start.piece(piece).side
+            restricted[variant] = party(game, start.piece(piece).side)
             jobs.append((Job(ref, scenario_name, agent_pairs, variant, (), (kind, piece),
                              options.max_steps), seeds[:units]))
     for sweep in sweeps:
@@ -110,7 +111,7 @@ def prepare(options: Options) -> Plan:
             jobs.append((Job(ref, scenario_name, agent_pairs, reports.variant_of(key, value),
                              ((key, value),), None, options.max_steps), seeds))
     run = {"game": game.id, "ref": options.game, "scenario": scenario_name, "seed": options.seed,
-           "sides": sides, "agents": agents, "restricted": restricted,
+           "sides": list(parties(game)), "agents": agents, "restricted": restricted,
            "sweeps": [{"key": s.key, "values": list(s.values)} for s in sweeps]}
     config = {"game": ref, "data": fingerprint(ref), "scenario": scenario_name,
               "seed": options.seed, "games": options.games, "agents": agents,

@@ -1,11 +1,13 @@
 """Playing the games of a balance run: one seed per game, on local processes or a Dask
-cluster, each game checked against the whole-game invariants, the games finished kept in
+cluster, each game checked against the whole-game invariants (and the rules' own,
+``rules.broken``, where they give them), the games finished kept in
 a results file so that an interrupted run goes on where it stopped.
 
 A run is a list of :class:`Job` s (the game as given, its edits, a restriction, the agents)
 each played over seeds. A game's record holds only what the report needs: the verdict, how
 it stopped (``over``, ``cap``, ``stall``, ``error``, ``broken``), its length, how one-sided
-it ended, the control of the hexes the game keeps at the end of each turn, and for a
+it ended, the control of the places the game keeps at the end of each turn (by who wins
+with their holder: a side, or its alliance), and for a
 problem the step, the rule in force and what went wrong. A game depends only on its seed,
 so the records are the same whatever runs them and in whatever order they finish; the
 report sorts them.
@@ -28,6 +30,7 @@ from ..engine.errors import BadInput
 from ..engine.evaluate import lead
 from ..engine.loader import game_dir, load_cached
 from ..engine.model import Game
+from ..engine.play.pieces import party
 from ..engine.position import Position
 from ..engine.rulesets import rules_for
 from ..verify.whole import broken
@@ -74,7 +77,7 @@ def play_one(job: Job, seed: int) -> dict[str, Any]:
     game = game_of(job)
     rules = rules_for(game)
     agents = {side: make_agent(name) for side, name in job.agents}
-    trail = _Trail(game)
+    trail = _Trail(game, getattr(rules, "broken", None))
     start = restrict(*job.restriction) if job.restriction else None
     try:
         played = playout(game, rules, seed, agents, scenario=job.scenario,
@@ -96,19 +99,25 @@ class _Trail:
     """What a playout leaves for the report, gathered step by step: the steps, the last
     position, the control at the end of each turn; and the invariants checked."""
 
-    def __init__(self, game: Game):
+    def __init__(self, game: Game, own: Callable[..., list[str]] | None = None):
         self.game = game
+        self.own = own
+        self.party = {s.id: party(game, s.id) for s in game.info.sides}
         self.steps = 0
         self.last: Position | None = None
         self.control: dict[str, dict[str, str]] = {}
 
     def step(self, before: Position | None, action, after: Position) -> None:
         problems = broken(self.game, before, action, after)
+        if self.own is not None:
+            problems += self.own(self.game, before, action, after)
         self.last = after
         if before is not None:
             self.steps += 1
             if after.turn != before.turn or after.over:
-                self.control[str(before.turn)] = dict(after.control)
+                self.control[str(before.turn)] = {
+                    where: self.party.get(holder, holder)
+                    for where, holder in after.control.items()}
         if problems:
             raise _Failed("; ".join(problems))
 

@@ -14,7 +14,8 @@ The score of a finished game is its verdict (a win :data:`WIN`, a loss ``-WIN``,
   yet (against the enemy's), a small pull so that a one-step look-ahead moves toward what
   wins.
 
-Every term is "this side minus its enemies", so a score is zero-sum between two sides.
+Every term is "this side minus its enemies", so a score is zero-sum between two sides; the
+sides of one alliance count together (a verdict may name the alliance that won).
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from fractions import Fraction
 
 from .model import Game, Place
 from .play.board import Board, board_of
-from .play.pieces import enemies, stats, units_of
+from .play.pieces import enemies, members, party, stats, units_of
 from .play.victory import conditions, points
 from .position import ON_BOARD, Position
 
@@ -45,7 +46,7 @@ def score(game: Game, position: Position, side: str) -> float:
     if verdict is not None:
         if verdict.winner is None:
             return 0.0
-        return WIN if verdict.winner == side else -WIN
+        return WIN if party(game, verdict.winner) == party(game, side) else -WIN
     foes = enemies(game, side) if game.info.sides else frozenset()
     total = WEIGHTS["strength"] * _strength(game, position, side, foes)
     if game.play is None or not game.hex_maps:
@@ -63,11 +64,12 @@ def score(game: Game, position: Position, side: str) -> float:
 def _strength(game: Game, position: Position, side: str, foes: frozenset[str]) -> float:
     names = _strength_stats(game)
     known = units_of(game) if game.units else {}
+    own = members(game, side) if game.info.sides else frozenset({side})
     total = 0.0
     for piece in position.pieces:
         if piece.kind not in ON_BOARD or piece.side is None:
             continue
-        sign = 1.0 if piece.side == side else -1.0 if piece.side in foes else 0.0
+        sign = 1.0 if piece.side in own else -1.0 if piece.side in foes else 0.0
         if not sign:
             continue
         if names and piece.unit in known:

@@ -88,6 +88,9 @@ class Referee(Protocol):
     #: random that agrees with ``view`` (``player_view`` of ``side``), which agents that look
     #: ahead search instead of the position itself (engine/agents.py)
     hidden: bool
+    #: optional: ``broken(game, before, action, after) -> list[str]``, what a step broke of
+    #: the game's own whole-game invariants (empty: nothing), checked beside
+    #: ``verify.whole.broken`` after every step a balance run plays
     #: optional: how the text views print a field, by key (Nightfighter: facing -> "NW (5)")
     field_text: Mapping[str, Callable[[Any], str]]
     #: optional: how ``play log`` prints a command's argument as it was typed, by name

@@ -88,11 +88,31 @@ def sides(game: Game) -> tuple[str, ...]:
 
 
 def enemies(game: Game, side: str | None) -> frozenset[str]:
-    """The sides at war with ``side``: every other side (alliances are one side here)."""
+    """The sides at war with ``side``: every other side (alliances are one side here);
+    ``side`` may also name an alliance (a verdict's winner may be one)."""
+    alliance = party(game, side)
+    return frozenset(s.id for s in game.info.sides
+                     if s.id != side and (s.alliance or s.id) != alliance)
+
+
+def party(game: Game, side: str | None) -> str | None:
+    """Who wins or loses with ``side``: its alliance, or the side itself when it has none
+    (an alliance's id names the alliance)."""
     mine = next((s for s in game.info.sides if s.id == side), None)
-    allied = {s.id for s in game.info.sides
-              if mine is not None and mine.alliance and s.alliance == mine.alliance}
-    return frozenset(s.id for s in game.info.sides if s.id != side and s.id not in allied)
+    return (mine.alliance or mine.id) if mine is not None else side
+
+
+def members(game: Game, side: str | None) -> frozenset[str]:
+    """The sides that win or lose with ``side`` (itself among them; an alliance's id: its
+    sides)."""
+    mine = party(game, side)
+    return frozenset({s.id for s in game.info.sides if party(game, s.id) == mine}
+                     | ({side} if side is not None else set()))
+
+
+def parties(game: Game) -> tuple[str, ...]:
+    """Who can win, in the order of the sides: the alliances and the sides of none."""
+    return tuple(dict.fromkeys(s.alliance or s.id for s in game.info.sides))
 
 
 def limit_at(board: Board, hex_index: int, side: str | None) -> StackingLimit | None:

@@ -13,6 +13,7 @@ from warpress.balance.balance import Options, execute, finish, prepare
 from warpress.engine import session as sessions
 from warpress.engine.errors import BadInput
 from warpress.engine.play.game import HexRules
+from warpress.games.axis_allies.rules import invariants as aa_invariants
 from warpress.starter.new import new_game
 
 
@@ -119,3 +120,29 @@ def test_a_sweep_gives_a_win_rate_at_each_value(starter, tmp_path):
     assert all(sum(r["games"] for r in [p["draws"]]) == 4 for p in sweep["points"])
     saved = json.loads((tmp_path / "out" / "report.json").read_text())
     assert saved == report
+
+
+def test_an_alliance_wins_as_one_and_the_rules_own_invariants_are_checked(tmp_path,
+                                                                         monkeypatch):
+    """Axis & Allies: its verdicts name an alliance, so the report counts the alliances'
+    wins and the places each alliance held; a step that breaks the game's own invariants
+    (rules.broken) is a problem like one that breaks the engine's."""
+    plan = prepare(Options("axis-allies", games=1, seed=4, jobs=1, units=0,
+                           out=str(tmp_path / "whole")))
+    alliances = plan.run["sides"]
+    assert sorted(alliances) == ["allies", "axis"]
+    record = runs.play_one(plan.jobs[0][0], 4)
+    assert set(record["control"]["1"].values()) <= {*alliances, "neutral"}
+    report = finish(plan, [record])
+    assert set(report["outcome"]["wins"]) == set(alliances)
+    if record["winner"] is not None:
+        assert report["outcome"]["wins"][record["winner"]]["count"] == 1
+
+    def broken(game, before, action, after):
+        return ["a test's broken rule"] if before is not None and before.turn == 2 else []
+
+    monkeypatch.setattr(aa_invariants, "broken", broken)
+    problem = report_of(Options("axis-allies", games=1, seed=4, jobs=1, units=0,
+                                out=str(tmp_path / "broken")))["problems"][0]
+    assert problem["stopped"] == "broken" and problem["problem"] == "a test's broken rule"
+    assert problem["turn"] == 2

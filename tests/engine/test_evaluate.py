@@ -8,10 +8,11 @@ from pathlib import Path
 import pytest
 from warpress.engine.dice import GivenDice
 from warpress.engine.evaluate import WIN, lead, objectives, score
-from warpress.engine.loader import load_game
+from warpress.engine.loader import builtin, load_game
 from warpress.engine.play.board import board_of
 from warpress.engine.play.game import HexRules
 from warpress.engine.position import Verdict
+from warpress.engine.rulesets import rules_for
 
 RIDGE = Path(__file__).resolve().parents[1] / "fixtures" / "games" / "ridge"
 RULES = HexRules()
@@ -35,6 +36,20 @@ def test_a_verdict_outweighs_everything(ridge, start):
     won = replace(start, verdict=Verdict("blue", "win", "blue holds cedar", ("10.1",)))
     assert score(ridge, won, "blue") == WIN and score(ridge, won, "red") == -WIN
     assert lead(ridge, won) == pytest.approx(score(ridge, start, "blue"))
+
+
+def test_an_alliance_s_verdict_is_a_win_for_each_of_its_sides():
+    """A verdict may name the alliance that won (Axis & Allies): each of its sides scores
+    the win, each enemy the loss; strength counts an ally's units as one's own."""
+    aa = builtin("axis-allies")
+    rules = rules_for(aa)
+    begun = rules.new(aa, rules.load_scenario(aa, None), GivenDice([])).state
+    won = replace(begun, verdict=Verdict("axis", "win", "axis economic victory", ("L13",)))
+    for s in aa.info.sides:
+        assert score(aa, won, s.id) == (WIN if s.alliance == "axis" else -WIN)
+    assert score(aa, begun, "germany") == pytest.approx(score(aa, begun, "japan"))
+    assert score(aa, begun, "germany") == pytest.approx(-score(aa, begun, "usa"))
+    assert lead(aa, won) == pytest.approx(score(aa, begun, "japan"))
 
 
 def test_losing_a_step_a_town_or_supply_lowers_the_score(ridge, start):

@@ -46,7 +46,7 @@ from warpress.engine.position import Position, Verdict, freeze, thaw
 from warpress.engine.referee import OneScenario, ScenarioInfo, Step
 
 from . import battles as bt
-from . import research
+from . import invariants, research
 from .board import board_victory, income, next_turn
 from .choices import OPTIONS, placeable
 from .common import const, domain, flag, unit_types, weapon_ids
@@ -540,6 +540,10 @@ class AxisAlliesRules(OneScenario):
 
     def summary(self, game: Game, position: Position) -> dict[str, Any] | None:
         return summary_of(position)
+
+    def broken(self, game: Game, before: Position | None,
+               action: tuple[str, Mapping[str, Any]] | None, after: Position) -> list[str]:
+        return invariants.broken(game, before, action, after)
 
     def render_player_map(self, game: Game, position: Position, fmt: str = "svg") -> bytes:
         return draw(game, position, fmt)

@@ -13,11 +13,12 @@ from warpress.engine.errors import RuleViolation
 from warpress.engine.model import FrozenDict
 from warpress.engine.position import Pending, Piece
 from warpress.games.axis_allies.rules import session as ses
-from warpress.games.axis_allies.rules.invariants import broken
 from warpress.games.axis_allies.rules.positions import board_carriers, piece_id, start
 from warpress.verify.whole import broken as whole_broken
 
 RULES = ses.REFEREE()
+#: the most actions a watched game may take (the longest of the tests' seeds takes fewer)
+MAX_STEPS = 50_000
 PHASES = {"purchase": "weapons-development-purchase", "combat-move": "combat-movement",
           "non-combat-move": "non-combat-movement", "place": "placement"}
 
@@ -85,33 +86,25 @@ def units_in(position, place, side=None):
     return out
 
 
-def play_watched(game, seed, rounds=None, each=None):
-    """A game of random agents from ``seed`` to its verdict, or to the end of round
-    ``rounds`` (the turn cap); the whole-game invariants after every step. Returns why it
-    stopped (``over``, ``cap``), the positions after the set-up and after every action,
-    and the actions."""
+def play_watched(game, seed, each=None):
+    """A game of random agents from ``seed`` to its verdict, the whole-game invariants
+    (the engine's and the game's own, ``RULES.broken``) after every step. Returns why it
+    stopped (``over``, or the step cap), the positions after the set-up and after every
+    action, and the actions."""
     positions = []
     actions = []
 
-    class Capped(Exception):
-        pass
-
     def watch(before, action, after):
-        problems = broken(game, before, action, after) + whole_broken(game, before, action,
-                                                                      after)
+        problems = RULES.broken(game, before, action, after) + whole_broken(
+            game, before, action, after)
         assert not problems, f"seed {seed}, after {action}: {problems}"
         positions.append(after)
         if action is not None:
             actions.append(action)
         if each is not None:
             each(before, action, after)
-        if rounds is not None and after.turn > rounds and not after.over:
-            raise Capped
 
-    try:
-        played = playout(game, RULES, seed, RandomAgent(), each=watch)
-    except Capped:
-        return "cap", positions, actions
+    played = playout(game, RULES, seed, RandomAgent(), each=watch, max_steps=MAX_STEPS)
     return played.stopped, positions, actions
 
 

@@ -1,6 +1,6 @@
 """Axis & Allies in a session (rules/session.py): whole games by random agents from several
-seeds to a verdict or the turn cap with the invariants at every step, the same seed and
-actions replaying byte for byte, the sequence of play (W35), purchase and development
+seeds to their verdicts with the invariants at every step, the same seed and actions
+replaying a whole game byte for byte, the sequence of play (W35), purchase and development
 (W15-W20), income (W30), victory (W31-W34), and actions out of turn refused with the rule."""
 
 from __future__ import annotations
@@ -15,24 +15,20 @@ from warpress.engine.position import Position
 from warpress.games.axis_allies.rules.board import board_victory, npl
 from warpress.games.axis_allies.rules.positions import powers
 
-SEEDS = (0, 1, 2)
-#: the turn cap of the whole games of the tests (docs/axis-allies.md states it)
-ROUND_CAP = 12
+#: the seeds of the whole games the tests play (docs/axis-allies.md names them)
+SEEDS = (0, 2, 4)
 
 
 @pytest.fixture(scope="module")
 def games(game):
-    return {seed: play_watched(game, seed, ROUND_CAP) for seed in SEEDS}
+    return {seed: play_watched(game, seed) for seed in SEEDS}
 
 
 @pytest.mark.parametrize("seed", SEEDS)
-def test_random_agents_play_to_a_verdict_or_the_cap(game, games, seed):
+def test_random_agents_play_to_a_verdict(game, games, seed):
     stopped, positions, actions = games[seed]
     last = positions[-1]
-    assert stopped in ("over", "cap")
-    if stopped == "cap":
-        assert last.turn == ROUND_CAP + 1 and last.verdict is None
-        return
+    assert stopped == "over"
     out, _rules, _errata = board_victory(game, last.control, True)
     assert last.verdict.winner == out["winner"] != "none"
     assert [p.verdict for p in positions].count(None) == len(positions) - 1
@@ -63,15 +59,12 @@ def _phases_by_turn(positions):
     return out
 
 
-#: the actions replayed (the first ones of a game: every kind of decision comes up in them)
-REPLAYED = 600
-
-
-def test_a_game_replays_byte_for_byte(game, games):
-    seed = SEEDS[0]
+def test_a_whole_game_replays_byte_for_byte(game, games):
+    seed = min(SEEDS, key=lambda s: len(games[s][2]))
     _stopped, positions, actions = games[seed]
-    again = replayed(game, seed, actions[:REPLAYED])
-    assert [p.digest() for p in again] == [p.digest() for p in positions[:REPLAYED + 1]]
+    again = replayed(game, seed, actions)
+    assert [p.digest() for p in again] == [p.digest() for p in positions]
+    assert again[-1].verdict == positions[-1].verdict is not None
     last = positions[-1]
     assert Position.from_json(json.loads(json.dumps(last.to_json()))) == last
 
