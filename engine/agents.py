@@ -30,6 +30,7 @@ from .dice import DiceError, SeededDice, derived_seed, distribution, expected
 from .errors import BadInput, RuleViolation
 from .evaluate import score
 from .model import Game
+from .play.pieces import party
 from .position import Position
 from .referee import Referee
 
@@ -388,7 +389,9 @@ class MctsAgent:
     def _value(self, seen: Seen, position: Position) -> float:
         verdict = position.verdict
         if verdict is not None:
-            return 0.5 if verdict.winner is None else float(verdict.winner == seen.side)
+            if verdict.winner is None:
+                return 0.5
+            return float(party(seen.game, verdict.winner) == party(seen.game, seen.side))
         return logistic(position_score(seen.rules, seen.game, position, seen.side)
                         / self.scale)
 

@@ -22,16 +22,17 @@ from warpress.engine.agents import (
     playout,
 )
 from warpress.engine.decisions import Action, Decision, Option
-from warpress.engine.dice import GivenDice
+from warpress.engine.dice import GivenDice, SeededDice
 from warpress.engine.errors import BadInput
 from warpress.engine.evaluate import score
-from warpress.engine.loader import load_game
+from warpress.engine.loader import builtin, load_game
 from warpress.engine.play.context import Context
 from warpress.engine.play.flow import enter
 from warpress.engine.play.game import HexRules
 from warpress.engine.play.sequence import phase
 from warpress.engine.position import Piece, Position, Verdict
 from warpress.engine.referee import Step
+from warpress.engine.rulesets import rules_for
 from warpress.starter.new import new_game
 
 RULES = HexRules()
@@ -277,3 +278,16 @@ def test_an_agent_answers_each_command_of_a_person(starter_dir, tmp_path):
         assert made and all(side == "south" for side, *_ in made)
         assert s.decision().side == "north" or s.state.over
     assert agent_rng(4, 2).random() == agent_rng(4, 2).random()
+
+
+def test_a_search_values_its_alliance_s_win_as_its_own():
+    """Axis & Allies' verdicts name an alliance: MCTS counts the axis' win as Germany's and
+    Japan's, a loss for each Allied power."""
+    aa = builtin("axis-allies")
+    rules = rules_for(aa)
+    begun = rules.new(aa, rules.load_scenario(aa, None), SeededDice(1)).state
+    won = replace(begun, verdict=Verdict("axis", "win", "axis economic victory", ("L13",)))
+    for side in ("germany", "russia"):
+        decision = replace(rules.decision(aa, begun), side=side)
+        value = MctsAgent()._value(Seen(aa, rules, begun, decision), won)
+        assert value == (1.0 if side == "germany" else 0.0)
