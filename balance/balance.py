@@ -85,7 +85,7 @@ def prepare(options: Options) -> Plan:
     scenario = rules.load_scenario(game, options.scenario)
     sides = [s.id for s in game.info.sides]
     agents = {side: "random" for side in sides}
-    agents.update(parse_agents(options.agents, sides, "--agents"))
+    agents.update(parse_agents(options.agents, sides, "--agents", rules))
     sweeps = [parse_vary(v, game) for v in options.vary]
     ref = _ref(options.game)
     agent_pairs = tuple(sorted(agents.items()))
