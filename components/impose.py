@@ -308,7 +308,10 @@ class Tile:
     """One printed piece of a map: its window on the drawing and what it prints.
 
     ``x``, ``y``, ``w``, ``h`` are the window in map mm; ``overlap_x`` and ``overlap_y``
-    the real overlap with the neighbour to the right and below.
+    the real overlap with the neighbour to the right and below. ``seam_left`` and
+    ``seam_top`` (map mm) are where the tile is trimmed, on the neighbour's glue line;
+    ``seam_right`` and ``seam_bottom`` where the next tile's trimmed edge goes (its glue
+    line); each None at the map's edge.
     """
 
     label: str
@@ -322,6 +325,17 @@ class Tile:
     overlap_y: float = 0.0
     col: int = 0
     row: int = 0
+    seam_left: float | None = None
+    seam_top: float | None = None
+    seam_right: float | None = None
+    seam_bottom: float | None = None
+
+    def shown(self) -> tuple[float, float, float, float]:
+        """(x0, y0, x1, y1) of the map this tile shows once the tiles are glued."""
+        return (self.x if self.seam_left is None else self.seam_left,
+                self.y if self.seam_top is None else self.seam_top,
+                self.x + self.w if self.seam_right is None else self.seam_right,
+                self.y + self.h if self.seam_bottom is None else self.seam_bottom)
 
 
 @dataclass(frozen=True)
@@ -350,12 +364,15 @@ def tile_area(page: Paper) -> tuple[float, float]:
 
 def _span(length: float, room: float, overlap: float) -> tuple[int, float, float]:
     """(pieces, piece length, real overlap) covering ``length`` with pieces of at most
-    ``room``, neighbours sharing at least ``overlap``: as few pieces as fit, all one size."""
+    ``room``, neighbours sharing at least ``overlap``: as few pieces as fit, each as long as
+    the page holds (a tile uses its page), evenly spaced, so they share more than
+    ``overlap`` where the page has room to spare: that spare is where the seams may move to
+    keep boxes whole (``seams``)."""
     if length <= room:
         return 1, length, 0.0
     count = math.ceil((length - overlap) / (room - overlap))
-    size = (length + (count - 1) * overlap) / count
-    return count, size, overlap
+    step = (length - room) / (count - 1)
+    return count, room, room - step
 
 
 def _pages(width: float, height: float, paper: Paper) -> tuple[Paper, Paper]:
@@ -437,51 +454,118 @@ def tile(drawing: tuple[Primitive, ...], width: float, height: float, paper: Pap
     if (seen := _RECORDING.get()) is not None:
         seen.drawings.append(Drawing(name, tuple(drawing), width, height))
     index = SpatialIndex(drawing)
+    whole = whole_boxes(drawing, index)
+    xs = seams([c * (plan.w - plan.overlap_x) for c in range(plan.cols)], plan.w, overlap,
+               [(b[0], b[2], weight) for b, weight in whole])
+    ys = seams([r * (plan.h - plan.overlap_y) for r in range(plan.rows)], plan.h, overlap,
+               [(b[1], b[3], weight) for b, weight in whole])
     tiles = []
     for r in range(plan.rows):
         for c in range(plan.cols):
             label = f"{_row_letter(r)}{c + 1}"
             tx, ty = c * (plan.w - plan.overlap_x), r * (plan.h - plan.overlap_y)
-            window = (tx, ty, plan.w, plan.h)
-            shown = index.select(window)
-            items = _tile_items(shown, label, window, plan, c, r, name, title or name)
-            tiles.append(Tile(label, tx, ty, plan.w, plan.h, plan.page, items,
-                              plan.overlap_x, plan.overlap_y, c, r))
+            bare = Tile(label, tx, ty, plan.w, plan.h, plan.page, (), plan.overlap_x,
+                        plan.overlap_y, c, r, _at(xs, c - 1), _at(ys, r - 1), _at(xs, c),
+                        _at(ys, r))
+            shown = index.select((tx, ty, plan.w, plan.h))
+            tiles.append(replace(bare, items=_tile_items(shown, bare, plan, name,
+                                                         title or name)))
     return tiles
+
+
+def _at(values: list[float], index: int) -> float | None:
+    return values[index] if 0 <= index < len(values) else None
+
+
+#: Classes of the drawing's elements a seam never cuts when it can help it, and how much a
+#: cut costs: boxes that hold pieces, tables, titles, captions and legends most, labels less.
+WHOLE = {"holds": 10, "table": 10, "map-table": 10, "map-legend": 10, "legend": 10,
+         "map-title": 10, "title": 10, "caption": 10, "track": 10, "whole": 10,
+         "map-label": 1, "point-label": 1, "callout": 1}
+
+
+def whole_boxes(drawing, index: SpatialIndex) -> list[tuple[Box, int]]:
+    """The boxes (map mm) of the elements a seam should not cut (``WHOLE``), with what a
+    cut costs: an element with one of the classes is kept whole with all it holds."""
+    found: list[tuple[Box, int]] = []
+
+    def visit(items, transform) -> None:
+        for item in items:
+            words = set((getattr(item, "cls", None) or "").split())
+            weight = max((WHOLE[w] for w in words & WHOLE.keys()), default=0)
+            box = index.box(item)
+            if weight and box is not None:
+                found.append((transform(box), weight))
+            elif isinstance(item, Group) and not item.rotate:
+                visit(item.items, lambda b, g=item, t=transform: t(_transformed(
+                    replace(g, clip=None), b)))
+
+    visit(drawing, lambda b: b)
+    return found
+
+
+#: How near a seam may come to an element it keeps whole (mm).
+SEAM_CLEAR = 1.0
+
+
+def seams(starts: list[float], size: float, overlap: float,
+          spans: list[tuple[float, float, int]]) -> list[float]:
+    """Where each tile after the first is trimmed, in map mm along one axis: within the
+    strip the two tiles share (at least ``overlap`` left for the glue), clear of every
+    span (start, end, cost) when there is room, else across the cheapest; nearest the
+    middle of the strip on ties."""
+    out = []
+    for k in range(len(starts) - 1):
+        lo, hi = starts[k + 1], starts[k] + size - overlap
+        candidates = {lo, hi, (lo + hi) / 2}
+        for a, b, _w in spans:
+            candidates.update(v for v in (a - SEAM_CLEAR, b + SEAM_CLEAR) if lo <= v <= hi)
+
+        def cost(x: float, lo=lo, hi=hi) -> tuple[float, float]:
+            cut = sum(w for a, b, w in spans if a - SEAM_CLEAR < x < b + SEAM_CLEAR)
+            return cut, abs(x - (lo + hi) / 2)
+
+        out.append(round(min(sorted(candidates), key=cost), 3))
+    return out
 
 
 def _row_letter(index: int) -> str:
     return chr(ord("A") + index) if index < 26 else f"R{index + 1}"
 
 
-def _tile_items(drawing, label, window, plan: TilePlan, col: int, row: int, name: str,
+def _tile_items(drawing, tile: Tile, plan: TilePlan, name: str,
                 title: str) -> tuple[Primitive, ...]:
-    tx, ty, tw, th = window
+    """A tile's page: the map from its trim lines (what is left of or above them is cut
+    off, so it is not printed) to the window's far edges, its lines and its title."""
     x0, y0 = MARGIN + CROP, MARGIN + TILE_TOP
-    content = Group(tuple(drawing), dx=x0 - tx, dy=y0 - ty, clip=window,
-                    id=f"tile-{label}", cls=f"tile {name}")
+    sx, sy = tile.shown()[:2]
+    clip = (sx, sy, tile.x + tile.w - sx, tile.y + tile.h - sy)
+    content = Group(tuple(drawing), dx=x0 - tile.x, dy=y0 - tile.y, clip=clip,
+                    id=f"tile-{tile.label}", cls=f"tile {name}")
     items: list[Primitive] = [content]
-    items.extend(_cut_lines(x0, y0, plan, col, row))
-    items.append(_tile_title(label, title, x0, y0, plan, col, row))
+    items.extend(_cut_lines(x0, y0, tile))
+    items.append(_tile_title(tile, title, x0, y0, plan))
     return tuple(items)
 
 
-def _cut_lines(x0: float, y0: float, plan: TilePlan, col: int, row: int) -> list[Primitive]:
-    """The tile's edges and strips. A tile with a neighbour to the left (above) is trimmed on
-    its left (top) edge, solid, and laid over that neighbour; a tile with a neighbour to the
+def _cut_lines(x0: float, y0: float, tile: Tile) -> list[Primitive]:
+    """The tile's edges and seams. A tile with a neighbour to the left (above) is trimmed on
+    its seam there, solid, and laid over that neighbour; a tile with a neighbour to the
     right (below) has a dashed glue line where that neighbour's trimmed edge goes. Each line
     runs into the band outside the tile and ends in a registration mark."""
-    tw, th = plan.w, plan.h
+    tw, th = tile.w, tile.h
     left, top, right, bottom = x0, y0, x0 + tw, y0 + th
     items: list[Primitive] = [Rect(left, top, tw, th, HAIRLINE, cls="tile-edge")]
-    if col > 0:
-        items.extend(_vertical(left, top, bottom, TRIM, "trim-line"))
-    if row > 0:
-        items.extend(_horizontal(top, left, right, TRIM, "trim-line"))
-    if col < plan.cols - 1:
-        items.extend(_vertical(right - plan.overlap_x, top, bottom, GLUE, "glue-line"))
-    if row < plan.rows - 1:
-        items.extend(_horizontal(bottom - plan.overlap_y, left, right, GLUE, "glue-line"))
+    if tile.seam_left is not None:
+        items.extend(_vertical(left + tile.seam_left - tile.x, top, bottom, TRIM, "trim-line"))
+    if tile.seam_top is not None:
+        items.extend(_horizontal(top + tile.seam_top - tile.y, left, right, TRIM, "trim-line"))
+    if tile.seam_right is not None:
+        items.extend(_vertical(left + tile.seam_right - tile.x, top, bottom, GLUE,
+                               "glue-line"))
+    if tile.seam_bottom is not None:
+        items.extend(_horizontal(top + tile.seam_bottom - tile.y, left, right, GLUE,
+                                 "glue-line"))
     return items
 
 
@@ -497,11 +581,11 @@ def _horizontal(y: float, left: float, right: float, style: Style, cls: str) -> 
                                                                              1.2)]
 
 
-def _tile_title(label: str, title: str, x0: float, y0: float, plan: TilePlan, col: int,
-                row: int) -> Text:
+def _tile_title(tile: Tile, title: str, x0: float, y0: float, plan: TilePlan) -> Text:
     """The title in the band above the tile, between the marks of its vertical lines."""
-    start = x0 + (MARK_GAP if col > 0 else 0.0)
-    end = x0 + plan.w - (plan.overlap_x + MARK_GAP if col < plan.cols - 1 else 0.0)
+    start = x0 + (tile.seam_left - tile.x + MARK_GAP if tile.seam_left is not None else 0.0)
+    end = x0 + (tile.seam_right - tile.x - MARK_GAP if tile.seam_right is not None else tile.w)
+    label = tile.label
     if plan.count == 1:  # one sheet: the map's title, no tile label
         words = [title]
     else:
