@@ -9,18 +9,18 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import typing
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..engine.convert import fields_of, yaml_key
+from ..engine.convert import fields_of, hints, yaml_key
 from ..engine.errors import BadInput, InputProblems, Problem, WarpressError
 from ..engine.hexgrid import HexGrid
 from ..engine.loader import game_dir, load_game_collecting
 from ..engine.model import (
     SECTIONS,
-    Card,
     Constant,
     Display,
     Erratum,
@@ -32,11 +32,11 @@ from ..engine.model import (
     Record,
     Table,
     TableRow,
-    Track,
 )
-from ..engine.tables import matches, norm, parse_condition
+from ..engine.tables import cover, matches, norm, parse_condition
 from ..engine.terrain import grid_of, path_hexes
 from .forms import FORM_CHECKS
+from .play import check_play
 
 #: keys that are not data values (ids, names, notes, provenance).
 META_KEYS = frozenset({"id", "name", "name_ja", "rule", "source", "note", "assumed", "errata",
@@ -285,12 +285,21 @@ def check_references(game: Game) -> Iterator[Problem]:
                 continue  # feature hexes are checked against their map; rows hold results
             if isinstance(owner, Constant) and key == "unit":
                 continue  # a constant's unit is a measure (hexes, IPC), not a unit id
+            if _counts(owner, key):
+                continue  # a field typed as a number (a phase's `hexes: 1`) is no reference
             what, allowed = targets[key]
             for ref in value if isinstance(value, tuple) else (value,):
                 if isinstance(ref, Mapping | tuple):
                     continue
                 if ref not in allowed:
                     yield _problem(owner, path, _dangling(what, ref, allowed))
+
+
+def _counts(owner: Item, key: str) -> bool:
+    """Whether ``owner``'s field ``key`` is typed as a number (a count, not an id)."""
+    hint = hints(type(owner)).get(key)
+    return hint is not None and str not in typing.get_args(hint) and hint is not str and (
+        hint is int or int in typing.get_args(hint))
 
 
 def _dangling(what: str, ref: object, allowed: frozenset) -> str:
@@ -359,27 +368,31 @@ def _domain(key) -> list:
 
 
 def _coverage(table: Table, parsed, path: str) -> Iterator[Problem]:
-    domains = [_domain(k) for k in table.keys]
+    """Every point of the keys' domains is matched by exactly one row: gaps and overlaps.
+    The rows are indexed by the points they cover (``engine.tables.cover``), so the work is
+    bounded by the points and the rows' own size, never points times rows."""
+    domains = {k.id: _domain(k) for k in table.keys}
     size = 1
-    for d in domains:
+    for d in domains.values():
         size *= len(d)
     if size > MAX_COVERAGE_POINTS:
         yield _problem(table, path, f"{size} key combinations: too many to check coverage")
         return
-    gaps, overlaps = [], []
-    for point in itertools.product(*domains):
-        inputs = dict(zip(table.key_ids, point, strict=True))
-        hits = [i for i, _row, conds in parsed if matches(conds, inputs)]
-        if not hits:
-            gaps.append(inputs)
-        elif len(hits) > 1:
-            overlaps.append((inputs, hits))
+    found = cover(table, domains, most=size + MAX_COVERAGE_POINTS)
+    if found is None:
+        yield _problem(table, f"{path}.rows", f"overlap: the rows match more than "
+                       f"{size + MAX_COVERAGE_POINTS:,} key combinations of {size:,} (rows "
+                       f"overlap)")
+        return
+    gaps = [p for p in range(size) if not found.count[p]]
     if gaps:
-        shown = "; ".join(_fmt(g) for g in gaps[:4])
+        shown = "; ".join(_fmt(found.values(g)) for g in gaps[:4])
         more = f" and {len(gaps) - 4} more" if len(gaps) > 4 else ""
         yield _problem(table, f"{path}.rows", f"gap: no row for {shown}{more}")
+    overlaps = [p for p in range(size) if found.count[p] > 1]
     if overlaps:
-        inputs, hits = overlaps[0]
+        inputs = found.values(overlaps[0])
+        hits = [i for i, _row, conds in parsed if matches(conds, inputs)]
         more = f" ({len(overlaps)} combinations overlap)" if len(overlaps) > 1 else ""
         rows = " and ".join(f"rows[{h}]" for h in hits)
         line_row = parsed[hits[1]][1]
@@ -404,18 +417,6 @@ def check_decks(game: Game) -> Iterator[Problem]:
             yield _problem(deck, f"decks[{deck.id}].count",
                            f"manifest says {deck.count} cards, the cards listed add up to "
                            f"{per_deck[deck.id]}")
-
-
-def check_counts(game: Game) -> Iterator[Problem]:
-    for section, record in records(game):
-        count = getattr(record, "count", None)
-        if isinstance(record, Card | Track) or count is None:
-            continue
-        if count < 0:
-            yield _problem(record, f"{section}[{record.id}].count", f"count {count} is negative")
-    for card in game.cards:
-        if card.count < 1:
-            yield _problem(card, f"cards[{card.id}].count", "a card needs count >= 1")
 
 
 def check_tracks(game: Game) -> Iterator[Problem]:
@@ -575,7 +576,7 @@ def check_referee_scenarios(game: Game) -> Iterator[Problem]:
     """Every shipped scenario of the game's automatic referee (if it has one) loads and checks
     out against the game's data; each problem as the scenario loader reports it. Only for
     a trusted folder (the referee is its Python; ``check_game_code`` says what was not run)."""
-    from ..engine.referee import referee_for
+    from ..engine.rulesets import rules_for as referee_for
     from ..engine.trust import trusted
 
     if not trusted(game):
@@ -677,23 +678,36 @@ def check_steps(game: Game) -> Iterator[Problem]:
                                f"step{'s' if most > 1 else ''} (allowed: 1-{most})")
 
 
-CHECKS: tuple[Callable[[Game], Iterator[Problem]], ...] = (
+#: The checks every command runs when it loads a game (``engine.loader.load_game``): a
+#: command never meets a record they refuse.
+STRUCTURAL: tuple[Callable[[Game], Iterator[Problem]], ...] = (
     check_game_info,
     check_ids,
-    check_provenance,
     check_references,
     check_steps,
     check_tables,
     check_decks,
-    check_counts,
     check_tracks,
     check_maps,
     check_displays,
+    check_style,
+    *FORM_CHECKS,
+    check_play,
+)
+
+#: Every data check ``verify --data`` runs: the structural ones, provenance, errata, the
+#: folder's Python (compiled, or imported when trusted) and the declared checks.
+CHECKS: tuple[Callable[[Game], Iterator[Problem]], ...] = (
+    *STRUCTURAL,
+    check_provenance,
     check_errata,
     check_game_code,
     check_referee_scenarios,
-    check_style,
-    *FORM_CHECKS,
     check_declared,
 )
+
+
+def structural_problems(game: Game) -> list[Problem]:
+    """The problems of the structural checks (``STRUCTURAL``), sorted."""
+    return sorted({problem for check in STRUCTURAL for problem in check(game)})
 
