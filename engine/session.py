@@ -31,7 +31,8 @@ A session is a directory (``--session DIR``) holding
 ``.lock``
     Locked exclusively (portalocker, non-blocking) by every command that writes: a second
     one on the same session at the same time is refused as busy. ``status`` and ``log`` take
-    no lock and write nothing, so they work in a folder the user cannot write: they read
+    no lock and write nothing in the folder (only the session's anchor, outside it), so they
+    work in a folder the user cannot write: they read
     ``state.json`` before ``log.jsonl``, and as a writer appends to the log before it replaces
     the state, what they read is always one consistent moment.
 

@@ -14,21 +14,12 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from test_session_fake import make_game, rechain
+from test_session_integrity import _ok, run
 from warpress.cli import main
 from warpress.engine import session
 
 #: appended to a referee's rules/session.py: a marker file when the module is imported
 MARKER = "\n(__import__('pathlib').Path(__file__).resolve().parents[2] / 'ran').touch()\n"
-
-
-def run(*args: str | Path):
-    return CliRunner().invoke(main, ["referee", *map(str, args)])
-
-
-def _ok(*args: str | Path) -> str:
-    out = run(*args)
-    assert out.exit_code == 0, out.output
-    return out.output
 
 
 def _lines(where: Path) -> list[bytes]:
