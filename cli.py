@@ -11,8 +11,9 @@ indent); JSON is printed as it is.
 from __future__ import annotations
 
 import functools
+import os
 import sys
-from dataclasses import dataclass
+from dataclasses import replace
 
 import click
 
@@ -26,7 +27,21 @@ from .engine.errors import (
 )
 from .engine.inputs import bounds_text, check_path_name, quote, read_int
 from .engine.notes import drain
-from .output import fit, plain_steps, progress, rules_text, say, say_json, single_line, working
+from .output import (
+    announcement_line,
+    decision_lines,
+    fit,
+    log_line,
+    plain_steps,
+    progress,
+    rules_text,
+    say,
+    say_json,
+    single_line,
+    summary_lines,
+    view_lines,
+    working,
+)
 
 #: Whether the command being run was given ``--json`` (before any ``--``): its refusal or bad
 #: input is then also a JSON object on stdout (``json_error``). Set for each command line.
@@ -647,17 +662,176 @@ def export(game: str, fmt: str, out_dir: str, dpi: int | None, base_url: str) ->
     say(f"exported {len(results)} game(s) as {fmt}: {files} files in {total:.1f} s")
 
 
-# --------------------------------------------------------------------------- referee sessions
+# --------------------------------------------------------------------------- balance
 
 
-@main.group(cls=OneLineGroup)
-def referee() -> None:
-    """Play a game alone against an automatic referee; a session is a folder of files.
+@main.command(short_help="Play GAME many times with agents and report its balance.")
+@click.argument("game")
+@click.option("--games", default=100, show_default=True, type=WholeNumber(1),
+              help="Games to play (seeds SEED, SEED+1, ...).")
+@click.option("--seed", default=1, show_default=True, type=SEED, help="The first game's seed.")
+@click.option("--jobs", default=None, type=WholeNumber(1),
+              help="Local processes (default: every core).")
+@click.option("--scenario", default=None, help="A scenario (default: the game's first).")
+@click.option("--agents", "agents", multiple=True, metavar="SIDE=AGENT",
+              help="The agent of SIDE: random (default), greedy, mcts, mcts:STEPS. Repeatable.")
+@click.option("--vary", multiple=True, metavar="KEY=RANGE",
+              help="Sweep a number of the data: constant.ID, unit.ID.STAT, table.ID.ROW.COL, "
+                   "setup.UNIT, SECTION.ID.FIELD over A..B, A..B:STEP or a,b,c. Repeatable.")
+@click.option("--units", default=50, show_default=True, type=WholeNumber(0),
+              help="Games with each unit removed and weakened (restricted play; 0: none).")
+@click.option("--max-steps", default=5000, show_default=True, type=WholeNumber(1),
+              help="Stop a game after this many decisions (counted as stopped by the cap).")
+@click.option("--out", "out_dir", default=None,
+              help="Where the results file, report.json and report.txt go (default: "
+                   "output/balance/GAME); a run stopped early goes on from its results.")
+@click.option("--plots", "plots_dir", default=None,
+              help="Draw the plots (PNG and SVG) into this folder.")
+@click.option("--scheduler", default=None, metavar="ADDRESS",
+              help="Play on a Dask cluster (tcp://host:8786; needs warpress[cluster]).")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as one JSON object.")
+@friendly
+def balance(game: str, games: int, seed: int, jobs: int | None, scenario: str | None,
+            agents, vary, units: int, max_steps: int, out_dir: str | None,
+            plots_dir: str | None, scheduler: str | None, as_json: bool) -> None:
+    """Play GAME --games times with agents and report its balance: win rates and draws
+    with 95 % intervals, why games end, how long they last, the most one-sided and longest
+    games (each replayable as a session), units and hexes that matter, sweeps, rule holes
+    found by play (docs/balance.md). Progress goes to stderr."""
+    from .balance.balance import Options, execute, finish, prepare
+    from .balance.report import text
 
-    Start with `warpress referee new GAME --session DIR`; every other command takes
-    --session DIR (or $WARPRESS_SESSION). `status` shows only what the player may know;
-    `reveal` shows everything and is recorded in the session log.
+    for path, what in ((out_dir, "--out"), (plots_dir, "--plots")):
+        if path is not None:
+            check_text([path])
+            check_path_name(path, what)
+    options = Options(game, games, seed, jobs, scenario, agents, vary, units,
+                      out_dir, plots_dir, scheduler, max_steps)
+    plan = prepare(options)
+    if plan.done:
+        say(f"balance: {len(plan.done)} of {plan.total} games already in "
+            f"{plan.out / 'results.jsonl'}: going on", err=True)
+    records = execute(plan, _progress())
+    report = finish(plan, records)
+    if as_json:
+        say_json(report)
+    else:
+        say(text(report).rstrip("\n"))
+        say(f"\nreport: {plan.out / 'report.txt'} (JSON: report.json; results: results.jsonl)"
+            + (f"; plots: {plots_dir}" if plots_dir else ""))
+
+
+def _progress():
+    """Progress on stderr: games done, rate, time left; on a terminal one line rewritten at
+    most every half second, elsewhere (a log file) a line every ten seconds."""
+    import time
+
+    last = [0.0, time.monotonic()]
+    every = 0.5 if sys.stderr.isatty() else 10.0
+
+    def show(done: int, total: int, fresh: int) -> None:
+        now = time.monotonic()
+        if now - last[0] < every and done < total:
+            return
+        last[0] = now
+        elapsed = now - last[1]
+        speed = fresh / elapsed if elapsed > 0 else 0.0
+        left = (total - done) / speed if speed > 0 else 0.0
+        tty = sys.stderr.isatty()
+        click.echo(f"{chr(13) if tty else ''}balance: {done}/{total} games, {speed:.0f} "
+                   f"games/s, about {_duration(left)} left  ", err=True,
+                   nl=done >= total or not tty)
+
+    return show
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    if seconds < 5400:
+        return f"{seconds / 60:.0f} min"
+    return f"{seconds / 3600:.1f} h"
+
+
+# --------------------------------------------------------------------------- sessions
+
+#: the commands every session has; a game's own actions come from what it declares
+SESSION_COMMANDS = ("new", "scenarios", "actions", "status", "moves", "agent", "finish",
+                    "undo", "log", "replay", "reveal")
+#: the most actions one ``play agent`` makes
+AGENT_STEPS = 100_000
+
+
+def _option_from_args(args, name: str) -> str | None:
+    """The value an option ``name`` (``--session``) has on a command line not yet parsed."""
+    for i, arg in enumerate(args):
+        if arg == name and i + 1 < len(args):
+            return args[i + 1]
+        if arg.startswith(f"{name}="):
+            return arg.split("=", 1)[1]
+    return None
+
+
+def _session_from_args(args) -> str | None:
+    """The --session a command line gives (or $WARPRESS_SESSION)."""
+    return _option_from_args(args, "--session") or os.environ.get("WARPRESS_SESSION") or None
+
+
+class PlayGroup(OneLineGroup):
+    """``warpress play``: the session commands, then the actions the session's game declares
+    (its rules' ``actions``), found from the --session the command line names."""
+
+    def resolve_command(self, ctx, args):
+        name = args[0] if args else None
+        if name and name not in self.commands and not name.startswith("-"):
+            ctx.meta["session_args"] = args[1:]
+        return super().resolve_command(ctx, args)
+
+    def get_command(self, ctx, name):
+        command = super().get_command(ctx, name)
+        if command is not None:
+            return command
+        spec = _action_spec(ctx, name)
+        return _action_command(spec) if spec is not None else None
+
+    def list_commands(self, ctx):
+        return list(self.commands)
+
+
+def _action_spec(ctx, name: str):
+    """The ActionSpec ``name`` of the session the command line names; InputError saying what
+    is missing or which actions the game has."""
+    from .engine import session
+
+    where = _session_from_args(ctx.meta.get("session_args") or [])
+    if not where:
+        raise InputError("--session DIR is required (or set WARPRESS_SESSION)")
+    try:
+        game, rules = session.rules_of_session(
+            _session_path(where), _option_from_args(ctx.meta.get("session_args") or [],
+                                                    "--game"))
+    except BadInput as exc:
+        raise InputError(single_line(str(exc))) from None
+    for spec in rules.actions:
+        if spec.name == name:
+            return spec
+    names = ", ".join(spec.name for spec in rules.actions)
+    raise InputError(f"unknown command {quote(name)} for {game.id} (commands: {names})")
+
+
+@main.group(cls=PlayGroup)
+def play() -> None:
+    """Play a game in a session: a folder holding the command log and the position.
+
+    Start with `warpress play new GAME --session DIR`; every other command takes
+    --session DIR (or $WARPRESS_SESSION). `status` shows the position as the player may
+    see it, `moves` the legal answers of the decision due, and the game's own actions
+    (move, attack, ... : `warpress play actions GAME` lists them) make them. Exit codes: 0
+    done, 1 the rules refuse the action (the rule is named), 2 bad input.
     """
+
+
+main.add_command(play, "referee")
 
 
 def _session_option(fn):
@@ -690,78 +864,11 @@ def _map_option(fn):
                         help="Also write the map to FILE.svg (or FILE.png).")(fn)
 
 
-def _announcement_line(note: dict) -> str:
-    """An announcement's JSON as ``turn N PHASE: text  [rules]``."""
-    return f"turn {note['turn']} {note['phase']}: {_reason_text(note)}"
-
-
-def _summary_lines(summary) -> list[str]:
-    if not summary:
-        return []
-    lines = [f"game over: {summary.get('result', '')}".rstrip()]
-    lines += [f"  {_reason_text(reason)}" for reason in summary.get("reasons", [])]
-    lines += [f"  {key}: {value}" for key, value in summary.items()
-              if key not in ("result", "reasons") and not _blank(value)]
-    return lines
-
-
-def _reason_text(reason) -> str:
-    """A reason of the summary: text, or ``{"text", "rules"}`` shown as ``text  [rules]``."""
-    if not isinstance(reason, dict):
-        return str(reason)
-    rules = f"  [{rules_text(reason['rules'])}]" if reason.get("rules") else ""
-    return f"{reason.get('text', '')}{rules}"
-
-
-def _blank(value) -> bool:
-    """Nothing worth printing: None, False, an empty list or text (0 is a value: facing 0)."""
-    return value is None or value is False or value == [] or value == ""
-
-
-def _item_line(record, fields=None) -> str:
-    """One fighter, counter, marker or attacker of a view as `ID key value, ...`; ``fields``
-    maps a key to the referee's text for its value (Nightfighter's facing: ``NW (5)``)."""
-    names = ("id", "radar", "kind", "zone")
-    head = next((str(record[k]) for k in names if record.get(k) not in (None, "")), "?")
-    from .engine.query import show_value
-
-    fields = fields or {}
-    shown = [f"{key} {fields[key](value) if key in fields else show_value(value)}"
-             for key, value in record.items()
-             if key not in names[:2] and not _blank(value) and str(value) != head]
-    return f"  {head}: {', '.join(shown)}" if shown else f"  {head}"
-
-
-def _view_lines(view, fields=None) -> list[str]:
-    """The text summary of a player (or referee) view (``fields``: see _item_line)."""
-    title = view.get("title") or view.get("scenario") or ""
-    turns = f" of {view['turns']}" if view.get("turns") else ""
-    lines = [f"{view.get('game', '')}: {title}, turn {view.get('turn')}{turns}, "
-             f"phase {view.get('phase')}"]
-    if not view.get("over"):
-        lines.append(f"you may: {', '.join(view.get('awaiting') or []) or 'nothing'}")
-    if view.get("score"):
-        lines.append("score: " + ", ".join(f"{k} {v}" for k, v in view["score"].items()))
-    for key in ("fighters", "counters", "markers", "searchlights", "bombers"):
-        if view.get(key):
-            lines.append(f"{key}:")
-            lines += [_item_line(record, fields) for record in view[key]]
-    if view.get("announcements"):
-        lines.append("this turn:")
-        lines += [f"  {_announcement_line(note)}" for note in view["announcements"]]
-    return lines + _summary_lines(view.get("summary"))
-
-
-def _show_view(view, as_json: bool, referee) -> None:
+def _show_view(view, as_json: bool, rules) -> None:
     if as_json:
         say_json(view)
     else:
-        say("\n".join(_view_lines(view, _field_text(referee))))
-
-
-def _field_text(referee) -> dict:
-    """The referee's text for some view fields (its optional ``field_text``)."""
-    return dict(getattr(referee, "field_text", None) or {})
+        say("\n".join(view_lines(view, dict(getattr(rules, "field_text", None) or {}))))
 
 
 def _check_map(path: str) -> str:
@@ -790,142 +897,202 @@ def _write_map(path: str, drawn: bytes) -> None:
         raise BadInput(f"--map {path!r} cannot be written: {exc.strerror}") from None
 
 
-@referee.command("new")
+def _draw(s, fmt: str, referee: bool = False) -> bytes:
+    """The session's map: the game's own drawing if its rules have one, else the kit's map
+    with the pieces in place."""
+    own = getattr(s.referee, "render_referee_map" if referee else "render_player_map", None)
+    if own is not None:
+        return own(s.game, s.state, fmt)
+    from .components.session_map import draw_position
+
+    return draw_position(s.game, s.state, fmt)
+
+
+def _agent_option(help_text: str):
+    def wrap(fn):
+        return click.option("--agent", "agent_specs", multiple=True, metavar="SIDE=AGENT",
+                            help=help_text)(fn)
+    return wrap
+
+
+def _session_agents(game: str, specs) -> dict[str, str]:
+    """--agent SIDE=AGENT pairs checked against GAME's sides (BadInput before anything is
+    written)."""
+    from .engine.agents import parse_agents
+    from .engine.loader import load_cached
+
+    sides = [s.id for s in load_cached(game).info.sides]
+    return parse_agents(specs, sides)
+
+
+def _agent_lines(made, referee) -> list[str]:
+    """What the agents did: each command as typed, with its announcements when the game
+    hides nothing."""
+    from .engine.decisions import command_line
+
+    specs = {spec.name: spec for spec in referee.actions}
+    lines = []
+    for side, name, action, step in made:
+        lines.append(f"{side} ({name}): {command_line(action, specs.get(action.name))}")
+        if not referee.hidden:
+            lines += [f"  {announcement_line(a.as_json())}" for a in step.announcements]
+    return lines
+
+
+@play.command("new")
 @click.argument("game")
-@click.option("--scenario", default=None, help="A shipped scenario's name or a YAML file "
+@click.option("--scenario", default=None, help="A scenario's name or a YAML file "
               "(default: the game's first).")
-@click.option("--seed", type=SEED, default=None, help="Seed for the referee's dice (default: "
+@click.option("--seed", type=SEED, default=None, help="Seed for the session's dice (default: "
               "drawn at random and recorded).")
+@_agent_option("An agent (random, greedy, mcts, mcts:STEPS) plays SIDE: after each of your "
+               "commands it makes that side's decisions, logged as its commands. Repeatable.")
 @_session_option
 @_json_option
 @_trust_option
 @friendly
-def referee_new(game: str, scenario: str | None, seed: int | None, session_dir: str | None,
-                as_json: bool) -> None:
+def play_new(game: str, scenario: str | None, seed: int | None, agent_specs,
+             session_dir: str | None, as_json: bool) -> None:
     """Start a session of GAME in --session DIR."""
     from .engine import session
+    from .engine.agents import play_session
 
-    with session.create(_session_path(session_dir), game, scenario, seed) as s:
+    agents = _session_agents(game, agent_specs)
+    with session.create(_session_path(session_dir), game, scenario, seed, agents) as s:
+        notes = [a.as_json() for a in s.started]
+        made = play_session(s, agents) if agents else []
         view = s.player_view()
-        if as_json:
-            say_json({"session": str(s.directory), "seed": s.seed, "scenario": s.scenario,
-                      "view": view})
-            return
-        say(f"session {s.directory}: {s.game.id}, scenario {s.scenario}, seed {s.seed}")
-        say("\n".join(_view_lines(view, _field_text(s.referee))))
+    if as_json:
+        say_json({"session": str(s.directory), "seed": s.seed, "scenario": s.scenario,
+                  "announcements": notes, "agents": _agents_json(made), "view": view})
+        return
+    say(f"session {s.directory}: {s.game.id}, scenario {s.scenario}, seed {s.seed}")
+    if not s.referee.hidden:
+        say("\n".join(announcement_line(note) for note in notes))
+    if made:
+        say("\n".join(_agent_lines(made, s.referee)))
+    say("\n".join(view_lines(view, dict(getattr(s.referee, "field_text", None) or {}))))
 
 
-@referee.command("scenarios")
+def _agents_json(made) -> list[dict]:
+    return [{"side": side, "agent": name, **action.as_json()}
+            for side, name, action, _step in made]
+
+
+@play.command("finish", short_help="Let agents play the session to its end.")
+@_agent_option("The agent of SIDE (random, greedy, mcts, mcts:STEPS); the sides the session's "
+               "own agents play need none. Repeatable.")
+@_session_option
+@_json_option
+@friendly
+def play_finish(agent_specs, session_dir: str | None, as_json: bool) -> None:
+    """Play the session to its end with agents, every side's decisions logged as its
+    agent's commands."""
+    from .engine import session
+    from .engine.agents import parse_agents, play_session
+
+    with session.open(_session_path(session_dir)) as s:
+        sides = [x.id for x in s.game.info.sides]
+        agents = {**s.agents, **parse_agents(agent_specs, sides)}
+        due = s.decision()
+        if due is not None and due.side not in agents:
+            raise BadInput(f"{due.side} decides now and has no agent: --agent "
+                           f"{due.side}=random|greedy|mcts")
+        made = play_session(s, agents)
+        view = s.player_view()
+        due = s.decision()
+    if as_json:
+        say_json({"agents": _agents_json(made), "view": view})
+        return
+    lines = _agent_lines(made, s.referee) or ["finish: no decision was due"]
+    if due is not None:
+        lines.append(f"stopped: {due.side} decides now and has no agent")
+    say("\n".join(lines + summary_lines(view.get("summary"))))
+
+
+@play.command("scenarios")
 @click.argument("game")
 @_trust_option
 @friendly
-def referee_scenarios(game: str) -> None:
-    """List GAME's shipped scenarios, the default first."""
+def play_scenarios(game: str) -> None:
+    """List GAME's scenarios, the default first."""
     from .engine.loader import load_cached
-    from .engine.referee import referee_for
+    from .engine.rulesets import rules_for
 
     data = load_cached(game)
-    for i, info in enumerate(referee_for(data).scenarios(data)):
+    for i, info in enumerate(rules_for(data).scenarios(data)):
         default = "  (default)" if i == 0 else ""
         say(f"{info.name}  {info.title}{default}")
         if info.summary:
             say(f"    {info.summary}")
 
 
-def _play(name: str, args: dict, session_dir: str | None, as_json: bool,
-          game_folder: str | None) -> None:
-    """Run one player command and print what the referee announced."""
+@play.command("actions")
+@click.argument("game")
+@_trust_option
+@friendly
+def play_actions(game: str) -> None:
+    """List the actions GAME accepts in a session, with their arguments."""
+    from .engine.loader import load_cached
+    from .engine.rulesets import rules_for
+
+    data = load_cached(game)
+    for spec in rules_for(data).actions:
+        args = " ".join(a.name.upper() if a.required else f"[{a.name.upper()}]"
+                        for a in spec.args)
+        opts = " ".join(f"[{o.decl}]" for o in spec.options)
+        say(f"{' '.join(x for x in (spec.name, args, opts) if x)}", hang=4)
+        say(f"    {spec.help}")
+
+
+def _act(name: str, args: dict, session_dir: str | None, as_json: bool,
+         game_folder: str | None) -> None:
+    """Run one action and print what it led to."""
     from .engine import session
+    from .engine.agents import play_session
 
     with session.open(_session_path(session_dir), game=game_folder) as s:
         step = s.command(name, args)
+        made = play_session(s, s.agents) if s.agents else []
         view = s.player_view()
     notes = [a.as_json() for a in step.announcements]
     if as_json:
-        say_json({"command": name, "args": args, "announcements": notes, "view": view})
+        say_json({"command": name, "args": args, "announcements": notes,
+                  "agents": _agents_json(made), "view": view})
         return
-    lines = [_announcement_line(note) for note in notes] or [f"{name}: done"]
-    if not view.get("over") and view.get("awaiting"):
-        lines.append(f"you may: {', '.join(view['awaiting'])}")
-    say("\n".join(lines + _summary_lines(view.get("summary"))))
+    lines = [announcement_line(note) for note in notes] or [f"{name}: done"]
+    lines += _agent_lines(made, s.referee)
+    if not view.get("over"):
+        due = view.get("due")
+        if due:
+            lines.append(f"due: {due['kind']} by {due['side']}")
+        if view.get("awaiting"):
+            who = f"{view['acting']} " if view.get("acting") else "you "
+            lines.append(f"{who}may: {', '.join(view['awaiting'])}")
+    say("\n".join(lines + summary_lines(view.get("summary"))))
 
 
-@dataclass(frozen=True)
-class PlayOption:
-    """A command-line option of a player command and the args key it fills (only when given,
-    so the log holds what the player typed)."""
+def _action_command(spec):
+    """The click command of a game's action ``spec`` (engine.decisions.ActionSpec)."""
 
-    decl: str
-    key: str
-    help: str
-    flag: bool = False
-    value: object = None      # for a flag: the args value it sets (default True)
-
-
-def _play_command(name: str, arguments: tuple[str, ...], help_text: str,
-                  options: tuple[PlayOption, ...] = (), short_help: str | None = None):
     def command(session_dir: str | None, as_json: bool, game_folder: str | None, **values):
-        args = {key: values[key] for key in arguments}
-        for option in options:
+        args = {a.name: values[a.name] for a in spec.args if values.get(a.name) is not None}
+        for option in spec.options:
             given = values[option.key]
             if option.flag and given:
                 args[option.key] = True if option.value is None else option.value
             elif not option.flag and given is not None:
                 args[option.key] = given
-        _play(name, args, session_dir, as_json, game_folder)
+        _act(spec.name, args, session_dir, as_json, game_folder)
 
     command = _game_folder_option(friendly(command))
-    for option in reversed(options):
+    for option in reversed(spec.options):
         command = click.option(option.decl, option.key, is_flag=option.flag, default=None,
                                help=option.help)(command)
     command = _json_option(_session_option(command))
-    for argument in reversed(arguments):
-        command = click.argument(argument)(command)
-    return referee.command(name=name, help=help_text, short_help=short_help)(command)
-
-
-_play_command("move", ("fighter", "path"), "Move FIGHTER along PATH (e.g. F,F,L,F).", (
-    PlayOption("--leave-map", "leave_map", "Let the plan fly off the map: a fighter that "
-               "leaves never returns (9.2.1); without it such a plan is refused.", flag=True),
-    PlayOption("--enter", "hex", "Leaving the radio beacon box: the map hex it enters (23.0)."),
-    PlayOption("--facing", "facing", "Leaving the radio beacon box: its facing, N|NE|SE|S|SW|NW "
-                                     "or 0-5 (23.0)."),
-), short_help="Move FIGHTER along PATH, e.g. F,F,L,F.")
-_play_command("evade", ("fighter",), "Declare evasion for FIGHTER after a tail warning "
-                                     "(27.3.1, +1 MP).",
-              short_help="Declare evasion for FIGHTER (27.3.1).")
-_play_command("descend", ("fighter",), "Dive FIGHTER with altitude advantage (18.0, +1 MP).",
-              short_help="Dive FIGHTER with altitude advantage (18.0).")
-_play_command("search", ("counter", "hex"), "Place radar search COUNTER on HEX (13.1).")
-_play_command("sight", (), "Roll for sightings (10.1, 15.1).")
-_play_command("attack", ("fighter",), "Attack the sighted bomber in FIGHTER's hex (11.0).", (
-    PlayOption("--oblique", "oblique", "Fire the oblique guns (20.0).", flag=True),
-    PlayOption("--no-follow", "follow", "Do not follow a corkscrew (17.4.3).", flag=True,
-               value="none"),
-))
-_play_command("end-turn", (), "End the turn; the referee's phases run to the next decision.")
-
-
-@referee.command("status")
-@_session_option
-@_json_option
-@_map_option
-@_game_folder_option
-@friendly
-def referee_status(session_dir: str | None, as_json: bool, map_file: str | None,
-                   game_folder: str | None) -> None:
-    """What the player may know: turn, phase, pieces, this turn's announcements; and where
-    the log stands (its lines and head hash, for an opponent to note)."""
-    from .engine import session
-
-    fmt = _check_map(map_file) if map_file else None
-    with session.open(_session_path(session_dir), readonly=True, game=game_folder) as s:
-        view = s.player_view()
-        if fmt:
-            _write_map(map_file, s.render_player_map(fmt))
-    _show_view(view, as_json, s.referee)
-    if not as_json:
-        say(_head_line(s))
+    for argument in reversed(spec.args):
+        command = click.argument(argument.name, required=argument.required)(command)
+    return click.command(name=spec.name, help=spec.help, short_help=spec.short_help)(command)
 
 
 def _head_line(s) -> str:
@@ -935,75 +1102,211 @@ def _head_line(s) -> str:
     return f"log: {lines} lines, head {head[:16]}"
 
 
-@referee.command("reveal", short_help="Show the referee's whole view (logged).")
+def _side_option(fn):
+    return click.option("--side", "side", default=None,
+                        help="The side whose view it is (a game with hidden hands: hot-seat "
+                             "players switch views by side).")(fn)
+
+
+def _check_side(s, side: str | None) -> None:
+    """BadInput unless ``side`` is one of the session game's sides."""
+    sides = [x.id for x in s.game.info.sides]
+    if side is not None and side not in sides:
+        raise BadInput(f"--side {quote(side)} is not a side of {s.game.id} "
+                       f"({', '.join(sides)})")
+
+
+def _view_of(s, side: str | None) -> dict:
+    """The session's view for ``side`` (None: the player's view)."""
+    if side is None:
+        return s.player_view()
+    return s.referee.player_view(s.game, s.state, side)
+
+
+@play.command("status")
+@_session_option
+@_json_option
+@_map_option
+@_side_option
+@_game_folder_option
+@friendly
+def play_status(session_dir: str | None, as_json: bool, map_file: str | None,
+                side: str | None, game_folder: str | None) -> None:
+    """The position as the player may know it: turn, phase, what is due, the pieces; and
+    where the log stands (its lines and head hash, for an opponent to note).
+
+    --side SIDE: as that side may know it (a game with hidden hands)."""
+    from .engine import session
+
+    fmt = _check_map(map_file) if map_file else None
+    with session.open(_session_path(session_dir), readonly=True, game=game_folder) as s:
+        _check_side(s, side)
+        view = _view_of(s, side)
+        if fmt:
+            _write_map(map_file, _draw(s, fmt))
+    _show_view(view, as_json, s.referee)
+    if not as_json:
+        say(_head_line(s))
+
+
+@play.command("moves", short_help="The decision due and every legal answer.")
+@click.argument("unit", required=False)
+@_session_option
+@_json_option
+@_side_option
+@_game_folder_option
+@friendly
+def play_moves(unit: str | None, session_dir: str | None, as_json: bool,
+               side: str | None, game_folder: str | None) -> None:
+    """The decision due and every legal answer.
+
+    UNIT: only that piece's answers; --side SIDE: the answers only when SIDE makes the
+    decision (else whose decision it is)."""
+    from .engine import session
+    from .engine.decisions import command_line
+
+    with session.open(_session_path(session_dir), readonly=True, game=game_folder) as s:
+        _check_side(s, side)
+        decision = s.decision()
+        specs = {spec.name: spec for spec in s.referee.actions}
+    if decision is None:
+        raise Refusal("the game is over: no decision is due (warpress play status shows the "
+                      "verdict)")
+    if side is not None and decision.side != side:
+        decision = replace(decision, prompt=f"{decision.prompt} (waiting for "
+                                            f"{decision.side})", options=())
+    found = decision.as_json()
+    for option, record in zip(decision.options, found["options"], strict=True):
+        for action, shown in zip(option.actions, record["actions"], strict=True):
+            shown["command"] = command_line(action, specs.get(action.name))
+    if unit is not None:
+        found["options"] = [o for o in found["options"]
+                            if any(a["args"].get("unit") == unit or unit in
+                                   str(a["args"].get("units", "")).split(",")
+                                   for a in o["actions"])]
+        if not found["options"]:
+            raise BadInput(f"{quote(unit)} has nothing to do now ({decision.prompt})")
+    if as_json:
+        say_json(found)
+    else:
+        say("\n".join(decision_lines(found)))
+
+
+@play.command("agent", short_help="Let an agent make a side's decisions now.")
+@click.option("--side", "side", default=None,
+              help="The side it plays (default: the side whose decision is due); 'all': "
+                   "every side, to the end.")
+@click.option("--agent", "agent_name", default="random", show_default=True,
+              help="The agent: random, greedy, mcts or mcts:STEPS.")
+@click.option("--steps", type=WholeNumber(1, AGENT_STEPS), default=AGENT_STEPS,
+              help=f"At most this many actions (default and most: {AGENT_STEPS}).")
+@_session_option
+@_json_option
+@_game_folder_option
+@friendly
+def play_agent(side: str | None, agent_name: str, steps: int, session_dir: str | None,
+               as_json: bool, game_folder: str | None) -> None:
+    """An agent answers the decisions of --side, one logged action after another, until
+    another side's decision is due, the game ends or --steps actions are made: a person
+    plays one side, the agent the other."""
+    from .engine import session
+    from .engine.agents import parse_agents, play_session
+    from .engine.decisions import command_line
+
+    with session.open(_session_path(session_dir), game=game_folder) as s:
+        sides = [x.id for x in s.game.info.sides]
+        if side != "all":
+            _check_side(s, side)
+        due = s.decision()
+        chosen = sides if side == "all" else [side or (due.side if due else sides[0])]
+        agents = parse_agents([f"{x}={agent_name}" for x in chosen if x], sides)
+        made = play_session(s, agents, max_steps=steps) if due is not None else []
+        view = s.player_view()
+        specs = {spec.name: spec for spec in s.referee.actions}
+    if as_json:
+        say_json({"actions": [{"side": x, "agent": name,
+                               "command": command_line(action, specs.get(action.name)),
+                               "announcements": [a.as_json() for a in step.announcements]}
+                              for x, name, action, step in made], "view": view})
+        return
+    lines = _agent_lines(made, s.referee) or ["agent: no decision of its side is due"]
+    if not view.get("over") and view.get("due"):
+        lines.append(f"due: {view['due']['kind']} by {view['due']['side']}")
+    say("\n".join(lines + summary_lines(view.get("summary"))))
+
+
+@play.command("undo", short_help="Take back the last accepted action (logged).")
+@_session_option
+@_json_option
+@_game_folder_option
+@friendly
+def play_undo(session_dir: str | None, as_json: bool, game_folder: str | None) -> None:
+    """Take back the last accepted action (logged; the dice of that step stay the same)."""
+    from .engine import session
+
+    with session.open(_session_path(session_dir), game=game_folder) as s:
+        s.undo()
+        view = s.player_view()
+    if as_json:
+        say_json({"undone": True, "view": view})
+        return
+    say(f"undone: back to command {s.n}")
+    say("\n".join(view_lines(view, dict(getattr(s.referee, "field_text", None) or {}))))
+
+
+@play.command("reveal", short_help="Show the whole position (logged).")
 @_session_option
 @_json_option
 @_map_option
 @_game_folder_option
 @friendly
-def referee_reveal(session_dir: str | None, as_json: bool, map_file: str | None,
-                   game_folder: str | None) -> None:
-    """The referee's whole view (every attacker); recorded in the session log."""
+def play_reveal(session_dir: str | None, as_json: bool, map_file: str | None,
+                game_folder: str | None) -> None:
+    """The whole position, hidden parts included; recorded in the session log."""
     from .engine import session
 
     with session.open(_session_path(session_dir), game=game_folder) as s:
         # refuse a bad file name before the reveal is logged
         fmt = _check_map(map_file) if map_file else None
-        view, drawn = s.reveal(fmt)
+        view, drawn = s.reveal(fmt, lambda session_, f: _draw(session_, f, referee=True))
         if fmt:
             _write_map(map_file, drawn)
     _show_view(view, as_json, s.referee)
 
 
-@referee.command("log", short_help="The session log: set-up, commands, reveals.")
+@play.command("log", short_help="The session log: set-up, actions, reveals, undos.")
 @_session_option
 @_game_folder_option
 @friendly
-def referee_log(session_dir: str | None, game_folder: str | None) -> None:
-    """The session log: the set-up, every command (accepted or refused) and every reveal;
+def play_log(session_dir: str | None, game_folder: str | None) -> None:
+    """The session log: the set-up, every action (accepted or refused), reveals and undos;
     then the log's head hash."""
     from .engine import session
+    from .engine.decisions import Action, command_line
 
     with session.open(_session_path(session_dir), readonly=True, game=game_folder) as s:
         records = s.history()
         shown = dict(getattr(s.referee, "arg_text", None) or {})
+        specs = {spec.name: spec for spec in s.referee.actions}
+
+    def typed(name, args):
+        return command_line(Action(name, args), specs.get(name))
+
     for record in records:
-        say(_log_line(record, shown))
+        say(log_line(record, shown, typed))
     say(_head_line(s))
 
 
-def _log_line(record, shown: dict) -> str:
-    """One log record as a line; ``shown``: the referee's text for some arguments
-    (``arg_text``: Nightfighter's facing ``NW (5)``), the others as typed."""
-    kind = record.get("type")
-    when = record.get("time", "")
-    if kind == "session":
-        folder = f" (folder {record['folder']})" if record.get("folder") else ""
-        return (f"{when}  new {record.get('game')}{folder} scenario {record.get('scenario')} "
-                f"seed {record.get('seed')} (warpress {record.get('warpress')})")
-    if kind == "reveal":
-        return f"{when}  reveal after command {record.get('n')}"
-    if kind == "rollback":
-        return (f"{when}  rollback accepted after command {record.get('n')}: this machine had "
-                f"seen {record.get('lines')} lines, head {str(record.get('head'))[:16]}")
-    args = " ".join(f"{k}={shown[k](v) if k in shown else v}"
-                    for k, v in (record.get("args") or {}).items())
-    text = f"{when}  {record.get('n'):>3} {record.get('command')} {args}".rstrip()
-    if record.get("result") == "refused":
-        return f"{text}  REFUSED: {record.get('message')}"
-    return text
-
-
-@referee.command("replay")
+@play.command("replay")
 @_session_option
 @click.option("--accept-rollback", is_flag=True,
               help="Go on from a session behind what this machine saw of it (an older copy "
                    "restored); the acceptance is logged.")
 @_game_folder_option
 @friendly
-def referee_replay(session_dir: str | None, accept_rollback: bool,
-                   game_folder: str | None) -> None:
-    """Rebuild the state from the log; report any step that no longer replays the same."""
+def play_replay(session_dir: str | None, accept_rollback: bool,
+                game_folder: str | None) -> None:
+    """Rebuild the position from the log; report any step that no longer replays the same."""
     from .engine import session
 
     report = session.replay(_session_path(session_dir), game_folder, accept_rollback)
@@ -1013,7 +1316,7 @@ def referee_replay(session_dir: str | None, accept_rollback: bool,
         for difference in report.differences:
             say(difference, err=True)
         raise Refusal(f"replay differs from the log ({len(report.differences) - 1}"
-                                   f" step(s))")
+                      f" step(s))")
     was = "" if report.state_file == "ok" else f" (it was: {report.state_file})"
     done = "rewritten" if report.rewritten else "already matches"
     say(f"replayed {report.n} command(s): every state matches the log; "

@@ -264,6 +264,151 @@ def rules_text(rules: Iterable[str]) -> str:
     return ", ".join(plain_steps(str(r)) for r in rules)
 
 
+# --- sessions: the text views of `warpress play` -------------------------------------------
+
+#: the keys of a view's records that name the record (the first given heads its line)
+_HEADS = ("id", "radar", "kind", "zone")
+#: the view keys printed as sections of records, in this order (others after them)
+_SECTIONS = ("fighters", "counters", "markers", "searchlights", "bombers", "pieces")
+
+
+def blank(value) -> bool:
+    """Nothing worth printing: None, False, an empty list or text (0 is a value: facing 0)."""
+    return value is None or value is False or value == [] or value == "" or value == {}
+
+
+def shown_value(value) -> str:
+    """A JSON value as a person reads it: lists and objects without brackets and quotes."""
+    if isinstance(value, list):
+        return ", ".join(shown_value(v) for v in value)
+    if isinstance(value, dict):
+        return ", ".join(f"{k} {shown_value(v)}" for k, v in value.items())
+    if value is True:
+        return "yes"
+    return str(value)
+
+
+def reason_text(reason) -> str:
+    """A reason of a summary: text, or ``{"text", "rules"}`` shown as ``text  [rules]``."""
+    if not isinstance(reason, dict):
+        return str(reason)
+    rules = f"  [{rules_text(reason['rules'])}]" if reason.get("rules") else ""
+    return f"{reason.get('text', '')}{rules}"
+
+
+def announcement_line(note: dict) -> str:
+    """An announcement's JSON as ``turn N PHASE: text  [rules]``."""
+    phase = f" {note['phase']}" if note.get("phase") else ""
+    return f"turn {note['turn']}{phase}: {reason_text(note)}"
+
+
+def summary_lines(summary) -> list[str]:
+    if not summary:
+        return []
+    lines = [f"game over: {summary.get('result', '')}".rstrip()]
+    if summary.get("winner"):
+        lines[0] += f" for {summary['winner']}"
+    lines += [f"  {reason_text(reason)}" for reason in summary.get("reasons", [])]
+    lines += [f"  {key}: {shown_value(value)}" for key, value in summary.items()
+              if key not in ("result", "reasons", "winner") and not blank(value)]
+    return lines
+
+
+def item_line(record: dict, fields=None) -> str:
+    """One record of a view as ``ID: key value, ...``; ``fields`` maps a key to the game's
+    text for its value (Nightfighter's facing: ``NW (5)``)."""
+    head = next((str(record[k]) for k in _HEADS if record.get(k) not in (None, "")), "?")
+    fields = fields or {}
+    shown = [f"{key} {fields[key](value) if key in fields else shown_value(value)}"
+             for key, value in record.items()
+             if key not in _HEADS[:2] and not blank(value) and str(value) != head]
+    return f"  {head}: {', '.join(shown)}" if shown else f"  {head}"
+
+
+def view_lines(view: dict, fields=None) -> list[str]:
+    """The text of a session view: where the game stands, what is due, its records."""
+    title = view.get("title") or view.get("scenario") or ""
+    turns = f" of {view['turns']}" if view.get("turns") else ""
+    phase = view.get("phase_name") or view.get("phase")
+    acting = f" ({view['acting']} acts)" if view.get("acting") else ""
+    lines = [f"{view.get('game', '')}: {title}, turn {view.get('turn')}{turns}, "
+             f"phase {phase}{acting}"]
+    due = view.get("due")
+    if due and not view.get("over"):
+        lines.append(f"due: {due['kind']} by {due['side']}"
+                     f"{'  [' + rules_text(due['rules']) + ']' if due.get('rules') else ''}")
+    if not view.get("over"):
+        lines.append(f"you may: {', '.join(view.get('awaiting') or []) or 'nothing'}")
+    for key in ("score", "rolled", "points", "control", "tracks"):
+        if not blank(view.get(key)):
+            lines.append(f"{key}: {shown_value(view[key])}")
+    keys = [k for k in _SECTIONS if view.get(k)] + [
+        k for k, v in view.items() if k not in _SECTIONS and isinstance(v, list) and v
+        and all(isinstance(r, dict) for r in v) and k != "announcements"]
+    for key in keys:
+        lines.append(f"{key}:")
+        lines += [item_line(record, fields) for record in view[key]]
+    if view.get("announcements"):
+        lines.append("this turn:")
+        lines += [f"  {announcement_line(note)}" for note in view["announcements"]]
+    return lines + summary_lines(view.get("summary"))
+
+
+def log_line(record: dict, shown: dict, typed=None) -> str:
+    """One session log record as a line; ``shown``: the game's text for some arguments
+    (Nightfighter's facing ``NW (5)``), the others as typed; ``typed(name, args)``: a
+    command as the command line takes it (``move n4 0504``)."""
+    kind = record.get("type")
+    when = record.get("time", "")
+    if kind == "session":
+        folder = f" (folder {record['folder']})" if record.get("folder") else ""
+        agents = record.get("agents") or {}
+        played = "".join(f" --agent {side}={name}" for side, name in sorted(agents.items()))
+        return (f"{when}  new {record.get('game')}{folder} scenario {record.get('scenario')} "
+                f"seed {record.get('seed')}{played} (warpress {record.get('warpress')})")
+    if kind == "reveal":
+        return f"{when}  reveal after command {record.get('n')}"
+    if kind == "undo":
+        return f"{when}  undo: back to command {record.get('n')}"
+    if kind == "rollback":
+        return (f"{when}  rollback accepted after command {record.get('n')}: this machine had "
+                f"seen {record.get('lines')} lines, head {str(record.get('head'))[:16]}")
+    args = {k: shown[k](v) if k in shown else v for k, v in (record.get("args") or {}).items()}
+    if typed is not None:
+        command = typed(record.get("command"), args)
+    else:
+        command = " ".join([str(record.get("command")), *(f"{k}={v}" for k, v in args.items())])
+    text = f"{when}  {record.get('n'):>3} {command}".rstrip()
+    if record.get("agent"):
+        text += f"  (agent {record['agent']})"
+    if record.get("result") == "refused":
+        return f"{text}  REFUSED: {record.get('message')}"
+    return text
+
+
+def decision_lines(decision: dict, limit: int = 40) -> list[str]:
+    """The decision due and its legal answers, each as the command that makes it (its
+    ``command``), at most ``limit`` answers per option."""
+    rules = f"  [{rules_text(decision['rules'])}]" if decision.get("rules") else ""
+    lines = [f"{decision['prompt']}{rules}"]
+    for option in decision["options"]:
+        actions = option.get("actions", [])
+        if len(actions) == 1:
+            lines.append(f"  {_action_text(actions[0])}")
+            continue
+        lines.append(f"  {option['label']}:" + ("" if actions else " nothing"))
+        lines += [f"    {_action_text(action)}" for action in actions[:limit]]
+        if len(actions) > limit:
+            lines.append(f"    ... and {len(actions) - limit} more (--json lists them)")
+    return lines
+
+
+def _action_text(action: dict) -> str:
+    text = action.get("command") or " ".join(
+        [action["action"], *(str(v) for v in action["args"].values())])
+    return f"{text}  ({action['note']})" if action.get("note") else text
+
+
 # --- progress on a terminal -------------------------------------------------------------------
 
 

@@ -3,7 +3,9 @@
     python benchmarks/bench.py            # everything
     python benchmarks/bench.py engine     # lookups from a cold start, battle odds
     python benchmarks/bench.py kits       # counters, cards, a tiled map, build all
+    python benchmarks/bench.py play       # legal moves, random games, session commands
     python benchmarks/bench.py exports    # PNG pages, export all as pieces, vassal, tts
+    python benchmarks/bench.py balance    # playouts a second, 1 and 2 processes, MCTS
 
 Prints the median wall time over several runs and the peak memory of each job,
 with the target it is held to. Record the figures in BENCHMARKS.md.
@@ -13,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -281,10 +284,185 @@ def bench_exports(runs: int) -> None:
         shutil.rmtree(out, ignore_errors=True)
 
 
+#: A 60 x 60 map of mixed terrain with one unit of 12 MP in the middle and enemies around:
+#: the legal-moves job of the play engine (a unit's moves under 10 ms).
+BIG_MAP = """\
+game: {id: big, name: Big map, kind: hex, players: "2", dice: [d6], rule: "1",
+       sides: [{id: a, name: A}, {id: b, name: B}]}
+hex_maps:
+  - {id: map, name: Map, columns: {count: 60, pad: 2}, rows: {count: 60, pad: 2},
+     hex_id: "{col}{row}", terrain: clear, rule: "1",
+     features: [FEATURES]}
+terrain:
+  - {id: clear, movement: 1, rule: "1"}
+  - {id: forest, movement: 2, rule: "1"}
+  - {id: rough, movement: 3, rule: "1"}
+  - {id: river, movement: 1, rule: "1"}
+units:
+  - {id: mover, side: a, type: armour, stats: {attack: 6, defence: 4, move: 12}, rule: "1"}
+  - {id: foe, side: b, type: infantry, count: 8, stats: {attack: 3, defence: 3, move: 3},
+     rule: "1"}
+setup:
+  - {id: s, rule: "1", place: [{unit: mover, hex: "3030"}, FOES]}
+tracks: [{id: turn, values: [1], start: 1, rule: "1"}]
+sequence: [{id: move, order: 1, who: a, do: move, rule: "1"}]
+play: {turns: {track: turn}, zoc: {kind: stop}}
+"""
+
+
+def big_map_game(folder: Path):
+    """The 60 x 60 game of ``BIG_MAP``, written to ``folder`` and loaded: terrain drawn from
+    a fixed seed, a river of 40 hexsides, eight enemies around the mover."""
+    import random
+
+    from warpress.engine.loader import load_game
+
+    rng = random.Random(60)
+    hexes = [f"{c:02d}{r:02d}" for c in range(1, 61) for r in range(1, 61)]
+    forest = sorted(rng.sample(hexes, 900))
+    rough = sorted(rng.sample(sorted(set(hexes) - set(forest)), 400))
+    river = ", ".join(f'"{c:02d}{r:02d}/{c + 1:02d}{r:02d}"' for c, r in
+                      ((20 + k // 2, 10 + k) for k in range(40)))
+    features = (f"{{id: woods, kind: terrain, terrain: forest, rule: '1', hexes: {forest}}}, "
+                f"{{id: hills, kind: terrain, terrain: rough, rule: '1', hexes: {rough}}}, "
+                f"{{id: river, kind: river, rule: '1', hexsides: [{river}]}}")
+    foes = ", ".join(f'{{unit: foe, hex: "{h}"}}' for h in
+                     ("2425", "3624", "2636", "3537", "3022", "3038", "2230", "3830"))
+    text = BIG_MAP.replace("FEATURES", features).replace("FOES", foes).replace("'", '"')
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "game.yaml").write_text(text, encoding="utf-8")
+    return load_game(str(folder / ""))
+
+
+def bench_play(runs: int) -> None:
+    from dataclasses import replace
+
+    from warpress.engine.agents import RandomAgent, playout
+    from warpress.engine.loader import load_game
+    from warpress.engine.play.game import HexRules
+    from warpress.engine.play.movement import reach
+    from warpress.engine.play.sequence import phase
+    from warpress.starter.new import new_game
+
+    print("\n| play job | median | peak memory | target | note |\n|---|---|---|---|---|")
+    work = Path(tempfile.mkdtemp(prefix="warpress-play-"))
+    rules = HexRules()
+    big = big_map_game(work / "big")
+    start = rules.new(big, None, None).state
+    piece, move = start.piece("mover"), phase(big, "move")
+
+    def moves() -> int:
+        return len(reach(big, replace(start), piece, move).costs)  # a fresh position: no memo
+
+    seconds, peak = timed_call(moves, max(runs, 20))
+    row("legal moves of a 12-MP unit, 60 x 60 map (in process)", seconds, peak, "< 10 ms",
+        f"{moves()} hexes reached")
+    starter = load_game(str(new_game(str(work / "starter")).folder))
+    seeds = iter(range(10**6))
+
+    def one_game() -> int:
+        return len(playout(starter, rules, next(seeds), RandomAgent()).actions)
+
+    seconds, peak = timed_call(one_game, max(runs, 20))
+    row("one random game of the starting game (in process)", seconds, peak, "< 1 s",
+        f"{one_game()} decisions")
+    session = work / "session"
+    subprocess.run([*warpress(), "play", "new", str(work / "starter"), "--seed", "5",
+                    "--session", str(session)], capture_output=True, check=True)
+    lookup = [*warpress(), *LOOKUPS["midway"]]
+    subprocess.run(lookup, capture_output=True, check=False)
+    base, _peak, _out = timed_process(lookup, max(runs, 5))
+    for label, args in (("play status", ["play", "status"]),
+                        ("play moves n4", ["play", "moves", "n4"]),
+                        ("play move (refused: moved)", ["play", "move", "n4", "0504"])):
+        seconds, peak, out = timed_process([*warpress(), *args, "--session", str(session)],
+                                           max(runs, 5))
+        row(f"{label} (cold process)", seconds, peak, f"< 2x a cold lookup ({2 * base:.3f} s)",
+            out[:40])
+    shutil.rmtree(work, ignore_errors=True)
+
+
+def cpu_rate(fn: Callable[[int], object], n: int, runs: int) -> tuple[float, float]:
+    """(calls a second of CPU, calls a second of wall time), the best of ``runs`` rounds of
+    ``n`` calls ``fn(i)``."""
+    fn(0)
+    cpu, wall = [], []
+    for _ in range(runs):
+        c, w = time.process_time(), time.perf_counter()
+        for i in range(n):
+            fn(i)
+        cpu.append(n / (time.process_time() - c))
+        wall.append(n / (time.perf_counter() - w))
+    return max(cpu), max(wall)
+
+
+def balance_process(game: Path, games: int, jobs: int, out: Path) -> tuple[float, float, str]:
+    """(wall seconds, peak RSS MiB, a note with the CPU time) of ``warpress balance`` in a
+    fresh process; the peak is the largest of the command and its worker processes, the CPU
+    time theirs together (RUSAGE_CHILDREN)."""
+    args = [*warpress(), "balance", str(game), "--games", str(games), "--units", "0",
+            "--jobs", str(jobs), "--out", str(out), "--json"]
+    shutil.rmtree(out, ignore_errors=True)
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    child = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    _stdout, stderr = child.communicate()
+    seconds = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+    note = (f"CPU {cpu:.1f} s ({games / cpu:.0f} games a CPU second)" if child.returncode == 0
+            else f"exit {child.returncode}: {stderr[-200:]}")
+    return seconds, max(after.ru_maxrss, before.ru_maxrss) / 1024, note
+
+
+def bench_balance(runs: int) -> None:
+    import random as random_module
+
+    from warpress.balance.run import Job, play_one
+    from warpress.engine.agents import MctsAgent, Seen
+    from warpress.engine.dice import GivenDice
+    from warpress.engine.loader import load_game
+    from warpress.engine.play.game import HexRules
+    from warpress.starter.new import new_game
+
+    load = os.getloadavg()[0]
+    print("\n| balance job | rate | target | note |\n|---|---|---|---|")
+    work = Path(tempfile.mkdtemp(prefix="warpress-balance-"))
+    folder = new_game(str(work / "starter")).folder
+    for agent, n, target in (("random", 200, ">= 100 games/s a core"), ("greedy", 4, "—")):
+        job = Job(str(folder), None, (("north", agent), ("south", agent)))
+        cpu, wall = cpu_rate(lambda i, job=job: play_one(job, i), n, max(1, runs // 2))
+        print(f"| {agent} games of the starting game, one core, invariants checked (in "
+              f"process) | {cpu:.1f} games/s CPU, {wall:.1f} wall | {target} | load "
+              f"{load:.1f} |", flush=True)
+    game = load_game(str(folder))
+    rules = HexRules()
+    position = rules.new(game, None, GivenDice([1])).state
+    decision = rules.decision(game, position)
+    agent = MctsAgent()
+    cpu, wall = cpu_rate(lambda i: agent.choose(Seen(game, rules, position, decision),
+                                                random_module.Random(i)), 3, max(1, runs // 2))
+    print(f"| MCTS decisions (budget {agent.budget} steps, depth {agent.depth}), the starting "
+          f"game's first | {cpu:.2f} decisions/s CPU, {wall:.2f} wall | — | |", flush=True)
+    rates = {}
+    for jobs in (1, 2):
+        seconds, peak, note = balance_process(folder, 2000, jobs, work / f"out{jobs}")
+        rates[jobs] = 2000 / seconds
+        print(f"| `warpress balance --games 2000 --units 0 --jobs {jobs}` (fresh process) | "
+              f"{rates[jobs]:.0f} games/s wall ({seconds:.1f} s) | — | {note}; peak RSS "
+              f"{peak:.0f} MiB; load {os.getloadavg()[0]:.1f} |", flush=True)
+    print(f"| scaling 1 -> 2 processes | x{rates[2] / rates[1]:.2f} | — | |")
+    seconds, peak, note = balance_process(folder, 10_000, 2, work / "out10k")
+    print(f"| `warpress balance --games 10000 --units 0 --jobs 2` (fresh process) | "
+          f"{seconds:.1f} s, {peak:.0f} MiB peak RSS | < 120 s, < 500 MB | {note}; load "
+          f"{os.getloadavg()[0]:.1f} |", flush=True)
+    shutil.rmtree(work, ignore_errors=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("what", nargs="?", default="all",
-                        choices=["all", "engine", "kits", "exports"])
+                        choices=["all", "engine", "kits", "exports", "play", "balance"])
     parser.add_argument("--runs", type=int, default=5, help="runs per job (median reported)")
     args = parser.parse_args()
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores, runs={args.runs}")
@@ -294,6 +472,10 @@ def main() -> None:
         bench_kits(args.runs)
     if args.what in ("all", "exports"):
         bench_exports(args.runs)
+    if args.what in ("all", "play"):
+        bench_play(args.runs)
+    if args.what in ("all", "balance"):
+        bench_balance(args.runs)
 
 
 if __name__ == "__main__":

@@ -16,7 +16,15 @@ from ..engine.terrain import game_names
 from ..output import rules_text
 from .aids import BODY, CELL, HEAD, LEADING, SMALL, Block, heading, text_lines
 from .fonts import text_width, wrap
-from .hexmap import hexside_swatch, path_swatch, point_symbol, terrain_looks, terrain_swatch
+from .hexmap import (
+    POINT_KINDS,
+    feature_swatch,
+    hexside_swatch,
+    path_swatch,
+    point_symbol,
+    terrain_looks,
+    terrain_swatch,
+)
 from .marks import dagger
 from .primitives import Group, Primitive, Rect, Text
 
@@ -58,7 +66,21 @@ def combat_text(entry: TerrainEffect, hexside: bool) -> str:
         parts.append(f"defence {_times(entry.defence)}")
     if entry.attack is not None:
         parts.append(f"attack {_times(entry.attack)} for a unit attacking across")
+    if parts and entry.side is not None:
+        parts.append(f"for {entry.side} defenders only")
     return "; ".join(parts) or "no effect"
+
+
+def _in_hex_swatch(game: Game, kind: str) -> list[Primitive]:
+    """How a feature kind in a hex looks on the map: its point symbol (city, town, ...), or
+    the outline the map draws for the first feature of that kind."""
+    if kind in POINT_KINDS:
+        return point_symbol(kind, 5, 3, 5.0)
+    for hex_map in game.hex_maps:
+        for feature in hex_map.features:
+            if feature.kind == kind and feature.hexes:
+                return feature_swatch(feature, hex_map)
+    return []
 
 
 def _drawn_feature(game: Game, kind: str, key: str):
@@ -88,7 +110,7 @@ def terrain_chart(game: Game, width: float) -> Iterator[Block]:
             swatch = path_swatch(entry.id, _drawn_feature(game, entry.id, "path"))
             kind = "line"
         elif entry.id in names.features and entry.id not in names.terrains:
-            swatch = point_symbol(entry.id, 5, 3, 5.0)
+            swatch = _in_hex_swatch(game, entry.id)
             kind = "in the hex"
         else:
             look = looks.get(entry.id)
@@ -140,6 +162,15 @@ def _row(items: list[Primitive], swatch, cells: list[str], widths: list[float], 
     return y + h
 
 
+#: when the stacking limits hold in play (``play.stacking.when``), as the chart says it
+STACKING_WHEN = {"move": ", even passing through", "end-of-move": " at the end of a move",
+                 "end-of-phase": " at the end of a phase"}
+
+
+def _when(game: Game) -> str:
+    return STACKING_WHEN[game.play.stacking.when] if game.play is not None else ""
+
+
 def stacking_chart(game: Game, width: float) -> Iterator[Block]:
     """The stacking limits, one line each with its rule."""
     if not game.stacking:
@@ -152,7 +183,8 @@ def stacking_chart(game: Game, width: float) -> Iterator[Block]:
                  else "in a hex")
         whose = f" ({limit.side})" if limit.side else ""
         text = (f"At most {limit.limit} {limit.of if limit.limit != 1 else limit.of[:-1]}"
-                f"{whose} {where}{dagger(limit.is_assumed)}  [{rules_text(limit.rule) or '–'}]")
+                f"{whose} {where}{_when(game)}{dagger(limit.is_assumed)}  "
+                f"[{rules_text(limit.rule) or '–'}]")
         lines, used = text_lines(text, 0, y, SMALL * 1.1, width)
         items.extend(lines)
         y += used

@@ -729,6 +729,12 @@ def hexside_swatch(kind: str, feature: Feature | None = None) -> list[Primitive]
     return [Line(0, 3, 10, 3, s) for s in hexside_styles(kind, feature)]
 
 
+def feature_swatch(feature: Feature, hex_map: HexMap) -> list[Primitive]:
+    """A feature's look in a 10x6 mm box, as ``hex_map`` draws it (its symbol, its line, or
+    its outline in its colour): the legend's and the terrain chart's swatch."""
+    return _feature_swatch(feature, overlay_colours(hex_map).get(feature.id or ""))
+
+
 def _feature_swatch(feature: Feature, ink: str | None) -> list[Primitive]:
     symbol = symbol_of(feature)
     if symbol:

@@ -322,15 +322,20 @@ def _unique(rules: Sequence[str]) -> tuple[str, ...]:
 
 @dataclass(frozen=True)
 class Fighter:
-    """A unit in the combat, with the hex it attacks from (if given)."""
+    """A unit in the combat, with the hex it attacks from (if given); a session's piece
+    carries its own ``label`` (its piece id) and the multipliers that conditions and supply
+    put on it (``times``: (by, why, rules))."""
 
     unit: Unit
     hex: str | None
     reduced: bool = False  # on its reduced face (``reduced=ID``): its ``back`` stats count
+    label: str | None = None
+    times: tuple[tuple[Fraction, str, tuple[str, ...]], ...] = ()
 
     @property
     def shown(self) -> str:
-        return f"{self.unit.id} (reduced)" if self.reduced else self.unit.id
+        name = self.label or self.unit.id
+        return f"{name} (reduced)" if self.reduced else name
 
 
 def _number(value: Any) -> Fraction | None:
@@ -434,14 +439,28 @@ class Tally:
 
 def tally(game: Game, table: Table, args: dict[str, Any]) -> tuple[Tally, str]:
     """Sum, multiply and collect the shifts; the value shown for the column (``7:4``)."""
-    form = table.crt
-    assert form is not None
     reduced = _reduced(args, args["attacker"], args["defender"])
     attackers = _fighters(game, "attacker", args["attacker"], allow_hex=True, reduced=reduced)
     defenders = _fighters(game, "defender", args["defender"], allow_hex=False, reduced=reduced)
     _sides(game, attackers, defenders)
+    return tally_fighters(game, table, attackers, defenders, args.get("hex"),
+                          args.get("shift") or 0)
+
+
+def _applies(effect: Effect, defenders: list[Fighter]) -> bool:
+    """Whether a chart entry's combat effect counts: one with ``side`` helps only that
+    side's defenders."""
+    side = effect.entry.side
+    return side is None or bool(defenders) and all(f.unit.side == side for f in defenders)
+
+
+def tally_fighters(game: Game, table: Table, attackers: list[Fighter],
+                   defenders: list[Fighter], target: str | None,
+                   extra_shift: int = 0) -> tuple[Tally, str]:
+    """:func:`tally` over fighters given as they are (a session's pieces)."""
+    form = table.crt
+    assert form is not None
     t = Tally(lines=[], rules=[*table.rule, *form.rule], shifts=[], multipliers=[])
-    target = args.get("hex")
     hex_map = map_of(game, target, "hex") if target else None
     parts = []
     crossing: list[list[Effect]] = []
@@ -459,24 +478,43 @@ def tally(game: Game, table: Table, args: dict[str, Any]) -> tuple[Tally, str]:
             if grid_of(hex_map).distance(f.hex, target) != 1:
                 raise BadInput(f"attacker {quote(f.unit.id + '@' + f.hex)} is not next to hex "
                                f"{quote(target)}")
-            side_effects = hexside_effects(game, hex_map, f.hex, target)
+            side_effects = [e for e in hexside_effects(game, hex_map, f.hex, target)
+                            if _applies(e, defenders)]
         crossing.append(side_effects)
         part = f"{f.shown} {shown(strength)}"
+        for by, why, rules in f.times:
+            strength *= by
+            part += f" x{shown(by)} ({why}{_bracket(list(rules))})"
+            t.rules.extend(rules)
+            t.multipliers.append({"unit": f.label or f.unit.id, "of": "attack",
+                                  "by": shown(by), "from": why, "rules": list(rules)})
         for effect in side_effects:
             if effect.entry.attack is not None:
                 by = Fraction(str(effect.entry.attack))
                 strength *= by
                 part += f" x{shown(by)} ({effect.why}{_bracket(_rules_of(effect))})"
                 t.rules.extend(_rules_of(effect))
-                t.multipliers.append({"unit": f.unit.id, "of": "attack", "by": shown(by),
-                                      "from": effect.why, "rules": _rules_of(effect)})
+                t.multipliers.append({"unit": f.label or f.unit.id, "of": "attack",
+                                      "by": shown(by), "from": effect.why,
+                                      "rules": _rules_of(effect)})
         t.attack += strength
         parts.append(part)
     t.lines.append(f"attack {shown(t.attack)}: {' + '.join(parts)}")
-    t.defence = sum((_strength(f, form.defence, "defender") for f in defenders), Fraction(0))
-    here = hex_effects(game, hex_map, target) if hex_map is not None else []
-    line = f"defence {shown(t.defence)}: " + " + ".join(
-        f"{f.shown} {shown(_strength(f, form.defence, 'defender'))}" for f in defenders)
+    here = ([e for e in hex_effects(game, hex_map, target) if _applies(e, defenders)]
+            if hex_map is not None else [])
+    pieces = []
+    for f in defenders:
+        strength = _strength(f, form.defence, "defender")
+        part = f"{f.shown} {shown(strength)}"
+        for by, why, rules in f.times:
+            strength *= by
+            part += f" x{shown(by)} ({why}{_bracket(list(rules))})"
+            t.rules.extend(rules)
+            t.multipliers.append({"unit": f.label or f.unit.id, "of": "defence",
+                                  "by": shown(by), "from": why, "rules": list(rules)})
+        t.defence += strength
+        pieces.append(part)
+    line = f"defence {shown(t.defence)}: " + " + ".join(pieces)
     for effect in here:
         if effect.entry.defence is not None:
             by = Fraction(str(effect.entry.defence))
@@ -490,7 +528,7 @@ def tally(game: Game, table: Table, args: dict[str, Any]) -> tuple[Tally, str]:
     t.lines.append(line)
     if hex_map is None:
         t.lines.append("no hex given: no terrain effects")
-    _shifts(t, here, attackers, crossing, args.get("shift") or 0, target)
+    _shifts(t, here, attackers, crossing, extra_shift, target)
     if form.method == "odds":
         return t, f"{shown(t.attack)}:{shown(t.defence)}"
     return t, f"{shown(t.attack - t.defence):+}"
@@ -539,12 +577,7 @@ def combat_ref_table(game: Game, table: Table) -> RefTable:
               Input(ROLL_KEY, "roll", help="Die roll", die=table.dice or "d6"))
 
     def work(args: dict[str, Any]) -> tuple[Tally, Column, dict[str, Any]]:
-        t, text = tally(game, table, args)
-        head = ("odds" if form.method == "odds" else "difference")
-        found = find_column(form, _combat_value(form, t), f"{head} {text}", t.shift)
-        extra = {"attack": shown(t.attack), "defence": shown(t.defence), head: text,
-                 "shift": t.shift, "shifts": t.shifts, "multipliers": t.multipliers}
-        return t, found, extra
+        return tally_column(form, *tally(game, table, args))
 
     def resolve(game_: Game, args: dict[str, Any], dice: Dice) -> Answer:
         t, found, extra = work(args)
@@ -559,6 +592,17 @@ def combat_ref_table(game: Game, table: Table) -> RefTable:
                     rules=table.rule, inputs=inputs, results=("column", RESULT, "meaning"),
                     resolve=resolve, odds_field=RESULT, odds=odds, errata=table.errata,
                     whole_text=True)
+
+
+def tally_column(form: CombatForm, t: Tally,
+                 text: str) -> tuple[Tally, Column, dict[str, Any]]:
+    """A tally's column and what the answer reports of it (attack, defence, odds or
+    difference, shifts, multipliers)."""
+    head = "odds" if form.method == "odds" else "difference"
+    found = find_column(form, _combat_value(form, t), f"{head} {text}", t.shift)
+    extra = {"attack": shown(t.attack), "defence": shown(t.defence), head: text,
+             "shift": t.shift, "shifts": t.shifts, "multipliers": t.multipliers}
+    return t, found, extra
 
 
 def _combat_value(form: CombatForm, t: Tally) -> Fraction | None:

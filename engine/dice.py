@@ -22,6 +22,7 @@ Game modules compute bigger distributions by dynamic programming over
 
 from __future__ import annotations
 
+import hashlib
 import random
 import re
 from collections import Counter
@@ -435,3 +436,10 @@ class _RandomDice:
     def roll(self, die: str, name: str = "roll") -> int:
         """Return a random result of ``die``."""
         return _random_roll(self._rng, die)
+
+
+def derived_seed(seed: int, n: int | str) -> int:
+    """The seed of step ``n`` of a game played from ``seed`` (0 is the set-up): a SHA-256
+    of ``f"{seed}:{n}"``, so a session replays exactly, independent of Python's hash
+    randomisation."""
+    return int.from_bytes(hashlib.sha256(f"{seed}:{n}".encode()).digest()[:8], "big")

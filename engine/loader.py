@@ -18,13 +18,13 @@ from pathlib import Path
 from . import limits
 from .errors import BadInput, DataError, Problem
 from .inputs import check_path_name, choices, quote
-from .model import SECTIONS, ExtraRecord, Game, GameInfo, GameStyle
+from .model import SECTIONS, ExtraRecord, Game, GameInfo, GameStyle, PlayRules
 from .notes import tell
 from .places import NotPrivate, cache_folder, private_place
 from .records import Frozen, frozen_record
 
 #: Sections that are one mapping (not lists of records).
-MAPPINGS = ("game", "style")
+MAPPINGS = ("game", "style", "play")
 
 GAMES_DIR = Path(__file__).resolve().parent.parent / "games"
 
@@ -268,6 +268,7 @@ def load_game_collecting(folder: Path, shown: str) -> tuple[Game | None, list[Pr
     info = _game_info(documents, folder, shown, problems)
     extra_names = info.sections if info else ()
     style = _mapping_section(documents, "style", GameStyle, problems) or GameStyle()
+    play = _mapping_section(documents, "play", PlayRules, problems)
     sections: dict[str, list] = {name: [] for name in (*SECTIONS, *extra_names)}
     for file_shown, data in documents:
         ctx = Context(file_shown)
@@ -286,7 +287,7 @@ def load_game_collecting(folder: Path, shown: str) -> tuple[Game | None, list[Pr
         return None, problems
     typed = {name: tuple(sections[name]) for name in SECTIONS}
     extra = {name: tuple(sections[name]) for name in extra_names}
-    game = Game(path=folder, info=info, extra=extra, style=style, **typed)
+    game = Game(path=folder, info=info, extra=extra, style=style, play=play, **typed)
     over = limits.check_game(game)
     if over:  # refused before any check or build works on it
         return None, problems + over

@@ -386,8 +386,9 @@ class Feature(Item):
     #: The other keys a feature may have (docs/data-format.md, hex_maps): drawing keys, then
     #: the keys the shipped games' procedures read. Any other key is a typo (``hexs``).
     EXTRA_KEYS = frozenset({
-        "symbol", "color", "line", "terrain", "hexsides", "path", "side", "center", "distance",
-        "facing", "direction", "labels", "capacity", "draw", "hexes_are", "columns", "rows"})
+        "symbol", "color", "line", "terrain", "hexsides", "side", "center", "distance",
+        "facing", "direction", "labels", "capacity", "draw", "hexes_are", "columns", "rows",
+        "path"})
     kind: str
     hexes: tuple[str, ...] = ()
     label: str | None = None
@@ -575,6 +576,7 @@ class TerrainEffect(Record):
     defence: float | None = None  # defence multiplier of the units in the hex
     attack: float | None = None  # attack multiplier of a unit attacking across (a hexside)
     default: bool = False  # serves every hex terrain that has no entry of its own
+    side: str | None = None  # its combat effects help only this side's defending units
 
 
 @frozen_record
@@ -614,24 +616,65 @@ class SetupItem(Record):
 
 @frozen_record
 class Phase(Record):
-    """Phase record (see docs/data-format.md)."""
+    """A phase of the sequence of play (docs/data-format.md, "sequence"). ``do`` makes it a
+    phase a session runs (docs/playing.md): what the acting side (``who``) may do in it."""
 
     OPEN = True
     order: int | None = None
     who: str | None = None
     steps: tuple[str, ...] = ()
     turns: Value = None
+    do: Literal["move", "rail", "combat", "replacements", "reinforcements", "roll",
+                "supply", "none"] | None = None
+    units: Selector | None = None  # only these units act in the phase (panzers, trains)
+    table: str | None = None  # ``do: roll``: the table rolled at the start of the phase
+    movement: MoveChange | None = None  # ``do: move``: how the phase changes movement
+
+
+@frozen_record
+class VictoryPoints(Item):
+    """Where victory points come from (``victory[].points``): hexes held (``hexes``,
+    ``features``, ``kinds``) worth ``vp`` each, or enemy units eliminated (``eliminated``: a
+    selector of the enemy's units) worth ``vp`` each, or ``per_step`` for each step lost."""
+
+    vp: int
+    hexes: tuple[str, ...] = ()
+    features: tuple[str, ...] = ()
+    kinds: tuple[str, ...] = ()
+    eliminated: Selector | None = None
+    per_step: bool = False
+
+
+@frozen_record
+class VictoryLevel(Item):
+    """A level of victory by margin: ``{margin: 10, result: decisive}``."""
+
+    margin: int
+    result: str
 
 
 @frozen_record
 class VictoryCondition(Record):
-    """VictoryCondition record (see docs/data-format.md)."""
+    """VictoryCondition record (see docs/data-format.md). ``check`` makes a session decide
+    it (docs/playing.md): ``hold`` (hexes held), ``points`` (victory points) or
+    ``eliminate`` (every enemy unit gone)."""
 
     when: str | None = None
     condition: str | None = None
     result: str | None = None
     side: str | None = None
     params: Mapping[str, Value] = _no_map()
+    check: Literal["hold", "points", "eliminate"] | None = None
+    at: Literal["end", "turn-end", "phase-end"] = "end"
+    turns: tuple[int, ...] = ()  # checked only at these turns (default: whenever ``at``)
+    hexes: tuple[str, ...] = ()  # ``hold``: these hexes ...
+    features: tuple[str, ...] = ()  # ... the hexes of these map features ...
+    kinds: tuple[str, ...] = ()  # ... or of every feature of these kinds
+    any: bool = False  # ``hold``: one of them is enough (default: all)
+    points: tuple[VictoryPoints, ...] = ()
+    target: int | None = None  # ``points``: a side with this many or more wins
+    levels: tuple[VictoryLevel, ...] = ()  # ``points`` at the end: result by margin
+    otherwise: str | None = None  # at the end, when no side meets it: ``draw`` or a side
 
 
 @frozen_record
@@ -667,6 +710,248 @@ class Check(Record):
     order: tuple[Value, ...] = ()  # monotone: the results from worst to best for the attacker
 
 
+# --- playing whole games (docs/playing.md) -----------------------------------------------
+
+
+@frozen_record
+class Selector(Item):
+    """Which units: of these ``types``, ``tags`` or ``units`` (ids), of a ``side``; a unit
+    matches when it meets every key given (an empty selector matches every unit)."""
+
+    types: tuple[str, ...] = ()
+    tags: tuple[str, ...] = ()
+    units: tuple[str, ...] = ()
+    side: str | None = None
+
+
+@frozen_record
+class MoveChange(Item):
+    """How a phase or a condition changes movement: ``allowance`` (MP set to), ``minus``
+    (MP less), ``times`` (MP multiplied, fractions dropped), ``hexes`` (at most this many
+    hexes entered, whatever they cost)."""
+
+    allowance: int | None = None
+    minus: int = 0
+    times: float | None = None
+    hexes: int | None = None
+
+
+@frozen_record
+class Place(Item):
+    """Hexes named by a rule: a map ``edge``, ``hexes``, the hexes of ``features`` (ids) or
+    of every feature of ``kinds``; ``owned`` keeps those the side controls, ``empty`` those
+    no unit occupies, ``supply`` those in supply (traced as the ``supply`` rules say)."""
+
+    edge: Literal["north", "south", "east", "west"] | None = None
+    hexes: tuple[str, ...] = ()
+    features: tuple[str, ...] = ()
+    kinds: tuple[str, ...] = ()
+    owned: bool = False
+    empty: bool = False
+    supply: bool = False
+    limit: int | None = None  # at most this many units placed in one hex in a phase
+
+
+@frozen_record
+class TurnRules(Item):
+    """How long the game lasts: the values of a turn ``track``, or ``count`` turns."""
+
+    track: str | None = None
+    count: int | None = None
+
+
+@frozen_record
+class RailRules(Item):
+    """Rail movement (``do: rail`` phases): along the map's line features of ``kind``; a
+    unit starts on one, moves only along it, each hex costs what the terrain chart's entry
+    for ``kind`` gives (default 1); ``allowance``: its MP (default: the unit's own)."""
+
+    kind: str = "railway"
+    allowance: int | None = None
+
+
+@frozen_record
+class MovementRules(Item):
+    """Movement (docs/playing.md, "Movement"): MP from the unit stat ``allowance``, costs from
+    the terrain chart; a unit never enters a hex an enemy unit holds."""
+
+    allowance: str = "move"
+    rail: RailRules | None = None
+
+
+@frozen_record
+class ZocRules(Item):
+    """Zones of control: ``kind`` none, ``stop`` (a unit entering an enemy ZOC stops) or
+    ``locking`` (and one that starts in it may not leave, but by retreat or advance)."""
+
+    kind: Literal["none", "stop", "locking"] = "none"
+    units: Selector | None = None  # the units that exert one (default: every unit)
+    leave_cost: int = 0  # MP to leave a hex in an enemy ZOC
+    zoc_to_zoc: bool = True  # may move straight from one enemy-ZOC hex into another
+    hexsides: tuple[str, ...] = ()  # hexside kinds a ZOC does not extend across (river)
+    terrain: tuple[str, ...] = ()  # terrains a ZOC does not extend into
+
+
+@frozen_record
+class StackingRules(Item):
+    """When the ``stacking`` limits are checked during play, and what an overstack does."""
+
+    when: Literal["move", "end-of-move", "end-of-phase"] = "end-of-move"
+    overstack: Literal["refuse", "eliminate"] = "refuse"
+
+
+@frozen_record
+class ResultEffect(Item):
+    """One effect of a combat result code (``results``): ``lose`` steps, ``eliminate``,
+    ``retreat`` ``hexes``, ``exchange`` (the defender loses ``steps``, then the attacker as
+    many steps, or at least as much printed strength), each for ``attacker`` or
+    ``defender``."""
+
+    lose: Literal["attacker", "defender"] | None = None
+    steps: int = 1
+    each: bool = False  # ``lose``: every unit of the side loses ``steps`` (default: the side)
+    eliminate: Literal["attacker", "defender"] | None = None
+    retreat: Literal["attacker", "defender"] | None = None
+    hexes: int = 1
+    exchange: Literal["steps", "strength"] | None = None
+
+
+@frozen_record
+class CombatRules(Item):
+    """Combat in ``do: combat`` phases: the CRT ``table``; ``declare`` each battle and
+    resolve it at once (``each``), or declare ``all`` first; ``results`` maps each result
+    code to its effects."""
+
+    table: str
+    declare: Literal["each", "all"] = "each"
+    mandatory: bool = False  # every unit in an enemy ZOC must attack or be attacked
+    results: Mapping[str, tuple[ResultEffect, ...]] = _no_map()
+
+
+@frozen_record
+class RetreatRules(Item):
+    """Retreats: who chooses the path (``owner`` or ``enemy``); each hex one farther from the
+    battle; what blocks it; what an end hex that would overstack does (``extend``: go on,
+    ``allowed``, or ``eliminate``); a unit that cannot retreat is eliminated."""
+
+    chooser: Literal["owner", "enemy"] = "owner"
+    blocked: tuple[Literal["enemy-units", "enemy-zoc", "prohibited"], ...] = (
+        "enemy-units", "enemy-zoc", "prohibited")
+    friendly_negates_zoc: bool = False  # an enemy-ZOC hex a friendly unit holds is open
+    overstack: Literal["extend", "allowed", "eliminate"] = "allowed"
+
+
+@frozen_record
+class AdvanceRules(Item):
+    """Advance after combat into the emptied defender's hex: up to ``units`` of the attacking
+    units (default: as many as stacking allows), ``hexes`` far (1: into the hex)."""
+
+    units: int | None = None
+    hexes: int = 1
+
+
+@frozen_record
+class SupplyEffects(Item):
+    """What being out of supply does: attack/defence multipliers, a movement change,
+    elimination after ``eliminate_after`` checks out of supply in a row."""
+
+    attack: float | None = None
+    defence: float | None = None
+    movement: MoveChange | None = None
+    eliminate_after: int | None = None
+
+
+@frozen_record
+class SupplyRules(Item):
+    """Supply (communication): a path from the unit to one of its side's ``sources``, at
+    most ``length`` hexes (or MP, with ``trace: mp``; none: any length), through no hex
+    ``blocked`` (enemy units, enemy ZOC unless a friendly unit holds it)."""
+
+    sources: Mapping[str, tuple[Place, ...]]
+    trace: Literal["hexes", "mp"] = "hexes"
+    length: int | None = None
+    blocked: tuple[Literal["enemy-units", "enemy-zoc", "prohibited"], ...] = (
+        "enemy-units", "enemy-zoc")
+    friendly_negates_zoc: bool = True
+    effects: SupplyEffects = field(default_factory=SupplyEffects)
+
+
+@frozen_record
+class ControlRules(Item):
+    """Which hexes are held (the side whose unit was last in it): those of ``features``,
+    of every feature of ``kinds``, ``hexes``, or ``all``; at the start ``initial`` holds
+    them unless a set-up unit stands in one."""
+
+    features: tuple[str, ...] = ()
+    kinds: tuple[str, ...] = ()
+    hexes: tuple[str, ...] = ()
+    all: bool = False
+    initial: str | None = None
+
+
+@frozen_record
+class PlayRules(Item):
+    """The ``play`` mapping: the switches a session plays a hex-and-counter game by
+    (docs/playing.md). The sequence, conditions, replacements, reinforcements and victory
+    are sections of their own."""
+
+    turns: TurnRules
+    movement: MovementRules = field(default_factory=MovementRules)
+    zoc: ZocRules = field(default_factory=ZocRules)
+    stacking: StackingRules = field(default_factory=StackingRules)
+    combat: CombatRules | None = None
+    retreat: RetreatRules = field(default_factory=RetreatRules)
+    advance: AdvanceRules | None = None
+    supply: SupplyRules | None = None
+    control: ControlRules = field(default_factory=ControlRules)
+
+
+@frozen_record
+class Condition(Record):
+    """A condition in force on some turns (mud) or after a table's roll (rain): what it does
+    to movement and to attack and defence strengths, for one side's units or every unit."""
+
+    turns: tuple[int, ...] = ()
+    table: str | None = None
+    result: Value = None  # the result of ``table`` that brings it (its one result field)
+    side: str | None = None
+    movement: MoveChange | None = None
+    rail: bool = False  # the movement change applies to rail movement too
+    attack: float | None = None  # attack strengths multiplied (attacking units)
+    defence: float | None = None  # defence strengths multiplied
+
+
+@frozen_record
+class Replacement(Record):
+    """Replacement points a side receives in its ``do: replacements`` phases: each point
+    restores one step of a reduced unit on the map (``restore``, where ``restore_at``
+    allows), or brings an eliminated (or ``reserve``) unit back with one step at one of the
+    places ``at`` (``rebuild``)."""
+
+    side: str
+    points: int
+    turns: tuple[int, ...] = ()  # only on these turns (default: every turn)
+    restore: bool = True
+    restore_at: tuple[Place, ...] = ()  # where a unit may be restored (default: in supply)
+    rebuild: bool = True
+    at: tuple[Place, ...] = ()  # where a rebuilt unit is placed
+    units: Selector | None = None  # the units points may go to (default: every unit)
+    keep: bool = False  # points not spent are kept for a later turn
+
+
+@frozen_record
+class Reinforcement(Record):
+    """Units that arrive on ``turn``: placed by their side in its ``do: reinforcements``
+    phase at one of the places ``at`` (or at the start of the turn, into the pool ``to``,
+    from where replacements can rebuild them)."""
+
+    turn: int
+    units: tuple[str, ...]
+    at: tuple[Place, ...] = ()
+    to: str | None = None
+    steps: int | None = None  # arrives with this many steps (default: full)
+
+
 @frozen_record
 class ExtraRecord(Record):
     """A record of an extra section declared in ``game.sections``."""
@@ -693,6 +978,9 @@ SECTIONS: Mapping[str, type[Record]] = FrozenDict(
         "setup": SetupItem,
         "sequence": Phase,
         "victory": VictoryCondition,
+        "conditions": Condition,
+        "replacements": Replacement,
+        "reinforcements": Reinforcement,
         "sheets": Sheet,
         "checks": Check,
     }
@@ -721,10 +1009,14 @@ class Game(Frozen):
     setup: tuple[SetupItem, ...] = ()
     sequence: tuple[Phase, ...] = ()
     victory: tuple[VictoryCondition, ...] = ()
+    conditions: tuple[Condition, ...] = ()
+    replacements: tuple[Replacement, ...] = ()
+    reinforcements: tuple[Reinforcement, ...] = ()
     sheets: tuple[Sheet, ...] = ()
     checks: tuple[Check, ...] = ()
     extra: Mapping[str, tuple[ExtraRecord, ...]] = _no_map()
     style: GameStyle = field(default_factory=GameStyle)
+    play: PlayRules | None = None
 
     @property
     def id(self) -> str:

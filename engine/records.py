@@ -133,3 +133,19 @@ def frozen_record(cls: type[T] | None = None, /, *, kw_only: bool = True) -> Any
         return cls
 
     return wrap if cls is None else wrap(cls)
+
+
+def evolve(record: T, **changes: Any) -> T:
+    """``dataclasses.replace`` for a record, without going through ``__init__``: the fields
+    copied, ``changes`` put in, ``__post_init__`` run if the class has one. Values derived
+    and cached on the old record (``cached_property``) are not copied."""
+    cls = type(record)
+    plan = cls.__record_plan__  # type: ignore[attr-defined]
+    new = object.__new__(cls)
+    for name, _default, _factory in plan.fields:
+        _set(new, name, changes.pop(name) if name in changes else getattr(record, name))
+    if changes:
+        raise TypeError(f"{plan.name} has no field {next(iter(changes))!r}")
+    if plan.post_init:
+        new.__post_init__()  # type: ignore[attr-defined]
+    return new

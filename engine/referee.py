@@ -6,10 +6,11 @@ I/O and draws every random number from the ``Dice`` it is given, so the same sce
 and commands always give the same state (the session store in ``engine.session`` relies on
 that to replay a log).
 
-The store owns the files; the referee owns the rules. A game's folder holds its referee in
-``rules/session.py``, which names a class implementing :class:`Referee` ``REFEREE``; the CLI
-finds it with :func:`referee_for` (bound to the folder, never to the id; no
-``if game == ...``).
+The store owns the files; the rules own the game. A game's folder holds its own session
+rules in ``rules/session.py``, which names a class implementing :class:`Referee` ``REFEREE``;
+a game with a ``play`` mapping and no such file is played by the data-driven rules of
+``engine.play``. ``engine.rulesets.rules_for`` finds them (bound to the folder, never to the
+id; no ``if game == ...``).
 """
 
 from __future__ import annotations
@@ -19,9 +20,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
+from .decisions import ActionSpec, Decision
 from .dice import Dice
-from .errors import BadInput
 from .model import Game
+from .position import Position
 
 
 @dataclass(frozen=True)
@@ -66,82 +68,57 @@ MAP_FORMATS = ("svg", "png")
 
 
 class Referee(Protocol):
-    """What a game implements to be refereed automatically.
+    """What a game implements to be played in a session (``warpress play``): its rules.
 
-    All state objects are immutable; functions return new ones. A command the rules forbid
-    raises ``RuleViolation`` naming the rule, and bad input (unknown fighter, hex, command
-    arguments) raises ``BadInput``; in both cases the store keeps the old state.
+    The state is a :class:`~warpress.engine.position.Position`; functions return new ones.
+    A command the rules forbid raises ``RuleViolation`` naming the rule, and bad input
+    (unknown unit, hex, command arguments) raises ``BadInput``; in both cases the store keeps
+    the old position. A game with a ``play`` mapping and no ``rules/session.py`` is played by
+    the data-driven rules of ``engine.play`` (docs/playing.md).
     """
 
-    game_id: str
-    #: player command names this referee accepts, e.g. ("move", "search", ..., "end-turn")
+    #: the actions this game accepts, as the command line offers them (name, arguments,
+    #: options, help); ``commands`` are their names
+    actions: tuple[ActionSpec, ...]
     commands: tuple[str, ...]
+    #: whether a side's view hides part of the position (double-blind, hands); such rules
+    #: may also give ``determinise(game, view, side, rng) -> Position``: a position drawn at
+    #: random that agrees with ``view`` (``player_view`` of ``side``), which agents that look
+    #: ahead search instead of the position itself (engine/agents.py)
+    hidden: bool
     #: optional: how the text views print a field, by key (Nightfighter: facing -> "NW (5)")
     field_text: Mapping[str, Callable[[Any], str]]
-    #: optional: how ``referee log`` prints a command's argument as it was typed, by name
-    #: (Nightfighter: facing=NW -> "NW (5)"; a value that is no facing as typed)
+    #: optional: how ``play log`` prints a command's argument as it was typed, by name
     arg_text: Mapping[str, Callable[[Any], str]]
 
     def scenarios(self, game: Game) -> tuple[ScenarioInfo, ...]:
         """The shipped scenarios, the default first."""
 
-    def scenario_file(self, game: Game, name_or_path: str | None) -> Path:
+    def scenario_file(self, game: Game, name_or_path: str | None) -> Path | None:
         """The file of a scenario by shipped name or YAML path (``None``: the default), found
-        without reading it; BadInput if unknown."""
+        without reading it (None when the scenario is part of the game's data); BadInput if
+        unknown."""
 
     def load_scenario(self, game: Game, name_or_path: str | None) -> Any:
         """A scenario by shipped name or YAML path (``None``: the default). BadInput if unknown
         or invalid (file:line: key: message)."""
 
     def new(self, game: Game, scenario: Any, dice: Dice) -> Step:
-        """Set up and run the referee's phases up to the first one the player acts in."""
+        """Set up and run up to the first decision."""
 
-    def apply(self, game: Game, state: Any, command: str, args: Mapping[str, Any],
+    def apply(self, game: Game, state: Position, command: str, args: Mapping[str, Any],
               dice: Dice) -> Step:
-        """Run one player command, then the referee's phases up to the next player decision."""
+        """Run one command, then whatever follows by itself up to the next decision."""
 
-    def player_view(self, game: Game, state: Any) -> dict[str, Any]:
-        """JSON-ready: only what the player is entitled to know (rule 5.0)."""
+    def decision(self, game: Game, state: Position) -> Decision | None:
+        """The decision due and its legal answers (None once the game is over)."""
 
-    def referee_view(self, game: Game, state: Any) -> dict[str, Any]:
-        """JSON-ready: the whole truth (the umpire map), for ``reveal``."""
+    def player_view(self, game: Game, state: Position, side: str | None = None
+                    ) -> dict[str, Any]:
+        """JSON-ready: only what ``side`` (default: the player) is entitled to know."""
 
-    def summary(self, game: Game, state: Any) -> dict[str, Any] | None:
-        """``None`` while the game goes on; at the end the result and its reasons (4.1)."""
+    def referee_view(self, game: Game, state: Position) -> dict[str, Any]:
+        """JSON-ready: the whole truth, for ``reveal``."""
 
-    def dump(self, state: Any) -> dict[str, Any]:
-        """The whole state as JSON values (lists, dicts, str, int, bool, None)."""
-
-    def load(self, game: Game, data: Mapping[str, Any]) -> Any:
-        """The inverse of ``dump``; BadInput naming the key when ``data`` is not a state."""
-
-    def render_player_map(self, game: Game, state: Any, fmt: str = "svg") -> bytes:
-        """The player map as ``fmt`` ("svg" or "png") bytes, drawn from ``player_view`` only;
-        BadInput for a format the game cannot draw."""
-
-    def render_referee_map(self, game: Game, state: Any, fmt: str = "svg") -> bytes:
-        """The umpire map (every attacker) as ``fmt`` bytes."""
-
-
-def referee_for(game: Game) -> Referee:
-    """The referee of ``game``: ``REFEREE`` of ``rules/session.py`` in its folder, imported
-    only here, so that a plain ``lookup`` does not pay for it; BadInput listing the games
-    that have one."""
-    from .gamecode import import_part, missing
-
-    module = import_part(game, "rules.session")
-    if module is None:
-        have = ", ".join(_builtin_refereed()) or "none"
-        raise BadInput(f"game {game.id!r} has no automatic referee (have: {have})")
-    referee = getattr(module, "REFEREE", None)
-    if not isinstance(referee, type):
-        raise missing(game, "rules.session", "REFEREE", "the class of the game's referee")
-    return referee()
-
-
-def _builtin_refereed() -> list[str]:
-    """Built-in games whose folder has a ``rules/session.py`` (found, not imported)."""
-    from .loader import GAMES_DIR, builtin_games
-
-    return [name for name in builtin_games()
-            if (GAMES_DIR / name / "rules" / "session.py").is_file()]
+    def summary(self, game: Game, state: Position) -> dict[str, Any] | None:
+        """``None`` while the game goes on; at the end the result and its reasons."""

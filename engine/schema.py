@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from .convert import record_schema
-from .model import SECTIONS, ExtraRecord, GameInfo, GameStyle
+from .model import SECTIONS, ExtraRecord, GameInfo, GameStyle, PlayRules
 
 
 def game_file_schema() -> dict[str, Any]:
@@ -14,8 +14,10 @@ def game_file_schema() -> dict[str, Any]:
     record_schema(GameInfo, defs)
     record_schema(ExtraRecord, defs)
     record_schema(GameStyle, defs)
+    record_schema(PlayRules, defs)
     props: dict[str, Any] = {"game": {"$ref": "#/$defs/GameInfo"},
-                             "style": {"$ref": "#/$defs/GameStyle"}}
+                             "style": {"$ref": "#/$defs/GameStyle"},
+                             "play": {"$ref": "#/$defs/PlayRules"}}
     for name, cls in SECTIONS.items():
         record_schema(cls, defs)
         props[name] = {"type": "array", "items": {"$ref": f"#/$defs/{cls.__name__}"}}

@@ -29,7 +29,7 @@ A session is a directory (``--session DIR``) holding
 ``key``
     32 random bytes (hex), the per-session obfuscation key.
 ``.lock``
-    Locked exclusively (portalocker, non-blocking) by every command that writes: a second
+    Locked exclusively (``flock``, non-blocking) by every command that writes: a second
     one on the same session at the same time is refused as busy. ``status`` and ``log`` take
     no lock and write nothing in the folder (only the session's anchor, outside it), so they
     work in a folder the user cannot write: they read
@@ -116,21 +116,32 @@ import os
 import secrets
 import stat
 import zlib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-import portalocker
+try:  # an exclusive lock: the system's own on POSIX (no import cost), portalocker elsewhere
+    import fcntl
 
-from .dice import SeededDice
+    _BUSY: tuple[type[Exception], ...] = (BlockingIOError, PermissionError)
+except ImportError:  # pragma: no cover - Windows
+    fcntl = None
+    import portalocker
+
+    _BUSY = (getattr(portalocker, "LockException", OSError),)
+
+from .decisions import Decision
+from .dice import SeededDice, derived_seed
 from .errors import BadInput, RuleViolation
 from .inputs import quote
 from .model import Game
 from .notes import tell
 from .places import write_atomically
-from .referee import Referee, Step, referee_for
+from .position import Position
+from .referee import Referee, Step
+from .rulesets import rules_for
 
 LOG = "log.jsonl"
 STATE = "state.json"
@@ -176,14 +187,20 @@ def sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
+def public_head(records: list[dict[str, Any]]) -> str:
+    """A hash chained over the log's records without the position hashes they carry
+    (``hash``, and ``prev``, which covers them): two copies of a session share it exactly
+    when they hold the same lines, and it reveals nothing hidden in the position."""
+    head = ""
+    for record in records:
+        public = {k: v for k, v in record.items() if k not in ("hash", "prev")}
+        head = sha256(head.encode("ascii") + canonical(public))
+    return head
+
+
 def state_hash(dump: Mapping[str, Any]) -> str:
     """SHA-256 of a referee dump's canonical JSON (what the log records per step)."""
     return sha256(canonical(dump))
-
-
-def derived_seed(seed: int, n: int) -> int:
-    """The dice seed of step ``n``: a stable function of (seed, n)."""
-    return int.from_bytes(hashlib.sha256(f"{seed}:{n}".encode()).digest()[:8], "big")
 
 
 def _keystream(key: bytes, length: int) -> bytes:
@@ -397,10 +414,11 @@ _SCHEMA: dict[str, dict[str, tuple[Any, ...]]] = {
                 "hash": (str,), "time": (str,)},
     "reveal": {"n": (int,), "map": (bool,), "time": (str,)},
     "rollback": {"n": (int,), "lines": (int,), "head": (str,), "time": (str,)},
+    "undo": {"n": (int,), "hash": (str,), "time": (str,)},
 }
 _OPTIONAL: dict[str, dict[str, tuple[Any, ...]]] = {
-    "session": {"id": (str,), "folder": (str,)},
-    "command": {"message": (str,), "rule": (str, None)},
+    "session": {"id": (str,), "folder": (str,), "agents": (dict,)},
+    "command": {"message": (str,), "rule": (str, None), "agent": (str,)},
 }
 _KIND_NAMES = {int: "an integer", str: "a string", bool: "true or false", dict: "an object",
                None: "null"}
@@ -518,6 +536,11 @@ def _check_lines(log: _Log, chained: bool = True) -> list[int]:
                                  f"SHA-256 of line {number - 1} (a line was edited, deleted or "
                                  f"moved)")
         accepted = record["type"] == "session" or record.get("result") == "ok"
+        if record["type"] == "undo":
+            if len(steps) < 2:
+                raise SessionCorrupt(f"{log.path}:{number}: an undo with no command to take "
+                                     f"back")
+            steps.pop()
         expected = len(steps) if accepted else len(steps) - 1
         if record["n"] != expected:
             raise SessionCorrupt(f"{log.path}:{number}: n is {record['n']} where {expected} "
@@ -530,7 +553,7 @@ def _check_lines(log: _Log, chained: bool = True) -> list[int]:
 def _check_fields(path: Path, number: int, record: dict[str, Any]) -> None:
     kind = record.get("type")
     if kind not in _SCHEMA or (number == 1) != (kind == "session"):
-        allowed = "session" if number == 1 else "command, reveal or rollback"
+        allowed = "session" if number == 1 else "command, undo, reveal or rollback"
         raise SessionCorrupt(f"{path}:{number}: type: expected {allowed}, got "
                              f"{_shown(kind)}")
     fields = {**_SCHEMA[kind], **{k: v for k, v in _OPTIONAL.get(kind, {}).items()
@@ -583,30 +606,55 @@ def _append(log: _Log, record: dict[str, Any]) -> None:
 
 
 class _Lock:
-    """An exclusive, non-blocking lock (portalocker) on DIR/.lock, held until
-    :meth:`release`; BadInput "busy" when another command holds it, SessionUnwritable when
-    the folder cannot be written."""
+    """An exclusive, non-blocking lock on DIR/.lock (``fcntl.flock`` on POSIX, portalocker
+    elsewhere), held until :meth:`release`; BadInput "busy" when another command holds it,
+    SessionUnwritable when the folder cannot be written. Commands that only read take
+    none."""
 
     def __init__(self, directory: Path):
         path = directory / LOCK
         self.handle = os.fdopen(_open_file(path, os.O_RDWR | os.O_CREAT), "r+b")
         try:
-            portalocker.lock(self.handle, portalocker.LockFlags.EXCLUSIVE
-                             | portalocker.LockFlags.NON_BLOCKING)
-        except portalocker.LockException:
+            _lock(self.handle)
+        except _BUSY:
             self.handle.close()
-            raise BadInput(f"session {directory} is busy: another warpress referee command "
+            raise BadInput(f"session {directory} is busy: another warpress play command "
                            f"holds {path}; try again when it has finished") from None
 
     def release(self) -> None:
         if not self.handle.closed:
             try:
-                portalocker.unlock(self.handle)
+                _unlock(self.handle)
             finally:
                 self.handle.close()
 
 
+def _lock(handle) -> None:
+    if fcntl is not None:
+        fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    else:  # pragma: no cover - Windows
+        portalocker.lock(handle, portalocker.LockFlags.EXCLUSIVE
+                         | portalocker.LockFlags.NON_BLOCKING)
+
+
+def _unlock(handle) -> None:
+    if fcntl is not None:
+        fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
+    else:  # pragma: no cover - Windows
+        portalocker.unlock(handle)
+
+
 # --------------------------------------------------------------------------- scenario
+
+
+def game_ref(game: str) -> str:
+    """How a game is named to load it again in another process: a built-in or installed
+    id as is, a game folder by its absolute path."""
+    from .loader import builtin_games, entry_point_games
+
+    if game in builtin_games() or game in entry_point_games():
+        return game
+    return str(Path(game).resolve())
 
 
 def _game_fields(game: str, data: Game) -> dict[str, str]:
@@ -624,8 +672,9 @@ def session_game(header: Mapping[str, Any], named: str | None = None) -> Game:
     """The game a session plays, from its log's header. A shipped or installed game is
     loaded by its id. A game folder is opened only when the user names it (``named``, the
     command's ``--game DIR``: it must hold the game the session plays) or when the folder
-    the log names is trusted (``engine/trust.py``): a session folder handed over cannot
-    choose the code that runs when it is opened."""
+    the log names is trusted (``engine/trust.py``), or holds no Python at all (a game of
+    YAML alone): a session folder handed over cannot choose the code that runs when it is
+    opened."""
     from .loader import builtin_games, entry_point_games, load_cached
     from .trust import why_not
 
@@ -641,11 +690,19 @@ def session_game(header: Mapping[str, Any], named: str | None = None) -> Game:
             raise BadInput(f"the session plays the game {game_id!r}, which is neither "
                            f"shipped nor installed: name its folder with --game DIR")
         return load_cached(game_id)
-    if why_not(Path(folder)) is not None:
+    if why_not(Path(folder)) is not None and _has_python(Path(folder)):
         raise BadInput(f"the session plays the game folder {quote(folder, 400)} (game "
                        f"{game_id!r}); name it to open the session: --game DIR (its Python "
                        f"runs once you trust it: warpress trust DIR)")
     return load_cached(folder)
+
+
+def _has_python(folder: Path) -> bool:
+    """Whether a game folder holds Python (a folder of YAML alone runs no code when its
+    session is opened, trusted or not)."""
+    from .trust import python_files
+
+    return not folder.is_dir() or bool(python_files(folder))
 
 
 def _header_game(header: Mapping[str, Any]) -> tuple[str, str | None]:
@@ -667,6 +724,8 @@ def _scenario_file(referee: Referee, game: Game, scenario: str | None) -> tuple[
         path = referee.scenario_file(game, scenario)
     except BadInput:
         return scenario, None  # load_scenario says what is allowed
+    if path is None:  # the scenario is part of the game's data: logged by its name
+        return (scenario if scenario is not None else referee.scenarios(game)[0].name), None
     if scenario is None:  # the default: logged by its shipped name (the file's stem)
         scenario = path.stem if _finds(referee, game, path.stem, path) else str(path.resolve())
     elif Path(scenario).is_file() and Path(scenario).resolve() == path.resolve():
@@ -719,6 +778,8 @@ class Session:
     lock: _Lock | None = field(default=None, repr=False)
     log: _Log | None = field(default=None, repr=False)
     readonly: bool = False
+    #: what the set-up announced (a session just created)
+    started: tuple[Any, ...] = ()
 
     # -- lifecycle
 
@@ -743,16 +804,24 @@ class Session:
 
     @property
     def head(self) -> tuple[int, str]:
-        """``(lines, SHA-256 of the last line)`` of the log: where the session stands, for a
-        player to note (and compare with an opponent's copy)."""
+        """``(lines, head)`` of the log: where the session stands, for a player to note (and
+        compare with an opponent's copy). The head is :func:`public_head`: it changes with
+        every line but, unlike the chain's own hashes (which cover the whole position), says
+        nothing of what a side may not see."""
         assert self.log is not None
-        return len(self.log.lines), self.log.head
+        return len(self.log.lines), public_head(self.log.records)
+
+    @property
+    def agents(self) -> dict[str, str]:
+        """The sides the session's agents play (``play new --agent SIDE=NAME``)."""
+        return dict(self.header.get("agents") or {})
 
     # -- commands
 
-    def command(self, name: str, args: Mapping[str, Any]) -> Step:
-        """Apply one player command; log it; rewrite the state. Refusals change only the
-        log (RuleViolation and the referee's BadInput are logged and re-raised)."""
+    def command(self, name: str, args: Mapping[str, Any], agent: str | None = None) -> Step:
+        """Apply one player command; log it (``agent``: the agent that chose it); rewrite
+        the state. Refusals change only the log (RuleViolation and the referee's BadInput
+        are logged and re-raised)."""
         if name not in self.referee.commands:
             raise BadInput(f"unknown command {name!r} for {self.game.id} "
                            f"(commands: {', '.join(self.referee.commands)})")
@@ -767,18 +836,46 @@ class Session:
         except BadInput as exc:
             self._log_refusal(name, args, str(exc), None)
             raise
-        dump = self.referee.dump(step.state)
+        dump = step.state.to_json()
         n = self.n + 1
-        self._record({"type": "command", "n": n, "command": name, "args": args,
-                      "result": "ok", "hash": state_hash(dump), "time": _now()}, n, dump)
+        record = {"type": "command", "n": n, "command": name, "args": args, "result": "ok",
+                  "hash": state_hash(dump), "time": _now()}
+        if agent is not None:
+            record["agent"] = agent
+        self._record(record, n, dump)
+        assert self.log is not None
+        self.log.steps.append(len(self.log.lines))
         self.state, self.n = step.state, n
         return step
+
+    def undo(self) -> Position:
+        """Take back the last accepted command: the position before it is rebuilt from the
+        log, and the undo is logged (its dice are the undone command's: a command made again
+        in its place rolls the same)."""
+        self._check_writable()
+        assert self.log is not None
+        if self.n == 0:
+            raise BadInput(f"session {self.directory}: nothing to undo (no command accepted "
+                           f"since the set-up)")
+        standing = [self.log.records[number - 1] for number in self.log.steps[1:-1]]
+        state = self.referee.new(self.game, self.referee.load_scenario(
+            self.game, self.header["scenario"]), SeededDice(derived_seed(self.seed, 0))).state
+        state, differences = _replay_steps(self.game, self.referee, self.seed, state, standing)
+        if differences:
+            raise SessionCorrupt(f"{self.log.path}: undo failed: {differences[0]}")
+        dump = state.to_json()
+        n = self.n - 1
+        self._record({"type": "undo", "n": n, "hash": state_hash(dump), "time": _now()},
+                     n, dump)
+        self.log.steps.pop()
+        self.state, self.n = state, n
+        return state
 
     def _log_refusal(self, name: str, args: dict[str, Any], message: str,
                      rule: str | None) -> None:
         """Log a refused command with the hash of the state it left unchanged (the referee's
         states are immutable, so it is hashed only here)."""
-        dump = self.referee.dump(self.state)
+        dump = self.state.to_json()
         self._record({"type": "command", "n": self.n, "command": name, "args": args,
                       "result": "refused", "message": message, "rule": rule,
                       "hash": state_hash(dump), "time": _now()}, self.n, dump)
@@ -803,16 +900,21 @@ class Session:
         """The whole truth; recorded in the log as a reveal."""
         return self.reveal()[0]
 
-    def reveal(self, map_format: str | None = None) -> tuple[dict[str, Any], bytes | None]:
-        """The referee's view and, when ``map_format`` ("svg", "png") is given, the umpire
-        map; one reveal event in the log, written once both are drawn (a map that cannot be
-        drawn shows nothing and logs nothing)."""
+    def reveal(self, map_format: str | None = None,
+               draw: Callable[[Session, str], bytes] | None = None
+               ) -> tuple[dict[str, Any], bytes | None]:
+        """The referee's view and, when ``map_format`` ("svg", "png") is given, the whole
+        map (``draw(session, format)``, by default the rules' ``render_referee_map``); one
+        reveal event in the log, written once both are drawn (a map that cannot be drawn
+        shows nothing and logs nothing)."""
         self._check_writable()
         view = self.referee.referee_view(self.game, self.state)
-        drawn = (self.referee.render_referee_map(self.game, self.state, map_format)
-                 if map_format else None)
+        if draw is None:
+            def draw(s: Session, fmt: str) -> bytes:
+                return s.referee.render_referee_map(s.game, s.state, fmt)
+        drawn = draw(self, map_format) if map_format else None
         self._record({"type": "reveal", "n": self.n, "map": map_format is not None,
-                      "time": _now()}, self.n, self.referee.dump(self.state))
+                      "time": _now()}, self.n, self.state.to_json())
         return view, drawn
 
     def announcements(self) -> list[dict[str, Any]]:
@@ -821,6 +923,10 @@ class Session:
 
     def summary(self) -> dict[str, Any] | None:
         return self.referee.summary(self.game, self.state)
+
+    def decision(self) -> Decision | None:
+        """The decision due now and its legal answers (None once the game is over)."""
+        return self.referee.decision(self.game, self.state)
 
     def render_player_map(self, fmt: str = "svg") -> bytes:
         return self.referee.render_player_map(self.game, self.state, fmt)
@@ -847,7 +953,7 @@ def _replay_steps(game: Game, referee: Referee, seed: int, state: Any,
                                f"{exc}")
             break
         state = step.state
-        if state_hash(referee.dump(state)) != record["hash"]:
+        if state_hash(state.to_json()) != record["hash"]:
             differences.append(f"command {n} ({record['command']}): the replayed state "
                                f"differs from the logged hash")
     return state, differences
@@ -867,11 +973,15 @@ def _rebuild(game: Game, referee: Referee, log: _Log,
     scenario = referee.load_scenario(game, header["scenario"])
     state = referee.new(game, scenario, SeededDice(derived_seed(header["seed"], 0))).state
     differences = []
-    if state_hash(referee.dump(state)) != header["hash"]:
+    if state_hash(state.to_json()) != header["hash"]:
         differences.append("set-up (n=0): the replayed state differs from the logged hash")
     accepted = [log.records[number - 1] for number in steps[1:]]
     state, more = _replay_steps(game, referee, header["seed"], state, accepted)
     differences += more
+    last = log.records[-1]
+    if last["type"] == "undo" and not more and state_hash(state.to_json()) != last["hash"]:
+        differences.append(f"undo at line {len(log.records)}: the replayed state differs "
+                           f"from the logged hash")
     return state, len(steps) - 1, differences, notes
 
 
@@ -983,21 +1093,23 @@ def _accept(log: _Log, n: int) -> str:
 
 
 def create(directory: str | Path, game: str, scenario: str | None = None,
-           seed: int | None = None) -> Session:
+           seed: int | None = None, agents: Mapping[str, str] | None = None) -> Session:
     """Start a session in ``directory`` (created if needed): set up the scenario, write the
     key and the state, then publish the log (its header) by a rename. BadInput if it
-    already holds a session; a ``new`` killed earlier leaves nothing that stops this one."""
+    already holds a session; a ``new`` killed earlier leaves nothing that stops this one.
+    ``agents`` (side -> agent name) are recorded in the header: they play those sides."""
     from .loader import load_cached
 
     directory = Path(directory)
     _refuse_existing(directory)
     data = load_cached(game)
-    referee = referee_for(data)
+    referee = rules_for(data)
     logged, path = _scenario_file(referee, data, scenario)
     loaded = referee.load_scenario(data, logged)
     seed = secrets.randbits(63) if seed is None else seed
-    state = referee.new(data, loaded, SeededDice(derived_seed(seed, 0))).state
-    dump = referee.dump(state)
+    started = referee.new(data, loaded, SeededDice(derived_seed(seed, 0)))
+    state = started.state
+    dump = state.to_json()
     try:
         directory.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
@@ -1012,6 +1124,8 @@ def create(directory: str | Path, game: str, scenario: str | None = None,
                   **_game_fields(game, data),
                   "scenario": logged, "scenario_sha256": _file_sha256(path), "seed": seed,
                   "warpress": _version(), "n": 0, "hash": state_hash(dump), "time": _now()}
+        if agents:
+            header["agents"] = dict(agents)
         line = _line(header)
         write_state(directory, 0, dump, key, 1, sha256(line))
         _write_session_file(directory / LOG, line + b"\n")  # the session exists from here
@@ -1020,7 +1134,8 @@ def create(directory: str | Path, game: str, scenario: str | None = None,
         lock.release()
         raise
     save_anchor(directory, log)
-    return Session(directory, data, referee, header, state, 0, key, lock, log)
+    return Session(directory, data, referee, header, state, 0, key, lock, log,
+                   started=started.announcements)
 
 
 def _refuse_existing(directory: Path) -> None:
@@ -1097,7 +1212,7 @@ def _load(directory: Path, lock: _Lock | None, game: str | None = None) -> Sessi
         raise SessionCorrupt(cut)
     check_anchor(directory, log)
     data = session_game(log.records[0], game)
-    referee = referee_for(data)
+    referee = rules_for(data)
     state, n = _verified_state(directory, data, referee, log, key, saved, lock is not None)
     save_anchor(directory, log)
     return Session(directory, data, referee, log.records[0], state, n, key, lock, log,
@@ -1173,7 +1288,7 @@ def _verified_state(directory: Path, game: Game, referee: Referee, log: _Log, ke
              f"{len(log.lines)} of {LOG} (a command was cut short); caught up from the "
              f"log{kept}")
     if write:
-        write_state(directory, n, referee.dump(state), key, len(log.lines), log.head)
+        write_state(directory, n, state.to_json(), key, len(log.lines), log.head)
     return state, n
 
 
@@ -1184,6 +1299,11 @@ def _caught_up(directory: Path, game: Game, referee: Referee, log: _Log, steps: 
     problem = _truncation(log, saved)
     if problem:
         raise SessionCorrupt(problem)
+    if any(r["type"] == "undo" for r in log.records[saved.log_lines:]):
+        state, n, differences, _notes = _rebuild(game, referee, log, steps)
+        if differences:  # an undo after the state was written: the log replays it
+            raise SessionCorrupt(f"{log.path}: recovery failed: {differences[0]}")
+        return state, n
     done = [number for number in steps if number <= saved.log_lines]
     if saved.n != len(done) - 1:
         raise SessionCorrupt(f"{directory / STATE}: checksum mismatch: the state is at "
@@ -1193,7 +1313,7 @@ def _caught_up(directory: Path, game: Game, referee: Referee, log: _Log, steps: 
         raise SessionCorrupt(f"{directory / STATE}: checksum mismatch with {LOG} at command "
                              f"{saved.n}; `warpress referee replay --session {directory}` "
                              f"rebuilds it")
-    state = referee.load(game, saved.dump)
+    state = Position.from_json(saved.dump)
     later = [log.records[number - 1] for number in steps[len(done):]]
     if later:  # the log is ahead: a crash before the state was renamed
         state, differences = _replay_steps(game, referee, log.records[0]["seed"], state,
@@ -1245,7 +1365,7 @@ def _replay(directory: Path, lock: _Lock | None, game: str | None,
             raise
         behind = True
     data = session_game(log.records[0], game)
-    referee = referee_for(data)
+    referee = rules_for(data)
     state, n, differences, notes = _rebuild(data, referee, log, log.steps)
     if differences:
         differences.append(f"the log, the scenario or warpress changed; {STATE} was left as "
@@ -1261,7 +1381,7 @@ def _replay(directory: Path, lock: _Lock | None, game: str | None,
     elif accept_rollback:
         notes.append("--accept-rollback: nothing to accept, the session is not behind its "
                      "anchor")
-    wanted = _state_bytes(n, referee.dump(state), key, len(log.lines), log.head)
+    wanted = _state_bytes(n, state.to_json(), key, len(log.lines), log.head)
     try:
         rewritten = _read_file(directory / STATE) != wanted
     except FileNotFoundError:
@@ -1324,3 +1444,12 @@ def _upgrade(directory: Path, log: _Log, lock: _Lock | None) -> _Log:
     data = b"\n".join(lines) + b"\n"
     _write_session_file(log.path, data)
     return _Log(log.path, records, lines, len(data), True, len(data), log.steps)
+
+
+def rules_of_session(directory: str | Path, game: str | None = None) -> tuple[Game, Referee]:
+    """The game and rules of the session in ``directory`` (from its log's header; a game
+    folder only as ``session_game`` opens one), read without opening the session: what the
+    command line needs to offer the game's actions."""
+    log = _read_log(_existing(Path(directory)), outdated_ok=True)
+    data = session_game(log.records[0], game)
+    return data, rules_for(data)

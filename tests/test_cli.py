@@ -85,7 +85,8 @@ def test_errata_all_gives_every_game_under_its_heading():
     (("--bogus",), "No such option '--bogus'"),
     (("nosuchcmd",), "No such command 'nosuchcmd'"),
     (("lookup", "midway"), "lookup: Missing argument 'TABLE'"),
-    (("referee", "move", "--bogus"), "referee move: No such option '--bogus'"),
+    (("referee", "status", "--bogus"), "referee status: No such option '--bogus'"),
+    (("play", "moves", "--bogus"), "play moves: No such option '--bogus'"),
     (("build", "midway", "--paper"), "build: Option '--paper' requires an argument"),
     (("referee", "new", "nightfighter", "--seed"), "referee new: Option '--seed' requires"),
 ])

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import typing
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..engine.convert import fields_of, yaml_key
+from ..engine.convert import fields_of, hints, yaml_key
 from ..engine.errors import BadInput, InputProblems, Problem, WarpressError
 from ..engine.hexgrid import HexGrid
 from ..engine.loader import game_dir, load_game_collecting
@@ -35,6 +36,7 @@ from ..engine.model import (
 from ..engine.tables import cover, matches, norm, parse_condition
 from ..engine.terrain import grid_of, path_hexes
 from .forms import FORM_CHECKS
+from .play import check_play
 
 #: keys that are not data values (ids, names, notes, provenance).
 META_KEYS = frozenset({"id", "name", "name_ja", "rule", "source", "note", "assumed", "errata",
@@ -283,12 +285,21 @@ def check_references(game: Game) -> Iterator[Problem]:
                 continue  # feature hexes are checked against their map; rows hold results
             if isinstance(owner, Constant) and key == "unit":
                 continue  # a constant's unit is a measure (hexes, IPC), not a unit id
+            if _counts(owner, key):
+                continue  # a field typed as a number (a phase's `hexes: 1`) is no reference
             what, allowed = targets[key]
             for ref in value if isinstance(value, tuple) else (value,):
                 if isinstance(ref, Mapping | tuple):
                     continue
                 if ref not in allowed:
                     yield _problem(owner, path, _dangling(what, ref, allowed))
+
+
+def _counts(owner: Item, key: str) -> bool:
+    """Whether ``owner``'s field ``key`` is typed as a number (a count, not an id)."""
+    hint = hints(type(owner)).get(key)
+    return hint is not None and str not in typing.get_args(hint) and hint is not str and (
+        hint is int or int in typing.get_args(hint))
 
 
 def _dangling(what: str, ref: object, allowed: frozenset) -> str:
@@ -565,7 +576,7 @@ def check_referee_scenarios(game: Game) -> Iterator[Problem]:
     """Every shipped scenario of the game's automatic referee (if it has one) loads and checks
     out against the game's data; each problem as the scenario loader reports it. Only for
     a trusted folder (the referee is its Python; ``check_game_code`` says what was not run)."""
-    from ..engine.referee import referee_for
+    from ..engine.rulesets import rules_for as referee_for
     from ..engine.trust import trusted
 
     if not trusted(game):
@@ -681,6 +692,7 @@ STRUCTURAL: tuple[Callable[[Game], Iterator[Problem]], ...] = (
     check_displays,
     check_style,
     *FORM_CHECKS,
+    check_play,
 )
 
 #: Every data check ``verify --data`` runs: the structural ones, provenance, errata, the

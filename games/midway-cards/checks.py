@@ -19,9 +19,10 @@ over the engine (``rules/``), each under its rule number:
   permanent sinking and 発着艦不能 (7-4, CI14, CI15, CI17), every attack (7: CI3, CI8,
   CI9, CI11-CI13) and the end state of played games (11, CI27).
 
-Not checked: CI22 (the first-deck armament change is the Japanese player's obligation;
-the engine only reports it, ``rearm_obligation_met``) and CI28 (marker counts are a
-physical limit, not a rule).
+Not checked: CI22 (the first-deck armament change is the Japanese player's obligation: the
+pure steps only report it, ``rearm_obligation_met``; a session makes the Japanese re-arm
+while the first deck lasts, ``rules/moves.rearm_due``, tested with the session) and CI28
+(marker counts are a physical limit, not a rule).
 
 Every number comes from the game data (``game.constant``, the card stats, the tables), so a
 test can hand a factory a modified game, or monkeypatch one engine function, and see FAIL.

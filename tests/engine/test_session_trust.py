@@ -198,7 +198,7 @@ def test_a_missing_log_beside_a_state_of_twelve_lines_is_not_no_session(game, wh
 def test_status_and_log_print_the_head_hash(game, where):
     _ok("new", game, "--seed", "5", "--session", where)
     _ok("end-turn", "--session", where)
-    head = session.sha256(_lines(where)[-1])[:16]
+    head = session.public_head([json.loads(line) for line in _lines(where)])[:16]
     assert _ok("status", "--session", where).splitlines()[-1] == f"log: 2 lines, head {head}"
     assert _ok("log", "--session", where).splitlines()[-1] == f"log: 2 lines, head {head}"
 

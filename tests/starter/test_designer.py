@@ -230,11 +230,10 @@ def test_three_steps_on_a_two_step_counter_are_refused(copy):
 
 
 def test_a_city_that_does_not_exist_is_refused(copy):
-    edit(copy / "play.yaml", "params: {cities: [northtown, southport]}",
-         "params: {city: moskva}")
+    edit(copy / "play.yaml", "features: [northtown, southport]", "features: [moskva]")
     line = line_of(copy / "play.yaml", "- id: cities")  # the condition's line
-    assert (f"{copy}/play.yaml:{line}: victory[cities].params.city: city 'moskva' does "
-            "not exist (have: northtown, southport)" in refused(copy))
+    assert (f"{copy}/play.yaml:{line}: victory[cities].features: 'moskva' is no map "
+            "feature" in refused(copy))
 
 
 def test_two_units_beyond_the_stacking_limit_are_refused(copy):

@@ -189,7 +189,7 @@ def test_every_broken_referee_scenario_is_reported_with_its_key_path(tmp_path, m
 
     from warpress.engine.errors import InputProblems
     from warpress.engine.loader import builtin
-    from warpress.engine.referee import referee_for
+    from warpress.engine.rulesets import rules_for
     from warpress.games.nightfighter.rules import scenario
     from warpress.verify.data import check_referee_scenarios
 
@@ -209,7 +209,7 @@ def test_every_broken_referee_scenario_is_reported_with_its_key_path(tmp_path, m
     assert "spitfire" in problems[0].message
     assert problems[1].path == "scenario.difficulty" and "'easy'" in problems[1].message
     with pytest.raises(InputProblems) as caught:
-        referee_for(game).scenarios(game)
+        rules_for(game).scenarios(game)
     assert str(caught.value) == "\n".join(str(p) for p in problems)
 
 

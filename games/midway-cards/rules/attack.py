@@ -54,7 +54,8 @@ class AttackPlan:
     ``defense``: attacking card -> the defense card played against it (an answer to a
     card removed in air combat is not played: the card stays in hand);
     ``keep_winners`` / ``cap_keep_winners``: the attacker's / the defender's F cards that
-    won go back to hand (else they are discarded).
+    won go back to hand (else they are discarded); ``ditched``: winners discarded all the
+    same (7-1-2: each player chooses, card by card).
     """
 
     plays: tuple[tuple[str, str], ...]
@@ -63,6 +64,7 @@ class AttackPlan:
     defense: Mapping[str, str] = field(default_factory=dict)
     keep_winners: bool = True
     cap_keep_winners: bool = True
+    ditched: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -132,7 +134,7 @@ def damage_ship(state: State, game: Game, attacker: str, ship_id: str,
     return state, sunk
 
 
-def _check_targets(state: State, game: Game, side: str, targets: Mapping[str, str]) -> None:
+def check_targets(state: State, game: Game, side: str, targets: Mapping[str, str]) -> None:
     """Every target is an enemy ship card afloat (7-2), never the base."""
     for c, t in targets.items():
         if t == BASE_ID:
@@ -167,14 +169,14 @@ def carrier_attack(state: State, game: Game, plan: AttackPlan) -> tuple[State, A
     state = _play_cards(state, side, attack_cards, "7-1-1")
     state = _play_cards(state, enemy, plan.cap, "7-1-1")
     pairing = combat.air_combat(game, plan.plays, plan.cap, plan.keep_winners,
-                                plan.cap_keep_winners)
+                                plan.cap_keep_winners, plan.ditched)
     state = to_discard(state, game, pairing.removed)
     state = _back_to_hand(state, game, pairing.returned)
     state = replace(state, attacked_this_turn=True)
     if not pairing.attackers:
         return check_game_end(state, game), AttackReport(pairing, (), ())
     targets = combat.assign_targets(game, side, pairing.attackers, plan.target)
-    _check_targets(state, game, side, targets)
+    check_targets(state, game, side, targets)
     answers = {a: d for a, d in plan.defense.items() if a in targets}
     state = _play_cards(state, enemy, list(answers.values()), "7-3")
     stopped, through = combat.defend(game, targets, answers)

@@ -8,7 +8,7 @@ them to a game in progress.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -16,7 +16,7 @@ from warpress.engine.errors import RuleViolation
 from warpress.engine.model import Game
 from warpress.engine.tables import lookup
 
-from .common import BASE_ID, US, air_level, const, kind, missions, owner, rank, stat
+from .common import BASE_ID, US, air_level, const, is_card, kind, missions, owner, rank, stat
 
 MISSIONS = ("F", "A")
 
@@ -45,20 +45,25 @@ class Pairing:
 # --- 7-1-1 pair creation --------------------------------------------------------------------
 
 
+def check_play(game: Game, plays: Sequence[tuple[str, str]], instance: str,
+               mission: str) -> None:
+    """One more play of the attacker after ``plays``: an aircraft card, a mission it can
+    fly, no F after an A (7-1-1)."""
+    if mission not in MISSIONS:
+        raise RuleViolation("7-1-1", f"mission {mission!r} of {instance!r} is not F or A")
+    if kind(game, instance) != "aircraft":
+        raise RuleViolation("7-1", f"{instance!r} is not an aircraft card")
+    if mission not in missions(game, instance):
+        raise RuleViolation("3-3", f"{instance!r} cannot fly mission {mission!r} "
+                                   f"(missions: {', '.join(missions(game, instance))})")
+    if mission == "F" and any(m == "A" for _, m in plays):
+        raise RuleViolation("7-1-1", f"{instance!r} declared F after an A card")
+
+
 def check_plays(game: Game, plays: Sequence[tuple[str, str]]) -> None:
     """The attacker's plays in order: known missions, F before A, at least 1 A (7-1-1)."""
-    seen_a = False
-    for instance, mission in plays:
-        if mission not in MISSIONS:
-            raise RuleViolation("7-1-1", f"mission {mission!r} of {instance!r} is not F or A")
-        if kind(game, instance) != "aircraft":
-            raise RuleViolation("7-1", f"{instance!r} is not an aircraft card")
-        if mission not in missions(game, instance):
-            raise RuleViolation("3-3", f"{instance!r} cannot fly mission {mission!r} "
-                                       f"(missions: {', '.join(missions(game, instance))})")
-        if mission == "F" and seen_a:
-            raise RuleViolation("7-1-1", f"{instance!r} declared F after an A card")
-        seen_a |= mission == "A"
+    for n, (instance, mission) in enumerate(plays):
+        check_play(game, plays[:n], instance, mission)
     need = int(const(game, "min-anti-ship-cards-per-attack"))
     if sum(1 for _, m in plays if m == "A") < need:
         raise RuleViolation("7-1-1", f"an attack needs at least {need} card(s) declared A")
@@ -107,12 +112,14 @@ def fight(game: Game, pair: Pair) -> Pair:
 
 
 def air_combat(game: Game, plays: Sequence[tuple[str, str]], cap: Sequence[str],
-               keep_winners: bool = True, cap_keep_winners: bool = True) -> Pairing:
+               keep_winners: bool = True, cap_keep_winners: bool = True,
+               ditched: Collection[str] = ()) -> Pairing:
     """Pair creation and air combat (7-1): who goes on to attack, who is removed.
 
     F cards that won their pair go back to hand when their player keeps them
     (``keep_winners`` for the attacker's escorts, ``cap_keep_winners`` for the CAP, 7-1-2,
-    7-5); otherwise they are discarded. Unpaired F cards of the attacker go back to hand.
+    7-5) and they are not among the ``ditched`` cards; otherwise they are discarded.
+    Unpaired F cards of the attacker go back to hand.
     """
     pairs, unpaired = make_pairs(game, plays, cap)
     fought = tuple(fight(game, p) for p in pairs)
@@ -136,7 +143,7 @@ def air_combat(game: Game, plays: Sequence[tuple[str, str]], cap: Sequence[str],
     returned.extend(a for a, m in unpaired if m == "F")
     for card_won in won:
         keep = cap_keep_winners if card_won in cap else keep_winners
-        (returned if keep else removed).append(card_won)
+        (returned if keep and card_won not in ditched else removed).append(card_won)
     return Pairing(fought, tuple(attackers), tuple(removed), tuple(returned), tuple(won))
 
 
@@ -264,9 +271,29 @@ def damage_range(game: Game, card: str, rearming: bool = False) -> tuple[int, in
     return low, low + max(extras)
 
 
+def check_enemy(game: Game, cards: Sequence[str], target: str) -> None:
+    """The cards of one attack are one player's, against the other player's card: a player
+    attacks enemy ships (7, 5-1(2)); the Midway base is a US card, attacked by the Japanese
+    only (12-1). ``target`` may be a card id, or a word naming no card (``ship``)."""
+    sides = sorted({owner(game, c) for c in cards})
+    if len(sides) > 1:
+        raise RuleViolation("7", f"the cards {', '.join(cards)} mix both players' cards: an "
+                                 "attack is made by the turn player's cards only")
+    if not sides or not is_card(game, target):
+        return
+    if owner(game, target) == sides[0]:
+        if target == BASE_ID:
+            raise RuleViolation("7", f"the Midway base is a US card: only the Japanese attack "
+                                     f"it (12-1), not {', '.join(cards)}")
+        raise RuleViolation("7", f"{target!r} is a {sides[0]} ship card: a player attacks "
+                                 f"enemy ships only (5-1(2)), not with {', '.join(cards)}")
+
+
 def check_attackers(game: Game, cards: Sequence[str], target: str) -> None:
-    """Cards able to attack ``target``: aircraft with an A mission vs ships; armament-change
-    cards (ground mission) only vs the base, and aircraft vs the base only Zeros (12-1, 12-2)."""
+    """Cards able to attack ``target``: the attacker's own against an enemy card (7);
+    aircraft with an A mission vs ships; armament-change cards (ground mission) only vs the
+    base, and aircraft vs the base only Zeros (12-1, 12-2)."""
+    check_enemy(game, cards, target)
     for card in cards:
         what = kind(game, card)
         if target == BASE_ID:

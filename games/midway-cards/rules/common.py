@@ -77,6 +77,15 @@ def card(game: Game, instance: str, name: str = "card") -> Card:
                    f"(cards: {', '.join(c.id for c in game.cards)})")
 
 
+def is_card(game: Game, instance: str) -> bool:
+    """True when ``instance`` names a card of the game (an id or an instance)."""
+    try:
+        card(game, instance)
+    except BadInput:
+        return False
+    return True
+
+
 def stat(game: Game, instance: str, key: str, default: Any = None) -> Any:
     """One stat of a card (``anti_ship``, ``damage``, ``vp_sunk`` ...)."""
     return card(game, instance).stats.get(key, default)

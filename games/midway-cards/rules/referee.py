@@ -253,7 +253,10 @@ STRIKE_INPUTS = [
 
 
 def _strike_setup(game: Game, args: dict[str, Any]) -> tuple[str, list[str], frozenset[int]]:
-    """(target, attacking card ids, numbers of the secondary cards left)."""
+    """(target, attacking card ids, numbers of the secondary cards left): one player's
+    cards against an enemy ship card or, for the Japanese, the base (7, 5-1(2))."""
+    from . import combat
+
     target = str(args["target"])
     if target != BASE_ID:
         ship(game, target, "target")
@@ -261,6 +264,7 @@ def _strike_setup(game: Game, args: dict[str, Any]) -> tuple[str, list[str], fro
              for c in args["cards"]]
     if not cards:
         raise BadInput("input cards= is empty (at least one attacking card)")
+    combat.check_enemy(game, cards, target)
     numbers = {item.number for item in deck_cards(game, SECONDARY_DECK)}
     used: set[int] = set()
     for text in args["used"]:

@@ -220,20 +220,37 @@ def deck_ran_out(state: State, game: Game, side: str) -> State:
     return state
 
 
-def draw_phase(state: State, game: Game) -> State:
-    """The turn player's draw phase (5-1): 1 card, +1 if the hand is then only
-    defense and tactics cards; none on the game's first turn (C-E17)."""
+def draw_phase(state: State, game: Game, extra: bool = True) -> State:
+    """The turn player's draw phase (5-1): 1 card, and with ``extra`` the extra card a
+    hand of only defense and tactics cards may draw (:func:`extra_draw`); none on the
+    game's first turn (C-E17)."""
     side = state.turn_player
     if state.turn == 1 and not const(game, "first-turn-draw"):
         return state
     before = state.player(side).hand
     state = draw(state, game, side, int(const(game, "draws-per-turn")))
-    hand = state.player(side).hand
-    if all(kind(game, c) in ("defense", "tactics") for c in hand):
-        state = draw(state, game, side, int(const(game, "extra-draw-no-aircraft")))
-        hand = state.player(side).hand
     p = state.player(side)
-    return with_player(state, replace(p, drawn=hand[len(before):]))
+    state = with_player(state, replace(p, drawn=p.hand[len(before):]))
+    return extra_draw(state, game) if extra and extra_draw_allowed(state, game) else state
+
+
+def extra_draw_allowed(state: State, game: Game) -> bool:
+    """The turn player's whole hand is defense and tactics cards (5-1), and his deck has a
+    card to draw."""
+    p = state.player(state.turn_player)
+    return bool(p.deck) and all(kind(game, c) in ("defense", "tactics") for c in p.hand)
+
+
+def extra_draw(state: State, game: Game) -> State:
+    """5-1: a hand of only defense and tactics cards is revealed and draws 1 more."""
+    if not extra_draw_allowed(state, game):
+        raise RuleViolation("5-1", "the extra draw needs a hand of defense and tactics cards "
+                                   "only, and a card in the deck")
+    side = state.turn_player
+    before = state.player(side).hand
+    state = draw(state, game, side, int(const(game, "extra-draw-no-aircraft")))
+    p = state.player(side)
+    return with_player(state, replace(p, drawn=p.drawn + p.hand[len(before):]))
 
 
 def _remove(cards: tuple[str, ...], gone: Sequence[str], rule: str, where: str) -> tuple[
@@ -372,9 +389,10 @@ def capacity(state: State, game: Game, side: str) -> Counter:
 
 
 def check_capacity(state: State, game: Game, side: str, flown: Sequence[str],
-                   rule: str = "7") -> None:
-    """The types flown (one entry per card) fit the side's ③ capacity."""
-    room = capacity(state, game, side)
+                   rule: str = "7", room: Counter | None = None) -> None:
+    """The types flown (one entry per card) fit the side's ③ capacity (``room``: that
+    capacity when the caller has it already)."""
+    room = capacity(state, game, side) if room is None else room
     for aircraft, count in Counter(flown).items():
         if count > room[aircraft]:
             raise RuleViolation(rule, f"{side} may play {room[aircraft]} {aircraft} card(s) "

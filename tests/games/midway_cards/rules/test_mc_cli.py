@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 KEYS = {"game", "table", "inputs", "result", "rules", "errata"}
@@ -95,3 +97,121 @@ def test_rule_violation_exit_1(cli, cli_refused):
 
 def test_json_is_one_object(cli_json):
     assert cli_json("lookup", "midway-cards", "hand", "hand=8")["result"]["discard"] == 2
+
+
+@pytest.mark.parametrize("args", [
+    ("roll", "midway-cards", "strike", "target=akagi", "cards=j-b5n"),
+    ("odds", "midway-cards", "strike", "target=yorktown", "cards=us-tbd,us-sbd"),
+    ("lookup", "midway-cards", "strike", "target=akagi", "cards=us-tbd,j-b5n", "draws=1,2"),
+    ("lookup", "midway-cards", "attack-damage", "card=us-sbd", "target=base", "draw=1"),
+])
+def test_a_strike_at_ones_own_cards_is_refused_with_rule_7(cli_refused, args):
+    assert cli_refused(*args, code=1).endswith("(rule 7)")
+
+
+# --- sessions: warpress play ---------------------------------------------------------------
+
+
+@pytest.fixture
+def table(tmp_path, cli):
+    """A session of seed 7, both opening hands kept: the Japanese first turn is due."""
+    where = str(tmp_path / "s")
+    for args in (("new", "midway-cards", "--seed", "7"), ("keep",), ("keep",)):
+        assert cli("play", *args, "--session", where).exit_code == 0
+    return where
+
+
+def test_play_new_shows_no_hand(tmp_path, cli):
+    result = cli("play", "new", "midway-cards", "--seed", "7", "--session",
+                 str(tmp_path / "s"))
+    assert result.exit_code == 0
+    assert "due: opening by japan" in result.stdout and "hand:" not in result.stdout
+
+
+def test_status_by_side(cli, cli_json, table):
+    japan = cli_json("play", "status", "--side", "japan", "--session", table)
+    us = cli_json("play", "status", "--side", "us", "--session", table)
+    public = cli_json("play", "status", "--session", table)
+    assert len(japan["hand"]) == 7 and len(us["hand"]) == 6 and public["hand"] == []
+    assert {c["id"] for c in japan["hand"]}.isdisjoint(json.dumps(us))
+    assert "hand:" in cli("play", "status", "--side", "us", "--session", table).stdout
+
+
+def test_a_side_that_is_not_the_games_is_bad_input(cli_refused, table):
+    for command in ("status", "moves"):
+        line = cli_refused("play", command, "--side", "germany", "--session", table)
+        assert "--side 'germany'" in line and "japan, us" in line
+
+
+def test_moves_by_side(cli, cli_json, table):
+    japan = cli_json("play", "moves", "--side", "japan", "--session", table)
+    assert japan["side"] == "japan" and japan["options"]
+    us = cli_json("play", "moves", "--side", "us", "--session", table)
+    assert us["options"] == [] and us["prompt"].endswith("(waiting for japan)")
+    assert "waiting for japan" in cli("play", "moves", "--side", "us", "--session",
+                                      table).stdout
+
+
+def test_an_action_the_rules_forbid_exits_1_and_is_logged(cli, cli_refused, table):
+    status = json.loads(cli("play", "status", "--side", "japan", "--json", "--session",
+                            table).stdout)
+    bomber = next(c["id"] for c in status["hand"] if c["id"].startswith("j-b5n"))
+    line = cli_refused("play", "fly", bomber, "A", "--session", table, code=1)
+    assert line.endswith("(rule 12-1)")
+    assert "REFUSED" in cli("play", "log", "--session", table).stdout
+    assert cli("play", "replay", "--session", table).exit_code == 0
+
+
+@pytest.mark.parametrize(("args", "named"), [
+    (("fly", "tiger#1", "A"), "'tiger#1'"),
+    (("fly", "j-zero#1", "Q"), "mission 'Q'"),
+    (("exchange", "j-zero#1,j-zero#1"), "twice"),
+    (("target", "bismarck"), "'bismarck'"),
+])
+def test_bad_input_in_a_session_exits_2(cli_refused, table, args, named):
+    assert named in cli_refused("play", *args, "--session", table)
+
+
+def test_a_card_game_draws_no_map(cli_refused, table, tmp_path):
+    line = cli_refused("play", "status", "--map", str(tmp_path / "m.svg"), "--session", table)
+    assert "no map" in line
+
+
+def test_the_actions_are_listed(cli):
+    out = cli("play", "actions", "midway-cards").stdout
+    for name in ("keep", "fly CARD MISSION", "cap CARD", "target SHIP [CARD]",
+                 "defend CARD DEFENSE", "exchange [CARDS]", "emergency-repair CARD TARGET"):
+        assert name in out
+
+
+def test_the_agent_plays_one_side_until_the_other_is_due(tmp_path, cli, cli_json):
+    where = str(tmp_path / "s")
+    cli("play", "new", "midway-cards", "--seed", "7", "--session", where)
+    idle = cli("play", "agent", "--side", "us", "--session", where)
+    assert idle.exit_code == 0 and "no decision of its side is due" in idle.stdout
+    cli("play", "keep", "--session", where)
+    out = cli_json("play", "agent", "--side", "us", "--session", where)
+    assert [a["command"] for a in out["actions"]] == ["keep"]
+    assert out["view"]["due"]["side"] == "japan" and out["view"]["hand"] == []
+    assert "japan (random): " in cli("play", "agent", "--session", where).stdout
+
+
+def test_the_agent_plays_a_whole_game_that_replays(tmp_path, cli, cli_json):
+    where = str(tmp_path / "s")
+    cli("play", "new", "midway-cards", "--seed", "5", "--session", where)
+    out = cli_json("play", "agent", "--side", "all", "--session", where)
+    assert out["view"]["over"] and out["view"]["summary"]["result"] in ("win", "draw")
+    assert len(out["actions"]) > 50
+    assert cli("play", "replay", "--session", where).exit_code == 0
+    log = cli("play", "log", "--session", where).stdout.splitlines()
+    assert log[-1].startswith("log: ") and len(log) == len(out["actions"]) + 2
+
+
+@pytest.mark.parametrize(("args", "named"), [
+    (("--side", "germany"), "--side 'germany'"),
+    (("--steps", "0"), "'0'"),
+])
+def test_the_agent_refuses_bad_input(tmp_path, cli, cli_refused, args, named):
+    where = str(tmp_path / "s")
+    cli("play", "new", "midway-cards", "--seed", "5", "--session", where)
+    assert named in cli_refused("play", "agent", *args, "--session", where)

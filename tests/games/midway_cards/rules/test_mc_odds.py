@@ -50,7 +50,7 @@ def test_strike_single_card_odds_equal_enumeration(game):
 
 def test_strike_odds_without_replacement(game):
     """Two torpedo cards cannot both draw the one 'extra-3' card."""
-    ref, args = _args(game, "strike", ["target=yorktown", "cards=us-tbd,us-tbd"])
+    ref, args = _args(game, "strike", ["target=yorktown", "cards=j-b5n,j-b5n"])
     exact = ref.odds(game, args).exact
     # side 8 sinks Yorktown; 4 + 4 = 8 unless a dud: P(no dud in 2 draws of 16 without
     # replacement) computed directly from the deck

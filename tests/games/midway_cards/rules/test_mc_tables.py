@@ -256,6 +256,28 @@ def test_strike_rejects_a_card_drawn_twice_or_used(lookup):
         lookup("strike", "target=yorktown", "cards=j-b5n", "used=99", "draws=3")
 
 
+@pytest.mark.parametrize(("inputs", "named"), [
+    (["target=akagi", "cards=j-b5n"], "'akagi' is a japan ship card"),
+    (["target=yorktown", "cards=us-tbd,us-sbd"], "'yorktown' is a us ship card"),
+    (["target=yorktown", "cards=j-b5n,us-tbd"], "mix both players' cards"),
+    (["target=akagi", "cards=us-tbd,j-b5n"], "mix both players' cards"),
+    (["target=midway-base", "cards=us-sbd"], "only the Japanese attack it"),
+])
+def test_strike_is_one_player_against_the_enemy(lookup, inputs, named):
+    """Rule 7, 5-1(2): a player attacks enemy ships with his own cards; the Midway base is
+    the US's own card (12-1): refused under rule 7, not as a missing armament change."""
+    with pytest.raises(RuleViolation, match="rule 7\\)") as caught:
+        lookup("strike", *inputs, "draws=1,2")
+    assert named in str(caught.value) and caught.value.rule == "7"
+    with pytest.raises(RuleViolation, match="only the Japanese attack it"):
+        lookup("attack-damage", "card=us-sbd", "target=base", "draw=1")
+
+
+def test_strike_odds_refuse_the_same(odds):
+    with pytest.raises(RuleViolation, match="rule 7"):
+        odds("strike", "target=hornet", "cards=us-tbd")
+
+
 @pytest.mark.parametrize(("inputs", "winner"), [
     ({"japan_out": "yes", "us_out": "no", "base_damage": 0}, "us"),
     ({"japan_out": "no", "us_out": "yes", "base_damage": 20}, "japan"),
