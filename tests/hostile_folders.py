@@ -10,10 +10,13 @@ per problem); the others load, and every command must still answer within the bo
 
 from __future__ import annotations
 
+import os
 import shutil
 from collections.abc import Callable
 from itertools import pairwise
 from pathlib import Path
+
+from warpress.starter.new import new_game
 
 CORPS = Path(__file__).resolve().parent / "fixtures" / "games" / "corps"
 
@@ -109,6 +112,43 @@ def python_marker(root: Path) -> Path:
     return folder
 
 
+def _starter(root: Path, name: str) -> Path:
+    """The starting game as ``warpress new`` writes it (a game with play rules: sessions and
+    balance play it), as ``root/name``."""
+    return new_game(str(root / name)).folder
+
+
+def _python_fifo(base: Callable[[Path, str], Path], name: str) -> Callable[[Path], Path]:
+    def build(root: Path) -> Path:
+        """A FIFO named like a module: whoever reads it waits for a writer that never
+        comes."""
+        folder = base(root, name)
+        os.mkfifo(folder / "helpers.py")
+        return folder
+
+    return build
+
+
+def python_huge(root: Path) -> Path:
+    """6 MB of Python, a statement a line: compiling it takes seconds and gigabytes."""
+    folder = _corps(root, "python-huge")
+    (folder / "helpers.py").write_text("x\n" * 3_000_000, encoding="utf-8")
+    return folder
+
+
+def play_python_marker(root: Path) -> Path:
+    """The starting game with session rules (rules/session.py), checks and kit parts that
+    each leave a marker when run."""
+    folder = _starter(root, "play-python-marker")
+    mark = f"(__import__('pathlib').Path(__file__).resolve().parents[1] / {MARKER!r}).touch()\n"
+    (folder / "rules").mkdir()
+    for name in ("rules/__init__.py", "rules/session.py"):
+        (folder / name).write_text(mark, encoding="utf-8")
+    for name in ("checks.py", "kit.py"):
+        (folder / name).write_text(mark.replace("parents[1]", "parent"), encoding="utf-8")
+    return folder
+
+
 def _edited(name: str, *edits: tuple[str, str, str]) -> Callable[[Path], Path]:
     """A builder of corps with ``edits`` (file, old text, new text) made."""
     def build(root: Path) -> Path:
@@ -154,6 +194,10 @@ FOLDERS: dict[str, Callable[[Path], Path]] = {
          'name: "\\e[2J\\e[Hdata OK \\e]0;pwned\\a\\e]52;c;ZWNobyBoaQ==\\a\\u202eevil"'),
         ("units.yaml", "name: XXIV Panzer", 'name: "\\e[31mXXIV\\x9b2J"')),
     "python-marker": python_marker,
+    "python-fifo": _python_fifo(_corps, "python-fifo"),
+    "play-python-fifo": _python_fifo(_starter, "play-python-fifo"),
+    "play-python-marker": play_python_marker,
+    "python-huge": python_huge,
     "zero-columns": _edited("zero-columns", ("map.yaml", "columns: {count: 10,",
                                              "columns: {count: 0,")),
     "side-without-id": _edited("side-without-id", ("game.yaml", "- {id: germany, name: German}",

@@ -203,3 +203,39 @@ def test_bytecode_stamped_like_the_source_is_what_python_alone_would_run(folder,
     out = subprocess.run([sys.executable, "-c", "import helper; print(helper.VALUE)"],
                          cwd=folder, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "666"
+
+
+@pytest.mark.parametrize("command", [("verify", "{}", "--data"), ("trust", "{}")],
+                         ids=lambda c: c[0])
+def test_a_fifo_named_like_a_module_is_refused_without_waiting(folder, command):
+    os.mkfifo(folder / "helpers.py")
+    out = run(*(a.format(folder) for a in command))
+    assert out.exit_code == 2, out.output
+    assert f"{folder}/helpers.py: not a regular file (a FIFO, a device or a socket)" in \
+        out.output.replace("\n    ", " ")
+    assert not ran(folder)
+
+
+@pytest.mark.parametrize("files, size, where", [
+    (1, trust.MOST_FILE_BYTES + 2, "helpers0.py: {size:,} bytes of Python; a game folder's "
+                                   "file holds at most {most_file:,}"),
+    (7, 2 * (trust.MOST_BYTES // 14 + 1), "tiny: {total:,} bytes of Python; a game folder holds at "
+                                   "most {most:,}"),
+], ids=["one file", "all files"])
+def test_python_past_its_size_is_refused_before_it_is_compiled(folder, monkeypatch, files,
+                                                               size, where):
+    """Sizes are read before any file: Python too big is never compiled (which takes memory
+    and time in proportion to its statements)."""
+    from warpress.verify import data
+
+    for name in ("rules.py", "checks.py", "kit.py"):
+        (folder / name).unlink()
+    for i in range(files):
+        (folder / f"helpers{i}.py").write_text("x\n" * (size // 2), encoding="utf-8")
+    monkeypatch.setattr(data, "compile", lambda *a, **k: pytest.fail("compiled"),
+                        raising=False)  # a module global shadows the builtin
+    out = run("verify", folder, "--data")
+    assert out.exit_code == 2, out.output
+    assert where.format(size=size, total=size * files, most_file=trust.MOST_FILE_BYTES,
+                        most=trust.MOST_BYTES) in out.output.replace("\n    ", " ")
+    assert run("trust", folder).exit_code == 2
