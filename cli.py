@@ -188,8 +188,8 @@ def friendly(fn):
             if problem is not None:
                 raise InputError(single_line(str(problem))) from None
             if isinstance(exc, OSError):  # a file or folder the system refuses: one line
-                where = exc.filename if exc.filename is not None else "a file"
-                raise InputError(single_line(f"cannot read or write {quote(str(where), 200)}: "
+                where = "" if exc.filename is None else f" {quote(str(exc.filename), 200)}"
+                raise InputError(single_line(f"cannot read or write{where}: "
                                              f"{exc.strerror or exc}")) from None
             raise
         finally:
