@@ -149,10 +149,12 @@ def play_python_marker(root: Path) -> Path:
     return folder
 
 
-def _edited(name: str, *edits: tuple[str, str, str]) -> Callable[[Path], Path]:
-    """A builder of corps with ``edits`` (file, old text, new text) made."""
+def _edited(name: str, *edits: tuple[str, str, str],
+            base: Callable[[Path, str], Path] = _corps) -> Callable[[Path], Path]:
+    """A builder of corps (or another ``base``) with ``edits`` (file, old text, new text)
+    made."""
     def build(root: Path) -> Path:
-        folder = _corps(root, name)
+        folder = base(root, name)
         for file, old, new in edits:
             _replace(folder, file, old, new)
         return folder
@@ -194,6 +196,15 @@ FOLDERS: dict[str, Callable[[Path], Path]] = {
          'name: "\\e[2J\\e[Hdata OK \\e]0;pwned\\a\\e]52;c;ZWNobyBoaQ==\\a\\u202eevil"'),
         ("units.yaml", "name: XXIV Panzer", 'name: "\\e[31mXXIV\\x9b2J"')),
     "python-marker": python_marker,
+    # a game sessions play, its names as above: what play new, status, moves and log print
+    "play-terminal-controls": _edited(
+        "play-terminal-controls",
+        ("game.yaml", 'name: "Play terminal controls"',
+         'name: "\\e[2J\\e[Hdata OK \\e]0;pwned\\a\\u202eevil"'),
+        ("game.yaml", "name: North,", 'name: "\\e]52;c;ZWNobyBoaQ==\\aNorth\\u2066",'),
+        ("units.yaml", "name: Guards Tank Corps", 'name: "\\e[31mGuards\\x9b2J"'),
+        ("play.yaml", "name: North movement", 'name: "\\e[1mNorth movement\\u202e"'),
+        base=_starter),
     "python-fifo": _python_fifo(_corps, "python-fifo"),
     "play-python-fifo": _python_fifo(_starter, "play-python-fifo"),
     "play-python-marker": play_python_marker,

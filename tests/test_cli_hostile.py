@@ -1,6 +1,7 @@
 """Every command on every hostile game folder (tests/hostile_folders.py), as the installed
 command would run it: each folder in a process of its own under ``prlimit`` (500 MB of
-address space), every command of it in turn. Each command exits 0, 1 or 2 without a
+address space, which every command of the folder runs in, one after another: nothing a
+command read may stay in memory for the next). Each command exits 0, 1 or 2 without a
 traceback, takes under 5 seconds of CPU (measured by the process itself, so a busy machine
 does not make it fail), prints no control a terminal would act on (escapes, bidi overrides),
 runs none of the folder's Python and writes nothing outside ``--out``; a folder refused when
@@ -43,11 +44,15 @@ COMMANDS = [
     ("roll", "G", "crt", "odds=3-1", "--seed", "1"),
     ("referee", "new", "G", "--session", "O/session"),
     ("play", "scenarios", "G"), ("play", "actions", "G"),
-    ("play", "new", "G", "--session", "O/play"),
+    ("play", "new", "G", "--session", "O/play"), ("play", "status", "--session", "O/play"),
+    ("play", "moves", "--session", "O/play"), ("play", "move", "n4", "0504", "--session",
+                                               "O/play"),
+    ("play", "log", "--session", "O/play"),
     ("balance", "G", "--games", "2", "--out", "O/balance"),
 ]
-#: Commands that make a session: they refuse a folder that cannot be played before loading
-#: its data (the folders here have no play rules).
+#: Commands that make a session: a folder without rules to play may be refused for that
+#: before its data is checked. (The commands after ``play new`` play the session it made:
+#: of a folder that is refused, there is none, and they refuse that.)
 SESSIONS = {"referee new G --session O/session", "play new G --session O/play"}
 #: What a terminal acts on: C0 controls but tab and newline, DEL, C1 controls, bidi
 #: embeddings, overrides and isolates, line and paragraph separators.

@@ -205,3 +205,26 @@ def test_a_planted_pickle_is_never_loaded(tiny_game, tmp_path, monkeypatch, how)
     assert not (tmp_path / "ran").exists()
     pickle.loads(planted)  # the plant is real: loaded, it runs
     assert (tmp_path / "ran").exists()
+
+
+@pytest.mark.parametrize("refused", [False, True], ids=["loaded", "refused"])
+def test_no_yaml_node_outlives_the_read(tiny_game, refused):
+    """The YAML nodes of a game's files are let go once the game is built (or refused): a
+    process that reads several games (verify all, build all, the hostile corpus in one
+    process) holds none of their files."""
+    import gc
+
+    from data_edits import edit
+
+    def nodes() -> int:
+        gc.collect()
+        return sum(1 for o in gc.get_objects() if isinstance(o, yaml.Node))
+
+    if refused:
+        edit(tiny_game, "{id: tank,", "{id: '../tank',")
+    before = nodes()
+    try:
+        load_game(str(tiny_game))
+    except DataError:
+        assert refused
+    assert nodes() == before
