@@ -239,3 +239,32 @@ def test_python_past_its_size_is_refused_before_it_is_compiled(folder, monkeypat
     assert where.format(size=size, total=size * files, most_file=trust.MOST_FILE_BYTES,
                         most=trust.MOST_BYTES) in out.output.replace("\n    ", " ")
     assert run("trust", folder).exit_code == 2
+
+
+@pytest.mark.parametrize("link", ["helper.py", "lib"], ids=["a module", "a package"])
+def test_a_linked_module_of_a_trusted_folder_is_never_imported(folder, tmp_path, link):
+    """The trust covers the folder's own .py files (links are not followed): a module that is
+    a link to code elsewhere, which could change without the folder's Python changing, is
+    refused in one line, never imported."""
+    (folder / "checks.py").unlink()
+    (folder / "kit.py").unlink()
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    code = "VALUE = 666\n" + MARK.format(part="linked").replace(
+        "Path(__file__).resolve().parent", f"Path({str(folder)!r})")
+    if link == "lib":
+        (elsewhere / "__init__.py").write_text(code, encoding="utf-8")
+        (folder / "lib").symlink_to(elsewhere)
+    else:
+        (elsewhere / "helper.py").write_text(code, encoding="utf-8")
+        (folder / "helper.py").symlink_to(elsewhere / "helper.py")
+    module = link.removesuffix(".py")
+    (folder / "rules.py").write_text(RULES.replace('{"value": 2}', '{"value": VALUE}').replace(
+        "from warpress.engine.registry", f"from .{module} import VALUE\nfrom warpress.engine."
+        "registry"), encoding="utf-8")
+    assert run("trust", folder).exit_code == 0
+    out = run("lookup", folder, "double")
+    assert out.exit_code == 2, out.output
+    assert f"{folder / link} is a symbolic link (a game folder's modules are its own .py " \
+           f"files, which its trust covers)" in out.output.replace("\n    ", " ")
+    assert (folder / "ran").read_text() == "rules"
