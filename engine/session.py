@@ -132,6 +132,7 @@ except ImportError:  # pragma: no cover - Windows
 
     _BUSY = (getattr(portalocker, "LockException", OSError),)
 
+from . import limits
 from .decisions import Decision
 from .dice import SeededDice, derived_seed
 from .errors import BadInput, RuleViolation
@@ -742,7 +743,13 @@ def _finds(referee: Referee, game: Game, name: str, path: Path) -> bool:
 
 
 def _file_sha256(path: Path | None) -> str | None:
-    return sha256(path.read_bytes()) if path is not None else None
+    """The SHA-256 of a scenario file; of its first bytes past the most a game's file may
+    hold (the log names the file: a huge one is not read whole, and the scenario's own
+    reading refuses it)."""
+    if path is None:
+        return None
+    with path.open("rb") as handle:
+        return sha256(handle.read(limits.FILE_BYTES + 1))
 
 
 # --------------------------------------------------------------------------- the session

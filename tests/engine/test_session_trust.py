@@ -361,3 +361,22 @@ def test_play_status_and_log_end_with_the_head_hash(played):
     for command in ("status", "log"):
         out = play(command, "--session", played)
         assert out.output.splitlines()[-1] == f"log: 3 lines, head {head}", command
+
+
+def test_a_scenario_file_the_log_names_is_never_read_whole(tmp_path):
+    """A log names its scenario file by path, and replay hashes it: a huge file there (named
+    by a log handed over) is read no further than a game's file may be long."""
+    import tracemalloc
+
+    from warpress.engine import limits
+
+    big = tmp_path / "big.yaml"
+    big.write_bytes(b"#" * (8 * limits.FILE_BYTES))
+    tracemalloc.start()
+    try:
+        digest = session._file_sha256(big)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 2 * limits.FILE_BYTES
+    assert digest == session.sha256(b"#" * (limits.FILE_BYTES + 1))
