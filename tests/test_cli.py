@@ -224,3 +224,21 @@ def test_an_unknown_table_far_from_every_name_lists_some_and_where_to_see_them()
     result = CliRunner().invoke(main, ["lookup", "midway", "zzzz"])
     assert result.exit_code == 2
     assert "(tables: aa-dice, " in result.output and "warpress tables midway)" in result.output
+
+
+@pytest.mark.parametrize("error, shown", [
+    (OSError(5, "Input/output error", "/media/card/game.yaml"),
+     "cannot read or write '/media/card/game.yaml': Input/output error"),
+    (OSError(24, "Too many open files"), "cannot read or write: Too many open files"),
+], ids=["a file", "no file"])
+def test_any_other_os_error_is_one_line(monkeypatch, error, shown):
+    """An OSError no command expected (a failing disk, a limit of the system) is one line
+    naming the file when there is one, exit 2: never a traceback."""
+    from warpress.engine import loader
+
+    def failing(*args, **kwargs):
+        raise error
+
+    monkeypatch.setattr(loader, "load_cached", failing)
+    out = CliRunner().invoke(main, ["tables", "midway"], env={"COLUMNS": "200"})
+    assert (out.exit_code, out.output) == (2, f"warpress: {shown}\n")
