@@ -14,7 +14,7 @@ from click.testing import CliRunner
 from warpress.cli import main
 from warpress.engine.loader import GAMES_DIR, builtin_games
 
-GAMES = ("axis-allies", "midway", "midway-cards", "nightfighter", "nimitz")
+GAMES = tuple(builtin_games())
 
 
 def _run(*args: str):
