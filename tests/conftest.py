@@ -125,6 +125,11 @@ def cli_refused(cli):
     return run
 
 
+def pytest_addoption(parser):
+    parser.addoption("--regen-golden", action="store_true", default=False,
+                     help="record tests/golden/ again from the current code (test_golden.py)")
+
+
 def pytest_configure(config):
     """The state folder (trusted folders, session anchors: engine/places.py) of this test run
     is a fresh private folder, never the user's; a test that needs its own sets
