@@ -86,6 +86,11 @@ def tables_transcript(game) -> dict[str, Any]:
             for name, ref in sorted(ref_tables(game).items()) if ref.lookup_allowed}
 
 
+#: the decisions a game's transcript keeps where its random games run to thousands (the
+#: first ones; every kind of decision comes up in them)
+TRANSCRIPT_STEPS = {"axis-allies": 600}
+
+
 def session_transcript(game) -> dict[str, Any]:
     rules = rules_for(game)
     out = {}
@@ -95,7 +100,8 @@ def session_transcript(game) -> dict[str, Any]:
         def each(before, action, after, hashes=hashes):
             hashes.append(after.digest())
 
-        played = playout(game, rules, seed, RandomAgent(), each=each, max_steps=5000)
+        played = playout(game, rules, seed, RandomAgent(), each=each,
+                         max_steps=TRANSCRIPT_STEPS.get(game.id, 5000))
         out[str(seed)] = {"decisions": [f"{name} {json.dumps(args, sort_keys=True)}"
                                         for name, args in played.actions],
                           "positions": hashes[::10] + hashes[-1:],
