@@ -209,8 +209,7 @@ def _op(run: Run, due: Pending) -> list[Option]:
     for air in run.area.units:
         if side_of(run.game, air) != side or air.airborne or air.uid in op["moved"]:
             continue
-        out.append(_lazy(f"{air.uid}", lambda air=air: (*_moves_of(run, air),
-                                                         *_launches_of(run, air))))
+        out += _group(air.uid, (*_moves_of(run, air), *_launches_of(run, air)))
     if op["kind"] != "night":
         out += _reorganizations(run, side)
     if _legal(lambda: check_take_card(run)):

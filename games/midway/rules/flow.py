@@ -326,8 +326,8 @@ def solitaire_move(run: Run) -> None:
     end = SOL.solitaire_move(game, start, fleet_hex(run.pos, ICHIKOKAN), number_of(game, card),
                              turn=run.pos.turn, japan_hexes=japanese_hexes(run.pos))
     run.pos = moved_fleet(run.pos, US_FLEET, end)
-    how = (f"{row['move']} {row['hexes']} hex(es), the more {row['prefer']}erly"
-           if row["hexes"] else str(row["move"]))
+    how = (f"{row['hexes']} hex(es) {row['move']} the 1st Air Fleet, the more "
+           f"{row['prefer']}erly hex on a tie" if row["hexes"] else str(row["move"]))
     run.say(f"the US draws #{card} ({how}): the US fleet {start} -> {end}", "12.3(2)",
             card=card, start=start, end=end)
 

@@ -24,6 +24,7 @@ answer listed is accepted.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -122,6 +123,7 @@ class Run:
     dice: Dice | None = None
     said: list[Announcement] = field(default_factory=list)
     _cache: tuple[Position, CarrierArea] | None = field(default=None, repr=False)
+    _thawed: tuple[Position, dict[str, str]] | None = field(default=None, repr=False)
 
     @property
     def area(self) -> CarrierArea:
@@ -137,8 +139,16 @@ class Run:
         self.pos = with_data(self.pos, **values)
 
     def get(self, key: str, default: Any = None) -> Any:
+        """A value of ``data`` as plain JSON values (a fresh copy, free to change)."""
         value = data(self.pos, key, default)
-        return thaw(value) if isinstance(value, Mapping | tuple) else value
+        if not isinstance(value, Mapping | tuple):
+            return value
+        if self._thawed is None or self._thawed[0] is not self.pos:
+            self._thawed = (self.pos, {})
+        held = self._thawed[1]
+        if key not in held:
+            held[key] = json.dumps(thaw(value))
+        return json.loads(held[key])
 
     def say(self, text: str, *rules: str, **facts: Any) -> None:
         self.said.append(Announcement(self.pos.turn, self.pos.phase or "", text, rules,

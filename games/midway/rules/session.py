@@ -172,6 +172,7 @@ def awaiting_for(game: Game, position: Position, viewer: str | None) -> list[str
 def _place(run: Run, a: Mapping[str, Any]) -> None:
     side = run.pos.due.side
     run.put(check_place(run, side, a["unit"], a["box"]))
+    run.say(f"{a['unit']} is placed in {a['box']}", "3.1(2)" if side == "japan" else "3.2(2)")
     run.due("setup", side)
 
 

@@ -84,6 +84,11 @@ def _target_name(game: Game, target: str) -> str:
     return next(d.name for d in game.displays if d.id == target)
 
 
+def dice_text(count: int) -> str:
+    """``1 die``, ``3 dice``."""
+    return f"{count} {'die' if count == 1 else 'dice'}"
+
+
 def defender(strike: dict[str, Any]) -> str:
     return other(strike["side"])
 
@@ -159,7 +164,7 @@ def _cap_fire(run: Run, strike: dict[str, Any]) -> bool:
     group = alive(run, strike["units"])
     bonus = 0 if fighters_of(run.game, group) else int(const(run.game, "cap-unescorted-bonus"))
     dice, hits = _fire(run, cap, bonus, "cap")
-    run.say(f"CAP fire: {dice} dice, {hits} hit(s) on group {strike['group']}"
+    run.say(f"CAP fire: {dice_text(dice)}, {hits} hit(s) on group {strike['group']}"
             + (" (no escort: +1)" if bonus else ""), "9.2(1)")
     _save(run, strike, stage="escort-fire",
           losses=_loss(strike["side"], group, hits, "9.2(3)"))
@@ -171,7 +176,7 @@ def _escort_fire(run: Run, strike: dict[str, Any]) -> bool:
     cap = alive(run, strike["cap"])
     if escorts and cap:
         dice, hits = _fire(run, escorts, 0, "escort")
-        run.say(f"escort fire: {dice} dice, {hits} hit(s) on the CAP", "9.2(2)")
+        run.say(f"escort fire: {dice_text(dice)}, {hits} hit(s) on the CAP", "9.2(2)")
         _save(run, strike, losses=_loss(defender(strike), cap, hits, "9.2(3)"))
     _save(run, strike, stage="aa")
     return False
@@ -186,7 +191,7 @@ def _aa(run: Run, strike: dict[str, Any]) -> bool:
     count = C.aa_dice(run.game, run.area, strike["target"])
     hit_on = C.aa_hit_on(run.game, bool(fighters_of(run.game, group)))
     hits = sum(run.roll(DIE, "aa") <= hit_on for _ in range(count))
-    run.say(f"anti-aircraft fire: {count} dice hitting on {hit_on} or less, {hits} hit(s)",
+    run.say(f"anti-aircraft fire: {dice_text(count)} hitting on {hit_on} or less, {hits} hit(s)",
             "9.3", "9.3(2)")
     _save(run, strike, stage="assign", losses=_loss(strike["side"], attackers, hits, "9.3(3)"))
     return False
@@ -274,7 +279,7 @@ def _attack(run: Run, strike: dict[str, Any]) -> bool:
         number = C.attack_number(game, air, kind, loaded.get(where, False), combined)
         scored = sum(run.roll(DIE, "attack") <= number for _ in range(air.steps))
         hits[where] = hits.get(where, 0) + scored
-        run.say(f"{air.uid} attacks {where}: {air.steps} dice hitting on {number} or less, "
+        run.say(f"{air.uid} attacks {where}: {dice_text(air.steps)} hitting on {number} or less, "
                 f"{scored} hit(s)", "9.4(1)" if kind == "carrier" else "9.4(3)")
     if kind == "carrier":
         for carrier_id, count in hits.items():

@@ -91,7 +91,7 @@ def view(game: Game, position: Position, side: str | None, awaiting: Awaiting
         "announcements": list(thaw(position.data.get("events") or [])),
     }
     if who == "us" and position.data.get("plan") and not position.data.get("executed"):
-        out["plan"] = "→".join(position.data["plan"])
+        out["tracks"]["your plan"] = "→".join(position.data["plan"])
     strike = position.data.get("strike")
     if strike:
         out["attack"] = strike_view(thaw(strike))

@@ -15,6 +15,7 @@ from warpress.engine.errors import RuleViolation
 from warpress.engine.model import FrozenDict
 from warpress.engine.position import Position
 from warpress.games.midway.rules import area as A
+from warpress.games.midway.rules import flow
 from warpress.games.midway.rules import session as ses
 from warpress.games.midway.rules.common import const, midway_hex
 from warpress.games.midway.rules.moves import Run, groups_in_air, side_of
@@ -25,8 +26,10 @@ from warpress.games.midway.rules.positions import (
     INVASION,
     US_FLEET,
     hand,
+    moved_fleet,
     pile,
     to_area,
+    with_area,
     with_data,
 )
 from warpress.verify.whole import broken
@@ -208,3 +211,43 @@ def with_values(position, **values: Any) -> Position:
 
 def with_tracks(position, tracks: Mapping[str, Any]) -> Position:
     return replace(position, tracks=FrozenDict({**position.tracks, **tracks}))
+
+
+def at_phase(game, scenario, phase, turn, fleets=None, **values) -> Position:
+    """A position of ``scenario`` at the start of ``phase`` of ``turn`` (nothing due yet),
+    the fleets in the hexes given; ``values`` go to its data."""
+    position = start(game, scenario)
+    position = replace(position, pending=(), phase=phase, turn=turn)
+    position = with_data(position, **{**flow.TURN_DATA, "revealed": True,
+                                      "ready": list(SIDES), **values})
+    for fleet_id, hex_id in (fleets or {}).items():
+        position = moved_fleet(position, fleet_id, hex_id)
+    return position
+
+
+def proceeded(game, position, dice=None) -> tuple[Position, list[str]]:
+    """The game run on from ``position`` to the next decision of a person."""
+    run = Run(game, position, dice or SeededDice(1))
+    ses.advance(run)
+    return run.pos, [a.text for a in run.said]
+
+
+def with_cards(position, **piles) -> Position:
+    """``position`` with these piles (``japan_hand=("02",)``, ``deck=(...)``); the cards
+    taken from wherever they were."""
+    named = {k.replace("_", "."): tuple(v) for k, v in piles.items()}
+    moving = {c for cards in named.values() for c in cards}
+    kept = {k: tuple(c for c in v if c not in moving) for k, v in position.cards.items()}
+    return replace(position, cards=FrozenDict({**kept, **named}))
+
+
+def at_op(game, scenario, side, fleets, turn=2, area=None) -> Position:
+    """The position of ``side``'s air operation (its decision due), the fleets placed and
+    the carrier area ``area`` (default: the set-up's)."""
+    position = at_phase(game, scenario, "air-operations", turn, fleets)
+    if area is not None:
+        position = with_area(game, position, area)
+    run = Run(game, position, SeededDice(1))
+    flow.start_op(run, side, "air")
+    flow.op_decision(run)
+    return run.pos
