@@ -698,7 +698,8 @@ def check_sail(run: Run, fleet_id: str, path: Sequence[str]) -> list[str]:
 
 def check_end_move(run: Run) -> None:
     """The Japanese movement ends: a fleet due to enter has entered (6.3(1)); after a
-    declared base attack the 1st Air Fleet is within range (6.4(2))."""
+    declared base attack the 1st Air Fleet is within range (6.4(2)); by day no Japanese
+    fleet is in the US fleet's hex (6.1(4), E30: after the night they may share one)."""
     game = run.game
     main = run.pos.piece(ICHIKOKAN)
     if main.kind != "hex":
@@ -710,6 +711,11 @@ def check_end_move(run: Run) -> None:
                                       f"{', '.join(M.entry_hexes(game, INVASION))}")
     if run.get("declared"):
         M.check_base_attack_end(game, main.place)
+    us = fleet_hex(run.pos, US_FLEET)
+    for fleet_id in (ICHIKOKAN, INVASION):
+        if not run.night and us is not None and fleet_hex(run.pos, fleet_id) == us:
+            raise RuleViolation("6.1(4)", f"the {fleet_id} is in the US fleet's hex {us}: no "
+                                          f"day surface battle, it moves out (E30)")
 
 
 def fighters_of(game: Game, units: Sequence[Air]) -> list[Air]:

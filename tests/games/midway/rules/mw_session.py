@@ -102,7 +102,7 @@ def _fleets(game, position) -> list[str]:
         out.append("the Japanese fleets share a hex (I15)")
     night = position.turn == const(game, "night-turn")
     shared = hexes[US_FLEET] and hexes[US_FLEET] in (hexes[ICHIKOKAN], hexes[INVASION])
-    if shared and not night:
+    if shared and not night and position.phase not in BEFORE_MOVES:  # E30: moved out
         out.append(f"a day turn with the US and a Japanese fleet in {hexes[US_FLEET]} (I16)")
     out += _invasion(game, position)
     return out
@@ -251,3 +251,26 @@ def at_op(game, scenario, side, fleets, turn=2, area=None) -> Position:
     flow.start_op(run, side, "air")
     flow.op_decision(run)
     return run.pos
+
+
+def play_from(game, position, seed, max_steps=5_000):
+    """Random agents play on from ``position`` (each step's dice from ``seed``), every
+    invariant checked after each step; the positions in order."""
+    import random
+
+    from warpress.engine.dice import derived_seed
+
+    rng = random.Random(derived_seed(seed, "agents"))
+    positions = [position]
+    for n in range(1, max_steps):
+        decision = RULES.decision(game, position)
+        if decision is None:
+            return positions
+        action = RandomAgent().choose(game, RULES, position, decision, rng)
+        after = RULES.apply(game, position, action.name, dict(action.args),
+                            SeededDice(derived_seed(seed, n))).state
+        problems = midway_broken(game, position, (action.name, dict(action.args)), after)
+        assert not problems, f"seed {seed}, after {action}: {problems}"
+        positions.append(after)
+        position = after
+    raise AssertionError(f"seed {seed}: no verdict in {max_steps} steps")

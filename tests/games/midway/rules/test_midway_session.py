@@ -12,9 +12,12 @@ import pytest
 from mw_session import (
     RULES,
     apply,
+    at_phase,
     due,
     legal,
+    play_from,
     play_watched,
+    proceeded,
     refusal,
     start,
 )
@@ -25,11 +28,16 @@ from warpress.games.midway.rules import flow
 from warpress.games.midway.rules import session as ses
 from warpress.games.midway.rules.common import distance
 from warpress.games.midway.rules.moves import Run
-from warpress.games.midway.rules.positions import to_area, with_area, with_data
+from warpress.games.midway.rules.positions import (
+    moved_fleet,
+    to_area,
+    with_area,
+    with_data,
+)
 
-#: solitaire seeds: most end at Turn 3 (12.3(6): Hiryu alone seldom sinks a carrier first);
-#: 53 plays to Turn 5, 17 to the end of Turn 7
-SOLITAIRE_SEEDS = (0, 1, 2, 3, 4, 5, 17, 53)
+#: solitaire seeds: a random Japanese player mostly loses at the end of Turn 3 (12.3(6):
+#: Hiryu alone seldom sinks a carrier first); 27 and 47 play on to Turn 7
+SOLITAIRE_SEEDS = (0, 1, 2, 3, 4, 5, 27, 47)
 STANDARD_SEEDS = (1, 8)
 
 
@@ -44,13 +52,20 @@ def test_solitaire_random_japanese_plays_to_a_verdict(game, seed):
     assert all(p.due is None or p.due.side == "japan" for p in positions)
 
 
-def test_solitaire_seeds_reach_the_night_and_the_last_turn(game):
-    """Seed 17 plays every turn: the night turn (10.x), Day 2 and the points of 4.2."""
-    played, positions = play_watched(game, 17, "solitaire")
-    turns = {p.turn for p in positions}
-    assert turns >= {3, 4, 5, 6, 7}
-    assert played.position.verdict.condition == "day-2"
-    assert set(played.position.data["points"]) == {"japan", "us"}
+def test_from_one_us_carrier_sunk_random_play_reaches_day_2(game):
+    """From the end of Turn 3 with Yorktown sunk (M-EX19) random Japanese play goes through
+    the night turn (10.x) into Day 2, and some games to the points of the end of Turn 7
+    (4.2), the invariants holding at every step."""
+    position = at_phase(game, "solitaire", "end-of-turn", 3)
+    area = A.sink(game, to_area(game, position), "yorktown")
+    position, _ = proceeded(game, with_area(game, position, area))
+    verdicts = []
+    for seed in range(8):
+        positions = play_from(game, position, seed)
+        assert {4, 5} <= {p.turn for p in positions}
+        verdicts.append(positions[-1].verdict)
+    assert any(v.condition == "day-2" and v.rule == ("4.2",) for v in verdicts)
+    assert all(v.condition in ("automatic", "day-2") for v in verdicts)
 
 
 @pytest.mark.parametrize("seed", STANDARD_SEEDS)
@@ -78,7 +93,7 @@ def test_the_solitaire_us_answers_only_with_listed_actions(game, monkeypatch):
         return name, args
 
     monkeypatch.setattr(ses.policy, "choose", checked_choose)
-    for seed in (1, 17, 53):
+    for seed in (1, 27, 47):
         play_watched(game, seed, "solitaire")
     assert {"move", "launch", "fly", "end-op", "intercept"} <= set(checked)
 
@@ -86,8 +101,8 @@ def test_the_solitaire_us_answers_only_with_listed_actions(game, monkeypatch):
 def test_a_session_replays_byte_identical(game, tmp_path):
     """The actions of a playout made in a session store give the same positions, and the
     replay of its log confirms every step."""
-    played, _ = play_watched(game, 53, "solitaire")
-    with store.create(tmp_path / "s", "midway", "solitaire", 53) as s:
+    played, _ = play_watched(game, 47, "solitaire")
+    with store.create(tmp_path / "s", "midway", "solitaire", 47) as s:
         for name, args in played.actions:
             s.command(name, args)
         final = s.state
@@ -97,13 +112,13 @@ def test_a_session_replays_byte_identical(game, tmp_path):
 
 
 def test_the_same_seed_and_commands_give_the_same_game(game):
-    a, _ = play_watched(game, 17, "solitaire")
-    b, _ = play_watched(game, 17, "solitaire")
+    a, _ = play_watched(game, 27, "solitaire")
+    b, _ = play_watched(game, 27, "solitaire")
     assert a.actions == b.actions and a.position.digest() == b.position.digest()
 
 
 def test_a_position_survives_json(game):
-    _, positions = play_watched(game, 17, "solitaire")
+    _, positions = play_watched(game, 27, "solitaire")
     for position in positions[::7]:
         again = type(position).from_json(json.loads(json.dumps(position.to_json())))
         assert again == position and again.digest() == position.digest()
@@ -219,8 +234,6 @@ def test_the_us_launches_one_group_per_carrier(game):
     sbds = [u.uid for u in area.units if u.uid.startswith("sbd-enterprise")]
     run = Run(game, with_data(position, revealed=True))
     run.pos = replace(run.pos, pending=(), phase="air-operations", turn=2)
-    from warpress.games.midway.rules.positions import moved_fleet
-
     run.pos = moved_fleet(run.pos, "tf16-17", "H-3")
     run.pos = moved_fleet(run.pos, "ichikokan", "B-3")
     flow.start_op(run, "us", "air")

@@ -143,7 +143,7 @@ DRAWS = ("12.3(2)",)
 def test_solitaire_the_deck_order_never_reaches_the_player(game):
     rng = random.Random(3)
     compared = parted = 0
-    for seed in (17, 53, 1):
+    for seed in (27, 47, 1):
         _, positions = play_watched(game, seed, "solitaire")
         for position in positions[::3]:
             if position.verdict is not None:
