@@ -148,7 +148,7 @@ def _hangar_to_deck(run: Run) -> Choice | None:
             wanted = attack or fighters
         free = [b.id for d, b in A.deck_boxes(game, holder)
                 if (d, b.id) not in area.damage and not area.in_box(d, b.id)]
-        if wanted and free and len(A.aboard(game, area, holder)) <= A.capacity(game, holder):
+        if wanted and free:
             return "move", {"unit": wanted[0].uid, "box": f"{display_id}/{free[0]}"}
     return None
 

@@ -234,12 +234,14 @@ def move_cards(position: Position, moves: Iterable[tuple[str, str, str]]) -> Pos
 
 
 def _aircraft_pieces(game: Game, area: CarrierArea) -> list[Piece]:
+    """The pieces of the set-up's aircraft; a unit's id ``TYPE-CARRIER-N`` names the carrier
+    (or ``midway``) it starts on (3.1(2), 3.2(2)(3))."""
+    holders = {b.holds for d in air_displays(game) for b in d.boxes if b.holds}
     out = []
     for air in area.units:
-        holder = air.uid.split("-")[-2] if air.uid.count("-") >= 2 else None
+        holder = air.uid.rsplit("-", 2)[-2] if air.uid.count("-") >= 2 else None
         props = {"home": air.home}
-        if holder and any(h == holder for d in air_displays(game) for b in d.boxes
-                          for h in (b.holds,)):
+        if holder in holders:
             props["carrier"] = holder
         out.append(Piece(air.uid, air.type, unit(game, air.type).side, "box",
                          f"{air.display}/{air.box}", air.steps, props=FrozenDict(props)))
