@@ -726,9 +726,6 @@ def attackers_of(game: Game, units: Sequence[Air]) -> list[Air]:
     return [u for u in units if is_attack(game, u.type)]
 
 
-def side_displays(game: Game, side: str) -> list[str]:
-    return [d.id for d in air_displays(game) if d.side == side]
-
 
 def cap_box(game: Game, display_id: str) -> str:
     return next(b.id for b in display(game, display_id).boxes if b.kind == "cap")

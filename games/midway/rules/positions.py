@@ -36,7 +36,7 @@ from warpress.engine.position import Piece, Position, freeze
 
 from . import area as A
 from .area import Air, CarrierArea
-from .common import air_displays, const, track_start, unit
+from .common import air_displays, const, unit
 from .setup import standard_start
 from .solitaire import solitaire_cards, solitaire_start
 
@@ -62,10 +62,6 @@ def hand(side: str) -> str:
 def pile(position: Position, name: str) -> tuple[str, ...]:
     return tuple(position.cards.get(name, ()))
 
-
-def is_aircraft(game: Game, type_id: str) -> bool:
-    """Whether a unit type is an aircraft unit (not a fleet)."""
-    return unit(game, type_id).type != "fleet"
 
 
 def aircraft(game: Game, position: Position) -> tuple[Piece, ...]:
@@ -176,9 +172,6 @@ def with_area(game: Game, position: Position, area: CarrierArea) -> Position:
 
 # --- fleets ------------------------------------------------------------------------------
 
-
-def fleet(position: Position, fleet_id: str) -> Piece:
-    return position.piece(fleet_id)
 
 
 def fleet_hex(position: Position, fleet_id: str) -> str | None:
@@ -319,7 +312,3 @@ def data(position: Position, key: str, default: Any = None) -> Any:
 def with_data(position: Position, **values: Any) -> Position:
     return replace(position, data=FrozenDict({**position.data,
                                               **{k: freeze(v) for k, v in values.items()}}))
-
-
-def garrison_start(game: Game) -> int:
-    return track_start(game, "garrison")

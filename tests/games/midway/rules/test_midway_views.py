@@ -288,3 +288,21 @@ def test_the_plan_stays_out_of_the_log_and_the_japanese_status(tmp_path, monkeyp
     assert "G-7" not in refused.output
     us = run(runner, "play", "status", "--side", "us", "--session", "s").output
     assert "G-8→F-8→E-8" in us
+
+
+def test_the_map_draws_the_fleets_and_the_groups_in_flight(game):
+    """status --map: the kit's map with a stack on each hex holding a fleet or an air group,
+    the title naming the turn and the phase."""
+    position = start(game, "solitaire")
+    position = RULES.apply(game, position, "declare", {"attack": "no"}, SeededDice(1)).state
+    drawn = RULES.render_player_map(game, position, "svg").decode("utf-8")
+    assert 'id="stack-D-3"' in drawn and 'id="stack-F-3"' in drawn
+    assert drawn.count('class="stack"') == 2
+    assert "turn 3 · Japanese movement phase" in drawn
+    png = RULES.render_player_map(game, position, "png")
+    assert png.startswith(b"\x89PNG")
+    for name, args in (("end-move", {}), ("launch", {"unit": "b5n-hiryu-3", "group": "new"})):
+        position = RULES.apply(game, position, name, args, SeededDice(2)).state
+    here = position.piece("ichikokan").place
+    drawn = RULES.render_player_map(game, position, "svg").decode("utf-8")
+    assert f'id="on-{here}-2"' in drawn  # the fleet and the group launched over it
