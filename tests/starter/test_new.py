@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import shutil
 import tomllib
 from pathlib import Path
 
@@ -90,7 +92,6 @@ def test_a_file_in_the_way_is_refused(tmp_path):
 
 @pytest.mark.parametrize("args, words", [
     (("my game",), "is the game's id"),
-    (("bfm", "--id", "other"), "--id 'other' differs from the folder name 'bfm'"),
     (("bfm", "--name", ""), "a name is 1-100 characters"),
     (("bfm", "--name", "two\nlines"), "control character"),
 ])
@@ -101,8 +102,16 @@ def test_bad_names_are_refused_before_anything_is_written(tmp_path, args, words)
     assert listing(tmp_path) == []
 
 
-def test_an_id_equal_to_the_folder_name_is_taken(tmp_path):
-    assert run("new", str(tmp_path / "bfm"), "--id", "bfm").exit_code == 0
+def test_the_id_is_the_folder_name_and_a_copy_runs_under_its_own(tmp_path):
+    """No --id: the folder's name is the id; a copied folder is tried under its new name."""
+    assert run("new", str(tmp_path / "bfm"), "--id", "bfm").exit_code == 2
+    assert run("new", str(tmp_path / "bfm")).exit_code == 0
+    shutil.copytree(tmp_path / "bfm", tmp_path / "bfm-copy")
+    result = run("verify", str(tmp_path / "bfm-copy"), "--data")
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith("bfm-copy: data OK")
+    answer = run("lookup", str(tmp_path / "bfm-copy"), "crt", "odds=3-1", "roll=4", "--json")
+    assert json.loads(answer.stdout)["game"] == "bfm-copy"
 
 
 def test_the_template_ships_with_the_package():
@@ -143,3 +152,24 @@ def test_new_refuses_a_folder_it_cannot_read(tmp_path, monkeypatch):
     assert "cannot be read: Permission denied" in line and "bfm" in line
     monkeypatch.undo()
     assert listing(tmp_path) == ["bfm"]
+
+
+@pytest.mark.parametrize("under", ["afile/x", "afile/deeper/x"])
+def test_new_under_a_file_is_one_line(tmp_path, monkeypatch, under):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "afile").write_text("not a folder", encoding="utf-8")
+    out = CliRunner().invoke(main, ["new", under])
+    assert out.exit_code == 2 and "Traceback" not in out.output
+    assert out.output.startswith(f"warpress: game folder '{under}': ")
+    assert len(out.output.splitlines()) == 1
+
+
+def test_new_under_a_parent_that_cannot_be_made_is_one_line(tmp_path, monkeypatch):
+    def refuse(self, *args, **kwargs):
+        raise PermissionError(13, "Permission denied", str(self))
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(Path, "mkdir", refuse)
+    out = CliRunner().invoke(main, ["new", "locked/sub/x"])
+    assert (out.exit_code, out.output) == (2, "warpress: game folder 'locked/sub/x': cannot "
+                                              "make 'locked/sub': Permission denied\n")

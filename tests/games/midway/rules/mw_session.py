@@ -4,13 +4,14 @@ I1-I36 that a position can show)."""
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
 import pytest
-from warpress.engine.agents import RandomAgent, playout
-from warpress.engine.dice import SeededDice
+from warpress.engine.agents import RandomAgent, playout, random_answer
+from warpress.engine.dice import SeededDice, derived_seed
 from warpress.engine.errors import RuleViolation
 from warpress.engine.model import FrozenDict
 from warpress.engine.position import Position
@@ -256,17 +257,13 @@ def at_op(game, scenario, side, fleets, turn=2, area=None) -> Position:
 def play_from(game, position, seed, max_steps=5_000):
     """Random agents play on from ``position`` (each step's dice from ``seed``), every
     invariant checked after each step; the positions in order."""
-    import random
-
-    from warpress.engine.dice import derived_seed
-
     rng = random.Random(derived_seed(seed, "agents"))
     positions = [position]
     for n in range(1, max_steps):
         decision = RULES.decision(game, position)
         if decision is None:
             return positions
-        action = RandomAgent().choose(game, RULES, position, decision, rng)
+        action = random_answer(decision, rng)
         after = RULES.apply(game, position, action.name, dict(action.args),
                             SeededDice(derived_seed(seed, n))).state
         problems = midway_broken(game, position, (action.name, dict(action.args)), after)
