@@ -158,6 +158,9 @@ ACTIONS: tuple[ActionSpec, ...] = (
 
 #: how ``play log`` prints arguments: the US plan is secret until executed (6.2)
 ARG_TEXT: Mapping[str, Callable[[Any], str]] = {"route": lambda _v: "(written plan)"}
+#: the arguments the session log keeps sealed: the US plan (6.2(1), 3.2(1): written in
+#: secret, revealed only as it is executed, 6.2(2))
+SEALED_ARGS: Mapping[str, tuple[str, ...]] = {"plan": ("route",)}
 
 
 def awaiting_for(game: Game, position: Position, viewer: str | None) -> list[str]:
@@ -464,6 +467,7 @@ class MidwayRules:
     hidden = True
     field_text: Mapping[str, Callable[[Any], str]] = {}
     arg_text = ARG_TEXT
+    sealed_args = SEALED_ARGS
 
     def scenarios(self, game: Game) -> tuple[ScenarioInfo, ...]:
         return tuple(SCENARIOS.values())

@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import random
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -291,6 +292,59 @@ def test_the_plan_stays_out_of_the_log_and_the_japanese_status(tmp_path, monkeyp
     assert "G-7" not in refused.output
     us = run(runner, "play", "status", "--side", "us", "--session", "s").output
     assert "G-8→F-8→E-8" in us
+
+
+def _public(record):
+    """A raw log record without what differs between any two sessions (time, random id,
+    the position hashes of the chain) and with a sealed value's random text masked."""
+    record = {k: v for k, v in record.items() if k not in ("time", "id", "hash", "prev")}
+    args = record.get("args") or {}
+    record["args"] = {k: "sealed" if str(v).startswith("sealed:") else v
+                      for k, v in args.items()}
+    return record
+
+
+def _japanese_sees(runner, where):
+    """Everything the Japanese player can read: his status (text and JSON), the public
+    status, his answers, `play log` (times cut) and the raw log.jsonl (as _public). The log's
+    head line is cut (its hash covers the times and the session's random id)."""
+    shown = [[line for line in run(runner, "play", *words, "--session", where)
+              .output.splitlines() if not line.startswith("log: ")]
+             for words in (("status", "--side", "japan"), ("status", "--side", "japan",
+                                                          "--json"),
+                           ("status",), ("moves", "--side", "japan"), ("log",))]
+    shown[-1] = [line.split("  ", 1)[-1] for line in shown[-1]]
+    raw = (Path(where) / "log.jsonl").read_text().splitlines()
+    return shown, [_public(json.loads(line)) for line in raw], "\n".join(raw)
+
+
+def test_two_us_plans_look_the_same_to_the_japanese_until_revealed(tmp_path, monkeypatch):
+    """Two sessions of one seed in which the US writes different plans (and has a different
+    one refused): whatever the Japanese read, the session's raw log included, is the same
+    until the plan is revealed (6.2(2)); the raw log holds no plan as typed (the session
+    seals it, engine/session.py). Then the fleets part."""
+    monkeypatch.chdir(tmp_path)
+    runner = CliRunner()
+    plans = {"a": ("G-8,F-8,E-8", "G-8,G-7,G-6,G-5"), "b": ("H-9,H-8,G-7", "H-9,H-8,H-7,H-6")}
+    seen, raw = {}, {}
+    for where, (plan, too_long) in plans.items():
+        run(runner, "play", "new", "midway", "--seed", "4", "--session", where)
+        for words in (("ready",), ("ready",), ("declare", "no")):
+            assert run(runner, "play", *words, "--session", where).exit_code == 0
+        assert run(runner, "play", "plan", too_long, "--session", where).exit_code == 1
+        assert run(runner, "play", "plan", plan, "--session", where).exit_code == 0
+        seen[where], records, raw[where] = _japanese_sees(runner, where)
+        seen[where].append(records)
+        for hexes in (plan, too_long):
+            assert f'"{hexes}"' not in raw[where] and "E-8" not in raw[where], hexes
+    assert seen["a"] == seen["b"]
+    us = [run(runner, "play", "status", "--side", "us", "--session", w).output for w in "ab"]
+    assert "G-8→F-8→E-8" in us[0] and "H-9→H-8→G-7" in us[1]
+    for where in "ab":
+        for words in (("sail", "ichikokan", "A-2,B-2"), ("end-move",)):
+            assert run(runner, "play", *words, "--session", where).exit_code == 0
+    after = [_japanese_sees(runner, where)[0][0] for where in "ab"]
+    assert after[0] != after[1]  # revealed: the comparison can fail
 
 
 def test_the_map_draws_the_fleets_and_the_groups_in_flight(game):
