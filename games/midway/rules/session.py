@@ -42,6 +42,7 @@ rulings the rules leave open are errata E29-E33 (``errata.yaml``).
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any
@@ -87,7 +88,7 @@ from .positions import (
     solitaire_position,
     standard_position,
 )
-from .views import draw_map, referee_view, summary_of, view
+from .views import PLAN_WRITTEN, determinise, draw_map, referee_view, summary_of, view
 
 SCENARIOS = {
     "standard": ScenarioInfo("standard", "The two-player game (3.0)", "",
@@ -157,7 +158,7 @@ ACTIONS: tuple[ActionSpec, ...] = (
 )
 
 #: how ``play log`` prints arguments: the US plan is secret until executed (6.2)
-ARG_TEXT: Mapping[str, Callable[[Any], str]] = {"route": lambda _v: "(written plan)"}
+ARG_TEXT: Mapping[str, Callable[[Any], str]] = {"route": lambda _v: PLAN_WRITTEN}
 #: the arguments the session log keeps sealed: the US plan (6.2(1), 3.2(1): written in
 #: secret, revealed only as it is executed, 6.2(2))
 SEALED_ARGS: Mapping[str, tuple[str, ...]] = {"plan": ("route",)}
@@ -532,6 +533,10 @@ class MidwayRules:
 
     def referee_view(self, game: Game, position: Position) -> dict[str, Any]:
         return referee_view(game, position, lambda p, s: awaiting_for(game, p, s))
+
+    def determinise(self, game: Game, view_of_side: dict[str, Any], side: str,
+                    rng: random.Random) -> Position:
+        return determinise(game, view_of_side, side, rng)
 
     def summary(self, game: Game, position: Position) -> dict[str, Any] | None:
         return summary_of(position)

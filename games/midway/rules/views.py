@@ -8,22 +8,30 @@ Hidden: the order of the deck (from both), the other side's hand, and the US pla
 Turn 1, the US start hex until the plan is revealed (6.2, 3.2(1)). In solitaire the player
 is the Japanese: the view without a side is theirs. ``referee_view`` shows everything
 (``warpress play reveal``, logged).
+
+A view also holds the whole position as its side may know it (``position``,
+:func:`known_position`: the cards it may not see pooled with the deck in card order, an
+unrevealed plan only as written), from which :func:`determinise` draws positions that agree
+with the view: what agents that look ahead search (engine/agents.py).
 """
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from warpress.components.position_map import Stack, draw_map_with_pieces, piece_for
 from warpress.engine.errors import BadInput
 from warpress.engine.inputs import quote
-from warpress.engine.model import Game
+from warpress.engine.model import FrozenDict, Game
 from warpress.engine.position import Position, thaw
 
 from . import area as A
+from .choices import OPTIONS
 from .common import air_displays, carrier, const, division_carriers, divisions
-from .moves import SIDES, groups_in_air, side_of
+from .moves import SIDES, Run, groups_in_air, side_of
 from .positions import (
     AOP,
     BASE_HITS,
@@ -38,10 +46,14 @@ from .positions import (
     hand,
     pile,
     to_area,
+    with_data,
 )
 
 TITLE = "Midway: Turning the Tide in the Pacific (ミッドウェイ海戦)"
 PHASE_NAMES = {"setup": "Set-up (3.0)", "over": "Game over"}
+
+#: what a view's position holds in place of a US plan its side may not read (6.2(1))
+PLAN_WRITTEN = "(written plan)"
 
 #: the actions a decision due accepts, as ``side`` may know them
 Awaiting = Callable[[Position, str | None], list[str]]
@@ -89,6 +101,7 @@ def view(game: Game, position: Position, side: str | None, awaiting: Awaiting
         "cards": cards_view(game, position, who),
         "hand": list(pile(position, hand(who))) if who else [],
         "announcements": list(thaw(position.data.get("events") or [])),
+        "position": known_position(position, who).to_json(),
     }
     if who == "us" and position.data.get("plan") and not position.data.get("executed"):
         out["tracks"]["your plan"] = "→".join(position.data["plan"])
@@ -98,6 +111,62 @@ def view(game: Game, position: Position, side: str | None, awaiting: Awaiting
     if position.verdict is not None:
         out["summary"] = summary_of(position)
     return out
+
+
+def _unseen(who: str | None) -> list[str]:
+    """The sides whose hands ``who`` may not see (None: both)."""
+    return [s for s in SIDES if s != who]
+
+
+def known_position(position: Position, who: str | None) -> Position:
+    """``position`` as ``who`` may know it (None: what both sides know): the deck and the
+    hands ``who`` may not see pooled in card order and dealt again, each hand keeping its
+    size (3.1(3), 3.2(4)); the US plan, unless ``who`` is the US or it is executed, only
+    as PLAN_WRITTEN (6.2(1)). Positions that differ only in what ``who`` may not know give
+    the same one."""
+    unseen = _unseen(who)
+    pool = sorted([*pile(position, DECK), *(c for s in unseen for c in pile(position, hand(s)))])
+    cards = dict(position.cards)
+    for side in unseen:
+        size = len(pile(position, hand(side)))
+        cards[hand(side)], pool = tuple(pool[:size]), pool[size:]
+    cards[DECK] = tuple(pool)
+    known = replace(position, cards=FrozenDict(cards))
+    data = position.data
+    if who != "us" and data.get("plan") and not data.get("executed"):
+        known = with_data(known, plan=PLAN_WRITTEN)
+    return known
+
+
+def determinise(game: Game, view_of_side: dict[str, Any], side: str,
+                rng: random.Random) -> Position:
+    """A position drawn at random that agrees with ``side``'s view: its position with the
+    deck and the hands ``side`` may not see dealt again at random from their cards, and a
+    plan written but unread drawn among the legal plans (its start hex too, on Turn 1)."""
+    position = Position.from_json(view_of_side["position"])
+    unseen = _unseen(side)
+    pool = [*pile(position, DECK), *(c for s in unseen for c in pile(position, hand(s)))]
+    rng.shuffle(pool)
+    cards = dict(position.cards)
+    for other in unseen:
+        size = len(pile(position, hand(other)))
+        cards[hand(other)], pool = tuple(pool[:size]), pool[size:]
+    cards[DECK] = tuple(pool)
+    position = replace(position, cards=FrozenDict(cards))
+    if position.data.get("plan") == PLAN_WRITTEN:
+        position = with_data(position, plan=tuple(_any_plan(game, position, rng)))
+    return position
+
+
+def _any_plan(game: Game, position: Position, rng: random.Random) -> list[str]:
+    """A legal US plan drawn at random, as the US answers the plan decision (6.2(1))."""
+    options = list(OPTIONS["plan"](Run(game, position), position.due))
+    rng.shuffle(options)
+    for option in options:
+        actions = option.actions
+        if actions:
+            return str(actions[rng.randrange(len(actions))].args["route"]).split(",")
+    raise BadInput("no legal US plan agrees with the view")
 
 
 def referee_view(game: Game, position: Position, awaiting: Awaiting) -> dict[str, Any]:

@@ -21,6 +21,7 @@ import pytest
 from click.testing import CliRunner
 from mw_session import RULES, play_watched, start
 from warpress.cli import main
+from warpress.engine.agents import Seen, make_agent
 from warpress.engine.dice import SeededDice
 from warpress.engine.errors import BadInput, RuleViolation
 from warpress.engine.model import FrozenDict
@@ -265,6 +266,67 @@ def test_refusals_name_no_hidden_fact(game, standard):
                 assert "F-4" not in a[2]
                 checked += 1
     assert checked > 20
+
+
+# --- positions drawn to agree with a view (determinise) ----------------------------------------
+
+
+def test_a_drawn_position_agrees_with_the_view_and_varies_what_it_hides(game, standard):
+    """determinise: the view of a position drawn from a side's view is that view; the deck
+    order, the other hand and an unread plan vary between draws."""
+    rng = random.Random(9)
+    varied = set()
+    checked = 0
+    for position in standard[::11]:
+        decision = RULES.decision(game, position)
+        if decision is None:
+            continue
+        side = decision.side
+        seen = RULES.player_view(game, position, side)
+        drawn = [RULES.determinise(game, seen, side, rng) for _ in range(4)]
+        for sample in drawn:
+            assert RULES.player_view(game, sample, side) == seen
+            assert RULES.decision(game, sample).as_json() == decision.as_json()
+        for part in ("deck", "us.hand", "japan.hand"):
+            if len({sample.cards.get(part) for sample in drawn}) > 1:
+                varied.add(part)
+        if len({sample.data.get("plan") for sample in drawn}) > 1:
+            varied.add("plan")
+        checked += 1
+    assert checked > 20 and varied == {"deck", "us.hand", "japan.hand", "plan"}
+
+
+def test_a_drawn_position_keeps_what_the_side_knows(game, standard):
+    """The side's own hand and the plan the US wrote are never drawn again."""
+    rng = random.Random(4)
+    position = next(p for p in standard if p.data.get("plan") and not p.data.get("executed")
+                    and p.cards.get("us.hand"))
+    seen = RULES.player_view(game, position, "us")
+    for _ in range(4):
+        sample = RULES.determinise(game, seen, "us", rng)
+        assert sample.data["plan"] == position.data["plan"]
+        assert sample.cards["us.hand"] == position.cards["us.hand"]
+
+
+@pytest.mark.parametrize("name", ["greedy", "mcts:40"])
+def test_an_agent_that_looks_ahead_chooses_alike_in_twins(game, standard, name):
+    """Two positions that differ only in what the Japanese may not see (the US plan, the US
+    hand, the deck order): a looking-ahead Japanese agent makes the same choice."""
+    rng = random.Random(2)
+    compared = 0
+    for position in standard[::29]:
+        decision = RULES.decision(game, position)
+        if decision is None or decision.side != "japan" or len(list(decision.actions())) < 2:
+            continue
+        twin = plan_twin(game, position, rng) or hand_twin(position, "japan", rng)
+        if twin is None:
+            continue
+        chosen = {str(make_agent(name).choose(Seen(game, RULES, p, RULES.decision(game, p)),
+                                              random.Random(compared)))
+                  for p in (position, twin)}
+        assert len(chosen) == 1, (position.phase, chosen)
+        compared += 1
+    assert compared >= 3
 
 
 # --- the command line: status, log, JSON -------------------------------------------------------
