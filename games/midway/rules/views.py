@@ -118,20 +118,27 @@ def _unseen(who: str | None) -> list[str]:
     return [s for s in SIDES if s != who]
 
 
+def _dealt(position: Position, unseen: list[str],
+           order: Callable[[list[str]], list[str]]) -> Position:
+    """``position`` with the deck and the hands of ``unseen`` pooled, put in ``order`` and
+    dealt again: each hand as many cards as it held, the rest the deck."""
+    pool = order([*pile(position, DECK),
+                  *(c for side in unseen for c in pile(position, hand(side)))])
+    cards = dict(position.cards)
+    for side in unseen:
+        size = len(pile(position, hand(side)))
+        cards[hand(side)], pool = tuple(pool[:size]), pool[size:]
+    cards[DECK] = tuple(pool)
+    return replace(position, cards=FrozenDict(cards))
+
+
 def known_position(position: Position, who: str | None) -> Position:
     """``position`` as ``who`` may know it (None: what both sides know): the deck and the
     hands ``who`` may not see pooled in card order and dealt again, each hand keeping its
     size (3.1(3), 3.2(4)); the US plan, unless ``who`` is the US or it is executed, only
     as PLAN_WRITTEN (6.2(1)). Positions that differ only in what ``who`` may not know give
     the same one."""
-    unseen = _unseen(who)
-    pool = sorted([*pile(position, DECK), *(c for s in unseen for c in pile(position, hand(s)))])
-    cards = dict(position.cards)
-    for side in unseen:
-        size = len(pile(position, hand(side)))
-        cards[hand(side)], pool = tuple(pool[:size]), pool[size:]
-    cards[DECK] = tuple(pool)
-    known = replace(position, cards=FrozenDict(cards))
+    known = _dealt(position, _unseen(who), sorted)
     data = position.data
     if who != "us" and data.get("plan") and not data.get("executed"):
         known = with_data(known, plan=PLAN_WRITTEN)
@@ -143,16 +150,11 @@ def determinise(game: Game, view_of_side: dict[str, Any], side: str,
     """A position drawn at random that agrees with ``side``'s view: its position with the
     deck and the hands ``side`` may not see dealt again at random from their cards, and a
     plan written but unread drawn among the legal plans (its start hex too, on Turn 1)."""
-    position = Position.from_json(view_of_side["position"])
-    unseen = _unseen(side)
-    pool = [*pile(position, DECK), *(c for s in unseen for c in pile(position, hand(s)))]
-    rng.shuffle(pool)
-    cards = dict(position.cards)
-    for other in unseen:
-        size = len(pile(position, hand(other)))
-        cards[hand(other)], pool = tuple(pool[:size]), pool[size:]
-    cards[DECK] = tuple(pool)
-    position = replace(position, cards=FrozenDict(cards))
+    def shuffled(pool: list[str]) -> list[str]:
+        rng.shuffle(pool)
+        return pool
+
+    position = _dealt(Position.from_json(view_of_side["position"]), _unseen(side), shuffled)
     if position.data.get("plan") == PLAN_WRITTEN:
         position = with_data(position, plan=tuple(_any_plan(game, position, rng)))
     return position
