@@ -88,7 +88,16 @@ from .positions import (
     solitaire_position,
     standard_position,
 )
-from .views import PLAN_WRITTEN, determinise, draw_map, referee_view, summary_of, view
+from .views import (
+    PLAN_WRITTEN,
+    determinise,
+    draw_map,
+    known_position,
+    referee_view,
+    summary_of,
+    view,
+    viewer_of,
+)
 
 SCENARIOS = {
     "standard": ScenarioInfo("standard", "The two-player game (3.0)", "",
@@ -534,9 +543,14 @@ class MidwayRules:
     def referee_view(self, game: Game, position: Position) -> dict[str, Any]:
         return referee_view(game, position, lambda p, s: awaiting_for(game, p, s))
 
-    def determinise(self, game: Game, view_of_side: dict[str, Any], side: str,
-                    rng: random.Random) -> Position:
-        return determinise(game, view_of_side, side, rng)
+    def agent_view(self, game: Game, position: Position, side: str | None) -> Position:
+        """What ``side`` knows, as a position (views.known_position): what an agent of the
+        side searches from."""
+        return known_position(position, viewer_of(position, side))
+
+    def determinise(self, game: Game, known: Position, side: str, rng: random.Random
+                    ) -> Position:
+        return determinise(game, known, side, rng)
 
     def summary(self, game: Game, position: Position) -> dict[str, Any] | None:
         return summary_of(position)

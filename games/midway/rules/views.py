@@ -9,10 +9,10 @@ Turn 1, the US start hex until the plan is revealed (6.2, 3.2(1)). In solitaire 
 is the Japanese: the view without a side is theirs. ``referee_view`` shows everything
 (``warpress play reveal``, logged).
 
-A view also holds the whole position as its side may know it (``position``,
-:func:`known_position`: the cards it may not see pooled with the deck in card order, an
-unrevealed plan only as written), from which :func:`determinise` draws positions that agree
-with the view: what agents that look ahead search (engine/agents.py).
+What a side knows is also a position (:func:`known_position`: the cards it may not see
+pooled with the deck in card order, an unrevealed plan only as written: the rules'
+``agent_view``), from which :func:`determinise` draws positions that agree with it: what
+agents that look ahead search (engine/agents.py).
 """
 
 from __future__ import annotations
@@ -101,7 +101,6 @@ def view(game: Game, position: Position, side: str | None, awaiting: Awaiting
         "cards": cards_view(game, position, who),
         "hand": list(pile(position, hand(who))) if who else [],
         "announcements": list(thaw(position.data.get("events") or [])),
-        "position": known_position(position, who).to_json(),
     }
     if who == "us" and position.data.get("plan") and not position.data.get("executed"):
         out["tracks"]["your plan"] = "→".join(position.data["plan"])
@@ -145,16 +144,16 @@ def known_position(position: Position, who: str | None) -> Position:
     return known
 
 
-def determinise(game: Game, view_of_side: dict[str, Any], side: str,
-                rng: random.Random) -> Position:
-    """A position drawn at random that agrees with ``side``'s view: its position with the
-    deck and the hands ``side`` may not see dealt again at random from their cards, and a
-    plan written but unread drawn among the legal plans (its start hex too, on Turn 1)."""
+def determinise(game: Game, known: Position, side: str, rng: random.Random) -> Position:
+    """A position drawn at random that ``side`` knows as ``known`` (its
+    :func:`known_position`): the deck and the hands ``side`` may not see dealt again at
+    random from their cards, and a plan written but unread drawn among the legal plans (its
+    start hex too, on Turn 1)."""
     def shuffled(pool: list[str]) -> list[str]:
         rng.shuffle(pool)
         return pool
 
-    position = _dealt(Position.from_json(view_of_side["position"]), _unseen(side), shuffled)
+    position = _dealt(known, _unseen(side), shuffled)
     if position.data.get("plan") == PLAN_WRITTEN:
         position = with_data(position, plan=tuple(_any_plan(game, position, rng)))
     return position

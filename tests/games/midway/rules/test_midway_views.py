@@ -38,7 +38,8 @@ def outputs(game, position, side, with_map=False):
     """Everything a side's commands print about a position: the view (JSON and text), the
     decision (its answers when the side makes it; else only what is asked of whom)."""
     view = RULES.player_view(game, position, side)
-    out = [json.dumps(view, ensure_ascii=False, sort_keys=True), "\n".join(view_lines(view))]
+    out = [json.dumps(view, ensure_ascii=False, sort_keys=True), "\n".join(view_lines(view)),
+           RULES.agent_view(game, position, side).to_json()]
     decision = RULES.decision(game, position)
     if decision is not None:
         if decision.side != side:
@@ -283,9 +284,11 @@ def test_a_drawn_position_agrees_with_the_view_and_varies_what_it_hides(game, st
             continue
         side = decision.side
         seen = RULES.player_view(game, position, side)
-        drawn = [RULES.determinise(game, seen, side, rng) for _ in range(4)]
+        known = RULES.agent_view(game, position, side)
+        drawn = [RULES.determinise(game, known, side, rng) for _ in range(4)]
         for sample in drawn:
             assert RULES.player_view(game, sample, side) == seen
+            assert RULES.agent_view(game, sample, side) == known
             assert RULES.decision(game, sample).as_json() == decision.as_json()
         for part in ("deck", "us.hand", "japan.hand"):
             if len({sample.cards.get(part) for sample in drawn}) > 1:
@@ -301,9 +304,9 @@ def test_a_drawn_position_keeps_what_the_side_knows(game, standard):
     rng = random.Random(4)
     position = next(p for p in standard if p.data.get("plan") and not p.data.get("executed")
                     and p.cards.get("us.hand"))
-    seen = RULES.player_view(game, position, "us")
+    known = RULES.agent_view(game, position, "us")
     for _ in range(4):
-        sample = RULES.determinise(game, seen, "us", rng)
+        sample = RULES.determinise(game, known, "us", rng)
         assert sample.data["plan"] == position.data["plan"]
         assert sample.cards["us.hand"] == position.cards["us.hand"]
 
