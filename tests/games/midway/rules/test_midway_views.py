@@ -108,6 +108,14 @@ def plan_twin(game, position, rng):
     return None
 
 
+def decided(game, positions):
+    """``(position, decision)`` for each of ``positions`` with a decision due."""
+    for position in positions:
+        decision = RULES.decision(game, position)
+        if decision is not None:
+            yield position, decision
+
+
 def speaks(notes, rules) -> bool:
     """Whether a step's announcements hold one the rules let depend on the hidden element."""
     return isinstance(notes, list) and any(set(n["rules"]) & set(rules) for n in notes)
@@ -248,10 +256,7 @@ def test_refusals_name_no_hidden_fact(game, standard):
     plan refused never quotes its route; a card is refused for the side's own hand only."""
     rng = random.Random(5)
     checked = 0
-    for position in standard[::7]:
-        decision = RULES.decision(game, position)
-        if decision is None:
-            continue
+    for position, decision in decided(game, standard[::7]):
         side = decision.side
         twin = hand_twin(position, side, rng) or (
             plan_twin(game, position, rng) if side == "japan" else None)
@@ -278,10 +283,7 @@ def test_a_drawn_position_agrees_with_the_view_and_varies_what_it_hides(game, st
     rng = random.Random(9)
     varied = set()
     checked = 0
-    for position in standard[::11]:
-        decision = RULES.decision(game, position)
-        if decision is None:
-            continue
+    for position, decision in decided(game, standard[::11]):
         side = decision.side
         seen = RULES.player_view(game, position, side)
         known = RULES.agent_view(game, position, side)
@@ -317,9 +319,8 @@ def test_an_agent_that_looks_ahead_chooses_alike_in_twins(game, standard, name):
     hand, the deck order): a looking-ahead Japanese agent makes the same choice."""
     rng = random.Random(2)
     compared = 0
-    for position in standard[::29]:
-        decision = RULES.decision(game, position)
-        if decision is None or decision.side != "japan" or len(list(decision.actions())) < 2:
+    for position, decision in decided(game, standard[::29]):
+        if decision.side != "japan" or len(list(decision.actions())) < 2:
             continue
         twin = plan_twin(game, position, rng) or hand_twin(position, "japan", rng)
         if twin is None:
