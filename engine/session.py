@@ -110,10 +110,10 @@ must not read (``Referee.sealed_args``: command -> argument names; Midway's US p
 records such an argument as ``"sealed:NONCE:DATA"``: its JSON value, padded with spaces to a
 multiple of 64 bytes (its length says nothing) and XORed with a keystream of the session key
 and a random NONCE drawn for it (the same value sealed twice reads differently, and two
-seals never share a keystream), base64-encoded. The chain
-covers the sealed text, and replay, undo and recovery open it with the key. Like the state,
-this hides the value from a glance at the folder (and from ``play log``, which prints it as
-sealed), not from whoever reads the key.
+seals never share a keystream), base64-encoded. The chain covers the sealed text, and
+replay, undo and recovery open it with the key. Like the state, this hides the value from a
+glance at the folder (and from ``play log``, which prints it as sealed), not from whoever
+reads the key.
 """
 
 from __future__ import annotations
