@@ -165,6 +165,9 @@ class GreedyAgent:
             return sum(draws) / len(draws)
 
 
+#: the largest budget of ``mcts:STEPS``: a few seconds a decision, so that an agent a
+#: session names (a session handed over names its agents) cannot stall a command
+MOST_STEPS = 20_000
 #: the agents by name; ``mcts:N`` gives the search a budget of N steps a decision
 AGENTS: dict[str, Callable[..., Agent]] = {
     "random": lambda: RandomAgent(),
@@ -184,9 +187,9 @@ def make_agent(spec: str) -> Agent:
         return AGENTS[name]()
     if name != "mcts":
         raise BadInput(f"agent {spec!r}: only mcts takes a budget (mcts:STEPS)")
-    if not budget.isascii() or not budget.isdigit() or not 1 <= int(budget) <= 10**7:
+    if not budget.isascii() or not budget.isdigit() or not 1 <= int(budget) <= MOST_STEPS:
         raise BadInput(f"agent {spec!r}: the budget of mcts:STEPS is a whole number of steps "
-                       f"from 1 to 10000000")
+                       f"from 1 to {MOST_STEPS}")
     return AGENTS[name](int(budget))
 
 

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from warpress.engine import session as sessions
 from warpress.engine.agents import (
+    MOST_STEPS,
     GreedyAgent,
     MctsAgent,
     RandomAgent,
@@ -85,6 +86,9 @@ def test_agents_by_name_and_bad_names_quote_the_input():
         make_agent("clever")
     with pytest.raises(BadInput, match="only mcts takes a budget"):
         make_agent("greedy:5")
+    assert make_agent(f"mcts:{MOST_STEPS}").budget == MOST_STEPS
+    with pytest.raises(BadInput, match=f"from 1 to {MOST_STEPS}"):  # a session names its
+        make_agent(f"mcts:{MOST_STEPS + 1}")  # agents: none may stall a command
     assert parse_agents(["north=greedy"], ["north", "south"]) == {"north": "greedy"}
     with pytest.raises(BadInput, match="no side 'east'"):
         parse_agents(["east=random"], ["north", "south"])

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from click.testing import CliRunner
-from doc_walk import run_page
+from docs_walk import run_page
 from warpress.cli import main
 
 PAGE = Path(__file__).resolve().parents[2].parent / "docs" / "axis-allies.md"

@@ -1,6 +1,5 @@
-"""Running a game's page of docs as written, for the games' docs tests: the commands of its
-``sh`` blocks, in order, each of which must succeed, and each ``console`` block's command
-with the refusal it prints (exit code 1)."""
+"""A game's docs page run as written: the commands of its ``sh`` blocks in order (each must
+succeed) and each ``console`` block's command with the refusal it shows."""
 
 from __future__ import annotations
 
@@ -15,7 +14,7 @@ COMMENT = re.compile(r"\s+#\s.*$")
 
 
 def steps(page: Path) -> list[tuple[list[str], str | None]]:
-    """(words, expected output or None) of every command, in the page's order."""
+    """(words, expected output or None) of every command of ``page``, in order."""
     out: list[tuple[list[str], str | None]] = []
     for kind, body in re.findall(r"```(sh|console)\n(.*?)\n```", page.read_text("utf-8"),
                                  re.S):
