@@ -170,11 +170,24 @@ def best_grid(paper: Paper, w: float, h: float, bleed: float,
 
 def impose(pieces: list[Piece], paper: Paper, *, bleed: float = 0.0, duplex: str = "long",
            back_offset: tuple[float, float] = (0.0, 0.0), what: str = "piece") -> list[Sheet]:
-    """Place ``pieces`` on as many sheets as they need."""
+    """Place ``pieces`` on as many sheets as they need (``fold``: those with backs on the
+    folded sheets, then those without on whole ones)."""
     if not pieces:
         return []
     if (seen := _RECORDING.get()) is not None:
         seen.pieces.extend((what, piece) for piece in pieces)
+    if duplex != "fold":
+        return _imposed(pieces, paper, bleed, duplex, back_offset, what)
+    return [*_imposed([p for p in pieces if p.back is not None], paper, bleed, duplex,
+                      back_offset, what),
+            *_imposed([p for p in pieces if p.back is None], paper, bleed, duplex,
+                      back_offset, what)]
+
+
+def _imposed(pieces: list[Piece], paper: Paper, bleed: float, duplex: str,
+             back_offset: tuple[float, float], what: str) -> list[Sheet]:
+    if not pieces:
+        return []
     w, h = pieces[0].w, pieces[0].h
     grid = best_grid(paper, w, h, bleed, fold=_folds(pieces, duplex))
     if grid.cols * grid.rows == 0:

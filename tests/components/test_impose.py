@@ -90,6 +90,11 @@ def test_a_fold_sheet_of_pieces_without_backs_uses_the_whole_page():
     (folded,) = impose(_pieces(20, 20, 20, back=False), paper("a4"), duplex="fold")
     (plain,) = impose(_pieces(20, 20, 20, back=False), paper("a4"))
     assert folded == plain
+    mixed = impose(_pieces(300, 12.7, 12.7, back=False) + _pieces(5, 12.7, 12.7), paper("a4"),
+                   duplex="fold")  # the five with backs folded, the rest on whole sheets
+    assert [s.back for s in mixed] == [None] * len(mixed)
+    assert mixed[0].count == 5 and [s.count for s in mixed[1:]] == [
+        s.count for s in impose(_pieces(300, 12.7, 12.7, back=False), paper("a4"))]
 
 
 def _placed(items):
