@@ -22,6 +22,7 @@ from .atomic import check_place, replace_folder, write_files
 from .fonts import missing_glyphs
 from .hexmap import hex_map_parts, terrain_looks
 from .impose import (
+    DUPLEX_MODES,
     LegendLayout,
     Piece,
     Sheet,
@@ -89,8 +90,8 @@ def parse_options(paper_name: str, formats: str, duplex: str, back_offset: str,
     bad = [p for p in parts if p not in PARTS]
     if bad:
         raise BadInput(f"unknown kit part {bad[0]!r} for --only (allowed: {', '.join(PARTS)})")
-    if duplex not in ("long", "short"):
-        raise BadInput(f"unknown duplex {duplex!r} (allowed: long, short)")
+    if duplex not in DUPLEX_MODES:
+        raise BadInput(f"unknown duplex {duplex!r} (allowed: {', '.join(DUPLEX_MODES)})")
     return Options(paper(paper_name), fmts, duplex, parse_back_offset(back_offset), parts,
                    check_dpi(dpi), proof)
 
