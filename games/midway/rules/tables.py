@@ -68,6 +68,33 @@ def _either_track(game: Game) -> tuple[int, int, str]:
     return 0, top, "the garrison or invasion-force track"
 
 
+def _aop(game: Game) -> tuple[int, int, str]:
+    """An AOP input's bounds: the values of the AOP track (what ``check_aop`` takes)."""
+    values = [v for v in game.get("tracks", "aop").values if isinstance(v, int)]
+    return min(values), max(values), "the AOP track"
+
+
+def _reach(game: Game) -> tuple[int, int, str]:
+    """``distance``'s bounds for a base attack: within the base-attack range (6.4(2))."""
+    return 1, int(const(game, "base-attack-range")), "hexes within the base-attack range"
+
+
+def _afloat(side: str):
+    """A side's carriers afloat: 0 to its fleet (what ``victory.check_afloat`` takes)."""
+
+    def bounds(game: Game) -> tuple[int, int, str]:
+        from .victory import fleet_size
+
+        return 0, fleet_size(game, side), f"the {side} carriers"
+
+    return bounds
+
+
+def _turns(game: Game) -> tuple[int, int, str]:
+    """``turn``'s bounds: the game's turns."""
+    return 1, int(const(game, "turns")), "the game's turns"
+
+
 def _event_cards(game: Game) -> tuple[int, int, str]:
     """``card``'s bounds: the event cards the solitaire table has rows for."""
     key = game.table("solitaire-move").key("card")
@@ -117,7 +144,7 @@ def _search_text(game: Game, side: str, aop: int) -> str:
 @ENGINE.table(
     "base-attack",
     rules=["6.4"],
-    inputs=[Input("distance", "int", "hexes from the 1st Air Fleet to Midway", min=1)],
+    inputs=[Input("distance", "int", "hexes from the 1st Air Fleet to Midway", bounds=_reach)],
     results=["operations"],
     odds_field="operations",
 )
@@ -140,8 +167,8 @@ def base_attack_table(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
     inputs=[
         Input("japan_roll", "roll", "Japanese initiative die", die=DIE),
         Input("us_roll", "roll", "US initiative die", die=DIE),
-        Input("japan_aop", "int", "Japanese AOP now", min=0),
-        Input("us_aop", "int", "US AOP now", min=0),
+        Input("japan_aop", "int", "Japanese AOP now", bounds=_aop),
+        Input("us_aop", "int", "US AOP now", bounds=_aop),
         Input("cards_left", "int", "cards left in the deck (default: the whole deck)",
               default=None, bounds=lambda game: (0, _deck_size(game), "the deck's cards")),
     ],
@@ -200,8 +227,9 @@ def cap_table(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
     rules=["9.3"],
     inputs=[
         Input("intact", "int", "undamaged carriers of the target division / task force",
-              min=0, default=None),
-        Input("damaged", "int", "carriers with one damage marker", min=0, default=None),
+              default=None, bounds=lambda game: _division(game)),
+        Input("damaged", "int", "carriers with one damage marker", default=None,
+              bounds=lambda game: _division(game)),
         Input("track", "int", "target is the base or the Invasion Force: its track value",
               default=None, bounds=lambda game: _either_track(game)),
         Input("escorted", "bool", "the attacking group still has a fighter"),
@@ -234,6 +262,11 @@ def _aa_text(game: Game, dice: int, hit_on: int) -> str:
     """A short answer of the anti-aircraft table."""
     return (_label(game, "tables", "aa-dice", "anti-aircraft fire")
             + f": {dice} dice, each {hit_on} or less hits an attack aircraft")
+
+
+def _division(game: Game) -> tuple[int, int, str]:
+    """A carrier count's bounds: the carriers of the largest division or task force."""
+    return 0, _most_carriers_per_division(game), "carriers of one division or task force"
 
 
 def _most_carriers_per_division(game: Game) -> int:
@@ -421,9 +454,9 @@ def _landing_odds(game: Game, args: dict[str, Any]) -> OddsAnswer:
     "victory",
     rules=["4.1", "4.2", "4.3"],
     inputs=[
-        Input("turn", "int", "the turn that ends (3: Day 1 check, 7: points)", min=1),
-        Input("japan_carriers", "int", "Japanese carriers afloat", min=0),
-        Input("us_carriers", "int", "US carriers afloat", min=0),
+        Input("turn", "int", "the turn that ends (3: Day 1 check, 7: points)", bounds=_turns),
+        Input("japan_carriers", "int", "Japanese carriers afloat", bounds=_afloat("japan")),
+        Input("us_carriers", "int", "US carriers afloat", bounds=_afloat("us")),
         Input("midway", "enum", "turn 7: Midway captured or held", choices=("captured", "held"),
               default=None),
     ],
