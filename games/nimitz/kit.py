@@ -470,6 +470,13 @@ def map_legend(game: Game):
 def campaign_map_drawing(game: Game) -> tuple[tuple[Primitive, ...], float, float]:
     """The whole campaign map: the Pacific with its points and routes, the boxes beside
     their points, and a panel with the turn track, the boxes and the map's tables."""
+    items, width, height, _space = campaign_map_layout(game)
+    return items, width, height
+
+
+def campaign_map_layout(game: Game) -> tuple[tuple[Primitive, ...], float, float, MapSpace]:
+    """``campaign_map_drawing`` and what it took of the map (discs, labels, boxes, routes),
+    for whatever is drawn on it later (a session's counters)."""
     point_map: PointMap = game.get("point_maps", MAP_ID)  # type: ignore[assignment]
     w, h = map_area(point_map)
     pos = point_positions(game, point_map)
@@ -488,7 +495,7 @@ def campaign_map_drawing(game: Game) -> tuple[tuple[Primitive, ...], float, floa
     panel, _ph = map_panel(game, PANEL_W - 8)
     items.append(Group(panel, dx=w + 4, dy=4, id="map-panel", cls="map-panel"))
     items.append(Rect(w, 0, PANEL_W, h, Style(stroke="#333333", width=0.5)))
-    return tuple(items), w + PANEL_W, h
+    return tuple(items), w + PANEL_W, h, space
 
 
 # --- the map panel: turn track, boxes, tables ---------------------------------------------
