@@ -97,8 +97,11 @@ def repair_cost(run: Run, piece: Piece) -> int:
 
 
 def check_repair(run: Run, piece: Piece) -> int:
-    if piece.step != DAMAGED or piece.kind not in ("point", "box"):
-        raise RuleViolation("6.3", f"{name(run.game, piece)} is not a damaged US unit in play")
+    """6.3: a damaged US unit on the map (out of supply too) or in a return-to-port box."""
+    in_port = piece.kind == "box" and str(piece.place).startswith("port-return")
+    if piece.step != DAMAGED or not (piece.kind == "point" or in_port):
+        raise RuleViolation("6.3", f"{name(run.game, piece)} is not a damaged US unit on the "
+                                   "map or in a return-to-port box")
     cost = repair_cost(run, piece)
     if cost > points_left(run)[1]:
         raise RuleViolation("6.3", f"repairing {name(run.game, piece)} costs {cost} SP; "

@@ -133,6 +133,10 @@ def name(game: Game, piece: Piece) -> str:
     """A piece as the player reads it: its unit's name, and its number when there are
     several counters (``Japanese battalion #3``)."""
     label = kind(game, piece).unit.name or piece.unit
+    carrier, colon, rest = piece.id.partition(":")
+    if colon:
+        ship = next((u.name for u in game.units if u.id == carrier), carrier)
+        return f"{ship}'s {label} #{rest.partition('#')[2]}"
     _, sep, number = piece.id.partition("#")
     return f"{label} #{number}" if sep else label
 
