@@ -326,7 +326,7 @@ def end_campaign(run: Run, dice: Dice) -> None:
 
 def finish(run: Run, verdict) -> None:
     run.say(f"game over: {verdict.result}: {verdict.reason}", *verdict.rule)
-    run.pos = replace(run.pos, pending=(), verdict=verdict, phase="over")
+    run.pos = replace(run.pos, pending=(), verdict=verdict, phase="over", side=None)
 
 
 # --- handlers: one per action ---------------------------------------------------------------------

@@ -4,42 +4,12 @@ the exit code of a refusal."""
 
 from __future__ import annotations
 
-import re
-import shlex
-from pathlib import Path
-
-from click.testing import CliRunner
+from doc_walk import run_page
 from warpress.cli import main
-
-PAGE = Path(__file__).resolve().parents[3] / "docs" / "midway-cards.md"
-COMMENT = re.compile(r"\s+#\s.*$")
-
-
-def steps() -> list[tuple[list[str], str | None]]:
-    """(words, expected output or None) of every command, in the page's order."""
-    out: list[tuple[list[str], str | None]] = []
-    for kind, body in re.findall(r"```(sh|console)\n(.*?)\n```", PAGE.read_text("utf-8"),
-                                 re.S):
-        if kind == "sh":
-            out += [(shlex.split(COMMENT.sub("", line)), None) for line in body.splitlines()
-                    if COMMENT.sub("", line).strip()]
-            continue
-        for chunk in body.split("$ ")[1:]:
-            command, _, shown = chunk.partition("\n")
-            out.append((shlex.split(command), shown.strip()))
-    return out
 
 
 def test_the_page_runs_as_written(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    runner = CliRunner()
-    found = steps()
+    runner, found = run_page("midway-cards.md")
     assert len(found) > 20 and any(shown for _, shown in found)
-    for words, shown in found:
-        assert words[0] == "warpress", words
-        result = runner.invoke(main, words[1:])
-        if shown is None:
-            assert result.exit_code == 0, f"`{shlex.join(words)}`: {result.output}"
-        else:
-            assert result.exit_code == 1 and result.output.strip() == shown, result.output
     assert "game over" in runner.invoke(main, ["play", "status", "--session", "mw"]).output

@@ -68,7 +68,7 @@ def test_every_decision_and_action_is_met(game):
     assert set(actions) == set(ses.HANDLERS)
 
 
-@pytest.mark.parametrize("scenario, seed", [("1942", 2), ("1945", 3)])
+@pytest.mark.parametrize("scenario, seed", [("1945", 3)])
 def test_the_same_seed_plays_the_same_campaign(game, scenario, seed):
     trails = []
     for _ in range(2):
