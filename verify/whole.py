@@ -52,12 +52,15 @@ def _pieces(game: Game, position: Position) -> list[str]:
     if len(ids) != len(set(ids)):
         out.append("a piece id is held twice")
     hexes = {h for m in game.hex_maps for h in m.hex_set}
+    points = {pt.id for m in game.point_maps for pt in m.points}
     units = {u.id for u in game.units}
     for p in position.pieces:
         if p.kind in ON_BOARD and not p.place:
             out.append(f"{p.id} is on the board but nowhere")
         if p.kind == "hex" and hexes and p.place not in hexes:
             out.append(f"{p.id} stands in {p.place}, no hex of the map")
+        if p.kind == "point" and points and p.place not in points:
+            out.append(f"{p.id} stands at {p.place}, no point of the map")
         if p.unit in units:
             top = full_steps(unit_of(game, p))
             if p.kind == "eliminated":

@@ -964,10 +964,12 @@ def placement_block(game: Game, campaign_id: str, width: float) -> aids.Block | 
         if not placed:
             lines.append(f"{record.text}{dagger(record.is_assumed)}")
             continue
-        where = point_name(game, str(placed[0].where))
-        names = ", ".join(f"{units[p.unit].label}" + (f" x{p.count}" if (p.count or 1) > 1
-                                                      else "") for p in placed)
-        lines.append(f"{where}: {names}{dagger(record.is_assumed)}")  # the place names the side
+        places = dict.fromkeys(str(p.where) for p in placed)
+        for place in places:  # one line a place: the place names the side
+            names = ", ".join(f"{units[p.unit].label}" + (f" x{p.count}" if (p.count or 1) > 1
+                                                          else "")
+                              for p in placed if str(p.where) == place)
+            lines.append(f"{point_name(game, place)}: {names}{dagger(record.is_assumed)}")
     if not lines:
         lines = ["This sheet stands in for one the rules do not print (2.3): they give no "
                  "initial placement, reinforcements or carrier complements for this year, so "
