@@ -389,3 +389,17 @@ def test_a_whole_battle_ends_and_clears_the_sheet(game):
         position, _ = apply(game, position, (name, args))
     assert position.data["battle"] is None or position.over
     assert not any(":" in p.id for p in position.pieces)
+
+
+def test_t120_japanese_units_left_in_hawaii_after_round_1_lose_the_campaign(game):
+    """T120 (11.5.2): a battle in the Hawaiian Islands is fought as usual, but Japanese units
+    still on the sheet when round 1 ends lose the campaign at once."""
+    from warpress.games.nimitz.rules import session as ses
+
+    run = battle_at(game, us=("us-battalion#4",), japan=("jp-battalion#1", "jp-battalion#2"),
+                    point="hawaiian-islands")
+    run = _at_round(game, run)
+    bt.state(run)["stage"] = "next-round"
+    bt.state(run)["round"] = 1
+    ses.continue_battle(run, SeededDice(1))
+    assert run.pos.verdict is not None and run.pos.verdict.condition == "hawaii"
