@@ -27,13 +27,13 @@ hit are played at their first chance.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from warpress.engine.dice import Dice
 from warpress.engine.errors import RuleViolation
 
 from . import combat as cb
-from .common import DIE, AttackValue, const, table_row, unit_value
+from .common import DIE, const, table_row
+from .fire import STEP_FNS, STEPS, aa_fire, alike, bombing, process_queue, targets
 from .positions import (
     BATTALION_BOX,
     BOMBING,
@@ -48,89 +48,27 @@ from .positions import (
     point_name,
     restack,
 )
-
-AREAS = ("japanese-sea", "island", "coastal", "us-sea")
-SEAS = ("japanese-sea", "coastal", "us-sea")
-AIRFIELD = {US: "us-airfield", JAPAN: "japanese-airfield"}
-ON_ISLAND = ("position", "beach")
-#: the combat steps of a round, in order (10.6, 10.10; E11)
-STEPS = ("a", "b", "c", "d", "e", "f", "g")
-STEP_NAMES = {"a": "air combat", "b": "AA fire", "c": "bombing", "d": "torpedo", "e": "ASW",
-              "f": "naval gunfire", "g": "ground combat"}
-STEP_RULES = {"a": "10.11", "b": "10.12", "c": "10.13", "d": "10.14", "e": "10.15",
-              "f": "10.16", "g": "10.17"}
-
-
-def other(side: str) -> str:
-    return JAPAN if side == US else US
-
-
-def state(run: Run) -> dict[str, Any]:
-    return run.data["battle"]
-
-
-# --- who is where ---------------------------------------------------------------------------
-
-
-def units(run: Run, side: str, where: Callable[[str], bool] = lambda s: True) -> list[str]:
-    """Pieces of ``side`` in the battle whose slot passes ``where``, in piece order."""
-    b = state(run)
-    return [pid for pid, slot in b["slot"].items() if slot != "out" and where(slot)
-            and pid in run.pieces and run.pieces[pid].side == side]
-
-
-def ships_in(run: Run, side: str, area: str, subs: bool | None = None) -> list[str]:
-    return [pid for pid in units(run, side, lambda s: s == area)
-            if kind(run.game, run.pieces[pid]).ship
-            and (subs is None or kind(run.game, run.pieces[pid]).sub == subs)]
-
-
-def flying(run: Run, side: str, area: str) -> list[str]:
-    return [pid for pid in units(run, side, lambda s: s == area)
-            if kind(run.game, run.pieces[pid]).aircraft]
-
-
-def ground_on_island(run: Run, side: str) -> list[str]:
-    return units(run, side, lambda s: s in ON_ISLAND)
-
-
-def transported(run: Run, side: str) -> list[str]:
-    return units(run, side, lambda s: s == "transport")
-
-
-def land_air(run: Run, side: str) -> list[str]:
-    return [pid for pid in units(run, side) if kind(run.game, run.pieces[pid]).land_air]
-
-
-def carrier_air(run: Run, side: str) -> list[str]:
-    return [pid for pid in units(run, side) if kind(run.game, run.pieces[pid]).carrier_air]
-
-
-def marked(run: Run, marker: str) -> bool:
-    """A Japanese marker drawn this round that takes effect (10.7; kamikaze void in 1942 and
-    1943)."""
-    b = state(run)
-    if marker not in b["jp"]:
-        return False
-    if marker == "kamikaze":
-        if run.campaign in const(run.game, "kamikaze-void-campaigns"):
-            return False
-        return any(kind(run.game, run.pieces[p]).ship for p in units(run, US))
-    return True
-
-
-def holds(run: Run, marker: str) -> bool:
-    """A US marker bought for this battle and not used yet (10.5)."""
-    b = state(run)
-    return marker in b["bought"] and marker not in b["used"]
-
-
-def use(run: Run, marker: str, text: str) -> None:
-    state(run)["used"].append(marker)
-    run.say(f"US {text}", "10.5")
-
-
-# --- set-up (10.1, 10.2) ------------------------------------------------------------------------
+from .sheet import (
+    AREAS,
+    SEAS,
+    area_name,
+    carrier_air,
+    destroy,
+    discard,
+    flying,
+    ground_on_island,
+    holds,
+    land_air,
+    marked,
+    names,
+    other,
+    sheet_count,
+    ships_in,
+    state,
+    transported,
+    units,
+    use,
+)
 
 
 def begin(run: Run, point: str) -> None:
@@ -163,7 +101,7 @@ def place_us_ship(run: Run, pid: str, area: str) -> None:
     if area not in ("us-sea", "coastal"):
         raise RuleViolation("10.1.2", "a US ship goes to the US sea area or the coastal area")
     state(run)["slot"][pid] = area
-    run.say(f"{name(run.game, run.pieces[pid])} to the {_area(area)}", "10.1.2")
+    run.say(f"{name(run.game, run.pieces[pid])} to the {area_name(area)}", "10.1.2")
 
 
 def _setup_us(run: Run, dice: Dice) -> None:
@@ -246,13 +184,13 @@ def _setup_text(run: Run) -> str:
         for area in SEAS:
             here = ships_in(run, side, area)
             if here:
-                areas.append(f"{_area(area)}: {_names(run, here)}")
+                areas.append(f"{area_name(area)}: {names(run, here)}")
         ground = ground_on_island(run, side) + transported(run, side)
         if ground:
-            areas.append(f"ground: {_names(run, ground)}")
+            areas.append(f"ground: {names(run, ground)}")
         if land_air(run, side):
             areas.append(f"airfield (capacity {state(run)['capacity'][side]}): "
-                         f"{_names(run, land_air(run, side))}")
+                         f"{names(run, land_air(run, side))}")
         parts.append(f"{side}: " + ("; ".join(areas) or "nothing"))
     return "set-up: " + " | ".join(parts)
 
@@ -275,7 +213,7 @@ def place_sub(run: Run, pid: str, area: str) -> None:
         raise RuleViolation("10.1.2", "a US submarine goes to an area with Japanese ships "
                                       f"({', '.join(sub_areas(run))})")
     state(run)["slot"][pid] = area
-    run.say(f"{name(run.game, run.pieces[pid])} to the {_area(area)}", "10.1.2", "E22")
+    run.say(f"{name(run.game, run.pieces[pid])} to the {area_name(area)}", "10.1.2", "E22")
 
 
 def _subs(run: Run, dice: Dice) -> None:
@@ -305,9 +243,6 @@ def _rounds(run: Run, dice: Dice) -> None:
     run.say(f"battle rounds: die {roll} -> {b['marker']}; Japanese battle-plan count: {count} "
             f"units -> {b['plan']} marker(s) a round", "10.3", "10.4")
     b["stage"] = "bonus"
-
-
-# --- 10.5: the US markers ----------------------------------------------------------------------
 
 
 def marker_cost(run: Run, marker: str) -> int:
@@ -349,9 +284,6 @@ def spend(run: Run) -> None:
     run.say(f"1 SP spent on the battle: {b['bpp']} BPP left", "10.5")
 
 
-# --- the round ------------------------------------------------------------------------------
-
-
 def _round_start(run: Run, dice: Dice) -> None:
     """10.6(1), 10.7: the Japanese markers of the round drawn from the cup."""
     b = state(run)
@@ -388,7 +320,7 @@ def _first_strike(run: Run, dice: Dice) -> None:
     b["stage"] = "jp-strike"
     if holds(run, "first-strike") and "first-strike" in b["jp"]:
         b["jp"].remove("first-strike")
-        _discard(run, "first-strike")
+        discard(run, "first-strike")
         use(run, "first-strike", "first strike and the Japanese first strike cancel out")
     elif holds(run, "first-strike") and _strikers(run) and strike_areas(run):
         roll = dice.roll(DIE, "first-strike")
@@ -410,7 +342,7 @@ def _strikers(run: Run) -> list[str]:
 def strike_areas(run: Run) -> list[str]:
     """Areas a US first strike may attack: with Japanese ships (anti-ship) or the island
     (anti-ground), not the Japanese sea area after a search failure."""
-    out = [a for a in AREAS if _targets(run, JAPAN, a, "bomb", US)]
+    out = [a for a in AREAS if targets(run, JAPAN, a, "bomb", US)]
     if marked(run, "search-failure"):
         out = [a for a in out if a != "japanese-sea"]
     return out
@@ -422,10 +354,10 @@ def strike(run: Run, carrier: str, area: str) -> None:
     if carrier not in _strikers(run):
         raise RuleViolation("10.5", f"{carrier!r} cannot launch a first strike")
     if area not in strike_areas(run):
-        raise RuleViolation("10.5", f"no Japanese target in the {_area(area)}")
+        raise RuleViolation("10.5", f"no Japanese target in the {area_name(area)}")
     planes = [p for p, h in b["home"].items() if h == carrier and b["slot"].get(p) == "carrier"]
     use(run, "first-strike", f"first strike: {name(run.game, run.pieces[carrier])}'s aircraft "
-                             f"attack the {_area(area)}")
+                             f"attack the {area_name(area)}")
     _begin_strike(run, US, planes, area, "jp-strike")
 
 
@@ -447,9 +379,9 @@ def _strike(run: Run, dice: Dice) -> None:
         if not s["rolled"]:
             s["rolled"] = True
             if s["step"] == "aa":
-                _aa(run, dice, [s["area"]], against=s["side"])
+                aa_fire(run, dice, [s["area"]], against=s["side"])
             else:
-                _bomb(run, dice, [s["area"]], sides=(s["side"],))
+                bombing(run, dice, [s["area"]], sides=(s["side"],))
         if not process_queue(run):
             return
         s["step"], s["rolled"] = ("bomb" if s["step"] == "aa" else "back"), False
@@ -474,7 +406,7 @@ def _jp_strike(run: Run, dice: Dice) -> None:
     if area is None:
         return
     run.say(f"Japanese first strike: {name(run.game, run.pieces[best])}'s aircraft attack "
-            f"the {_area(area)}", "10.7")
+            f"the {area_name(area)}", "10.7")
     _begin_strike(run, JAPAN, aboard[best], area, "jp-strike-after")
 
 
@@ -484,12 +416,9 @@ def _jp_strike_after(run: Run, dice: Dice) -> None:
     b = state(run)
     for pid, carrier in list(b["home"].items()):
         if run.pieces[pid].side == US and pid in b["slot"] and _room(run, carrier) == 0:
-            _destroy(run, pid)
+            destroy(run, pid)
     if _airfield_excess(run, US, land_air(run, US)):
         b["stage"] = "us-air"
-
-
-# --- 10.8, 10.9: aircraft move --------------------------------------------------------------
 
 
 def waiting_aircraft(run: Run) -> list[str]:
@@ -521,7 +450,7 @@ def fly(run: Run, pid: str, area: str) -> None:
                                     "this round" if area == "japanese-sea" else
                             f"{area!r} is not a battle area ({', '.join(AREAS)})")
     state(run)["slot"][pid] = area
-    run.say(f"{name(run.game, run.pieces[pid])} flies to the {_area(area)}", "10.8")
+    run.say(f"{name(run.game, run.pieces[pid])} flies to the {area_name(area)}", "10.8")
 
 
 def _us_air(run: Run, dice: Dice) -> None:
@@ -578,8 +507,8 @@ def _jp_air(run: Run, dice: Dice) -> None:
         for p in group:
             if area is not None:
                 b["slot"][p] = area
-        moves.append(f"{_names(run, group)}: die {rolled} -> "
-                     f"{_area(area) if area else 'stay'}")
+        moves.append(f"{names(run, group)}: die {rolled} -> "
+                     f"{area_name(area) if area else 'stay'}")
     if moves:
         run.say("Japanese aircraft: " + "; ".join(moves), "10.9", "10.9.1",
                 *(("10.7", "E2") if forced else ()), "E12")
@@ -588,42 +517,6 @@ def _jp_air(run: Run, dice: Dice) -> None:
         b["asw_first"] = b["round"]
         use(run, "asw", "ASW: this round the ASW attacks come before the torpedoes")
     b["stage"], b["step"], b["rolled"] = "combat", "a", False
-
-
-# --- 10.10: combat ----------------------------------------------------------------------------
-
-
-def _value(run: Run, pid: str, stat: str) -> AttackValue | None:
-    """A unit's value for an attack, with the Japanese markers of the round (10.7)."""
-    piece = run.pieces[pid]
-    value = unit_value(kind(run.game, piece).unit, stat)
-    if value is None or (value.normal == 0 and value.superior == 0):
-        return None
-    if piece.side == JAPAN:
-        found = [m for m in state(run)["jp"] if m in cb.VALUE_MARKERS and marked(run, m)]
-        value = cb.marked_value(run.game, value, stat, found)
-    return value
-
-
-def _roll(run: Run, dice: Dice, pid: str, stat: str, reroll: str | None = None) -> int:
-    """One attack's hits (2.6.4, 2.7.4); a US re-roll marker (sonar, siege) re-rolls its
-    first miss."""
-    value = _value(run, pid, stat)
-    if value is None:
-        return 0
-    hits = cb.attack(run.game, value, dice, "attack")
-    if hits == 0 and reroll and holds(run, reroll):
-        use(run, reroll, f"{reroll}: {name(run.game, run.pieces[pid])} re-rolls a miss")
-        hits = cb.attack(run.game, value, dice, "attack")
-    return hits
-
-
-def queue(run: Run, to: str, area: str, hits: int, what: str, source: str,
-          by: str | None = None) -> None:
-    """Hits scored on ``to``'s units in ``area`` (``what``: which of them may take them)."""
-    if hits > 0:
-        state(run)["queue"].append({"to": to, "area": area, "hits": hits, "what": what,
-                                    "source": source, "by": by})
 
 
 def _combat(run: Run, dice: Dice) -> None:
@@ -652,378 +545,6 @@ def _step_order(run: Run) -> dict[str, str]:
 def _next_step(run: Run, step: str) -> str | None:
     index = STEPS.index(step)
     return STEPS[index + 1] if index + 1 < len(STEPS) else None
-
-
-def _air_combat(run: Run, dice: Dice) -> None:
-    """10.11: both sides' air-to-air dice in each area, counted before any is applied."""
-    said = []
-    for area in AREAS:
-        us, jp = flying(run, US, area), flying(run, JAPAN, area)
-        if not us or not jp:
-            continue
-        us_hits = sum(_roll(run, dice, p, "air") for p in us)
-        jp_hits = sum(_roll(run, dice, p, "air") for p in jp)
-        if us_hits and holds(run, "melee"):
-            us_hits += int(const(run.game, "bonus-extra-hits"))
-            use(run, "melee", "melee: +1 air-combat hit")
-        queue(run, JAPAN, area, us_hits, "aircraft", "a")
-        queue(run, US, area, jp_hits, "aircraft", "a")
-        said.append(f"{_area(area)}: US {us_hits} hit(s), Japan {jp_hits}")
-    if said:
-        run.say("air combat: " + "; ".join(said), "10.11")
-
-
-def _aa(run: Run, dice: Dice, areas=AREAS, against: str | None = None) -> None:
-    """10.12: each side's ships fire at enemy aircraft in their area, escort row then
-    carrier row, one shot per aircraft per row, the highest AA firing."""
-    said = []
-    for area in areas:
-        for side in (US, JAPAN):
-            if against is not None and other(side) != against:
-                continue
-            planes = flying(run, other(side), area)
-            ships = [kind(run.game, run.pieces[p]).unit for p in ships_in(run, side, area, False)]
-            if not planes or not ships:
-                continue
-            firing = [s for row in cb.aa_rows(run.game, ships, len(planes)) for s in row]
-            pieces = _pieces_of(run, ships_in(run, side, area, False), firing)
-            hits = sum(_roll(run, dice, p, "aa") for p in pieces)
-            if side == US:
-                hits += _us_aa_extras(run, dice, area, hits)
-            queue(run, other(side), area, hits, "aircraft", "b")
-            said.append(f"{side} AA in the {_area(area)}: {len(firing)} shot(s), {hits} hit(s)")
-    if said:
-        run.say("AA fire: " + "; ".join(said), "10.12", "10.12.1")
-
-
-def _pieces_of(run: Run, pieces: list[str], chosen) -> list[str]:
-    """The pieces behind the units a procedure chose (a unit may have several counters)."""
-    left = list(pieces)
-    out = []
-    for unit in chosen:
-        pid = next(p for p in left if run.pieces[p].unit == unit.id)
-        left.remove(pid)
-        out.append(pid)
-    return out
-
-
-def _us_aa_extras(run: Run, dice: Dice, area: str, hits: int) -> int:
-    """The air-defense system's extra shot and the VT fuze's extra hit (10.5)."""
-    extra = 0
-    if holds(run, "air-defense-system"):
-        best = max(ships_in(run, US, area, False),
-                   key=lambda p: (cb.aa_value(kind(run.game, run.pieces[p]).unit).normal, p))
-        use(run, "air-defense-system", f"air-defense system: an extra shot by "
-                                       f"{name(run.game, run.pieces[best])}")
-        extra += _roll(run, dice, best, "aa")
-    if hits + extra and holds(run, "vt-fuze"):
-        use(run, "vt-fuze", "VT fuze: +1 AA hit")
-        extra += int(const(run.game, "bonus-extra-hits"))
-    return extra
-
-
-def _bomb(run: Run, dice: Dice, areas=AREAS, sides=(US, JAPAN)) -> None:
-    """10.13: bombers attack ships (anti-ship) in a sea area and ground units and the
-    airfield (anti-ground) on the island (10.18.1); kamikaze (10.7)."""
-    said = []
-    kamikaze = marked(run, "kamikaze")
-    for area in areas:
-        stat = "anti_ground" if area == "island" else "anti_ship"
-        for side in sides:
-            bombers = [p for p in flying(run, side, area)
-                       if kind(run.game, run.pieces[p]).bomber and _value(run, p, stat)]
-            if not bombers or not _targets(run, other(side), area, "bomb"):
-                continue
-            hits = sum(_roll(run, dice, p, stat) for p in bombers)
-            if side == JAPAN and kamikaze and stat == "anti_ship":
-                hits += len(bombers) * int(const(run.game, "kamikaze-extra-hits"))
-                for p in bombers:
-                    _destroy(run, p)
-                run.say(f"kamikaze: {len(bombers)} bomber(s) add a hit each and are lost",
-                        "10.7")
-            if side == US and hits and holds(run, "dive-bombing"):
-                use(run, "dive-bombing", "dive bombing: +1 bombing hit")
-                hits += int(const(run.game, "bonus-extra-hits"))
-            queue(run, other(side), area, hits, "bomb", "c", side)
-            said.append(f"{side} bombing in the {_area(area)}: {len(bombers)} bomber(s), "
-                        f"{hits} hit(s)")
-    if said:
-        run.say("bombing: " + "; ".join(said), "10.13", "10.18.1")
-
-
-def _torpedo(run: Run, dice: Dice) -> None:
-    """10.14: submarines attack enemy surface ships in their area (not after a search
-    failure in the Japanese sea area, for the US)."""
-    said = []
-    for area in SEAS:
-        for side in (US, JAPAN):
-            subs = ships_in(run, side, area, True)
-            if side == US and area == "japanese-sea" and marked(run, "search-failure"):
-                subs = []
-            if not subs or not _targets(run, other(side), area, "surface"):
-                continue
-            hits = sum(_roll(run, dice, p, "torpedo", "sonar" if side == US else None)
-                       for p in subs)
-            queue(run, other(side), area, hits, "surface", "d")
-            said.append(f"{side} torpedoes in the {_area(area)}: {hits} hit(s)")
-    if said:
-        run.say("torpedo: " + "; ".join(said), "10.14")
-
-
-def _asw(run: Run, dice: Dice) -> None:
-    """10.15: each enemy submarine attacked by one ship or submarine, the highest ASW."""
-    said = []
-    for area in SEAS:
-        for side in (US, JAPAN):
-            enemies = ships_in(run, other(side), area, True)
-            mine = ships_in(run, side, area)
-            if side == US and area == "japanese-sea" and marked(run, "search-failure"):
-                mine = [p for p in mine if not kind(run.game, run.pieces[p]).sub]
-            if not enemies or not mine:
-                continue
-            units_ = [kind(run.game, run.pieces[p]).unit for p in mine]
-            attackers = cb.asw_attackers(run.game, units_, len(enemies))
-            hits = sum(_roll(run, dice, p, "asw", "sonar" if side == US else None)
-                       for p in _pieces_of(run, mine, attackers))
-            queue(run, other(side), area, hits, "subs", "e")
-            said.append(f"{side} ASW in the {_area(area)}: {len(attackers)} attack(s), "
-                        f"{hits} hit(s)")
-    if said:
-        run.say("ASW: " + "; ".join(said), "10.15")
-
-
-def _gunfire(run: Run, dice: Dice) -> None:
-    """10.16: the ships in the coastal area fire at enemy ships there, ground units on the
-    island (10.18.1) and the airfield; radar gunnery (10.5)."""
-    said = []
-    for side in (US, JAPAN):
-        ships = [p for p in ships_in(run, side, "coastal", False) if _value(run, p, "gunnery")]
-        if not ships or not _targets(run, other(side), "coastal", "gunfire", side):
-            continue
-        hits = sum(_roll(run, dice, p, "gunnery") for p in ships)
-        if side == US and hits and holds(run, "radar-gunnery"):
-            use(run, "radar-gunnery", "radar gunnery: +1 gunfire hit")
-            hits += int(const(run.game, "bonus-extra-hits"))
-        queue(run, other(side), "coastal", hits, "gunfire", "f", side)
-        said.append(f"{side} gunfire: {len(ships)} ship(s), {hits} hit(s)")
-    if said:
-        run.say("naval gunfire: " + "; ".join(said), "10.16", "10.18.1")
-
-
-def _ground(run: Run, dice: Dice) -> None:
-    """10.17: ground units in their own position attack enemy ground units and the
-    airfield; the artillery, assault and infantry-combat markers (10.5, 10.7)."""
-    said = []
-    for side in (US, JAPAN):
-        attackers = units(run, side, lambda s: s == "position")
-        if not _targets(run, other(side), "island", "ground"):
-            continue
-        hits = sum(_roll(run, dice, p, "ground", "siege" if side == US else None)
-                   for p in attackers)
-        hits += _ground_extras(run, dice, side, attackers)
-        if attackers or hits:
-            queue(run, other(side), "island", hits, "ground", "g", side)
-            said.append(f"{side}: {len(attackers)} unit(s), {hits} hit(s)")
-    if said:
-        run.say("ground combat: " + "; ".join(said), "10.17")
-
-
-def _ground_extras(run: Run, dice: Dice, side: str, attackers: list[str]) -> int:
-    extra = 0
-    if side == JAPAN and marked(run, "artillery-support") and ground_on_island(run, JAPAN):
-        extra += 1
-        run.say("Japanese artillery support: 1 hit", "10.7")
-    if side == US and holds(run, "artillery-support") and any(
-            not kind(run.game, run.pieces[p]).battalion for p in ground_on_island(run, US)):
-        use(run, "artillery-support", "artillery support: 1 hit")
-        extra += 1
-    if side == US and attackers and holds(run, "assault"):
-        best = max(attackers, key=lambda p: (_value(run, p, "ground").normal, p))
-        use(run, "assault", f"assault: an extra attack by {name(run.game, run.pieces[best])}")
-        extra += _roll(run, dice, best, "ground")
-    return extra
-
-
-STEP_FNS: dict[str, Callable[[Run, Dice], None]] = {
-    "a": _air_combat, "b": _aa, "c": _bomb, "d": _torpedo, "e": _asw, "f": _gunfire,
-    "g": _ground}
-
-
-# --- 10.10.2: hits ----------------------------------------------------------------------------
-
-
-def _targets(run: Run, side: str, area: str, what: str, by: str | None = None) -> list[str]:
-    """``side``'s units in ``area`` that an attack of kind ``what`` may hit; the airfield as
-    ``us-airfield``/``japanese-airfield`` (10.11-10.18)."""
-    b = state(run)
-    attacker = by or other(side)
-    if what == "aircraft":
-        return flying(run, side, area)
-    if what == "subs":
-        return ships_in(run, side, area, True)
-    if what == "surface":
-        return ships_in(run, side, area, False)
-    out: list[str] = []
-    if what in ("bomb", "gunfire") and area != "island":
-        out += ships_in(run, side, area, False)
-        if area == "coastal":
-            out += transported(run, side)  # a transport's hits go to the units aboard (E9)
-    island = area == "island" or what == "gunfire"
-    if island and what in ("bomb", "gunfire", "ground"):
-        if what == "ground" or ground_on_island(run, attacker) or not const(
-                run.game, "island-targets-need-own-ground"):
-            out += ground_on_island(run, side)
-        if b["capacity"][side] > 0:
-            out.append(AIRFIELD[side])
-    return out
-
-
-def _rank(run: Run, pid: str) -> tuple[int, int]:
-    """10.10.2: lower cost first; at equal cost a damaged unit first."""
-    b = state(run)
-    if pid in AIRFIELD.values():
-        side = US if pid == AIRFIELD[US] else JAPAN
-        return int(const(run.game, "airfield-hit-cost")), 0 if b["airfield_hit"][side] else 1
-    piece = run.pieces[pid]
-    return kind(run.game, piece).cost_hit(run.game), 0 if piece.step == DAMAGED else 1
-
-
-def candidates(run: Run) -> list[str]:
-    """The units that may take the next hit of the first batch: the lowest rank among its
-    targets (several when they tie: the player's choice, 1.3)."""
-    b = state(run)
-    if not b["queue"]:
-        return []
-    batch = b["queue"][0]
-    found = _targets(run, batch["to"], batch["area"], batch["what"], batch["by"])
-    if not found:
-        return []
-    best = min(_rank(run, p) for p in found)
-    return [p for p in found if _rank(run, p) == best]
-
-
-def _same(run: Run, ids: list[str]) -> bool:
-    """Tied units that are all alike (the same unit, step and slot): no real choice."""
-    b = state(run)
-    looks = {(run.pieces[p].unit if p in run.pieces else p,
-              run.pieces[p].step if p in run.pieces else 0, b["slot"].get(p)) for p in ids}
-    return len(looks) == 1
-
-
-def process_queue(run: Run) -> bool:
-    """Apply the queued hits one at a time; False when the player must choose a unit."""
-    b = state(run)
-    while b["queue"]:
-        batch = b["queue"][0]
-        found = candidates(run)
-        if batch["hits"] <= 0 or not found:
-            if batch["hits"] > 0:
-                run.say(f"{batch['hits']} hit(s) on {batch['to']} find no target: lost",
-                        "10.10.2")
-            b["queue"].pop(0)
-            continue
-        if len(found) > 1 and not _same(run, found):
-            run.due("hit", ("10.10.2", "1.3"), side=batch["to"], candidates=found,
-                    hits=batch["hits"], area=batch["area"])
-            return False
-        take_hit(run, found[0])
-    return True
-
-
-def take_hit(run: Run, pid: str) -> None:
-    """One hit of the first batch on ``pid`` (it must be one of ``candidates``): a marker
-    may cancel it (10.5, 10.7); else a full unit is damaged, a damaged one destroyed, an
-    airfield loses 1 capacity (2.5.2, 10.18.2)."""
-    b = state(run)
-    if pid not in candidates(run):
-        raise RuleViolation("10.10.2", f"{pid!r} may not take this hit: the lowest cost goes "
-                                       f"first, damaged first ({', '.join(candidates(run))})")
-    batch = b["queue"][0]
-    batch["hits"] -= 1
-    if not _cancelled(run, batch, pid):
-        _apply(run, pid)
-    if batch["hits"] <= 0:
-        b["queue"].pop(0)
-
-
-def _cancelled(run: Run, batch: dict, pid: str) -> bool:
-    b = state(run)
-    side = batch["to"]
-    if side == JAPAN:
-        if marked(run, "emergency-repair") and not b.get("repaired"):
-            b["repaired"] = True
-            run.say("Japanese emergency repair cancels the first hit of the round", "10.7")
-            return True
-        if b["escort"] and pid in run.pieces and kind(run.game, run.pieces[pid]).carrier:
-            b["escort"] = False
-            _discard(run, "escort-fleet")
-            run.say(f"escort fleet cancels the hit on {name(run.game, run.pieces[pid])}",
-                    "10.7")
-            return True
-        return False
-    for marker, fits in _us_cancels(run, batch, pid):
-        if fits and holds(run, marker):
-            use(run, marker, f"{marker} cancels a hit on {_target_name(run, pid)}")
-            return True
-    return False
-
-
-def _us_cancels(run: Run, batch: dict, pid: str):
-    aircraft = pid in run.pieces and kind(run.game, run.pieces[pid]).aircraft
-    ground = pid in run.pieces and kind(run.game, run.pieces[pid]).ground
-    marines = any(kind(run.game, run.pieces[p]).marine for p in ground_on_island(run, US))
-    yield "barrel-roll", aircraft and batch["source"] in ("a", "b")
-    yield "seabees", pid == AIRFIELD[US]
-    yield "leathernecks", marines and (ground or pid == AIRFIELD[US])
-    yield "damage-control", True
-
-
-def _apply(run: Run, pid: str) -> None:
-    b = state(run)
-    if pid in AIRFIELD.values():
-        side = US if pid == AIRFIELD[US] else JAPAN
-        loss = int(const(run.game, "airfield-capacity-loss-per-hit"))
-        floor = int(const(run.game, "airfield-capacity-minimum"))
-        b["capacity"][side] = max(floor, b["capacity"][side] - loss)
-        b["airfield_hit"][side] = True
-        run.say(f"{side} airfield hit: capacity {b['capacity'][side]}", "10.18.2")
-        return
-    piece = run.pieces[pid]
-    if piece.step == FULL:
-        run.step_to(pid, DAMAGED)
-        run.say(f"{name(run.game, piece)} damaged", "10.10.2", "2.5.2")
-    else:
-        run.say(f"{name(run.game, piece)} destroyed", "10.10.2", "2.5.2")
-        _destroy(run, pid)
-
-
-def _destroy(run: Run, pid: str) -> None:
-    """A unit out of the battle: carrier aircraft vanish (10.22.1), Japanese battalions go
-    back to the battalion box (2.8.4), every other unit leaves the game."""
-    b = state(run)
-    b["slot"].pop(pid, None)
-    piece = run.pieces[pid]
-    k = kind(run.game, piece)
-    if k.carrier_air:
-        run.remove(pid)
-        b["home"].pop(pid, None)
-    elif k.battalion and piece.side == JAPAN:
-        run.place(pid, "box", BATTALION_BOX, transport=False)
-        run.step_to(pid, FULL)
-    else:
-        run.place(pid, "eliminated", None, transport=False, moved=False)
-        run.step_to(pid, 0)
-    if pid in b.get("bombers", []):
-        b["bombers"].remove(pid)
-
-
-def _target_name(run: Run, pid: str) -> str:
-    if pid in AIRFIELD.values():
-        return "the US airfield" if pid == AIRFIELD[US] else "the Japanese airfield"
-    return name(run.game, run.pieces[pid])
-
-
-# --- 10.19-10.21: after the combat -------------------------------------------------------------
 
 
 def _ground_move(run: Run, dice: Dice) -> None:
@@ -1078,7 +599,7 @@ def _drop(run: Run, planes: list[str], room: int, *rules: str) -> None:
                                           kind(run.game, run.pieces[p]).cost_hit(run.game), p))
     gone = order[:max(0, len(planes) - room)]
     for pid in gone:
-        _destroy(run, pid)
+        destroy(run, pid)
     if gone:
         run.say(f"no room: {', '.join(_plane_names(run, gone))} removed from the battle", *rules)
 
@@ -1092,9 +613,9 @@ def _ask_remove(run: Run, planes: list[str], room: int, rule: str) -> bool:
     excess = len(planes) - room
     if excess <= 0:
         return True
-    if _same(run, planes):
+    if alike(run, planes):
         for pid in planes[:excess]:
-            _destroy(run, pid)
+            destroy(run, pid)
         return True
     run.due("remove", (rule,), aircraft=planes, excess=excess)
     return False
@@ -1109,7 +630,7 @@ def remove(run: Run, pid: str) -> None:
     if pid not in removable(run):
         raise RuleViolation("10.20.4", f"{pid!r} is not one of the aircraft to choose from")
     run.say(f"{name(run.game, run.pieces[pid])} removed: no room to land", "10.20.4", "10.21.2")
-    _destroy(run, pid)
+    destroy(run, pid)
     run.clear_due()
 
 
@@ -1132,20 +653,11 @@ def _airfield_excess(run: Run, side: str, planes: list[str]) -> bool:
         return True
     if room == 0:
         for pid in planes:
-            _destroy(run, pid)
+            destroy(run, pid)
         run.say(f"the {side} airfield has no capacity left: its land aircraft are removed",
                 "10.21")
         return True
     return _ask_remove(run, planes, room, "10.21.2")
-
-
-# --- 10.22: the round's end ---------------------------------------------------------------------
-
-
-def sheet_count(run: Run, side: str) -> int:
-    """Units on the sheet: ships, ground units (on transports too), land and carrier
-    aircraft (E24: as the battle-duration marker counts them)."""
-    return len(units(run, side))
 
 
 def _round_end(run: Run, dice: Dice) -> None:
@@ -1174,7 +686,7 @@ def _next_round(run: Run, dice: Dice) -> None:
     b = state(run)
     for marker in b["jp"]:
         if marker != "escort-fleet" or not b["escort"]:
-            _discard(run, marker)
+            discard(run, marker)
     b["jp"], b["repaired"] = [], False
     if b["hawaii"] and b["round"] == 1 and units(run, JAPAN):
         run.data["hawaii_lost"] = True
@@ -1185,11 +697,6 @@ def _next_round(run: Run, dice: Dice) -> None:
         b["stage"] = "end"
     else:
         b["stage"] = "round-start"
-
-
-def _discard(run: Run, marker: str) -> None:
-    if marker not in run.data["cup_used"]:
-        run.data["cup_used"].append(marker)
 
 
 def _end(run: Run, dice: Dice) -> None:
@@ -1203,7 +710,7 @@ def _end(run: Run, dice: Dice) -> None:
         if pid in run.pieces:
             run.flag(pid, drop=("transport",))
     if b["escort"]:
-        _discard(run, "escort-fleet")
+        discard(run, "escort-fleet")
     restack(run, b["point"], dice)
     run.say(f"the battle at {point_name(run.game, b['point'])} ends after round {b['round']}: "
             f"US {sheet_count(run, US)}, Japan {sheet_count(run, JAPAN)} unit(s) left", "10.22",
@@ -1235,15 +742,3 @@ def after_answer(run: Run, stage: str | None = None) -> None:
     run.clear_due()
     if stage is not None:
         state(run)["stage"] = stage
-
-
-# --- words ------------------------------------------------------------------------------------
-
-
-def _area(area: str) -> str:
-    return {"japanese-sea": "Japanese sea area", "coastal": "coastal area",
-            "us-sea": "US sea area", "island": "island"}.get(area, area)
-
-
-def _names(run: Run, ids) -> str:
-    return ", ".join(name(run.game, run.pieces[p]) for p in ids if p in run.pieces)

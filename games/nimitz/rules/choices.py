@@ -13,6 +13,7 @@ from warpress.engine.model import Game
 from warpress.engine.position import Pending
 
 from . import battle as bt
+from . import fire
 from . import japan as jp
 from . import moves as mv
 from .positions import US, US_BOX, Run, kind, marker_ids, name, point_ids, point_name
@@ -131,8 +132,8 @@ def _fly(run: Run, due: Pending) -> list[Option]:
 
 
 def _hit(run: Run, due: Pending) -> list[Option]:
-    return [_single(Action.of("hit", label=f"hit {bt._target_name(run, pid)}", unit=pid))
-            for pid in bt.candidates(run)]
+    return [_single(Action.of("hit", label=f"hit {fire.target_name(run, pid)}", unit=pid))
+            for pid in fire.candidates(run)]
 
 
 def _remove(run: Run, due: Pending) -> list[Option]:

@@ -48,6 +48,7 @@ from warpress.engine.position import Position, freeze
 from warpress.engine.referee import ScenarioInfo, Step
 
 from . import battle as bt
+from . import fire
 from . import japan as jp
 from . import moves as mv
 from . import phases as ph
@@ -443,7 +444,7 @@ def _fly(run: Run, args: Mapping[str, Any], dice: Dice) -> None:
 
 
 def _hit(run: Run, args: Mapping[str, Any], dice: Dice) -> None:
-    bt.take_hit(run, str(args.get("unit")))
+    fire.take_hit(run, str(args.get("unit")))
     bt.after_answer(run)
     continue_battle(run, dice)
 

@@ -9,6 +9,7 @@ from nz_session import RULES, Rolls, apply, new
 from warpress.engine.dice import SeededDice
 from warpress.engine.errors import RuleViolation
 from warpress.games.nimitz.rules import battle as bt
+from warpress.games.nimitz.rules import fire
 from warpress.games.nimitz.rules.positions import BATTALION_BOX, DAMAGED, JAPAN, US, Run
 
 POINT = "samoa"
@@ -190,15 +191,15 @@ def test_hits_go_lowest_cost_first_ties_are_the_players_choice(game):
     b = bt.state(run)
     b["queue"] = [{"to": JAPAN, "area": "japanese-sea", "hits": 3, "what": "bomb",
                    "source": "c", "by": US}]
-    assert bt.candidates(run) == ["kaga"]
-    bt.take_hit(run, "kaga")
-    bt.take_hit(run, "kaga")
+    assert fire.candidates(run) == ["kaga"]
+    fire.take_hit(run, "kaga")
+    fire.take_hit(run, "kaga")
     assert run.pieces["kaga"].kind == "eliminated"
-    assert sorted(bt.candidates(run)) == ["jp-desron-1", "jp-desron-4"]
-    assert not bt.process_queue(run) and run.pos.due.kind == "hit"
+    assert sorted(fire.candidates(run)) == ["jp-desron-1", "jp-desron-4"]
+    assert not fire.process_queue(run) and run.pos.due.kind == "hit"
     with pytest.raises(RuleViolation, match="10.10.2"):
-        bt.take_hit(run, "kaga")
-    bt.take_hit(run, "jp-desron-4")
+        fire.take_hit(run, "kaga")
+    fire.take_hit(run, "jp-desron-4")
     assert run.pieces["jp-desron-4"].step == DAMAGED and not b["queue"]
 
 
@@ -209,7 +210,7 @@ def test_t69_transport_hits_fall_on_the_units_aboard(game):
                                     japan=("jp-16th-division", "jp-snlf", "jp-6th-base-force"),
                                     transport=("jp-16th-division", "jp-snlf",
                                                "jp-6th-base-force")))
-    assert set(bt._targets(run, JAPAN, "coastal", "bomb", US)) == {
+    assert set(fire.targets(run, JAPAN, "coastal", "bomb", US)) == {
         "jp-16th-division", "jp-snlf", "jp-6th-base-force"}
 
 
@@ -220,7 +221,7 @@ def test_t70_surplus_air_combat_hits_are_lost(game):
     b["slot"][a6m] = "island"
     b["queue"] = [{"to": JAPAN, "area": "island", "hits": 4, "what": "aircraft",
                    "source": "a", "by": US}]
-    assert bt.process_queue(run)
+    assert fire.process_queue(run)
     assert a6m not in run.pieces and not b["queue"]
 
 
@@ -230,9 +231,9 @@ def test_t77_island_ground_units_need_own_ground_units_there(game):
     run = _at_round(game, battle_at(game, us=("us-battalion#9",),
                                     japan=("jp-16th-division", "jp-14th-sentai"),
                                     transport=("us-battalion#9",)))
-    assert bt._targets(run, JAPAN, "island", "bomb", US) == ["japanese-airfield"]
+    assert fire.targets(run, JAPAN, "island", "bomb", US) == ["japanese-airfield"]
     bt.state(run)["slot"]["us-battalion#9"] = "beach"
-    assert set(bt._targets(run, JAPAN, "island", "bomb", US)) == {"jp-16th-division",
+    assert set(fire.targets(run, JAPAN, "island", "bomb", US)) == {"jp-16th-division",
                                                                    "japanese-airfield"}
 
 
@@ -244,7 +245,7 @@ def test_t79_three_airfield_hits_take_three_capacity(game):
     assert b["capacity"][US] == 5
     b["queue"] = [{"to": US, "area": "island", "hits": 3, "what": "ground", "source": "g",
                    "by": JAPAN}]
-    assert bt.process_queue(run)
+    assert fire.process_queue(run)
     assert b["capacity"][US] == 2
 
 
@@ -331,9 +332,9 @@ def test_t101_escort_fleet_cancels_the_first_hit_on_a_carrier(game):
     b["escort"] = True
     b["queue"] = [{"to": JAPAN, "area": "japanese-sea", "hits": 2, "what": "bomb",
                    "source": "c", "by": US}]
-    bt.take_hit(run, "kaga")
+    fire.take_hit(run, "kaga")
     assert run.pieces["kaga"].step == 2 and not b["escort"]
-    bt.take_hit(run, "kaga")
+    fire.take_hit(run, "kaga")
     assert run.pieces["kaga"].step == DAMAGED
 
 
@@ -364,7 +365,7 @@ def test_jp_battalions_go_back_to_the_box_when_destroyed(game):
     b = bt.state(run)
     b["queue"] = [{"to": JAPAN, "area": "island", "hits": 2, "what": "ground", "source": "g",
                    "by": US}]
-    bt.process_queue(run)
+    fire.process_queue(run)
     assert run.pieces["jp-battalion#1"].place == BATTALION_BOX
     assert run.pieces["jp-battalion#1"].step == 2
 
