@@ -203,8 +203,11 @@ class Run:
         """The pieces at a point (or in a box, ``kind_="box"``), a Japanese stack's top first."""
         found = [p for p in self.pieces.values() if p.kind == kind_ and p.place == point
                  and (side is None or p.side == side)]
-        return sorted(found, key=lambda p: (p.props.get("order", 0), p.id)) if (
-            side == JAPAN) else found
+        if side != JAPAN:
+            return found
+        rank = {"ship": 0, "ground": 1, "air": 2}
+        return sorted(found, key=lambda p: (rank[kind(self.game, p).stack],
+                                            p.props.get("order", 0), p.id))
 
     def of(self, side: str, kind_: str = "point") -> list[Piece]:
         return [p for p in self.pieces.values() if p.side == side and p.kind == kind_]
