@@ -29,10 +29,20 @@ def broken(game: Game, before: Position | None, action: tuple[str, Mapping[str, 
         if before is not None and action is not None and action[0] == "move":
             out += _move(game, before, action[1], after)
     out += _turn(game, after)
+    out += _at_points(game, after)
     out += _cards(before, after)
     if before is not None:
         out += _verdict(before, after)
     return out
+
+
+def _at_points(game: Game, position: Position) -> list[str]:
+    """A piece on a point map stands at one of its points."""
+    points = {pt.id for m in game.point_maps for pt in m.points}
+    if not points:
+        return []
+    return [f"{p.id} stands at {p.place}, no point of the map" for p in position.pieces
+            if p.kind == "point" and p.place not in points]
 
 
 def _cards(before: Position | None, after: Position) -> list[str]:
@@ -52,15 +62,12 @@ def _pieces(game: Game, position: Position) -> list[str]:
     if len(ids) != len(set(ids)):
         out.append("a piece id is held twice")
     hexes = {h for m in game.hex_maps for h in m.hex_set}
-    points = {pt.id for m in game.point_maps for pt in m.points}
     units = {u.id for u in game.units}
     for p in position.pieces:
         if p.kind in ON_BOARD and not p.place:
             out.append(f"{p.id} is on the board but nowhere")
         if p.kind == "hex" and hexes and p.place not in hexes:
             out.append(f"{p.id} stands in {p.place}, no hex of the map")
-        if p.kind == "point" and points and p.place not in points:
-            out.append(f"{p.id} stands at {p.place}, no point of the map")
         if p.unit in units:
             top = full_steps(unit_of(game, p))
             if p.kind == "eliminated":
