@@ -33,26 +33,48 @@ from .output import (
     fit,
     log_line,
     plain_steps,
+    progress,
     rules_text,
     say,
     say_json,
     single_line,
     summary_lines,
     view_lines,
+    working,
 )
+
+#: Whether the command being run was given ``--json`` (before any ``--``): its refusal or bad
+#: input is then also a JSON object on stdout (``json_error``). Set for each command line.
+_ASKED = {"json": False}
+
+
+def json_error(kind: str, code: int, message: str, **more) -> None:
+    """With ``--json``: ``{"error": {"kind", "exit", "message", ...}}`` on stdout (the line on
+    stderr stays), so a program reading the JSON learns why there is no answer. ``kind``:
+    ``bad-input`` (exit 2), ``data`` (broken game data, exit 2), ``refused`` (exit 1)."""
+    if _ASKED["json"]:
+        say_json({"error": {"kind": kind, "exit": code, "message": message, **more}})
 
 
 class InputError(click.UsageError):
     """Exit 2 with one message; click's usage hint is not printed."""
 
     def show(self, file=None) -> None:  # noqa: D401 - click API
+        json_error("bad-input", self.exit_code, self.format_message())
         click.echo(fit(f"warpress: {self.format_message()}"), err=True, file=file)
 
 
 class Refusal(click.ClickException):
-    """Exit 1 (the rules refuse, or a replay differs) with the one prefix of every message."""
+    """Exit 1 (the rules refuse, or a replay differs) with the one prefix of every message;
+    ``rule``: the rule that refuses, when one does."""
+
+    def __init__(self, message: str, rule: str | None = None):
+        super().__init__(message)
+        self.rule = rule
 
     def show(self, file=None) -> None:  # noqa: D401 - click API
+        more = {"rule": self.rule} if self.rule else {}
+        json_error("refused", self.exit_code, self.format_message(), **more)
         click.echo(fit(f"warpress: {self.format_message()}"), err=True, file=file)
 
 
@@ -63,6 +85,8 @@ class OneLineGroup(click.Group):
 
     def make_context(self, info_name, args, parent=None, **extra):
         if parent is None:
+            words = list(args)
+            _ASKED["json"] = "--json" in words[:words.index("--") if "--" in words else None]
             check_text(args)
         try:
             return super().make_context(info_name, args, parent=parent, **extra)
@@ -136,15 +160,18 @@ def friendly(fn):
             drain()  # the error names what was not run
             raise InputError(single_line(str(exc))) from None
         except DataError as exc:
-            for problem in exc.problems:
-                say(single_line(str(problem)), err=True)
+            lines = [single_line(str(problem)) for problem in exc.problems]
+            json_error("data", 2, lines[0] if len(lines) == 1 else
+                       f"{len(lines)} problems in the game's data", problems=lines)
+            for line in lines:
+                say(line, err=True)
             sys.exit(2)
         except InputProblems as exc:  # a file's problems: one line each
             raise InputError("\n".join(single_line(str(p)) for p in exc.problems)) from None
         except BadInput as exc:
             raise InputError(single_line(str(exc))) from None
         except RuleViolation as exc:
-            raise Refusal(single_line(str(exc))) from None
+            raise Refusal(single_line(str(exc)), exc.rule) from None
         except WarpressError as exc:
             raise Refusal(single_line(str(exc))) from None
         except Exception as exc:  # a designer's folder code raising: one line, not a traceback
@@ -189,17 +216,36 @@ def _game_names(game: str) -> list[str]:
     return [*builtin_games(), *entry_point_games()] if game == "all" else [game]
 
 
-@click.group(cls=OneLineGroup, context_settings={"help_option_names": ["-h", "--help"]})
+#: What each exit code means, for the commands' --help (``_epilog``).
+QUERY_CODES = "0 answered; 1 the rules refuse (the rule is named); 2 bad input or game data"
+WRITE_CODES = "0 written; 2 bad input, bad game data or a file in the way"
+
+
+def _epilog(codes: str, *examples: str) -> str:
+    """The end of a command's --help: examples that run as written, and the exit codes
+    (``\b`` keeps click from rewrapping them)."""
+    lines = "\n".join(f"  warpress {example}" for example in examples)
+    meanings = "\n".join(f"  {code}" for code in codes.split("; "))
+    return f"\b\nExamples:\n{lines}\n\n\b\nExit codes:\n{meanings}"
+
+
+@click.group(cls=OneLineGroup, context_settings={"help_option_names": ["-h", "--help"]},
+             epilog=_epilog("0 done; 1 the rules refuse (the rule is named) or a check FAILs; "
+                            "2 bad input or game data", "build midway",
+                            "lookup midway carrier-damage damaged=no roll=2", "docs designing"))
 @click.version_option(package_name="warpress")
 def main() -> None:
     """warpress: print-and-play kits and a reference rules engine for wargames.
 
     GAME is a built-in game (midway, midway-cards, nimitz, nightfighter,
-    axis-allies) or the path of a game folder of your own.
+    axis-allies) or the path of a game folder of your own. `warpress docs` lists
+    the documentation pages; `warpress COMMAND --help` gives examples.
     """
 
 
-@main.command(short_help="List every game, or GAME: kind, components, sources.")
+@main.command(short_help="List every game, or GAME: kind, components, sources.",
+              epilog=_epilog("0 listed; 2 an unknown game or broken game data", "games",
+                             "games midway --json"))
 @click.argument("game", required=False, default="all")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @friendly
@@ -224,7 +270,10 @@ def games(game: str, as_json: bool) -> None:
             f"{row['assumed_pct']:.1f}% assumed; {row['errata']} errata", hang=14)
 
 
-@main.command()
+@main.command(short_help="Check GAME (or all): the data, then the rule invariants.",
+              epilog=_epilog("0 every check passes; 1 an invariant or check FAILs; 2 a data "
+                             "problem or bad input", "verify midway",
+                             "verify all --data", "verify ./my-game --thorough"))
 @click.argument("game")
 @click.option("--data", "data_only", is_flag=True, help="Run only the data checks.")
 @click.option("--thorough", is_flag=True, help="Run the rule invariants with more examples.")
@@ -287,13 +336,16 @@ def _run_invariants(game, thorough: bool, tally) -> None:
         say(f"  FAIL  {game.id}: invariants cannot run: {exc}")
         tally["FAIL"] += 1
         return
-    for inv in invariants:
+    for index, inv in enumerate(invariants, 1):
+        working(f"  {index}/{len(invariants)} {inv.label}")  # on a terminal, while it runs
         try:
             outcome = run(inv, game, THOROUGH if thorough else QUICK)
         except WarpressError as exc:
+            working("", done=True)
             say(f"  FAIL  {inv.label}: cannot run: {exc}")
             tally["FAIL"] += 1
             continue
+        working("", done=True)
         tally[outcome.status] += 1
         say(f"  {outcome.status}  {inv.label} ({outcome.examples} examples)", hang=8)
         if not outcome.passed:
@@ -302,7 +354,8 @@ def _run_invariants(game, thorough: bool, tally) -> None:
                 say(f"        {line}")
 
 
-@main.command(short_help="Print the JSON Schema of a game data file.")
+@main.command(short_help="Print the JSON Schema of a game data file.",
+              epilog=_epilog("0 printed; 2 bad input", "schema > warpress-game.schema.json"))
 @click.option("--indent", default=2, show_default=True, type=WholeNumber(0, 16),
               help="JSON indentation (0-16).")
 def schema(indent: int) -> None:
@@ -312,33 +365,63 @@ def schema(indent: int) -> None:
     say_json(game_file_schema(), indent=indent)
 
 
-@main.command(name="new", short_help="Write a small starting game into GAME_DIR.")
+@main.command(name="new", short_help="Write a small starting game into GAME_DIR.",
+              epilog=_epilog(WRITE_CODES, "new bfm",
+                             'new games/bfm --name "Battle for the Ford"'))
 @click.argument("game_dir")
-@click.option("--id", "game_id", help="The game's id (it must equal the folder's name).")
 @click.option("--name", help="The game's name (default: from the folder's name).")
 @friendly
-def new(game_dir: str, game_id: str | None, name: str | None) -> None:
+def new(game_dir: str, name: str | None) -> None:
     """Write a small, valid, commented starting game into GAME_DIR (a new or empty folder):
     a hex map, two sides, NATO counters, a set-up, a CRT, a turn track, a play aid."""
     from .engine.loader import builtin_games
     from .starter.new import new_game
 
-    made = new_game(game_dir, game_id, name)
+    made = new_game(game_dir, name)
     shown = f"./{game_dir}" if game_dir in builtin_games() else game_dir
     say(f"{shown}: wrote the starting game {made.id!r} ({made.name}): "
         f"{', '.join(made.files)}")
     say(f"next: warpress verify {shown}; warpress build {shown} --out output; "
-        f"warpress lookup {shown} crt odds=3-1 roll=4; see docs/designing.md", hang=6)
+        f"warpress lookup {shown} crt odds=3-1 roll=4; then: warpress docs designing", hang=6)
 
 
-@main.command()
+@main.command(short_help="Print a documentation page (the data format, designing ...).",
+              epilog=_epilog("0 printed; 2 an unknown page", "docs", "docs designing",
+                             "docs data-format | less"))
+@click.argument("topic", required=False)
+@friendly
+def docs(topic: str | None) -> None:
+    """Print the documentation page TOPIC as it shipped with this warpress (Markdown), or
+    without TOPIC list the pages."""
+    from .manual import page, topics
+
+    if topic is None:
+        for name, title in topics().items():
+            say(f"{name:<13} {title}", hang=14)
+        return
+    click.echo(page(topic), nl=False)
+
+
+@main.command(short_help="The rule texts' inconsistencies and the rulings taken.",
+              epilog=_epilog("0 listed; 2 an unknown game or broken game data",
+                             "errata midway", "errata all"))
 @click.argument("game")
 @friendly
 def errata(game: str) -> None:
-    """The inconsistencies of GAME's rule text, both readings and the ruling taken."""
+    """The inconsistencies of GAME's (or all games') rule text, both readings and the ruling
+    taken."""
     from .engine.loader import load_game
 
-    data = load_game(game)
+    names = _game_names(game)
+    for index, name in enumerate(names):
+        data = load_game(name)
+        if len(names) > 1:  # a heading per game, a blank line between games
+            say(f"{data.id}: {len(data.errata)} errata" if index == 0 else
+                f"\n{data.id}: {len(data.errata)} errata")
+        _say_errata(data)
+
+
+def _say_errata(data) -> None:
     for erratum in data.errata:  # step numbers cited as "land 4)" print as "land 4"
         say(f"{erratum.id} [{rules_text(erratum.rules)}] {plain_steps(erratum.summary)}")
         for reading in erratum.readings:
@@ -347,7 +430,10 @@ def errata(game: str) -> None:
         say(f"    why:     {plain_steps(erratum.why)}")
 
 
-@main.command(name="trust", short_help="Let a game folder's Python run (or list, or forget).")
+@main.command(name="trust", short_help="Let a game folder's Python run (or list, or forget).",
+              epilog=_epilog("0 done; 2 bad input (no such folder, a state folder others may "
+                             "write)", "trust ./my-game", "trust --list",
+                             "trust ./my-game --forget"))
 @click.argument("folder", required=False)
 @click.option("--list", "listing", is_flag=True, help="List the folders you trust.")
 @click.option("--forget", is_flag=True, help="Trust FOLDER no longer.")
@@ -390,7 +476,7 @@ def trust_command(folder: str | None, listing: bool, forget: bool) -> None:
 
 
 def _query_command(name: str, help_text: str, mode: str, options=(),
-                   short_help: str | None = None):
+                   short_help: str | None = None, examples: tuple[str, ...] = ()):
     def command(game: str, table: str, pairs: tuple[str, ...], as_json: bool, **opts):
         from .engine.loader import load_cached
         from .engine.query import render_text, run_query
@@ -414,22 +500,31 @@ def _query_command(name: str, help_text: str, mode: str, options=(),
     command = click.argument("pairs", nargs=-1)(command)
     command = click.argument("table")(command)
     command = click.argument("game")(command)
-    return main.command(name=name, help=help_text, short_help=short_help)(command)
+    return main.command(name=name, help=help_text, short_help=short_help,
+                        epilog=_epilog(QUERY_CODES, *examples))(command)
 
 
-_query_command("lookup", "Resolve GAME's TABLE with the dice you rolled: NAME=VALUE ...", "lookup")
+_query_command("lookup", "Resolve GAME's TABLE with the dice you rolled: NAME=VALUE ...", "lookup",
+               examples=("lookup midway carrier-damage damaged=no roll=2",
+                         "lookup nimitz attack value=6/3 roll=3 --json"))
 _query_command("roll", "Resolve GAME's TABLE, rolling the dice you leave out (--seed N).", "roll",
                [click.option("--seed", type=SEED, default=None,
                              help="Seed for the dice (printed, so a roll can be replayed).")],
-               short_help="Resolve GAME's TABLE, rolling the dice left out.")
+               short_help="Resolve GAME's TABLE, rolling the dice left out.",
+               examples=("roll midway landing invasion=4 garrison=2 --seed 7",
+                         'roll axis-allies battle attacker="3 infantry" defender="2 infantry"'))
 _query_command("odds", "The probability distribution of GAME's TABLE (exact with --exact).",
                "odds", [click.option("--exact", is_flag=True,
                                      help="Exact fractions where the answer is floating "
                                           "point by default (Axis & Allies battles).")],
-               short_help="The probabilities of GAME's TABLE over every roll.")
+               short_help="The probabilities of GAME's TABLE over every roll.",
+               examples=("odds midway landing invasion=4 garrison=2",
+                         'odds axis-allies battle attacker="6 infantry" defender="5 infantry"',
+                         "odds midway landing invasion=4 garrison=2 --exact"))
 
 
-@main.command()
+@main.command(epilog=_epilog("0 listed; 2 an unknown game or broken game data",
+                             "tables midway", "tables axis-allies --json"))
 @click.argument("game")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @_trust_option
@@ -437,12 +532,13 @@ _query_command("odds", "The probability distribution of GAME's TABLE (exact with
 def tables(game: str, as_json: bool) -> None:
     """List GAME's tables: their inputs, result fields and rules."""
     from .engine.loader import load_cached
+    from .engine.query import json_rules
     from .engine.registry import ref_tables
 
     data = load_cached(game)
     listing = ref_tables(data)
     if as_json:
-        out = {name: {"summary": t.summary, "rules": list(t.rules),
+        out = {name: {"summary": t.summary, "rules": json_rules(t.rules),
                       "inputs": {i.name: i.allowed(data) for i in t.inputs},
                       "results": list(t.results)} for name, t in listing.items()}
         say_json({"game": data.id, "tables": out}, indent=2)
@@ -456,7 +552,10 @@ def tables(game: str, as_json: bool) -> None:
             say(f"    -> {', '.join(t.results)}")
 
 
-@main.command()
+@main.command(epilog=_epilog(WRITE_CODES + "; 2 also when a format failed (named, "
+                             "the others are written)", "build midway",
+                             "build all --paper letter --out kits",
+                             "build nimitz --only counters --format pdf,png --dpi 100"))
 @click.argument("game")
 @click.option("--paper", "paper_name", default="a4", show_default=True,
               help="a4, letter, a3 or tabloid.")
@@ -492,7 +591,7 @@ def build(game: str, paper_name: str, out_dir: str, formats: str, dpi: int, dupl
         check_place(Path(out_dir) / data.id)
     steps = len(games_data) * (len(options.only) + len(options.formats))
     results = []
-    with click.progressbar(length=steps, label="building", file=sys.stderr) as bar:
+    with progress(steps, "building") as bar:
         for data in games_data:
             results.append(build_kit(data, Path(out_dir), options,
                                      progress=lambda _stage: bar.update(1)))
@@ -513,7 +612,10 @@ def _say_results(results, what) -> tuple[int, float]:
 # --------------------------------------------------------------------------- exports
 
 
-@main.command(name="export")
+@main.command(name="export", short_help="Export GAME's pieces, VASSAL module or TTS object.",
+              epilog=_epilog(WRITE_CODES, "export midway --format vassal",
+                             "export nightfighter --format pieces --dpi 150",
+                             "export nimitz --format tts --base-url https://example.org/kit/"))
 @click.argument("game")
 @click.option("--format", "fmt", required=True,
               help="pieces (a PNG per face), vassal (GAME.vmod) or tts (Tabletop Simulator).")
@@ -531,15 +633,17 @@ def export(game: str, fmt: str, out_dir: str, dpi: int | None, base_url: str) ->
 
     from .components.export import DEFAULT_DPI, check_base_url, export_game, parse_format
     from .components.render_pdf import check_dpi
+    from .components.tts import base_url_warning
     from .engine.loader import load_cached
 
     fmt = parse_format(fmt)
     check_dpi(DEFAULT_DPI[fmt] if dpi is None else dpi)
     check_base_url(base_url)
     games_data = [load_cached(name) for name in _game_names(game)]
+    if fmt == "tts" and (note := base_url_warning(base_url)):
+        say(f"warpress: {note}", err=True)
     results = []
-    with click.progressbar(length=2 * len(games_data), label="exporting",
-                           file=sys.stderr) as bar:
+    with progress(2 * len(games_data), "exporting") as bar:
         for data in games_data:
             results.append(export_game(data, fmt, Path(out_dir), dpi, base_url,
                                        progress=lambda _stage: bar.update(1)))
@@ -547,11 +651,102 @@ def export(game: str, fmt: str, out_dir: str, dpi: int | None, base_url: str) ->
     say(f"exported {len(results)} game(s) as {fmt}: {files} files in {total:.1f} s")
 
 
+# --------------------------------------------------------------------------- balance
+
+
+@main.command(short_help="Play GAME many times with agents and report its balance.")
+@click.argument("game")
+@click.option("--games", default=100, show_default=True, type=WholeNumber(1),
+              help="Games to play (seeds SEED, SEED+1, ...).")
+@click.option("--seed", default=1, show_default=True, type=SEED, help="The first game's seed.")
+@click.option("--jobs", default=None, type=WholeNumber(1),
+              help="Local processes (default: every core).")
+@click.option("--scenario", default=None, help="A scenario (default: the game's first).")
+@click.option("--agents", "agents", multiple=True, metavar="SIDE=AGENT",
+              help="The agent of SIDE: random (default), greedy, mcts, mcts:STEPS. Repeatable.")
+@click.option("--vary", multiple=True, metavar="KEY=RANGE",
+              help="Sweep a number of the data: constant.ID, unit.ID.STAT, table.ID.ROW.COL, "
+                   "setup.UNIT, SECTION.ID.FIELD over A..B, A..B:STEP or a,b,c. Repeatable.")
+@click.option("--units", default=50, show_default=True, type=WholeNumber(0),
+              help="Games with each unit removed and weakened (restricted play; 0: none).")
+@click.option("--max-steps", default=5000, show_default=True, type=WholeNumber(1),
+              help="Stop a game after this many decisions (counted as stopped by the cap).")
+@click.option("--out", "out_dir", default=None,
+              help="Where the results file, report.json and report.txt go (default: "
+                   "output/balance/GAME); a run stopped early goes on from its results.")
+@click.option("--plots", "plots_dir", default=None,
+              help="Draw the plots (PNG and SVG) into this folder.")
+@click.option("--scheduler", default=None, metavar="ADDRESS",
+              help="Play on a Dask cluster (tcp://host:8786; needs warpress[cluster]).")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as one JSON object.")
+@friendly
+def balance(game: str, games: int, seed: int, jobs: int | None, scenario: str | None,
+            agents, vary, units: int, max_steps: int, out_dir: str | None,
+            plots_dir: str | None, scheduler: str | None, as_json: bool) -> None:
+    """Play GAME --games times with agents and report its balance: win rates and draws
+    with 95 % intervals, why games end, how long they last, the most one-sided and longest
+    games (each replayable as a session), units and hexes that matter, sweeps, rule holes
+    found by play (docs/balance.md). Progress goes to stderr."""
+    from .balance.balance import Options, execute, finish, prepare
+    from .balance.report import text
+
+    for path, what in ((out_dir, "--out"), (plots_dir, "--plots")):
+        if path is not None:
+            check_text([path])
+            check_path_name(path, what)
+    options = Options(game, games, seed, jobs, scenario, agents, vary, units,
+                      out_dir, plots_dir, scheduler, max_steps)
+    plan = prepare(options)
+    if plan.done:
+        say(f"balance: {len(plan.done)} of {plan.total} games already in "
+            f"{plan.out / 'results.jsonl'}: going on", err=True)
+    records = execute(plan, _progress())
+    report = finish(plan, records)
+    if as_json:
+        say_json(report)
+    else:
+        say(text(report).rstrip("\n"))
+        say(f"\nreport: {plan.out / 'report.txt'} (JSON: report.json; results: results.jsonl)"
+            + (f"; plots: {plots_dir}" if plots_dir else ""))
+
+
+def _progress():
+    """Progress on stderr: games done, rate, time left; on a terminal one line rewritten at
+    most every half second, elsewhere (a log file) a line every ten seconds."""
+    import time
+
+    last = [0.0, time.monotonic()]
+    every = 0.5 if sys.stderr.isatty() else 10.0
+
+    def show(done: int, total: int, fresh: int) -> None:
+        now = time.monotonic()
+        if now - last[0] < every and done < total:
+            return
+        last[0] = now
+        elapsed = now - last[1]
+        speed = fresh / elapsed if elapsed > 0 else 0.0
+        left = (total - done) / speed if speed > 0 else 0.0
+        tty = sys.stderr.isatty()
+        click.echo(f"{chr(13) if tty else ''}balance: {done}/{total} games, {speed:.0f} "
+                   f"games/s, about {_duration(left)} left  ", err=True,
+                   nl=done >= total or not tty)
+
+    return show
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    if seconds < 5400:
+        return f"{seconds / 60:.0f} min"
+    return f"{seconds / 3600:.1f} h"
+
+
 # --------------------------------------------------------------------------- sessions
 
 #: the commands every session has; a game's own actions come from what it declares
-SESSION_COMMANDS = ("new", "scenarios", "actions", "status", "moves", "agent", "undo", "log",
-                    "replay", "reveal")
+SESSION_COMMANDS = ("new", "scenarios", "actions", "status", "moves", "agent", "finish",
+                    "undo", "log", "replay", "reveal")
 #: the most actions one ``play agent`` makes
 AGENT_STEPS = 100_000
 
@@ -599,21 +794,18 @@ def _action_spec(ctx, name: str):
 
     where = _session_from_args(ctx.meta.get("session_args") or [])
     if not where:
-        raise InputError(f"play: no such command {name!r}: a game's actions need a session "
-                         f"(--session DIR or $WARPRESS_SESSION); the session commands: "
-                         f"{', '.join(SESSION_COMMANDS)}")
+        raise InputError("--session DIR is required (or set WARPRESS_SESSION)")
     try:
-        rules = session.rules_of_session(_session_path(where),
-                                         _option_from_args(ctx.meta.get("session_args") or [],
-                                                           "--game"))
+        game, rules = session.rules_of_session(
+            _session_path(where), _option_from_args(ctx.meta.get("session_args") or [],
+                                                    "--game"))
     except BadInput as exc:
         raise InputError(single_line(str(exc))) from None
     for spec in rules.actions:
         if spec.name == name:
             return spec
     names = ", ".join(spec.name for spec in rules.actions)
-    raise InputError(f"play: {quote(name)} is not an action of this session's game (actions: "
-                     f"{names}; session commands: {', '.join(SESSION_COMMANDS)})")
+    raise InputError(f"unknown command {quote(name)} for {game.id} (commands: {names})")
 
 
 @main.group(cls=PlayGroup)
@@ -705,32 +897,106 @@ def _draw(s, fmt: str, referee: bool = False) -> bytes:
     return draw_position(s.game, s.state, fmt)
 
 
+def _agent_option(help_text: str):
+    def wrap(fn):
+        return click.option("--agent", "agent_specs", multiple=True, metavar="SIDE=AGENT",
+                            help=help_text)(fn)
+    return wrap
+
+
+def _session_agents(game: str, specs) -> dict[str, str]:
+    """--agent SIDE=AGENT pairs checked against GAME's sides (BadInput before anything is
+    written)."""
+    from .engine.agents import parse_agents
+    from .engine.loader import load_cached
+
+    sides = [s.id for s in load_cached(game).info.sides]
+    return parse_agents(specs, sides)
+
+
+def _agent_lines(made, referee) -> list[str]:
+    """What the agents did: each command as typed, with its announcements when the game
+    hides nothing."""
+    from .engine.decisions import command_line
+
+    specs = {spec.name: spec for spec in referee.actions}
+    lines = []
+    for side, name, action, step in made:
+        lines.append(f"{side} ({name}): {command_line(action, specs.get(action.name))}")
+        if not referee.hidden:
+            lines += [f"  {announcement_line(a.as_json())}" for a in step.announcements]
+    return lines
+
+
 @play.command("new")
 @click.argument("game")
 @click.option("--scenario", default=None, help="A scenario's name or a YAML file "
               "(default: the game's first).")
 @click.option("--seed", type=SEED, default=None, help="Seed for the session's dice (default: "
               "drawn at random and recorded).")
+@_agent_option("An agent (random, greedy, mcts, mcts:STEPS) plays SIDE: after each of your "
+               "commands it makes that side's decisions, logged as its commands. Repeatable.")
 @_session_option
 @_json_option
 @_trust_option
 @friendly
-def play_new(game: str, scenario: str | None, seed: int | None, session_dir: str | None,
-             as_json: bool) -> None:
+def play_new(game: str, scenario: str | None, seed: int | None, agent_specs,
+             session_dir: str | None, as_json: bool) -> None:
     """Start a session of GAME in --session DIR."""
     from .engine import session
+    from .engine.agents import play_session
 
-    with session.create(_session_path(session_dir), game, scenario, seed) as s:
-        view = s.player_view()
+    agents = _session_agents(game, agent_specs)
+    with session.create(_session_path(session_dir), game, scenario, seed, agents) as s:
         notes = [a.as_json() for a in s.started]
+        made = play_session(s, agents) if agents else []
+        view = s.player_view()
     if as_json:
         say_json({"session": str(s.directory), "seed": s.seed, "scenario": s.scenario,
-                  "announcements": notes, "view": view})
+                  "announcements": notes, "agents": _agents_json(made), "view": view})
         return
     say(f"session {s.directory}: {s.game.id}, scenario {s.scenario}, seed {s.seed}")
     if not s.referee.hidden:
         say("\n".join(announcement_line(note) for note in notes))
+    if made:
+        say("\n".join(_agent_lines(made, s.referee)))
     say("\n".join(view_lines(view, dict(getattr(s.referee, "field_text", None) or {}))))
+
+
+def _agents_json(made) -> list[dict]:
+    return [{"side": side, "agent": name, **action.as_json()}
+            for side, name, action, _step in made]
+
+
+@play.command("finish", short_help="Let agents play the session to its end.")
+@_agent_option("The agent of SIDE (random, greedy, mcts, mcts:STEPS); the sides the session's "
+               "own agents play need none. Repeatable.")
+@_session_option
+@_json_option
+@friendly
+def play_finish(agent_specs, session_dir: str | None, as_json: bool) -> None:
+    """Play the session to its end with agents, every side's decisions logged as its
+    agent's commands."""
+    from .engine import session
+    from .engine.agents import parse_agents, play_session
+
+    with session.open(_session_path(session_dir)) as s:
+        sides = [x.id for x in s.game.info.sides]
+        agents = {**s.agents, **parse_agents(agent_specs, sides)}
+        due = s.decision()
+        if due is not None and due.side not in agents:
+            raise BadInput(f"{due.side} decides now and has no agent: --agent "
+                           f"{due.side}=random|greedy|mcts")
+        made = play_session(s, agents)
+        view = s.player_view()
+        due = s.decision()
+    if as_json:
+        say_json({"agents": _agents_json(made), "view": view})
+        return
+    lines = _agent_lines(made, s.referee) or ["finish: no decision was due"]
+    if due is not None:
+        lines.append(f"stopped: {due.side} decides now and has no agent")
+    say("\n".join(lines + summary_lines(view.get("summary"))))
 
 
 @play.command("scenarios")
@@ -772,15 +1038,19 @@ def _act(name: str, args: dict, session_dir: str | None, as_json: bool,
          game_folder: str | None) -> None:
     """Run one action and print what it led to."""
     from .engine import session
+    from .engine.agents import play_session
 
     with session.open(_session_path(session_dir), game=game_folder) as s:
         step = s.command(name, args)
+        made = play_session(s, s.agents) if s.agents else []
         view = s.player_view()
     notes = [a.as_json() for a in step.announcements]
     if as_json:
-        say_json({"command": name, "args": args, "announcements": notes, "view": view})
+        say_json({"command": name, "args": args, "announcements": notes,
+                  "agents": _agents_json(made), "view": view})
         return
     lines = [announcement_line(note) for note in notes] or [f"{name}: done"]
+    lines += _agent_lines(made, s.referee)
     if not view.get("over"):
         due = view.get("due")
         if due:
@@ -868,7 +1138,7 @@ def play_status(session_dir: str | None, as_json: bool, map_file: str | None,
         say(_head_line(s))
 
 
-@play.command("moves")
+@play.command("moves", short_help="The decision due and every legal answer.")
 @click.argument("unit", required=False)
 @_session_option
 @_json_option
@@ -911,55 +1181,44 @@ def play_moves(unit: str | None, session_dir: str | None, as_json: bool,
         say("\n".join(decision_lines(found)))
 
 
-@play.command("agent", short_help="Let the random agent make a side's decisions.")
+@play.command("agent", short_help="Let an agent make a side's decisions now.")
 @click.option("--side", "side", default=None,
               help="The side it plays (default: the side whose decision is due); 'all': "
                    "every side, to the end.")
+@click.option("--agent", "agent_name", default="random", show_default=True,
+              help="The agent: random, greedy, mcts or mcts:STEPS.")
 @click.option("--steps", type=WholeNumber(1, AGENT_STEPS), default=AGENT_STEPS,
               help=f"At most this many actions (default and most: {AGENT_STEPS}).")
 @_session_option
 @_json_option
 @_game_folder_option
 @friendly
-def play_agent(side: str | None, steps: int, session_dir: str | None, as_json: bool,
-               game_folder: str | None) -> None:
-    """The random agent answers the decisions of --side, one logged action after another,
-    until another side's decision is due, the game ends or --steps actions are made: a
-    person plays one side, the agent the other."""
-    import random
-
+def play_agent(side: str | None, agent_name: str, steps: int, session_dir: str | None,
+               as_json: bool, game_folder: str | None) -> None:
+    """An agent answers the decisions of --side, one logged action after another, until
+    another side's decision is due, the game ends or --steps actions are made: a person
+    plays one side, the agent the other."""
     from .engine import session
-    from .engine.agents import RandomAgent
+    from .engine.agents import parse_agents, play_session
     from .engine.decisions import command_line
-    from .engine.dice import derived_seed
 
-    made: list[dict] = []
     with session.open(_session_path(session_dir), game=game_folder) as s:
+        sides = [x.id for x in s.game.info.sides]
         if side != "all":
             _check_side(s, side)
-        specs = {spec.name: spec for spec in s.referee.actions}
-        rng = random.Random(derived_seed(s.seed, f"agent:{s.n}"))
-        agent = RandomAgent()
-        for _ in range(steps):
-            decision = s.decision()
-            if decision is None or side not in ("all", None, decision.side):
-                break
-            side = side or decision.side
-            action = agent.choose(s.game, s.referee, s.state, decision, rng)
-            step = s.command(action.name, dict(action.args))
-            made.append({"side": decision.side,
-                         "command": command_line(action, specs.get(action.name)),
-                         "announcements": [a.as_json() for a in step.announcements]})
+        due = s.decision()
+        chosen = sides if side == "all" else [side or (due.side if due else sides[0])]
+        agents = parse_agents([f"{x}={agent_name}" for x in chosen if x], sides)
+        made = play_session(s, agents, max_steps=steps) if due is not None else []
         view = s.player_view()
+        specs = {spec.name: spec for spec in s.referee.actions}
     if as_json:
-        say_json({"actions": made, "view": view})
+        say_json({"actions": [{"side": x, "agent": name,
+                               "command": command_line(action, specs.get(action.name)),
+                               "announcements": [a.as_json() for a in step.announcements]}
+                              for x, name, action, step in made], "view": view})
         return
-    lines = []
-    for record in made:
-        lines.append(f"agent ({record['side']}): {record['command']}")
-        lines += [f"  {announcement_line(note)}" for note in record["announcements"]]
-    if not made:
-        lines.append("agent: no decision of its side is due")
+    lines = _agent_lines(made, s.referee) or ["agent: no decision of its side is due"]
     if not view.get("over") and view.get("due"):
         lines.append(f"due: {view['due']['kind']} by {view['due']['side']}")
     say("\n".join(lines + summary_lines(view.get("summary"))))
@@ -998,9 +1257,9 @@ def play_reveal(session_dir: str | None, as_json: bool, map_file: str | None,
     with session.open(_session_path(session_dir), game=game_folder) as s:
         # refuse a bad file name before the reveal is logged
         fmt = _check_map(map_file) if map_file else None
-        view, _drawn = s.reveal(None)
+        view, drawn = s.reveal(fmt, lambda session_, f: _draw(session_, f, referee=True))
         if fmt:
-            _write_map(map_file, _draw(s, fmt, referee=True))
+            _write_map(map_file, drawn)
     _show_view(view, as_json, s.referee)
 
 

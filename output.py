@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 import unicodedata
 from collections.abc import Iterable
 
@@ -360,18 +361,26 @@ def log_line(record: dict, shown: dict, typed=None) -> str:
     kind = record.get("type")
     when = record.get("time", "")
     if kind == "session":
-        return (f"{when}  new {record.get('game')} scenario {record.get('scenario')} "
-                f"seed {record.get('seed')} (warpress {record.get('warpress')})")
+        folder = f" (folder {record['folder']})" if record.get("folder") else ""
+        agents = record.get("agents") or {}
+        played = "".join(f" --agent {side}={name}" for side, name in sorted(agents.items()))
+        return (f"{when}  new {record.get('game')}{folder} scenario {record.get('scenario')} "
+                f"seed {record.get('seed')}{played} (warpress {record.get('warpress')})")
     if kind == "reveal":
         return f"{when}  reveal after command {record.get('n')}"
     if kind == "undo":
         return f"{when}  undo: back to command {record.get('n')}"
+    if kind == "rollback":
+        return (f"{when}  rollback accepted after command {record.get('n')}: this machine had "
+                f"seen {record.get('lines')} lines, head {str(record.get('head'))[:16]}")
     args = {k: shown[k](v) if k in shown else v for k, v in (record.get("args") or {}).items()}
     if typed is not None:
         command = typed(record.get("command"), args)
     else:
         command = " ".join([str(record.get("command")), *(f"{k}={v}" for k, v in args.items())])
     text = f"{when}  {record.get('n'):>3} {command}".rstrip()
+    if record.get("agent"):
+        text += f"  (agent {record['agent']})"
     if record.get("result") == "refused":
         return f"{text}  REFUSED: {record.get('message')}"
     return text
@@ -398,3 +407,38 @@ def _action_text(action: dict) -> str:
     text = action.get("command") or " ".join(
         [action["action"], *(str(v) for v in action["args"].values())])
     return f"{text}  ({action['note']})" if action.get("note") else text
+
+
+# --- progress on a terminal -------------------------------------------------------------------
+
+
+class _Silent:
+    """What ``progress`` gives when stderr is not a terminal: nothing is drawn or printed."""
+
+    def __enter__(self) -> _Silent:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        return None
+
+    def update(self, steps: int, current_item: object = None) -> None:
+        return None
+
+
+def progress(length: int, label: str):
+    """A progress bar of ``length`` steps on stderr (``click.progressbar``), drawn only when
+    stderr is a terminal: piped or logged, a command prints nothing for it."""
+    stream = sys.stderr
+    if not stream.isatty():
+        return _Silent()
+    return click.progressbar(length=length, label=label, file=stream)
+
+
+def working(text: str, done: bool = False) -> None:
+    """On a terminal, ``text`` as a status line on stderr while a step runs (``done``: the
+    line is cleared, so the result printed next takes its place); nothing otherwise."""
+    stream = sys.stderr
+    if stream.isatty():
+        line = "" if done else text[:terminal_width() - 1]
+        stream.write(f"\r\033[K{line}")
+        stream.flush()

@@ -4,6 +4,8 @@
     python benchmarks/bench.py engine     # lookups from a cold start, battle odds
     python benchmarks/bench.py kits       # counters, cards, a tiled map, build all
     python benchmarks/bench.py play       # legal moves, random games, session commands
+    python benchmarks/bench.py exports    # PNG pages, export all as pieces, vassal, tts
+    python benchmarks/bench.py balance    # playouts a second, 1 and 2 processes, MCTS
 
 Prints the median wall time over several runs and the peak memory of each job,
 with the target it is held to. Record the figures in BENCHMARKS.md.
@@ -13,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -35,8 +38,7 @@ LOOKUPS = {
 }
 #: Battle odds, each the whole ``warpress odds ... --json`` command (a fresh process):
 #: (label, attacker, defender, kind, more inputs, target). Floating point (the default):
-#: every battle of up to 40 units a side under 0.25 s; 100 a side under 1 s and 200 MB
-#: (issue #15). The "today" figures of the exact rows are BENCHMARKS.md's (issue #3).
+#: every battle of up to 40 units a side under 0.25 s; 100 a side under 1 s and 200 MB.
 FORTY = "< 0.25 s"
 HUNDRED = "< 1 s, < 200 MB"
 BATTLES = [
@@ -69,7 +71,7 @@ BATTLES = [
     ("100 v 100 land, AA gun, 66 aircraft behind 34 infantry",
      "34 infantry, 33 fighter, 33 bomber", "99 infantry, 1 antiaircraft", "land", (), HUNDRED),
 ]
-#: The exact odds (``--exact``) of the battles issue #3 measured: at least today's speed.
+#: The exact odds (``--exact``) of the battles up to 40 a side (no target: recorded).
 EXACT = [b for b in BATTLES[1:9]]
 #: Float against exact on the big ones (every field within 1e-12).
 CHECKED = [BATTLES[2], BATTLES[5], BATTLES[6], BATTLES[8]]
@@ -163,7 +165,7 @@ def bench_engine(runs: int) -> None:
     for label, attacker, defender, kind, more, _ in EXACT:
         seconds, peak, out = timed_process(_odds(attacker, defender, kind, more, "--exact"),
                                            runs)
-        row(f"odds --exact {label}", seconds, peak, "today's", out[:40])
+        row(f"odds --exact {label}", seconds, peak, "—", out[:40])
     for label, attacker, defender, kind, more, _ in CHECKED:
         print(f"float v exact, {label}: largest difference "
               f"{_largest_difference(attacker, defender, kind, more):.1e} (held to < 1e-12)")
@@ -254,6 +256,32 @@ def bench_kits(runs: int) -> None:
     seconds, peak = timed_call(lambda: build_kit(midway, out, opts), runs)
     row("build midway kit, PDF only (in process)", seconds, peak, "-")
     shutil.rmtree(out, ignore_errors=True)
+
+
+#: Each export format of every game, as a fresh ``warpress export all`` process (no target).
+EXPORT_FORMATS = ("pieces", "vassal", "tts")
+
+
+def bench_exports(runs: int) -> None:
+    from warpress.components.kit import kit_pages, parse_options
+    from warpress.components.render_pdf import pdf_bytes, png_pages
+    from warpress.engine.loader import builtin
+
+    print("\n| export job | median | peak memory | target | note |\n|---|---|---|---|---|")
+    pages = kit_pages(builtin("nightfighter"), parse_options("a4", "pdf", "long", "0,0", None))
+    pdf = pdf_bytes(pages, "bench")
+    for dpi in (50, 150):
+        seconds, peak = timed_call(lambda dpi=dpi: png_pages(pdf, dpi), max(1, runs // 2))
+        row(f"Nightfighter kit ({len(pages)} pages) to PNG at {dpi} dpi (in process)", seconds,
+            peak, "-")
+    for fmt in EXPORT_FORMATS:
+        out = Path(tempfile.mkdtemp(prefix="warpress-bench-"))
+        args = [*warpress(), "export", "all", "--format", fmt, "--out", str(out)]
+        if fmt == "tts":
+            args += ["--base-url", "https://example.org/kit/"]
+        seconds, peak, note = timed_process(args, max(1, runs // 2))
+        row(f"export all --format {fmt} (5 games, fresh process)", seconds, peak, "-", note[:70])
+        shutil.rmtree(out, ignore_errors=True)
 
 
 #: A 60 x 60 map of mixed terrain with one unit of 12 MP in the middle and enemies around:
@@ -354,10 +382,87 @@ def bench_play(runs: int) -> None:
     shutil.rmtree(work, ignore_errors=True)
 
 
+def cpu_rate(fn: Callable[[int], object], n: int, runs: int) -> tuple[float, float]:
+    """(calls a second of CPU, calls a second of wall time), the best of ``runs`` rounds of
+    ``n`` calls ``fn(i)``."""
+    fn(0)
+    cpu, wall = [], []
+    for _ in range(runs):
+        c, w = time.process_time(), time.perf_counter()
+        for i in range(n):
+            fn(i)
+        cpu.append(n / (time.process_time() - c))
+        wall.append(n / (time.perf_counter() - w))
+    return max(cpu), max(wall)
+
+
+def balance_process(game: Path, games: int, jobs: int, out: Path) -> tuple[float, float, str]:
+    """(wall seconds, peak RSS MiB, a note with the CPU time) of ``warpress balance`` in a
+    fresh process; the peak is the largest of the command and its worker processes, the CPU
+    time theirs together (RUSAGE_CHILDREN)."""
+    args = [*warpress(), "balance", str(game), "--games", str(games), "--units", "0",
+            "--jobs", str(jobs), "--out", str(out), "--json"]
+    shutil.rmtree(out, ignore_errors=True)
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    child = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    _stdout, stderr = child.communicate()
+    seconds = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+    note = (f"CPU {cpu:.1f} s ({games / cpu:.0f} games a CPU second)" if child.returncode == 0
+            else f"exit {child.returncode}: {stderr[-200:]}")
+    return seconds, max(after.ru_maxrss, before.ru_maxrss) / 1024, note
+
+
+def bench_balance(runs: int) -> None:
+    import random as random_module
+
+    from warpress.balance.run import Job, play_one
+    from warpress.engine.agents import MctsAgent, Seen
+    from warpress.engine.dice import GivenDice
+    from warpress.engine.loader import load_game
+    from warpress.engine.play.game import HexRules
+    from warpress.starter.new import new_game
+
+    load = os.getloadavg()[0]
+    print("\n| balance job | rate | target | note |\n|---|---|---|---|")
+    work = Path(tempfile.mkdtemp(prefix="warpress-balance-"))
+    folder = new_game(str(work / "starter")).folder
+    for agent, n, target in (("random", 200, ">= 100 games/s a core"), ("greedy", 4, "—")):
+        job = Job(str(folder), None, (("north", agent), ("south", agent)))
+        cpu, wall = cpu_rate(lambda i, job=job: play_one(job, i), n, max(1, runs // 2))
+        print(f"| {agent} games of the starting game, one core, invariants checked (in "
+              f"process) | {cpu:.1f} games/s CPU, {wall:.1f} wall | {target} | load "
+              f"{load:.1f} |", flush=True)
+    game = load_game(str(folder))
+    rules = HexRules()
+    position = rules.new(game, None, GivenDice([1])).state
+    decision = rules.decision(game, position)
+    agent = MctsAgent()
+    cpu, wall = cpu_rate(lambda i: agent.choose(Seen(game, rules, position, decision),
+                                                random_module.Random(i)), 3, max(1, runs // 2))
+    print(f"| MCTS decisions (budget {agent.budget} steps, depth {agent.depth}), the starting "
+          f"game's first | {cpu:.2f} decisions/s CPU, {wall:.2f} wall | — | |", flush=True)
+    rates = {}
+    for jobs in (1, 2):
+        seconds, peak, note = balance_process(folder, 2000, jobs, work / f"out{jobs}")
+        rates[jobs] = 2000 / seconds
+        print(f"| `warpress balance --games 2000 --units 0 --jobs {jobs}` (fresh process) | "
+              f"{rates[jobs]:.0f} games/s wall ({seconds:.1f} s) | — | {note}; peak RSS "
+              f"{peak:.0f} MiB; load {os.getloadavg()[0]:.1f} |", flush=True)
+    print(f"| scaling 1 -> 2 processes | x{rates[2] / rates[1]:.2f} | — | |")
+    seconds, peak, note = balance_process(folder, 10_000, 2, work / "out10k")
+    print(f"| `warpress balance --games 10000 --units 0 --jobs 2` (fresh process) | "
+          f"{seconds:.1f} s, {peak:.0f} MiB peak RSS | < 120 s, < 500 MB | {note}; load "
+          f"{os.getloadavg()[0]:.1f} |", flush=True)
+    shutil.rmtree(work, ignore_errors=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("what", nargs="?", default="all",
-                        choices=["all", "engine", "kits", "play"])
+                        choices=["all", "engine", "kits", "exports", "play", "balance"])
     parser.add_argument("--runs", type=int, default=5, help="runs per job (median reported)")
     args = parser.parse_args()
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores, runs={args.runs}")
@@ -365,8 +470,12 @@ def main() -> None:
         bench_engine(args.runs)
     if args.what in ("all", "kits"):
         bench_kits(args.runs)
+    if args.what in ("all", "exports"):
+        bench_exports(args.runs)
     if args.what in ("all", "play"):
         bench_play(args.runs)
+    if args.what in ("all", "balance"):
+        bench_balance(args.runs)
 
 
 if __name__ == "__main__":

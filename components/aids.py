@@ -7,8 +7,11 @@ the engine's tables: both read the same YAML records.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
@@ -20,6 +23,7 @@ from ..engine.tables import compiled, matching_rows
 from ..output import rules_text
 from ..verify.data import records, walk_values
 from .fonts import text_width, wrap
+from .formulas import formula_lines
 from .impose import fit_size
 from .marks import DAGGER, dagger, rule_ref
 from .primitives import THIN, Group, Line, Polygon, Primitive, Rect, Style, Text
@@ -58,6 +62,22 @@ def paragraph(text: str, width: float, size: float = 2.8) -> Block:
     lines = wrap(text, size, width)
     return Block(tuple(Text(0, (i + 1) * size * LEADING, line, size=size)
                        for i, line in enumerate(lines)), len(lines) * size * LEADING + size * 0.5)
+
+
+def bullets(lines, width: float, size: float = 2.6) -> Block:
+    """Lines as a bulleted list in one block, each wrapped under its own text."""
+    items: list[Primitive] = []
+    y = 0.0
+    indent = text_width("• ", size)
+    for line in lines:
+        wrapped = wrap(str(line), size, width - indent)
+        for i, part in enumerate(wrapped):
+            y += size * LEADING
+            if i == 0:
+                items.append(Text(0, y, "•", size=size))
+            items.append(Text(indent, y, part, size=size))
+        y += size * 0.25
+    return Block(tuple(items), y + size * 0.4, cls="bullets")
 
 
 def legible(text: str, size: float, width: float, what: str) -> float:
@@ -154,6 +174,28 @@ def value_text(table: Table, value, names: dict[str, str] | None = None,
         return names[text]  # type: ignore[index]
     if isinstance(value, str) and ("_" in value or _is_id(value)):
         return readable(value, capital=False)
+    return number_text(text, key is not None and signed(key_name(table, key)))
+
+
+#: A key or result whose name says it is a modifier prints its numbers with a sign (+2, -1).
+_MODIFIER = re.compile(r"modifier|修整|shift|\bDRM\b", re.I)
+_OPEN_LOW = re.compile(r"(-?\d+)-")
+_INTEGER = re.compile(r"[+-]?\d+")
+
+
+def signed(name: str) -> bool:
+    """True when a key or result named ``name`` holds modifiers (``Modifier 修整``)."""
+    return bool(_MODIFIER.search(name))
+
+
+def number_text(text: str, sign: bool = False) -> str:
+    """A number or range as a player reads it: an open low end as ``≤ 19`` (the data writes
+    ``19-``), ``12+`` as it is, a modifier with its sign (``+2``)."""
+    low = _OPEN_LOW.fullmatch(text)
+    if low:
+        return f"≤ {number_text(low.group(1), sign)}"
+    if sign and _INTEGER.fullmatch(text) and int(text):
+        return f"{int(text):+d}"
     return text
 
 
@@ -167,7 +209,8 @@ def result_text(table: Table, value, names: dict[str, str], result: str | None =
         chance = _fraction(value)
         if chance is not None:
             return f"{100 * float(chance):.1f} %"
-    return value_text(table, value, names)
+    text = value_text(table, value, names)
+    return number_text(text, signed(result_name(table, result))) if result else text
 
 
 #: A fraction with a denominator above this prints as a percentage (``11/36`` stays).
@@ -198,27 +241,68 @@ def table_title(table: Table) -> str:
     return f"{table.label}  {rule_ref(table.rule)}".rstrip() + dice
 
 
-def table_block(table: Table, width: float, game: Game | None = None) -> Block:
-    """A table in one block (``table_blocks`` without a height limit)."""
-    return table_blocks(table, width, game)[0]
+def table_block(table: Table, width: float, game: Game | None = None) -> Block | None:
+    """A table in one block (``table_blocks`` without a height limit); None when the kit has
+    printed it already."""
+    blocks = table_blocks(table, width, game)
+    return blocks[0] if blocks else None
+
+
+#: The tables a kit has printed so far (``printing``): each is printed once per kit.
+_PRINTED: ContextVar[set[str] | None] = ContextVar("warpress_printed_tables", default=None)
+
+
+@contextmanager
+def printing() -> Iterator[set[str]]:
+    """While a kit is laid out: every table is printed once (``first_print``)."""
+    token = _PRINTED.set(set())
+    try:
+        yield _PRINTED.get()  # type: ignore[misc]
+    finally:
+        _PRINTED.reset(token)
+
+
+@contextmanager
+def another_copy() -> Iterator[None]:
+    """While a sheet printed once per player is laid out again (midway-cards' turn procedure
+    sheet, one per side): its tables print, as on the first copy."""
+    token = _PRINTED.set(None)
+    try:
+        yield
+    finally:
+        _PRINTED.reset(token)
+
+
+def first_print(table_id: str) -> bool:
+    """True the first time a kit prints ``table_id`` (always, outside a kit): a part that
+    draws a table its own way calls it too, so that no other part prints it again."""
+    printed = _PRINTED.get()
+    if printed is None:
+        return True
+    if table_id in printed:
+        return False
+    printed.add(table_id)
+    return True
 
 
 def table_blocks(table: Table, width: float, game: Game | None = None,
                  max_h: float | None = None) -> list[Block]:
-    """A table: a grid of die rows by the other key's columns when it has two keys (a
-    CRT), else one line per row; names from the data (the table's ``labels``, the
-    ``game``'s records), text wrapped, never shrunk; rows past ``max_h`` mm go on in a
-    block of their own, headed "(continued)"."""
+    """A table: its rule when it is one (``formulas.formula_lines``), else a grid of die
+    rows by the other key's columns when it has two keys (a CRT), else one line per row;
+    names from the data (the table's ``labels``, the ``game``'s records), text wrapped, never
+    shrunk; rows past ``max_h`` mm go on in a block of their own, headed "(continued)".
+    Nothing when the kit has printed the table already (``first_print``)."""
+    if not first_print(table.id):
+        return []
     names = record_names(game)
-    crt = crt_grid(table, names)
-    panels = panel_grids(table, names) if crt is None else None
+    formula = formula_lines(table, lambda k: key_name(table, k),
+                            lambda r: result_name(table, r),
+                            lambda k, v: value_text(table, v, names, k))
+    crt = crt_grid(table, names) if formula is None else None
+    panels = panel_grids(table, names) if crt is None and formula is None else None
     room = None if max_h is None else max_h - 24.0
-    if crt is not None:
-        bodies = [_crt_block(table, crt, width, names)]
-    elif panels is not None:
-        bodies = [_panels_block(table, panels, width, names)]
-    else:
-        bodies = _list_blocks(table, width, names, room)
+    bodies = _grid_bodies(table, formula, crt, panels, width, names) or _list_blocks(
+        table, width, names, room)
     # the title wraps over a narrow table (at least NARROW mm), so that tables sit side by side
     head_w = min(width, max(bodies[0].width or width, NARROW))
     out = []
@@ -228,16 +312,59 @@ def table_blocks(table: Table, width: float, game: Game | None = None,
         items = [*top.items, Group(body.items, dy=top.height)]
         y = top.height + body.height + 1.0
         if n == len(bodies) - 1:
-            for modifier in table.modifiers:
-                text = f"Modifier: {modifier.text or readable(modifier.id or '')}"
-                lines, used = text_lines(text, 0, y, SMALL, width)
-                items.extend(lines)
-                y += used
+            more, y = _modifier_lines(table, y, max(body.width or width, min(width, NARROW * 1.6)))
+            items.extend(more)
         block_w = max(body.width or width, min(width, _widest(top.items)))
         out.append(Block(tuple(items), y + 2.0, id=f"table-{table.id}" + (f"-{n + 1}" if n
                                                                            else ""),
                          cls="table", width=block_w if block_w < width else None))
     return out
+
+
+def _grid_bodies(table: Table, formula, crt, panels, width: float, names) -> list[Block]:
+    """The table as its rule, its grid or its grids; none when it is none of them or its
+    grids (a column per result) do not fit ``width``: then it prints one line per row."""
+    try:
+        if formula is not None:
+            return [_formula_block(formula, width)]
+        if crt is not None:
+            return [_crt_block(table, crt, width, names)]
+        if panels is not None:
+            return [_panels_block(table, panels, width, names)]
+    except BadInput:
+        return []
+    return []
+
+
+def _modifier_lines(table: Table, y: float, width: float) -> tuple[list[Primitive], float]:
+    """The table's modifiers under it: "Modifiers" and one line each."""
+    if not table.modifiers:
+        return [], y
+    items: list[Primitive] = [Text(0, y + SMALL, "Modifiers", size=SMALL, bold=True)]
+    y += SMALL * 1.4
+    for modifier in table.modifiers:
+        lines, used = text_lines(f"• {modifier.text or readable(modifier.id or '')}", 0, y,
+                                 SMALL, width)
+        items.extend(lines)
+        y += used
+    return items, y
+
+
+FORMULA = 3.0  # mm: the size of a table's rule printed as a line (8.5 pt)
+
+
+def _formula_block(lines: list[str], width: float) -> Block:
+    """A table's rule: its lines in a framed box as wide as they need."""
+    texts: list[Primitive] = []
+    wide = min(width, max(text_width(line, FORMULA) for line in lines) + 2 * CELL_PAD + 0.5)
+    y = CELL_PAD
+    for line in lines:
+        more, used = text_lines(line, CELL_PAD, y, FORMULA, wide - 2 * CELL_PAD)
+        texts.extend(more)
+        y += used
+    frame = Rect(0, 0, wide, y + CELL_PAD * 0.6, Style(fill="#f6f6f6", stroke="#777777",
+                                                       width=0.2), cls="formula")
+    return Block((frame, *texts), y + CELL_PAD * 0.6, width=wide, cls="formula")
 
 
 def _widest(items) -> float:
@@ -273,6 +400,8 @@ class Crt:
     row_labels: tuple[str, ...]
     col_labels: tuple[str, ...]
     cells: tuple[tuple[str, ...], ...]
+    #: each cell's results apart (one text per result of the table)
+    parts: tuple[tuple[tuple[str, ...], ...], ...] = ()
 
 
 def crt_grid(table: Table, names: dict[str, str] | None = None, fixed: dict | None = None,
@@ -298,13 +427,14 @@ def crt_grid(table: Table, names: dict[str, str] | None = None, fixed: dict | No
                         [[cell_rows[r, c] for c in cols] for r in rows], names)
     col_groups = _merge(ck, cols, [[id(cell_rows[r, c]) for r in rows] for c in cols], table,
                         [[cell_rows[r, c] for r in rows] for c in cols], names)
-    cells = tuple(tuple(_crt_cell(table, cell_rows[rg[0], cg[0]], names)
+    parts = tuple(tuple(_crt_parts(table, cell_rows[rg[0], cg[0]], names)
                         for cg, _ in col_groups)
                   for rg, _ in row_groups)
-    if any(len(c) > CRT_CELL for row in cells for c in row):
+    if any(len(p) > CRT_CELL for row in parts for cell in row for p in cell):
         return None
+    cells = tuple(tuple(" / ".join(cell) for cell in row) for row in parts)
     return Crt(rk, ck, tuple(label for _, label in row_groups),
-               tuple(label for _, label in col_groups), cells)
+               tuple(label for _, label in col_groups), cells, parts)
 
 
 def _axes(keys) -> tuple:
@@ -421,11 +551,19 @@ def _open_end(table: Table, row, key_id: str) -> str | None:
 
 
 def _crt_cell(table: Table, row, names) -> str:
+    """A cell's results in one text (``Heavy / no / Heavy``), for a grid of one column
+    per key value (the Nightfighter referee screen's); ``_crt_parts`` gives them apart."""
+    return " / ".join(_crt_parts(table, row, names))
+
+
+def _crt_parts(table: Table, row, names) -> tuple[str, ...]:
+    """A cell's results, one text per result (the dagger on the last in a proof)."""
     if row is None:
-        return "–"
+        return ("–",) * len(table.results)
     result = table.result(row)
-    text = " / ".join(result_text(table, result.get(r), names, r) for r in table.results)
-    return text + dagger(row.is_assumed)
+    parts = [result_text(table, result.get(r), names, r) for r in table.results]
+    parts[-1] += dagger(row.is_assumed)
+    return tuple(parts)
 
 
 def _crt_block(table: Table, crt: Crt, width: float, names: dict[str, str],
@@ -433,11 +571,21 @@ def _crt_block(table: Table, crt: Crt, width: float, names: dict[str, str],
     """The CRT look: the row key over its column of values, the column key spanning the
     column headings, rows shaded in turn."""
     corner = key_name(table, crt.row_key)
-    header = [[corner, *[key_name(table, crt.col_key)] + [""] * (len(crt.col_labels) - 1)],
-              ["", *crt.col_labels]]
-    rows = [[label, *cells] for label, cells in zip(crt.row_labels, crt.cells, strict=True)]
-    block = grid_block(header, rows, width - 0.0, f"table {table.id!r}", span_first=True,
-                       shade=True)
+    many = len(table.results)
+    header = [[corner, *[key_name(table, crt.col_key)] + [""] * (len(crt.col_labels) * many
+                                                                   - 1)]]
+    if many > 1:  # one column per result under each value: no cell packs several values
+        header.append(["", *(result_name(table, r) for _ in crt.col_labels
+                             for r in table.results)])
+        rows = [[label, *(p for cell in cells for p in cell)]
+                for label, cells in zip(crt.row_labels, crt.parts, strict=True)]
+        groups = [(label, many) for label in crt.col_labels]
+    else:
+        header.append(["", *crt.col_labels])
+        rows = [[label, *cells] for label, cells in zip(crt.row_labels, crt.cells, strict=True)]
+        groups = None
+    block = grid_blocks(header, rows, width, f"table {table.id!r}", span_first=True,
+                        shade=True, groups=groups)[0]
     if not caption:
         return block
     return _captioned(table, block, width)
@@ -446,8 +594,9 @@ def _crt_block(table: Table, crt: Crt, width: float, names: dict[str, str],
 def _captioned(table: Table, block: Block, width: float) -> Block:
     """``block`` with its caption under it: what each cell holds, or a CRT's notes (its
     codes, rounding and ends, engine/combat.py)."""
-    caption = "Each cell: " + " / ".join(result_name(table, r) for r in table.results)
-    captions = crt_notes(table) if table.crt is not None else [caption]
+    caption = ["Each cell: " + result_name(table, table.results[0])] if len(
+        table.results) == 1 else []  # several results: each has its column, named
+    captions = crt_notes(table) if table.crt is not None else caption
     lines: list[Primitive] = []
     y = block.height + 0.5
     for text in captions:
@@ -457,14 +606,28 @@ def _captioned(table: Table, block: Block, width: float) -> Block:
     return Block((*block.items, *lines), y, width=block.width)
 
 
+def _panel_grids_in(table: Table, panels: list[Panel], width: float, names) -> list[Block]:
+    """The panels' grids: two side by side (their columns wrapped to half the width) when
+    they are wider than that and fit it, else each as wide as it needs."""
+    grids = [_crt_block(table, panel.crt, width, names, caption=False) for panel in panels]
+    half = (width - BESIDE) / 2
+    if len(panels) > 1 and any((g.width or width) > half for g in grids):
+        try:
+            return [_crt_block(table, panel.crt, half, names, caption=False)
+                    for panel in panels]
+        except BadInput:  # a column narrower than its longest word
+            pass
+    return grids
+
+
 def _panels_block(table: Table, panels: list[Panel], width: float,
                   names: dict[str, str]) -> Block:
     """The grids of a table with more keys side by side (rows of them within ``width``),
     each under the other keys' values it is for, one caption under them all."""
     items: list[Primitive] = []
     x = y = row_h = widest = 0.0
-    for panel in panels:
-        grid = _crt_block(table, panel.crt, width, names, caption=False)
+    grids = _panel_grids_in(table, panels, width, names)
+    for panel, grid in zip(panels, grids, strict=True):
         gw = grid.width or width
         title, used = text_lines(panel.title, 0, 0, SMALL, gw, bold=True)
         if x > 0 and x + gw > width:
@@ -490,12 +653,15 @@ def grid_block(header: list[list[str]], rows: list[list[str]], width: float, wha
 
 def grid_blocks(header: list[list[str]], rows: list[list[str]], width: float, what: str,
                 span_first: bool = False, shade: bool = False,
-                max_h: float | None = None) -> list[Block]:
+                max_h: float | None = None,
+                groups: list[tuple[str, int]] | None = None) -> list[Block]:
     """Header rows and body rows as ruled cells, columns as wide as their text (wrapped
     when the table is wider than ``width``; a column narrower than its longest word stops
     the build naming ``what``). ``span_first``: the first header row's second cell spans
-    every column after the first (a CRT's column key). Rows past ``max_h`` mm go on into
-    another block under the header again."""
+    every column after the first (a CRT's column key); ``groups`` (label, columns) then
+    head the columns after the first in groups, over the other header rows (a CRT's
+    column values over one column per result). Rows past ``max_h`` mm go on into another
+    block under the header again."""
     ncols = len(rows[0]) if rows else len(header[-1])
     body = [[str(c) for c in row] for row in rows]
     spanned = header[1:] if span_first else header
@@ -509,6 +675,8 @@ def grid_blocks(header: list[list[str]], rows: list[list[str]], width: float, wh
         short = room - sum(widths[1:])
         if short > 0:
             widths = [widths[0], *(w + short / (len(widths) - 1) for w in widths[1:])]
+    if groups:
+        widths = _widen_groups(widths, groups)
     head: list[Primitive] = []
     head_h = 0.0
     if span_first:
@@ -516,6 +684,13 @@ def grid_blocks(header: list[list[str]], rows: list[list[str]], width: float, wh
         head_h = _cells(head, [first[0], first[1]], [widths[0], sum(widths[1:])], head_h,
                         HEAD, bold=True)
         spanned = header[1:]
+    if groups:
+        spans, at = [widths[0]], 1
+        for _label, count in groups:
+            spans.append(sum(widths[at:at + count]))
+            at += count
+        head_h = _cells(head, ["", *(label for label, _ in groups)], spans, head_h, HEAD,
+                        bold=True)
     for row in spanned:
         head_h = _cells(head, row, widths, head_h, HEAD, bold=True)
     blocks: list[Block] = []
@@ -533,6 +708,18 @@ def grid_blocks(header: list[list[str]], rows: list[list[str]], width: float, wh
         y = end
     blocks.append(Block(tuple(items), y, width=sum(widths)))
     return blocks
+
+
+def _widen_groups(widths: list[float], groups: list[tuple[str, int]]) -> list[float]:
+    """``widths`` with each group's columns widened to hold the group's label."""
+    out, at = list(widths), 1
+    for label, count in groups:
+        short = text_width(label, BODY) * 1.06 + 2 * CELL_PAD - sum(out[at:at + count])
+        if short > 0:
+            for i in range(at, at + count):
+                out[i] += short / count
+        at += count
+    return out
 
 
 def _column_widths(columns: list[list[str]], width: float, what: str) -> list[float]:
@@ -662,25 +849,30 @@ def _arrow(a, b) -> list[Primitive]:
 
 def sheet_blocks(game: Game, sheet: Sheet, width: float,
                  max_h: float | None = None) -> Iterator[Block]:
-    yield heading(f"{sheet.label}  {rule_ref(sheet.rule)}".rstrip(), width, 5.0)
+    """A sheet: its heading, sections, tables and charts; nothing when it has no section
+    and every table it lists is printed already (``first_print``)."""
+    body: list[Block] = []
     for section in sheet.sections:
         title = " ".join(t for t in (section.title, section.title_ja) if t)
         if title:
-            yield heading(title, width, 3.6)
+            body.append(heading(title, width, 3.6))
         cols = max(1, section.columns or 1)
         field_w = (width - (cols - 1) * BESIDE) / cols - (0.01 if cols > 1 else 0.0)
-        for line in section.lines:
-            if section.write_in:
-                yield write_in_block(line, field_w, section.write_in)
-            else:
-                yield paragraph(f"• {line}", width)
+        if section.write_in:
+            body.extend(write_in_block(line, field_w, section.write_in)
+                        for line in section.lines)
+        elif section.lines:
+            body.append(bullets(section.lines, width))
     for table_id in sheet.tables:
-        yield from table_blocks(game.table(table_id), width, game, max_h)
+        body.extend(table_blocks(game.table(table_id), width, game, max_h))
     if sheet.charts:
         from .charts import chart_blocks  # the terrain effects chart, stacking limits
 
         for chart in sheet.charts:
-            yield from chart_blocks(game, chart, width)
+            body.extend(chart_blocks(game, chart, width))
+    if body:
+        yield heading(f"{sheet.label}  {rule_ref(sheet.rule)}".rstrip(), width, 5.0)
+        yield from body
 
 
 RULE = Style(stroke="#888888", width=0.2)
@@ -784,6 +976,16 @@ GAP = 2.0  # between blocks down the page
 BESIDE = 5.0  # between blocks side by side
 
 
+def _kept_height(blocks, i: int) -> float:
+    """The height that must go on one page with block ``i``: a heading keeps the headings
+    under it and the first block after them."""
+    need = blocks[i].height
+    while blocks[i].cls == "heading" and i + 1 < len(blocks):
+        i += 1
+        need += blocks[i].height + GAP
+    return need
+
+
 def flow(blocks, content: tuple[float, float, float, float]) -> list[tuple[Primitive, ...]]:
     """Stack blocks down pages, narrow blocks side by side on a shelf while they fit the
     width; a heading moves to the next page with the block after it; a block taller than
@@ -800,9 +1002,7 @@ def flow(blocks, content: tuple[float, float, float, float]) -> list[tuple[Primi
         else:
             y += shelf_h + (GAP if shelf_h else 0.0)
             shelf_h, bx = 0.0, 0.0
-            need = block.height
-            if block.cls == "heading" and i + 1 < len(blocks):
-                need += blocks[i + 1].height
+            need = _kept_height(blocks, i)
             if y > y0 and y + min(need, h) > y0 + h:
                 pages.append([])
                 y = y0

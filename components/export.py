@@ -192,6 +192,16 @@ def rasterise(pages: list[Page], dpi: int, title: str) -> list[bytes]:
     return png_pages(pdf_bytes(pages, title), dpi)
 
 
+def drawing_title(game: Game, name: str) -> str:
+    """What players call a drawing the kit tiles: its map's name for ``map <map id>`` (the
+    kit's name for a map's tiles), else the kit's words with a capital ("Player map")."""
+    maps = {m.id: m for m in (*game.hex_maps, *game.point_maps)}
+    kind, _, key = name.partition(" ")
+    if kind == "map" and key in maps:
+        return maps[key].name or key
+    return name[:1].upper() + name[1:]
+
+
 def drawing_page(drawing: Drawing) -> Page:
     return Page(drawing.width, drawing.height, drawing.items, id=safe_id(drawing.name),
                 title=drawing.name)

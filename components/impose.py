@@ -502,7 +502,10 @@ def _tile_title(label: str, title: str, x0: float, y0: float, plan: TilePlan, co
     """The title in the band above the tile, between the marks of its vertical lines."""
     start = x0 + (MARK_GAP if col > 0 else 0.0)
     end = x0 + plan.w - (plan.overlap_x + MARK_GAP if col < plan.cols - 1 else 0.0)
-    words = [f"{label} · {title}", f"Tile {label} of {plan.count} · {title}"]
+    if plan.count == 1:  # one sheet: the map's title, no tile label
+        words = [title]
+    else:
+        words = [f"{title} · {label}", f"{title} · tile {label} of {plan.count}"]
     text = next((w for w in reversed(words) if text_width(w, TILE_TEXT) <= end - start),
                 words[0])
     if text_width(text, TILE_TEXT) > end - start:

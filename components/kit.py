@@ -134,7 +134,8 @@ def tiled_pages(drawing, width, height, options: Options, name: str,
     """A drawing on as few tiles as the paper allows, and their assembly page; ``title`` (the
     map's name) is printed, ``name`` makes the page ids; a ``legend`` goes under the drawing,
     whole on one tile."""
-    title = title or name
+    title = title or aids.readable(name.removeprefix("map ")) + (" map" if name.startswith(
+        "map ") else "")
     tiles = tile(drawing, width, height, options.paper, name=name, title=title, legend=legend)
     pages = [KitPage(name, Page(t.page.width, t.page.height, t.items, id=f"{name}-{t.label}"))
              for t in tiles]
@@ -213,11 +214,10 @@ def sheet_pages(game: Game, options: Options, lead=(), own=()) -> list[KitPage]:
         printed.update(sheet.tables)
         if sheet.id not in own:
             blocks.extend(aids.sheet_blocks(game, sheet, width, height))
-    rest = [t for t in game.tables if t.id not in printed]
+    rest = [b for t in game.tables if t.id not in printed
+            for b in aids.table_blocks(t, width, game, height)]
     if rest:
-        blocks.append(aids.heading(f"{game.info.label}: tables", width, 5.0))
-        for table in rest:
-            blocks += aids.table_blocks(table, width, game, height)
+        blocks += [aids.heading("Tables", width, 5.0), *rest]
     return flowed_pages(blocks, options.paper, "sheets and play aids")
 
 
@@ -239,7 +239,7 @@ def kit_pages(game: Game, options: Options, progress: Callable[[str], None] | No
     """Every page of the kit in print order, numbered, with footers; daggers only in a
     proof, every text of the enforced parts legible (``legibility.ENFORCED``)."""
     check_style(game)
-    with proof(options.proof):
+    with proof(options.proof), aids.printing():
         return _kit_pages(game, options, progress)
 
 
@@ -285,11 +285,26 @@ def _finish(game: Game, pages: list[KitPage], options: Options) -> list[Page]:
 
 
 def _part_title(game: Game, part: str) -> str:
-    """A part as the footer prints it: a sheet by its name (``sheet scenario-record`` ->
-    ``Scenario record``), never its id (the page's title keeps the part)."""
-    kind, _, sheet_id = part.partition(" ")
-    sheet = next((s for s in game.sheets if s.id == sheet_id), None) if kind == "sheet" else None
-    return sheet.name or part if sheet is not None else part
+    """A part as the footer prints it, a title and never an id (the page's title keeps the
+    part): a sheet by its name (``sheet scenario-record`` -> ``Scenario record``), a map by
+    its name (``map campaign`` -> ``Campaign map`` when it has none), the rest capitalised."""
+    kind, _, what = part.partition(" ")
+    if kind == "sheet":
+        sheet = next((s for s in game.sheets if s.id == what), None)
+        if sheet is not None and sheet.name:
+            return sheet.name
+    if kind == "map":
+        return map_title(game, what)
+    return part[:1].upper() + part[1:]
+
+
+def map_title(game: Game, map_id: str) -> str:
+    """A map's printed title: its name, else its id as words and "map"."""
+    found = next((m for m in (*game.hex_maps, *game.point_maps) if m.id == map_id), None)
+    if found is not None and found.name:
+        return found.name
+    words = aids.readable(map_id)
+    return words if words.lower().endswith("map") else f"{words} map"
 
 
 def typeset(items: Iterable[Primitive]) -> tuple[Primitive, ...]:

@@ -159,7 +159,8 @@ def check_dpi(dpi: object, what: str = "--dpi") -> int:
 def png_pages(pdf: bytes, dpi: int) -> list[bytes]:
     """Every page of ``pdf`` as a PNG at ``dpi``, rasterised by PDFium (pypdfium2) from the
     PDF, which carries the embedded font, so the picture shows what prints. A page is
-    ``ceil(points * dpi / 72)`` pixels a side, on white, without an alpha channel."""
+    ``ceil(points * dpi / 72)`` pixels a side, on white, without an alpha channel, and says
+    its resolution (a pHYs chunk), so an image viewer prints it at its true size."""
     import pypdfium2
 
     check_dpi(dpi)
@@ -181,6 +182,6 @@ def _png(page, dpi: int) -> bytes:
         canvas.paste(image, (0, 0))
         image = canvas
     out = io.BytesIO()
-    image.save(out, format="PNG", optimize=False)
+    image.save(out, format="PNG", optimize=False, dpi=(dpi, dpi))  # pHYs: prints true to size
     page.close()
     return out.getvalue()

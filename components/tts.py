@@ -6,7 +6,13 @@ at most 4096 px a side, one back image hidden behind them, ``BackIsHidden``), a 
 counters (``Custom_Tile``, front and back image) per side and kind, and each map as a
 tile. The images are beside it in ``images/``; TTS loads images from addresses, so every
 URL is ``--base-url`` + ``images/NAME.png`` (the folder's ``file:///`` address, or where
-the images were uploaded: docs/play-online.md).
+the images were uploaded: docs/play-online.md), percent-encoded (a folder name with a space
+is an address TTS can load).
+
+Every tile (counter or map) is ``Stretch``ed to its image's aspect and scaled uniformly, so
+its aspect comes from the image once; cards go to players' hands and hide their faces face
+down (``Hands``, ``HideWhenFaceDown``); every image is at most ``SHEET_PX`` pixels a side (a
+map too big at ``--dpi`` is drawn at the dpi that fits).
 """
 
 from __future__ import annotations
@@ -15,10 +21,11 @@ import hashlib
 import io
 import json
 import math
+from urllib.parse import quote
 
 from PIL import Image
 
-from .export import Collected, ExportPiece, drawing_page, face_pages, rasterise
+from .export import Collected, ExportPiece, drawing_page, drawing_title, face_pages, rasterise
 from .kit import safe_id
 
 #: A deck sheet: at most 10 columns and 7 rows of cards, at most 4096 pixels a side.
@@ -126,8 +133,8 @@ def _deck(label: str, entries: list[ExportPiece], dpi: int, base_url: str, first
         else:  # one back behind them all (a blank for one-sided cards)
             back_name = f"deck-{stem}-back.png"
             images[back_name] = pngs[-1] if backs else _blank(pngs[0])
-        custom[str(key)] = {"FaceURL": base_url + "images/" + face_name,
-                            "BackURL": base_url + "images/" + back_name,
+        custom[str(key)] = {"FaceURL": image_url(base_url, face_name),
+                            "BackURL": image_url(base_url, back_name),
                             "NumWidth": cols, "NumHeight": rows, "BackIsHidden": True,
                             "UniqueBack": unique, "Type": 0}
         for index, entry in enumerate(batch):
@@ -135,13 +142,15 @@ def _deck(label: str, entries: list[ExportPiece], dpi: int, base_url: str, first
                                                          piece.w / TTS_CARD_MM, True))
             card.update({"Nickname": entry.label, "Description": entry.id,
                          "CardID": key * 100 + index, "SidewaysCard": False,
+                         "Hands": True, "HideWhenFaceDown": True,
                          "CustomDeck": {str(key): custom[str(key)]}})
             contained.append(card)
     if len(contained) == 1:
         return contained[0], images
     scale = entries[0].piece.w / TTS_CARD_MM
     deck = _common("DeckCustom", f"deck-{stem}", _transform(x, 0.0, scale, scale, True))
-    deck.update({"Nickname": label, "SidewaysCard": False, "Hands": False,
+    deck.update({"Nickname": label, "SidewaysCard": False, "Hands": True,
+                 "HideWhenFaceDown": True,
                  "DeckIDs": [c["CardID"] for c in contained], "CustomDeck": custom,
                  "ContainedObjects": contained})
     return deck, images
@@ -183,11 +192,11 @@ def _tile(entry: ExportPiece, images: dict[str, tuple[str, bytes]], base_url: st
     piece = entry.piece
     front = images[f"{piece.id}-front"][0]
     back = images[f"{piece.id}-back"][0] if piece.back is not None else front
-    tile = _common("Custom_Tile", entry.id, _transform(scale_x=piece.w / TTS_TILE_MM,
-                                                      scale_z=piece.h / TTS_TILE_MM))
+    scale = piece.w / TTS_TILE_MM  # uniform: the stretched tile takes the image's aspect
+    tile = _common("Custom_Tile", entry.id, _transform(scale_x=scale, scale_z=scale))
     tile.update({"Nickname": entry.label, "Description": entry.id, "CustomImage": {
-        "ImageURL": base_url + "images/" + front,
-        "ImageSecondaryURL": base_url + "images/" + back, "ImageScalar": 1.0,
+        "ImageURL": image_url(base_url, front),
+        "ImageSecondaryURL": image_url(base_url, back), "ImageScalar": 1.0,
         "WidthScale": 0.0, "CustomTile": {"Type": 0, "Thickness": 0.1, "Stackable": True,
                                           "Stretch": True}}})
     return tile
@@ -201,19 +210,44 @@ def _bag(label: str, tiles: list[dict], x: float) -> dict:
 
 def _maps(collected: Collected, dpi: int, base_url: str, images: dict[str, bytes]
           ) -> list[dict]:
-    pages = [drawing_page(d) for d in collected.drawings]
-    pngs = rasterise(pages, dpi, "maps")
+    """A locked tile per map, its image at ``dpi`` or at the dpi that keeps it within
+    ``SHEET_PX`` pixels a side."""
     out = []
-    for index, (drawing, png) in enumerate(zip(collected.drawings, pngs, strict=True)):
+    for index, drawing in enumerate(collected.drawings):
+        at = image_dpi(drawing.width, drawing.height, dpi)
+        png = rasterise([drawing_page(drawing)], at, "maps")[0]
         name = f"map-{safe_id(drawing.name)}.png"
         images[name] = png
+        scale = drawing.width / TTS_TILE_MM  # uniform: the stretched tile takes the aspect
         tile = _common("Custom_Tile", f"map-{drawing.name}", _transform(
-            0.0, -20.0 - 25.0 * index, drawing.width / TTS_TILE_MM,
-            drawing.height / TTS_TILE_MM))
-        tile.update({"Nickname": drawing.name, "Locked": True, "CustomImage": {
-            "ImageURL": base_url + "images/" + name, "ImageSecondaryURL": "",
-            "ImageScalar": 1.0, "WidthScale": 0.0,
-            "CustomTile": {"Type": 0, "Thickness": 0.1, "Stackable": False,
-                           "Stretch": False}}})
+            0.0, -20.0 - 25.0 * index, scale, scale))
+        tile.update({"Nickname": drawing_title(collected.game, drawing.name), "Locked": True,
+                     "CustomImage": {
+                         "ImageURL": image_url(base_url, name), "ImageSecondaryURL": "",
+                         "ImageScalar": 1.0, "WidthScale": 0.0,
+                         "CustomTile": {"Type": 0, "Thickness": 0.1, "Stackable": False,
+                                        "Stretch": True}}})
         out.append(tile)
     return out
+
+
+def image_dpi(w_mm: float, h_mm: float, dpi: int) -> int:
+    """``dpi``, or less so that an image of ``w_mm`` x ``h_mm`` stays within ``SHEET_PX``
+    pixels a side (a side is rasterised to whole pixels, rounded up)."""
+    return sheet_dpi(w_mm, h_mm, 1, 1, dpi)
+
+
+def image_url(base_url: str, name: str) -> str:
+    """The address of ``images/NAME``: ``base_url`` percent-encoded where it holds what an
+    address cannot (a space, non-ASCII; an escape already there is kept), then the name."""
+    return quote(base_url, safe=":/?#[]@!$&'()*+,;=%~") + "images/" + quote(name)
+
+
+def base_url_warning(base_url: str) -> str | None:
+    """What ``export --format tts`` says without ``--base-url``: TTS will not find the
+    images until the export is made again with one."""
+    if base_url:
+        return None
+    return ("note: no --base-url: the image addresses are relative (images/NAME.png) and "
+            "Tabletop Simulator will not find them; export again with --base-url set to the "
+            "images' address (warpress docs play-online)")

@@ -42,9 +42,10 @@ import zipfile
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
+from ..engine.dice import parse_die
 from ..engine.model import Game, HexMap
 from .atomic import entry_name
-from .export import Collected, ExportPiece, drawing_page, face_pages, rasterise
+from .export import Collected, ExportPiece, drawing_page, drawing_title, face_pages, rasterise
 from .hexmap import HexGeometry
 from .impose import Drawing
 from .kit import safe_id
@@ -400,7 +401,8 @@ def vassal_module(collected: Collected, dpi: int) -> tuple[dict[str, bytes], str
         images[names[stem]] = png
     others = [b.image for b in boards] + [name for name, _page in charts]
     images.update(zip(others, other, strict=True))
-    root = _build_file(game, collected, boards, charts, k, names)
+    setup = at_start(game, collected, boards)
+    root = _build_file(game, collected, boards, charts, k, names, setup.stacks)
     xml = ET.tostring(root, encoding="UTF-8", xml_declaration=True)
     files = {"buildFile.xml": xml, "moduledata": _moduledata(game)}
     files.update({f"images/{name}": images[name] for name in sorted(images)})
@@ -408,7 +410,10 @@ def vassal_module(collected: Collected, dpi: int) -> tuple[dict[str, bytes], str
     hexes = sum(len(b.grid.centres) for b in boards if b.grid)
     summary = (f"{len(boards)} boards ({hexes} hexes on grids, "
                f"{sum(len(b.zones) for b in boards)} zones), {len(collected.pieces)} pieces, "
-               f"{len(game.decks)} decks, {len(charts)} charts; {dpi} dpi "
+               f"{len(game.decks)} decks, {len(charts)} charts, "
+               f"{len(game.info.dice)} dice buttons; set-up: "
+               f"{sum(len(p) for _b, _w, p in setup.stacks)} pieces at start, "
+               f"{len(setup.left)} placements left to the players; {dpi} dpi "
                f"(charts {max(dpi, CHART_DPI)})")
     return {f"{game.id}.vmod": vmod}, summary
 
@@ -434,7 +439,7 @@ def _boards(collected: Collected, k: float) -> list[Board]:
         image = f"board-{safe_id(drawing.name)}.png"
         grid = _grid_for(game, drawing, k)
         found = [] if grid else zones(drawing.items, names, k)
-        boards.append(Board(drawing.name, image, drawing, grid, found,
+        boards.append(Board(drawing_title(game, drawing.name), image, drawing, grid, found,
                             anchors(drawing.items, names, k)))
     track_pages = [p for p in collected.charts if zones(p.items, _box_names(game), k)]
     if track_pages:
@@ -452,23 +457,37 @@ def setup_scenario(game: Game) -> str | None:
     return "standard" if "standard" in named else (named[0] if named else None)
 
 
-def at_start(game: Game, collected: Collected, boards: list[Board]
-             ) -> list[tuple[str, str, list[ExportPiece]]]:
-    """(board, location, pieces) of every set-up placement of a unit or marker whose place
-    is a hex of a grid, or a zone (a territory, track space or display box): VASSAL's
-    at-start stacks. Placements the data words as a choice ("akagi deck or hangar") are
-    left to the players, as are those of other scenarios."""
+@dataclass(frozen=True)
+class AtStart:
+    """The set-up as the module places it: ``stacks`` (board, location, pieces), VASSAL's
+    at-start stacks; ``left`` the placements of the scenario left to the players, each
+    ``record: where`` (a choice, a hand, a cup, a place no board has)."""
+
+    stacks: list[tuple[str, str, list[ExportPiece]]]
+    left: list[str]
+
+
+def at_start(game: Game, collected: Collected, boards: list[Board]) -> AtStart:
+    """The set-up placements of a unit or marker whose place is a hex of a grid (``hex:``,
+    or ``where:`` a hex id) or a zone (a territory, a track space: ``track:`` and ``where:``
+    the value, or ``where:`` the track with its ``start``; a display box): VASSAL's at-start
+    stacks. Placements the data words as a choice ("akagi deck or hangar") are left to the
+    players and listed, as are those of other scenarios (not listed)."""
     places = _places(game, boards)
     scenario = setup_scenario(game)
     stacks: dict[tuple[str, str], list[ExportPiece]] = {}
     used: dict[str, int] = {}
+    left: list[str] = []
     for item in game.setup:
         if item.scenario not in (None, "all", scenario):
             continue
         for placement in item.place:
             record = placement.unit or placement.marker
-            place = _place_of(placement, places)
-            if record is None or place is None:
+            place = _place_of(game, placement, places)
+            if record is None:
+                continue
+            if place is None:
+                left.append(f"{record}: {placement.hex or placement.where}")
                 continue
             candidates = _pieces_of(collected, record, item.side or "")
             for _ in range(placement.count or 1):
@@ -476,7 +495,7 @@ def at_start(game: Game, collected: Collected, boards: list[Board]
                     index = used.get(record + (item.side or ""), 0)
                     used[record + (item.side or "")] = index + 1
                     stacks.setdefault(place, []).append(candidates[index % len(candidates)])
-    return [(board, where, pieces) for (board, where), pieces in stacks.items()]
+    return AtStart([(board, where, pieces) for (board, where), pieces in stacks.items()], left)
 
 
 def _places(game: Game, boards: list[Board]) -> dict[str, tuple[str, str]]:
@@ -492,12 +511,20 @@ def _places(game: Game, boards: list[Board]) -> dict[str, tuple[str, str]]:
     return out
 
 
-def _place_of(placement, places: dict[str, tuple[str, str]]) -> tuple[str, str] | None:
+def _place_of(game: Game, placement, places: dict[str, tuple[str, str]]
+              ) -> tuple[str, str] | None:
+    """The (board, location) of a placement: its ``hex``, its ``where`` (a hex, a point, a
+    space of the ``track`` or a box of the ``display`` it names), or the ``start`` of the
+    track its ``where`` names."""
     where = str(placement.where) if placement.where is not None else ""
-    keys = [where]
+    keys = [str(placement.hex)] if placement.hex is not None else []
+    keys.append(where)
     for section in ("track", "display"):
         if placement.get(section):
             keys.append(f"{placement.get(section)}-{where}")
+    track = next((t for t in game.tracks if t.id == where), None)
+    if track is not None and track.start is not None:
+        keys.append(f"{track.id}-{track.start}")
     return next((places[key] for key in keys if key in places), None)
 
 
@@ -539,8 +566,19 @@ def _el(parent: ET.Element | None, cls: str, attrs: dict[str, str] | None = None
     return element
 
 
+def dice_button(die: str) -> dict[str, str]:
+    """A ``DiceButton``'s attributes for one of the game's dice (``d6``, ``2d6``): a toolbar
+    button named by the die that rolls it and reports the total in the chat."""
+    count, sides = parse_die(die)
+    return {"name": die, "text": die, "tooltip": f"Roll {die}", "icon": "",
+            "nDice": str(count), "nSides": str(sides), "plus": "0", "addToTotal": "0",
+            "reportTotal": "true", "hotkey": "", "prompt": "false",
+            "reportFormat": "** $name$ = $result$ *** <$PlayerName$>", "sortDice": "false"}
+
+
 def _build_file(game: Game, collected: Collected, boards: list[Board], charts, k: float,
-                faces: dict[str, str]) -> ET.Element:
+                faces: dict[str, str], stacks: list[tuple[str, str, list[ExportPiece]]]
+                ) -> ET.Element:
     slots = len(collected.pieces) + sum(1 for p in collected.pieces if p.deck)
     root = _el(None, "VASSAL.build.GameModule", {
         "ModuleOther1": "", "ModuleOther2": "", "VassalVersion": VASSAL_VERSION,
@@ -563,7 +601,8 @@ def _build_file(game: Game, collected: Collected, boards: list[Board], charts, k
                 "GamePieceImageDefinitions"):
         _el(root, f"{PKG}.{cls}")
     _el(root, "VASSAL.i18n.Language")
-    stacks = at_start(game, collected, boards)
+    for die in game.info.dice:
+        _el(root, f"{PKG}.DiceButton", dice_button(die))
     slots += sum(len(pieces) for _board, _where, pieces in stacks)
     root.set("nextPieceSlotId", str(slots + 1))
     gpids = iter(range(1, slots + 1))

@@ -1,25 +1,71 @@
 """Agents: players the rules run, choosing among the legal answers a session lists.
 
-An agent sees the decision due (``Rules.decision``: its side, its options and their
-actions) and the view its side may have, never more, and returns one of the listed
-actions; dice stay chance, drawn from the session's seed. :func:`playout` plays a game to
-its end (or a step cap) with an agent for each side, drawing each step's dice exactly as a
-session does (``derived_seed(seed, n)``), so a playout's actions replayed in a session
-give the same positions, hash for hash.
+An agent is given what its side may know when it decides (:class:`Seen`: the decision due
+with its legal answers, and the side's view; the position itself only for a game that
+hides nothing) and returns one of the listed actions. Dice stay chance: a step's dice are
+drawn from the game's seed exactly as a session draws them (``derived_seed(seed, n)``),
+and an agent's own randomness for step ``n`` from ``derived_seed(seed, "agent:n")``, so a
+game played by agents and the same seed replayed in a session (``warpress play new ...
+--agent SIDE=NAME``) make the same choices, hash for hash.
+
+Three agents (``AGENTS``): ``random`` (an option at random, then one of its answers),
+``greedy`` (every answer looked at one step ahead and scored from the data, the expected
+score over the dice where the step rolls: engine/evaluate.py) and ``mcts`` (a Monte Carlo
+tree search, :class:`MctsAgent`). For a game whose rules hide part of the position
+(``rules.hidden``), an agent that looks ahead searches positions sampled to agree with its
+side's view (``rules.determinise``), never the position itself.
 """
 
 from __future__ import annotations
 
+import math
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, Protocol
 
 from .decisions import Action, Decision
-from .dice import SeededDice, derived_seed
+from .dice import DiceError, SeededDice, derived_seed, distribution, expected
+from .errors import BadInput, RuleViolation
+from .evaluate import score
 from .model import Game
 from .position import Position
 from .referee import Referee
+
+
+class Stalled(Exception):
+    """A decision with no legal answer while the game is not over (a hole in the rules)."""
+
+
+class Seen:
+    """What an agent of ``side`` may know when it decides: the ``decision`` due (its legal
+    answers, as the rules list them to a person), the side's ``view`` (``player_view``) and,
+    through :meth:`sample`, a position to search: the position itself in a game that hides
+    nothing, else one drawn to agree with the view (``rules.determinise``)."""
+
+    def __init__(self, game: Game, rules: Referee, position: Position, decision: Decision):
+        self.game, self.rules, self.decision = game, rules, decision
+        self.side = decision.side
+        self.hidden = bool(getattr(rules, "hidden", False))
+        self._position = None if self.hidden else position
+        if self.hidden:
+            self.view = rules.player_view(game, position, self.side)
+
+    @cached_property
+    def view(self) -> dict[str, Any]:  # a game that hides nothing: the view when asked
+        return self.rules.player_view(self.game, self._position, self.side)
+
+    def sample(self, rng: random.Random) -> Position:
+        """A position to look ahead from (see the class docstring)."""
+        if self._position is not None:
+            return self._position
+        determinise = getattr(self.rules, "determinise", None)
+        if determinise is None:
+            raise BadInput(f"{self.game.id}: its rules hide part of the position and cannot "
+                           f"sample it from a side's view (determinise): only the random "
+                           f"agent plays it")
+        return determinise(self.game, self.view, self.side, rng)
 
 
 class Agent(Protocol):
@@ -27,9 +73,8 @@ class Agent(Protocol):
 
     name: str
 
-    def choose(self, game: Game, rules: Referee, position: Position, decision: Decision,
-               rng: random.Random) -> Action:
-        """One of ``decision``'s actions."""
+    def choose(self, seen: Seen, rng: random.Random) -> Action:
+        """One of ``seen.decision``'s actions."""
 
 
 class RandomAgent:
@@ -38,42 +83,152 @@ class RandomAgent:
 
     name = "random"
 
-    def choose(self, game: Game, rules: Referee, position: Position, decision: Decision,
-               rng: random.Random) -> Action:
-        options = list(decision.options)
-        while options:
-            option = options.pop(rng.randrange(len(options)))
-            actions = option.actions
-            if actions:
-                return actions[rng.randrange(len(actions))]
+    def choose(self, seen: Seen, rng: random.Random) -> Action:
+        return random_answer(seen.decision, rng)
+
+
+def random_answer(decision: Decision, rng: random.Random) -> Action:
+    options = list(decision.options)
+    while options:
+        option = options.pop(rng.randrange(len(options)))
+        actions = option.actions
+        if actions:
+            return actions[rng.randrange(len(actions))]
+    raise Stalled(f"no legal answer to {decision.prompt!r}")
+
+
+def candidates(decision: Decision, rng: random.Random, limit: int) -> list[Action]:
+    """The answers a looking-ahead agent weighs: all of them, or ``limit`` drawn at random
+    (every option keeps one answer, so that ``end`` or ``pass`` is always weighed)."""
+    by_option = [list(option.actions) for option in decision.options]
+    every = [a for actions in by_option for a in actions]
+    if not every:
         raise Stalled(f"no legal answer to {decision.prompt!r}")
+    if len(every) <= limit:
+        return every
+    kept = [actions[rng.randrange(len(actions))] for actions in by_option if actions]
+    rest = [a for a in every if a not in kept]
+    kept += rng.sample(rest, max(0, limit - len(kept)))
+    return kept
 
 
-class Stalled(Exception):
-    """A decision with no legal answer while the game is not over (a hole in the rules)."""
+class GreedyAgent:
+    """One step ahead: every answer (at most ``limit``) applied and the position after it
+    scored for the side (engine/evaluate.py); where the step rolls dice, the score is the
+    expected one over every roll (exactly, up to ``rolls`` sequences; else the mean of as
+    many seeded samples). The best answer wins, ties at random. In a game that hides
+    part of the position, the score is averaged over ``samples`` positions drawn from the
+    side's view."""
+
+    name = "greedy"
+
+    def __init__(self, limit: int = 64, rolls: int = 216, samples: int = 4):
+        self.limit, self.rolls, self.samples = limit, rolls, samples
+
+    def choose(self, seen: Seen, rng: random.Random) -> Action:
+        actions = candidates(seen.decision, rng, self.limit)
+        if len(actions) == 1:
+            return actions[0]
+        positions = [seen.sample(rng) for _ in range(self.samples if seen.hidden else 1)]
+        values = [sum(self.value(seen, p, a, rng) for p in positions) for a in actions]
+        top = max(values)
+        best = [a for a, v in zip(actions, values, strict=True) if v >= top - 1e-9]
+        return best[rng.randrange(len(best))]
+
+    def value(self, seen: Seen, position: Position, action: Action,
+              rng: random.Random) -> float:
+        """The expected score of ``action`` from ``position`` for the side deciding."""
+        game, rules, side = seen.game, seen.rules, seen.side
+
+        def after(dice) -> float:
+            moved = rules.apply(game, position, action.name, dict(action.args), dice).state
+            return round(score(game, moved, side), 9)
+
+        try:
+            return float(expected(distribution(after, max_rolls=8,
+                                               max_sequences=self.rolls)))
+        except DiceError:
+            draws = [after(SeededDice(rng.getrandbits(63))) for _ in range(self.rolls // 8)]
+            return sum(draws) / len(draws)
+
+
+#: the agents by name; ``mcts:N`` gives the search a budget of N steps a decision
+AGENTS: dict[str, Callable[..., Agent]] = {
+    "random": lambda: RandomAgent(),
+    "greedy": lambda: GreedyAgent(),
+    "mcts": lambda budget=None: MctsAgent() if budget is None else MctsAgent(budget=budget),
+}
+
+
+def make_agent(spec: str) -> Agent:
+    """The agent a name gives (``random``, ``greedy``, ``mcts`` or ``mcts:STEPS``); BadInput
+    quoting the name and listing the agents."""
+    name, _, budget = spec.strip().partition(":")
+    if name not in AGENTS:
+        raise BadInput(f"unknown agent {spec!r} (agents: {', '.join(sorted(AGENTS))}; "
+                       f"mcts:STEPS sets the search's budget)")
+    if not budget:
+        return AGENTS[name]()
+    if name != "mcts":
+        raise BadInput(f"agent {spec!r}: only mcts takes a budget (mcts:STEPS)")
+    if not budget.isascii() or not budget.isdigit() or not 1 <= int(budget) <= 10**7:
+        raise BadInput(f"agent {spec!r}: the budget of mcts:STEPS is a whole number of steps "
+                       f"from 1 to 10000000")
+    return AGENTS[name](int(budget))
+
+
+def parse_agents(specs: Sequence[str], sides: Sequence[str],
+                 what: str = "--agent") -> dict[str, str]:
+    """``SIDE=NAME`` pairs as a dict side -> agent name, each checked (BadInput quoting the
+    pair: an unknown side or agent, a side named twice)."""
+    out: dict[str, str] = {}
+    for spec in specs:
+        side, eq, name = spec.partition("=")
+        side, name = side.strip(), name.strip()
+        if not eq or not side or not name:
+            raise BadInput(f"{what} {spec!r}: expected SIDE=AGENT (sides: {', '.join(sides)};"
+                           f" agents: {', '.join(sorted(AGENTS))})")
+        if side not in sides:
+            raise BadInput(f"{what} {spec!r}: no side {side!r} (sides: {', '.join(sides)})")
+        if side in out:
+            raise BadInput(f"{what} {spec!r}: side {side!r} is named twice")
+        make_agent(name)
+        out[side] = name
+    return out
+
+
+def agent_rng(seed: int, n: int) -> random.Random:
+    """An agent's randomness for step ``n`` of the game played from ``seed``."""
+    return random.Random(derived_seed(seed, f"agent:{n}"))
 
 
 @dataclass
 class Playout:
     """A game played by agents: its seed, the actions taken (in order), the final position,
-    and why it stopped (``over``, ``cap``)."""
+    and why it stopped (``over``; ``cap``: the step cap; ``stall``: a decision with no legal
+    answer, ``stall`` says which)."""
 
     seed: int
     position: Position
     actions: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
     stopped: str = "over"
+    stall: str = ""
+
+
+Each = Callable[[Position | None, tuple[str, dict] | None, Position], None]
 
 
 def playout(game: Game, rules: Referee, seed: int, agents: Mapping[str, Agent] | Agent,
-            scenario: Any = None, max_steps: int = 20_000,
-            each: Callable[[Position | None, tuple[str, dict] | None, Position], None]
-            | None = None) -> Playout:
+            scenario: Any = None, max_steps: int = 20_000, each: Each | None = None,
+            start: Callable[[Position], Position] | None = None) -> Playout:
     """Play ``game`` from ``scenario`` with ``seed`` to its end, each side by its agent;
     ``each(before, action, after)`` is called after the set-up and every action (the
-    whole-game invariants)."""
-    rng = random.Random(derived_seed(seed, "agents"))
+    whole-game invariants); ``start`` changes the set-up's position first (restricted
+    play: a unit removed or weakened)."""
     loaded = rules.load_scenario(game, scenario)
     position = rules.new(game, loaded, SeededDice(derived_seed(seed, 0))).state
+    if start is not None:
+        position = start(position)
     if each is not None:
         each(None, None, position)
     played = Playout(seed, position)
@@ -82,7 +237,11 @@ def playout(game: Game, rules: Referee, seed: int, agents: Mapping[str, Agent] |
         if decision is None:
             return played
         agent = agents if not isinstance(agents, Mapping) else agents[decision.side or ""]
-        action = agent.choose(game, rules, position, decision, rng)
+        try:
+            action = agent.choose(Seen(game, rules, position, decision), agent_rng(seed, n))
+        except Stalled as exc:
+            played.stopped, played.stall = "stall", str(exc)
+            return played
         args = dict(action.args)
         after = rules.apply(game, position, action.name, args,
                             SeededDice(derived_seed(seed, n))).state
@@ -92,3 +251,159 @@ def playout(game: Game, rules: Referee, seed: int, agents: Mapping[str, Agent] |
         played.position = position = after
     played.stopped = "cap"
     return played
+
+
+def logistic(x: float) -> float:
+    """A score squashed into 0..1 (what a search averages)."""
+    if x < -60:
+        return 0.0
+    if x > 60:
+        return 1.0
+    return 1.0 / (1.0 + math.exp(-x))
+
+
+class _Node:
+    """A node of the search tree: the side deciding there, the answers weighed (fixed at
+    the first visit), and each answer's child with its visits and summed value (for the
+    side at the root)."""
+
+    __slots__ = ("side", "actions", "children", "visits", "value")
+
+    def __init__(self) -> None:
+        self.side: str | None = None
+        self.actions: list[Action] | None = None
+        self.children: dict[int, _Node] = {}
+        self.visits = 0
+        self.value = 0.0
+
+
+class MctsAgent:
+    """Monte Carlo tree search (UCT) over the decisions, chance by sampling the dice.
+
+    Each iteration starts from the position (in a game that hides part of it, from one
+    drawn to agree with the side's view), walks the tree by the UCB1 rule (each side
+    maximising its own value), adds one answer not tried yet, then plays on at random;
+    after ``depth`` steps from the root, or at the end of the game, the position is scored
+    (a win 1, a loss 0, a draw 0.5; before the end the score of engine/evaluate.py
+    squashed into 0..1). The dice of every step are drawn anew for each iteration
+    ("open loop"): the tree indexes answers, not outcomes, and an answer that the dice made
+    illegal ends the walk there. The budget is ``budget`` steps (actions applied) a
+    decision, not wall time, so that a seed plays the same game on any machine; the
+    answer chosen is the most visited. At most ``width`` answers a node are weighed."""
+
+    name = "mcts"
+
+    def __init__(self, budget: int = 400, depth: int = 24, width: int = 16,
+                 exploration: float = 1.4, scale: float = 8.0):
+        self.budget, self.depth, self.width = budget, depth, width
+        self.exploration, self.scale = exploration, scale
+
+    def choose(self, seen: Seen, rng: random.Random) -> Action:
+        root = _Node()
+        root.side = seen.side
+        root.actions = candidates(seen.decision, rng, self.width)
+        if len(root.actions) == 1:
+            return root.actions[0]
+        spent = 0
+        while spent < self.budget:
+            spent += self._iterate(seen, root, seen.sample(rng), rng)
+        ranked = sorted(root.children.items(),
+                        key=lambda kv: (-kv[1].visits, -kv[1].value / max(kv[1].visits, 1),
+                                        kv[0]))
+        return root.actions[ranked[0][0]]
+
+    def _iterate(self, seen: Seen, root: _Node, position: Position,
+                 rng: random.Random) -> int:
+        """One iteration; the steps it applied (at least one, so the budget runs out)."""
+        game, rules = seen.game, seen.rules
+        node, path, steps = root, [root], 0
+        while steps < self.depth and not position.over:
+            if node.actions is None:
+                decision = rules.decision(game, position)
+                node.side = decision.side
+                try:
+                    node.actions = candidates(decision, rng, self.width)
+                except Stalled:
+                    break
+            index = self._pick(node, rng, seen.side)
+            after = _try(rules, game, position, node.actions[index], rng)
+            steps += 1
+            if after is None:
+                break
+            position = after
+            fresh = index not in node.children
+            node = node.children.setdefault(index, _Node())
+            path.append(node)
+            if fresh:
+                break
+        steps += self._rollout(seen, position, rng, self.depth - steps)
+        value = self._value(seen, position)
+        for visited in path:
+            visited.visits += 1
+            visited.value += value
+        return max(steps, 1)
+
+    def _pick(self, node: _Node, rng: random.Random, me: str | None) -> int:
+        untried = [i for i in range(len(node.actions)) if i not in node.children]
+        if untried:
+            return untried[rng.randrange(len(untried))]
+        log_n = math.log(max(node.visits, 1))
+        mine = node.side == me
+
+        def ucb(i: int) -> float:
+            child = node.children[i]
+            mean = child.value / child.visits
+            return ((mean if mine else 1.0 - mean)
+                    + self.exploration * math.sqrt(log_n / child.visits))
+
+        return max(sorted(node.children), key=ucb)
+
+    def _rollout(self, seen: Seen, position: Position, rng: random.Random, left: int) -> int:
+        steps = 0
+        while steps < left and not position.over:
+            decision = seen.rules.decision(seen.game, position)
+            try:
+                action = random_answer(decision, rng)
+            except Stalled:
+                break
+            after = _try(seen.rules, seen.game, position, action, rng)
+            steps += 1
+            if after is None:
+                break
+            position = after
+        return steps
+
+    def _value(self, seen: Seen, position: Position) -> float:
+        verdict = position.verdict
+        if verdict is not None:
+            return 0.5 if verdict.winner is None else float(verdict.winner == seen.side)
+        return logistic(score(seen.game, position, seen.side) / self.scale)
+
+
+def _try(rules: Referee, game: Game, position: Position, action: Action,
+         rng: random.Random) -> Position | None:
+    """``position`` after ``action`` with fresh dice; None when the rules refuse it now (an
+    answer of the tree that other dice made illegal)."""
+    try:
+        return rules.apply(game, position, action.name, dict(action.args),
+                           SeededDice(rng.getrandbits(63))).state
+    except (RuleViolation, BadInput):
+        return None
+
+
+def play_session(session: Any, agents: Mapping[str, str], max_steps: int = 20_000) -> list:
+    """Let ``agents`` (side -> agent name) make the decisions due in an open session for as
+    long as one of their sides decides, each logged as that agent's command (so ``replay``
+    is exact); the steps made, each ``(side, agent, action, step)``. Step ``n``'s choice
+    draws on ``agent_rng(seed, n)``, as :func:`playout` does."""
+    made = {side: make_agent(name) for side, name in agents.items()}
+    done = []
+    for _ in range(max_steps):
+        decision = session.decision()
+        if decision is None or decision.side not in made:
+            break
+        seen = Seen(session.game, session.referee, session.state, decision)
+        action = made[decision.side].choose(seen, agent_rng(session.seed, session.n + 1))
+        step = session.command(action.name, dict(action.args), agent=agents[decision.side])
+        done.append((decision.side, agents[decision.side], action, step))
+    return done

@@ -24,7 +24,7 @@ from typing import Any
 from .dice import Dice, faces, weights
 from .errors import BadInput
 from .inputs import quote
-from .model import CombatForm, FrozenDict, Game, Table, TableKey, TableRow, Unit
+from .model import CombatForm, FrozenDict, Game, Table, TableKey, TableRow, Unit, Where
 from .registry import REQUIRED, Answer, Input, OddsAnswer, RefTable
 from .tables import lookup_row
 from .terrain import (
@@ -71,8 +71,14 @@ def crt_expansion(table: Table) -> tuple[tuple[TableKey, ...], tuple[str, ...],
             rows.append(TableRow(extra=FrozenDict({ROLL_KEY: roll,
                                                    COLUMN_KEY[form.method]: column_label(column),
                                                    RESULT: code}),
-                                 origin=form.origin))
+                                 origin=grid_origin(form, roll)))
     return keys, (RESULT,), tuple(rows)
+
+
+def grid_origin(form: CombatForm, roll: object) -> Where:
+    """Where the grid line of die result ``roll`` is written (the form's line when the
+    loader did not keep it): a cell's row points at its line."""
+    return Where(form.origin.file, form.grid_lines.get(str(roll), form.origin.line))
 
 
 def _col(form: CombatForm, index: int) -> str:

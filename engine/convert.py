@@ -219,6 +219,10 @@ def to_record(raw: Any, cls: type, ctx: Context, path: str, line: int) -> Any:
         return _INVALID
     if issubclass(cls, Item):
         kwargs["origin"] = Where(ctx.shown, line)
+    for name in getattr(cls, "LINES", ()):  # each entry's own line (a CRT's grid lines)
+        entries = raw.get(name)
+        if isinstance(entries, LMap):
+            kwargs[f"{name}_lines"] = freeze({str(k): entries.line_of(k) for k in entries})
     return cls(**kwargs)
 
 

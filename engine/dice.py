@@ -79,7 +79,7 @@ class MissingRoll(DiceError):
 # --------------------------------------------------------------------------- dice kinds
 
 
-def _parse(die: str) -> tuple[int, int]:
+def parse_die(die: str) -> tuple[int, int]:
     """Return ``(count, sides)`` of a die name such as ``"2d6"``."""
     match = _DIE_RE.match(die) if isinstance(die, str) else None
     if match is None:
@@ -97,7 +97,7 @@ def _parse(die: str) -> tuple[int, int]:
 @lru_cache(maxsize=256)
 def _face_weights(die: str) -> tuple[tuple[int, ...], tuple[int, ...], int]:
     """Return ``(faces, integer weights, total weight)`` of a die, by convolution."""
-    count, sides = _parse(die)
+    count, sides = parse_die(die)
     ways = {0: 1}
     for _ in range(count):
         nxt: dict[int, int] = {}
@@ -281,7 +281,7 @@ def mark(dice: Dice, label: str) -> None:
 
 def _random_roll(rng: random.Random, die: str) -> int:
     """Roll ``die`` with ``rng``: N independent dice of M faces, summed."""
-    count, sides = _parse(die)
+    count, sides = parse_die(die)
     return sum(rng.randint(1, sides) for _ in range(count))
 
 

@@ -44,8 +44,8 @@ class Limit(Frozen):
 
     def refuse(self, item: Item, path: str, value: int) -> Problem:
         return Problem(item.origin.file, item.origin.line, path,
-                       f"{value:,} {self.what}: at most {self.most:,} (limits in "
-                       "docs/data-format.md)")
+                       f"{value:,} {self.what}: at most {self.most:,} (limits: "
+                       "warpress docs data-format)")
 
 
 #: The limits on a loaded game, by the name ``figures`` gives its measure.

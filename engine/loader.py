@@ -19,6 +19,7 @@ from . import limits
 from .errors import BadInput, DataError, Problem
 from .inputs import check_path_name, quote
 from .model import SECTIONS, ExtraRecord, Game, GameInfo, GameStyle, PlayRules
+from .places import cache_folder
 from .records import Frozen, frozen_record
 
 #: Sections that are one mapping (not lists of records).
@@ -139,7 +140,8 @@ def builtin(name: str) -> Game:
 def load_cached(name_or_path: str | Path) -> Game:
     """Like ``load_game``, but reuse a pickled copy while no YAML file has changed.
 
-    The cache lives in ``$WARPRESS_CACHE`` or ``~/.cache/warpress``; its key
+    The cache lives in ``places.cache_folder()`` (``$WARPRESS_CACHE`` or the platform's cache
+    folder); its key
     covers every YAML file's name, size and modification time and the source of
     the model, so an edited game or a new warpress version is loaded afresh.
     A cache that cannot be read or written is ignored.
@@ -173,7 +175,7 @@ _LOADED: dict[tuple[Path, Path], Game] = {}
 
 
 def _cache_path(folder: Path) -> Path | None:
-    root = Path(os.environ.get("WARPRESS_CACHE") or Path.home() / ".cache" / "warpress")
+    root = cache_folder()
     digest = _engine_digest().copy()
     try:
         for file in sorted(folder.glob("*.y*ml")):
@@ -228,6 +230,8 @@ def load_game_collecting(folder: Path, shown: str) -> tuple[Game | None, list[Pr
     documents = []
     budget = Budget()
     for path in files:
+        if budget.spent:  # reported by the file that passed it; the others would repeat it
+            break
         data, found = read_yaml(path, f"{shown}/{path.name}", root=folder, budget=budget)
         problems.extend(found)
         if data is None:
@@ -288,7 +292,7 @@ def _folder_too_big(files: list[Path], shown: str) -> Problem | None:
     (sizes as listed: a link or a special file is refused when it is read)."""
     if len(files) > limits.FILES:
         return Problem(shown, 0, "", f"{len(files)} YAML files: a game folder holds at most "
-                                     f"{limits.FILES} (limits in docs/data-format.md)")
+                                     f"{limits.FILES} (limits: warpress docs data-format)")
     total = 0
     for path in files:
         try:
@@ -298,7 +302,7 @@ def _folder_too_big(files: list[Path], shown: str) -> Problem | None:
         total += info.st_size if stat.S_ISREG(info.st_mode) else 0
     if total > limits.GAME_BYTES:
         return Problem(shown, 0, "", f"{total:,} bytes of YAML: a game is at most "
-                                     f"{limits.GAME_BYTES:,} (limits in docs/data-format.md)")
+                                     f"{limits.GAME_BYTES:,} (limits: warpress docs data-format)")
     return None
 
 
@@ -324,11 +328,10 @@ def _game_info(documents, folder: Path, shown: str, problems: list[Problem]) -> 
     if info.engine is not None:
         problems.append(Problem(file_shown, data["game"].line_of("engine"), "game.engine",
                                 "no longer used: a game's procedures go in rules/ (or rules.py) "
-                                "in the game's folder, found there (docs/engine.md)"))
+                                "in the game's folder, found there (warpress docs engine)"))
         return None
-    if info.id != folder.name and folder.name:
-        problems.append(Problem(file_shown, data["game"].line_of("id"), "game.id",
-                                f"id {info.id!r} differs from the folder name {folder.name!r}"))
+    if info.id != folder.name and folder.name:  # a copy under another name: the folder's
+        info = replace(info, id=folder.name)
     return info
 
 

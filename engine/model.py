@@ -232,6 +232,11 @@ class CombatForm(Item):
     above: str = "clamp"  # right of the last column: clamp, or a result code
     codes: Mapping[str, str] = _no_map()  # result code -> what it means (DR: Defender retreats)
     grid: Mapping[str, tuple[str, ...]]  # die result or range -> one result per column
+    grid_lines: Mapping[str, int] = _extra()  # die result or range -> its grid line (loader)
+
+    #: Mappings whose entries' lines the loader keeps (``<name>_lines``), so that a check
+    #: can point at the grid line of a cell.
+    LINES = ("grid",)
 
 
 @frozen_record

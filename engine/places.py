@@ -105,3 +105,11 @@ def fsync_folder(folder: Path) -> None:
         pass
     finally:
         os.close(fd)
+
+
+def hypothesis_home() -> Path:
+    """Where hypothesis keeps its files while ``verify`` runs (it would make ``.hypothesis/``
+    in the user's current directory): ``$HYPOTHESIS_STORAGE_DIRECTORY`` when set, else
+    ``hypothesis/`` in the cache folder (hypothesis makes it when it writes)."""
+    given = os.environ.get("HYPOTHESIS_STORAGE_DIRECTORY")
+    return Path(given) if given else cache_folder() / "hypothesis"

@@ -13,7 +13,7 @@ from functools import lru_cache
 from itertools import groupby
 from typing import TYPE_CHECKING, Any
 
-from ..output import rules_text
+from ..output import plain_steps, rules_text
 from .dice import GivenDice, MissingRoll, SeededDice, distribution, read_roll
 from .errors import BadInput
 from .inputs import MAX_DIGITS, quote, read_int, too_many_digits
@@ -121,7 +121,7 @@ def run_lookup(game: Game, ref: RefTable, pairs: Sequence[str]) -> dict[str, Any
         raise BadInput(f"missing input {exc.name!r} ({allowed})") from None
     _check_sequences_used(ref, dice)
     out = _base(game, ref, args, rolls)
-    out.update(result=dict(answer.result), rules=list(answer.rules or ref.rules),
+    out.update(result=dict(answer.result), rules=json_rules(answer.rules or ref.rules),
                errata=list(answer.errata or ref.errata))
     if answer.text:
         out["text"] = answer.text
@@ -152,7 +152,7 @@ def run_roll(game: Game, ref: RefTable, pairs: Sequence[str], seed: int | None) 
     dice = SeededDice(seed, rolls)
     answer = ref.resolve(game, args, dice)
     out = _base(game, ref, args, {})
-    out.update(result=dict(answer.result), rules=list(answer.rules or ref.rules),
+    out.update(result=dict(answer.result), rules=json_rules(answer.rules or ref.rules),
                errata=list(answer.errata or ref.errata))
     out["rolls"] = [{"input": name, "die": die, "value": value, **({"step": step} if step else {})}
                     for (name, die, value), step in zip(dice.rolls, dice.steps(), strict=True)]
@@ -209,13 +209,19 @@ def _odds_payload(game: Game, ref: RefTable, args: dict, answer: OddsAnswer) -> 
         result["exact"] = {k: fraction_text(p) for k, p in answer.exact.items()}
     elif answer.exact or not ref.float_odds:
         result["exact"] = {k: fraction_text(p) for k, p in answer.exact.items()}
-    out.update(result=result, rules=list(answer.rules or ref.rules),
+    out.update(result=result, rules=json_rules(answer.rules or ref.rules),
                errata=list(answer.errata or ref.errata))
     if answer.text:
         out["text"] = answer.text
     if ref.float_odds:
         out[WHOLE_TEXT] = True  # its text is the whole answer (not in the JSON)
     return out
+
+
+def json_rules(rules: Sequence[str]) -> list[str]:
+    """Rule numbers as the JSON gives them: as the text prints them, a step number without
+    the bracket the rule text never opened (``land 2)`` -> ``land 2``)."""
+    return [plain_steps(rule) for rule in rules]
 
 
 #: A payload key (left out of the JSON, like ``text``) saying ``text`` is the whole answer.

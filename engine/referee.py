@@ -81,7 +81,10 @@ class Referee(Protocol):
     #: options, help); ``commands`` are their names
     actions: tuple[ActionSpec, ...]
     commands: tuple[str, ...]
-    #: whether a side's view hides part of the position (double-blind, hands)
+    #: whether a side's view hides part of the position (double-blind, hands); such rules
+    #: may also give ``determinise(game, view, side, rng) -> Position``: a position drawn at
+    #: random that agrees with ``view`` (``player_view`` of ``side``), which agents that look
+    #: ahead search instead of the position itself (engine/agents.py)
     hidden: bool
     #: optional: how the text views print a field, by key (Nightfighter: facing -> "NW (5)")
     field_text: Mapping[str, Callable[[Any], str]]

@@ -25,7 +25,7 @@ def game_file_schema() -> dict[str, Any]:
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "$id": "https://warpress.invalid/schema/game-file.json",
         "title": "warpress game data file",
-        "description": "One YAML file of a game folder; see docs/data-format.md.",
+        "description": "One YAML file of a game folder; see `warpress docs data-format`.",
         "type": "object",
         "properties": props,
         "additionalProperties": {

@@ -115,7 +115,7 @@ import os
 import secrets
 import stat
 import zlib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -129,7 +129,7 @@ except ImportError:  # pragma: no cover - Windows
     fcntl = None
     import portalocker
 
-    _BUSY = (portalocker.LockException,)
+    _BUSY = (getattr(portalocker, "LockException", OSError),)
 
 from .decisions import Decision
 from .dice import SeededDice, derived_seed
@@ -416,8 +416,8 @@ _SCHEMA: dict[str, dict[str, tuple[Any, ...]]] = {
     "undo": {"n": (int,), "hash": (str,), "time": (str,)},
 }
 _OPTIONAL: dict[str, dict[str, tuple[Any, ...]]] = {
-    "session": {"id": (str,), "folder": (str,)},
-    "command": {"message": (str,), "rule": (str, None)},
+    "session": {"id": (str,), "folder": (str,), "agents": (dict,)},
+    "command": {"message": (str,), "rule": (str, None), "agent": (str,)},
 }
 _KIND_NAMES = {int: "an integer", str: "a string", bool: "true or false", dict: "an object",
                None: "null"}
@@ -646,6 +646,16 @@ def _unlock(handle) -> None:
 # --------------------------------------------------------------------------- scenario
 
 
+def game_ref(game: str) -> str:
+    """How a game is named to load it again in another process: a built-in or installed
+    id as is, a game folder by its absolute path."""
+    from .loader import builtin_games, entry_point_games
+
+    if game in builtin_games() or game in entry_point_games():
+        return game
+    return str(Path(game).resolve())
+
+
 def _game_fields(game: str, data: Game) -> dict[str, str]:
     """How the log names a game: ``game``, its id; for a game folder (neither shipped nor
     installed) also ``folder``, its absolute path, which is never opened on the log's word
@@ -800,11 +810,17 @@ class Session:
         assert self.log is not None
         return len(self.log.lines), public_head(self.log.records)
 
+    @property
+    def agents(self) -> dict[str, str]:
+        """The sides the session's agents play (``play new --agent SIDE=NAME``)."""
+        return dict(self.header.get("agents") or {})
+
     # -- commands
 
-    def command(self, name: str, args: Mapping[str, Any]) -> Step:
-        """Apply one player command; log it; rewrite the state. Refusals change only the
-        log (RuleViolation and the referee's BadInput are logged and re-raised)."""
+    def command(self, name: str, args: Mapping[str, Any], agent: str | None = None) -> Step:
+        """Apply one player command; log it (``agent``: the agent that chose it); rewrite
+        the state. Refusals change only the log (RuleViolation and the referee's BadInput
+        are logged and re-raised)."""
         if name not in self.referee.commands:
             raise BadInput(f"unknown command {name!r} for {self.game.id} "
                            f"(commands: {', '.join(self.referee.commands)})")
@@ -821,8 +837,11 @@ class Session:
             raise
         dump = step.state.to_json()
         n = self.n + 1
-        self._record({"type": "command", "n": n, "command": name, "args": args,
-                      "result": "ok", "hash": state_hash(dump), "time": _now()}, n, dump)
+        record = {"type": "command", "n": n, "command": name, "args": args, "result": "ok",
+                  "hash": state_hash(dump), "time": _now()}
+        if agent is not None:
+            record["agent"] = agent
+        self._record(record, n, dump)
         assert self.log is not None
         self.log.steps.append(len(self.log.lines))
         self.state, self.n = step.state, n
@@ -880,14 +899,19 @@ class Session:
         """The whole truth; recorded in the log as a reveal."""
         return self.reveal()[0]
 
-    def reveal(self, map_format: str | None = None) -> tuple[dict[str, Any], bytes | None]:
-        """The referee's view and, when ``map_format`` ("svg", "png") is given, the umpire
-        map; one reveal event in the log, written once both are drawn (a map that cannot be
-        drawn shows nothing and logs nothing)."""
+    def reveal(self, map_format: str | None = None,
+               draw: Callable[[Session, str], bytes] | None = None
+               ) -> tuple[dict[str, Any], bytes | None]:
+        """The referee's view and, when ``map_format`` ("svg", "png") is given, the whole
+        map (``draw(session, format)``, by default the rules' ``render_referee_map``); one
+        reveal event in the log, written once both are drawn (a map that cannot be drawn
+        shows nothing and logs nothing)."""
         self._check_writable()
         view = self.referee.referee_view(self.game, self.state)
-        drawn = (self.referee.render_referee_map(self.game, self.state, map_format)
-                 if map_format else None)
+        if draw is None:
+            def draw(s: Session, fmt: str) -> bytes:
+                return s.referee.render_referee_map(s.game, s.state, fmt)
+        drawn = draw(self, map_format) if map_format else None
         self._record({"type": "reveal", "n": self.n, "map": map_format is not None,
                       "time": _now()}, self.n, self.state.to_json())
         return view, drawn
@@ -1068,10 +1092,11 @@ def _accept(log: _Log, n: int) -> str:
 
 
 def create(directory: str | Path, game: str, scenario: str | None = None,
-           seed: int | None = None) -> Session:
+           seed: int | None = None, agents: Mapping[str, str] | None = None) -> Session:
     """Start a session in ``directory`` (created if needed): set up the scenario, write the
     key and the state, then publish the log (its header) by a rename. BadInput if it
-    already holds a session; a ``new`` killed earlier leaves nothing that stops this one."""
+    already holds a session; a ``new`` killed earlier leaves nothing that stops this one.
+    ``agents`` (side -> agent name) are recorded in the header: they play those sides."""
     from .loader import load_cached
 
     directory = Path(directory)
@@ -1098,6 +1123,8 @@ def create(directory: str | Path, game: str, scenario: str | None = None,
                   **_game_fields(game, data),
                   "scenario": logged, "scenario_sha256": _file_sha256(path), "seed": seed,
                   "warpress": _version(), "n": 0, "hash": state_hash(dump), "time": _now()}
+        if agents:
+            header["agents"] = dict(agents)
         line = _line(header)
         write_state(directory, 0, dump, key, 1, sha256(line))
         _write_session_file(directory / LOG, line + b"\n")  # the session exists from here
@@ -1418,9 +1445,10 @@ def _upgrade(directory: Path, log: _Log, lock: _Lock | None) -> _Log:
     return _Log(log.path, records, lines, len(data), True, len(data), log.steps)
 
 
-def rules_of_session(directory: str | Path, game: str | None = None) -> Referee:
-    """The rules of the session in ``directory`` (from its log's header; a game folder only
-    as ``session_game`` opens one), read without opening the session: what the command
-    line needs to offer the game's actions."""
+def rules_of_session(directory: str | Path, game: str | None = None) -> tuple[Game, Referee]:
+    """The game and rules of the session in ``directory`` (from its log's header; a game
+    folder only as ``session_game`` opens one), read without opening the session: what the
+    command line needs to offer the game's actions."""
     log = _read_log(_existing(Path(directory)), outdated_ok=True)
-    return rules_for(session_game(log.records[0], game))
+    data = session_game(log.records[0], game)
+    return data, rules_for(data)

@@ -132,7 +132,7 @@ def _read_regular(fd: int, shown: str) -> tuple[bytes, Problem | None]:
 
 def _too_big(shown: str, size: int) -> Problem:
     return Problem(shown, 0, "", f"{size:,} bytes: a game file is at most "
-                                 f"{limits.FILE_BYTES:,} bytes (limits in docs/data-format.md)")
+                                 f"{limits.FILE_BYTES:,} bytes (limits: warpress docs data-format)")
 
 
 def _file_kind(mode: int) -> str:
@@ -148,6 +148,12 @@ class Budget:
     def __init__(self, nodes: int | None = None):
         self.most = limits.NODES if nodes is None else nodes
         self.used = 0
+
+    @property
+    def spent(self) -> bool:
+        """Past its nodes: the game's files after the one that passed it are not read (the
+        overrun is the game's, reported once)."""
+        return self.used > self.most
 
 
 def check_structure(text: str, shown: str, budget: Budget) -> Problem | None:
@@ -173,15 +179,15 @@ def check_structure(text: str, shown: str, budget: Budget) -> Problem | None:
             budget.used += 1
             if len(stack) > limits.DEPTH:
                 return Problem(shown, line, "", f"nested more than {limits.DEPTH} levels deep "
-                                                "(limits in docs/data-format.md)")
+                                                "(limits: warpress docs data-format)")
         elif isinstance(event, yaml.CollectionEndEvent):
             anchor, before = stack.pop()
             if anchor is not None:
                 sizes[anchor] = budget.used - before
         if budget.used > budget.most:
             return Problem(shown, line, "", f"more than {budget.most:,} YAML nodes in the game "
-                                            "once aliases are expanded (limits in "
-                                            "docs/data-format.md)")
+                                            "once aliases are expanded (limits: "
+                                            "warpress docs data-format)")
     return None
 
 
@@ -228,8 +234,8 @@ def _refused(node: yaml.Node) -> str | None:
     if tag == f"{_TAG}int":
         digits = sum(ch.isalnum() for ch in node.value)
         if digits > limits.INT_DIGITS:
-            return (f"an integer of {digits:,} digits: at most {limits.INT_DIGITS} (limits in "
-                    "docs/data-format.md)")
+            return (f"an integer of {digits:,} digits: at most {limits.INT_DIGITS} (limits: "
+                    "warpress docs data-format)")
     return None
 
 

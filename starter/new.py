@@ -41,16 +41,16 @@ class NewGame:
     files: tuple[str, ...]
 
 
-def new_game(path: str, game_id: str | None = None, name: str | None = None) -> NewGame:
-    """Write the starting game into the folder ``path`` (made with its parents).
+def new_game(path: str, name: str | None = None) -> NewGame:
+    """Write the starting game into the folder ``path`` (made with its parents); its id is
+    the folder's name.
 
-    :raises BadInput: ``path`` is a file or a non-empty folder, its name (or ``game_id``)
-        is not a game id, ``game_id`` differs from the folder name, ``name`` is empty, too
-        long or holds a control character; nothing is written then.
+    :raises BadInput: ``path`` is a file or a non-empty folder, its name is not a game id,
+        ``name`` is empty, too long or holds a control character; nothing is written then.
     """
     folder = Path(check_path_name(path, "game folder"))
     _check_place(folder, path)
-    game_id = _game_id(folder, path, game_id)
+    game_id = _game_id(folder, path)
     name = _game_name(game_id, name)
     files = template_files(game_id, name)
     folder.parent.mkdir(parents=True, exist_ok=True)
@@ -85,13 +85,9 @@ def _check_place(folder: Path, shown: str) -> None:
         raise BadInput(f"game folder {shown} cannot be read: {exc.strerror}") from None
 
 
-def _game_id(folder: Path, shown: str, game_id: str | None) -> str:
+def _game_id(folder: Path, shown: str) -> str:
     shown = quote(shown, PATH_CHARS)
     derived = folder.resolve().name
-    if game_id is not None and game_id != derived:
-        raise BadInput(f"--id {quote(game_id)} differs from the folder name {quote(derived)}: "
-                       "a game's id is its folder's name (name the folder "
-                       f"{quote(game_id)}, or leave --id out)")
     if not ID_RE.fullmatch(derived):
         raise BadInput(f"game folder {shown}: its name {quote(derived)} is the game's "
                        "id, which is 1-64 letters, digits, '-', '_' or '.' starting with a "

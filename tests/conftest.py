@@ -107,14 +107,19 @@ def cli_json(cli):
 @pytest.fixture(scope="session")
 def cli_refused(cli):
     """``cli_refused("lookup", ...)`` -> the one line of a refusal: ``warpress ARGS`` exits
-    ``code`` (2 unless given) without a traceback and prints one non-blank line."""
+    ``code`` (2 unless given) without a traceback and prints one non-blank line on stderr;
+    on stdout nothing, or with ``--json`` the error as one JSON object."""
 
     def run(*args: str, code: int = 2) -> str:
         result = cli(*args)
         assert result.exit_code == code, result.output
         assert "Traceback" not in result.output
-        lines = [line for line in result.output.splitlines() if line.strip()]
+        lines = [line for line in result.stderr.splitlines() if line.strip()]
         assert len(lines) == 1, result.output
+        if "--json" in args:
+            assert json.loads(result.stdout)["error"]["exit"] == code, result.output
+        else:
+            assert result.stdout == "", result.output
         return lines[0]
 
     return run

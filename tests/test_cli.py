@@ -68,13 +68,25 @@ def test_errata_prints_readings_and_ruling():
     assert "E1 [" in result.output and "ruling:" in result.output and "reading:" in result.output
 
 
+def test_errata_all_gives_every_game_under_its_heading():
+    """``all`` as ``games``, ``verify``, ``build`` and ``export`` take it."""
+    result = _run("errata", "all")
+    assert result.exit_code == 0, result.output
+    headings = [line for line in result.output.splitlines()
+                if re.fullmatch(r"[a-z-]+: \d+ errata", line)]
+    assert [h.split(":")[0] for h in headings] == list(GAMES)
+    midway = _run("errata", "midway").output
+    assert midway in result.output
+
+
 @pytest.mark.parametrize("args,needle", [
     (("tables", "axis-allies", "extra"), "tables: Got unexpected extra argument (extra)"),
     (("referee", "new"), "referee new: Missing argument 'GAME'"),
     (("--bogus",), "No such option '--bogus'"),
     (("nosuchcmd",), "No such command 'nosuchcmd'"),
     (("lookup", "midway"), "lookup: Missing argument 'TABLE'"),
-    (("referee", "move", "--bogus"), "referee move: No such option '--bogus'"),
+    (("referee", "status", "--bogus"), "referee status: No such option '--bogus'"),
+    (("play", "moves", "--bogus"), "play moves: No such option '--bogus'"),
     (("build", "midway", "--paper"), "build: Option '--paper' requires an argument"),
     (("referee", "new", "nightfighter", "--seed"), "referee new: Option '--seed' requires"),
 ])

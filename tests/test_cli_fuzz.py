@@ -1,4 +1,4 @@
-"""Fuzzing the command line (issue 14): hypothesis draws arguments for every command and
+"""Fuzzing the command line: hypothesis draws arguments for every command and
 subcommand click knows (read from the click tree, so a new command is fuzzed too), from
 pools of likely words (games, tables, input names, fighters, hexes), hostile values
 (Unicode digits, 4,301 digits, names of 300 characters, NUL, the hostile YAML corpus)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -356,3 +357,87 @@ def test_game_text_cannot_drive_the_terminal(tiny_game):
             assert ch not in result.output, (args, result.output)
     shown = CliRunner().invoke(main, ["games", folder]).output
     assert "\\x1b[2J\\x1b[Htiny: data OK \\x1b]0;pwned\\x07" in shown
+
+
+# --- with --json, a refusal is also a JSON object on stdout -----------------------------------
+
+@pytest.mark.parametrize("args, kind, code, needle", [
+    (("lookup", "midway", "carrier-damage", "roll=9"), "bad-input", 2, "roll='9'"),
+    (("roll", "midway", "carrier-damage", "--seed", "x"), "bad-input", 2, "'--seed'"),
+    (("lookup", "no-such-game", "crt"), "bad-input", 2, "unknown game 'no-such-game'"),
+    (("lookup", "midway", "nope"), "bad-input", 2, "unknown table 'nope'"),
+    (("lookup", "midway", "landing", "invasion=4", "garrison=2"), "bad-input", 2, "missing"),
+])
+def test_json_refusals_print_an_error_object_on_stdout(args, kind, code, needle):
+    result = CliRunner().invoke(main, [*args, "--json"])
+    assert result.exit_code == code
+    error = json.loads(result.stdout)["error"]
+    assert error["kind"] == kind and error["exit"] == code and needle in error["message"]
+    assert result.stderr.startswith("warpress: ") and needle.split("'")[0] in result.stderr
+    plain = CliRunner().invoke(main, list(args))  # without --json: stderr only
+    assert plain.exit_code == code and plain.stdout == ""
+
+
+def test_a_json_refusal_by_the_rules_names_its_rule(tmp_path):
+    runner = CliRunner()
+    session = str(tmp_path / "s")
+    assert runner.invoke(main, ["referee", "new", "nightfighter", "--seed", "3",
+                                "--session", session]).exit_code == 0
+    fighter = json.loads(runner.invoke(main, ["referee", "status", "--session", session,
+                                              "--json"]).stdout)["fighters"][0]["id"]
+    result = runner.invoke(main, ["referee", "move", fighter, "F", "--session", session,
+                                  "--json"])
+    assert result.exit_code == 1
+    error = json.loads(result.stdout)["error"]
+    assert error["kind"] == "refused" and error["rule"] == "9.1" and "2 MP" in error["message"]
+
+
+def test_broken_data_with_json_lists_every_problem(tiny_game):
+    (tiny_game / "game.yaml").write_text(
+        (tiny_game / "game.yaml").read_text(encoding="utf-8") + "\nbogus_section: 1\n",
+        encoding="utf-8")
+    result = CliRunner().invoke(main, ["tables", str(tiny_game), "--json"])
+    assert result.exit_code == 2
+    error = json.loads(result.stdout)["error"]
+    assert error["kind"] == "data" and error["problems"]
+    assert error["problems"][0] in result.stderr
+
+
+def test_json_after_a_double_dash_is_an_argument_not_the_option():
+    result = CliRunner().invoke(main, ["lookup", "midway", "carrier-damage", "--", "--json"])
+    assert result.exit_code == 2 and result.stdout == ""
+
+
+# --- every main command's --help: examples that run, and the exit codes -----------------------
+
+MAIN_COMMANDS = ("games", "verify", "errata", "schema", "new", "docs", "tables", "lookup",
+                 "roll", "odds", "build", "export", "trust")
+#: Commands whose examples the test runs (the others write kits: their examples are parsed).
+RUN = {"games", "errata", "docs", "tables", "lookup", "roll", "odds"}
+
+
+def help_examples(name: str) -> list[list[str]]:
+    """The example command lines of ``warpress NAME --help``, as words after ``warpress``."""
+    text = CliRunner().invoke(main, [name, "--help"]).output
+    block = text.split("Examples:\n", 1)[1].split("\n\n", 1)[0]
+    words = [shlex.split(line.split("|")[0].split(">")[0]) for line in block.splitlines()]
+    assert all(w[0] == "warpress" for w in words), block
+    return [w[1:] for w in words]
+
+
+@pytest.mark.parametrize("name", MAIN_COMMANDS)
+def test_help_has_examples_and_exit_codes(name):
+    text = CliRunner().invoke(main, [name, "--help"]).output
+    assert "  Examples:\n" in text and "  Exit codes:\n" in text, text
+    assert re.search(r"^ {4}0 ", text, re.M) and re.search(r"^ {4}2 ", text, re.M), text
+    examples = help_examples(name)
+    assert examples and all(words[0] == name for words in examples)
+    for words in examples:  # every example parses: its options and values exist
+        main.make_context("warpress", list(words))
+
+
+@pytest.mark.parametrize("words", [w for name in sorted(RUN) for w in help_examples(name)],
+                         ids=" ".join)
+def test_help_examples_run_as_written(words):
+    result = CliRunner().invoke(main, words)
+    assert result.exit_code == 0, result.output

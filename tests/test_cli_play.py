@@ -96,10 +96,10 @@ def test_actions_come_from_the_game(game, session):
     listed = run("play", "actions", game)
     assert listed.exit_code == 0 and "move UNIT HEX [PATH]" in listed.output
     unknown = run("play", "fly", "n1", "--session", session)
-    assert unknown.exit_code == 2 and "'fly' is not an action of this session's game" in \
+    assert unknown.exit_code == 2 and "unknown command 'fly' for starter (commands: move," in \
         unknown.output
     lost = run("play", "move", "n1", "0402")
-    assert lost.exit_code == 2 and "need a session" in lost.output
+    assert lost.exit_code == 2 and "--session DIR is required" in lost.output
 
 
 def test_the_environment_names_the_session(session):
@@ -144,3 +144,48 @@ def test_status_draws_the_map(session, tmp_path):
     assert picture.read_bytes()[:4] == b"\x89PNG"
     bad = run("play", "status", "--session", session, "--map", str(tmp_path / "now.gif"))
     assert bad.exit_code == 2 and "must end in .svg or .png" in bad.output
+
+
+# --- agents in a session ---------------------------------------------------------------------
+
+
+def test_an_agent_plays_a_side_after_each_command(game, tmp_path):
+    folder = str(tmp_path / "s")
+    new = run("play", "new", game, "--seed", "5", "--agent", "south=greedy", "--session", folder)
+    assert new.exit_code == 0, new.output
+    assert status(folder)["acting"] == "north", "north is the person's: the agent waits"
+    ended = run("play", "end", "--session", folder)
+    assert ended.exit_code == 0, ended.output
+    assert "south (greedy): " in ended.output
+    log = run("play", "log", "--session", folder).output
+    assert "--agent south=greedy" in log.splitlines()[0]
+    assert "(agent greedy)" in log and "1 end  (agent" not in log
+    assert run("play", "replay", "--session", folder).exit_code == 0
+
+
+def test_finish_lets_agents_end_the_game(session):
+    result = run("play", "finish", "--agent", "north=random", "--agent", "south=random",
+                 "--session", session)
+    assert result.exit_code == 0, result.output
+    assert "north (random): " in result.output and "game over" in result.output
+    assert status(session)["over"]
+    log = run("play", "log", "--session", session).output
+    assert log.count("(agent random)") == len(log.splitlines()) - 2   # the header, the head
+    assert run("play", "replay", "--session", session).exit_code == 0
+
+
+@pytest.mark.parametrize("args, message", [
+    (["finish", "--agent", "south=random"], "north decides now and has no agent"),
+    (["finish", "--agent", "north=wise"], "unknown agent 'wise'"),
+    (["finish", "--agent", "east=random"], "no side 'east'"),
+])
+def test_finish_refuses_bad_agents_in_one_line(session, args, message):
+    result = run("play", *args, "--session", session)
+    assert result.exit_code == 2, result.output
+    assert message in result.output and len(result.output.strip().splitlines()) == 1
+
+
+def test_new_refuses_a_bad_agent_before_making_the_session(game, tmp_path):
+    result = run("play", "new", game, "--agent", "south", "--session", str(tmp_path / "s"))
+    assert result.exit_code == 2 and "expected SIDE=AGENT" in result.output
+    assert not (tmp_path / "s").exists()

@@ -152,7 +152,8 @@ def test_unknown_games_and_games_without_a_referee_exit_2(tmp_path, tiny_game):
     assert out.exit_code == 2 and out.output.startswith("warpress: unknown game 'no-such-game'")
     out = run("new", str(tiny_game), "--session", str(tmp_path / "b"))
     assert out.exit_code == 2
-    assert out.output.startswith("warpress: game 'tiny' has no automatic referee (have: ")
+    assert out.output.startswith("warpress: game 'tiny' cannot be played in a session: it has "
+                                 "no `play:` rules")
     assert not (tmp_path / "b").exists()
 
 
@@ -205,7 +206,7 @@ def test_log_lists_commands_refusals_and_reveals(game, where):
     lines = [line.split("  ", 1)[1] for line in records]
     assert lines[0].startswith(f"new hideseek (folder {Path(game).resolve()}) scenario dusk "
                                f"seed 5")
-    assert lines[1].strip() == "1 search counter=eye hex=03"
+    assert lines[1].strip() == "1 search eye 03"
     assert lines[2].strip().endswith("REFUSED: one search per turn (rule 3.1)")
     assert lines[3] == "reveal after command 1"
 

@@ -72,7 +72,8 @@ def tracked_files(root: Path = ROOT) -> list[Path]:
                   if p.is_file() and fixtures not in p.parents and p != Path(__file__).resolve())
 
 
-def shared_references(paths: list[Path], root: Path = ROOT) -> list[str]:
+def lines_where(paths: list[Path], found, root: Path = ROOT) -> list[str]:
+    """``file:line: text`` of every line of the text files ``paths`` that ``found(line)``."""
     hits = []
     for path in paths:
         try:
@@ -80,8 +81,12 @@ def shared_references(paths: list[Path], root: Path = ROOT) -> list[str]:
         except UnicodeDecodeError:
             continue  # fonts, images
         hits += [f"{path.relative_to(root)}:{number}: {line.strip()}"
-                 for number, line in enumerate(text.splitlines(), 1) if SHARED.search(line)]
+                 for number, line in enumerate(text.splitlines(), 1) if found(line)]
     return hits
+
+
+def shared_references(paths: list[Path], root: Path = ROOT) -> list[str]:
+    return lines_where(paths, SHARED.search, root)
 
 
 def test_tracked_files_are_found():
@@ -138,3 +143,34 @@ def test_a_printed_pointer_is_caught(tmp_path):
         encoding="utf-8")
     assert [hit.split(": ", 1)[1] for hit in printed_pointers(tmp_path)] == [
         "counter mix absent (digest 1.7)", "PE [inf-H]: 7", "a bomber (INF-H)"]
+
+
+# --- the project speaks of itself only: no issue numbers, rounds or dated timings -------------
+
+#: How the project must not speak of itself: an issue number, a development session or round
+#: of work, a time of day a measurement was taken.
+HISTORY = re.compile(r"\bissues? ?#?\d+|\bsession \d+\b"
+                     r"|\b(development|review) (rounds?|sessions?)\b"
+                     r"|\b\d\d:\d\d(-\d\d:\d\d)? UTC\b", re.IGNORECASE)
+#: A date (the day a figure was measured) on a line that times something.
+DATE = re.compile(r"\b20\d\d-\d\d-\d\d\b")
+DURATION = re.compile(r"\b\d+(\.\d+)? ?(s|ms|min|seconds|minutes)\b")
+
+
+def history_references(paths: list[Path], root: Path = ROOT) -> list[str]:
+    return lines_where(paths, lambda line: bool(
+        HISTORY.search(line) or (DATE.search(line) and DURATION.search(line))), root)
+
+
+def test_no_file_names_an_issue_a_round_or_a_dated_timing():
+    found = history_references(tracked_files())
+    assert not found, f"{len(found)} lines:\n" + "\n".join(found[:40])
+
+
+def test_history_in_a_file_is_caught(tmp_path):
+    lines = ["# fixed in issue #15", "a referee session's log (kept)", "measured in session 9",
+             "Measured on 2026-11-21: 0.12 s", "first edition 2023-05-13", "at 21:15 UTC",
+             "after the review round", "round 3 of a battle (kept)", "issues 3 and 4"]
+    (tmp_path / "notes.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    hits = history_references([tmp_path / "notes.md"], tmp_path)
+    assert [int(hit.split(":")[1]) for hit in hits] == [1, 3, 4, 6, 7, 9]

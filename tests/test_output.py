@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import io
+
 import pytest
+from click.testing import CliRunner
 from hypothesis import given
 from hypothesis import strategies as st
+from warpress import output
+from warpress.cli import main
 from warpress.output import (
     fit,
     plain_steps,
@@ -148,3 +153,29 @@ def test_json_escapes_them_and_reads_back_the_same(capsys, text):
     say_json({"name": text, "id": "x"})
     out = capsys.readouterr().out
     assert out.isascii() and json.loads(out) == {"name": text, "id": "x"}
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+@pytest.mark.parametrize("terminal", [False, True])
+def test_progress_and_status_lines_are_drawn_only_on_a_terminal(monkeypatch, terminal):
+    stream = _Terminal() if terminal else io.StringIO()
+    monkeypatch.setattr(output.sys, "stderr", stream)
+    with output.progress(3, "building") as bar:
+        for _ in range(3):
+            bar.update(1)
+    output.working("  1/2 a check")
+    output.working("", done=True)
+    drawn = stream.getvalue()
+    assert ("building" in drawn and "a check" in drawn) is terminal
+    assert (drawn == "") is not terminal
+
+
+def test_a_piped_build_prints_nothing_on_stderr(tiny_game, tmp_path):
+    result = CliRunner().invoke(main, ["build", str(tiny_game), "--out", str(tmp_path / "out"),
+                                       "--format", "svg"])
+    assert result.exit_code == 0, result.output
+    assert result.stderr == "" and "built 1 kit(s)" in result.stdout

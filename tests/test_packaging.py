@@ -41,3 +41,14 @@ def test_the_font_and_its_licence_ship_together():
     assert (ROOT / "fonts" / "ipaexg.ttf").stat().st_size > 1_000_000
     assert "IPA Font License Agreement v1.0" in (ROOT / "fonts" / "IPA_Font_License.txt").read_text(
         encoding="utf-8")
+
+
+def test_the_documentation_pages_ship_for_warpress_docs():
+    """`warpress docs TOPIC` prints docs/TOPIC.md from the installed package: every page is
+    package data of warpress."""
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    patterns = config["tool"]["setuptools"]["package-data"]["warpress"]
+    pages = sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "docs").glob("*.md"))
+    assert "docs/designing.md" in pages
+    globs = [re.compile("[^/]*".join(map(re.escape, p.split("*"))) + "$") for p in patterns]
+    assert [page for page in pages if not any(g.match(page) for g in globs)] == []

@@ -55,7 +55,8 @@ def declared_invariants(game: Game) -> list[Invariant]:
             continue
         rule = ", ".join(check.rule) if check.rule else "assumed"
         summary = f"{check.id}: {SUMMARY[check.kind]}{_subject(check)}"
-        out.append(Invariant(game.id, rule, summary, _factory(check), name=check.id))
+        out.append(Invariant(game.id, rule, summary, _factory(check), name=check.id,
+                             says_its_case=True))
     return out
 
 

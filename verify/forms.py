@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterator
 
-from ..engine.combat import column_value
+from ..engine.combat import ROLL_KEY, column_value, grid_origin
 from ..engine.dice import faces
 from ..engine.errors import BadInput, Problem
 from ..engine.model import Game, HexMap, Item, Placement, Table
@@ -36,7 +36,7 @@ def _check_crt(table: Table, stats: set[str]) -> Iterator[Problem]:
     form = table.crt
     assert form is not None
     path = f"tables[{table.id}].crt"
-    if any(row.origin != form.origin for row in table.rows):
+    if any(row.origin != grid_origin(form, row.extra.get(ROLL_KEY)) for row in table.rows):
         yield _problem(table, f"tables[{table.id}]", "a table with crt: takes its keys and rows "
                        "from the crt's grid: leave out keys and rows")
     try:

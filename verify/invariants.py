@@ -31,6 +31,7 @@ from dataclasses import dataclass, field, replace
 from ..engine.dice import SeededDice, faces
 from ..engine.errors import RuleViolation
 from ..engine.model import Game
+from ..engine.places import hypothesis_home
 
 Factory = Callable[[Game], object]
 
@@ -48,6 +49,8 @@ class Invariant:
     factory: Factory
     name: str = ""
     max_examples: int | None = None  # a cap for slow properties
+    says_its_case: bool = False  # its failure message names the case (a declared check):
+    # hypothesis's own lines about the example are left out of the counterexample
 
     @property
     def label(self) -> str:
@@ -144,8 +147,10 @@ def run(inv: Invariant, game: Game, examples: int = QUICK, seed: int = SEED) -> 
     """Run one invariant with a fixed seed and budget; collect the counterexample."""
     from hypothesis import HealthCheck, Phase, settings
     from hypothesis import seed as fixed_seed
+    from hypothesis.configuration import set_hypothesis_home_dir
     from hypothesis.stateful import RuleBasedStateMachine, run_state_machine_as_test
 
+    set_hypothesis_home_dir(hypothesis_home())  # not .hypothesis/ in the user's directory
     if inv.max_examples is not None:  # a cap for the quick budget, scaled for --thorough
         examples = min(examples, inv.max_examples * max(1, examples // QUICK))
     # explain traces every line while shrinking (slow); one bug is reported, with its example
@@ -167,15 +172,16 @@ def run(inv: Invariant, game: Game, examples: int = QUICK, seed: int = SEED) -> 
                 test = config(target)
                 fixed_seed(seed)(test)()
     except AssertionError as exc:
-        return Outcome(inv, False, _counterexample(report.getvalue(), exc), examples)
+        printed = "" if inv.says_its_case else report.getvalue()
+        return Outcome(inv, False, _counterexample(printed, exc, inv.says_its_case), examples)
     except Exception as exc:  # noqa: BLE001 - an engine crash is a failed invariant too
         detail = "".join(traceback.format_exception_only(type(exc), exc)).strip()
         return Outcome(inv, False, _counterexample(report.getvalue(), exc), examples, detail)
     return Outcome(inv, True, examples=examples)
 
 
-def _counterexample(printed: str, exc: BaseException) -> str:
-    notes = getattr(exc, "__notes__", []) or []
+def _counterexample(printed: str, exc: BaseException, message_only: bool = False) -> str:
+    notes = [] if message_only else getattr(exc, "__notes__", []) or []
     lines = [*notes, *printed.splitlines()]
     kept = [line for line in lines if line.strip() and "Trying example" not in line]
     message = str(exc).strip()

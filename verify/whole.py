@@ -23,9 +23,9 @@ from ..engine.position import ON_BOARD, Position
 def broken(game: Game, before: Position | None, action: tuple[str, Mapping[str, Any]] | None,
            after: Position) -> list[str]:
     """What the step ``before`` -> ``after`` by ``action`` broke (empty: nothing)."""
-    out = _pieces(game, after)
+    out = _pieces(game, before, after)
     if game.play is not None and game.hex_maps:
-        out += _stacking(game, before, after)
+        out += _stacking(game, before, action, after)
         if before is not None and action is not None and action[0] == "move":
             out += _move(game, before, action[1], after)
     out += _turn(game, after)
@@ -56,14 +56,21 @@ def _cards(before: Position | None, after: Position) -> list[str]:
     return out
 
 
-def _pieces(game: Game, position: Position) -> list[str]:
+def _pieces(game: Game, before: Position | None, position: Position) -> list[str]:
+    """Each piece in one place of the map with its steps in range: every piece after the
+    set-up, after a step the pieces it changed (a position shares the pieces a step leaves
+    alone with the one before)."""
     out = []
-    ids = [p.id for p in position.pieces]
-    if len(ids) != len(set(ids)):
-        out.append("a piece id is held twice")
-    hexes = {h for m in game.hex_maps for h in m.hex_set}
-    units = {u.id for u in game.units}
-    for p in position.pieces:
+    pieces = position.pieces
+    if before is not None and len(before.pieces) == len(pieces) and all(
+            a.id == b.id for a, b in zip(before.pieces, pieces, strict=True)):
+        pieces = [b for a, b in zip(before.pieces, pieces, strict=True) if a is not b]
+    else:
+        ids = [p.id for p in pieces]
+        if len(ids) != len(set(ids)):
+            out.append("a piece id is held twice")
+    hexes, units = _known(game)
+    for p in pieces:
         if p.kind in ON_BOARD and not p.place:
             out.append(f"{p.id} is on the board but nowhere")
         if p.kind == "hex" and hexes and p.place not in hexes:
@@ -78,9 +85,24 @@ def _pieces(game: Game, position: Position) -> list[str]:
     return out
 
 
-def _stacking(game: Game, before: Position | None, after: Position) -> list[str]:
+_KNOWN: dict[int, tuple[Game, frozenset[str], frozenset[str]]] = {}
+
+
+def _known(game: Game) -> tuple[frozenset[str], frozenset[str]]:
+    """The map's hexes and the units' ids (once per game object)."""
+    hit = _KNOWN.get(id(game))
+    if hit is None or hit[0] is not game:
+        hit = _KNOWN[id(game)] = (game, frozenset(h for m in game.hex_maps for h in m.hex_set),
+                                  frozenset(u.id for u in game.units))
+    return hit[1], hit[2]
+
+
+def _stacking(game: Game, before: Position | None, action: tuple[str, Mapping[str, Any]] | None,
+              after: Position) -> list[str]:
     """Stacking where the rules check it: after every move (``end-of-move``, ``move``), and
-    once the phase is over (``end-of-phase``)."""
+    once the phase is over (``end-of-phase``). Where a retreat may end over the limit
+    (``retreat.overstack: allowed``) it holds in the hex a unit's move, placement or
+    advance ends in."""
     when = game.play.stacking.when
     board = board_of(game)
     sides = [s.id for s in game.info.sides]
@@ -94,7 +116,19 @@ def _stacking(game: Game, before: Position | None, after: Position) -> list[str]
         return [f"after {ended.id}: {what}" for _h, what in overstacked(board, after, side)]
     if after.pending:
         return []
-    return [what for side in sides for _h, what in overstacked(board, after, side)]
+    if before is None or action is None or game.play.retreat.overstack != "allowed":
+        return [what for side in sides for _h, what in overstacked(board, after, side)]
+    # a retreat may end over the limit (``retreat.overstack: allowed``): the limit holds
+    # where a unit's own move, placement or advance ends
+    unit = action[1].get("unit") if action[0] in _ENTERING else None
+    if not unit or not after.has(str(unit)):
+        return []
+    piece = after.piece(str(unit))
+    return [what for h, what in overstacked(board, after, piece.side) if h == piece.place]
+
+
+#: the actions that end with their unit in a hex the stacking limit holds for
+_ENTERING = ("move", "place", "advance", "replace")
 
 
 def _move(game: Game, before: Position, args: Mapping[str, Any], after: Position) -> list[str]:

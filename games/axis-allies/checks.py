@@ -210,8 +210,8 @@ def lost(before: tuple[str, ...], after: tuple[str, ...]) -> Counter:
 # --- ③ combat: dice -------------------------------------------------------------------------------
 
 
-@invariant("③ combat", "a combat die hits iff it rolls at or under the unit's attack, or "
-           "its defense when defending (E1); AA guns, transports, factories never attack (I2, I3)")
+@invariant("③ combat", "a combat die hits iff it rolls at or under the unit's attack, or its "
+                       "defense when defending (E1); AA guns, transports, factories never attack")
 def combat_dice(game: Game):
     types = tuple(UNIT_TABLE)
 
@@ -235,8 +235,8 @@ def combat_dice(game: Game):
     return check
 
 
-@invariant("③ combat", "one more unit never means fewer expected hits; a side never "
-           "expects more hits than it rolls dice (I2, I4)")
+@invariant("③ combat", "one more unit never means fewer expected hits; a side never expects "
+                       "more hits than it rolls dice")
 def expected_hits(game: Game):
     def expected(units, role, weapons) -> Fraction:
         total = Fraction(0)
@@ -264,10 +264,11 @@ def expected_hits(game: Game):
 # --- ③ combat: battles ------------------------------------------------------------------------
 
 
-@invariant("land 3)-4)", "each round every attacker rolls once (heavy bombers: the "
-           "weapon's dice), but in round 1 of a sea battle not the submarines that struck first "
-           "(E4, from round 2 they do), every defender left after the opening once, including "
-           "those just hit; no AA or submarine dice after the opening (I4, I7, I8)")
+@invariant("land 3)-4)", "each round every attacker rolls once (heavy bombers: the weapon's "
+                         "dice), but in round 1 of a sea battle not the submarines that struck "
+                         "first (E4, from round 2 they do), every defender left after the "
+                         "opening once, including those just hit; no AA or submarine dice after "
+                         "the opening")
 def dice_per_round(game: Game):
     @given(st.data())
     def check(data):
@@ -289,9 +290,9 @@ def dice_per_round(game: Game):
     return check
 
 
-@invariant("land 3)-5)", "casualties: each side loses exactly min(hits scored on it, "
-           "units present), the units its owner chose first; the opponent's order never changes "
-           "them (I6)")
+@invariant("land 3)-5)", "casualties: each side loses exactly min(hits scored on it, units "
+                         "present), the units its owner chose first; the opponent's order never "
+                         "changes them")
 def casualties(game: Game):
     @given(st.data())
     def check(data):
@@ -317,8 +318,8 @@ def casualties(game: Game):
     return check
 
 
-@invariant("land 2)", "AA fire: land battles with a defending AA gun only, once, one die "
-           "per attacking aircraft in order, a 1 destroys that aircraft and nothing else (I5)")
+@invariant("land 2)", "AA fire: land battles with a defending AA gun only, once, one die per "
+                      "attacking aircraft in order, a 1 destroys that aircraft and nothing else")
 def aa_fire(game: Game):
     @given(st.data())
     def check(data):
@@ -340,8 +341,8 @@ def aa_fire(game: Game):
 
 
 @invariant("sea 2)-3)", "submarine first strike: sea battles only, once, one die per "
-           "attacking submarine; its hits are removed at once (I8; that they never roll and "
-           "that the submarines sit out round 1, E4, is dice_per_round's check)")
+           "attacking submarine; its hits are removed at once (that the submarines sit out "
+           "round 1, E4, is held with each round's dice)")
 def sub_first_strike(game: Game):
     @given(st.data())
     def check(data):
@@ -362,8 +363,8 @@ def sub_first_strike(game: Game):
     return check
 
 
-@invariant("land 6)", "a battle ends only when a side is eliminated (or neither side can "
-           "ever hit: the attacker must retreat); the defender may never retreat (I9, E5)")
+@invariant("land 6)", "a battle ends only when a side is eliminated (or neither side can ever "
+                      "hit: the attacker must retreat); the defender may never retreat (E5)")
 def battle_end(game: Game):
     @given(st.data())
     def check(data):
@@ -440,8 +441,8 @@ def walks(game: Game, unit_type: str, most: int):
     return walk()
 
 
-@invariant("sea 7)", "submarine withdrawal: an attacking sub only to the sea zone it "
-           "entered from, a defending sub only to an adjacent zone free of enemy units (I10)")
+@invariant("sea 7)", "submarine withdrawal: an attacking sub only to the sea zone it entered "
+                     "from, a defending sub only to an adjacent zone free of enemy units")
 def sub_withdrawal(game: Game):
     g = board.graph(game, ("sea",))
     seas = tuple(z for z in _sea(game) if g.neighbours(z))
@@ -465,10 +466,11 @@ def sub_withdrawal(game: Game):
 MOVERS = tuple(t for t in UNIT_TABLE if UNIT_TABLE[t][1])
 
 
-@invariant("④ non-combat movement", "no unit ends in an enemy-occupied, enemy-controlled "
-           "or neutral space; units that moved in ② stay; aircraft leave the battle space and land "
-           "in a friendly territory not taken this turn or (fighters) on a carrier, within their "
-           "movement (I11, I12, I13)")
+@invariant("④ non-combat movement", "no unit ends in an enemy-occupied, enemy-controlled or "
+                                    "neutral space; units that moved in ② stay; aircraft leave "
+                                    "the battle space and land in a friendly territory not "
+                                    "taken this turn or (fighters) on a carrier, within their "
+                                    "movement")
 def noncombat_movement(game: Game):
     lands = frozenset(_land(game))
 
@@ -506,9 +508,9 @@ def noncombat_movement(game: Game):
     return check
 
 
-@invariant("② combat movement", "blitz: only armor passes through enemy territory, only "
-           "through one without enemy units, and each such territory changes control; nobody "
-           "enters a neutral or passes enemy units (I21)")
+@invariant("② combat movement", "blitz: only armor passes through enemy territory, only through "
+                                "one without enemy units, and each such territory changes "
+                                "control; nobody enters a neutral or passes enemy units")
 def blitz(game: Game):
     land_movers = ("infantry", "armor", "antiaircraft", "fighter", "bomber")
 
@@ -577,10 +579,9 @@ def draw_placement(data, own: list[str], lands: tuple[str, ...], seas: tuple[str
                                 label="placed")}
 
 
-@invariant("⑤", "units are placed only at a factory held since the start of the turn and "
-           "not bought this turn (ships next to it), at most the territory's income a turn at a "
-           "factory built during the game; at most 1 factory and 1 AA gun a territory "
-           "(I14, I15, I16)")
+@invariant("⑤", "units are placed only at a factory held since the start of the turn and not "
+                "bought this turn (ships next to it), at most the territory's income a turn at "
+                "a factory built during the game; at most 1 factory and 1 AA gun a territory")
 def placement(game: Game):
     coast = board.graph(game, ("coast",))
     lands, seas = _land(game), _sea(game)
@@ -636,8 +637,8 @@ def placement(game: Game):
     return check
 
 
-@invariant("⑤", "placement limit: a factory there from the start places any number, one "
-           "built during the game at most its territory's income value (I15, W25, W26)")
+@invariant("⑤", "placement limit: a factory there from the start places any number, one built "
+                "during the game at most its territory's income value")
 def placement_limit(game: Game):
     key = game.table("placement-limit").key("income")
 
@@ -656,8 +657,7 @@ def placement_limit(game: Game):
     return check
 
 
-@invariant("⑤", "at most one AA gun defends a territory: a land battle with two is refused "
-           "(I16)")
+@invariant("⑤", "at most one AA gun defends a territory: a land battle with two is refused")
 def one_aa_gun(game: Game):
     @given(st.integers(0, 3), _side(LAND_DEFENSE))
     def check(guns, defender):
@@ -670,7 +670,7 @@ def one_aa_gun(game: Game):
 
 
 @invariant("⑥ income", "income is the NPL, the sum of the income values of the territories "
-           "held; a territory changing hands moves exactly its value (I19, E11, W30)")
+                       "held; a territory changing hands moves exactly its value (E11)")
 def income(game: Game):
     values = {t: board.income_value(game, t) for t in _land(game)}
     total = sum(values.values())
@@ -701,8 +701,8 @@ def income(game: Game):
 # --- ① weapons development and purchase; the sequence ------------------------------------------
 
 
-@invariant("① purchase", "IPC spent in ① = 5 per development die + the printed cost of "
-           "every unit bought (I17, W15, W19, W20)")
+@invariant("① purchase", "IPC spent in ① = 5 per development die + the printed cost of every "
+                         "unit bought")
 def purchase_cost(game: Game):
     @given(st.dictionaries(st.sampled_from(tuple(UNIT_TABLE)), st.integers(0, 5)),
            st.integers(0, 12))
@@ -715,9 +715,9 @@ def purchase_cost(game: Game):
     return check
 
 
-@invariant("① weapons development", "success iff a die shows 6; one new weapon per 6, "
-           "never one already owned, nothing once all are owned (E12); the chance of success "
-           "is 1 - (5/6)^n and grows with n (I18, W16, W17)")
+@invariant("① weapons development", "success iff a die shows 6; one new weapon per 6, never one "
+                                    "already owned, nothing once all are owned (E12); the "
+                                    "chance of success is 1 - (5/6)^n and grows with n")
 def weapons_development(game: Game):
     known = weapon_ids(game)
 
@@ -743,8 +743,8 @@ def weapons_development(game: Game):
     return check
 
 
-@invariant("sequence of play", "turns run USSR, Germany, UK, Japan, USA, then a new round; "
-           "4 rounds a year from 1942; the actions are ①-⑥ in order (I1, W35)")
+@invariant("sequence of play", "turns run USSR, Germany, UK, Japan, USA, then a new round; 4 "
+                               "rounds a year from 1942; the actions are ①-⑥ in order")
 def turn_order(game: Game):
     @given(st.sampled_from(TURN_ORDER), st.integers(1, 60))
     def check(power, round_number):
@@ -769,9 +769,9 @@ def turn_order(game: Game):
 # --- victory and battle odds ---------------------------------------------------------------------
 
 
-@invariant("victory conditions", "exactly one outcome for every end state: two Axis "
-           "capitals for the Allies, two Allied capitals or NPL >= 84 for the Axis, all checked "
-           "at round end (I20, E10)")
+@invariant("victory conditions", "exactly one outcome for every end state: two Axis capitals "
+                                 "for the Allies, two Allied capitals or NPL >= 84 for the "
+                                 "Axis, all checked at round end (E10)")
 def victory_outcomes(game: Game):
     axis_needed = game.constant("axis-capitals-for-allied-win")
     allied_needed = game.constant("allied-capitals-for-axis-win")

@@ -11,6 +11,7 @@ rules 3-1 to 3-3); the secondary-damage results are named by the
 from __future__ import annotations
 
 import re
+from contextlib import nullcontext
 
 from warpress.components import aids, kit
 from warpress.components.aids import Block, text_lines
@@ -328,7 +329,7 @@ def procedure_blocks(game: Game, sheet, width: float) -> list[Block]:
         title = " ".join(t for t in (section.title, section.title_ja) if t)
         title += f"  {rule_ref(section.rule)}" if section.rule else ""
         blocks.append(section_block(title, section.lines, width))
-    return blocks + [aids.table_block(game.table(t), width, game) for t in sheet.tables]
+    return blocks + [b for t in sheet.tables for b in aids.table_blocks(game.table(t), width, game)]
 
 
 def section_block(title: str, lines, width: float, size: float = 2.5) -> Block:
@@ -356,9 +357,13 @@ def sheets(game: Game, options: Options) -> list[KitPage]:
     """The turn-procedure sheet once per side, then the generic sheets and play aid."""
     width = options.paper.content()[2]
     pages: list[KitPage] = []
+    copies = 0
     for sheet in game.sheets:
         if is_procedure_sheet(sheet):
-            flowed = aids.flow(procedure_blocks(game, sheet, width), options.paper.content())
+            with aids.another_copy() if copies else nullcontext():  # one sheet per side
+                blocks = procedure_blocks(game, sheet, width)
+            copies += 1
+            flowed = aids.flow(blocks, options.paper.content())
             pages += [page_of(f"sheet {sheet.id}", options, items, f"{sheet.id}-{i}")
                       for i, items in enumerate(flowed, 1)]
     own = {s.id for s in game.sheets if is_procedure_sheet(s)}

@@ -476,10 +476,10 @@ def carrier_area_machine(game: Game):
     return CarrierArea
 
 
-@invariant("8.3(3)", "I1-I12, I24, I25, I31: carriers and the base never exceed their "
-           "capacity, decks their undamaged boxes, CAP holds only fighters, steps never grow, "
-           "damage 0/1/sunk, base hits <= 2 a turn, Garrison >= 2, groups hold together, "
-           "through moves, launches, strikes, returns, night recovery and damage", max_examples=60)
+@invariant("8.3(3)", "carriers and the base never exceed their capacity, decks their undamaged "
+                     "boxes, CAP holds only fighters, steps never grow, damage 0/1/sunk, base "
+                     "hits <= 2 a turn, Garrison >= 2, groups hold together, through moves, "
+                     "launches, strikes, returns, night recovery and damage", max_examples=60)
 def carrier_area(game: Game):
     return carrier_area_machine(game)
 
@@ -518,8 +518,8 @@ def victory_outcomes(game: Game):
     return check
 
 
-@invariant("4.2", "I35: a point per enemy carrier sunk (one fewer after 処分中止 played "
-           "against you), the base's 2 points to exactly one side")
+@invariant("4.2", "a point per enemy carrier sunk (one fewer after 処分中止 played against you), "
+                  "the base's 2 points to exactly one side")
 def day_two_points(game: Game):
     per = V.victory_param(game, "day-2", "points_per_carrier_sunk")
     base = V.victory_param(game, "day-2", "points_for_midway")
@@ -561,9 +561,9 @@ def _walk(game: Game, data, start: str, longest: int, label: str) -> list[str]:
     return path
 
 
-@invariant("6.1(1)", "I14/I17: a fleet's path is accepted iff every step is adjacent, it "
-           "never enters F-6 and fits the allowance (2/4 hexes, Invasion Force 1/2, entry hex "
-           "counted)")
+@invariant("6.1(1)", "a fleet's path is accepted iff every step is adjacent, it never enters "
+                     "F-6 and fits the allowance (2/4 hexes, Invasion Force 1/2, entry hex "
+                     "counted)")
 def fleet_paths(game: Game):
     night = game.constant("night-turn")
     last = game.constant("turns")
@@ -592,8 +592,8 @@ def fleet_paths(game: Game):
     return check
 
 
-@invariant("6.1(4)", "I15/I16: the Japanese fleets never end in one hex; by day the US "
-           "fleet never ends with a Japanese fleet (it stops short), at night it may")
+@invariant("6.1(4)", "the Japanese fleets never end in one hex; by day the US fleet never ends "
+                     "with a Japanese fleet (it stops short), at night it may")
 def fleets_apart(game: Game):
     night = game.constant("night-turn")
     last = game.constant("turns")
@@ -634,8 +634,8 @@ def fleets_apart(game: Game):
     return check
 
 
-@invariant("6.4(2)", "I18: a base attack needs the 1st Air Fleet within 5 hexes of "
-           "Midway; 1 air operation within 2 hexes, 2 at 3-5")
+@invariant("6.4(2)", "a base attack needs the 1st Air Fleet within 5 hexes of Midway; 1 air "
+                     "operation within 2 hexes, 2 at 3-5")
 def base_attack_range(game: Game):
     reach = game.constant("base-attack-range")
     near = game.constant("base-attack-near-range")
@@ -662,8 +662,8 @@ def base_attack_range(game: Game):
 # --------------------------------------------------------------------------- search (7.x)
 
 
-@invariant("7.2", "I21: AOP in [1, 4] (Japanese [0, 4] after a base attack), 0 on the "
-           "night turn; nearer never means fewer, a base attack never more")
+@invariant("7.2", "AOP in [1, 4] (Japanese [0, 4] after a base attack), 0 on the night turn; "
+                  "nearer never means fewer, a base attack never more")
 def search_clamps(game: Game):
     lo, hi = game.constant("search-result-min"), game.constant("search-result-max")
     night = game.constant("night-turn")
@@ -706,8 +706,8 @@ def search_clamps(game: Game):
 # --------------------------------------------------------------------------- air operations (8.x)
 
 
-@invariant("8.1", "I22/I23: a side with 0 AOP never rolls nor flies; the winner has AOP; "
-           "a card only on an unequal tie, from the deck; each operation costs exactly 1 AOP")
+@invariant("8.1", "a side with 0 AOP never rolls nor flies; the winner has AOP; a card only on "
+                  "an unequal tie, from the deck; each operation costs exactly 1 AOP")
 def initiative_and_aop(game: Game):
     aop_values = [v for v in game.get("tracks", "aop").values if isinstance(v, int)]
     cost = game.constant("aop-per-air-operation")
@@ -805,8 +805,8 @@ def _attack_steps(game, units) -> int:
     return sum(u.steps for u in units if is_attack(game, u.type))
 
 
-@invariant("9.2", "I9/I27: CAP and escort hits take 1 step each, escorts fire only "
-           "after CAP losses; AA dice 2/1/0 per carrier or the track, AA never hits fighters",
+@invariant("9.2", "CAP and escort hits take 1 step each, escorts fire only after CAP losses; AA "
+                  "dice 2/1/0 per carrier or the track, AA never hits fighters",
            max_examples=60)
 def strike_fire(game: Game):
     aa = _aa_per_status(game)
@@ -860,9 +860,9 @@ def strike_fire(game: Game):
     return check
 
 
-@invariant("9.4(2)", "I8/I28/I30: each hit marks a deck box (its unit lost), the second "
-           "sinks the carrier with all aboard; the other division is untouched; survivors go "
-           "to Return 1 after a launch or the base, else Return 2", max_examples=60)
+@invariant("9.4(2)", "each hit marks a deck box (its unit lost), the second sinks the carrier "
+                     "with all aboard; the other division is untouched; survivors go to Return "
+                     "1 after a launch or the base, else Return 2", max_examples=60)
 def strike_damage(game: Game):
     base = A.base_display(game).id
     per_turn = game.constant("base-hits-per-turn")
@@ -928,9 +928,9 @@ def strike_damage(game: Game):
     return check
 
 
-@invariant("9.0", "I19/I20/I26/I29: a strike is refused, before any die is rolled, with "
-           "no attack aircraft, an unassigned attack unit, or a Japanese base attack outside "
-           "the base-attack phase", max_examples=60)
+@invariant("9.0", "a strike is refused, before any die is rolled, with no attack aircraft, an "
+                  "unassigned attack unit, or a Japanese base attack outside the base-attack "
+                  "phase", max_examples=60)
 def strike_refusals(game: Game):
     base = A.base_display(game).id
 
@@ -955,8 +955,8 @@ def strike_refusals(game: Game):
     return check
 
 
-@invariant("9.6(3)", "I10-I12: through whole Japanese strikes over several turns base "
-           "hits per turn <= 2, Garrison >= 2 and = 6 - hits, runway boxes lost = min(3, hits)",
+@invariant("9.6(3)", "through whole Japanese strikes over several turns base hits per turn <= "
+                     "2, Garrison >= 2 and = 6 - hits, runway boxes lost = min(3, hits)",
            max_examples=40)
 def base_strikes(game: Game):
     base = A.base_display(game).id
@@ -1033,8 +1033,8 @@ def attack_monotone(game: Game):
 # --------------------------------------------------------------------------- night (10.x)
 
 
-@invariant("10.1(2)", "I32: surface-battle hits are 0-4 on the US and 0-2 on the Japanese, "
-           "rise with the roll, and every hit is allocated (a carrier takes it as 9.4(2))")
+@invariant("10.1(2)", "surface-battle hits are 0-4 on the US and 0-2 on the Japanese, rise with "
+                      "the roll, and every hit is allocated (a carrier takes it as 9.4(2))")
 def surface_battle(game: Game):
     @given(st.data(), st.integers(1, 6), st.integers(1, 6))
     def check(data, japan_roll, us_roll):
@@ -1135,9 +1135,9 @@ def landing(game: Game):
 # --------------------------------------------------------------------------- cards (11.0, 12.3)
 
 
-@invariant("11.0(2)", "I33: the Prototype Scout never follows the Malfunction and never "
-           "applies beside it; the solitaire deck conserves its 8 cards and never draws from "
-           "nothing", max_examples=60)
+@invariant("11.0(2)", "the Prototype Scout never follows the Malfunction and never applies "
+                      "beside it; the solitaire deck conserves its 8 cards and never draws from "
+                      "nothing", max_examples=60)
 def cards(game: Game):
     ids = [c.id for c in game.cards]
     prototype = S.card_id(game, S.PROTOTYPE_SCOUT)
@@ -1179,8 +1179,8 @@ def cards(game: Game):
     return check
 
 
-@invariant("12.3(2)", "I16 solitaire: a card moves the US fleet at most its hexes toward or "
-           "away from the 1st Air Fleet, never into F-6, by day never into its hex")
+@invariant("12.3(2)", "solitaire: a card moves the US fleet at most its hexes toward or away "
+                      "from the 1st Air Fleet, never into F-6, by day never into its hex")
 def solitaire_moves(game: Game):
     hexes = _fleet_hexes(game)
     table = game.table("solitaire-move")
@@ -1209,9 +1209,10 @@ def solitaire_moves(game: Game):
     return check
 
 
-@invariant("12.3(4)", "I36: the solitaire US keeps CAP fighters, launches every deck "
-           "attack aircraft, moves one fighter to an empty CAP, never merges or loses a step in "
-           "its own operation; only the Japanese reorganize; one card instead of an op",
+@invariant("12.3(4)", "the solitaire US keeps CAP fighters, launches every deck attack "
+                      "aircraft, moves one fighter to an empty CAP, never merges or loses a "
+                      "step in its own operation; only the Japanese reorganize; one card "
+                      "instead of an op",
            max_examples=40)
 def solitaire_policy(game: Game):
     ichikokan_hex = "D-3"

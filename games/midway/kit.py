@@ -321,7 +321,7 @@ def sequence_blocks(game: Game, width: float) -> list[Block]:
     for title, phases in groups:
         boxes = [_phase_box(p, width) for p in phases]
         blocks += [stacked(aids.heading(title, width, 3.8), boxes[0]), *boxes[1:]]
-    blocks += [aids.table_block(game.table(t), width, game) for t in sheet.tables]
+    blocks += [b for t in sheet.tables for b in aids.table_blocks(game.table(t), width, game)]
     return blocks
 
 

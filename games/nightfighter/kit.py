@@ -966,10 +966,15 @@ def table_cells(table, game: Game | None = None) -> tuple[list[str], list[list[s
     if crt is None:
         return (*table_rows(table, game), "")
     corner = f"{aids.key_name(table, crt.row_key)} ↓ {aids.key_name(table, crt.col_key)} →"
-    rows = [[label, *cells] for label, cells in zip(crt.row_labels, crt.cells, strict=True)]
-    caption = ("Each cell: " + " / ".join(aids.result_name(table, r) for r in table.results)
-               if len(table.results) > 1 else "")
-    return [corner, *crt.col_labels], rows, caption
+    if len(table.results) == 1:
+        rows = [[label, *cells] for label, cells in zip(crt.row_labels, crt.cells, strict=True)]
+        return [corner, *crt.col_labels], rows, ""
+    # several results: a column for each under every column value, no cell packs them
+    heads = [f"{col}: {aids.result_name(table, r)}" for col in crt.col_labels
+             for r in table.results]
+    rows = [[label, *(part for cell in cells for part in cell)]
+            for label, cells in zip(crt.row_labels, crt.parts, strict=True)]
+    return [corner, *heads], rows, ""
 
 
 def table_panel(table, width: float, game: Game | None = None) -> Panel:

@@ -514,8 +514,9 @@ def _fighter_line(game: Game, f: Mapping) -> str:
     facing = f" facing {facing_text(f['facing'])}" \
         if f["status"] in ("on-map", "beacon-box") else ""
     flags = [k for k in ("dazzled", "moved", "attacked") if f.get(k)]
-    extra = "".join(f" · {label} {f[k]}" for k, label in (("mp", "MP"), ("dives_left", "dives"))
-                    if f.get(k) is not None)
+    shown = {"MP": f"{f['mp']}{'*' if f.get('mp_asterisk') else ''}",  # a chart's N* [7.2]
+             "dives": f.get("dives_left")}
+    extra = "".join(f" · {label} {value}" for label, value in shown.items() if value is not None)
     return (f"{f['id']} {_unit_name(game, f.get('unit'))} {where}{facing} · hits "
             f"{f['hits']}/{f['damage']}{extra}" + "".join(f" · {k}" for k in flags))
 

@@ -504,7 +504,7 @@ def campaign_map_layout(game: Game) -> tuple[tuple[Primitive, ...], float, float
 def map_panel(game: Game, width: float) -> tuple[tuple[Primitive, ...], float]:
     """The turn track, the storage boxes and the three tables printed on the map."""
     blocks = [turn_track(game, width), storage_boxes(game, width), order_table(game, width),
-              reinforcement_table(game, width), air_table(game, width)]
+              reinforcement_table(game, width)]  # aircraft movement: on the battle sheet
     items: list[Primitive] = []
     y = 0.0
     for group, height in blocks:
@@ -558,6 +558,7 @@ def storage_boxes(game: Game, width: float) -> tuple[Group, float]:
 def order_table(game: Game, width: float) -> tuple[Group, float]:
     """The Japanese order table: d10 -> order, with the units each order moves (9.2)."""
     table = game.table("japanese-orders")
+    aids.first_print(table.id)  # printed here: no sheet prints it again
     orders = {o.id: o for o in game.section("orders")}
     rows = [["d10", "Order 命令", "ships 艦船", "inf. 歩兵", "land air 陸上機"]]
     for row in table.rows:
@@ -578,11 +579,13 @@ def order_table(game: Game, width: float) -> tuple[Group, float]:
 def reinforcement_table(game: Game, width: float) -> tuple[Group, float]:
     """The Japanese reinforcement table with its modifiers (11.1)."""
     table = game.table("japanese-reinforcement")
+    aids.first_print(table.id)  # printed here: no sheet prints it again
     rows = [["modified d10", "ships 艦船", "infantry 歩兵", "land aircraft 陸上機"]]
     for row in table.rows:
         result = table.result(row)
         mark = dagger(row.is_assumed)
-        rows.append([str(table.conditions(row)["roll"]) + mark, str(result["ships"]),
+        rows.append([aids.number_text(str(table.conditions(row)["roll"])) + mark,
+                     str(result["ships"]),
                      str(result["infantry"]), str(result["land_air"])])
     widths = [width - 3 * 40, 40.0, 40.0, 40.0]
     title = fitted(f"{table.label}{rules(table)}", 0, 3.4, 3.4, width,
@@ -600,6 +603,7 @@ def reinforcement_table(game: Game, width: float) -> tuple[Group, float]:
 def air_table(game: Game, width: float) -> tuple[Group, float]:
     """Japanese aircraft movement: d10 -> area and position number (10.9.1)."""
     table = game.table("japanese-air")
+    aids.first_print(table.id)  # printed here (the battle sheet): no sheet prints it again
     rows = [["d10", "destination 移動先", "position"]]
     for row in table.rows:
         result = table.result(row)

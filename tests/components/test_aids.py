@@ -60,18 +60,23 @@ def test_every_cell_of_a_grid_is_what_the_engine_looks_up():
                 result = lookup(table, **{crt.row_key.id: first_row, crt.col_key.id: first_col})
             except BadInput:
                 continue
-            shown = " / ".join(aids.result_text(table, result[r], {}) for r in table.results)
+            shown = " / ".join(aids.result_text(table, result[r], {}, r) for r in table.results)
             assert crt.cells[0][0].rstrip("†") == shown, table.id
 
 
 def test_the_grid_block_draws_the_crt_with_a_spanning_column_heading():
-    block = aids.table_block(builtin("midway").table("surface-battle"), 190)
+    table = builtin("midway").table("carrier-damage")
+    block = aids.table_block(table, 190)
     words = [t.text for t in texts(block.items)]
-    assert "US die 米軍のダイス" in words and "Japanese die 日本軍のダイス" in words  # names
-    assert not any("_roll" in w or "hits_on" in w for w in words)  # not ids
-    assert "Each cell: Hits on the US fleet / Hits on the Japanese fleet" in " ".join(words)
+    joined = "".join(words)
+    assert aids.key_name(table, table.keys[1]).replace(" ", "") in joined.replace(" ", "")
+    assert not any("_" in w for w in words)  # names, not ids
+    # two results: a column for each under every column value, no cell packs "– / yes"
+    names = [aids.result_name(table, r) for r in table.results]
+    assert all(" ".join(words).count(n) == 2 for n in names)
+    assert not any(" / " in w for w in words)
     rects = [r for r in walk(block.items) if isinstance(r, Rect)]
-    assert len(rects) == 2 + (1 + 3) + 5 * (1 + 3)
+    assert len(rects) == 2 + (1 + 2) + (1 + 4) + 2 * (1 + 4)
 
 
 def test_tables_that_are_not_two_key_grids_print_as_lists():
@@ -115,7 +120,7 @@ def test_every_panel_cell_is_what_the_engine_looks_up():
                     col = crt.col_key.values[0] if crt.col_key.values else crt.col_key.min
                     result = lookup(table, **{crt.row_key.id: row, crt.col_key.id: col},
                                     **fixed)
-                    shown = " / ".join(aids.result_text(table, result[r], {})
+                    shown = " / ".join(aids.result_text(table, result[r], {}, r)
                                        for r in table.results)
                     assert crt.cells[i][0].rstrip("†") == shown, (table.id, panel.title)
 
@@ -342,3 +347,31 @@ def test_long_exact_chances_print_as_percentages(tmp_path):
                   for p in sorted((out / "axis-allies" / "svg").glob("*.svg")))
     assert "1932641711" not in svg and "/2176782336" not in svg
     assert ">88.8 %<" in svg and ">16.7 %<" in svg   # 12 dice; 1 die (1/6) alike
+
+
+def test_numbers_read_as_a_player_reads_them():
+    assert aids.number_text("19-") == "≤ 19" and aids.number_text("-2-") == "≤ -2"
+    assert aids.number_text("12+") == "12+" and aids.number_text("7") == "7"
+    assert aids.number_text("2", sign=True) == "+2" and aids.number_text("-1", sign=True) == "-1"
+    assert aids.number_text("0", sign=True) == "0"
+    assert aids.signed("Modifier 修整") and not aids.signed("Modified roll ダイス")
+
+
+def test_modifiers_print_with_their_sign_and_open_ranges_as_at_most():
+    game = builtin("midway")
+    table = game.table("attack-modifier")
+    cells = {c for panel in aids.panel_grids(table, aids.record_names(game)) or ()
+             for row in panel.crt.cells for c in row}
+    assert "+2" in cells and "-1" in cells and "2" not in cells
+    base = builtin("midway-cards").table("base-status")
+    words = [t.text for t in texts(aids.table_block(base, 190).items)]
+    assert "≤ 19" in words and "19-" not in words
+
+
+def test_a_kit_prints_each_table_once():
+    with aids.printing():
+        table = builtin("nimitz").table("battle-rounds")
+        assert aids.table_blocks(table, 190) and aids.table_blocks(table, 190) == []
+        with aids.another_copy():  # a sheet printed once per player: its copy has it too
+            assert aids.table_blocks(table, 190)
+    assert aids.table_blocks(table, 190)  # outside a kit: always

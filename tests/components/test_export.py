@@ -30,9 +30,10 @@ def test_each_face_is_its_piece_at_the_dpi(midway_pieces):
     pieces = {p.id: p.piece for p in collect(builtin("midway")).pieces}
     for path in midway_pieces.files:
         piece = pieces[path.name.rsplit("-", 1)[0]]
-        size = Image.open(path).size
-        assert size == (math.ceil(piece.w / 25.4 * 100 - 1e-6),
-                        math.ceil(piece.h / 25.4 * 100 - 1e-6))
+        image = Image.open(path)
+        assert image.size == (math.ceil(piece.w / 25.4 * 100 - 1e-6),
+                              math.ceil(piece.h / 25.4 * 100 - 1e-6))
+        assert image.info["dpi"] == pytest.approx((100, 100), abs=0.05)  # prints true to size
 
 
 def test_front_and_back_differ_and_show_the_counters_colour(midway_pieces):

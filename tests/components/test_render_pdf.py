@@ -48,6 +48,20 @@ def test_png_pages_draw_what_the_pdf_holds_where_it_holds_it():
         assert image.getpixel((k * 10 + 60, 72 - 18)) > 215  # white paper beside it
 
 
+def phys(png: bytes) -> tuple[int, int, int]:
+    """The pHYs chunk of a PNG: pixels per unit across and down, and the unit (1 = metre)."""
+    at = png.index(b"pHYs")
+    return struct.unpack(">IIB", png[at + 4:at + 13])
+
+
+@pytest.mark.parametrize("dpi", [40, 150, 300])
+def test_png_pages_carry_their_resolution_so_they_print_true_to_size(dpi):
+    per_metre = round(dpi / 0.0254)
+    for png in png_pages(twelve_pages(), dpi)[:2]:
+        assert phys(png) == (per_metre, per_metre, 1)
+        assert Image.open(BytesIO(png)).info["dpi"] == pytest.approx((dpi, dpi), abs=0.05)
+
+
 def test_png_pages_same_pdf_same_bytes():
     assert png_pages(twelve_pages(), 30) == png_pages(twelve_pages(), 30)
 

@@ -16,9 +16,10 @@ import zipfile
 import pytest
 from PIL import Image
 from warpress.components import vassal
-from warpress.components.export import collect, export_game
+from warpress.components.export import collect, drawing_title, export_game
 from warpress.components.primitives import Group, Polygon
 from warpress.engine.loader import builtin, load_game
+from warpress.starter.new import new_game
 
 GAMES = ["midway", "midway-cards", "nimitz", "nightfighter", "axis-allies"]
 DPI = 100
@@ -121,12 +122,14 @@ def polygon_centres(items, ox=0.0, oy=0.0, scale=1.0) -> dict[str, tuple[float, 
     return out
 
 
-def drawing_of(game, name: str):
-    return next(d for d in collect(game).drawings if d.name == name)
+def drawing_of(game, title: str):
+    """The kit's drawing of the board named ``title`` (boards are named by their titles)."""
+    return next(d for d in collect(game).drawings if drawing_title(game, d.name) == title)
 
 
-CENTRES = [("midway", "map operations-area", 130), ("nightfighter", "player map", 486),
-           ("nightfighter", "referee map", 486)]
+CENTRES = [("midway", "Operations area (combat area)", 130),
+           ("nightfighter", "Player map", 486),
+           ("nightfighter", "Referee map", 486)]
 
 
 def board(module: zipfile.ZipFile, name: str) -> ET.Element:
@@ -165,11 +168,11 @@ def test_the_board_image_is_the_drawing_at_the_grids_scale(modules, game, name, 
 
 
 def test_midway_and_nightfighter_ids_as_the_games_write_them(modules):
-    grid = board(modules["midway"], "map operations-area")[0]
+    grid = board(modules["midway"], "Operations area (combat area)")[0]
     numbering = grid[0]
     assert (numbering.get("first"), numbering.get("sep"), numbering.get("hType"),
             numbering.get("vType")) == ("H", "-", "A", "N")
-    grid = board(modules["nightfighter"], "player map")[0]
+    grid = board(modules["nightfighter"], "Player map")[0]
     assert (grid[0].get("sep"), grid[0].get("hLeading"), grid[0].get("stagger")) == (
         "", "1", "false")
 
@@ -235,7 +238,7 @@ def test_decks_are_face_down_draw_piles(modules):
 def test_point_maps_have_a_zone_round_every_point(modules):
     root = build_file(modules["axis-allies"])
     world = next(b for b in root.iter(f"{vassal.PKG}.map.boardPicker.Board")
-                 if b.get("name") == "map world")
+                 if b.get("name") == "World map (Classic board)")
     names = {z.get("name") for z in world.iter(f"{vassal.PKG}.map.boardPicker.board.mapgrid."
                                                 "Zone")}
     points = {p.name or p.id for m in builtin("axis-allies").point_maps for p in m.points}
@@ -304,8 +307,8 @@ def test_a_designers_grid_is_numbered_by_its_own_ids(tiny_game, tmp_path, orient
     result = export_game(game, "vassal", tmp_path)
     module = zipfile.ZipFile(io.BytesIO(result.files[0].read_bytes()))
     hex_map = game.hex_maps[0]
-    grid_names_every_hex(module, game, f"map {hex_map.id}", len(hex_map.hex_ids))
-    grid = board(module, f"map {hex_map.id}")[0]
+    grid_names_every_hex(module, game, hex_map.name, len(hex_map.hex_ids))
+    grid = board(module, hex_map.name)[0]
     assert grid.get("sideways") == str(orientation == "pointy").lower()
 
 
@@ -341,7 +344,8 @@ def test_the_standard_set_up_is_placed_at_start_in_its_territories(modules):
                 if placement.unit and placement.where in points:
                     name = points[placement.where]
                     want[name] = want.get(name, 0) + (placement.count or 1)
-    placed = {s.get("location"): len(s.findall("VASSAL.build.widget.PieceSlot")) for s in stacks}
+    placed = {s.get("location"): len(s.findall("VASSAL.build.widget.PieceSlot")) for s in stacks
+              if s.get("location") in points.values()}
     assert placed == want
 
 
@@ -366,3 +370,61 @@ def test_a_zip_entry_leading_out_of_the_module_is_refused(name):
 
     with pytest.raises(BadInput, match="would lead outside its folder"):
         vassal.zip_bytes({"buildFile.xml": b"<x/>", name: b"#!/bin/sh"})
+
+
+def test_a_set_up_written_with_hex_starts_on_its_hexes(tmp_path):
+    """The starting game places every unit with ``hex:``: each is in an at-start stack on
+    its hex, named by the grid's own location."""
+    folder = new_game(str(tmp_path / "bfm")).folder
+    game = load_game(str(folder))
+    result = export_game(game, "vassal", tmp_path / "out")
+    root = build_file(zipfile.ZipFile(io.BytesIO(result.files[0].read_bytes())))
+    stacks = {s.get("location"): sorted(p.get("entryName").split("-")[1] for p in s)
+              for s in root.iter(f"{vassal.PKG}.map.SetupStack")}
+    want: dict[str, list[str]] = {}
+    for item in game.setup:
+        for placement in item.place:
+            if placement.hex:
+                want.setdefault(placement.hex, []).extend([placement.unit] *
+                                                          (placement.count or 1))
+    assert want and {hex_id: sorted(units) for hex_id, units in want.items()} == {
+        hex_id: units for hex_id, units in stacks.items() if hex_id in want}
+    assert all(s.get("useGridLocation") == "true" and s.get("owningBoard") == game.hex_maps[0].name
+               for s in root.iter(f"{vassal.PKG}.map.SetupStack") if s.get("location") in want)
+
+
+def test_a_marker_on_a_track_without_track_starts_at_the_tracks_start(modules):
+    """Axis & Allies' round marker is set up ``where: round`` (the track, whose start is 1);
+    its NPL markers name no box the data gives: left to the players and counted."""
+    stacks = build_file(modules["axis-allies"]).iter(f"{vassal.PKG}.map.SetupStack")
+    where = {s.get("location"): [p.get("entryName") for p in s] for s in stacks}
+    round_track = next(t for t in builtin("axis-allies").tracks if t.id == "round")
+    assert where[f"{round_track.name} 1"] == ["counter-marker-round-marker-1"]
+    game = builtin("axis-allies")
+    collected = collect(game)
+    left = vassal.at_start(game, collected, vassal._boards(collected, K)).left
+    assert left == [f"npl-{side}: national-production"
+                    for side in ("russia", "germany", "uk", "japan", "usa")]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_die_of_the_game_has_a_dice_button(modules, game):
+    buttons = {b.get("name"): b.attrib
+               for b in build_file(modules[game]).iter(f"{vassal.PKG}.DiceButton")}
+    assert set(buttons) == set(builtin(game).info.dice)
+    for die, attrs in buttons.items():
+        count, sides = (int(n or 1) for n in die.split("d"))
+        assert (attrs["nDice"], attrs["nSides"]) == (str(count), str(sides))
+        assert attrs["reportTotal"] == "true" and attrs["text"] == die
+
+
+@pytest.mark.parametrize("game", ["midway", "nimitz", "nightfighter", "axis-allies"])
+def test_maps_and_boards_are_named_by_their_titles(modules, game):
+    root = build_file(modules[game])
+    maps = {m.get("mapName") for m in root.iter(f"{vassal.PKG}.Map")}
+    boards = {b.get("name") for b in root.iter(f"{vassal.PKG}.map.boardPicker.Board")}
+    data = builtin(game)
+    titles = {m.name for m in (*data.hex_maps, *data.point_maps)}
+    assert boards <= maps and not [b for b in boards if b.startswith("map ")]
+    assert titles & boards or game == "nightfighter"
+    assert all(b[:1].isupper() for b in boards)

@@ -1,4 +1,4 @@
-"""Hostile game data (issue 14): the corpus under tests/fixtures/hostile/ and the special
+"""Hostile game data: the corpus under tests/fixtures/hostile/ and the special
 files made here are each refused by `warpress verify --data` with one line naming the
 file, exit code 2, no traceback, in well under a second of work; the same files as a
 referee scenario (`referee new nightfighter --scenario FILE`) too."""
@@ -138,3 +138,13 @@ def test_a_fifo_as_scenario_is_refused_without_waiting(tmp_path):
                                        str(tmp_path / "night.yaml"), "--session",
                                        str(tmp_path / "s")])
     _refused(result, "is a FIFO (named pipe), not a regular file", lines=1)
+
+
+def test_an_alias_bomb_before_the_other_files_is_reported_once(tiny_game):
+    """The node budget is the game's: the files after the one that spent it are not read,
+    so the overrun is one line, not one per file."""
+    for name in ("units", "tables"):
+        (tiny_game / f"{name}.yaml").write_text(f"{name}: []\n", encoding="utf-8")
+    shutil.copy(CORPUS / "alias-bomb.yaml", tiny_game / "aa-hostile.yaml")
+    shown = _refused(_verify(tiny_game), _expected(CORPUS / "alias-bomb.yaml"))
+    assert sum("YAML nodes" in line for line in shown) == 1, shown

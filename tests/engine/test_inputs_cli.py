@@ -1,4 +1,4 @@
-"""Bad command-line input (issue 14): every integer a user types goes through the shared
+"""Bad command-line input: every integer a user types goes through the shared
 parser (engine/inputs.py); names the file system refuses and unbounded options are one
 line and exit 2, never a traceback."""
 

@@ -6,9 +6,10 @@ import dataclasses
 import pickle
 
 import pytest
+import yaml
 from warpress.engine.errors import BadInput, DataError
 from warpress.engine.inputs import quote
-from warpress.engine.loader import game_dir, load_cached, load_game
+from warpress.engine.loader import GAMES_DIR, builtin_games, game_dir, load_cached, load_game
 from warpress.engine.model import Constant, Unit
 
 
@@ -114,3 +115,11 @@ def yaml_text(text: str) -> str:
     import json
 
     return json.dumps(text)
+
+
+def test_a_shipped_game_says_its_own_folder_name_as_its_id():
+    """A folder of another name (a copy) is loaded under that name; the shipped folders'
+    ``game.yaml`` say theirs."""
+    for name in builtin_games():
+        info = yaml.safe_load((GAMES_DIR / name / "game.yaml").read_text(encoding="utf-8"))
+        assert info["game"]["id"] == name

@@ -29,7 +29,7 @@ def _log(directory: Path) -> list[dict]:
 
 
 def _token(s: session.Session) -> int:
-    return s.referee.dump(s.state)["token_cell"]
+    return int(s.state.piece("token").place)
 
 
 def _miss(s: session.Session) -> str:
@@ -278,7 +278,8 @@ def test_a_re_sealed_edit_is_caught_by_the_log_hash(game, where):
     key = bytes.fromhex((where / "key").read_text())
     saved = session.read_state(where, key)
     dump = saved.dump
-    dump["token_cell"] = (dump["token_cell"] + 1) % 10  # peek and move the token
+    token = dump["pieces"][0]
+    token["place"] = f"{(int(token['place']) + 1) % 10:02d}"  # peek and move the token
     session.write_state(where, saved.n, dump, key, saved.log_lines,
                         saved.log_sha256)  # with a valid file checksum
     with pytest.raises(session.SessionCorrupt,
@@ -356,10 +357,10 @@ def test_the_hidden_facts_are_not_readable_in_the_files(game, where):
         key = s.key
     for name in ("state.json", "log.jsonl"):
         text = (where / name).read_text()
-        assert "NIGHTJAR" not in text and "token_cell" not in text, name
+        assert "NIGHTJAR" not in text and '"pieces"' not in text, name
     assert (where / "key").stat().st_mode & 0o077 == 0
     # the obfuscation is reversible with the key
-    assert session.read_state(where, key).dump["codename"] == "NIGHTJAR"
+    assert session.read_state(where, key).dump["data"]["codename"] == "NIGHTJAR"
 
 
 def test_obfuscation_round_trips_and_depends_on_the_key():

@@ -7,6 +7,10 @@ game), then ``sight`` (is the token within one cell of the searched cell?), then
 turns, the token escapes. The token's codename (from the scenario) is a hidden fact the
 player learns only by finding it: the tests look for it in files and views.
 
+The referee works on a private :class:`HideState` and takes and returns the engine's
+``Position``: the token is its one piece (in kind ``point``, its cell the place), the rest
+is ``data``; the verdict is set when the game ends.
+
 :func:`make_game` writes that game's folder (with two scenarios) where a test wants it,
 with a ``rules/session.py`` naming :class:`HideSeekReferee` its ``REFEREE`` (the referee
 belongs to that folder alone, as a game's own Python does). The module also holds the
@@ -16,6 +20,7 @@ fake's own tests.
 from __future__ import annotations
 
 import json
+import random
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -23,7 +28,9 @@ from typing import Any
 
 import pytest
 import yaml
+from warpress.engine.decisions import Action, ActionSpec, Arg, Decision, Option
 from warpress.engine.errors import BadInput, RuleViolation
+from warpress.engine.position import Piece, Position, Verdict, freeze
 from warpress.engine.referee import Announcement, ScenarioInfo, Step
 from warpress.engine.trust import trust_folder
 
@@ -85,6 +92,40 @@ class HideState:
         return self.found or self.escaped
 
 
+#: the HideState fields kept in the position's data (the token's cell is its piece's place,
+#: the turn the position's)
+DATA = ("title", "turns", "codename", "searched", "sighted", "found", "escaped", "misses",
+        "said")
+
+
+def as_position(state: HideState) -> Position:
+    token = Piece("token", "token", None, "point", f"{state.token:02d}")
+    verdict = None
+    if state.over:
+        verdict = Verdict("seeker" if state.found else None,
+                          "won" if state.found else "lost",
+                          f"found {state.codename}" if state.found
+                          else f"{state.codename} escaped", ("9.9",))
+    return Position(game="hideseek", scenario=state.scenario, turn=state.turn,
+                    phase="over" if state.over else "search",
+                    side=None if state.over else "seeker", pieces=(token,),
+                    data=freeze({name: getattr(state, name) for name in DATA}),
+                    verdict=verdict)
+
+
+def hide_state(position: Position) -> HideState:
+    if not isinstance(position, Position) or not position.has("token"):
+        raise BadInput(f"not a hideseek position: {type(position).__name__}")
+    data = position.data
+    try:
+        return HideState(position.scenario, data["title"], data["turns"], data["codename"],
+                         position.turn, int(position.piece("token").place), data["searched"],
+                         data["sighted"], data["found"], data["escaped"],
+                         tuple(data["misses"]), tuple(tuple(s) for s in data["said"]))
+    except (KeyError, TypeError, ValueError) as exc:
+        raise BadInput(f"not a hideseek position: {exc}") from None
+
+
 def _say(state: HideState, phase: str, text: str) -> tuple[HideState, Announcement]:
     note = Announcement(state.turn, phase, text, ("9.9",))
     return replace(state, said=state.said + ((state.turn, phase, text),)), note
@@ -92,7 +133,11 @@ def _say(state: HideState, phase: str, text: str) -> tuple[HideState, Announceme
 
 class HideSeekReferee:
     game_id = "hideseek"
-    commands = ("search", "sight", "end-turn")
+    actions = (ActionSpec("search", "Search HEX with COUNTER.", (Arg("counter"), Arg("hex"))),
+               ActionSpec("sight", "Is the token within one cell of the searched one?"),
+               ActionSpec("end-turn", "End the turn: the token drifts."))
+    commands = tuple(a.name for a in actions)
+    hidden = True
 
     def scenarios(self, game) -> tuple[ScenarioInfo, ...]:
         folder = Path(game.path) / "scenarios"
@@ -120,14 +165,34 @@ class HideSeekReferee:
                           str(scenario.get("codename", "TOKEN")), 1,
                           dice.roll("d10", "hide") - 1)
         state, note = _say(state, "start", "Something hides on the line.")
-        return Step(state, (note,))
+        return Step(as_position(state), (note,))
 
-    def apply(self, game, state: HideState, command: str, args: Mapping[str, Any],
+    def apply(self, game, position: Position, command: str, args: Mapping[str, Any],
               dice) -> Step:
+        state = hide_state(position)
         if state.over:
             raise RuleViolation("4.1", "the game is over")
         handler = {"search": self._search, "sight": self._sight, "end-turn": self._end}
-        return handler[command](state, args, dice)
+        step = handler[command](state, args, dice)
+        return Step(as_position(step.state), step.announcements)
+
+    def decision(self, game, position: Position) -> Decision | None:
+        state = hide_state(position)
+        if state.over:
+            return None
+        options = [Option.single(Action.of(name)) for name in self._awaiting(state)
+                   if name != "search"]
+        if state.searched is None:
+            options.insert(0, Option("search", lambda: tuple(
+                Action.of("search", counter="eye", hex=f"{c:02d}") for c in range(CELLS))))
+        return Decision("seeker", "search", "search, sight or end the turn", ("9.9",),
+                        tuple(options))
+
+    @staticmethod
+    def _awaiting(state: HideState) -> list[str]:
+        return [] if state.over else (
+            ["search", "end-turn"] if state.searched is None
+            else ["end-turn"] if state.sighted else ["sight", "end-turn"])
 
     def _search(self, state: HideState, args, dice) -> Step:
         if args.get("counter") != "eye":
@@ -167,14 +232,13 @@ class HideSeekReferee:
         state, note = _say(state, "start", f"Turn {state.turn} begins.")
         return Step(state, (note,))
 
-    def player_view(self, game, state: HideState) -> dict[str, Any]:
+    def player_view(self, game, position: Position, side: str | None = None) -> dict[str, Any]:
+        state = hide_state(position)
         markers = [{"kind": "miss", "hex": f"{c:02d}"} for c in state.misses]
         if state.found:
             markers.append({"kind": "found", "hex": f"{state.token:02d}",
                             "name": state.codename})
-        awaiting = [] if state.over else (
-            ["search", "end-turn"] if state.searched is None
-            else ["end-turn"] if state.sighted else ["sight", "end-turn"])
+        awaiting = self._awaiting(state)
         return {"game": "hideseek", "scenario": state.scenario, "title": state.title,
                 "turn": state.turn, "turns": state.turns,
                 "phase": "over" if state.over else "search",
@@ -184,43 +248,38 @@ class HideSeekReferee:
                 "markers": markers,
                 "announcements": [Announcement(t, p, x, ("9.9",)).as_json()
                                   for t, p, x in state.said if t == state.turn],
-                "over": state.over, "summary": self.summary(game, state)}
+                "over": state.over, "summary": self.summary(game, position)}
 
-    def referee_view(self, game, state: HideState) -> dict[str, Any]:
-        view = self.player_view(game, state)
+    def referee_view(self, game, position: Position) -> dict[str, Any]:
+        state = hide_state(position)
+        view = self.player_view(game, position)
         view["bombers"] = [{"id": state.codename, "hex": f"{state.token:02d}"}]
         return view
 
-    def summary(self, game, state: HideState) -> dict[str, Any] | None:
+    def summary(self, game, position: Position) -> dict[str, Any] | None:
+        state = hide_state(position)
         if not state.over:
             return None
         if state.found:
             return {"result": "won", "reasons": [f"found {state.codename} on turn {state.turn}"]}
         return {"result": "lost", "reasons": [f"{state.codename} escaped"]}
 
-    def dump(self, state: HideState) -> dict[str, Any]:
-        return {"scenario": state.scenario, "title": state.title, "turns": state.turns,
-                "codename": state.codename, "turn": state.turn, "token_cell": state.token,
-                "searched": state.searched, "sighted": state.sighted, "found": state.found,
-                "escaped": state.escaped, "misses": list(state.misses),
-                "said": [list(s) for s in state.said]}
+    def dump(self, position: Position) -> dict[str, Any]:
+        return position.to_json()
 
-    def load(self, game, data: Mapping[str, Any]) -> HideState:
-        try:
-            return HideState(data["scenario"], data["title"], data["turns"], data["codename"],
-                             data["turn"], data["token_cell"], data["searched"],
-                             data["sighted"], data["found"], data["escaped"],
-                             tuple(data["misses"]), tuple(tuple(s) for s in data["said"]))
-        except (KeyError, TypeError) as exc:
-            raise BadInput(f"not a hideseek state: {exc}") from None
+    def load(self, game, data: Mapping[str, Any]) -> Position:
+        position = Position.from_json(data)
+        hide_state(position)
+        return position
 
-    def render_player_map(self, game, state: HideState, fmt: str = "svg") -> bytes:
+    def render_player_map(self, game, position: Position, fmt: str = "svg") -> bytes:
         self._check_format(fmt)
-        return self._svg(self.player_view(game, state)["markers"], None)
+        return self._svg(self.player_view(game, position)["markers"], None)
 
-    def render_referee_map(self, game, state: HideState, fmt: str = "svg") -> bytes:
+    def render_referee_map(self, game, position: Position, fmt: str = "svg") -> bytes:
         self._check_format(fmt)
-        return self._svg(self.player_view(game, state)["markers"], state.token)
+        return self._svg(self.player_view(game, position)["markers"],
+                         hide_state(position).token)
 
     @staticmethod
     def _check_format(fmt: str) -> None:
@@ -277,7 +336,7 @@ def hide_game(tmp_path):
 def test_fake_player_view_hides_the_token_until_found(hide_game):
     ref = HideSeekReferee()
     state = ref.new(hide_game, ref.load_scenario(hide_game, None), _Fixed(4)).state
-    assert state.token == 3
+    assert state.piece("token").place == "03" and hide_state(state).token == 3
     missed = ref.apply(hide_game, state, "search", {"counter": "eye", "hex": "07"},
                        _Fixed()).state
     assert "NIGHTJAR" not in repr(ref.player_view(hide_game, missed))
@@ -292,7 +351,21 @@ def test_fake_dump_load_round_trip_and_refusals(hide_game):
     state = ref.new(hide_game, ref.load_scenario(hide_game, "midnight"), _Fixed(1)).state
     state = ref.apply(hide_game, state, "search", {"counter": "eye", "hex": "05"}, _Fixed()).state
     assert ref.load(hide_game, ref.dump(state)) == state
+    assert as_position(hide_state(state)) == state
     with pytest.raises(RuleViolation, match="3.1"):
         ref.apply(hide_game, state, "search", {"counter": "eye", "hex": "04"}, _Fixed())
     with pytest.raises(BadInput, match="unknown hex"):
         ref.apply(hide_game, state, "search", {"counter": "eye", "hex": "12"}, _Fixed())
+
+
+def test_fake_a_random_seeker_plays_to_the_end_by_the_decisions_answers(hide_game):
+    ref = HideSeekReferee()
+    rng = random.Random(7)
+    state = ref.new(hide_game, ref.load_scenario(hide_game, "midnight"), _Fixed(6)).state
+    rolls = 0
+    while (due := ref.decision(hide_game, state)) is not None:
+        answer = rng.choice(list(due.actions()))
+        rolls += 1
+        state = ref.apply(hide_game, state, answer.name, dict(answer.args),
+                          _Fixed(rng.randint(1, 6))).state
+    assert state.over and state.verdict.result in ("won", "lost") and rolls <= 3 * 8

@@ -1,4 +1,4 @@
-"""What a referee session's files must withstand (issue 14): an edited, cut or reordered log,
+"""What a referee session's files must withstand: an edited, cut or reordered log,
 torn writes, planted links, a read-only folder, a `new` killed half-way, folders in place of
 files, sessions from before the hash chain, and a system without fcntl. Driven through the CLI
 (`warpress referee ...`) on the hide-and-seek fake referee, as a player would meet them."""

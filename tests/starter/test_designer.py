@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import re
-import shlex
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -250,23 +249,26 @@ def test_a_set_up_hex_off_the_map_is_refused(copy):
         refused(copy)
 
 
-# --- the walk-through ----------------------------------------------------------------------
+# --- the walk-through (its sh blocks run in tests/test_doc_examples.py) ---------------------
 
 
-def walk_through() -> list[list[str]]:
-    """The ``warpress`` commands of docs/designing.md's ``sh`` blocks, in order."""
-    blocks = re.findall(r"```sh\n(.*?)\n```", DESIGNING.read_text(encoding="utf-8"), re.S)
-    return [words for block in blocks for line in block.splitlines()
-            if (words := shlex.split(line, comments=True))]
-
-
-def test_the_designers_walk_through_runs_as_written(tmp_path, monkeypatch):
+def test_the_swapped_crt_line_fails_as_the_walk_through_shows(tmp_path, monkeypatch):
+    """docs/designing.md, "Add a check": the CRT line it quotes is the starting game's, and
+    swapping two of its results fails with the FAIL lines it shows, pointing at that line."""
+    text = DESIGNING.read_text(encoding="utf-8")
+    before, after = re.search(r"so that\s+`(1: \[[^`]+\])` becomes `(1: \[[^`]+\])`",
+                              text).groups()
+    shown = re.search(r"terminal 90 columns wide\):\n\n```\n(.*?)\n```", text, re.S).group(1)
     monkeypatch.chdir(tmp_path)
-    commands = walk_through()
-    assert commands[0] == ["warpress", "new", "bfm"]
-    assert {"verify", "build", "lookup", "roll", "odds", "tables"} <= {w[1] for w in commands}
-    for words in commands:
-        assert words[0] == "warpress", words
-        result = CliRunner().invoke(main, words[1:])
-        assert result.exit_code == 0, f"docs/designing.md: `{shlex.join(words)}`: {result.output}"
-    assert (tmp_path / "output" / "bfm" / "bfm.pdf").is_file()
+    monkeypatch.setenv("COLUMNS", "90")
+    folder = new_game("bfm").folder
+    tables = folder / "tables.yaml"
+    assert f"        {before}\n" in tables.read_text(encoding="utf-8")
+    edit(tables, f"        {before}\n", f"        {after}\n")
+    result = CliRunner().invoke(main, ["verify", "bfm"])
+    assert result.exit_code == 1, result.output
+    lines = result.output.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("  FAIL"))
+    end = next(i for i in range(start + 1, len(lines)) if not lines[i].startswith("      "))
+    assert "\n".join(lines[start:end]) == shown
+    assert f"bfm/tables.yaml:{line_of(tables, '        1: [')}" in shown

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import shutil
 import tomllib
 from pathlib import Path
 
@@ -90,7 +92,6 @@ def test_a_file_in_the_way_is_refused(tmp_path):
 
 @pytest.mark.parametrize("args, words", [
     (("my game",), "is the game's id"),
-    (("bfm", "--id", "other"), "--id 'other' differs from the folder name 'bfm'"),
     (("bfm", "--name", ""), "a name is 1-100 characters"),
     (("bfm", "--name", "two\nlines"), "control character"),
 ])
@@ -101,8 +102,16 @@ def test_bad_names_are_refused_before_anything_is_written(tmp_path, args, words)
     assert listing(tmp_path) == []
 
 
-def test_an_id_equal_to_the_folder_name_is_taken(tmp_path):
-    assert run("new", str(tmp_path / "bfm"), "--id", "bfm").exit_code == 0
+def test_the_id_is_the_folder_name_and_a_copy_runs_under_its_own(tmp_path):
+    """No --id: the folder's name is the id; a copied folder is tried under its new name."""
+    assert run("new", str(tmp_path / "bfm"), "--id", "bfm").exit_code == 2
+    assert run("new", str(tmp_path / "bfm")).exit_code == 0
+    shutil.copytree(tmp_path / "bfm", tmp_path / "bfm-copy")
+    result = run("verify", str(tmp_path / "bfm-copy"), "--data")
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith("bfm-copy: data OK")
+    answer = run("lookup", str(tmp_path / "bfm-copy"), "crt", "odds=3-1", "roll=4", "--json")
+    assert json.loads(answer.stdout)["game"] == "bfm-copy"
 
 
 def test_the_template_ships_with_the_package():

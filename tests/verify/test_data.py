@@ -163,7 +163,7 @@ def test_a_bad_field_inside_a_table_row_is_reported_not_a_crash(tiny_game):
 
 
 def test_a_broken_referee_scenario_is_a_data_problem_with_file_and_line(tmp_path, monkeypatch):
-    """`verify --data` loads the shipped scenarios of a game's automatic referee (issue 6)."""
+    """`verify --data` loads the shipped scenarios of a game's automatic referee."""
     import shutil
 
     from warpress.engine.loader import builtin
@@ -189,7 +189,7 @@ def test_every_broken_referee_scenario_is_reported_with_its_key_path(tmp_path, m
 
     from warpress.engine.errors import InputProblems
     from warpress.engine.loader import builtin
-    from warpress.engine.referee import referee_for
+    from warpress.engine.rulesets import rules_for
     from warpress.games.nightfighter.rules import scenario
     from warpress.verify.data import check_referee_scenarios
 
@@ -209,7 +209,7 @@ def test_every_broken_referee_scenario_is_reported_with_its_key_path(tmp_path, m
     assert "spitfire" in problems[0].message
     assert problems[1].path == "scenario.difficulty" and "'easy'" in problems[1].message
     with pytest.raises(InputProblems) as caught:
-        referee_for(game).scenarios(game)
+        rules_for(game).scenarios(game)
     assert str(caught.value) == "\n".join(str(p) for p in problems)
 
 
@@ -226,7 +226,7 @@ def test_hexsides_must_join_two_neighbouring_hexes_of_the_map(tiny_game):
     assert len(msgs) == 3, msgs
 
 
-# --- typos that used to pass silently (issue 13) ------------------------------------------
+# --- typos that must not pass silently ----------------------------------------------------
 
 
 def test_an_unknown_key_on_a_map_feature_is_refused_with_its_line(tiny_game):

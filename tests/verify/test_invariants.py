@@ -3,6 +3,8 @@ when a rule is deliberately broken."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from click.testing import CliRunner
 from data_edits import edit as _edit
@@ -10,9 +12,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
 from warpress.cli import main
-from warpress.engine.loader import load_game
+from warpress.engine.loader import builtin, builtin_games, load_game
 from warpress.engine.tables import lookup
-from warpress.verify.invariants import Invariant, run
+from warpress.verify.invariants import Invariant, invariants_for, run
 
 
 def _hits_never_exceed_two(game):
@@ -117,3 +119,33 @@ def test_generic_probability_invariants_pass(game):
         if inv.game == "*":
             outcome = run(inv, data, examples=10)
             assert outcome.passed, outcome.counterexample or outcome.error
+
+
+# --- the codes a verify line prints are the game's own --------------------------------------
+
+#: What reads as a code in a line verify prints: an erratum (E3, C-E13), an invariant the
+#: game lists (Nightfighter's I60) or a leak check (L1).
+CODE = re.compile(r"\b(?:C-E|CI|I|E|W|L)\d+\b")
+
+
+def undefined_codes(game, invariants=None) -> list[str]:
+    """The invariants whose printed label names a code no record of the game's folder has as
+    its id (the errata, or any section such as Nightfighter's ``invariants``)."""
+    ids = {record.id for _key, record in game._index.items()} | {e.id for e in game.errata}
+    invariants = invariants_for(game) if invariants is None else invariants
+    return [f"{inv.label}: {code}" for inv in invariants
+            for code in CODE.findall(inv.label) if code not in ids]
+
+
+@pytest.mark.parametrize("name", builtin_games())
+def test_every_code_verify_prints_is_defined_in_the_game_folder(name):
+    assert undefined_codes(builtin(name)) == []
+
+
+def test_a_code_the_folder_does_not_define_is_caught():
+    game = builtin("midway")
+    cited = Invariant(game.id, "9.4(1)", "a check citing I99 and E1", lambda g: None)
+    assert undefined_codes(game, [cited]) == ["9.4(1) a check citing I99 and E1: I99"]
+    nightfighter = builtin("nightfighter")
+    own = Invariant(nightfighter.id, "5.0", "the player learns nothing (I60)", lambda g: None)
+    assert undefined_codes(nightfighter, [own]) == []

@@ -39,10 +39,9 @@ def plain_work(attackers: int, defenders: int) -> int:
     return attackers * defenders * defenders + attackers * attackers
 
 
-#: The most work (``plain_work``) taken here; more goes to numpy's table. Measured in
-#: process (2026-11-27): 100 infantry a side 0.16 s here against numpy's 0.05 s plus its
-#: 0.06-0.19 s import; 30 against 300 0.33 s against 0.10 s; 10 against 1,000 1.9 s
-#: against 0.13 s; 1,000 against 10 0.17 s against 0.10 s.
+#: The most work (``plain_work``) taken here; more goes to numpy's table: past about the work
+#: of 100 infantry a side, numpy's table with its import is the faster (``python
+#: benchmarks/bench.py engine`` times the battles on both sides of the limit).
 MOST_PLAIN = plain_work(100, 100)
 
 

@@ -94,7 +94,8 @@ def battle_answer(game: Game, spec: BattleSpec, exact: bool, errata: tuple[str, 
             result["exact_survivors"] = None
     return OddsAnswer(result=result, exact=exact_part, rules=rules_of(spec), errata=errata,
                       text=answer_text(result, exact_part, exact_survivors,
-                                       survivors_asked == "exact", width))
+                                       survivors_asked == "exact", width,
+                                       cut_off=spec.rounds is not None))
 
 
 def shown_fields(spec: BattleSpec, values: dict[str, float]) -> list[str]:
@@ -139,13 +140,17 @@ def _sorted(chances: dict[str, float]) -> dict[str, float]:
 
 def answer_text(result: dict[str, Any], exact: dict[str, Fraction],
                 exact_survivors: tuple[dict[str, Fraction], dict[str, Fraction]] | None = None,
-                survivors_asked: bool = False, width: int = WIDTH) -> str:
+                survivors_asked: bool = False, width: int = WIDTH, cut_off: bool = False) -> str:
     """The text answer (the command's head ``axis-allies battle: `` goes before it);
     ``survivors_asked``: the survivors' fractions were asked (``survivors=exact``);
-    ``width``: the histogram's columns (the other lines are the command line's to wrap)."""
+    ``width``: the histogram's columns (the other lines are the command line's to wrap);
+    ``cut_off``: a round cap was asked (else a battle fought to the end leaves nothing
+    undecided, and the line is left out; the JSON keeps the field)."""
     lines = ["exact fractions" if exact else
              "floating point (exact fractions with --exact)"]
     for key in (k for k in LABELS if k in result):
+        if key == "undecided" and not cut_off and not result[key]:
+            continue
         lines.append(f"  {key:<20} {100 * result[key]:9.4f}%" + _fraction_note(exact, key))
     lines.append(f"  {'expected survivors':<20} attacker {result['attacker_survivors']:.2f}, "
                  f"defender {result['defender_survivors']:.2f} units"

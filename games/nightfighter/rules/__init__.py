@@ -5,9 +5,9 @@ player's view), ``movement`` (bombers, entry, fighters), ``detection`` (environm
 sighting), ``radars`` (search radar, sweeps, AI radar), ``searchlights`` (searchlights,
 flares, hand-off), ``combat`` (attacks, reactions, corkscrews, flak), ``intruders``
 (Serrate and Chase), ``phases`` (steps that combine them) and ``referee`` (the catalogue
-tables, registered on import). ``session`` (the automatic referee of issue 6, registered when
-``engine.referee.referee_for`` imports it) and ``scenario`` (its scenarios) load only for
-``warpress referee``.
+tables, registered on import). ``session`` (the automatic referee, found by
+``engine.rulesets.rules_for``), ``position`` (its state as the engine's Position), ``choices``
+(the player's legal answers) and ``scenario`` (its scenarios) load only for a session.
 """
 
 from __future__ import annotations

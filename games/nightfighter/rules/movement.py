@@ -334,6 +334,51 @@ def check_fighter_plan(
     return FighterMove(tuple(path), facing, spent, turns, left_map, max_mp)
 
 
+#: where a plan leaves a fighter: (hex, facing, MP spent, turned), or None off the map
+PlanEnd = tuple[str, int, int, bool] | None
+
+
+def fighter_plans(
+    game: Game,
+    hex_id: str,
+    facing: int,
+    *,
+    max_mp: int,
+    min_mp: int,
+    dive: bool = False,
+    dazzled: bool = False,
+    evading: bool = False,
+) -> dict[PlanEnd, str]:
+    """Every distinct outcome of the plans :func:`check_fighter_plan` accepts with the same
+    arguments -> the shortest plan reaching it (steps comma-separated, ``F,F,R,F``), in order
+    of plan length: the hex, facing, MP spent and whether it turned (what a move changes),
+    and ``None`` for the shortest plan that flies off the map [9.1, 9.2, 9.2.1, 17.3.2,
+    18.0]."""
+    g = grid(game)
+    may_turn = not dazzled or evading
+    found: dict[PlanEnd, str] = {}
+    start = (check_hex(game, hex_id), facing, 0, False, False)
+    queue, seen = [(start, ())], {start}
+    for (here, face, spent, can_turn, turned), steps in queue:
+        if spent >= min_mp and (not dive or spent == max_mp):
+            found.setdefault((here, face, spent, turned), ",".join(steps))
+        nexts = []
+        if spent < max_mp:
+            ahead = g.neighbour_in_direction(here, face)
+            if ahead is None:
+                found.setdefault(None, ",".join((*steps, MOVE)))
+            else:
+                nexts.append(((ahead, face, spent + 1, True, turned), MOVE))
+        if can_turn and may_turn:
+            nexts += [((here, (face + turn) % 6, spent, False, True), step)
+                      for turn, step in ((-1, LEFT), (1, RIGHT))]
+        for state, step in nexts:
+            if state not in seen:
+                seen.add(state)
+                queue.append((state, (*steps, step)))
+    return found
+
+
 def move_fighter(game: Game, night: Night, fighter_id: str, plan: str, *, dives: int = 0,
                  evade: bool = False) -> Night:
     """Fighter Movement phase for one fighter: check the plan, then update the fighter.

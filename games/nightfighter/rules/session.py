@@ -1,14 +1,17 @@
 """The automatic referee of Nightfighter: one player flies the night fighters, this module
 plays the umpire [1.2.2, 5.0] over the engine's frozen ``Night``.
 
-A session state (:class:`NightSession`) wraps the umpire's ``Night`` with what the session
+The referee takes and returns the engine's ``Position`` (every fighter and bomber a piece); it
+works on a :class:`~.position.NightSession`, the umpire's ``Night`` with what the session
 needs: the scenario record, the phase waiting for the player, this turn's announcements, the
-delayed entrants, the searchlight search markers, the counters placed this phase. ``new`` sets
-up [3.4] and runs the umpire's phases (1 Bomber Movement, 2 Bomber Entry) up to the first
-phase the player acts in; ``apply`` runs one command and then the umpire's phases up to the
-next player decision [4.0], following the contract's phase-advance rule: a command of a later
-phase ends the current one (running the phases between), one of an earlier phase is refused
-(rule 4.0).
+delayed entrants, the searchlight search markers, the counters placed this phase (``position``
+converts one into the other without loss). ``new`` sets up [3.4] and runs the umpire's phases
+(1 Bomber Movement, 2 Bomber Entry) up to the first phase the player acts in; ``apply`` runs
+one command and then the umpire's phases up to the next player decision [4.0], following the
+contract's phase-advance rule: a command of a later phase ends the current one (running the
+phases between), one of an earlier phase is refused (rule 4.0). ``decision`` lists the
+player's legal answers now (every distinct outcome of each fighter's move plans, every hex for
+each search counter, the sighting roll, each possible attack, the end of the turn).
 
 Player phases and commands:
 
@@ -87,38 +90,52 @@ positions only where the rules reveal them (invariant I60).
 
 from __future__ import annotations
 
-import typing
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, fields, is_dataclass, replace
+from dataclasses import replace
 from pathlib import Path
-from types import UnionType
 from typing import Any
 
+from warpress.engine.decisions import Decision
 from warpress.engine.dice import Dice, SeededDice
 from warpress.engine.errors import BadInput, InputProblems, RuleViolation
 from warpress.engine.model import Game
+from warpress.engine.position import Position
 from warpress.engine.referee import Announcement, ScenarioInfo, Step
 
 from . import combat, detection, intruders, movement, phases, radars, searchlights
-from .common import check_hex, const, facing_of, facing_text, grid
+from .choices import (
+    ACTIONS,
+    COMMAND_PHASE,
+    WANTED,
+    active,
+    awaiting,
+    boxed_at_start,
+    can_attack,
+    decision,
+    declared,
+    fighter_status,
+    has_oblique,
+    may_leave_box,
+    may_move,
+)
+from .common import check_hex, const, facing_of, facing_text, grid, parse_mp
+from .position import DEFENDER, NightSession, as_position, night_session, read
 from .scenario import (
     BEACON_BOX,
     SHIPPED,
     Scenario,
-    from_data,
     load_scenario,
     phase_ids,
     shipped_path,
 )
 from .scenario import resolve as resolve_scenario
-from .state import Bomber, Counter, Environment, Fighter, Night, player_view  # noqa: F401 (type hints for load)
+from .state import Bomber, Fighter, Night, player_view
 
 PUBLIC_ROLLS = frozenset({
     "moon", "visibility", "clouds", "sighting", "cloud_bonus", "visibility_bonus", "acquired",
     "searchlight", "hand_off", "check", "rolls", "roll", "defensive_fire", "shootdown",
     "evade", "flash", "collision", "intruder_reaction", "intruder_attack",
 })
-FIGHTER_STATUS = {"destroyed": "shot-down"}
 BOMBER_STATUS = {"destroyed": "shot-down", "delayed": "pool"}
 GONE = ("exited", "destroyed")
 
@@ -165,31 +182,6 @@ class Streams:
         return tuple(v for n, _d, v in self.public.rolls[start:] if n == name)
 
 
-# --- the state ----------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class NightSession:
-    """One refereed night: the umpire's ``Night`` and the session's own records."""
-
-    scenario: Mapping[str, Any]
-    name: str
-    path: str
-    night: Night
-    phase: str
-    announcements: tuple[Announcement, ...] = ()
-    delayed: tuple[tuple[str, int, int], ...] = ()   # (bomber, column, entry turn) [8.1.4]
-    searchlights: tuple[tuple[str, str], ...] = ()   # search markers (zone, hex) [14.2.1]
-    placed: tuple[str, ...] = ()                     # counter ids placed, as night.counters
-    moved: tuple[str, ...] = ()                      # fighters moved this phase
-    declared: tuple[tuple[str, str], ...] = ()       # (fighter, evade|descend) this phase
-    warned: tuple[str, ...] = ()                     # tail warnings this turn [27.3]
-    sighted: bool = False                            # sighting roll made this phase
-    reacted: tuple[str, ...] = ()                    # fighters whose same-hex reaction ran
-    over: bool = False
-    result: Mapping[str, Any] | None = None
-
-
 # --- small helpers ------------------------------------------------------------------------
 
 
@@ -221,7 +213,7 @@ class _Run:
         kept = tuple(a for a in self.s.announcements if a.turn == turn)
         new = tuple(self.said)
         fresh = tuple(a for a in new if a.turn == turn)
-        return Step(replace(self.s, announcements=kept + fresh), new)
+        return Step(as_position(replace(self.s, announcements=kept + fresh), self.game.id), new)
 
 
 def _facing_word(facing: int) -> str:
@@ -229,63 +221,18 @@ def _facing_word(facing: int) -> str:
     return f"facing {facing_text(facing)}"
 
 
-def _fighter_status(f: Fighter) -> str:
-    return FIGHTER_STATUS.get(f.status, f.status)
-
-
-def _may_move(s: NightSession, f: Fighter) -> bool:
-    """A fighter that must move this phase [9.0]: on the map, not evaded last turn [17.3.1]."""
-    night = s.night
-    return (f.on_map and f.id not in s.moved
-            and not (f.evaded_turn and f.evaded_turn == night.turn - 1))
-
-
-def _may_leave_box(game: Game, s: NightSession, f: Fighter) -> bool:
-    left_now = sum(1 for m in s.moved if s.night.fighter(m).status != "beacon-box"
-                   and m in _boxed_at_start(s))
-    return (f.status == "beacon-box" and f.id not in s.moved
-            and movement.may_leave_beacon_box(game, s.night.turn, s.night.beacon_departure,
-                                              left_now))
-
-
-def _boxed_at_start(s: NightSession) -> frozenset[str]:
-    return frozenset(f for f, what in s.declared if what == "boxed")
-
-
-def _can_attack(game: Game, sc: Scenario, night: Night, f: Fighter) -> bool:
-    if not f.on_map or f.sighting is None or f.attacked:
-        return False
-    try:
-        combat.check_attack(game, night, f, night.bomber(f.sighting),
-                            deconfliction=sc.deconfliction, dived=f.dived)
-    except RuleViolation:
-        return False
-    return True
-
-
 def _waits(game: Game, sc: Scenario, s: NightSession) -> bool:
     """Whether the current phase waits for the player."""
     phase, night = s.phase, s.night
     if phase == "fighter-movement":
-        return any(_may_move(s, f) or _may_leave_box(game, s, f) for f in night.fighters)
+        return any(may_move(s, f) or may_leave_box(game, s, f) for f in night.fighters)
     if phase == "radar-search":
         return len(s.placed) < len(sc.counter_ids())
     if phase == "sighting":
         return not s.sighted and any(f.on_map for f in night.fighters)
     if phase == "combat":
-        return any(_can_attack(game, sc, night, f) for f in night.fighters)
+        return any(can_attack(game, sc, night, f) for f in night.fighters)
     return phase == "end-of-turn"
-
-
-def _active(sc: Scenario, phase: str) -> bool:
-    """Whether a phase runs in this scenario [3.2: phases omitted]."""
-    if phase in sc.phases_omitted:
-        return False
-    if phase == "radar-search":
-        return bool(sc.radars)
-    if phase == "searchlight":
-        return bool(sc.zones)
-    return True
 
 
 # --- setup [3.4] --------------------------------------------------------------------------
@@ -530,7 +477,7 @@ def _tail_warnings(r: _Run) -> None:
             warned.append(f.id)
             r.say(f"Tail warning for {f.id}", ("27.3",), fighter=f.id)
     boxed = tuple((f.id, "boxed") for f in r.night.fighters if f.status == "beacon-box")
-    r.set(warned=tuple(warned), moved=(), declared=boxed)
+    r.set(warned=frozenset(warned), moved=frozenset(), declared=frozenset(boxed))
 
 
 def _flak(r: _Run) -> None:
@@ -641,7 +588,7 @@ def _say_reaction(r: _Run, fid: str, report: combat.AttackReport) -> None:
 def _end_of_turn(r: _Run) -> None:
     """Phase 10 [4.0, 14.2.1, 26.2.2]: search markers removed, the turn advances."""
     r.night = phases.end_turn(r.night)
-    r.set(searchlights=(), reacted=())
+    r.set(searchlights=())
 
 
 # --- the phase machine --------------------------------------------------------------------
@@ -663,7 +610,7 @@ PHASE_START = {
 def _enter(r: _Run, phase: str) -> None:
     """Start ``phase``: the umpire's part of it [4.0]."""
     r.set(phase=phase)
-    if _active(r.sc, phase) and phase in PHASE_START:
+    if active(r.sc, phase) and phase in PHASE_START:
         PHASE_START[phase](r)
 
 
@@ -671,7 +618,7 @@ def _leave(r: _Run) -> None:
     """End the current phase (refused while the rules need the player to act)."""
     phase = r.s.phase
     if phase == "fighter-movement":
-        unmoved = [f.id for f in r.night.fighters if _may_move(r.s, f)]
+        unmoved = [f.id for f in r.night.fighters if may_move(r.s, f)]
         if unmoved:
             raise RuleViolation("9.0", f"every night fighter must move (at least "
                                        f"{const(r.game, 'fighter-min-mp')} MP) before the "
@@ -692,7 +639,7 @@ def _run_to_player(r: _Run) -> None:
     for _ in range(len(phase_ids(r.game)) * 2):
         if _check_end(r):
             return
-        if _active(r.sc, r.s.phase) and _waits(r.game, r.sc, r.s):
+        if active(r.sc, r.s.phase) and _waits(r.game, r.sc, r.s):
             return
         _leave(r)
         if _check_end(r):
@@ -707,7 +654,7 @@ def _goto(r: _Run, target: str) -> None:
     if order(target) < order(r.s.phase):
         raise RuleViolation("4.0", f"the {r.s.phase} phase is running; a command of the "
                                    f"{target} phase comes earlier in the turn (allowed now: "
-                                   f"{', '.join(_awaiting(r.game, r.sc, r.s))})")
+                                   f"{', '.join(awaiting(r.game, r.sc, r.s))})")
     while r.s.phase != target:
         _leave(r)
         if _check_end(r):
@@ -781,7 +728,7 @@ def _finish(r: _Run, counts: Mapping[str, int],
                             f"{'met' if lv in met else 'not met'}", "rules": ["4.1"]})
     summary = {"result": result, "level": level, "turn": r.night.turn, **counts,
                "reasons": why}
-    r.set(over=True, result=summary)
+    r.set(result=summary)
     r.say(f"Game over on turn {r.night.turn}: {result} — {counts['shot_down']} bombers shot "
           f"down, {counts['exited']} exited, {counts['fighters_lost']} fighters lost "
           f"({'; '.join(t for t, _ in reasons)})", ("4.1",), result=result,
@@ -793,17 +740,8 @@ def _finish(r: _Run, counts: Mapping[str, int],
 
 def _arg(args: Mapping[str, Any], key: str, command: str) -> Any:
     if key not in args or args[key] in (None, ""):
-        raise BadInput(f"{command}: missing {key} ({_WANTED[key]})")
+        raise BadInput(f"{command}: missing {key} ({WANTED[key]})")
     return args[key]
-
-
-#: What each argument of the commands is, for the message that says it is missing.
-_WANTED = {
-    "fighter": "a night fighter's id, as status lists them",
-    "path": "the steps F (forward 1 MP), L and R (turn 60 degrees), e.g. F,F,L,F",
-    "hex": "a hex of the map, four digits such as 0710",
-    "facing": "N, NE, SE, S, SW, NW or 0-5",
-}
 
 
 def _bad_args(r: _Run, command: str, args: Mapping[str, Any]) -> None:
@@ -832,7 +770,7 @@ def _entry_args(r: _Run, f: Fighter, args: Mapping[str, Any]) -> None:
              if args.get(key) not in (None, "")]
     if given and f.status != "beacon-box":
         raise BadInput(f"move: {' and '.join(given)} only for a fighter leaving the radio "
-                       f"beacon box; {f.id} is {_fighter_status(f)}: it goes and faces where "
+                       f"beacon box; {f.id} is {fighter_status(f)}: it goes and faces where "
                        "its path ends")
     if f.status == "beacon-box" and len(given) < 2:
         raise BadInput(f"move: {f.id} is in the radio beacon box: give the hex it enters and "
@@ -882,8 +820,8 @@ def _declare(r: _Run, args: Mapping[str, Any], command: str) -> None:
     if command == "descend" and f.dives_left < 1:
         raise RuleViolation("18.0", f"{f.id} has no altitude advantage left (0 dives)")
     if not f.on_map:
-        raise RuleViolation("9.2.1", f"{f.id} is not on the map ({_fighter_status(f)})")
-    r.set(declared=(*r.s.declared, (f.id, command)))
+        raise RuleViolation("9.2.1", f"{f.id} is not on the map ({fighter_status(f)})")
+    r.set(declared=r.s.declared | {(f.id, command)})
     what = ("evades: +1 MP, loses its sightings and AI contact" if command == "evade"
             else "dives: +1 MP, must use its full MP")
     r.say(f"{f.id} {what}", (rule,), fighter=f.id)
@@ -898,16 +836,16 @@ def _move(r: _Run, args: Mapping[str, Any]) -> None:
     if f.status == "beacon-box":
         if not movement.may_leave_beacon_box(r.game, r.night.turn, r.night.beacon_departure,
                                              sum(1 for m in r.s.moved
-                                                 if m in _boxed_at_start(r.s))):
+                                                 if m in boxed_at_start(r.s))):
             raise RuleViolation("23.0", "one fighter leaves the radio beacon box per Fighter "
                                         "Movement phase, none if another left last turn")
         hex_id = check_hex(r.game, _arg(args, "hex", "move"), "hex")
         facing = facing_of(_arg(args, "facing", "move"))
         night = movement.leave_beacon_box(r.game, r.night, f.id, hex_id, facing, path)
     else:
-        if not _may_move(r.s, f):
+        if not may_move(r.s, f):
             raise RuleViolation("17.3.1" if f.on_map else "9.2.1",
-                                f"{f.id} does not move this phase ({_fighter_status(f)})")
+                                f"{f.id} does not move this phase ({fighter_status(f)})")
         declared = {what for fid, what in r.s.declared if fid == f.id}
         night = movement.move_fighter(r.game, r.night, f.id, path,
                                       dives=1 if "descend" in declared else 0,
@@ -919,7 +857,7 @@ def _move(r: _Run, args: Mapping[str, Any]) -> None:
     if f.status == "on-map" and moved.evading:
         night = movement.displace_lost(r.game, r.night, night, r.st)
     r.night = night
-    r.set(moved=(*r.s.moved, f.id))
+    r.set(moved=r.s.moved | {f.id})
     where = "leaves the map" if moved.status == "off-map" else (
         f"moves to {moved.hex} {_facing_word(moved.facing)}")
     r.say(f"{f.id} {where} ({moved.mp_spent} MP)", ("9.0", "9.1", "9.2"), fighter=f.id,
@@ -1004,7 +942,7 @@ def _attack(r: _Run, args: Mapping[str, Any]) -> None:
     if f.sighting is None:
         raise RuleViolation("11.0", f"{f.id} has not sighted a bomber: an attack needs a "
                                     "sighted bomber in the same hex with the same facing")
-    if oblique and game_stat(r.game, f, "oblique_fp") is None:
+    if oblique and not has_oblique(r.game, f):
         raise RuleViolation("20.0", f"{f.id} ({f.unit}) has no oblique guns")
     follow = None if args.get("follow") == "none" else f.hex
     start = len(r.st.public.rolls)
@@ -1012,10 +950,6 @@ def _attack(r: _Run, args: Mapping[str, Any]) -> None:
                                             oblique=oblique,
                                             deconfliction=r.sc.deconfliction, follow=follow)
     _say_attack(r, f.id, report, r.st.public_rolls("roll", start), oblique)
-
-
-def game_stat(game: Game, fighter: Fighter, key: str) -> Any:
-    return game.get("units", fighter.unit).stats.get(key) if fighter.unit else None
 
 
 def _say_attack(r: _Run, fid: str, report: combat.AttackReport, rolls: tuple[int, ...],
@@ -1059,113 +993,16 @@ def _end_turn(r: _Run, args: Mapping[str, Any]) -> None:
         _enter(r, "bomber-movement")
 
 
-#: The player's commands [4.0]: the phase each belongs to and what it does there, in the
-#: order ``awaiting`` lists them.
-COMMANDS: dict[str, tuple[str, Callable[[_Run, Mapping[str, Any]], None]]] = {
-    "move": ("fighter-movement", _move),
-    "evade": ("fighter-movement", lambda r, args: _declare(r, args, "evade")),
-    "descend": ("fighter-movement", lambda r, args: _declare(r, args, "descend")),
-    "search": ("radar-search", _search),
-    "sight": ("sighting", _sight_command),
-    "attack": ("combat", _attack),
-    "end-turn": ("end-of-turn", _end_turn),
+#: What each of the player's commands does in its phase (choices.COMMAND_PHASE) [4.0].
+HANDLERS: dict[str, Callable[[_Run, Mapping[str, Any]], None]] = {
+    "move": _move,
+    "evade": lambda r, args: _declare(r, args, "evade"),
+    "descend": lambda r, args: _declare(r, args, "descend"),
+    "search": _search,
+    "sight": _sight_command,
+    "attack": _attack,
+    "end-turn": _end_turn,
 }
-PHASE_COMMANDS = {phase: tuple(name for name, (p, _) in COMMANDS.items() if p == phase)
-                  for phase, _ in COMMANDS.values()}
-
-
-def _awaiting(game: Game, sc: Scenario, s: NightSession) -> list[str]:
-    """Commands legal now: the current phase's, and later phases' unless leaving is refused."""
-    if s.over:
-        return []
-    phases = phase_ids(game)
-    here = phases.index(s.phase)
-    out = list(PHASE_COMMANDS.get(s.phase, ()))
-    if s.phase == "fighter-movement":
-        if not any(f.id in s.warned and f.id not in s.moved for f in s.night.fighters):
-            out.remove("evade")
-        if not any(f.dives_left and f.id not in s.moved for f in s.night.fighters):
-            out.remove("descend")
-        if any(_may_move(s, f) for f in s.night.fighters):
-            return out
-    for phase in phases[here + 1:]:
-        if phase in PHASE_COMMANDS and (_active(sc, phase) or phase == "end-of-turn"):
-            out.extend(PHASE_COMMANDS[phase])
-    return out
-
-
-# --- JSON ---------------------------------------------------------------------------------
-
-
-def _to_json(value: Any) -> Any:
-    if is_dataclass(value) and not isinstance(value, type):
-        return {f.name: _to_json(getattr(value, f.name)) for f in fields(value)}
-    if isinstance(value, frozenset):
-        return sorted(value)
-    if isinstance(value, tuple | list):
-        return [_to_json(v) for v in value]
-    if isinstance(value, Mapping):
-        return {str(k): _to_json(v) for k, v in value.items()}
-    return value
-
-
-_HINTS: dict[type, dict[str, Any]] = {}
-
-
-def _from_json(kind: Any, value: Any, where: str) -> Any:
-    origin = typing.get_origin(kind)
-    args = typing.get_args(kind)
-    if origin in (typing.Union, UnionType):
-        if value is None and type(None) in args:
-            return None
-        inner = [a for a in args if a is not type(None)]
-        return _from_json(inner[0], value, where)
-    if kind is Any:
-        return value
-    if isinstance(kind, type) and is_dataclass(kind):
-        if not isinstance(value, Mapping):
-            raise BadInput(f"state: {where}: expected an object, got {value!r}")
-        hints = _HINTS.setdefault(kind, typing.get_type_hints(kind, globals()))
-        unknown = set(value) - set(hints)
-        if unknown:
-            raise BadInput(f"state: {where}: unknown key {sorted(unknown)[0]!r}")
-        out = {}
-        for f in fields(kind):
-            if f.name in value:
-                out[f.name] = _from_json(hints[f.name], value[f.name], f"{where}.{f.name}")
-        try:
-            return kind(**out)
-        except TypeError as exc:
-            raise BadInput(f"state: {where}: {exc}") from None
-    if origin in (tuple, frozenset):
-        if not isinstance(value, list):
-            raise BadInput(f"state: {where}: expected a list, got {value!r}")
-        if origin is frozenset:
-            return frozenset(_from_json(args[0], v, f"{where}[{i}]") for i, v in enumerate(value))
-        if len(args) == 2 and args[1] is Ellipsis:
-            return tuple(_from_json(args[0], v, f"{where}[{i}]") for i, v in enumerate(value))
-        if len(value) != len(args):
-            raise BadInput(f"state: {where}: expected {len(args)} items, got {value!r}")
-        return tuple(_from_json(a, v, f"{where}[{i}]")
-                     for i, (a, v) in enumerate(zip(args, value, strict=True)))
-    if origin is not None and issubclass(origin, Mapping):
-        if not isinstance(value, Mapping):
-            raise BadInput(f"state: {where}: expected an object, got {value!r}")
-        return dict(value)
-    if kind is bool and not isinstance(value, bool):
-        raise BadInput(f"state: {where}: expected true or false, got {value!r}")
-    if kind is int and (isinstance(value, bool) or not isinstance(value, int)):
-        raise BadInput(f"state: {where}: expected a whole number, got {value!r}")
-    if kind is str and not isinstance(value, str):
-        raise BadInput(f"state: {where}: expected a text, got {value!r}")
-    return value
-
-
-def _announcement(value: Any, where: str) -> Announcement:
-    if not isinstance(value, Mapping) or not {"turn", "phase", "text"} <= set(value):
-        raise BadInput(f"state: {where}: expected an announcement (turn, phase, text, rules)")
-    return Announcement(int(value["turn"]), str(value["phase"]), str(value["text"]),
-                        tuple(value.get("rules") or ()), dict(value.get("data") or {}))
 
 
 # --- the referee --------------------------------------------------------------------------
@@ -1175,7 +1012,11 @@ class NightfighterReferee:
     """The Nightfighter umpire for one player (see the module docstring for the policy)."""
 
     game_id = "nightfighter"
-    commands = tuple(COMMANDS)
+    #: the player's commands as the command line offers them (choices.ACTIONS)
+    actions = ACTIONS
+    commands = tuple(spec.name for spec in ACTIONS)
+    #: double-blind: the player's view hides the bombers the rules do not show him [5.0]
+    hidden = True
     #: how the text views show a field (the views' JSON keeps the number)
     field_text = {"facing": facing_text}
     #: how the log shows a command's argument as typed (the log keeps what was typed)
@@ -1202,9 +1043,6 @@ class NightfighterReferee:
     def load_scenario(self, game: Game, name_or_path: str | None) -> Scenario:
         return load_scenario(game, name_or_path)
 
-    def _scenario(self, game: Game, s: NightSession) -> Scenario:
-        return from_data(game, s.scenario, s.name, s.path)
-
     def new(self, game: Game, scenario: Scenario, dice: Dice) -> Step:
         st = Streams(dice)
         night, notes = _setup(game, scenario, st)
@@ -1219,9 +1057,9 @@ class NightfighterReferee:
         _run_to_player(r)
         return r.freeze()
 
-    def apply(self, game: Game, state: Any, command: str, args: Mapping[str, Any],
+    def apply(self, game: Game, state: Position, command: str, args: Mapping[str, Any],
               dice: Dice) -> Step:
-        s = self._check_state(state)
+        s, sc = read(game, state)
         if command not in self.commands:
             raise BadInput(f"unknown command {command!r} (commands: {', '.join(self.commands)})")
         if not isinstance(args, Mapping):
@@ -1229,76 +1067,34 @@ class NightfighterReferee:
         if s.over:
             raise RuleViolation("4.1", f"the game is over; {command!r} is refused (status and "
                                        "reveal still work)")
-        phase, run = COMMANDS[command]
-        r = _Run(game, s, Streams(dice), self._scenario(game, s))
+        r = _Run(game, s, Streams(dice), sc)
         _bad_args(r, command, args)  # bad input first, in any phase: exit 2, not a refusal
-        _goto(r, phase)
+        _goto(r, COMMAND_PHASE[command])
         if r.s.over:
             return r.freeze()
-        run(r, args)
+        HANDLERS[command](r, args)
         _run_to_player(r)
         return r.freeze()
 
-    def _check_state(self, state: Any) -> NightSession:
-        if not isinstance(state, NightSession):
-            raise BadInput(f"not a Nightfighter session state: {type(state).__name__}")
-        return state
+    def decision(self, game: Game, state: Position) -> Decision | None:
+        """The player's decision now and its legal answers (choices); None once over."""
+        s, sc = read(game, state)
+        return decision(game, sc, s)
 
     # --- views ----------------------------------------------------------------------------
 
-    def player_view(self, game: Game, state: Any) -> dict[str, Any]:
-        s = self._check_state(state)
-        sc = self._scenario(game, s)
-        night = s.night
-        view = player_view(night)
-        env = view.env
-        fighters = [{
-            "id": f.id, "unit": f.unit, "hex": f.hex, "facing": f.facing,
-            "status": _fighter_status(f), "hits": f.hits, "damage": f.damage, "mp": f.mp,
-            "mp_max": movement.fighter_max_mp(game, f.mp, night.turn), "dives_left":
-            f.dives_left, "dazzled": f.dazzled(night.turn), "moved": f.id in s.moved,
-            "attacked": f.attacked, "evading": f.evading, "expert": f.expert,
-            "tail_warning": f.id in s.warned,
-            "can_move": _may_move(s, night.fighter(f.id)) or _may_leave_box(
-                game, s, night.fighter(f.id)),
-            "declared": [what for fid, what in s.declared if fid == f.id and what != "boxed"],
-        } for f in view.fighters]
-        counters = [{"radar": c.radar, "counter": cid, "hex": c.hex, "contact": c.contact,
-                     "sweeps": list(c.sweeps)}
-                    for cid, c in zip(s.placed, night.counters, strict=False)]
-        markers = []
-        for m in view.markers:
-            kind, _, zone = m.kind.partition(":")
-            markers.append({"kind": kind, "hex": m.hex, "facing": m.facing,
-                            "fighter": m.fighter, "zone": zone or None})
-        lights = [{"zone": z, "hex": h, "kind": "search"} for z, h in s.searchlights]
-        lights += [{"zone": m["zone"], "hex": m["hex"], "kind": "capture"}
-                   for m in markers if m["kind"] == "captured"]
-        counts = _counts(night)
-        score: dict[str, Any] = {"shot_down": counts["shot_down"]
-                                 + counts["intruders_shot_down"]}
-        if s.over:
-            score = {"shot_down": counts["shot_down"], "exited": counts["exited"],
-                     "intruders_shot_down": counts["intruders_shot_down"]}
-        return {
-            "game": "nightfighter", "scenario": s.name, "title": sc.title,
-            "turn": night.turn, "turns": sc.turns, "phase": s.phase,
-            "awaiting": _awaiting(game, sc, s),
-            "environment": {"moon": env.moon, "visibility": env.visibility, "range": env.range,
-                            "lit_range": env.lit_range, "clouds": env.clouds,
-                            "altitude": env.altitude},
-            "fighters": fighters, "counters": counters, "markers": markers,
-            "searchlights": lights, "zones": list(sc.zones),
-            "radar_guided": sc.radar_guided, "flak": sc.flak,
-            "search_counters": list(sc.counter_ids()),
-            "score": score,
-            "announcements": [a.as_json() for a in s.announcements],
-            "over": s.over, "summary": dict(s.result) if s.result else None,
-        }
+    def player_view(self, game: Game, state: Position, side: str | None = None
+                    ) -> dict[str, Any]:
+        if side not in (None, DEFENDER):
+            raise BadInput(f"side {side!r}: the player flies the night fighters "
+                           f"({DEFENDER!r}); the referee plays the attackers")
+        return _player_view(game, *read(game, state))
 
-    def referee_view(self, game: Game, state: Any) -> dict[str, Any]:
-        s = self._check_state(state)
-        view = self.player_view(game, s)
+    def referee_view(self, game: Game, state: Position) -> dict[str, Any]:
+        """The whole truth (``reveal``): the player's view and every attacker, the entry
+        chits, delays, captures and sightings."""
+        s, sc = read(game, state)
+        view = _player_view(game, s, sc)
         night = s.night
         view["bombers"] = [{
             "id": b.id, "unit": b.unit, "kind": b.kind, "hex": b.hex, "facing": b.facing,
@@ -1313,54 +1109,27 @@ class NightfighterReferee:
                              for f in night.fighters]
         return view
 
-    def summary(self, game: Game, state: Any) -> dict[str, Any] | None:
-        s = self._check_state(state)
-        return dict(s.result) if s.over and s.result else None
+    def summary(self, game: Game, state: Position) -> dict[str, Any] | None:
+        s, _sc = read(game, state)
+        return dict(s.result) if s.result is not None else None
 
     # --- persistence ----------------------------------------------------------------------
 
-    def dump(self, state: Any) -> dict[str, Any]:
-        s = self._check_state(state)
-        out = _to_json(replace(s, announcements=()))
-        out["announcements"] = [a.as_json() for a in s.announcements]
-        out["result"] = _to_json(dict(s.result)) if s.result is not None else None
-        return out
+    def dump(self, state: Position) -> dict[str, Any]:
+        return state.to_json()
 
-    def load(self, game: Game, data: Mapping[str, Any]) -> NightSession:
-        if not isinstance(data, Mapping):
-            raise BadInput(f"state: expected an object, got {type(data).__name__}")
-        missing = {"scenario", "name", "path", "night", "phase"} - set(data)
-        if missing:
-            raise BadInput(f"state: missing key {sorted(missing)[0]!r}")
-        body = {k: v for k, v in data.items() if k not in ("announcements", "result")}
-        s = _from_json(NightSession, {**body, "announcements": []}, "state")
-        notes = data.get("announcements") or []
-        if not isinstance(notes, list):
-            raise BadInput("state: announcements: expected a list")
-        result = data.get("result")
-        if result is not None and not isinstance(result, Mapping):
-            raise BadInput("state: result: expected an object or null")
-        if s.phase not in phase_ids(game):
-            raise BadInput(f"state: phase: {s.phase!r} is not a phase "
-                           f"({', '.join(phase_ids(game))})")
-        s = replace(s, announcements=tuple(_announcement(a, f"announcements[{i}]")
-                                           for i, a in enumerate(notes)),
-                    result=dict(result) if result is not None else None)
-        sc = self._scenario(game, s)
-        ids = {f.id for f in s.night.fighters}
-        if ids != set(sc.fighter_ids):
-            raise BadInput("state: night.fighters: the fighters differ from the scenario's")
-        for b in s.night.bombers:
-            if b.hex is not None:
-                check_hex(game, b.hex, f"night.bombers[{b.id}].hex")
-        return s
+    def load(self, game: Game, data: Any) -> Position:
+        """A position from :meth:`dump`'s JSON, checked (BadInput naming the key)."""
+        position = Position.from_json(data)
+        read(game, position)
+        return position
 
     # --- maps -----------------------------------------------------------------------------
 
-    def render_player_map(self, game: Game, state: Any, fmt: str = "svg") -> bytes:
+    def render_player_map(self, game: Game, state: Position, fmt: str = "svg") -> bytes:
         return self._render(game, self.player_view(game, state), fmt, referee=False)
 
-    def render_referee_map(self, game: Game, state: Any, fmt: str = "svg") -> bytes:
+    def render_referee_map(self, game: Game, state: Position, fmt: str = "svg") -> bytes:
         return self._render(game, self.referee_view(game, state), fmt, referee=True)
 
     @staticmethod
@@ -1372,7 +1141,70 @@ class NightfighterReferee:
         return MAP_FORMATS[fmt](game, view, referee)
 
 
-#: the referee of this folder's game (engine.referee.referee_for)
+def _player_view(game: Game, s: NightSession, sc: Scenario) -> dict[str, Any]:
+    """What the player may know [1.2.2, 5.1]: his fighters, his counters, the markers of the
+    bombers he has sighted or acquired, this turn's announcements."""
+    night = s.night
+    view = player_view(night)
+    env = view.env
+    markers = [_marker(m) for m in view.markers]
+    lights = [{"zone": z, "hex": h, "kind": "search"} for z, h in s.searchlights]
+    lights += [{"zone": m["zone"], "hex": m["hex"], "kind": "capture"}
+               for m in markers if m["kind"] == "captured"]
+    return {
+        "game": "nightfighter", "scenario": s.name, "title": sc.title,
+        "turn": night.turn, "turns": sc.turns, "phase": s.phase,
+        "awaiting": awaiting(game, sc, s),
+        "environment": {"moon": env.moon, "visibility": env.visibility, "range": env.range,
+                        "lit_range": env.lit_range, "clouds": env.clouds,
+                        "altitude": env.altitude},
+        "fighters": [_fighter_view(game, s, f) for f in view.fighters],
+        "counters": [{"radar": c.radar, "counter": cid, "hex": c.hex, "contact": c.contact,
+                      "sweeps": list(c.sweeps)}
+                     for cid, c in zip(s.placed, night.counters, strict=False)],
+        "markers": markers, "searchlights": lights, "zones": list(sc.zones),
+        "radar_guided": sc.radar_guided, "flak": sc.flak,
+        "search_counters": list(sc.counter_ids()),
+        "score": _score(s),
+        "announcements": [a.as_json() for a in s.announcements],
+        "over": s.over, "summary": dict(s.result) if s.result else None,
+    }
+
+
+def _fighter_view(game: Game, s: NightSession, f: Fighter) -> dict[str, Any]:
+    night = s.night
+    return {
+        "id": f.id, "unit": f.unit, "hex": f.hex, "facing": f.facing,
+        "status": fighter_status(f), "hits": f.hits, "damage": f.damage,
+        "mp": parse_mp(f.mp).base, "mp_asterisk": parse_mp(f.mp).asterisk,
+        "mp_max": movement.fighter_max_mp(game, f.mp, night.turn), "dives_left":
+        f.dives_left, "dazzled": f.dazzled(night.turn), "moved": f.id in s.moved,
+        "attacked": f.attacked, "evading": f.evading, "expert": f.expert,
+        "tail_warning": f.id in s.warned,
+        "can_move": may_move(s, night.fighter(f.id)) or may_leave_box(
+            game, s, night.fighter(f.id)),
+        "declared": list(declared(s, f.id)),
+    }
+
+
+def _marker(m: Any) -> dict[str, Any]:
+    kind, _, zone = m.kind.partition(":")
+    return {"kind": kind, "hex": m.hex, "facing": m.facing, "fighter": m.fighter,
+            "zone": zone or None}
+
+
+def _score(s: NightSession) -> dict[str, Any]:
+    """Bombers shot down (intruders too) while the night goes on; at its end the counts the
+    victory levels read [4.1]."""
+    counts = _counts(s.night)
+    if s.over:
+        return {"shot_down": counts["shot_down"], "exited": counts["exited"],
+                "intruders_shot_down": counts["intruders_shot_down"]}
+    return {"shot_down": counts["shot_down"] + counts["intruders_shot_down"]}
+
+
+#: the referee of this folder's game (engine.rulesets.rules_for)
 REFEREE = NightfighterReferee
 
-__all__ = ["NightSession", "NightfighterReferee", "REFEREE", "Streams"]
+__all__ = ["NightSession", "NightfighterReferee", "REFEREE", "Streams", "as_position",
+           "night_session"]

@@ -26,7 +26,7 @@ HEXES = sorted(GAME.hex_map().hex_ids)
 
 def fighter(ident, hex_id, facing=0, status="on-map", hits=0, damage=1, unit="bf110g-4"):
     return {"id": ident, "unit": unit, "hex": hex_id, "facing": facing, "status": status,
-            "hits": hits, "damage": damage, "mp": "3", "dives_left": 0, "dazzled": False,
+            "hits": hits, "damage": damage, "mp": 3, "dives_left": 0, "dazzled": False,
             "moved": False, "attacked": False}
 
 

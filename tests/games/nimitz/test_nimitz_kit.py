@@ -78,7 +78,20 @@ def test_campaign_map_boxes_track_and_tables(game):
     orders = " ".join(texts_of(group_of(items, "table-japanese-orders")))
     for order in game.section("orders"):
         assert order.name_ja in orders
-    assert {"table-japanese-reinforcement", "table-japanese-air"} <= ids
+    assert "table-japanese-reinforcement" in ids
+    assert "table-japanese-air" not in ids  # on the battle sheet, where its areas are
+
+
+def test_each_table_is_printed_once_in_the_kit(pages):
+    """The Japanese aircraft movement table was on the map, the battle sheet and two sheets."""
+    def tables(page_list) -> list[str]:
+        return [g.id for p in page_list for g in walk(p.items)
+                if isinstance(g, Group) and g.id and g.id.startswith("table-")]
+
+    tiles = [p for p in pages if p.id.startswith("map-campaign-")]  # one map on several tiles
+    printed = sorted(set(tables(tiles))) + tables(p for p in pages if p not in tiles)
+    assert printed.count("table-japanese-air") == 1
+    assert len(printed) == len(set(printed)), sorted(printed)
 
 
 def test_map_is_tiled_with_an_assembly_page(pages):

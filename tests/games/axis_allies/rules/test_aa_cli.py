@@ -53,6 +53,28 @@ def test_odds_sea_battle_text(cli):
     assert "rules ③ combat, sea 2" in out.output
 
 
+@pytest.mark.parametrize("more, shown", [((), False), (("rounds=2",), True)])
+def test_undecided_is_printed_only_when_a_battle_can_stop_short(cli, cli_json, more, shown):
+    """Fought to the end, nothing is undecided: the text leaves the 0 out (the JSON keeps
+    the field); cut off after 2 rounds, the undecided share is printed."""
+    args = ("odds", "axis-allies", "battle", "attacker=6 infantry, 3 armor",
+            "defender=8 infantry", *more)
+    out = cli(*args)
+    assert out.exit_code == 0 and "attacker_wins" in out.output
+    assert ("undecided" in out.output) is shown
+    assert (cli_json(*args)["result"]["undecided"] > 0) is shown
+
+
+def test_json_rules_are_printed_as_the_text_prints_them(cli, cli_json):
+    """The rule text's step numbers ("2)") carry no bracket it never opened, in the JSON of
+    a query and of ``tables`` alike."""
+    args = ("odds", "axis-allies", "battle", "attacker=2 infantry", "defender=1 infantry")
+    rules = cli_json(*args)["rules"]
+    assert "land 2" in rules and not [r for r in rules if r.endswith(")")]
+    listed = cli_json("tables", "axis-allies")["tables"]["battle"]["rules"]
+    assert "land 1-7" in listed and "sea 1-8" in listed
+
+
 def test_research_shape(cli_json):
     data = cli_json("lookup", "axis-allies", "research", "dice=2")
     assert data["result"] == {"cost": 10, "p_success": "11/36"}

@@ -193,7 +193,7 @@ def test_the_agent_plays_one_side_until_the_other_is_due(tmp_path, cli, cli_json
     out = cli_json("play", "agent", "--side", "us", "--session", where)
     assert [a["command"] for a in out["actions"]] == ["keep"]
     assert out["view"]["due"]["side"] == "japan" and out["view"]["hand"] == []
-    assert "agent (japan)" in cli("play", "agent", "--session", where).stdout
+    assert "japan (random): " in cli("play", "agent", "--session", where).stdout
 
 
 def test_the_agent_plays_a_whole_game_that_replays(tmp_path, cli, cli_json):

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from warpress.engine.loader import builtin
-from warpress.engine.referee import referee_for
+from warpress.engine.rulesets import rules_for
 
 HERE = str(Path(__file__).resolve().parent)
 if HERE not in sys.path:
@@ -26,4 +26,4 @@ def game():
 @pytest.fixture(scope="session")
 def ref(game):
     """The Nightfighter referee (it keeps no state of its own: every call takes the state)."""
-    return referee_for(game)
+    return rules_for(game)

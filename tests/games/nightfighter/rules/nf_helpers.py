@@ -5,9 +5,11 @@
 from __future__ import annotations
 
 from collections import deque
+from dataclasses import replace
 
 from warpress.engine.dice import SeededDice
 from warpress.games.nightfighter.rules.common import grid
+from warpress.games.nightfighter.rules.position import as_position, night_session
 from warpress.games.nightfighter.rules.state import Bomber, Environment, Fighter, Night
 
 #: Where the autopilot flies when no marker shows a target: the middle of the stream.
@@ -41,6 +43,17 @@ def night(bombers=(), fighters=(), **kw) -> Night:
 def start_state(game, ref, name, seed):
     """The state of a new referee session of scenario ``name`` set up with dice ``seed``."""
     return ref.new(game, ref.load_scenario(game, name), SeededDice(seed)).state
+
+
+def night_of(game, state):
+    """The umpire's ``Night`` a referee position holds."""
+    return night_session(game, state).night
+
+
+def edited(game, state, **changes):
+    """The position with fields of its session replaced (``night=``, ``phase=``, ``moved=``
+    ...): a test's set-up."""
+    return as_position(replace(night_session(game, state), **changes))
 
 
 def plans(game, hex_id, facing, low, high, exact=False, straight=False):

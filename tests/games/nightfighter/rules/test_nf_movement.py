@@ -267,6 +267,42 @@ def test_i14_turns_never_exceed_mp_and_follow_an_mp(hex_id, facing, plan):
     assert len(move.path) == move.mp_spent - (1 if move.left_map else 0)
 
 
+def _outcomes_by_brute_force(hex_id, facing, **rules):
+    """Every plan of up to 2 x max MP steps that check_fighter_plan accepts, by its outcome."""
+    found = {}
+    plans = [""]
+    for _ in range(2 * rules["max_mp"]):
+        plans = [p + s for p in plans for s in "FLR"]
+        for plan in plans:
+            try:
+                move = movement.check_fighter_plan(GAME, hex_id, facing, plan, **rules)
+            except RuleViolation:
+                continue
+            end = None if move.left_map else (move.path[-1] if move.path else hex_id,
+                                               move.facing, move.mp_spent, move.turns > 0)
+            found.setdefault(end, set()).add(plan)
+    return found
+
+
+@settings(max_examples=30, deadline=None)
+@given(hex_id=st.sampled_from(["0101", "0712", "1827", "0926", "1801", "0114"]),
+       facing=st.integers(0, 5), max_mp=st.integers(2, 4), min_mp=st.integers(1, 3),
+       dive=st.booleans(), dazzled=st.booleans(), evading=st.booleans())
+def test_fighter_plans_list_every_outcome_of_the_accepted_plans_once(hex_id, facing, max_mp,
+                                                                     min_mp, dive, dazzled,
+                                                                     evading):
+    """The legal answers of a fighter's move (9.1, 9.2, 9.2.1, 17.3.2, 18.0): each outcome
+    of an accepted plan once, with a shortest plan reaching it; nothing the rules refuse."""
+    rules = dict(max_mp=max_mp, min_mp=min_mp, dive=dive, dazzled=dazzled, evading=evading)
+    listed = movement.fighter_plans(GAME, hex_id, facing, **rules)
+    truth = _outcomes_by_brute_force(hex_id, facing, **rules)
+    assert set(listed) == set(truth)
+    for end, plan in listed.items():
+        steps = plan.replace(",", "")
+        assert steps in truth[end]
+        assert len(steps) == min(len(p) for p in truth[end])
+
+
 # --- turn ----------------------------------------------------------------------------------
 
 

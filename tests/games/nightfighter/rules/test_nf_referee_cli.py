@@ -101,7 +101,7 @@ def test_nf_referee_cli_issue_14_repro_a_last_line_without_its_newline_is_kept(c
     os.truncate(log, len(whole) - 1)
     out = cli("referee", "log", "--session", str(where))
     assert out.exit_code == 0, out.output
-    assert "move fighter=232 path=F,F" in out.output.splitlines()[-2]  # then the log's head
+    assert "move 232 F,F" in out.output.splitlines()[-2]  # then the log's head
     out = cli("referee", "replay", "--session", str(where))
     assert out.exit_code == 0, out.output
     assert log.read_bytes() == whole[:-1]
@@ -123,10 +123,11 @@ def test_nf_referee_cli_the_log_shows_a_facing_as_everywhere_else(cli, where):
     assert "facing NW (5)" in out.output
     cli("referee", "move", "201", "F,F", "--enter", "1824", "--facing", "Q",
         "--session", str(where))
-    lines = cli("referee", "log", "--session", str(where)).output.splitlines()
+    lines = [line for line in cli("referee", "log", "--session", str(where)).output.splitlines()
+             if " move " in line]
     assert [r.get("args", {}).get("facing") for r in _log(where)][1:] == ["nw", "Q"]
-    assert lines[1].endswith("1 move facing=NW (5) fighter=203 hex=1824 path=F")
-    assert "move facing=Q fighter=201" in lines[2] and "REFUSED" in lines[2]
+    assert lines[0].endswith("1 move 203 F --facing NW (5) --enter 1824")
+    assert "move 201 F,F --facing Q --enter 1824" in lines[1] and "REFUSED" in lines[1]
 
 
 @pytest.mark.parametrize(("args", "message"), [
@@ -206,3 +207,12 @@ def test_nf_referee_cli_the_state_file_does_not_show_hidden_positions(cli_json, 
     for bomber in truth["bombers"]:
         assert f'"{bomber["id"]}"' not in text
         assert bomber["unit"] not in text
+
+
+def test_nf_referee_cli_status_json_gives_mp_as_numbers(cli, cli_json, where):
+    """A fighter's chart MP is an integer beside this turn's ``mp_max``; the chart's N* (+1 MP
+    on asterisked turns, 7.2) is ``mp_asterisk``."""
+    for fighter in cli_json("referee", "status", "--session", str(where))["fighters"]:
+        assert type(fighter["mp"]) is int and type(fighter["mp_max"]) is int
+        assert type(fighter["mp_asterisk"]) is bool
+        assert fighter["mp"] <= fighter["mp_max"] <= fighter["mp"] + fighter["mp_asterisk"]

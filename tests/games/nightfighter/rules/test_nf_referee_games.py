@@ -1,4 +1,4 @@
-"""Full scripted games of the shipped scenarios through the Referee API (issue 6).
+"""Full scripted games of the shipped scenarios through the Referee API.
 
 An *autopilot* (``nf_helpers.play``) flies the fighters as a player would, using only the
 player view: toward its own sighting or AI-contact marker, ending in the marker's hex with the
@@ -14,7 +14,7 @@ import re
 from typing import Any, NamedTuple
 
 import pytest
-from nf_helpers import play
+from nf_helpers import night_of, play
 from warpress.engine.dice import SeededDice
 from warpress.engine.errors import RuleViolation
 from warpress.games.nightfighter.rules.scenario import SHIPPED
@@ -92,7 +92,7 @@ def test_nf_referee_game_ends_by_41(game, ref, finished):
     sc = ref.load_scenario(game, name)
     summary = ref.summary(game, state)
     assert summary is not None
-    night = state.night
+    night = night_of(game, state)
     counts = (summary["shot_down"], summary["exited"])
     top = sc.victory[-1]
     ends = {   # the end conditions of 4.1 (and 3.2's game length)
@@ -107,13 +107,19 @@ def test_nf_referee_game_ends_by_41(game, ref, finished):
     assert len(summary["reasons"]) == sum(ends.values()) + len(sc.victory)
     assert night.turn <= sc.turns + 1
     assert said[-1].text.startswith("Game over") and "4.1" in said[-1].rules
+    verdict = state.verdict
+    assert (verdict.result, verdict.condition, verdict.rule) == (summary["result"],
+                                                                 summary["level"], ("4.1",))
+    assert verdict.winner == ("attacker" if summary["result"] == "defeat" else "defender")
+    assert state.side is None and ref.decision(game, state) is None
 
 
 def test_nf_referee_summary_matches_victory_levels(game, ref, finished):
     name, result, state, said, _views = finished
     sc = ref.load_scenario(game, name)
     summary = ref.summary(game, state)
-    bombers = [b for b in state.night.bombers if b.kind == "bomber"]
+    night = night_of(game, state)
+    bombers = [b for b in night.bombers if b.kind == "bomber"]
     shot = sum(b.status == "destroyed" for b in bombers)
     exited = sum(b.status == "exited" for b in bombers)
     assert (summary["shot_down"], summary["exited"]) == (shot, exited)
@@ -128,7 +134,7 @@ def test_nf_referee_summary_matches_victory_levels(game, ref, finished):
     assert all(r["rules"] for r in summary["reasons"])
     destroyed_told = sum("the bomber is destroyed" in a.text or "the intruder is destroyed"
                          in a.text for a in said)
-    attackers_destroyed = sum(b.status == "destroyed" for b in state.night.bombers)
+    attackers_destroyed = sum(b.status == "destroyed" for b in night.bombers)
     assert destroyed_told == attackers_destroyed
     assert attackers_destroyed == summary["shot_down"] + summary["intruders_shot_down"]
 
@@ -145,7 +151,7 @@ def test_nf_referee_after_the_end_commands_are_refused(game, ref, finished):
 
 def test_nf_referee_views_never_name_a_bomber(game, ref, finished):
     state, views = finished.state, finished.views
-    ids = {b.id for b in state.night.bombers}
+    ids = {b.id for b in night_of(game, state).bombers}
     for view in views:
         text = json.dumps(view)
         assert not any(f'"{i}"' in text for i in ids)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
-from nf_helpers import start_state
+from nf_helpers import edited, night_of, start_state
 from warpress.engine.dice import SeededDice
 from warpress.engine.errors import BadInput, RuleViolation
 
@@ -96,9 +96,9 @@ def test_nf_referee_a_fighter_leaving_the_box_needs_its_hex_and_facing(game, ref
 
 
 def test_nf_referee_a_plan_that_goes_on_off_the_map_says_where_it_left(game, ref, start):
-    night = start.night
-    edge = start.__class__(**{**start.__dict__, "night": night.with_fighter(
-        replace(night.fighter("231"), hex="0702", facing=0))})
+    night = night_of(game, start)
+    edge = edited(game, start, night=night.with_fighter(
+        replace(night.fighter("231"), hex="0702", facing=0)))
     text = refused(game, ref, edge, "move", {"fighter": "231", "path": "F,F,F",
                                              "leave_map": True}, "9.2.1")
     assert "plan 'F,F,F' goes on after its step" in text and "leaves the map" in text
@@ -124,14 +124,14 @@ def test_nf_referee_two_turns_without_an_mp(game, ref, start):
 
 
 def test_nf_referee_leaving_the_map_unintentionally(game, ref, start):
-    night = start.night
-    edge = start.__class__(**{**start.__dict__, "night": night.with_fighter(
-        replace(night.fighter("231"), hex="0702", facing=0))})
+    night = night_of(game, start)
+    edge = edited(game, start, night=night.with_fighter(
+        replace(night.fighter("231"), hex="0702", facing=0)))
     text = refused(game, ref, edge, "move", {"fighter": "231", "path": "F,F"}, "9.2.1")
     assert "add --leave-map to mean it" in text
     gone = ref.apply(game, edge, "move", {"fighter": "231", "path": "F,F", "leave_map": True},
                      SeededDice(1)).state
-    assert gone.night.fighter("231").status == "off-map"
+    assert night_of(game, gone).fighter("231").status == "off-map"
 
 
 def test_nf_referee_second_move_refused(game, ref, start):
@@ -160,13 +160,13 @@ def _sighted_in_hex(game, ref, start, facing, same_hex=True):
     """Combat phase: 231 has sighted a bomber in its hex (or the next one)."""
     state = moved_both(game, ref, start)
     state = ref.apply(game, state, "sight", {}, SeededDice(2)).state
-    night = state.night
+    night = night_of(game, state)
     fighter = night.fighter("231")
     bomber = next(b for b in night.bombers if b.status in ("pool", "on-map"))
     where = fighter.hex if same_hex else "0101"
     night = night.with_bomber(replace(bomber, hex=where, facing=3, status="on-map"))
     night = night.with_fighter(replace(fighter, facing=facing, sighting=bomber.id))
-    return replace(state, night=night, phase="combat")
+    return edited(game, state, night=night, phase="combat")
 
 
 def test_nf_referee_attack_from_another_facing(game, ref, start):

@@ -44,15 +44,41 @@ def test_nf_referee_dump_load_round_trip(game, ref, scenario, seed, noise):
         state = step.state
 
 
+def piece(data, piece_id):
+    return next(p for p in data["pieces"] if p["id"] == piece_id)
+
+
+def bomber(data):
+    return next(p for p in data["pieces"] if p["side"] == "attacker")
+
+
 @pytest.mark.parametrize("edit, needle", [
-    (lambda d: d.pop("night"), "'night'"),
-    (lambda d: d["night"].__setitem__("turn", "three"), "night.turn"),
-    (lambda d: d["night"]["fighters"][0].__setitem__("hits", True), "night.fighters[0].hits"),
-    (lambda d: d["night"]["bombers"][0].__setitem__("wings", 2), "'wings'"),
+    (lambda d: d["data"].pop("night"), "'night'"),
+    (lambda d: d.__setitem__("turn", "three"), "turn"),
+    (lambda d: d["data"]["night"]["env"].__setitem__("moon", 3), "data.night.env.moon"),
+    (lambda d: d["data"]["night"].__setitem__("turn", 2), "'turn'"),
+    (lambda d: piece(d, "201").__setitem__("step", True), "step"),
+    (lambda d: piece(d, "201")["props"].__setitem__("dives_left", "two"),
+     "pieces[201].props.dives_left"),
+    (lambda d: bomber(d)["props"].__setitem__("wings", 2), "'wings'"),
+    (lambda d: bomber(d)["props"].__setitem__("hits", 2), "'hits'"),
+    (lambda d: bomber(d).__setitem__("flags", ["sighted"]), "'sighted'"),
+    (lambda d: bomber(d).__setitem__("side", "umpire"), "'umpire'"),
+    (lambda d: bomber(d).__setitem__("kind", "box"), "'pool'"),
     (lambda d: d.__setitem__("phase", "lunch"), "'lunch'"),
-    (lambda d: d["night"]["bombers"][0].__setitem__("hex", "0999"), "'0999'"),
-    (lambda d: d.__setitem__("announcements", "none"), "announcements"),
-    (lambda d: d["scenario"]["scenario"].__setitem__("difficulty", "easy"), "difficulty"),
+    (lambda d: bomber(d).update(kind="hex", place="0999"), "'0999'"),
+    (lambda d: d["data"].__setitem__("announcements", "none"), "announcements"),
+    (lambda d: d["data"]["announcements"][0].__setitem__("turn", "1"),
+     "data.announcements[0].turn"),
+    (lambda d: d["data"]["scenario"]["scenario"].__setitem__("difficulty", "easy"),
+     "difficulty"),
+    (lambda d: d["data"].__setitem__("umpire", {}), "'umpire'"),
+    (lambda d: d["data"].__setitem__("placed", ["wurzburg#9"]), "'wurzburg#9'"),
+    (lambda d: d.__setitem__("side", "attacker"), "side"),
+    (lambda d: d.__setitem__("verdict", {"winner": "attacker", "result": "defeat",
+                                         "reason": "", "rule": ["4.1"]}), "verdict"),
+    (lambda d: d["pieces"].pop(0), "the night fighters"),
+    (lambda d: d.__setitem__("game", "midway"), "'midway'"),
 ])
 def test_nf_referee_load_rejects_bad_data(game, ref, edit, needle):
     state = start_state(game, ref, "kammhuber-line", 2)

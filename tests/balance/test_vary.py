@@ -1,0 +1,67 @@
+"""Parameter sweeps and restricted play (balance/vary.py)."""
+
+from __future__ import annotations
+
+import pytest
+from warpress.balance.vary import apply_edit, parse_vary, restrict, restricted_variants
+from warpress.engine.dice import GivenDice
+from warpress.engine.errors import BadInput
+from warpress.engine.loader import load_game
+from warpress.engine.play.game import HexRules
+from warpress.starter.new import new_game
+
+RULES = HexRules()
+
+
+@pytest.fixture(scope="module")
+def starter(tmp_path_factory):
+    return load_game(str(new_game(str(tmp_path_factory.mktemp("vary") / "starter")).folder))
+
+
+def test_ranges_and_lists_parse(starter):
+    assert parse_vary("unit.n4.attack=4..8:2", starter).values == (4, 6, 8)
+    assert parse_vary("unit.n4.attack=3,5", starter).values == (3, 5)
+    assert parse_vary("setup.n4=0503,0604", starter).values == ("0503", "0604")
+    assert parse_vary("table.crt.3.2-1=EX,DR", starter).values == ("EX", "DR")
+    assert parse_vary("stacking.per-hex.limit=1..3", starter).values == (1, 2, 3)
+
+
+@pytest.mark.parametrize("text, message", [
+    ("unit.n4.attack", "expected KEY=RANGE"),
+    ("unit.n4.attack=8..4", "is empty"),
+    ("unit.n4.attack=a..b", "does not parse"),
+    ("unit.n4.attack=4,,5", "empty value"),
+    ("unit.n4.attack=four", "'four' is not a number"),
+    ("unit.n9.attack=1..2", "no units record 'n9'"),
+    ("unit.n4.luck=1..2", "has no stat 'luck'"),
+    ("table.crt.9.2-1=EX", "no row '9'"),
+    ("table.crt.3.9-1=EX", "no column '9-1'"),
+    ("table.crt.3.2-1=XX", "'XX' is no result code"),
+    ("setup.n4=9999", "'9999' is no hex of the map"),
+    ("setup.n4=0503..0604", "list the values"),
+    ("weather.x=1", "expected constant.ID"),
+    ("unit.n4.attack=1..100", "at most 50"),
+])
+def test_bad_sweeps_are_refused_quoting_the_input(starter, text, message):
+    with pytest.raises(BadInput, match=message):
+        parse_vary(text, starter)
+
+
+def test_an_edit_changes_the_game_a_session_plays(starter):
+    stronger = apply_edit(starter, "unit.n4.attack", 9)
+    assert next(u for u in stronger.units if u.id == "n4").stats["attack"] == 9
+    assert next(u for u in starter.units if u.id == "n4").stats["attack"] == 6
+    moved = apply_edit(starter, "setup.n4", "0604")
+    assert RULES.new(moved, None, GivenDice([1])).state.piece("n4").place == "0604"
+    table = apply_edit(starter, "table.crt.1.1-2", "DE").table("crt")
+    assert table.crt.grid["1"][0] == "DE"
+    assert any(row for row in table.rows), "the CRT's rows follow its grid"
+
+
+def test_restricted_play_removes_or_weakens_a_unit(starter):
+    start = RULES.new(starter, None, GivenDice([1])).state
+    variants = restricted_variants(starter, start)
+    assert ("remove", "n4") in variants and ("weaken", "n4") in variants
+    assert ("weaken", "s5") not in variants, "a one-step unit has no step to lose"
+    assert restrict("remove", "n4")(start).piece("n4").kind == "removed"
+    assert restrict("weaken", "n4")(start).piece("n4").step == 1
