@@ -189,7 +189,8 @@ class GarrisonAgent(RandomAgent):
 
     name = "garrison"
 
-    def choose(self, game, rules, position, decision, rng):
+    def choose(self, seen, rng):
+        game, position, decision = seen.game, seen.sample(rng), seen.decision
         objectives = set(game.get("campaigns", position.data["campaign"]).get("objectives"))
         options = []
         for option in decision.options:

@@ -357,6 +357,13 @@ def test_t97_us_first_strike_on_seven_or_more(game):
     assert "first-strike" not in b["used"] and run.pos.due is None
     bt._first_strike(run, Rolls({"first-strike": [7]}))
     assert run.pos.due.kind == "strike" and "lexington" in run.pos.due.data["carriers"]
+    assert "japanese-sea" in run.pos.due.data["areas"]
+    run, said = answer(game, run, "strike", {"unit": "lexington", "area": "japanese-sea"})
+    b = bt.state(run)
+    assert "first-strike" in b["used"] and any("first strike" in s for s in said)
+    struck = [p for p, h in b["home"].items() if h == "lexington" and p in b["struck"]]
+    assert struck and all(b["slot"][p] == "carrier" for p in struck)
+    assert not set(struck) & set(bt.waiting_aircraft(run))
 
 
 def test_jp_battalions_go_back_to_the_box_when_destroyed(game):
