@@ -149,6 +149,10 @@ def check_text(args) -> None:
             raise InputError(f"argument {ascii(arg)} is not UTF-8 text") from None
 
 
+#: The most data problems a command other than ``verify --data`` prints.
+MOST_PROBLEMS = 50
+
+
 def friendly(fn):
     """Map domain errors to exit codes: bad input and bad data 2, rule violations 1."""
 
@@ -163,8 +167,11 @@ def friendly(fn):
             lines = [single_line(str(problem)) for problem in exc.problems]
             json_error("data", 2, lines[0] if len(lines) == 1 else
                        f"{len(lines)} problems in the game's data", problems=lines)
-            for line in lines:
+            for line in lines[:MOST_PROBLEMS]:
                 say(line, err=True)
+            if len(lines) > MOST_PROBLEMS:
+                say(f"and {len(lines) - MOST_PROBLEMS} more (warpress verify "
+                    f"{single_line(exc.game or 'GAME')} --data lists them all)", err=True)
             sys.exit(2)
         except InputProblems as exc:  # a file's problems: one line each
             raise InputError("\n".join(single_line(str(p)) for p in exc.problems)) from None
@@ -178,9 +185,13 @@ def friendly(fn):
             from .engine.gamecode import runtime_problem
 
             problem = runtime_problem(exc)
-            if problem is None:
-                raise
-            raise InputError(single_line(str(problem))) from None
+            if problem is not None:
+                raise InputError(single_line(str(problem))) from None
+            if isinstance(exc, OSError):  # a file or folder the system refuses: one line
+                where = exc.filename if exc.filename is not None else "a file"
+                raise InputError(single_line(f"cannot read or write {quote(str(where), 200)}: "
+                                             f"{exc.strerror or exc}")) from None
+            raise
         finally:
             for note in drain():
                 say(f"warpress: note: {single_line(note)}", err=True)

@@ -19,7 +19,7 @@ from ..engine.combat import crt_notes
 from ..engine.errors import BadInput
 from ..engine.model import Display, Game, PointMap, Sheet, Table, TableKey, Track
 from ..engine.query import show_value
-from ..engine.tables import compiled, matching_rows
+from ..engine.tables import compiled, cover
 from ..output import rules_text
 from ..verify.data import records, walk_values
 from .fonts import text_width, wrap
@@ -389,6 +389,10 @@ NARROW = 70.0
 CRT_CELL = 32
 #: The longest numeric key a grid enumerates (die rolls, small counts).
 CRT_SPAN = 40
+#: The most columns a grid is drawn with: what A3, the widest paper, holds of two-letter
+#: results (A4 holds 24; a grid too wide for its page is refused by ``grid_blocks``). A CRT
+#: with more is refused before its cells are filled; another table prints as a list.
+CRT_COLUMNS = 36
 
 
 @dataclass(frozen=True)
@@ -416,13 +420,18 @@ def crt_grid(table: Table, names: dict[str, str] | None = None, fixed: dict | No
     rows, cols = _atoms(rk), _atoms(ck)
     if not rows or not cols:
         return None
-    cell_rows = {}
-    for r in rows:
-        for c in cols:
-            found = matching_rows(table, {rk.id: r, ck.id: c, **(fixed or {})})
-            if len(found) > 1:
-                return None
-            cell_rows[r, c] = found[0] if found else None
+    if len(cols) > CRT_COLUMNS:  # known before a cell is filled
+        if table.crt is not None:
+            raise BadInput(f"table {table.id!r}: {len(cols)} columns: a printed combat results "
+                           f"table holds at most {CRT_COLUMNS}")
+        return None
+    found = cover(table, {rk.id: rows, ck.id: cols}, fixed, most=len(rows) * len(cols))
+    if found is None or any(n > 1 for n in found.count):
+        return None  # a cell that two rows match
+    rows_of = compiled(table)
+    cell_rows = {(r, c): rows_of[found.first[i * len(cols) + j]][0]
+                 if found.first[i * len(cols) + j] >= 0 else None
+                 for i, r in enumerate(rows) for j, c in enumerate(cols)}
     row_groups = _merge(rk, rows, [[id(cell_rows[r, c]) for c in cols] for r in rows], table,
                         [[cell_rows[r, c] for c in cols] for r in rows], names)
     col_groups = _merge(ck, cols, [[id(cell_rows[r, c]) for r in rows] for c in cols], table,
@@ -533,21 +542,23 @@ def _merge(key, values, vectors, table, found, names) -> list[tuple[tuple, str]]
         else:
             groups.append([value])
     out = []
+    start = 0
+    conditions = {id(row): conds for row, conds in compiled(table)}
     for group in groups:
         lo, hi = group[0], group[-1]
-        rows = [r for r in found[values.index(lo)] if r is not None]
-        open_hi = hi == key.max and rows and all(_open_end(table, r, key.id) == "hi"
-                                                  for r in rows)
+        rows = [r for r in found[start] if r is not None]
+        start += len(group)
+        open_hi = hi == key.max and rows and all(_open_hi(conditions, r, key.id) for r in rows)
         label = f"{lo}+" if open_hi and lo != hi else (str(lo) if lo == hi else f"{lo}-{hi}")
         out.append((tuple(group), label))
     return out
 
 
-def _open_end(table: Table, row, key_id: str) -> str | None:
-    for compiled_row, conds in compiled(table):
-        if compiled_row is row and key_id in conds and conds[key_id].hi is None:
-            return "hi"
-    return None
+def _open_hi(conditions: dict[int, dict], row, key_id: str) -> bool:
+    """Whether ``row``'s range of ``key_id`` is open upwards (``conditions``: each compiled
+    row's parsed conditions by the row's identity)."""
+    conds = conditions.get(id(row), {})
+    return key_id in conds and conds[key_id].hi is None
 
 
 def _crt_cell(table: Table, row, names) -> str:

@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterable
 from itertools import product
 
 from ..engine.model import Table, TableKey
-from ..engine.tables import compiled, matching_rows
+from ..engine.tables import Cover, compiled, cover
 
 #: The widest span of key values a formula is checked over (every value is looked up).
 SPAN = 60
@@ -53,11 +53,27 @@ def _number(value) -> int | None:
 
 
 def _result(table: Table, inputs: dict, result: str):
-    """The one row's ``result`` for ``inputs``; KeyError when no single row matches."""
-    rows = matching_rows(table, inputs)
-    if len(rows) != 1:
+    """The one row's ``result`` for ``inputs`` (every key); KeyError when no single row
+    matches."""
+    found = _indexed(table)
+    flat = found.flat(inputs) if found is not None else None
+    if flat is None or found.count[flat] != 1:
         raise KeyError(inputs)
-    return table.result(rows[0]).get(result)
+    return table.result(compiled(table)[found.first[flat]][0]).get(result)
+
+
+_INDEXED: dict[int, tuple[Table, Cover | None]] = {}
+
+
+def _indexed(table: Table) -> Cover | None:
+    """The rows of ``table`` by the points of its keys' values, once per table: a lookup is
+    then one index, not a scan of every row (None: the rows overlap past any use)."""
+    hit = _INDEXED.get(id(table))
+    if hit is not None and hit[0] is table:
+        return hit[1]
+    found = cover(table, {k.id: _values(k) for k in table.keys}, most=2 * LOOKUPS)
+    _INDEXED[id(table)] = (table, found)
+    return found
 
 
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..engine.errors import BadInput
+from ..engine.limits import KIT_PAGES
 from ..engine.model import Game
 from . import aids, holds
 from .atomic import check_place, replace_folder, write_files
@@ -266,6 +267,9 @@ def _kit_pages(game: Game, options: Options, progress: Callable[[str], None] | N
         assumed = list(aids.assumed_blocks(game, width))
         pages.extend(flowed_pages(assumed, options.paper, "assumed values"))
     check_pages(pages)
+    if len(pages) > KIT_PAGES:  # laid out, not yet drawn
+        raise BadInput(f"{game.id}: the kit lays out as {len(pages):,} pages: at most "
+                       f"{KIT_PAGES:,} (limits in docs/data-format.md); nothing was drawn")
     return _finish(game, pages, options)
 
 

@@ -13,11 +13,12 @@ import re
 import types
 import typing
 from collections.abc import Mapping
+from difflib import get_close_matches
 from functools import cache
 from typing import Any, Literal, Union
 
 from .errors import Problem
-from .inputs import quote
+from .inputs import choices, quote
 from .model import FrozenDict, Item, Where
 from .yamlnodes import LList, LMap
 
@@ -138,6 +139,18 @@ def _tuple(raw, item_tp, ctx, path, line):
     return _INVALID if any(v is _INVALID for v in out) else tuple(out)
 
 
+def _likely_first(typed: str, keys: list[str]) -> list[str]:
+    """``keys`` with those closest to ``typed`` (a typo's intended key) first."""
+    close = get_close_matches(typed[:100], keys, n=3)
+    return [*close, *(k for k in keys if k not in close)]
+
+
+def shown_key(key: Any) -> str:
+    """A mapping key as a key path shows it: cut to ``QUOTE_CHARS`` when longer."""
+    text = str(key)
+    return text if len(text) <= 40 else f"{text[:40]}..."
+
+
 def item_name(item: Any, index: int) -> str:
     """How a key path names a list item: its id, or its index when it has no id or one that
     is no id (too long to print, or holding characters a path must not show)."""
@@ -202,10 +215,12 @@ def to_record(raw: Any, cls: type, ctx: Context, path: str, line: int) -> Any:
     if unknown:  # reported; the record is still built without them, so that the checks
         # after the loader see it and do not report what names it as missing (a typo'd key
         # on a map feature would otherwise take the whole map, and every hex, with it)
-        allowed = ", ".join(sorted(known | (extra_keys or frozenset())))
+        keys = sorted(known | (extra_keys or frozenset()))
         for key in unknown:
             key_line = raw.line_of(key) if isinstance(raw, LMap) else line
-            ctx.problem(key_line, f"{path}.{key}", f"unknown key {key!r} (allowed: {allowed})")
+            allowed = choices(_likely_first(str(key), keys), "docs/data-format.md")
+            ctx.problem(key_line, f"{path}.{shown_key(key)}", f"unknown key {quote(key)} "
+                        f"(allowed: {allowed})")
         if "extra" in kwargs:
             kwargs["extra"] = freeze({k: v for k, v in kwargs["extra"].items()
                                       if k not in unknown})

@@ -53,8 +53,9 @@ _order = attrgetter("file", "line", "path", "message")
 class DataError(WarpressError):
     """A game's data has problems; ``problems`` lists every one of them."""
 
-    def __init__(self, problems: list[Problem]):
+    def __init__(self, problems: list[Problem], game: str | None = None):
         self.problems = sorted(set(problems))
+        self.game = game  # the game as the user named it, when known
         super().__init__("\n".join(str(p) for p in self.problems))
 
 

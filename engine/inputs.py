@@ -11,6 +11,7 @@ reaches the engine.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable
 
 from .errors import BadInput
 
@@ -23,6 +24,8 @@ MAX_NAME_BYTES = 255
 
 #: How much of a long input a message quotes.
 QUOTE_CHARS = 40
+#: How many choices a message lists before it says how many more there are.
+CHOICES = 5
 
 
 def quote(text: object, most: int = QUOTE_CHARS) -> str:
@@ -30,6 +33,16 @@ def quote(text: object, most: int = QUOTE_CHARS) -> str:
     if not isinstance(text, str) or len(text) <= most:
         return repr(text)
     return f"{text[:most]!r}... ({len(text)} characters)"
+
+
+def choices(items: Iterable[object], see: str = "", most: int = CHOICES) -> str:
+    """``a, b, c`` for a message; past ``most`` items the first ``most`` and ``and N more``,
+    then ``: see`` (where to find them all)."""
+    shown = [str(item) for item in items]
+    if len(shown) <= most:
+        return ", ".join(shown)
+    more = f" and {len(shown) - most} more"
+    return ", ".join(shown[:most]) + more + (f": {see}" if see else "")
 
 
 def read_int(text: object) -> int | None:

@@ -17,9 +17,10 @@ from pathlib import Path
 
 from . import limits
 from .errors import BadInput, DataError, Problem
-from .inputs import check_path_name, quote
+from .inputs import check_path_name, choices, quote
 from .model import SECTIONS, ExtraRecord, Game, GameInfo, GameStyle, PlayRules
-from .places import cache_folder
+from .notes import tell
+from .places import NotPrivate, cache_folder, private_place
 from .records import Frozen, frozen_record
 
 #: Sections that are one mapping (not lists of records).
@@ -119,11 +120,19 @@ def game_dir(name_or_path: str | Path) -> tuple[Path, str]:
 
 
 def load_game(name_or_path: str | Path) -> Game:
-    """Load and convert a game; raise DataError with every structural problem."""
+    """Load and convert a game; raise DataError with every structural problem: those of the
+    loader, then those of the data checks every command needs to hold
+    (``verify.data.STRUCTURAL``: ids, references, tables, maps ...), so that no command meets
+    a record ``verify --data`` would refuse."""
+    from ..verify.data import structural_problems  # the data checks, once per load
+
     folder, shown = game_dir(name_or_path)
     game, problems = load_game_collecting(folder, shown)
     if problems or game is None:
-        raise DataError(problems)
+        raise DataError(problems, str(name_or_path))
+    problems = structural_problems(game)
+    if problems:
+        raise DataError(problems, str(name_or_path))
     return game
 
 
@@ -140,27 +149,24 @@ def builtin(name: str) -> Game:
 def load_cached(name_or_path: str | Path) -> Game:
     """Like ``load_game``, but reuse a pickled copy while no YAML file has changed.
 
-    The cache lives in ``places.cache_folder()`` (``$WARPRESS_CACHE`` or the platform's cache
-    folder); its key
-    covers every YAML file's name, size and modification time and the source of
-    the model, so an edited game or a new warpress version is loaded afresh.
-    A cache that cannot be read or written is ignored.
+    The cache lives in the cache folder (``engine/places.py``: ``$WARPRESS_CACHE``, else
+    ``~/.cache/warpress`` on Linux); its key covers every YAML file's name, size and
+    modification time and the source of the model, so an edited game or a new warpress
+    version is loaded afresh. The folder is made private (0700) and a pickle is read only
+    from a private folder of the user's, as a regular file of theirs that only they may
+    write, and only when it holds a game; a cache folder others may write is not used (a
+    note says so). A cache that cannot be read or written is ignored.
     """
     folder, _shown = game_dir(name_or_path)
     path = _cache_path(folder)
     if path is not None and (path, folder) in _LOADED:  # this process read it already
         return _LOADED[path, folder]
-    if path is not None:
-        try:
-            with path.open("rb") as handle:
-                game = pickle.load(handle)
-        except (OSError, pickle.UnpicklingError, EOFError, AttributeError, TypeError):
-            pass
-        else:  # the folder as named now (a relative path pickled in another directory
-            # would lead elsewhere: its rules, checks and kit would not be found)
-            game = game if game.path == folder else replace(game, path=folder)
-            _LOADED[path, folder] = game
-            return game
+    game = _read_cache(path) if path is not None else None
+    if game is not None:  # the folder as named now (a relative path pickled in another
+        # directory would lead elsewhere: its rules, checks and kit would not be found)
+        game = game if game.path == folder else replace(game, path=folder)
+        _LOADED[path, folder] = game
+        return game
     game = load_game(name_or_path)
     if path is not None:
         _write_cache(path, game)
@@ -172,6 +178,24 @@ def load_cached(name_or_path: str | Path) -> Game:
 #: cache file's name covers every YAML file's size and time, so an edited game is a new key.
 #: A command reads its game once (a game's rules may read it while they are imported).
 _LOADED: dict[tuple[Path, Path], Game] = {}
+
+
+def _read_cache(path: Path) -> Game | None:
+    """The game pickled at ``path``, or None (see ``load_cached``)."""
+    try:
+        private_place(path.parent)
+        info = path.lstat()
+        if (not stat.S_ISREG(info.st_mode) or info.st_mode & 0o022
+                or info.st_uid != getattr(os, "getuid", lambda: info.st_uid)()):
+            return None
+        with path.open("rb") as handle:
+            game = pickle.load(handle)
+    except NotPrivate as exc:
+        tell(f"the cache is not used: {exc}")
+        return None
+    except Exception:  # noqa: BLE001 - any file that is not a pickled game is no cache
+        return None
+    return game if isinstance(game, Game) else None
 
 
 def _cache_path(folder: Path) -> Path | None:
@@ -202,7 +226,7 @@ def _engine_digest():
 
 def _write_cache(path: Path, game: Game) -> None:
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        private_place(path.parent)
         import tempfile  # only when the cache is written
 
         with tempfile.NamedTemporaryFile("wb", dir=path.parent, delete=False) as handle:
@@ -211,7 +235,7 @@ def _write_cache(path: Path, game: Game) -> None:
         for stale in path.parent.glob(f"{path.name.rsplit('-', 1)[0]}-*.pickle"):
             if stale != path:
                 stale.unlink(missing_ok=True)  # an older version of this game's data
-    except OSError:
+    except (OSError, NotPrivate):
         pass
 
 
@@ -253,8 +277,8 @@ def load_game_collecting(folder: Path, shown: str) -> tuple[Game | None, list[Pr
                 continue
             line = data.line_of(key) if isinstance(data, LMap) else 0
             if key not in sections:
-                allowed = ", ".join([*MAPPINGS, *sections])
-                ctx.problem(line, key, f"unknown section {key!r} (allowed: {allowed}; "
+                allowed = choices([*MAPPINGS, *sections], see="docs/data-format.md")
+                ctx.problem(line, key, f"unknown section {quote(key)} (allowed: {allowed}; "
                             "declare extra sections in game.sections)")
                 continue
             sections[key].extend(_records(value, key, SECTIONS.get(key, ExtraRecord), ctx, line))

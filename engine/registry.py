@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from .dice import Dice
 from .errors import BadInput, Untrusted
+from .inputs import choices, quote
 from .model import Game, Table
 from .records import Frozen, frozen_record
 from .tables import Interval, compiled, lookup_row
@@ -261,8 +262,18 @@ def ref_table(game: Game, name: str) -> RefTable:
         return own[name]
     tables = ref_tables(game)
     if name not in tables:
-        raise BadInput(f"unknown table {name!r} for {game.id} (tables: {', '.join(tables)})")
+        raise BadInput(f"unknown table {quote(name)} for {game.id} (tables: "
+                       f"{choices(tables, see=f'warpress tables {_named(game)}')})")
     return tables[name]
+
+
+def _named(game: Game) -> str:
+    """How a command names ``game``: its id when shipped or installed, else its folder."""
+    from .loader import builtin_games, entry_point_games
+
+    if game.id in builtin_games() or game.id in entry_point_games():
+        return game.id
+    return str(game.path)
 
 
 # --- data tables served as they are ------------------------------------------------

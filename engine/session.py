@@ -1223,7 +1223,7 @@ def _existing(directory: str | Path) -> Path:
     try:
         missing = not (directory / LOG).is_symlink() and not (directory / LOG).exists()
     except OSError as exc:  # a folder the user cannot search
-        raise BadInput(f"--session {quote(str(directory))} cannot be read: "
+        raise BadInput(f"--session {quote(str(directory), 400)} cannot be read: "
                        f"{exc.strerror}") from None
     if missing:
         _refuse_orphan_state(directory)

@@ -10,6 +10,8 @@ the table).
 from __future__ import annotations
 
 import re
+from array import array
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from .errors import BadInput
@@ -58,13 +60,18 @@ def parse_condition(key: TableKey, raw: Value) -> Interval | frozenset:
     """Parse one row condition; raise ValueError with a readable message."""
     if key.kind == "enum":
         items = raw if isinstance(raw, tuple | list) else (raw,)
-        values = {norm(v) for v in key.values}
-        bad = [v for v in items if norm(v) not in values]
+        values = {norm(v) for v in key.values if _scalar(v)}
+        bad = [v for v in items if not _scalar(v) or norm(v) not in values]
         if bad:
             allowed = ", ".join(str(v) for v in key.values)
             raise ValueError(f"{bad[0]!r} is not a value of key {key.id!r} (values: {allowed})")
         return frozenset(norm(v) for v in items)
     return parse_interval(raw)
+
+
+def _scalar(value: Value) -> bool:
+    """Whether ``value`` is one value (text, a number, yes/no, null), not a list or mapping."""
+    return value is None or isinstance(value, str | int | float | bool)
 
 
 def parse_interval(raw: Value) -> Interval:
@@ -150,3 +157,93 @@ def lookup_row(table: Table, **inputs: Value) -> tuple[TableRow, dict[str, Value
         what = "no row" if not rows else f"{len(rows)} rows"
         raise BadInput(f"table {table.id!r}: {what} for {shown}")
     return rows[0], table.result(rows[0])
+
+
+# --- rows indexed by the points they cover ----------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Cover:
+    """Which rows of a table match each point of a grid of key values: the product of
+    ``domains`` (one per key of ``keys``), flattened row-major. ``first[p]`` is the index in
+    ``compiled(table)`` of the first row matching point ``p`` (-1: none), ``count[p]`` how
+    many rows match it (2 meaning two or more)."""
+
+    keys: tuple[str, ...]
+    domains: tuple[tuple, ...]
+    first: array
+    count: bytearray
+
+    def values(self, flat: int) -> dict[str, Value]:
+        """The key values of point ``flat``."""
+        out = {}
+        for key, domain in zip(reversed(self.keys), reversed(self.domains), strict=True):
+            flat, i = divmod(flat, len(domain))
+            out[key] = domain[i]
+        return dict(reversed(out.items()))
+
+    def flat(self, values: Mapping[str, Value]) -> int:
+        """The index of the point with these key values (each one of its domain)."""
+        flat = 0
+        for key, domain in zip(self.keys, self.domains, strict=True):
+            flat = flat * len(domain) + domain.index(values[key])
+        return flat
+
+
+def cover(table: Table, domains: Mapping[str, Sequence[Value]],
+          fixed: Mapping[str, Value] | None = None, most: int = 1_000_000) -> Cover | None:
+    """Index the rows of ``table`` by the points of ``domains`` they match (the other keys
+    held at ``fixed``): each row's matching values are found per key (an interval by
+    arithmetic on a run of integers), so the work is the points the rows cover, not points
+    times rows. None when the rows cover more than ``most`` (row, point) pairs in all."""
+    keys = tuple(domains)
+    values = tuple(tuple(domains[k]) for k in keys)
+    size = 1
+    for domain in values:
+        size *= len(domain)
+    first, count = array("i", [-1]) * size, bytearray(size)
+    places = [_Places(domain) for domain in values]
+    total = 0
+    for index, (_row, conds) in enumerate(compiled(table)):
+        if fixed and not matches({k: c for k, c in conds.items() if k in fixed}, fixed):
+            continue
+        picks = [place.matching(conds.get(key)) for key, place in zip(keys, places,
+                                                                       strict=True)]
+        covered = 1
+        for pick in picks:
+            covered *= len(pick)
+        total += covered
+        if total > most:
+            return None
+        flats = [0]
+        for pick, domain in zip(picks, values, strict=True):
+            flats = [f * len(domain) + i for f in flats for i in pick]
+        for f in flats:
+            if first[f] < 0:
+                first[f] = index
+            count[f] = min(count[f] + 1, 2)
+    return Cover(keys, values, first, count)
+
+
+class _Places:
+    """The positions of a key's domain values: a row's condition -> the positions it
+    matches."""
+
+    def __init__(self, domain: Sequence[Value]):
+        self.size = len(domain)
+        ints = [v for v in domain if isinstance(v, int) and not isinstance(v, bool)]
+        self.start = ints[0] if len(ints) == self.size and ints == list(
+            range(ints[0], ints[0] + self.size)) else None
+        self.domain = domain
+        self.at = {norm(v): i for i, v in reversed(list(enumerate(domain)))}
+
+    def matching(self, cond: Interval | frozenset | None) -> Sequence[int]:
+        if cond is None:
+            return range(self.size)
+        if isinstance(cond, Interval) and self.start is not None:
+            lo = 0 if cond.lo is None else max(cond.lo - self.start, 0)
+            hi = self.size - 1 if cond.hi is None else min(cond.hi - self.start, self.size - 1)
+            return range(lo, hi + 1)
+        if isinstance(cond, Interval):
+            return [i for i, v in enumerate(self.domain) if v in cond]
+        return sorted({self.at[v] for v in cond if v in self.at})

@@ -53,7 +53,11 @@ def new_game(path: str, name: str | None = None) -> NewGame:
     game_id = _game_id(folder, path)
     name = _game_name(game_id, name)
     files = template_files(game_id, name)
-    folder.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        folder.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:  # a file on the way, a folder that cannot be made
+        raise BadInput(f"game folder {quote(path)}: cannot make {quote(str(folder.parent))}: "
+                       f"{exc.strerror}") from None
     replace_folder(folder, lambda staging: write_files(staging, files))
     return NewGame(folder, game_id, name, tuple(files))
 

@@ -16,6 +16,16 @@ def edit(folder: Path, old: str, new: str, name: str = "game.yaml") -> None:
     path.write_text(text.replace(old, new, 1), encoding="utf-8")
 
 
+def loaded(folder: Path):
+    """``folder``'s game as the loader reads it, before the data checks every command runs
+    (``verify.data.STRUCTURAL``): data a check refuses, for the invariant that must catch it
+    too."""
+    from warpress.engine.loader import load_game_collecting
+
+    game, _problems = load_game_collecting(folder, str(folder))
+    return game
+
+
 def problems(folder: Path) -> list[str]:
     """Every data problem of ``folder`` as ``verify --data`` prints it."""
     from warpress.verify.data import check_folder

@@ -1,9 +1,9 @@
-"""Fuzzing the command line: hypothesis draws arguments for every command and
-subcommand click knows (read from the click tree, so a new command is fuzzed too), from
-pools of likely words (games, tables, input names, fighters, hexes), hostile values
-(Unicode digits, 4,301 digits, names of 300 characters, NUL, the hostile YAML corpus)
-and arbitrary text. Every run must exit 0, 1 or 2, print no traceback, and print at most
-three lines on stderr.
+"""Fuzzing the command line: hypothesis draws arguments for every command and subcommand
+click knows (read from the click tree, so a new command is fuzzed too), from pools of likely
+words (games, tables, input names, fighters, hexes), hostile values (Unicode digits, 4,301
+digits, names of 300 and 5,000 characters, NUL, unknown tables, the hostile YAML corpus,
+hostile game folders, folders the system will not search) and arbitrary text. Every run must
+exit 0, 1 or 2, print no traceback, and print at most three lines on stderr.
 
 CI runs ``FUZZ_EXAMPLES`` examples (300, a few seconds); set ``WARPRESS_FUZZ_EXAMPLES``
 (e.g. 5000) for a longer run with fresh random draws:
@@ -36,7 +36,13 @@ HOSTILE = sorted((Path(__file__).parent / "fixtures" / "hostile").glob("*.yaml")
 NASTY = ["", " ", "0", "1", "6", "-1", "+3", "²", "٣", "９", "1_000", "1e3", "0x10", "nan",
          "inf", "9" * 19, "1" * 4301, "x" * 300, "yes", "no", "YES", "none", "null",
          ",", ",,", "=", "a=b=c", "--", "-", "--json", "\u202e", "🎲", "\n", "1,2,3",
+         "x" * 5000, "\x1b[2J", "nosuch",
          "\udcff"]  # a byte of argv that is not UTF-8, as Python decodes it
+#: A path the system refuses to search (longer than any path it takes: ENAMETOOLONG).
+UNSEARCHABLE = "deep/" * 900 + "x"
+#: Hostile game folders (tests/hostile_folders.py) each refused, or answered, in one line.
+FOLDERS = ("escaped-id", "negative-count", "zero-columns", "crt-column-zero",
+           "terminal-controls", "python-marker")
 #: Text as argv can hold it: anything but NUL (no command line can pass one).
 TEXT = st.text(st.characters(blacklist_characters="\0"), max_size=12)
 
@@ -62,10 +68,13 @@ def pools() -> dict[str, list[str]]:
         for table_name, table in ref_tables(builtin(name)).items():
             tables.add(table_name)
             inputs.update(i.name for i in table.inputs)
-    games = [*builtin_games(), "all", "nosuch", ".", "/", "/dev/null", str(HOSTILE[0])]
+    games = [*builtin_games(), "all", "nosuch", ".", "/", "/dev/null", str(HOSTILE[0]),
+             UNSEARCHABLE, *(f"hostile/{name}" for name in FOLDERS)]
     return {
         "game": games,
-        "table": sorted(tables),
+        "game_folder": games,
+        "folder": games,
+        "table": [*sorted(tables), "nosuch", "x" * 300, "crt", "combat"],
         "input": sorted(inputs),
         "value": ["1 infantry", "2 armor, 1 fighter", "1001 infantry", "٣ infantry",
                   "3 infantry x2", "4/2", "4/²", "3*", "2*", "N", "SE", "0712", "F,F",
@@ -93,9 +102,9 @@ def word(name: str, session: str):
     """A strategy for the value of parameter ``name``."""
     likely = pools().get(name, [])
     if name == "session_dir":
-        likely = [session, "fresh", "nosuch/deeper", "s" * 300, str(HOSTILE[0])]
+        likely = [session, "fresh", "nosuch/deeper", "s" * 300, str(HOSTILE[0]), UNSEARCHABLE]
     if name == "out_dir":
-        likely = ["out", "/dev/null", str(HOSTILE[0]), "o" * 300]
+        likely = ["out", "/dev/null", str(HOSTILE[0]), "o" * 300, UNSEARCHABLE]
     return st.one_of(st.sampled_from(likely or NASTY), st.sampled_from(NASTY),
                      TEXT)
 
@@ -134,8 +143,11 @@ def fuzz_place(tmp_path_factory):
     """A folder to run in, holding a live referee session; the slow work stubbed."""
     import warpress.cli as cli
     import warpress.components.kit as kit
+    from hostile_folders import FOLDERS as BUILDERS
 
     place = tmp_path_factory.mktemp("fuzz")
+    for name in FOLDERS:
+        BUILDERS[name](place / "hostile")
     with pytest.MonkeyPatch.context() as patch:
         patch.chdir(place)
         patch.delenv("WARPRESS_SESSION", raising=False)

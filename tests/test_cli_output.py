@@ -441,3 +441,32 @@ def test_help_has_examples_and_exit_codes(name):
 def test_help_examples_run_as_written(words):
     result = CliRunner().invoke(main, words)
     assert result.exit_code == 0, result.output
+
+
+def test_an_unknown_table_is_one_short_message_naming_where_the_rest_are():
+    out = CliRunner().invoke(main, ["lookup", "midway", "nosuch"], env={"COLUMNS": "80"})
+    assert out.exit_code == 2
+    assert out.output == ("warpress: unknown table 'nosuch' for midway (tables: aa-dice, "
+                          "aa-hit,\n    anti-aircraft, attack-modifier, base-attack and 13 "
+                          "more: warpress tables\n    midway)\n")
+
+
+def test_a_long_value_is_quoted_short_with_its_length():
+    out = CliRunner().invoke(main, ["lookup", "midway", "landing", "invasion=" + "x" * 500],
+                             env={"COLUMNS": "80"})
+    assert out.exit_code == 2 and len(out.output.splitlines()) <= 2
+    assert "'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx'... (500 characters)" in out.output.replace(
+        "\n    ", " ")
+
+
+def test_data_problems_are_capped_at_fifty_lines_but_in_verify_data(tiny_game):
+    (tiny_game / "zz.yaml").write_text("markers:\n" + "".join(
+        f"  - {{id: m{i}, count: 1, bogus: {i}, source: assumed, note: x}}\n"
+        for i in range(60)), encoding="utf-8")
+    out = CliRunner().invoke(main, ["build", str(tiny_game), "--out", str(tiny_game.parent)])
+    assert out.exit_code == 2
+    lines = out.stderr.splitlines()
+    assert len(lines) == 51 and all("unknown key 'bogus'" in line for line in lines[:50])
+    assert lines[50] == f"and 10 more (warpress verify {tiny_game} --data lists them all)"
+    full = CliRunner().invoke(main, ["verify", str(tiny_game), "--data"])
+    assert len([x for x in full.stderr.splitlines() if "unknown key 'bogus'" in x]) == 60

@@ -21,7 +21,6 @@ from ..engine.hexgrid import HexGrid
 from ..engine.loader import game_dir, load_game_collecting
 from ..engine.model import (
     SECTIONS,
-    Card,
     Constant,
     Display,
     Erratum,
@@ -33,9 +32,8 @@ from ..engine.model import (
     Record,
     Table,
     TableRow,
-    Track,
 )
-from ..engine.tables import matches, norm, parse_condition
+from ..engine.tables import cover, matches, norm, parse_condition
 from ..engine.terrain import grid_of, path_hexes
 from .forms import FORM_CHECKS
 from .play import check_play
@@ -370,27 +368,31 @@ def _domain(key) -> list:
 
 
 def _coverage(table: Table, parsed, path: str) -> Iterator[Problem]:
-    domains = [_domain(k) for k in table.keys]
+    """Every point of the keys' domains is matched by exactly one row: gaps and overlaps.
+    The rows are indexed by the points they cover (``engine.tables.cover``), so the work is
+    bounded by the points and the rows' own size, never points times rows."""
+    domains = {k.id: _domain(k) for k in table.keys}
     size = 1
-    for d in domains:
+    for d in domains.values():
         size *= len(d)
     if size > MAX_COVERAGE_POINTS:
         yield _problem(table, path, f"{size} key combinations: too many to check coverage")
         return
-    gaps, overlaps = [], []
-    for point in itertools.product(*domains):
-        inputs = dict(zip(table.key_ids, point, strict=True))
-        hits = [i for i, _row, conds in parsed if matches(conds, inputs)]
-        if not hits:
-            gaps.append(inputs)
-        elif len(hits) > 1:
-            overlaps.append((inputs, hits))
+    found = cover(table, domains, most=size + MAX_COVERAGE_POINTS)
+    if found is None:
+        yield _problem(table, f"{path}.rows", f"overlap: the rows match more than "
+                       f"{size + MAX_COVERAGE_POINTS:,} key combinations of {size:,} (rows "
+                       f"overlap)")
+        return
+    gaps = [p for p in range(size) if not found.count[p]]
     if gaps:
-        shown = "; ".join(_fmt(g) for g in gaps[:4])
+        shown = "; ".join(_fmt(found.values(g)) for g in gaps[:4])
         more = f" and {len(gaps) - 4} more" if len(gaps) > 4 else ""
         yield _problem(table, f"{path}.rows", f"gap: no row for {shown}{more}")
+    overlaps = [p for p in range(size) if found.count[p] > 1]
     if overlaps:
-        inputs, hits = overlaps[0]
+        inputs = found.values(overlaps[0])
+        hits = [i for i, _row, conds in parsed if matches(conds, inputs)]
         more = f" ({len(overlaps)} combinations overlap)" if len(overlaps) > 1 else ""
         rows = " and ".join(f"rows[{h}]" for h in hits)
         line_row = parsed[hits[1]][1]
@@ -415,18 +417,6 @@ def check_decks(game: Game) -> Iterator[Problem]:
             yield _problem(deck, f"decks[{deck.id}].count",
                            f"manifest says {deck.count} cards, the cards listed add up to "
                            f"{per_deck[deck.id]}")
-
-
-def check_counts(game: Game) -> Iterator[Problem]:
-    for section, record in records(game):
-        count = getattr(record, "count", None)
-        if isinstance(record, Card | Track) or count is None:
-            continue
-        if count < 0:
-            yield _problem(record, f"{section}[{record.id}].count", f"count {count} is negative")
-    for card in game.cards:
-        if card.count < 1:
-            yield _problem(card, f"cards[{card.id}].count", "a card needs count >= 1")
 
 
 def check_tracks(game: Game) -> Iterator[Problem]:
@@ -688,24 +678,36 @@ def check_steps(game: Game) -> Iterator[Problem]:
                                f"step{'s' if most > 1 else ''} (allowed: 1-{most})")
 
 
-CHECKS: tuple[Callable[[Game], Iterator[Problem]], ...] = (
+#: The checks every command runs when it loads a game (``engine.loader.load_game``): a
+#: command never meets a record they refuse.
+STRUCTURAL: tuple[Callable[[Game], Iterator[Problem]], ...] = (
     check_game_info,
     check_ids,
-    check_provenance,
     check_references,
     check_steps,
     check_tables,
     check_decks,
-    check_counts,
     check_tracks,
     check_maps,
     check_displays,
-    check_errata,
-    check_game_code,
-    check_referee_scenarios,
     check_style,
     *FORM_CHECKS,
     check_play,
+)
+
+#: Every data check ``verify --data`` runs: the structural ones, provenance, errata, the
+#: folder's Python (compiled, or imported when trusted) and the declared checks.
+CHECKS: tuple[Callable[[Game], Iterator[Problem]], ...] = (
+    *STRUCTURAL,
+    check_provenance,
+    check_errata,
+    check_game_code,
+    check_referee_scenarios,
     check_declared,
 )
+
+
+def structural_problems(game: Game) -> list[Problem]:
+    """The problems of the structural checks (``STRUCTURAL``), sorted."""
+    return sorted({problem for check in STRUCTURAL for problem in check(game)})
 

@@ -248,3 +248,24 @@ def test_no_counter_or_card_sheet_is_nearly_empty(game_id):
     for part, counts in by_part.items():
         if len(counts) > 1:
             assert counts[-1] >= 0.1 * counts[0], (part, counts)
+
+
+def test_the_page_limit_is_about_ten_times_the_largest_shipped_kit(player_kits):
+    from warpress.engine.limits import KIT_PAGES
+
+    most = max(len(pages) for (game, _paper), (_g, pages) in player_kits.items()
+               if game != "starter")
+    assert 10 * most <= KIT_PAGES <= 20 * most
+
+
+def test_a_kit_past_the_page_limit_is_refused_before_a_page_is_drawn(tmp_path, monkeypatch):
+    from warpress.components import kit
+
+    monkeypatch.setattr(kit, "KIT_PAGES", 5)
+    monkeypatch.setattr(kit, "_finish", lambda *args: pytest.fail("pages were drawn"))
+    out = CliRunner().invoke(main, ["build", "midway", "--out", str(tmp_path)])
+    assert out.exit_code == 2
+    assert out.output.splitlines()[-1] == ("warpress: midway: the kit lays out as 17 pages: at "
+                                           "most 5 (limits in docs/data-format.md); nothing "
+                                           "was drawn")
+    assert list(tmp_path.iterdir()) == []

@@ -51,7 +51,20 @@ def _shipped_maxima() -> dict[str, int]:
             keep(key, max(f[key] for f in figures))
         for figure, _item, _path, value in limits.figures(load_game(name)):
             keep(figure, value)
+    for figure, _item, _path, value in limits.figures(_starter()):  # shipped for `new`
+        keep(figure, value)
     return most
+
+
+def _starter():
+    """The starting game `warpress new` writes (the only shipped game with a CRT form)."""
+    import tempfile
+
+    from warpress.starter.new import new_game
+
+    with tempfile.TemporaryDirectory() as tmp:
+        new_game(str(Path(tmp) / "start"))
+        return load_game(str(Path(tmp) / "start"))
 
 
 def test_every_limit_is_at_least_ten_times_the_shipped_maximum():
@@ -90,6 +103,28 @@ def test_the_shipped_games_are_within_every_limit():
      "source: assumed, note: x}\n", "hex_maps[long].hex_size_mm: 8,002 mm across"),
     ("tracks:\n  - {id: t, values: [" + ", ".join(map(str, range(1501))) + "], "
      "source: assumed, note: x}\n", "tracks[t].values: 1,501 boxes on one track"),
+    ("markers:\n" + "".join(f"  - {{id: m{i}, count: 1400, source: assumed, note: x}}\n"
+                            for i in range(60))
+     + "  - {id: neg, count: -84000, source: assumed, note: x}\n",
+     "markers[neg].count: count -84,000: a count is 1 or more (leave it out for one)"),
+    ("markers:\n  - {id: none, count: 0, source: assumed, note: x}\n",
+     "markers[none].count: count 0: a count is 1 or more"),
+    ("markers:\n" + "".join(f"  - {{id: m{i}, source: assumed, note: x}}\n"
+                            for i in range(7001)),
+     "units: 7,005 counters in the game (unit and marker counts): at most 7,000"),
+    ("hex_maps:\n" + "".join(f"  - {{id: m{i}, columns: {{count: 70}}, rows: {{count: 70}}, "
+                             f"source: assumed, note: x}}\n" for i in range(5)),
+     "hex_maps: 24,520 hexes on all the maps: at most 5,000"),
+    ("tracks:\n" + "".join(f"  - {{id: t{i}, values: [" + ", ".join(map(str, range(1000)))
+                           + "], source: assumed, note: x}\n" for i in range(2)),
+     "tracks: 2,004 boxes on all the tracks: at most 1,700"),
+    ("displays:\n  - {id: d, source: assumed, note: x, boxes: ["
+     + ", ".join(f"{{id: b{i}}}" for i in range(501)) + "]}\n",
+     "displays: 501 boxes on all the displays: at most 500"),
+    ("tables:\n  - {id: big, dice: none, source: assumed, note: x, results: [v], keys: "
+     "[{id: n, kind: int, min: 1, max: 1900}], rows: ["
+     + ", ".join(f"{{n: {i}, v: 1}}" for i in range(1, 1901)) + "]}\n",
+     "tables: 1,904 rows of all the tables (a CRT: one per cell): at most 1,800"),
 ])
 def test_a_figure_past_its_limit_is_refused_at_load_time(tiny_game, record, needle):
     (tiny_game / "zz.yaml").write_text(record, encoding="utf-8")
@@ -102,3 +137,15 @@ def test_a_figure_at_its_limit_is_taken(tiny_game):
     (tiny_game / "zz.yaml").write_text(
         "markers:\n  - {id: flood, count: 1400, source: assumed, note: x}\n", encoding="utf-8")
     assert load_game(str(tiny_game)).get("markers", "flood").count == 1400
+
+
+def test_a_crt_of_more_columns_than_a_page_holds_is_refused(corps_game):
+    from data_edits import edit
+
+    columns = [f"{i + 1}-1" for i in range(71)]
+    edit(corps_game, 'columns: ["1-1", "2-1", "3-1", "4-1", "5-1", "6-1"]',
+         f"columns: {columns}".replace("'", '"'), "combat.yaml")
+    with pytest.raises(DataError) as caught:
+        load_game(str(corps_game))
+    assert any("tables[crt].crt.columns: 71 columns of a combat results table: at most 70"
+               in str(p) for p in caught.value.problems), caught.value

@@ -123,3 +123,49 @@ def test_a_shipped_game_says_its_own_folder_name_as_its_id():
     for name in builtin_games():
         info = yaml.safe_load((GAMES_DIR / name / "game.yaml").read_text(encoding="utf-8"))
         assert info["game"]["id"] == name
+
+
+@pytest.mark.parametrize("what", [["a", "list"], {"not": "a game"}, 42])
+def test_a_cache_file_holding_something_else_is_not_a_game(tiny_game, tmp_path, monkeypatch,
+                                                             what):
+    from warpress.engine import loader
+
+    monkeypatch.setenv("WARPRESS_CACHE", str(tmp_path / "cache"))
+    game = load_cached(str(tiny_game))
+    (cached,) = (tmp_path / "cache").glob("*.pickle")
+    cached.write_bytes(pickle.dumps(what))
+    monkeypatch.setattr(loader, "_LOADED", {})
+    assert load_cached(str(tiny_game)) == game
+
+
+def test_the_cache_folder_is_private_and_one_others_may_write_is_not_used(
+        tiny_game, tmp_path, monkeypatch):
+    import stat
+
+    from warpress.engine import loader
+    from warpress.engine.notes import drain
+
+    monkeypatch.setenv("WARPRESS_CACHE", str(tmp_path / "cache"))
+    game = load_cached(str(tiny_game))
+    assert stat.S_IMODE((tmp_path / "cache").stat().st_mode) == 0o700
+    (cached,) = (tmp_path / "cache").glob("*.pickle")
+    assert stat.S_IMODE(cached.stat().st_mode) == 0o600
+    (tmp_path / "cache").chmod(0o777)
+    cached.write_bytes(pickle.dumps("planted by another user"))
+    monkeypatch.setattr(loader, "_LOADED", {})
+    drain()
+    assert load_cached(str(tiny_game)) == game
+    assert drain() == [f"the cache is not used: {tmp_path / 'cache'}: writable by others "
+                       f"(mode 777); make it private (chmod 700) or remove it"]
+
+
+def test_a_map_without_columns_is_refused_at_load(tiny_game):
+    from data_edits import edit
+
+    edit(tiny_game, "columns: {count: 5, labels: letters}", "columns: {count: 0, labels: "
+         "letters}")
+    with pytest.raises(DataError) as info:
+        load_game(str(tiny_game))
+    assert [str(p) for p in info.value.problems] == [
+        f"{tiny_game.name}/game.yaml:48: hex_maps[field].columns.count: count 0: a map has 1 "
+        f"or more columns".replace(f"{tiny_game.name}/", f"{tiny_game}/")]

@@ -537,3 +537,26 @@ def test_the_referee_imports_where_there_is_no_fcntl():
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           timeout=120)
     assert (done.returncode, done.stdout, done.stderr) == (0, "0\n", "")
+
+
+@pytest.mark.parametrize("command", EVERY_COMMAND, ids=" ".join)
+def test_a_session_folder_the_system_will_not_search_is_one_line(command, tmp_path,
+                                                                  monkeypatch):
+    """A --session path the system refuses to look into (too long to search: ENAMETOOLONG;
+    as a user without the right to search a parent folder would meet EACCES)."""
+    monkeypatch.chdir(tmp_path)
+    deep = "deep/" * 900 + "session"
+    out = run(*command, "--session", deep)
+    assert out.exit_code == 2 and "Traceback" not in out.output, out.output
+    assert len(out.output.splitlines()) == 1 and "File name too long" in out.output
+
+
+def test_a_session_folder_without_search_permission_is_one_line(tmp_path, monkeypatch):
+    def refuse(self, *args, **kwargs):
+        raise PermissionError(13, "Permission denied", str(self))
+
+    monkeypatch.setattr(Path, "is_symlink", refuse)
+    out = run("status", "--session", tmp_path / "locked" / "session")
+    assert (out.exit_code, out.output) == (
+        2, f"warpress: --session '{tmp_path / 'locked' / 'session'}' cannot be read: "
+           f"Permission denied\n")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from warpress.components.style import check_style, look_of, side_colour
 from warpress.engine.errors import BadInput, DataError
-from warpress.engine.loader import load_game
+from warpress.engine.loader import load_game, load_game_collecting
 from warpress.engine.model import GameStyle
 from warpress.engine.schema import game_file_schema
 from warpress.verify.data import check_folder
@@ -77,9 +77,14 @@ def test_style_may_appear_once(tiny_game):
                                           r"unknown \(known: blocks, .*, or none\)"),
 ])
 def test_style_values_the_game_cannot_use_are_data_problems(tiny_game, old, new, message):
-    game = _with(tiny_game, STYLE.replace(old, new))
+    """check_style refuses them; every command meets them when it loads the game, as
+    verify --data does."""
+    (tiny_game / "style.yaml").write_text(STYLE.replace(old, new), encoding="utf-8")
+    game, _problems = load_game_collecting(tiny_game, str(tiny_game))
     with pytest.raises(BadInput, match=message):
         check_style(game)
+    with pytest.raises(DataError, match=message):
+        load_game(str(tiny_game))
     report = check_folder(str(tiny_game))
     assert any("style" in p.path for p in report.problems)
 

@@ -152,3 +152,24 @@ def test_new_refuses_a_folder_it_cannot_read(tmp_path, monkeypatch):
     assert "cannot be read: Permission denied" in line and "bfm" in line
     monkeypatch.undo()
     assert listing(tmp_path) == ["bfm"]
+
+
+@pytest.mark.parametrize("under", ["afile/x", "afile/deeper/x"])
+def test_new_under_a_file_is_one_line(tmp_path, monkeypatch, under):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "afile").write_text("not a folder", encoding="utf-8")
+    out = CliRunner().invoke(main, ["new", under])
+    assert out.exit_code == 2 and "Traceback" not in out.output
+    assert out.output.startswith(f"warpress: game folder '{under}': ")
+    assert len(out.output.splitlines()) == 1
+
+
+def test_new_under_a_parent_that_cannot_be_made_is_one_line(tmp_path, monkeypatch):
+    def refuse(self, *args, **kwargs):
+        raise PermissionError(13, "Permission denied", str(self))
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(Path, "mkdir", refuse)
+    out = CliRunner().invoke(main, ["new", "locked/sub/x"])
+    assert (out.exit_code, out.output) == (2, "warpress: game folder 'locked/sub/x': cannot "
+                                              "make 'locked/sub': Permission denied\n")

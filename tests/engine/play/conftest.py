@@ -44,7 +44,7 @@ hex_maps:
       - {id: fen, kind: terrain, terrain: swamp, hexes: ["0206"], rule: "2.2"}
       - {id: town, name: Town, kind: city, hexes: ["0603"], rule: "2.3"}
       - {id: keep, name: Keep, kind: fort, hexes: ["0702"], rule: "2.3"}
-      - {id: creek, kind: river, hexsides: ["0301/0401", "0302/0401", "0302/0402"], rule: "2.4"}
+      - {id: creek, kind: river, hexsides: ["0301/0401", "0301/0402", "0302/0402"], rule: "2.4"}
       - {id: track, kind: road, path: ["0101", "0201", "0301", "0401", "0501"], rule: "2.5"}
       - {id: line, kind: railway, path: ["0105", "0205", "0305", "0405", "0505", "0605"],
          rule: "2.6"}

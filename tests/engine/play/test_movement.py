@@ -32,6 +32,7 @@ def test_costs_from_the_terrain_chart(mini):
 
 def test_a_road_costs_its_own_mp_along_it(mini_dir):
     edit(mini_dir, 'terrain: clear\n', 'terrain: forest\n', "map.yaml")  # every hex forest
+    edit(mini_dir, '  - {id: clear, movement: 1, rule: "6.1"}\n', "", "map.yaml")
     game = load_game(str(mini_dir))
     p = place(start(game), b1="0101", b2="0606", b3="0605")
     found = ends(game, p, "b1")
