@@ -111,8 +111,13 @@ def freeze_at_start(run: Run) -> None:
         for pid in frozen:
             run.flag(pid, "complete")
         if frozen:
-            run.say(f"{point_name(run.game, point)}: {_names(run, frozen)} do not move",
+            run.say(f"{point_name(run.game, point)}: {_names(run, frozen)} "
+                    f"{_verb(frozen, 'stays', 'stay')}",
                     *_freeze_rules(run, point, stack, frozen))
+
+
+def _verb(ids, one: str, many: str) -> str:
+    return one if len(ids) == 1 else many
 
 
 def _freeze_rules(run: Run, point: str, stack: od.Stack, frozen) -> tuple[str, ...]:
@@ -142,7 +147,8 @@ def determine_at(run: Run, point: str, dice: Dice, recon: bool = False) -> od.Mo
         run.data["jp_supply"] = int(run.data.get("jp_supply", 0)) + move.supply_markers
         why = "" if move.order == "standby" else f" ({move.reason}: Standby)"
         run.say(f"{point_name(run.game, point)}: die {move.roll}, {order}{why}: {_names(run, ids)} "
-                f"stay; +{move.supply_markers} Japanese supply marker", *move.rules,
+                f"{_verb(ids, 'stays', 'stay')}; +{move.supply_markers} Japanese supply marker",
+                *move.rules,
                 roll=move.roll, order=move.order, executed="standby", point=point)
         return move
     _execute(run, point, move, mark)

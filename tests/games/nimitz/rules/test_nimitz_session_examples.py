@@ -94,6 +94,7 @@ def test_pe_turn_1_japanese_movement_freezes_the_single_units(game):
     assert {text.split(":")[0] for text in frozen} == {"Okinawa", "Iwo Jima",
                                                        "Mariana Islands", "Gilbert Islands",
                                                        "Wake Island"}
+    assert all(text.endswith(" stays") for text in frozen), frozen
 
 
 def test_t30_ground_units_with_us_units_stay_ships_are_determined(game):
