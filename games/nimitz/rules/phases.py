@@ -134,6 +134,23 @@ def final_count(run: Run) -> tuple[int, str]:
 
 WINS = ("as-historical", "better-than-historical")
 
+#: what an agent's score weighs (not rules: how a looking-ahead agent reads a position): an
+#: objective counted for the level, Japanese units standing in the Hawaiian Islands, a step
+#: of strength on the map
+AIMS = {"objective": 10.0, "hawaii": 40.0, "step": 1.0}
+
+
+def us_score(run: Run) -> float:
+    """How good the position is for the US before the end: the objectives the level would
+    count now (4.0, 12.3), Japanese units in the Hawaiian Islands against it (11.5.2), and
+    each side's steps on the map (a damaged unit one, a full one two)."""
+    total = AIMS["objective"] * final_count(run)[0]
+    if run.at("hawaiian-islands", JAPAN):
+        total -= AIMS["hawaii"]
+    for side, sign in ((US, 1.0), (JAPAN, -1.0)):
+        total += sign * AIMS["step"] * sum(p.step for p in run.of(side))
+    return total
+
 
 def campaign_verdict(run: Run, total: int, why: str) -> Verdict:
     """4.0: the victory level of the objectives held at the campaign's end."""

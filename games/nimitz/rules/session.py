@@ -556,6 +556,12 @@ class NimitzRules:
             raise BadInput(f"side {quote(side)} is not one of us, japan")
         return view(game, position, awaiting(position))
 
+    def score(self, game: Game, position: Position, side: str) -> float:
+        """What the looking-ahead agents maximise (engine/agents.py): the US score of
+        phases.us_score, its negative for Japan."""
+        us = ph.us_score(Run(game, position))
+        return us if side == US else -us
+
     def referee_view(self, game: Game, position: Position) -> dict[str, Any]:
         return self.player_view(game, position)
 

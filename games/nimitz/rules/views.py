@@ -98,7 +98,7 @@ def battle_view(run: Run) -> list[dict[str, Any]]:
                          "japan": [_label(run, run.pieces[p]) for p in japan]})
     rows.append({"id": "battle", "point": point_name(run.game, b["point"]),
                  "round": b["round"], "rounds left": b["marker"],
-                 "airfields": f"US {b['capacity'][US]}, Japan {b['capacity'][JAPAN]}",
+                 "airfield capacity": f"US {b['capacity'][US]}, Japan {b['capacity'][JAPAN]}",
                  "US markers": [m + (" (used)" if m in b["used"] else "")
                                 for m in b["bought"]],
                  "Japanese markers": list(b["jp"]), "BPP": b["bpp"]})

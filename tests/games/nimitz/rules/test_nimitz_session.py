@@ -21,6 +21,7 @@ from nz_session import (
 from warpress.engine.dice import SeededDice, derived_seed
 from warpress.engine.errors import BadInput
 from warpress.games.nimitz.rules import session as ses
+from warpress.games.nimitz.rules.phases import AIMS
 from warpress.games.nimitz.rules.positions import Run
 
 #: (scenario, seed) played by the random agent: each ends in a verdict
@@ -160,6 +161,20 @@ def _at_movement(game, seed=1):
     position, _ = apply(game, new(game, seed=seed), ("done", {}), ("done", {}))
     assert position.due.kind == "move"
     return position
+
+
+def test_the_agents_score_counts_objectives_and_hawaii(game):
+    """What greedy and MCTS maximise (rules.score): an objective given up costs the US what
+    it counts for the level (4.1: Alaska's only ground unit leaves it), Japan gains as much;
+    a Japanese unit in the Hawaiian Islands weighs against the US (11.5.2; a ship: no point
+    changes hands)."""
+    position = _at_movement(game)
+    before = RULES.score(game, position, "us")
+    assert RULES.score(game, position, "japan") == -before
+    left, _ = apply(game, position, ("move", {"unit": "us-battalion#8", "point": "australia"}))
+    assert RULES.score(game, left, "us") == before - AIMS["objective"]
+    landed = arrange(game, position, {"jp-desron-1": ("point", "hawaiian-islands")})
+    assert RULES.score(game, landed, "us") == before - AIMS["hawaii"]
 
 
 def test_a_us_unit_moves_once_a_turn_8_1(game):
