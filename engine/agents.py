@@ -97,16 +97,6 @@ def random_answer(decision: Decision, rng: random.Random) -> Action:
     raise Stalled(f"no legal answer to {decision.prompt!r}")
 
 
-def side_score(game: Game, rules: Referee, position: Position, side: str) -> float:
-    """How good ``position`` is for ``side``: the rules' own ``score(game, position, side)``
-    where they give one (an optional hook: a game whose aims the data cannot tell, such as
-    objectives on a point map), else engine/evaluate.py's; a finished game by its verdict."""
-    own = getattr(rules, "score", None)
-    if own is None or position.verdict is not None:
-        return score(game, position, side)
-    return float(own(game, position, side))
-
-
 def candidates(decision: Decision, rng: random.Random, limit: int) -> list[Action]:
     """The answers a looking-ahead agent weighs: all of them, or ``limit`` drawn at random
     (every option keeps one answer, so that ``end`` or ``pass`` is always weighed)."""
@@ -152,7 +142,7 @@ class GreedyAgent:
 
         def after(dice) -> float:
             moved = rules.apply(game, position, action.name, dict(action.args), dice).state
-            return round(side_score(game, rules, moved, side), 9)
+            return round(score(game, moved, side), 9)
 
         try:
             return float(expected(distribution(after, max_rolls=8,
@@ -387,7 +377,7 @@ class MctsAgent:
         verdict = position.verdict
         if verdict is not None:
             return 0.5 if verdict.winner is None else float(verdict.winner == seen.side)
-        return logistic(side_score(seen.game, seen.rules, position, seen.side) / self.scale)
+        return logistic(score(seen.game, position, seen.side) / self.scale)
 
 
 def _try(rules: Referee, game: Game, position: Position, action: Action,
