@@ -193,9 +193,9 @@ def text(report: Mapping[str, Any]) -> str:
         who = f"{r['result']} for {r['winner']}" if r["winner"] else r["result"]
         lines.append(f"  {who} by {r['condition']}: {r['count']} ({100 * r['rate']:.1f} %)")
     steps, turns = report["length"]["steps"], report["length"]["turns"]
-    lines += ["", f"length: {steps['mean']} steps on average (median {steps['median']}, 95th "
-                  f"percentile {steps['p95']}); turns: median {turns['median']}, 95th "
-                  f"percentile {turns['p95']}"]
+    lines += ["", f"length: {steps['mean']:.1f} steps on average (median "
+                  f"{steps['median']:g}, 95th percentile {steps['p95']:g}); turns: median "
+                  f"{turns['median']:g}, 95th percentile {turns['p95']:g}"]
     stopped = report["stopped"]
     lines.append("stopped early: " + (", ".join(f"{k} {v}" for k, v in stopped.items())
                                       if stopped else "none (no step cap, stall or error)"))

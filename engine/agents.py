@@ -40,7 +40,8 @@ class Stalled(Exception):
 
 class Seen:
     """What an agent of ``side`` may know when it decides: the ``decision`` due (its legal
-    answers, as the rules list them to a person), the side's ``view`` (``player_view``) and,
+    answers, as the rules list them to a person), the side's ``view`` (the rules'
+    ``agent_view`` where they give one, else ``player_view``) and,
     through :meth:`sample`, a position to search: the position itself in a game that hides
     nothing, else one drawn to agree with the view (``rules.determinise``)."""
 
@@ -50,7 +51,8 @@ class Seen:
         self.hidden = bool(getattr(rules, "hidden", False))
         self._position = None if self.hidden else position
         if self.hidden:
-            self.view = rules.player_view(game, position, self.side)
+            agent_view = getattr(rules, "agent_view", None) or rules.player_view
+            self.view = agent_view(game, position, self.side)
 
     @cached_property
     def view(self) -> dict[str, Any]:  # a game that hides nothing: the view when asked
@@ -85,6 +87,16 @@ class RandomAgent:
 
     def choose(self, seen: Seen, rng: random.Random) -> Action:
         return random_answer(seen.decision, rng)
+
+
+def position_score(rules: Referee, game: Game, position: Position, side: str) -> float:
+    """``side``'s score of ``position``: a finished game's verdict, else the rules' own
+    ``score`` where they give one (a game whose data the scorer cannot read: cards, a
+    base's damage), else the score read from the data (engine/evaluate.py)."""
+    own = getattr(rules, "score", None)
+    if own is not None and position.verdict is None:
+        return float(own(game, position, side))
+    return score(game, position, side)
 
 
 def random_answer(decision: Decision, rng: random.Random) -> Action:
@@ -142,7 +154,7 @@ class GreedyAgent:
 
         def after(dice) -> float:
             moved = rules.apply(game, position, action.name, dict(action.args), dice).state
-            return round(score(game, moved, side), 9)
+            return round(position_score(rules, game, moved, side), 9)
 
         try:
             return float(expected(distribution(after, max_rolls=8,
@@ -377,7 +389,8 @@ class MctsAgent:
         verdict = position.verdict
         if verdict is not None:
             return 0.5 if verdict.winner is None else float(verdict.winner == seen.side)
-        return logistic(score(seen.game, position, seen.side) / self.scale)
+        return logistic(position_score(seen.rules, seen.game, position, seen.side)
+                        / self.scale)
 
 
 def _try(rules: Referee, game: Game, position: Position, action: Action,

@@ -454,6 +454,16 @@ def _applies(effect: Effect, defenders: list[Fighter]) -> bool:
     return side is None or bool(defenders) and all(f.unit.side == side for f in defenders)
 
 
+def _multiply(t: Tally, f: Fighter, of: str, strength: Fraction, part: str,
+              times: tuple[Fraction, str, list[str]]) -> tuple[Fraction, str]:
+    """One multiplier of a fighter's strength: applied, shown in its part and tallied."""
+    by, why, rules = times
+    t.rules.extend(rules)
+    t.multipliers.append({"unit": f.label or f.unit.id, "of": of, "by": shown(by),
+                          "from": why, "rules": rules})
+    return strength * by, f"{part} x{shown(by)} ({why}{_bracket(rules)})"
+
+
 def tally_fighters(game: Game, table: Table, attackers: list[Fighter],
                    defenders: list[Fighter], target: str | None,
                    extra_shift: int = 0) -> tuple[Tally, str]:
@@ -483,20 +493,11 @@ def tally_fighters(game: Game, table: Table, attackers: list[Fighter],
         crossing.append(side_effects)
         part = f"{f.shown} {shown(strength)}"
         for by, why, rules in f.times:
-            strength *= by
-            part += f" x{shown(by)} ({why}{_bracket(list(rules))})"
-            t.rules.extend(rules)
-            t.multipliers.append({"unit": f.label or f.unit.id, "of": "attack",
-                                  "by": shown(by), "from": why, "rules": list(rules)})
+            strength, part = _multiply(t, f, "attack", strength, part, (by, why, list(rules)))
         for effect in side_effects:
             if effect.entry.attack is not None:
-                by = Fraction(str(effect.entry.attack))
-                strength *= by
-                part += f" x{shown(by)} ({effect.why}{_bracket(_rules_of(effect))})"
-                t.rules.extend(_rules_of(effect))
-                t.multipliers.append({"unit": f.label or f.unit.id, "of": "attack",
-                                      "by": shown(by), "from": effect.why,
-                                      "rules": _rules_of(effect)})
+                times = (Fraction(str(effect.entry.attack)), effect.why, _rules_of(effect))
+                strength, part = _multiply(t, f, "attack", strength, part, times)
         t.attack += strength
         parts.append(part)
     t.lines.append(f"attack {shown(t.attack)}: {' + '.join(parts)}")
@@ -507,11 +508,7 @@ def tally_fighters(game: Game, table: Table, attackers: list[Fighter],
         strength = _strength(f, form.defence, "defender")
         part = f"{f.shown} {shown(strength)}"
         for by, why, rules in f.times:
-            strength *= by
-            part += f" x{shown(by)} ({why}{_bracket(list(rules))})"
-            t.rules.extend(rules)
-            t.multipliers.append({"unit": f.label or f.unit.id, "of": "defence",
-                                  "by": shown(by), "from": why, "rules": list(rules)})
+            strength, part = _multiply(t, f, "defence", strength, part, (by, why, list(rules)))
         t.defence += strength
         pieces.append(part)
     line = f"defence {shown(t.defence)}: " + " + ".join(pieces)

@@ -11,8 +11,9 @@ import hashlib
 import os
 import pickle
 import stat
+import sys
 from dataclasses import replace
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 from . import limits
@@ -61,6 +62,15 @@ def entry_point_problems() -> dict[str, str]:
 
 
 def _entry_games() -> tuple[list[EntryGame], dict[str, str]]:
+    found, problems = _entry_games_on(tuple(sys.path))
+    return list(found), dict(problems)
+
+
+@lru_cache(maxsize=8)
+def _entry_games_on(path: tuple[str, ...]) -> tuple[list[EntryGame], dict[str, str]]:
+    """The entry-point games of the distributions on ``path`` (``sys.path``), scanned once
+    per process and path: reading every distribution's metadata costs a file per package
+    each time, and what is installed does not change under a command."""
     from importlib.metadata import entry_points
     from importlib.util import find_spec
 

@@ -83,8 +83,14 @@ class Referee(Protocol):
     commands: tuple[str, ...]
     #: whether a side's view hides part of the position (double-blind, hands); such rules
     #: may also give ``determinise(game, view, side, rng) -> Position``: a position drawn at
-    #: random that agrees with ``view`` (``player_view`` of ``side``), which agents that look
-    #: ahead search instead of the position itself (engine/agents.py)
+    #: random that agrees with ``view``, which agents that look ahead search instead of the
+    #: position itself (engine/agents.py); ``view`` is ``agent_view(game, position, side)``
+    #: where the rules give one (what the side knows, in any form: the Midway card game's
+    #: is the position with what the side cannot see sorted and pooled), else
+    #: ``player_view`` of ``side``. Rules whose game the data-driven scorer cannot read
+    #: (engine/evaluate.py) may give ``score(game, position, side) -> float``: how good an
+    #: unfinished position is for ``side``, zero-sum between the sides, on the scale of
+    #: evaluate's (a victory point weighs 4; a won game 1000)
     hidden: bool
     #: optional: how the text views print a field, by key (Nightfighter: facing -> "NW (5)")
     field_text: Mapping[str, Callable[[Any], str]]

@@ -46,6 +46,7 @@ discard piles are open to both players (8: cards are discarded onto the table).
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any
@@ -59,7 +60,7 @@ from warpress.engine.position import Position, Verdict, freeze, thaw
 from warpress.engine.referee import ScenarioInfo, Step
 
 from . import attack as atk
-from . import combat, moves
+from . import combat, information, moves
 from . import state as st
 from .choices import OPTIONS, prompt
 from .common import (
@@ -75,7 +76,7 @@ from .common import (
     stat,
 )
 from .moves import KINDS, Run, awaiting, parse, unanswered, untargeted
-from .positions import move_cards, pile, start
+from .positions import move_cards, pile, start, to_state
 from .views import referee_view, summary_of, view
 
 SCENARIO = "standard"
@@ -638,6 +639,25 @@ class MidwayCardsRules:
 
     def referee_view(self, game: Game, position: Position) -> dict[str, Any]:
         return referee_view(game, position, lambda p, s: awaiting_for(game, p, s))
+
+    def agent_view(self, game: Game, position: Position, side: str) -> Position:
+        """What ``side`` knows, as a position (information.py): what an agent of the side
+        searches from."""
+        return information.masked(game, position, side)
+
+    def determinise(self, game: Game, view: Position, side: str, rng: random.Random
+                    ) -> Position:
+        return information.determinise(game, view, side, rng)
+
+    def score(self, game: Game, position: Position, side: str) -> float:
+        """How the game stands for ``side`` before its end (what agents that look ahead
+        weigh): the lead in victory points as they stand (11), and, for the Japanese, the
+        Midway base's damage toward 大破, without which they cannot win (12-4)."""
+        state = to_state(game, position)
+        vp = st.score(state, game)
+        heavy = int(const(game, "base-heavy-damage"))
+        japan = 4.0 * (vp[JAPAN] - vp[US]) + 40.0 * min(state.base_damage, heavy) / heavy
+        return japan if side == JAPAN else -japan
 
     def summary(self, game: Game, position: Position) -> dict[str, Any] | None:
         return summary_of(position)
