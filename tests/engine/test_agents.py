@@ -20,7 +20,7 @@ from warpress.engine.agents import (
     parse_agents,
     play_session,
     playout,
-    side_score,
+    position_score,
 )
 from warpress.engine.decisions import Action, Decision, Option
 from warpress.engine.dice import GivenDice
@@ -142,10 +142,11 @@ def test_the_rules_own_score_is_what_greedy_maximises(starter):
     decision = rules.decision(starter, position)
     chosen = GreedyAgent().choose(Seen(starter, rules, position, decision), random.Random(3))
     assert chosen.name != "attack"
-    assert side_score(starter, rules, position, "north") == 100.0
-    assert side_score(starter, RULES, position, "north") == score(starter, position, "north")
+    assert position_score(rules, starter, position, "north") == 100.0
+    assert position_score(RULES, starter, position, "north") == score(starter, position,
+                                                                      "north")
     won = replace(position, verdict=Verdict("south", "held", "both cities", ("1",), "cities"))
-    assert side_score(starter, rules, won, "north") == score(starter, won, "north") < 0
+    assert position_score(rules, starter, won, "north") == score(starter, won, "north") < 0
 
 
 # --- MCTS -----------------------------------------------------------------------------------
