@@ -188,8 +188,8 @@ def friendly(fn):
             if problem is not None:
                 raise InputError(single_line(str(problem))) from None
             if isinstance(exc, OSError):  # a file or folder the system refuses: one line
-                where = exc.filename if exc.filename is not None else "a file"
-                raise InputError(single_line(f"cannot read or write {quote(str(where), 200)}: "
+                where = "" if exc.filename is None else f" {quote(str(exc.filename), 200)}"
+                raise InputError(single_line(f"cannot read or write{where}: "
                                              f"{exc.strerror or exc}")) from None
             raise
         finally:
@@ -984,14 +984,16 @@ def _agents_json(made) -> list[dict]:
                "own agents play need none. Repeatable.")
 @_session_option
 @_json_option
+@_game_folder_option
 @friendly
-def play_finish(agent_specs, session_dir: str | None, as_json: bool) -> None:
+def play_finish(agent_specs, session_dir: str | None, as_json: bool,
+                game_folder: str | None) -> None:
     """Play the session to its end with agents, every side's decisions logged as its
     agent's commands."""
     from .engine import session
     from .engine.agents import parse_agents, play_session
 
-    with session.open(_session_path(session_dir)) as s:
+    with session.open(_session_path(session_dir), game=game_folder) as s:
         sides = [x.id for x in s.game.info.sides]
         agents = {**s.agents, **parse_agents(agent_specs, sides)}
         due = s.decision()

@@ -23,6 +23,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..engine import limits
 from ..engine.agents import make_agent, playout
 from ..engine.errors import BadInput
 from ..engine.evaluate import lead
@@ -30,6 +31,7 @@ from ..engine.loader import game_dir, load_cached
 from ..engine.model import Game
 from ..engine.position import Position
 from ..engine.rulesets import rules_for
+from ..engine.trust import MOST_BYTES, source_files
 from ..verify.whole import broken
 from .vary import apply_edits, restrict
 
@@ -213,13 +215,18 @@ def _take(queue: Iterator, n: int) -> list:
 
 
 def fingerprint(game_ref: str) -> str:
-    """SHA-256 of the game folder's data and Python files (a changed game starts over)."""
+    """SHA-256 of the game folder's data and Python files (a changed game starts over): only
+    regular files, links not followed, their sizes bounded before one is read."""
     folder, _ = game_dir(game_ref)
+    files = source_files(folder, (".yaml", ".yml", ".py"))
+    most = limits.GAME_BYTES + MOST_BYTES
+    if sum(files.values()) > most:
+        raise BadInput(f"{folder}: {sum(files.values()):,} bytes of data and Python; a game "
+                       f"folder holds at most {most:,}")
     digest = hashlib.sha256()
-    for path in sorted(folder.rglob("*")):
-        if path.suffix in (".yaml", ".yml", ".py") and "__pycache__" not in path.parts:
-            digest.update(path.relative_to(folder).as_posix().encode())
-            digest.update(path.read_bytes())
+    for path in files:
+        digest.update(path.relative_to(folder).as_posix().encode())
+        digest.update(path.read_bytes())
     return digest.hexdigest()
 
 

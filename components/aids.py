@@ -24,7 +24,7 @@ from ..output import rules_text
 from ..verify.data import records, walk_values
 from .fonts import text_width, wrap
 from .formulas import formula_lines
-from .impose import fit_size
+from .impose import SpatialIndex, fit_size
 from .marks import DAGGER, dagger, rule_ref
 from .primitives import THIN, Group, Line, Polygon, Primitive, Rect, Style, Text
 
@@ -1001,9 +1001,16 @@ def flow(blocks, content: tuple[float, float, float, float]) -> list[tuple[Primi
     """Stack blocks down pages, narrow blocks side by side on a shelf while they fit the
     width; a heading moves to the next page with the block after it; a block taller than
     a page gets a page to itself."""
+    return [tuple(Group(b.items, dx=x, dy=y, id=b.id, cls=b.cls) for b, x, y in page)
+            for page in flow_placed(blocks, content)]
+
+
+def flow_placed(blocks, content: tuple[float, float, float, float]
+                ) -> list[list[tuple[Block, float, float]]]:
+    """``flow``, as (block, x, y) on each page: where each block went."""
     x, y0, w, h = content
     blocks = list(blocks)
-    pages: list[list[Primitive]] = [[]]
+    pages: list[list[tuple[Block, float, float]]] = [[]]
     y, shelf_x, shelf_h = y0, 0.0, 0.0
     for i, block in enumerate(blocks):
         bw = block.width if block.width is not None and block.width < w else w
@@ -1017,7 +1024,93 @@ def flow(blocks, content: tuple[float, float, float, float]) -> list[tuple[Primi
             if y > y0 and y + min(need, h) > y0 + h:
                 pages.append([])
                 y = y0
-        pages[-1].append(Group(block.items, dx=x + bx, dy=y, id=block.id, cls=block.cls))
+        pages[-1].append((block, x + bx, y))
         shelf_x = bx + bw
         shelf_h = max(shelf_h, block.height)
-    return [tuple(p) for p in pages if p]
+    return _balanced([p for p in pages if p], content)
+
+
+#: The least share of a page's area the last page of a flow covers, when the page before
+#: can spare blocks for it (no sheet for one table).
+TAIL = 0.4
+
+
+def _used(page: list[tuple[Block, float, float]], content) -> float:
+    """The share of the content area a flowed page's blocks cover (each as wide as it is
+    drawn: a list of short lines covers less of the page than a full-width table)."""
+    w = content[2]
+    return sum(min(_drawn_width(b), w) * b.height for b, _x, _y in page) / (w * content[3])
+
+
+def _drawn_width(block: Block) -> float:
+    """How far right of its origin a block's items reach (its width when it has none)."""
+    index = SpatialIndex(block.items)
+    rights = [box[2] for box in (index.box(item) for item in block.items) if box is not None]
+    return max(rights, default=block.width or 0.0)
+
+
+def _balanced(pages: list[list[tuple[Block, float, float]]], content
+              ) -> list[list[tuple[Block, float, float]]]:
+    """The flow with blocks moved from the end of the page before the last to the last
+    while the last uses under ``TAIL`` of its page, each move leaving the emptier of the
+    two pages fuller than before, and both still fit a page each (a heading moves with the
+    block after it)."""
+    while len(pages) > 1 and _used(pages[-1], content) < TAIL:
+        before, last = [b for b, _x, _y in pages[-2]], [b for b, _x, _y in pages[-1]]
+        take = 1
+        while take < len(before) and before[-take - 1].cls == "heading":
+            take += 1
+        if take >= len(before):
+            break
+        head = flow_placed_once(before[:-take], content)
+        tail = flow_placed_once(before[-take:] + last, content)
+        if head is None or tail is None or min(_used(head, content), _used(tail, content)) <= (
+                min(_used(pages[-2], content), _used(pages[-1], content))):
+            break
+        pages[-2:] = [head, tail]
+    if len(pages) > 1 and _used(pages[-1], content) < TAIL:
+        pages = _tail_in_gaps(pages, content)
+    return pages
+
+
+def _tail_in_gaps(pages, content):
+    """The last page's blocks (a heading with the block after it) put under the blocks of
+    earlier pages where they fit, when all of them fit: the last page goes."""
+    x, y0, _w, h = content
+    bottoms = [max(y + b.height for b, _x, y in page) for page in pages[:-1]]
+    moved = [list(p) for p in pages[:-1]]
+    units: list[list[Block]] = []
+    for block, _x, _y in pages[-1]:
+        if units and units[-1][-1].cls == "heading":
+            units[-1].append(block)
+        else:
+            units.append([block])
+    for unit in units:
+        need = sum(b.height for b in unit) + GAP * len(unit)
+        at = next((i for i, bottom in enumerate(bottoms) if bottom + need <= y0 + h), None)
+        if at is None:
+            return pages
+        for block in unit:
+            moved[at].append((block, x, bottoms[at] + GAP))
+            bottoms[at] += GAP + block.height
+    return moved
+
+
+def flow_placed_once(blocks, content) -> list[tuple[Block, float, float]] | None:
+    """``blocks`` flowed on one page, or None when they need more than one."""
+    x, y0, w, h = content
+    placed: list[tuple[Block, float, float]] = []
+    y, shelf_x, shelf_h = y0, 0.0, 0.0
+    for block in blocks:
+        bw = block.width if block.width is not None and block.width < w else w
+        if shelf_x > 0 and shelf_x + BESIDE + bw <= w:
+            bx = shelf_x + BESIDE
+        else:
+            y += shelf_h + (GAP if shelf_h else 0.0)
+            shelf_h, bx = 0.0, 0.0
+        if y + block.height > y0 + h + 1e-6:
+            return None
+        placed.append((block, x + bx, y))
+        shelf_x = bx + bw
+        shelf_h = max(shelf_h, block.height)
+    return placed

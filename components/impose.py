@@ -61,6 +61,9 @@ class Drawing:
     items: tuple[Primitive, ...]
     width: float
     height: float
+    seams_x: tuple[float, ...] = ()  # where the tiles meet (map mm), across and down
+    seams_y: tuple[float, ...] = ()
+    shown: tuple[float, float] = (0.0, 0.0)  # the most of the map one tile shows, each way
 
 
 @dataclass
@@ -223,7 +226,7 @@ def _sheet(batch, grid: Grid, duplex, back_offset) -> Sheet:
     backs: list[Primitive] = []
     used_cols = min(cols, len(batch))
     used_rows = math.ceil(len(batch) / cols)
-    mirror_cols = _mirrors_columns(page, duplex)
+    mirror_cols = mirrors_columns(page, duplex)
     for index, piece in enumerate(batch):
         row, col = divmod(index, cols)
         clip = _clip(col, row, used_cols, used_rows, w, h, grid.bleed_x, grid.bleed_y)
@@ -242,7 +245,7 @@ def _sheet(batch, grid: Grid, duplex, back_offset) -> Sheet:
                  grid.footer, grid.y0 + used_rows * h + grid.bleed_y)
 
 
-def _mirrors_columns(page: Paper, duplex: str) -> bool:
+def mirrors_columns(page: Paper, duplex: str) -> bool:
     """True when the back page mirrors left-right (long-edge flip of a portrait page)."""
     if duplex not in ("long", "short"):
         raise BadInput(f"unknown duplex {duplex!r} (allowed: long, short)")
@@ -308,7 +311,10 @@ class Tile:
     """One printed piece of a map: its window on the drawing and what it prints.
 
     ``x``, ``y``, ``w``, ``h`` are the window in map mm; ``overlap_x`` and ``overlap_y``
-    the real overlap with the neighbour to the right and below.
+    the real overlap with the neighbour to the right and below. ``seam_left`` and
+    ``seam_top`` (map mm) are where the tile is trimmed, on the neighbour's glue line;
+    ``seam_right`` and ``seam_bottom`` where the next tile's trimmed edge goes (its glue
+    line); each None at the map's edge.
     """
 
     label: str
@@ -322,6 +328,17 @@ class Tile:
     overlap_y: float = 0.0
     col: int = 0
     row: int = 0
+    seam_left: float | None = None
+    seam_top: float | None = None
+    seam_right: float | None = None
+    seam_bottom: float | None = None
+
+    def shown(self) -> tuple[float, float, float, float]:
+        """(x0, y0, x1, y1) of the map this tile shows once the tiles are glued."""
+        return (self.x if self.seam_left is None else self.seam_left,
+                self.y if self.seam_top is None else self.seam_top,
+                self.x + self.w if self.seam_right is None else self.seam_right,
+                self.y + self.h if self.seam_bottom is None else self.seam_bottom)
 
 
 @dataclass(frozen=True)
@@ -349,13 +366,15 @@ def tile_area(page: Paper) -> tuple[float, float]:
 
 
 def _span(length: float, room: float, overlap: float) -> tuple[int, float, float]:
-    """(pieces, piece length, real overlap) covering ``length`` with pieces of at most
-    ``room``, neighbours sharing at least ``overlap``: as few pieces as fit, all one size."""
+    """(pieces, piece length, their overlap when evenly spaced) covering ``length`` with
+    pieces of at most ``room``, neighbours sharing at least ``overlap``: as few pieces as
+    fit, each as long as the page holds (a tile uses its page). The plan's count; where
+    the tiles start and are trimmed is ``cut_axis``'s."""
     if length <= room:
         return 1, length, 0.0
     count = math.ceil((length - overlap) / (room - overlap))
-    size = (length + (count - 1) * overlap) / count
-    return count, size, overlap
+    step = (length - room) / (count - 1)
+    return count, room, room - step
 
 
 def _pages(width: float, height: float, paper: Paper) -> tuple[Paper, Paper]:
@@ -403,24 +422,30 @@ def with_legend(drawing: tuple[Primitive, ...], width: float, height: float, pap
     tile plan that keeps the legend whole on one tile (the first of the bottom row, above
     no other tile's strip): (items, height with the legend, plan). For each orientation
     the legend is laid out to that tile width; the plan with the fewest tiles wins."""
-    best = None
+    return min(_legend_layouts(drawing, width, height, paper, legend, overlap, name),
+               key=lambda laid: laid[2].count)
+
+
+def _legend_layouts(drawing, width: float, height: float, paper: Paper, legend: LegendLayout,
+                    overlap: float, name: str) -> list[tuple[tuple[Primitive, ...], float,
+                                                             TilePlan]]:
+    """``with_legend``'s layout for each orientation whose tiles show the legend whole."""
+    found = []
     for page in _pages(width, height, paper):
         aw, _ah = tile_area(page)
-        cols, tw, ox = _span(width, aw, overlap)
-        items, lh = legend(legend_room(cols, tw, ox, width))
+        cols, tw, _ox = _span(width, aw, overlap)
+        items, lh = legend(legend_room(cols, tw, overlap if cols > 1 else 0.0, width))
         total = height + lh + 2 * LEGEND_GAP
         plan = _plan_on(page, width, total, overlap)
-        if lh + 2 * LEGEND_GAP > plan.h - plan.overlap_y:
+        if lh + 2 * LEGEND_GAP > plan.h - (overlap if plan.rows > 1 else 0.0):
             continue  # taller than what one tile of this orientation shows
-        if best is None or plan.count < best[2].count:
-            best = (items, total, plan)
-    if best is None:
+        group = Group(tuple(items), dx=LEGEND_GAP, dy=height + LEGEND_GAP, id=f"{name}-legend",
+                      cls="map-legend")
+        found.append(((*drawing, group), total, plan))
+    if not found:
         raise BadInput(f"{name}: its legend is taller than one tile of {paper.label} paper "
                        f"shows; give the map fewer legend entries or a larger --paper")
-    items, total, plan = best
-    group = Group(tuple(items), dx=LEGEND_GAP, dy=height + LEGEND_GAP, id=f"{name}-legend",
-                  cls="map-legend")
-    return (*drawing, group), total, plan
+    return found
 
 
 def tile(drawing: tuple[Primitive, ...], width: float, height: float, paper: Paper,
@@ -430,58 +455,201 @@ def tile(drawing: tuple[Primitive, ...], width: float, height: float, paper: Pap
     ``overlap`` mm. Each tile carries only the primitives that fall on it. A ``legend`` goes
     under the drawing, whole on one tile (``with_legend``)."""
     if legend is not None:
-        drawing, height, plan = with_legend(drawing, width, height, paper, legend, overlap,
-                                            name.replace(" ", "-"))
+        layouts = _legend_layouts(drawing, width, height, paper, legend, overlap,
+                                  name.replace(" ", "-"))
     else:
-        plan = plan_tiles(width, height, paper, overlap)
+        layouts = [(drawing, height, _plan_on(page, width, height, overlap))
+                   for page in _pages(width, height, paper)]
+    drawing, height, plan, index, (x0s, xs), (y0s, ys), _whole = min(
+        (_cut(*laid, width, overlap) for laid in layouts), key=_cut_cost)
+    plan = replace(plan, cols=len(x0s), rows=len(y0s))
     if (seen := _RECORDING.get()) is not None:
-        seen.drawings.append(Drawing(name, tuple(drawing), width, height))
-    index = SpatialIndex(drawing)
+        seen.drawings.append(Drawing(name, tuple(drawing), width, height, tuple(xs), tuple(ys),
+                                     (plan.w - overlap, plan.h - overlap)))
     tiles = []
-    for r in range(plan.rows):
-        for c in range(plan.cols):
+    for r, ty in enumerate(y0s):
+        for c, tx in enumerate(x0s):
             label = f"{_row_letter(r)}{c + 1}"
-            tx, ty = c * (plan.w - plan.overlap_x), r * (plan.h - plan.overlap_y)
-            window = (tx, ty, plan.w, plan.h)
-            shown = index.select(window)
-            items = _tile_items(shown, label, window, plan, c, r, name, title or name)
-            tiles.append(Tile(label, tx, ty, plan.w, plan.h, plan.page, items,
-                              plan.overlap_x, plan.overlap_y, c, r))
+            bare = Tile(label, tx, ty, plan.w, plan.h, plan.page, (),
+                        _window_overlap(x0s, c, plan.w), _window_overlap(y0s, r, plan.h), c, r,
+                        _at(xs, c - 1), _at(ys, r - 1), _at(xs, c), _at(ys, r))
+            sx = tx if bare.seam_left is None else bare.seam_left  # nothing left of a trim
+            sy = ty if bare.seam_top is None else bare.seam_top
+            shown = index.select((sx, sy, tx + plan.w - sx, ty + plan.h - sy))
+            tiles.append(replace(bare, items=_tile_items(shown, bare, plan, name,
+                                                         title or name)))
     return tiles
+
+
+def _cut(drawing, height: float, plan: TilePlan, width: float, overlap: float):
+    """(drawing, height, plan, its index, (starts, seams) across, (starts, seams) down)."""
+    index = SpatialIndex(drawing)
+    whole = whole_boxes(drawing, index)
+    aw, ah = tile_area(plan.page)
+    across = cut_axis(width, aw if plan.cols > 1 else width, overlap,
+                      [(b[0], b[2], w) for b, w in whole])
+    down = cut_axis(height, ah if plan.rows > 1 else height, overlap,
+                    [(b[1], b[3], w) for b, w in whole])
+    return drawing, height, plan, index, across, down, whole
+
+
+def _cut_cost(cut) -> tuple[int, int]:
+    """How bad a cut is: the titles, captions, tables and legends its seams cross, then its
+    tile count (on ties the first: the map's own orientation)."""
+    _drawing, _height, _plan, _index, across, down, whole = cut
+    crossed = sum(1 for box, weight in whole if weight >= NEVER
+                  for axis, seams_ in ((0, across[1]), (1, down[1]))
+                  for at in seams_ if box[axis] - SEAM_CLEAR < at < box[axis + 2] + SEAM_CLEAR)
+    return crossed, len(across[0]) * len(down[0])
+
+
+def _window_overlap(starts: list[float], i: int, size: float) -> float:
+    """How far tile ``i``'s window reaches over the next one's (0 for the last)."""
+    return starts[i] + size - starts[i + 1] if i + 1 < len(starts) else 0.0
+
+
+#: How many more tiles across (or down) a map may take so that no seam cuts a box, a table,
+#: a title or a legend.
+MORE_TILES = 2
+#: The cost from which a cut element makes the tiler try one more tile (``WHOLE``).
+KEEP = 10
+
+
+def cut_axis(length: float, room: float, overlap: float,
+             spans: list[tuple[float, float, int]]) -> tuple[list[float], list[float]]:
+    """(where each tile's window starts, where each tile after the first is trimmed) along
+    one axis of a map ``length`` mm long, on tiles ``room`` mm long: the fewest tiles whose
+    seams cut nothing of cost ``KEEP`` (up to ``MORE_TILES`` more than the fewest that cover
+    the map), else the fewest, their seams across the cheapest. Each tile's window starts at
+    its own seam (so nothing of the page is wasted left of it), or ends at the map's end."""
+    if length <= room + 1e-9:
+        return [0.0], []
+    fewest = math.ceil((length - overlap) / (room - overlap) - 1e-9)
+    for n in range(fewest, fewest + MORE_TILES + 1):
+        cuts = seams(n, length, room, overlap, spans, clean=True)
+        if cuts is not None:
+            break
+    else:
+        n, cuts = fewest, seams(fewest, length, room, overlap, spans, clean=False)
+    starts = [0.0] + [min(cut, length - room) for cut in cuts]
+    return starts, cuts
+
+
+#: How near a seam may come to an element it keeps whole (mm).
+SEAM_CLEAR = 1.0
+#: The least share of what a tile may show that it does show (no sliver of a tile).
+LEAST_SHOWN = 0.4
+#: How far (mm) from its even share a seam moves rather than cut a label.
+LABEL_MM = 20.0
+
+
+def seams(count: int, length: float, room: float, overlap: float,
+          spans: list[tuple[float, float, int]], clean: bool = True) -> list[float] | None:
+    """Where ``count`` tiles ``room`` mm long are trimmed along a map ``length`` mm long, each
+    tile showing at most ``room - overlap`` (the rest is the strip glued under the next),
+    the last reaching the end: each seam as near as it may be to an even share of the map,
+    clear of every span (start, end, cost), else across the cheapest; None when ``clean``
+    and a seam must cut a span of cost ``KEEP``."""
+    out: list[float] = []
+    shown = room - overlap
+    previous = 0.0
+    for k in range(1, count):
+        lo = max(previous + shown * LEAST_SHOWN, length - room - (count - 1 - k) * shown)
+        hi = min(previous + shown, length - overlap)
+        if lo > hi + 1e-9:
+            return None
+        target = min(max(k * length / count, lo), hi)
+        candidates = {lo, hi, target}
+        for a, b, _w in spans:
+            candidates.update(v for v in (a - SEAM_CLEAR, b + SEAM_CLEAR) if lo <= v <= hi)
+
+        def cost(x: float, target=target) -> tuple[int, float]:
+            cut = [w for a, b, w in spans if a - SEAM_CLEAR < x < b + SEAM_CLEAR]
+            kept = sum(w for w in cut if w >= KEEP)
+            return kept, LABEL_MM * sum(w for w in cut if w < KEEP) + abs(x - target)
+
+        best = min(sorted(candidates), key=cost)
+        if clean and cost(best)[0]:
+            return None
+        previous = round(best, 3)
+        out.append(previous)
+    return out
+
+
+def _at(values: list[float], index: int) -> float | None:
+    return values[index] if 0 <= index < len(values) else None
+
+
+#: What a seam cutting a title, a caption, a table or a legend costs: a straight seam can
+#: always pass beside one (it is laid out narrower than a tile shows).
+NEVER = 100
+#: Classes of the drawing's elements a seam never cuts when it can help it, and how much a
+#: cut costs: tables, titles, captions and legends most, then boxes that hold pieces (a map
+#: covered with them, like a world map of stack boxes, leaves no straight seam clear of
+#: them all), labels least.
+WHOLE = {"table": NEVER, "map-table": NEVER, "map-legend": NEVER, "legend": NEVER,
+         "map-title": NEVER, "title": NEVER, "caption": NEVER,
+         "holds": 10, "track": 10, "whole": 10,
+         "map-label": 1, "point-label": 1, "callout": 1}
+
+
+def whole_boxes(drawing, index: SpatialIndex) -> list[tuple[Box, int]]:
+    """The boxes (map mm) of the elements a seam should not cut (``WHOLE``), with what a
+    cut costs: an element with one of the classes is kept whole with all it holds."""
+    found: list[tuple[Box, int]] = []
+
+    def visit(items, transform) -> None:
+        for item in items:
+            words = set((getattr(item, "cls", None) or "").split())
+            weight = max((WHOLE[w] for w in words & WHOLE.keys()), default=0)
+            box = index.box(item)
+            if weight and box is not None:
+                found.append((transform(box), weight))
+            elif isinstance(item, Group) and not item.rotate:
+                visit(item.items, lambda b, g=item, t=transform: t(_transformed(
+                    replace(g, clip=None), b)))
+
+    visit(drawing, lambda b: b)
+    return found
 
 
 def _row_letter(index: int) -> str:
     return chr(ord("A") + index) if index < 26 else f"R{index + 1}"
 
 
-def _tile_items(drawing, label, window, plan: TilePlan, col: int, row: int, name: str,
+def _tile_items(drawing, tile: Tile, plan: TilePlan, name: str,
                 title: str) -> tuple[Primitive, ...]:
-    tx, ty, tw, th = window
+    """A tile's page: the map from its trim lines (what is left of or above them is cut
+    off, so it is not printed) to the window's far edges, its lines and its title."""
     x0, y0 = MARGIN + CROP, MARGIN + TILE_TOP
-    content = Group(tuple(drawing), dx=x0 - tx, dy=y0 - ty, clip=window,
-                    id=f"tile-{label}", cls=f"tile {name}")
+    sx, sy = tile.shown()[:2]
+    clip = (sx, sy, tile.x + tile.w - sx, tile.y + tile.h - sy)
+    content = Group(tuple(drawing), dx=x0 - tile.x, dy=y0 - tile.y, clip=clip,
+                    id=f"tile-{tile.label}", cls=f"tile {name}")
     items: list[Primitive] = [content]
-    items.extend(_cut_lines(x0, y0, plan, col, row))
-    items.append(_tile_title(label, title, x0, y0, plan, col, row))
+    items.extend(_cut_lines(x0, y0, tile))
+    items.append(_tile_title(tile, title, x0, y0, plan))
     return tuple(items)
 
 
-def _cut_lines(x0: float, y0: float, plan: TilePlan, col: int, row: int) -> list[Primitive]:
-    """The tile's edges and strips. A tile with a neighbour to the left (above) is trimmed on
-    its left (top) edge, solid, and laid over that neighbour; a tile with a neighbour to the
+def _cut_lines(x0: float, y0: float, tile: Tile) -> list[Primitive]:
+    """The tile's edges and seams. A tile with a neighbour to the left (above) is trimmed on
+    its seam there, solid, and laid over that neighbour; a tile with a neighbour to the
     right (below) has a dashed glue line where that neighbour's trimmed edge goes. Each line
     runs into the band outside the tile and ends in a registration mark."""
-    tw, th = plan.w, plan.h
+    tw, th = tile.w, tile.h
     left, top, right, bottom = x0, y0, x0 + tw, y0 + th
     items: list[Primitive] = [Rect(left, top, tw, th, HAIRLINE, cls="tile-edge")]
-    if col > 0:
-        items.extend(_vertical(left, top, bottom, TRIM, "trim-line"))
-    if row > 0:
-        items.extend(_horizontal(top, left, right, TRIM, "trim-line"))
-    if col < plan.cols - 1:
-        items.extend(_vertical(right - plan.overlap_x, top, bottom, GLUE, "glue-line"))
-    if row < plan.rows - 1:
-        items.extend(_horizontal(bottom - plan.overlap_y, left, right, GLUE, "glue-line"))
+    if tile.seam_left is not None:
+        items.extend(_vertical(left + tile.seam_left - tile.x, top, bottom, TRIM, "trim-line"))
+    if tile.seam_top is not None:
+        items.extend(_horizontal(top + tile.seam_top - tile.y, left, right, TRIM, "trim-line"))
+    if tile.seam_right is not None:
+        items.extend(_vertical(left + tile.seam_right - tile.x, top, bottom, GLUE,
+                               "glue-line"))
+    if tile.seam_bottom is not None:
+        items.extend(_horizontal(top + tile.seam_bottom - tile.y, left, right, GLUE,
+                                 "glue-line"))
     return items
 
 
@@ -497,11 +665,11 @@ def _horizontal(y: float, left: float, right: float, style: Style, cls: str) -> 
                                                                              1.2)]
 
 
-def _tile_title(label: str, title: str, x0: float, y0: float, plan: TilePlan, col: int,
-                row: int) -> Text:
+def _tile_title(tile: Tile, title: str, x0: float, y0: float, plan: TilePlan) -> Text:
     """The title in the band above the tile, between the marks of its vertical lines."""
-    start = x0 + (MARK_GAP if col > 0 else 0.0)
-    end = x0 + plan.w - (plan.overlap_x + MARK_GAP if col < plan.cols - 1 else 0.0)
+    start = x0 + (tile.seam_left - tile.x + MARK_GAP if tile.seam_left is not None else 0.0)
+    end = x0 + (tile.seam_right - tile.x - MARK_GAP if tile.seam_right is not None else tile.w)
+    label = tile.label
     if plan.count == 1:  # one sheet: the map's title, no tile label
         words = [title]
     else:
@@ -526,9 +694,8 @@ def assembly_items(tiles: list[Tile], width: float, height: float, page: Paper,
     """An assembly page: the map outline with every tile, its overlaps shaded, and how to
     trim and glue them, with the real overlap of these tiles."""
     x, y, aw, ah = page.content()
-    first = tiles[0]
     lines = [f"Assembly of {name}: {len(tiles)} tiles, {width:.0f} x {height:.0f} mm; "
-             f"{_overlap_words(first)}.",
+             f"{_overlap_words(tiles)}.",
              "Trim each tile on its solid edge where it has a neighbour to the left or above, "
              "and glue it over that neighbour: its edge on the neighbour's dashed glue line, "
              "the registration marks on top of each other."]
@@ -552,12 +719,21 @@ def assembly_items(tiles: list[Tile], width: float, height: float, page: Paper,
     return tuple(items)
 
 
-def _overlap_words(t: Tile) -> str:
+def glue_strips(tiles: list[Tile]) -> tuple[float | None, float | None]:
+    """The narrowest strip a tile keeps beyond its seam for the next tile to be glued on,
+    side by side and top to bottom (None where no tile has such a neighbour)."""
+    across = [t.x + t.w - t.seam_right for t in tiles if t.seam_right is not None]
+    down = [t.y + t.h - t.seam_bottom for t in tiles if t.seam_bottom is not None]
+    return min(across, default=None), min(down, default=None)
+
+
+def _overlap_words(tiles: list[Tile]) -> str:
+    across, down = glue_strips(tiles)
     parts = []
-    if t.overlap_x:
-        parts.append(f"{t.overlap_x:.0f} mm overlap side by side")
-    if t.overlap_y:
-        parts.append(f"{t.overlap_y:.0f} mm overlap top to bottom")
+    if across is not None:
+        parts.append(f"at least {math.floor(across):.0f} mm overlap side by side")
+    if down is not None:
+        parts.append(f"at least {math.floor(down):.0f} mm overlap top to bottom")
     return ", ".join(parts) or "no overlap"
 
 
@@ -739,26 +915,28 @@ def calibration_items(page: Paper, back: bool, duplex: str = "long") -> tuple[Pr
     when the sheet is held to the light.
 
     The back's lines are drawn where the chosen flip brings them against the front's (the
-    back page mirrored like every back, ``_mirrors_columns``), so both scales read for
+    back page mirrored like every back, ``mirrors_columns``), so both scales read for
     long- and short-edge flips. Where a front and a back line coincide, the front's label
     is the ``--back-offset`` value that cancels the misregistration, in ``STEP`` (0.2 mm)
     steps up to ``LINES * STEP`` (2 mm) each way.
     """
-    mirror_x = _mirrors_columns(page, duplex)
+    mirror_x = mirrors_columns(page, duplex)
     cx, cy = page.width / 2, page.height / 2
     flip = "long" if duplex == "long" else "short"
     items: list[Primitive] = [
         Text(cx, MARGIN + 10, f"Duplex calibration — {'back' if back else 'front'} "
              f"({flip}-edge flip)", size=6, anchor="middle", bold=True),
         *_calibration_help(cx, MARGIN + 18, page.width - 2 * MARGIN, back)]
+    scales: list[Primitive] = []
     for axis in ("x", "y"):
         if back:
-            items.extend(_back_scale(page, axis, mirror_x))
+            scales.extend(_back_scale(page, axis, mirror_x))
         else:
-            items.extend(_front_scale(cx, cy, axis, _offset_sign(axis, mirror_x)))
-    items.append(Circle(cx, cy, 20, Style(width=0.2), cls="calibration-circle"))
-    items.append(Line(cx - 25, cy, cx + 25, cy, HAIRLINE))
-    items.append(Line(cx, cy - 25, cx, cy + 25, HAIRLINE))
+            scales.extend(_front_scale(cx, cy, axis, _offset_sign(axis, mirror_x)))
+    scales.append(Circle(cx, cy, 20, Style(width=0.2), cls="calibration-circle"))
+    scales.append(Line(cx - 25, cy, cx + 25, cy, HAIRLINE))
+    scales.append(Line(cx, cy - 25, cx, cy + 25, HAIRLINE))
+    items.append(Group(tuple(scales), cls="calibration"))  # one figure on the page
     return tuple(items)
 
 

@@ -25,16 +25,18 @@ from .impose import (
     LegendLayout,
     Piece,
     Sheet,
+    SpatialIndex,
     assembly_items,
     calibration_items,
     impose_sizes,
+    mirrors_columns,
     tile,
 )
 from .legibility import check_pages
 from .marks import plain, proof
 from .page import Paper, footer, paper
 from .pieces import CARD_BLEED, card_pieces, marker_pieces, unit_pieces
-from .primitives import Page, Primitive, texts
+from .primitives import Group, Page, Primitive, texts
 from .registry import extensions
 from .render_pdf import check_dpi
 from .style import check_style
@@ -58,8 +60,12 @@ class Options:
 
 @dataclass(frozen=True)
 class KitPage:
+    """A page of a kit part. A flowed page keeps its ``blocks``: the kit flows the blocks
+    of all its flowed pages together (``pack``), so short aids share sheets."""
+
     part: str
     page: Page
+    blocks: tuple[aids.Block, ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -211,20 +217,128 @@ def sheet_pages(game: Game, options: Options, lead=(), own=()) -> list[KitPage]:
     _x, _y, width, height = options.paper.content()
     blocks = list(lead)
     printed: set[str] = set()
+    forms: list[KitPage] = []
     for sheet in game.sheets:
         printed.update(sheet.tables)
-        if sheet.id not in own:
+        if sheet.id in own:
+            continue
+        if is_form(sheet):
+            forms += flowed_pages(list(aids.sheet_blocks(game, sheet, width, height)),
+                                  options.paper, f"sheet {sheet.id}", own_sheet=True)
+        else:
             blocks.extend(aids.sheet_blocks(game, sheet, width, height))
     rest = [b for t in game.tables if t.id not in printed
             for b in aids.table_blocks(t, width, game, height)]
     if rest:
         blocks += [aids.heading("Tables", width, 5.0), *rest]
-    return flowed_pages(blocks, options.paper, "sheets and play aids")
+    return flowed_pages(blocks, options.paper, "sheets and play aids") + forms
 
 
-def flowed_pages(blocks, paper_: Paper, part: str) -> list[KitPage]:
-    return [KitPage(part, Page(paper_.width, paper_.height, items, id=f"{part}-{i}"))
-            for i, items in enumerate(aids.flow(blocks, paper_.content()), 1)]
+def flowed_pages(blocks, paper_: Paper, part: str, own_sheet: bool = False) -> list[KitPage]:
+    """``blocks`` flowed down pages of ``part``; each page keeps its blocks, so that the kit
+    may flow them again with other parts' (``pack``), unless the part is a sheet of its own
+    (``own_sheet``: a form the players write on)."""
+    pages = []
+    for i, placed in enumerate(aids.flow_placed(blocks, paper_.content()), 1):
+        items = tuple(Group(b.items, dx=x, dy=y, id=b.id, cls=b.cls) for b, x, y in placed)
+        pages.append(KitPage(part, Page(paper_.width, paper_.height, items, id=f"{part}-{i}"),
+                             blocks=None if own_sheet else tuple(b for b, _x, _y in placed)))
+    return pages
+
+
+def is_form(sheet) -> bool:
+    """True for a sheet the players write on (a section with ``write_in`` space): it is a
+    sheet of its own, never flowed with the aids."""
+    return any(section.write_in for section in sheet.sections)
+
+
+# --- packing: short aids and small piece sheets share sheets ----------------------------
+
+#: A sheet of pieces whose pieces take at most this share of the page's height flows with
+#: the aids (its backs on the page after), instead of taking a sheet of its own.
+SMALL_SHEET = 0.5
+#: The part of the pages the kit flows together.
+AIDS = "sheets and play aids"
+
+
+def pack(pages: list[KitPage], options: Options) -> list[KitPage]:
+    """The kit's flowed pages (tracks, displays, sheets, play aids) and its small sheets of
+    pieces flowed together, in their order, where the first of them was: no sheet for one
+    track, one table or a dozen counters. Pages of their own (maps, big piece sheets, a
+    game's own sheets) stay as they are; so does all of the kit when flowing them together
+    saves no sheet."""
+    portrait = options.paper.portrait
+    blocks: list[aids.Block] = []
+    backs: dict[str, tuple] = {}
+    out: list[KitPage] = []
+    at = None
+    sheets = 0  # the sheets the flowed pages and small sheets took
+    i = 0
+    while i < len(pages):
+        page = pages[i]
+        taken = 1
+        if page.blocks is not None and _is(page.page, portrait):
+            blocks.extend(page.blocks)
+        elif (small := _small_sheet(pages, i, options)) is not None:
+            block, back, taken = small
+            blocks.append(block)
+            backs[block.id] = back  # type: ignore[index]
+        else:
+            out.append(page)
+            i += 1
+            continue
+        at = len(out) if at is None else at
+        sheets += 1
+        i += taken
+    if at is None:
+        return pages
+    packed = _packed_pages(blocks, backs, options)
+    if sum(1 for p in packed if not p.page.id.endswith("-back")) >= sheets:
+        return pages
+    return out[:at] + packed + out[at:]
+
+
+def _is(page: Page, paper_: Paper) -> bool:
+    return abs(page.width - paper_.width) < 0.01 and abs(page.height - paper_.height) < 0.01
+
+
+def _small_sheet(pages: list[KitPage], i: int, options: Options):
+    """(block, its back, pages it takes) when page ``i`` is a portrait sheet of pieces (and
+    its back) whose pieces take at most ``SMALL_SHEET`` of the page's height; else None."""
+    page = pages[i].page
+    if not page.id.endswith("-front") or not _is(page, options.paper.portrait):
+        return None
+    back = pages[i + 1].page if i + 1 < len(pages) and pages[i + 1].page.id == (
+        page.id[:-len("-front")] + "-back") else None
+    index = SpatialIndex(page.items)
+    boxes = [b for b in (index.box(item) for item in page.items) if b is not None]
+    top, bottom = min(b[1] for b in boxes), max(b[3] for b in boxes)
+    x, y, _w, h = options.paper.content(page.footer)
+    if page.footer != "bottom" or bottom - top > SMALL_SHEET * h:
+        return None
+    block = aids.Block((Group(page.items, dx=-x, dy=-top),), bottom - top,
+                       id=f"pieces-{page.id}", cls="pieces")
+    return block, (back.items if back is not None else None, top), 2 if back else 1
+
+
+def _packed_pages(blocks: list[aids.Block], backs: dict, options: Options) -> list[KitPage]:
+    """The flowed pages, each with a back page after it when it holds pieces with backs:
+    the backs moved as their fronts were (mirrored for the duplex flip)."""
+    paper_ = options.paper.portrait
+    out = []
+    for n, placed in enumerate(aids.flow_placed(blocks, paper_.content()), 1):
+        items = tuple(Group(b.items, dx=x, dy=y, id=b.id, cls=b.cls) for b, x, y in placed)
+        out.append(KitPage(AIDS, Page(paper_.width, paper_.height, items,
+                                      id=f"sheets-and-play-aids-{n}"),
+                           blocks=tuple(b for b, _x, _y in placed)))
+        moved = [(backs[b.id], y) for b, _x, y in placed if b.id in backs and backs[b.id][0]]
+        if moved:
+            flip = 1 if mirrors_columns(paper_, options.duplex) else -1
+            back_items = tuple(Group(items, dy=flip * (y - top), cls="pieces back")
+                               for (items, top), y in moved)
+            out.append(KitPage(AIDS, Page(paper_.width, paper_.height, back_items,
+                                          id=f"sheets-and-play-aids-{n}-back")))
+    return out
 
 
 PART_BUILDERS: dict[str, Callable[[Game, Options], list[KitPage]]] = {
@@ -255,13 +369,13 @@ def _kit_pages(game: Game, options: Options, progress: Callable[[str], None] | N
             pages.extend(PART_BUILDERS[part](game, options))
         for extension in extra:
             pages.extend(extension.build(game, options))
+    pages = pack(pages, options)
     two_sided = any(p.page.id.endswith("-back") for p in pages)
-    if two_sided:
+    if two_sided:  # printed first: the offset it reads is for every sheet after it
         portrait = options.paper.portrait
-        for side in (False, True):
-            pages.append(KitPage("duplex calibration", Page(
-                portrait.width, portrait.height, calibration_items(portrait, side, options.duplex),
-                id=f"calibration-{'back' if side else 'front'}")))
+        pages[:0] = [KitPage("duplex calibration", Page(
+            portrait.width, portrait.height, calibration_items(portrait, side, options.duplex),
+            id=f"calibration-{'back' if side else 'front'}")) for side in (False, True)]
     if options.proof:  # designer material: the proof's, never a player's page
         width = options.paper.content()[2]
         assumed = list(aids.assumed_blocks(game, width))

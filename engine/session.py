@@ -31,7 +31,8 @@ A session is a directory (``--session DIR``) holding
 ``.lock``
     Locked exclusively (``flock``, non-blocking) by every command that writes: a second
     one on the same session at the same time is refused as busy. ``status`` and ``log`` take
-    no lock and write nothing, so they work in a folder the user cannot write: they read
+    no lock and write nothing in the folder (only the session's anchor, outside it), so they
+    work in a folder the user cannot write: they read
     ``state.json`` before ``log.jsonl``, and as a writer appends to the log before it replaces
     the state, what they read is always one consistent moment.
 
@@ -131,6 +132,7 @@ except ImportError:  # pragma: no cover - Windows
 
     _BUSY = (getattr(portalocker, "LockException", OSError),)
 
+from . import limits
 from .decisions import Decision
 from .dice import SeededDice, derived_seed
 from .errors import BadInput, RuleViolation
@@ -741,7 +743,13 @@ def _finds(referee: Referee, game: Game, name: str, path: Path) -> bool:
 
 
 def _file_sha256(path: Path | None) -> str | None:
-    return sha256(path.read_bytes()) if path is not None else None
+    """The SHA-256 of a scenario file; of its first bytes past the most a game's file may
+    hold (the log names the file: a huge one is not read whole, and the scenario's own
+    reading refuses it)."""
+    if path is None:
+        return None
+    with path.open("rb") as handle:
+        return sha256(handle.read(limits.FILE_BYTES + 1))
 
 
 # --------------------------------------------------------------------------- the session

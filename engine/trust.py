@@ -28,6 +28,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import stat
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from functools import cache
@@ -44,11 +45,15 @@ if TYPE_CHECKING:
 ENV = "WARPRESS_TRUST"
 #: the trust store's file in the state folder
 STORE = "trusted.json"
-#: the most Python files, and bytes of them, a trusted folder may hold (the shipped games
-#: hold at most 17 files and 369,258 bytes: nightfighter), and the most folder entries
-#: looked at to find them
+#: the most Python files a game folder may hold, bytes of one, and bytes of them all (the
+#: shipped games hold at most 19 files (nightfighter), 65,766 bytes in one (midway/checks.py)
+#: and 397,924 in all (nightfighter)), and the most folder entries looked at to find them.
+#: Compiling Python takes memory and time in proportion to its statements (hundreds of bytes
+#: of memory a byte of the densest source): ``verify --data`` compiles a folder's Python only
+#: once it is held to these, sizes read before any file is.
 MOST_FILES = 200
-MOST_BYTES = 4_000_000
+MOST_FILE_BYTES = 250_000
+MOST_BYTES = 1_500_000
 MOST_ENTRIES = 20_000
 
 #: the folders ``--trust`` trusts for this run (resolved)
@@ -60,20 +65,50 @@ _RUN: set[Path] = set()
 
 def python_files(folder: Path) -> list[Path]:
     """Every ``*.py`` file below ``folder`` (links not followed), sorted by relative name;
-    BadInput past the limits above."""
-    found, seen = [], 0
+    BadInput past the limits above, or for a ``.py`` that is no regular file (a FIFO would
+    stall whoever reads it)."""
+    files = source_files(folder, (".py",))
+    if len(files) > MOST_FILES:
+        raise BadInput(f"{folder}: {len(files):,} Python files; a game folder holds at most "
+                       f"{MOST_FILES:,}")
+    total = 0
+    for path, size in files.items():
+        if size > MOST_FILE_BYTES:
+            raise BadInput(f"{path}: {size:,} bytes of Python; a game folder's file holds at "
+                           f"most {MOST_FILE_BYTES:,}")
+        total += size
+    if total > MOST_BYTES:
+        raise BadInput(f"{folder}: {total:,} bytes of Python; a game folder holds at most "
+                       f"{MOST_BYTES:,}")
+    return list(files)
+
+
+def source_files(folder: Path, suffixes: tuple[str, ...]) -> dict[Path, int]:
+    """The files below ``folder`` whose names end in one of ``suffixes`` (links not
+    followed, ``__pycache__`` left out), sorted by relative name, with their sizes; BadInput
+    past MOST_ENTRIES entries or for such a name that is no regular file."""
+    found, seen = {}, 0
     for here, dirs, files in os.walk(folder):
         seen += len(dirs) + len(files)
         if seen > MOST_ENTRIES:
             raise BadInput(f"{folder}: more than {MOST_ENTRIES:,} files and folders; a game "
-                           f"folder's Python cannot be checked in so many")
-        dirs[:] = sorted(d for d in dirs if not os.path.islink(os.path.join(here, d)))
-        found += [Path(here) / name for name in files if name.endswith(".py")
-                  and not os.path.islink(os.path.join(here, name))]
-    if len(found) > MOST_FILES:
-        raise BadInput(f"{folder}: {len(found):,} Python files; a game folder holds at most "
-                       f"{MOST_FILES:,}")
-    return sorted(found, key=lambda p: p.relative_to(folder).as_posix())
+                           f"folder's files cannot be checked in so many")
+        dirs[:] = sorted(d for d in dirs if d != "__pycache__"
+                         and not os.path.islink(os.path.join(here, d)))
+        for name in files:
+            if name.endswith(suffixes):
+                path = Path(here) / name
+                try:
+                    info = path.lstat()
+                except OSError as exc:
+                    raise BadInput(f"cannot read {path}: {exc.strerror}") from None
+                if stat.S_ISLNK(info.st_mode):
+                    continue
+                if not stat.S_ISREG(info.st_mode):
+                    raise BadInput(f"{path}: not a regular file (a FIFO, a device or a "
+                                   f"socket); a game folder holds files")
+                found[path] = info.st_size
+    return dict(sorted(found.items(), key=lambda item: item[0].relative_to(folder).as_posix()))
 
 
 def code_digest(folder: Path) -> str:

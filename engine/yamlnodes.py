@@ -219,6 +219,8 @@ def _build(node: yaml.Node, shown: str, path: str, problems: list[Problem]) -> o
     except (yaml.YAMLError, ValueError, OverflowError) as exc:
         problems.append(Problem(shown, line, path, f"bad scalar: {_one_line(str(exc))}"))
         return None
+    finally:  # the constructor remembers every node it built: a game's file would stay
+        _SCALARS.constructed_objects.clear()  # in memory as long as the process
 
 
 def _refused(node: yaml.Node) -> str | None:

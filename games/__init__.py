@@ -8,8 +8,8 @@ folder bound with :func:`bind` (a designer's own) to the name it was given.
 
 A bound folder's modules are imported from their source alone (``engine/trust.py``: the
 hash of a trusted folder covers its ``*.py`` files): no bytecode is read from or written to
-its ``__pycache__``, and a sourceless ``.pyc`` or an extension module in it is not
-imported.
+its ``__pycache__``, and a sourceless ``.pyc``, an extension module or a symbolic link (to
+code the hash does not cover) in it is not imported.
 """
 
 from __future__ import annotations
@@ -86,6 +86,11 @@ class GameFolderFinder:
         name = fullname.rpartition(".")[2]
         for entry in map(Path, path):
             package, module = entry / name / "__init__.py", entry / f"{name}.py"
+            for place in (entry / name, package, module):
+                if place.is_symlink():  # its code is not what the folder's trust covers
+                    raise ModuleNotFoundError(
+                        f"{place} is a symbolic link (a game folder's modules are its own "
+                        f".py files, which its trust covers)", name=fullname)
             if package.is_file():
                 return spec_from_file_location(fullname, package,
                                                loader=_SourceOnly(fullname, str(package)),

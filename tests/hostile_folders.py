@@ -10,10 +10,13 @@ per problem); the others load, and every command must still answer within the bo
 
 from __future__ import annotations
 
+import os
 import shutil
 from collections.abc import Callable
 from itertools import pairwise
 from pathlib import Path
+
+from warpress.starter.new import new_game
 
 CORPS = Path(__file__).resolve().parent / "fixtures" / "games" / "corps"
 
@@ -65,58 +68,39 @@ def _crt(columns: int, name: str) -> Callable[[Path], Path]:
     return build
 
 
-def _die_rows(rows: int, name: str) -> Callable[[Path], Path]:
+def _added(name: str, files: dict[str, str]) -> Callable[[Path], Path]:
+    """A builder of corps with ``files`` (name -> YAML text) added."""
     def build(root: Path) -> Path:
         folder = _corps(root, name)
-        body = "".join(f"      - {{roll: {i}, hits: 1}}\n" for i in range(1, rows + 1))
-        (folder / "big.yaml").write_text(
-            f"tables:\n  - id: big\n    rule: '1'\n    dice: none\n    keys:\n"
-            f"      - {{id: roll, kind: int, min: 1, max: {rows}}}\n    results: [hits]\n"
-            f"    rows:\n{body}", encoding="utf-8")
+        for file, text in files.items():
+            (folder / file).write_text(text, encoding="utf-8")
         return folder
 
-    build.__doc__ = f"A die table of {rows:,} rows."
     return build
 
 
-def _maps(count: int, name: str) -> Callable[[Path], Path]:
-    def build(root: Path) -> Path:
-        folder = _corps(root, name)
-        (folder / "more-maps.yaml").write_text("hex_maps:\n" + "".join(
-            f"  - {{id: m{i}, columns: {{count: 70}}, rows: {{count: 70}}, rule: '1'}}\n"
-            for i in range(count)), encoding="utf-8")
-        return folder
-
-    build.__doc__ = f"{count} more maps of 4,900 hexes, each within its own limit."
-    return build
+def _die_table(rows: int) -> dict[str, str]:
+    """A die table of ``rows`` rows."""
+    body = "".join(f"      - {{roll: {i}, hits: 1}}\n" for i in range(1, rows + 1))
+    return {"big.yaml": f"tables:\n  - id: big\n    rule: '1'\n    dice: none\n    keys:\n"
+                        f"      - {{id: roll, kind: int, min: 1, max: {rows}}}\n"
+                        f"    results: [hits]\n    rows:\n{body}"}
 
 
-def negative_count(root: Path) -> Path:
-    """60 markers of 1,400 and one of -84,000: each within its limit, the total negative."""
-    folder = _corps(root, "negative-count")
-    (folder / "markers.yaml").write_text("markers:\n" + "".join(
-        f"  - {{id: m{i}, count: 1400, rule: '1'}}\n" for i in range(60))
-        + "  - {id: minus, count: -84000, rule: '1'}\n", encoding="utf-8")
-    return folder
+def _more_maps(count: int) -> dict[str, str]:
+    """``count`` more maps of 4,900 hexes, each within its own limit."""
+    return {"more-maps.yaml": "hex_maps:\n" + "".join(
+        f"  - {{id: m{i}, columns: {{count: 70}}, rows: {{count: 70}}, rule: '1'}}\n"
+        for i in range(count))}
 
 
-def no_counts(root: Path) -> Path:
-    """15,003 markers without a count (one counter drawn each), in three files."""
-    folder = _corps(root, "no-counts")
-    for part in range(3):
-        (folder / f"markers-{part}.yaml").write_text("markers:\n" + "".join(
-            f"  - {{id: m{part}-{i}, rule: '1'}}\n" for i in range(5001)), encoding="utf-8")
-    return folder
-
-
-def terminal_controls(root: Path) -> Path:
-    """Names that would clear the screen, print a fake 'data OK', set the window title,
-    write the clipboard and reverse the text."""
-    folder = _corps(root, "terminal-controls")
-    _replace(folder, "game.yaml", "name: Corps test game",
-             'name: "\\e[2J\\e[Hdata OK \\e]0;pwned\\a\\e]52;c;ZWNobyBoaQ==\\a\\u202eevil"')
-    _replace(folder, "units.yaml", "name: XXIV Panzer", 'name: "\\e[31mXXIV\\x9b2J"')
-    return folder
+#: 60 markers of 1,400 and one of -84,000: each within its limit, the total negative
+NEGATIVE = {"markers.yaml": "markers:\n" + "".join(
+    f"  - {{id: m{i}, count: 1400, rule: '1'}}\n" for i in range(60))
+    + "  - {id: minus, count: -84000, rule: '1'}\n"}
+#: 15,003 markers without a count (one counter drawn each), in three files
+NO_COUNTS = {f"markers-{part}.yaml": "markers:\n" + "".join(
+    f"  - {{id: m{part}-{i}, rule: '1'}}\n" for i in range(5001)) for part in range(3)}
 
 
 def python_marker(root: Path) -> Path:
@@ -128,38 +112,54 @@ def python_marker(root: Path) -> Path:
     return folder
 
 
-def zero_columns(root: Path) -> Path:
-    """A hex map of 0 columns."""
-    folder = _corps(root, "zero-columns")
-    _replace(folder, "map.yaml", "columns: {count: 10,", "columns: {count: 0,")
+def _starter(root: Path, name: str) -> Path:
+    """The starting game as ``warpress new`` writes it (a game with play rules: sessions and
+    balance play it), as ``root/name``."""
+    return new_game(str(root / name)).folder
+
+
+def _python_fifo(base: Callable[[Path, str], Path], name: str) -> Callable[[Path], Path]:
+    def build(root: Path) -> Path:
+        """A FIFO named like a module: whoever reads it waits for a writer that never
+        comes."""
+        folder = base(root, name)
+        os.mkfifo(folder / "helpers.py")
+        return folder
+
+    return build
+
+
+def python_huge(root: Path) -> Path:
+    """6 MB of Python, a statement a line: compiling it takes seconds and gigabytes."""
+    folder = _corps(root, "python-huge")
+    (folder / "helpers.py").write_text("x\n" * 3_000_000, encoding="utf-8")
     return folder
 
 
-def side_without_id(root: Path) -> Path:
-    folder = _corps(root, "side-without-id")
-    _replace(folder, "game.yaml", "- {id: germany, name: German}", "- {name: German}")
+def play_python_marker(root: Path) -> Path:
+    """The starting game with session rules (rules/session.py), checks and kit parts that
+    each leave a marker when run."""
+    folder = _starter(root, "play-python-marker")
+    mark = f"(__import__('pathlib').Path(__file__).resolve().parents[1] / {MARKER!r}).touch()\n"
+    (folder / "rules").mkdir()
+    for name in ("rules/__init__.py", "rules/session.py"):
+        (folder / name).write_text(mark, encoding="utf-8")
+    for name in ("checks.py", "kit.py"):
+        (folder / name).write_text(mark.replace("parents[1]", "parent"), encoding="utf-8")
     return folder
 
 
-def empty_table(root: Path) -> Path:
-    folder = _corps(root, "empty-table")
-    (folder / "empty.yaml").write_text("tables:\n  - {}\n", encoding="utf-8")
-    return folder
+def _edited(name: str, *edits: tuple[str, str, str],
+            base: Callable[[Path, str], Path] = _corps) -> Callable[[Path], Path]:
+    """A builder of corps (or another ``base``) with ``edits`` (file, old text, new text)
+    made."""
+    def build(root: Path) -> Path:
+        folder = base(root, name)
+        for file, old, new in edits:
+            _replace(folder, file, old, new)
+        return folder
 
-
-def crt_column_zero(root: Path) -> Path:
-    """A CRT column "0" (no odds)."""
-    folder = _corps(root, "crt-column-zero")
-    _replace(folder, "combat.yaml", 'columns: ["1-1"', 'columns: ["0"')
-    return folder
-
-
-def long_values(root: Path) -> Path:
-    """A name of 100,000 characters and an unknown key of 10,000."""
-    folder = _corps(root, "long-values")
-    _replace(folder, "units.yaml", "name: XXIV Panzer", "name: " + "X" * 100_000)
-    _replace(folder, "units.yaml", "{id: g2,", "{id: g2, " + "k" * 10_000 + ": 1,")
-    return folder
+    return build
 
 
 def formula_points(root: Path) -> Path:
@@ -183,21 +183,46 @@ FOLDERS: dict[str, Callable[[Path], Path]] = {
     "escaped-id": escaped_id,
     "crt-400-columns": _crt(400, "crt-400-columns"),
     "crt-10000-columns": _crt(10_000, "crt-10000-columns"),
-    "die-3000-rows": _die_rows(3_000, "die-3000-rows"),
-    "maps-5x4900": _maps(5, "maps-5x4900"),
-    "maps-10x4900": _maps(10, "maps-10x4900"),
-    "negative-count": negative_count,
-    "no-counts": no_counts,
-    "terminal-controls": terminal_controls,
+    "die-3000-rows": _added("die-3000-rows", _die_table(3_000)),
+    "maps-5x4900": _added("maps-5x4900", _more_maps(5)),
+    "maps-10x4900": _added("maps-10x4900", _more_maps(10)),
+    "negative-count": _added("negative-count", NEGATIVE),
+    "no-counts": _added("no-counts", NO_COUNTS),
+    # names that would clear the screen, print a fake 'data OK', set the window title, write
+    # the clipboard and reverse the text
+    "terminal-controls": _edited(
+        "terminal-controls",
+        ("game.yaml", "name: Corps test game",
+         'name: "\\e[2J\\e[Hdata OK \\e]0;pwned\\a\\e]52;c;ZWNobyBoaQ==\\a\\u202eevil"'),
+        ("units.yaml", "name: XXIV Panzer", 'name: "\\e[31mXXIV\\x9b2J"')),
     "python-marker": python_marker,
-    "zero-columns": zero_columns,
-    "side-without-id": side_without_id,
-    "empty-table": empty_table,
-    "crt-column-zero": crt_column_zero,
-    "long-values": long_values,
+    # a game sessions play, its names as above: what play new, status, moves and log print
+    "play-terminal-controls": _edited(
+        "play-terminal-controls",
+        ("game.yaml", 'name: "Play terminal controls"',
+         'name: "\\e[2J\\e[Hdata OK \\e]0;pwned\\a\\u202eevil"'),
+        ("game.yaml", "name: North,", 'name: "\\e]52;c;ZWNobyBoaQ==\\aNorth\\u2066",'),
+        ("units.yaml", "name: Guards Tank Corps", 'name: "\\e[31mGuards\\x9b2J"'),
+        ("play.yaml", "name: North movement", 'name: "\\e[1mNorth movement\\u202e"'),
+        base=_starter),
+    "python-fifo": _python_fifo(_corps, "python-fifo"),
+    "play-python-fifo": _python_fifo(_starter, "play-python-fifo"),
+    "play-python-marker": play_python_marker,
+    "python-huge": python_huge,
+    "zero-columns": _edited("zero-columns", ("map.yaml", "columns: {count: 10,",
+                                             "columns: {count: 0,")),
+    "side-without-id": _edited("side-without-id", ("game.yaml", "- {id: germany, name: German}",
+                                                   "- {name: German}")),
+    "empty-table": _added("empty-table", {"empty.yaml": "tables:\n  - {}\n"}),
+    "crt-column-zero": _edited("crt-column-zero", ("combat.yaml", 'columns: ["1-1"',
+                                                   'columns: ["0"')),
+    # a name of 100,000 characters and an unknown key of 10,000
+    "long-values": _edited("long-values",
+                           ("units.yaml", "name: XXIV Panzer", "name: " + "X" * 100_000),
+                           ("units.yaml", "{id: g2,", "{id: g2, " + "k" * 10_000 + ": 1,")),
     # at the limits: loaded, and every command answers within the bounds
     "crt-70-columns": _crt(70, "crt-70-columns"),
-    "die-1700-rows": _die_rows(1_700, "die-1700-rows"),
+    "die-1700-rows": _added("die-1700-rows", _die_table(1_700)),
     "formula-points": formula_points,
 }
 

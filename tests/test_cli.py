@@ -199,3 +199,21 @@ def test_a_seed_past_18_digits_is_told_so():
     result = _run("roll", "midway", "carrier-damage", "damaged=no", "--seed", "9" * 19)
     assert result.exit_code == 2
     assert "a whole number of at least 0, at most 18 digits" in " ".join(result.output.split())
+
+
+@pytest.mark.parametrize("error, shown", [
+    (OSError(5, "Input/output error", "/media/card/game.yaml"),
+     "cannot read or write '/media/card/game.yaml': Input/output error"),
+    (OSError(24, "Too many open files"), "cannot read or write: Too many open files"),
+], ids=["a file", "no file"])
+def test_any_other_os_error_is_one_line(monkeypatch, error, shown):
+    """An OSError no command expected (a failing disk, a limit of the system) is one line
+    naming the file when there is one, exit 2: never a traceback."""
+    from warpress.engine import loader
+
+    def failing(*args, **kwargs):
+        raise error
+
+    monkeypatch.setattr(loader, "load_cached", failing)
+    out = CliRunner().invoke(main, ["tables", "midway"], env={"COLUMNS": "200"})
+    assert (out.exit_code, out.output) == (2, f"warpress: {shown}\n")

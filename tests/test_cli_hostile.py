@@ -1,9 +1,11 @@
 """Every command on every hostile game folder (tests/hostile_folders.py), as the installed
 command would run it: each folder in a process of its own under ``prlimit`` (500 MB of
-address space), every command of it in turn. Each command exits 0, 1 or 2 without a
+address space, which every command of the folder runs in, one after another: nothing a
+command read may stay in memory for the next). Each command exits 0, 1 or 2 without a
 traceback, takes under 5 seconds of CPU (measured by the process itself, so a busy machine
-does not make it fail), runs none of the folder's Python and writes nothing outside
-``--out``; a folder refused when loaded is refused by each command that loads it.
+does not make it fail), prints no control a terminal would act on (escapes, bidi overrides),
+runs none of the folder's Python and writes nothing outside ``--out``; a folder refused when
+loaded is refused by each command that loads it.
 
 Run as a script (``python tests/test_cli_hostile.py FOLDER``), this module is the driver:
 it runs the commands in process and prints one JSON object per command.
@@ -13,6 +15,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import resource
 import shutil
 import subprocess
@@ -38,8 +41,23 @@ COMMANDS = [
     ("build", "G", "--out", "O"), ("export", "G", "--format", "pieces", "--out", "O"),
     ("export", "G", "--format", "vassal", "--out", "O"),
     ("export", "G", "--format", "tts", "--out", "O"),
+    ("roll", "G", "crt", "odds=3-1", "--seed", "1"),
     ("referee", "new", "G", "--session", "O/session"),
+    ("play", "scenarios", "G"), ("play", "actions", "G"),
+    ("play", "new", "G", "--session", "O/play"), ("play", "status", "--session", "O/play"),
+    ("play", "moves", "--session", "O/play"), ("play", "move", "n4", "0504", "--session",
+                                               "O/play"),
+    ("play", "log", "--session", "O/play"),
+    ("balance", "G", "--games", "2", "--out", "O/balance"),
 ]
+#: Commands that make a session: a folder without rules to play may be refused for that
+#: before its data is checked. (The commands after ``play new`` play the session it made:
+#: of a folder that is refused, there is none, and they refuse that.)
+SESSIONS = {"referee new G --session O/session", "play new G --session O/play"}
+#: What a terminal acts on: C0 controls but tab and newline, DEL, C1 controls, bidi
+#: embeddings, overrides and isolates, line and paragraph separators.
+CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e"
+                      "\u2066-\u2069\u2028\u2029]")
 
 
 def _cpu() -> float:
@@ -62,6 +80,7 @@ def drive(folder: str, out: str) -> None:
         print(json.dumps({"command": " ".join(command), "exit": result.exit_code,
                           "cpu": round(seconds, 2), "crashed": crashed,
                           "traceback": "Traceback" in result.output,
+                          "controls": CONTROLS.findall(result.output),
                           "stderr_lines": len(result.stderr.splitlines()),
                           "output": result.output[-600:],
                           "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
@@ -97,8 +116,9 @@ def test_every_command_is_bounded_and_runs_no_code_on_a_hostile_folder(name, tmp
         shown = f"{name}: {record['command']}: {record}"
         assert record["exit"] in (0, 1, 2) and not record["crashed"], shown
         assert not record["traceback"], shown
+        assert not record["controls"], shown
         assert record["cpu"] < CPU_SECONDS, shown
-        if name in REFUSED and record["command"] != "referee new G --session O/session":
+        if name in REFUSED and record["command"] not in SESSIONS:
             assert record["exit"] == 2, shown
             assert record["stderr_lines"] <= 51, shown
     assert not (folder / MARKER).exists(), f"{name}: the folder's Python ran"

@@ -18,7 +18,7 @@ import math
 from dataclasses import dataclass, replace
 
 import numpy as np
-from warpress.components import areamap, holds, kit, labels
+from warpress.components import aids, areamap, holds, kit, labels
 from warpress.components.counters import draw, face_of
 from warpress.components.fonts import text_width, wrap
 from warpress.components.impose import Piece
@@ -968,37 +968,35 @@ def _casualty_box(display, x: float, y: float, w: float, h: float) -> Group:
 def production_pages(game: Game, options: Options) -> list[KitPage]:
     """The national production chart: one box per IPC value of the track, each a counter
     plus 2 mm (class ``holds``: the powers' markers go there), each power's starting box
-    marked, the Axis economic-victory level flagged; on as many portrait pages as the
-    paper needs."""
+    marked, the Axis economic-victory level flagged; as many rows as a page holds in a block,
+    the rest and the notes in blocks of their own, flowed (with the aids: a row or two that
+    a Letter page does not hold shares a sheet with them)."""
     paper = options.paper.portrait
-    x0, y0, w, h = paper.content()
+    _x0, _y0, w, h = paper.content()
     track = game.get("tracks", "national-production")
     title = f"{track.label}{dagger(track.field_assumed('values'))}  {rule_ref(track.rule)}".rstrip()
     values = list(track.values)  # type: ignore[attr-defined]
     size = holds.least(game)
     per_row = int(w // size)
     box_w = w / per_row
-    notes = _production_notes(game, track, x0, 0, w)
-    notes_h = 4.0 + 4.0 * len(notes)
-    rows_per_page = int((h - 9 - notes_h) // size)
+    rows_per_page = int((h - 9) // size)
     chunk = rows_per_page * per_row
     starts = _starting_levels(game)
-    pages = []
+    blocks = []
     for number, first in enumerate(range(0, len(values), chunk), 1):
         part = values[first:first + chunk]
-        items: list[Primitive] = [Text(x0, y0 + 5, title, size=fit_text(title, 5, w),
-                                       bold=True)]
+        head = title if number == 1 else f"{track.label} (continued)"
+        items: list[Primitive] = [Text(0, 5, head, size=fit_text(head, 5, w), bold=True)]
         for i, value in enumerate(part):
             r, c = divmod(i, per_row)
             items.append(npl_box(game, value, track, starts.get(int(value), []), box_w, size,
-                                 x0 + c * box_w, y0 + 9 + r * size))
+                                 c * box_w, 9 + r * size))
         rows = -(-len(part) // per_row)
-        items.extend(_production_notes(game, track, x0, y0 + 12 + rows * size, w))
-        suffix = "" if number == 1 else f"-{number}"
-        pages.append(KitPage("national production", Page(paper.width, paper.height,
-                                                         tuple(items),
-                                                         id=f"national-production{suffix}")))
-    return pages
+        blocks.append(aids.Block(tuple(items), 9 + rows * size, id=f"npl-chart-{number}",
+                                 cls="track"))
+    notes = _production_notes(game, track, 0, 0, w)
+    blocks.append(aids.Block(tuple(notes), 4.0 * len(notes) + 1.0, id="npl-notes"))
+    return kit.flowed_pages(blocks, paper, "national production")
 
 
 def _starting_levels(game: Game) -> dict[int, list[str]]:

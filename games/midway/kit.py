@@ -661,8 +661,7 @@ def midway_map(game: Game, options: Options) -> list[KitPage]:
     maps = kit.map_pages(replace(game, tracks=(), displays=()), options)
     width = options.paper.content()[2]
     blocks = [track_block(game, t, width) for t in game.tracks] + display_blocks(game, width)
-    return maps + [page_of("tracks and displays", options, items, f"tracks-and-displays-{i}")
-                   for i, items in enumerate(aids.flow(blocks, options.paper.content()), 1)]
+    return maps + kit.flowed_pages(blocks, options.paper, "tracks and displays")
 
 
 # --- counters: the reduced side of 2-step aircraft on the back (2.2(4)) --------------------

@@ -24,7 +24,7 @@ from warpress.components.counters import counter_name, draw, face_of
 from warpress.components.fonts import text_width, wrap
 from warpress.components.hexmap import HexGeometry
 from warpress.components.impose import CROP
-from warpress.components.kit import KitPage, Options, flowed_pages, tiled_pages
+from warpress.components.kit import KitPage, Options, flowed_pages, is_form, tiled_pages
 from warpress.components.legend import legend_block
 from warpress.components.legibility import MIN_MM, fit, fit_lines
 from warpress.components.marks import dagger, proofing, rule_ref
@@ -1257,5 +1257,5 @@ def sheet_pages(game: Game, options: Options) -> list[KitPage]:
         else:
             content = options.paper.content()[2]
             pages.extend(flowed_pages(list(aids.sheet_blocks(game, sheet, content)), options.paper,
-                                 f"sheet {sheet.id}"))
+                                      f"sheet {sheet.id}", own_sheet=is_form(sheet)))
     return pages

@@ -17,6 +17,7 @@ from warpress.components.impose import (
     _meets,
     assembly_items,
     calibration_items,
+    glue_strips,
     grid_size,
     impose,
     impose_sizes,
@@ -125,8 +126,8 @@ def _hex_drawing(n: int):
 @settings(max_examples=40, deadline=None)
 @given(width=st.floats(50, 1500), height=st.floats(50, 1500),
        name=st.sampled_from(["a4", "letter", "a3", "tabloid"]))
-def test_tiles_overlap_by_exactly_the_printed_overlap_and_are_as_few_as_fit(width, height,
-                                                                             name):
+def test_tiles_use_the_page_overlap_at_least_the_glue_strip_and_are_as_few_as_fit(
+        width, height, name):
     tiles = tile((), width, height, paper(name))
     first = tiles[0]
     aw, ah = tile_area(first.page)
@@ -134,10 +135,20 @@ def test_tiles_overlap_by_exactly_the_printed_overlap_and_are_as_few_as_fit(widt
     by_place = {(t.col, t.row): t for t in tiles}
     for (c, r), t in by_place.items():
         right, below = by_place.get((c + 1, r)), by_place.get((c, r + 1))
-        if right:
-            assert t.x + t.w - right.x == pytest.approx(OVERLAP) == t.overlap_x
+        if right:  # a full page wide, the real overlap printed, the seam within it
+            assert t.w == pytest.approx(aw)
+            assert t.x + t.w - right.x == pytest.approx(t.overlap_x)
+            assert t.overlap_x >= OVERLAP - 1e-6
+            assert right.x - 1e-6 <= t.seam_right == right.seam_left <= (t.x + t.w - OVERLAP
+                                                                          + 1e-6)
+        else:
+            assert t.x + t.w == pytest.approx(width)  # the last ends at the map's edge
         if below:
-            assert t.y + t.h - below.y == pytest.approx(OVERLAP) == t.overlap_y
+            assert t.h == pytest.approx(ah)
+            assert t.y + t.h - below.y == pytest.approx(t.overlap_y)
+            assert t.overlap_y >= OVERLAP - 1e-6
+            assert below.y - 1e-6 <= t.seam_bottom == below.seam_top <= (t.y + t.h - OVERLAP
+                                                                         + 1e-6)
     cols, rows = max(t.col for t in tiles) + 1, max(t.row for t in tiles) + 1
     assert (cols - 1) * aw - (cols - 2) * OVERLAP < width or cols == 1  # one fewer: too short
     assert (rows - 1) * ah - (rows - 2) * OVERLAP < height or rows == 1
@@ -154,8 +165,10 @@ def test_the_assembly_page_prints_the_real_overlap():
     tiles = tile((), 400, 700, paper("a4"))
     items = assembly_items(tiles, 400, 700, paper("a4").landscape, "Big map")
     text = " ".join(t.text for t in texts(items))
-    assert f"{tiles[0].overlap_x:.0f} mm overlap side by side" in text
-    assert f"{tiles[0].overlap_y:.0f} mm overlap top to bottom" in text
+    across, down = glue_strips(tiles)
+    assert across >= OVERLAP - 1e-6 and down >= OVERLAP - 1e-6
+    assert f"at least {math.floor(across)} mm overlap side by side" in text
+    assert f"at least {math.floor(down)} mm overlap top to bottom" in text
     right = next(t for t in tiles if t.col == 1 and t.row == 0)
     assert tiles[0].overlap_x == pytest.approx(tiles[0].x + tiles[0].w - right.x)
 
@@ -208,7 +221,7 @@ def test_a_tile_carries_only_what_falls_on_it_and_all_of_that():
         shown = {i.id for i in walk(content.items) if isinstance(i, Polygon)
                  and (i.id or "").startswith("hex-")}
         on_tiles += len(shown)
-        window = (t.x, t.y, t.x + t.w, t.y + t.h)
+        window = (*t.shown()[:2], t.x + t.w, t.y + t.h)  # nothing left of or above a trim
         wanted = {h.id for h in hexes if _meets(leaf_box(h), window)}
         assert shown == wanted, t.label
     # every hex is printed about once, not once per tile (the work grows with the hexes)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from warpress.components.impose import SpatialIndex, with_legend
+from warpress.components.impose import OVERLAP, SpatialIndex, with_legend
 from warpress.components.kit import kit_pages, parse_options
 from warpress.components.legend import legend_block
 from warpress.components.page import paper
@@ -90,5 +90,5 @@ def test_the_legend_goes_where_one_tile_shows_it_whole():
     group = items[-1]
     frame = group.items[0]
     right = group.dx + frame.w
-    assert right <= plan.w - plan.overlap_x  # clear of the next tile's strip
-    assert group.dy >= total - plan.h + plan.overlap_y  # in the bottom row, not the one above
+    assert right <= plan.w - OVERLAP  # a seam clear of it leaves the glue strip
+    assert group.dy >= total - plan.h + OVERLAP  # the bottom row reaches over it

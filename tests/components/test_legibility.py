@@ -120,7 +120,7 @@ def test_a_designer_proof_marks_assumed_values_on_the_pieces():
 @pytest.mark.parametrize("game", GAMES)
 def test_every_nato_or_silhouette_unit_has_its_unit_symbol(kits, game):
     data = builtin(game)
-    counters = [g for p in kits[game] if _part(p).startswith("counters")
+    counters = [g for p in kits[game]  # a small counter sheet flows with the aids
                 for g in walk(p.items) if isinstance(g, Group) and g.cls
                 and g.cls.startswith("counter ") and "marker" not in g.cls.split()]
     for unit in data.units:

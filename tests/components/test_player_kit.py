@@ -6,8 +6,17 @@ from __future__ import annotations
 import re
 
 import pytest
+from warpress.components.impose import (
+    KEEP,
+    NEVER,
+    SEAM_CLEAR,
+    SpatialIndex,
+    recording,
+    whole_boxes,
+)
 from warpress.components.kit import kit_pages, parse_options
 from warpress.components.marks import DAGGER, plain, proof, rule_ref
+from warpress.components.page import FOOTER, MARGIN
 from warpress.components.primitives import Group, texts, walk
 from warpress.components.style import look_of
 from warpress.engine.loader import builtin, builtin_games
@@ -82,3 +91,90 @@ def test_the_proof_lists_and_marks_every_printed_assumed_counter_value(proofs, g
         if drawn is None or look.layout == "marker":
             continue  # a game that draws this unit its own way (Nightfighter's aircraft)
         assert any(DAGGER in t.text for t in texts(drawn.items)), unit.id
+
+
+# --- sheets filled, nothing split -------------------------------------------------------------
+
+#: A page is a quarter full at least (map tiles and backs aside).
+QUARTER = 0.25
+
+
+def fill(page) -> float:
+    """The share of a page's content area its elements cover (the footer aside): the union
+    of their boxes on a 1 mm grid."""
+    items = [i for i in page.items if not (getattr(i, "cls", None) or "").startswith(
+        ("footer", "scale"))]
+    index = SpatialIndex(tuple(items))
+    covered = set()
+    bottom = page.height - MARGIN - FOOTER
+    for item in items:
+        box = index.box(item)
+        if box is None:
+            continue
+        x0, y0, x1, y1 = (max(MARGIN, box[0]), max(MARGIN, box[1]),
+                          min(page.width - MARGIN, box[2]), min(bottom, box[3]))
+        covered.update((x, y) for x in range(int(x0), int(x1)) for y in range(int(y0), int(y1)))
+    return len(covered) / ((page.width - 2 * MARGIN) * (bottom - MARGIN))
+
+
+@pytest.mark.parametrize(("game_id", "paper"), KITS)
+def test_no_sheet_is_under_a_quarter_full_but_a_map_tile_or_a_back(player_kits, game_id, paper):
+    _game, pages = player_kits[game_id, paper]
+    sparse = [(p.id, round(fill(p), 2)) for p in pages
+              if not p.id.endswith("-back") and not p.id.startswith("map-")
+              and "tile" not in p.id and fill(p) < QUARTER]
+    assert not sparse
+
+
+@pytest.mark.parametrize(("game_id", "paper"), KITS)
+def test_the_duplex_calibration_prints_first(player_kits, game_id, paper):
+    _game, pages = player_kits[game_id, paper]
+    if any(p.id.endswith("-back") for p in pages):
+        assert [p.id for p in pages[:2]] == ["calibration-front", "calibration-back"]
+
+
+def test_the_starting_game_prints_on_three_sheets(player_kits):
+    _game, pages = player_kits["starter", "a4"]
+    fronts = [p for p in pages if not p.id.endswith("-back")]
+    assert len(fronts) == 3  # calibration, the map, the aids with the counters
+
+
+def _crossed(boxes, at: float, axis: int, clear: float = -0.5) -> list:
+    """The boxes a seam at ``at`` crosses, or passes nearer than ``clear`` mm."""
+    return [b for b in boxes if b[axis] - clear < at < b[axis + 2] + clear]
+
+
+def _longest_uncut(boxes, length: float, axis: int) -> float:
+    """The longest stretch of the map along ``axis`` where every straight seam would cross
+    one of ``boxes`` or pass nearer than the tiler keeps clear (0.5 mm steps)."""
+    longest, since = 0.0, None
+    for step in range(int(length * 2) + 1):
+        at = step / 2
+        if _crossed(boxes, at, axis, SEAM_CLEAR):
+            since = at if since is None else since
+            longest = max(longest, at - since)
+        else:
+            since = None
+    return longest
+
+
+@pytest.mark.parametrize("game_id", [*builtin_games(), "starter"])
+@pytest.mark.parametrize("paper_name", ["a4", "letter"])
+def test_no_box_table_title_or_caption_crosses_a_tile_seam(starter_game, game_id, paper_name):
+    """Titles, captions, tables and legends never; boxes that hold pieces only on a map
+    where no straight seam within a tile's reach passes clear of them all."""
+    game = starter_game if game_id == "starter" else builtin(game_id)
+    with recording() as seen:
+        kit_pages(game, parse_options(paper_name, "pdf", "long", "0,0", "map"))
+    assert seen.drawings or not (game.hex_maps or game.point_maps)
+    for drawing in seen.drawings:
+        whole = whole_boxes(drawing.items, SpatialIndex(drawing.items))
+        never = [box for box, weight in whole if weight >= NEVER]
+        holds = [box for box, weight in whole if KEEP <= weight < NEVER]
+        for axis, cuts, length in ((0, drawing.seams_x, drawing.width),
+                                   (1, drawing.seams_y, drawing.height)):
+            for at in cuts:
+                assert not _crossed(never, at, axis), (drawing.name, axis, at)
+                assert (not _crossed(holds, at, axis)
+                        or _longest_uncut(holds, length, axis) > drawing.shown[axis]), (
+                    drawing.name, axis, at, _crossed(holds, at, axis)[:3])

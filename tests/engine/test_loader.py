@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import pickle
+from pathlib import Path
 
 import pytest
 import yaml
@@ -169,3 +170,61 @@ def test_a_map_without_columns_is_refused_at_load(tiny_game):
     assert [str(p) for p in info.value.problems] == [
         f"{tiny_game.name}/game.yaml:48: hex_maps[field].columns.count: count 0: a map has 1 "
         f"or more columns".replace(f"{tiny_game.name}/", f"{tiny_game}/")]
+
+
+class _Touch:
+    """A pickle that, when loaded, creates a marker file (any code could run there)."""
+
+    def __init__(self, marker: Path):
+        self.marker = marker
+
+    def __reduce__(self):
+        return (Path.touch, (self.marker,))
+
+
+@pytest.mark.parametrize("how", ["folder open to others", "file open to others",
+                                 "a link to a file"])
+def test_a_planted_pickle_is_never_loaded(tiny_game, tmp_path, monkeypatch, how):
+    """A cache file someone else could have written (in a folder or as a file others may
+    write, or a link to one) is never unpickled: loading a pickle can run any code."""
+    from warpress.engine import loader
+
+    monkeypatch.setenv("WARPRESS_CACHE", str(tmp_path / "cache"))
+    game = load_cached(str(tiny_game))
+    (cached,) = (tmp_path / "cache").glob("*.pickle")
+    planted = pickle.dumps(_Touch(tmp_path / "ran"))
+    if how == "a link to a file":
+        (tmp_path / "elsewhere.pickle").write_bytes(planted)
+        cached.unlink()
+        cached.symlink_to(tmp_path / "elsewhere.pickle")
+    else:
+        cached.write_bytes(planted)
+        (tmp_path / "cache" if how == "folder open to others" else cached).chmod(0o777)
+    monkeypatch.setattr(loader, "_LOADED", {})
+    assert load_cached(str(tiny_game)) == game
+    assert not (tmp_path / "ran").exists()
+    pickle.loads(planted)  # the plant is real: loaded, it runs
+    assert (tmp_path / "ran").exists()
+
+
+@pytest.mark.parametrize("refused", [False, True], ids=["loaded", "refused"])
+def test_no_yaml_node_outlives_the_read(tiny_game, refused):
+    """The YAML nodes of a game's files are let go once the game is built (or refused): a
+    process that reads several games (verify all, build all, the hostile corpus in one
+    process) holds none of their files."""
+    import gc
+
+    from data_edits import edit
+
+    def nodes() -> int:
+        gc.collect()
+        return sum(1 for o in gc.get_objects() if isinstance(o, yaml.Node))
+
+    if refused:
+        edit(tiny_game, "{id: tank,", "{id: '../tank',")
+    before = nodes()
+    try:
+        load_game(str(tiny_game))
+    except DataError:
+        assert refused
+    assert nodes() == before

@@ -14,21 +14,13 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from test_session_fake import make_game, rechain
+from test_session_integrity import _ok, run
 from warpress.cli import main
 from warpress.engine import session
+from warpress.starter.new import new_game
 
 #: appended to a referee's rules/session.py: a marker file when the module is imported
 MARKER = "\n(__import__('pathlib').Path(__file__).resolve().parents[2] / 'ran').touch()\n"
-
-
-def run(*args: str | Path):
-    return CliRunner().invoke(main, ["referee", *map(str, args)])
-
-
-def _ok(*args: str | Path) -> str:
-    out = run(*args)
-    assert out.exit_code == 0, out.output
-    return out.output
 
 
 def _lines(where: Path) -> list[bytes]:
@@ -241,3 +233,150 @@ def test_an_anchor_that_cannot_be_kept_is_a_note(game, where, tmp_path, monkeypa
                           f"kept ({open_folder}: writable by others (mode 777); make it private "
                           f"(chmod 700) or remove it): a rollback of the session would not be "
                           f"noticed\n")
+
+
+
+# --------------------------------------------------------------------------- play sessions
+# The same holds for a session the play engine plays: the starting game (YAML alone, its
+# rules engine.play's), through `warpress play`.
+
+#: a module of a game folder that leaves a marker beside the folder when it is imported
+PLAY_MARKER = "(__import__('pathlib').Path(__file__).resolve().parents[{up}] / 'ran').touch()\n"
+
+
+def play(*args: str | Path):
+    return CliRunner().invoke(main, ["play", *map(str, args)])
+
+
+def _shown(out) -> str:
+    """A command's output as one text: its wrapped lines joined."""
+    return out.output.replace("\n    ", " ")
+
+
+@pytest.fixture
+def starter(tmp_path: Path) -> Path:
+    return new_game(str(tmp_path / "games" / "starter")).folder
+
+
+@pytest.fixture
+def played(starter: Path, where: Path) -> Path:
+    """A session of the starting game: set up, two moves (3 log lines)."""
+    assert play("new", starter, "--seed", "5", "--session", where).exit_code == 0
+    for args in (("move", "n4", "0504"), ("move", "n2", "0402")):
+        out = play(*args, "--session", where)
+        assert out.exit_code == 0, out.output
+    return where
+
+
+def _with_python(folder: Path) -> Path:
+    """``folder`` given session rules, checks and kit parts that each leave a marker."""
+    (folder / "rules").mkdir()
+    for name, up in (("rules/__init__.py", 2), ("rules/session.py", 2), ("checks.py", 1),
+                     ("kit.py", 1)):
+        (folder / name).write_text(PLAY_MARKER.format(up=up), encoding="utf-8")
+    return folder
+
+
+@pytest.mark.parametrize("command", [("status",), ("moves",), ("log",), ("replay",),
+                                     ("move", "n4", "0505"), ("undo",), ("reveal",),
+                                     ("finish", "--agent", "north=random", "--agent",
+                                      "south=random")], ids=lambda c: c[0])
+def test_opening_a_play_session_runs_no_code_its_log_names(starter, played, tmp_path, command):
+    """A play session handed over whose log names a game folder holding Python (edited to
+    name one, or the sender's): nothing of it runs, named or not, until the user trusts it."""
+    evil = _with_python(new_game(str(tmp_path / "evil" / "starter")).folder)
+    records = [json.loads(line) for line in _lines(played)]
+    records[0]["folder"] = str(evil)
+    rechain(played, [json.dumps(record) for record in records])
+    session.anchor_file(played).unlink()  # received: this machine never saw it
+    out = play(*command, "--session", played)
+    assert out.exit_code == 2, out.output
+    assert _shown(out) == (f"warpress: the session plays the game folder '{evil}' (game "
+                           f"'starter'); name it to open the session: --game DIR (its Python "
+                           f"runs once you trust it: warpress trust DIR)\n")
+    named = play(*command, "--session", played, "--game", evil)
+    assert named.exit_code == 2, named.output
+    assert "rules/session.py: not run: the folder is not trusted" in _shown(named)
+    assert not (evil.parent / "ran").exists()
+    assert play("status", "--session", played, "--game", starter).exit_code == 0
+
+
+def test_a_rolled_back_play_session_is_refused_until_accepted_and_logged(starter, where,
+                                                                          tmp_path):
+    """Retrying a move until the dice suit: copy the session, play on, put the copy back."""
+    saved = tmp_path / "saved"
+    assert play("new", starter, "--seed", "5", "--session", where).exit_code == 0
+    shutil.copytree(where, saved)
+    for args in (("move", "n4", "0504"), ("move", "n2", "0402")):
+        assert play(*args, "--session", where).exit_code == 0
+    head = session.sha256(_lines(where)[-1])
+    shutil.rmtree(where)
+    shutil.copytree(saved, where)
+    for command in (("status",), ("moves",), ("log",), ("move", "n4", "0504"), ("undo",),
+                    ("reveal",), ("agent", "--side", "north"), ("replay",)):
+        out = play(*command, "--session", where)
+        assert out.exit_code == 2, (command, out.output)
+        assert (f"ends at line 1, but this machine saw the session at line 3 (head "
+                f"{head[:16]},") in _shown(out), command
+    accepted = play("replay", "--session", where, "--accept-rollback")
+    assert accepted.exit_code == 0, accepted.output
+    assert ("accepted: the session goes on from line 1, behind the 3 lines this machine saw "
+            "(logged at line 2)") in _shown(accepted)
+    rollback = json.loads(_lines(where)[1])
+    assert (rollback["type"], rollback["lines"], rollback["head"]) == ("rollback", 3, head)
+    assert play("move", "n4", "0504", "--session", where).exit_code == 0
+    assert f"this machine had seen 3 lines, head {head[:16]}" in _shown(
+        play("log", "--session", where))
+
+
+@pytest.mark.parametrize("cut", [1, 2], ids=["a reveal erased", "a move and a reveal"])
+def test_a_cut_play_log_with_its_state_deleted_is_refused(played, cut):
+    assert play("reveal", "--session", played).exit_code == 0
+    lines = _lines(played)
+    (played / "log.jsonl").write_bytes(b"".join(line + b"\n" for line in lines[:-cut]))
+    (played / "state.json").unlink()
+    for command in (("status",), ("move", "n1", "0402"), ("replay",)):
+        out = play(*command, "--session", played)
+        assert out.exit_code == 2, out.output
+        assert (f"ends at line {4 - cut}, but this machine saw the session at line 4"
+                in _shown(out)), command
+
+
+@pytest.mark.parametrize("how", ["deleted", "emptied"])
+def test_a_missing_play_log_beside_a_longer_state_is_not_no_session(starter, played, how):
+    if how == "deleted":
+        (played / "log.jsonl").unlink()
+    else:
+        (played / "log.jsonl").write_bytes(b"")
+    for args in (("status", "--session", played), ("new", starter, "--session", played)):
+        out = play(*args)
+        assert out.exit_code == 2, out.output
+        assert ("missing or empty, but state.json was written after line 3: the log was "
+                "deleted or cut") in _shown(out), args[0]
+    assert not (played / "log.jsonl").exists() or not _lines(played)
+
+
+def test_play_status_and_log_end_with_the_head_hash(played):
+    head = session.public_head([json.loads(line) for line in _lines(played)])[:16]
+    for command in ("status", "log"):
+        out = play(command, "--session", played)
+        assert out.output.splitlines()[-1] == f"log: 3 lines, head {head}", command
+
+
+def test_a_scenario_file_the_log_names_is_never_read_whole(tmp_path):
+    """A log names its scenario file by path, and replay hashes it: a huge file there (named
+    by a log handed over) is read no further than a game's file may be long."""
+    import tracemalloc
+
+    from warpress.engine import limits
+
+    big = tmp_path / "big.yaml"
+    big.write_bytes(b"#" * (8 * limits.FILE_BYTES))
+    tracemalloc.start()
+    try:
+        digest = session._file_sha256(big)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 2 * limits.FILE_BYTES
+    assert digest == session.sha256(b"#" * (limits.FILE_BYTES + 1))

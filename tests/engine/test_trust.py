@@ -203,3 +203,68 @@ def test_bytecode_stamped_like_the_source_is_what_python_alone_would_run(folder,
     out = subprocess.run([sys.executable, "-c", "import helper; print(helper.VALUE)"],
                          cwd=folder, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "666"
+
+
+@pytest.mark.parametrize("command", [("verify", "{}", "--data"), ("trust", "{}")],
+                         ids=lambda c: c[0])
+def test_a_fifo_named_like_a_module_is_refused_without_waiting(folder, command):
+    os.mkfifo(folder / "helpers.py")
+    out = run(*(a.format(folder) for a in command))
+    assert out.exit_code == 2, out.output
+    assert f"{folder}/helpers.py: not a regular file (a FIFO, a device or a socket)" in \
+        out.output.replace("\n    ", " ")
+    assert not ran(folder)
+
+
+@pytest.mark.parametrize("files, size, where", [
+    (1, trust.MOST_FILE_BYTES + 2, "helpers0.py: {size:,} bytes of Python; a game folder's "
+                                   "file holds at most {most_file:,}"),
+    (7, 2 * (trust.MOST_BYTES // 14 + 1), "tiny: {total:,} bytes of Python; a game folder holds at "
+                                   "most {most:,}"),
+], ids=["one file", "all files"])
+def test_python_past_its_size_is_refused_before_it_is_compiled(folder, monkeypatch, files,
+                                                               size, where):
+    """Sizes are read before any file: Python too big is never compiled (which takes memory
+    and time in proportion to its statements)."""
+    from warpress.verify import data
+
+    for name in ("rules.py", "checks.py", "kit.py"):
+        (folder / name).unlink()
+    for i in range(files):
+        (folder / f"helpers{i}.py").write_text("x\n" * (size // 2), encoding="utf-8")
+    monkeypatch.setattr(data, "compile", lambda *a, **k: pytest.fail("compiled"),
+                        raising=False)  # a module global shadows the builtin
+    out = run("verify", folder, "--data")
+    assert out.exit_code == 2, out.output
+    assert where.format(size=size, total=size * files, most_file=trust.MOST_FILE_BYTES,
+                        most=trust.MOST_BYTES) in out.output.replace("\n    ", " ")
+    assert run("trust", folder).exit_code == 2
+
+
+@pytest.mark.parametrize("link", ["helper.py", "lib"], ids=["a module", "a package"])
+def test_a_linked_module_of_a_trusted_folder_is_never_imported(folder, tmp_path, link):
+    """The trust covers the folder's own .py files (links are not followed): a module that is
+    a link to code elsewhere, which could change without the folder's Python changing, is
+    refused in one line, never imported."""
+    (folder / "checks.py").unlink()
+    (folder / "kit.py").unlink()
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    code = "VALUE = 666\n" + MARK.format(part="linked").replace(
+        "Path(__file__).resolve().parent", f"Path({str(folder)!r})")
+    if link == "lib":
+        (elsewhere / "__init__.py").write_text(code, encoding="utf-8")
+        (folder / "lib").symlink_to(elsewhere)
+    else:
+        (elsewhere / "helper.py").write_text(code, encoding="utf-8")
+        (folder / "helper.py").symlink_to(elsewhere / "helper.py")
+    module = link.removesuffix(".py")
+    (folder / "rules.py").write_text(RULES.replace('{"value": 2}', '{"value": VALUE}').replace(
+        "from warpress.engine.registry", f"from .{module} import VALUE\nfrom warpress.engine."
+        "registry"), encoding="utf-8")
+    assert run("trust", folder).exit_code == 0
+    out = run("lookup", folder, "double")
+    assert out.exit_code == 2, out.output
+    assert f"{folder / link} is a symbolic link (a game folder's modules are its own .py " \
+           f"files, which its trust covers)" in out.output.replace("\n    ", " ")
+    assert (folder / "ran").read_text() == "rules"

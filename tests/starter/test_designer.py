@@ -73,8 +73,16 @@ def test_the_kit_has_a_pdf_and_an_svg_per_page(kit):
     assert len(PdfReader(kit / "bfm.pdf").pages) == len(svgs) >= 4
     assert "assumed-values" not in " ".join(p.name for p in svgs)  # the proof's, not a player's
     names = " ".join(p.name for p in svgs)
-    for part in ("map", "counters", "front", "back", "sheets"):
+    for part in ("calibration", "map", "sheets-and-play-aids", "back"):
         assert part in names
+    assert len(svgs) == 5  # calibration (2), the map, the aids with the counters, their backs
+
+
+def _counter_page(kit: Path, back: bool) -> Path:
+    """The SVG page with the counters' fronts (they share a sheet with the aids) or backs."""
+    return next(p for p in sorted((kit / "svg").glob("*.svg"))
+                if p.stem.endswith("-back") == back and "calibration" not in p.stem
+                and 'class="counter unit' in p.read_text(encoding="utf-8"))
 
 
 def _classes(path: Path) -> list[str]:
@@ -82,7 +90,7 @@ def _classes(path: Path) -> list[str]:
 
 
 def test_the_counters_are_nato_with_echelon_and_set_up_code(kit, game):
-    front = next((kit / "svg").glob("*counters*front.svg"))
+    front = _counter_page(kit, back=False)
     symbols = [c for c in _classes(front) if c.startswith("unit-symbol")]
     assert sorted(set(symbols)) == ["unit-symbol armour", "unit-symbol artillery",
                                     "unit-symbol infantry"]
@@ -93,7 +101,7 @@ def test_the_counters_are_nato_with_echelon_and_set_up_code(kit, game):
     assert {"XXX", "XX", "X"} <= set(texts) and "4-4-3" in texts and "6-4-5" in texts
     ids = {unit.id for unit in load_game(game).units}
     assert len(ids) == 9 and ids <= set(texts)  # the id in a corner, as the nato layout asks
-    back = next((kit / "svg").glob("*counters*back.svg"))
+    back = _counter_page(kit, back=True)
     assert "2-2-3" in [e.text for e in ET.parse(back).iter(f"{SVG}text")]
 
 

@@ -196,10 +196,10 @@ def test_battle_board_columns_list_units_by_hit_value(pages):
 
 
 def test_production_chart_has_a_box_per_value_and_the_starting_levels(game, pages):
-    chart = page_of(pages, "national-production")
     values = game.get("tracks", "national-production").values
-    boxes = [i for i in walk(chart.items) if isinstance(i, Group) and i.id and
-             i.id.startswith("npl-")]
+    boxes = [i for page in pages for i in walk(page.items)  # flowed with the aids
+             if isinstance(i, Group) and i.id and i.id.startswith("npl-")
+             and i.id[4:].isdigit()]
     assert len(boxes) == len(values) == 148
     starts = {i.id for i in boxes if "start" in i.cls.split()}
     assert starts == {f"npl-{game.constant(f'starting-ipc-{s.id}')}" for s in game.info.sides}
@@ -233,7 +233,7 @@ def test_a_unit_card_per_power_with_the_unit_table(game, pages):
 
 
 def test_counters_follow_the_counter_mix_in_power_colours(game, pages):
-    fronts = [p for p in pages if p.id.startswith("counters-") and p.id.endswith("-front")]
+    fronts = [p for p in pages if not p.id.endswith("-back")]  # a small sheet: with the aids
     units = [i for p in fronts for i in walk(p.items)
              if isinstance(i, Group) and (i.cls or "").startswith("counter unit ")]
     mix = game.section("counter-mix")

@@ -130,7 +130,8 @@ def test_event_card_space_is_card_sized(maps):
 def test_two_step_aircraft_show_the_reduced_side_on_the_back():
     pages = _pages("counters")
     backs = _groups([x for p in pages if p.id.endswith("-back") for x in p.items], "counter-")
-    fronts = _groups([x for p in pages if p.id.endswith("-front") for x in p.items], "counter-")
+    fronts = _groups([x for p in pages if not p.id.endswith("-back") for x in p.items],
+                     "counter-")  # a small sheet flows with the aids, its backs after it
     expected = sum(u.count or 1 for u in GAME.units) + sum(m.count or 1 for m in GAME.markers)
     assert len(fronts) == expected
     for unit in GAME.units:

@@ -16,7 +16,11 @@ def _pages(part: str | None, paper: str = "a4"):
 
 
 def _pieces(pages, prefix: str, side: str = "-front") -> dict[str, Group]:
-    return {g.id: g for p in pages if p.id.endswith(side) for g in walk(p.items)
+    """The pieces on the fronts (a small sheet's flow with the aids) or on the backs."""
+    def on_side(page_id: str) -> bool:
+        return page_id.endswith("-back") == (side == "-back")
+
+    return {g.id: g for p in pages if on_side(p.id) for g in walk(p.items)
             if isinstance(g, Group) and g.id and g.id.startswith(prefix)}
 
 
