@@ -920,9 +920,11 @@ def _session_agents(game: str, specs) -> dict[str, str]:
     written)."""
     from .engine.agents import parse_agents
     from .engine.loader import load_cached
+    from .engine.rulesets import rules_for
 
-    sides = [s.id for s in load_cached(game).info.sides]
-    return parse_agents(specs, sides)
+    data = load_cached(game)
+    sides = [s.id for s in data.info.sides]
+    return parse_agents(specs, sides, rules=rules_for(data) if specs else None)
 
 
 def _agent_lines(made, referee) -> list[str]:
@@ -995,7 +997,7 @@ def play_finish(agent_specs, session_dir: str | None, as_json: bool,
 
     with session.open(_session_path(session_dir), game=game_folder) as s:
         sides = [x.id for x in s.game.info.sides]
-        agents = {**s.agents, **parse_agents(agent_specs, sides)}
+        agents = {**s.agents, **parse_agents(agent_specs, sides, rules=s.referee)}
         due = s.decision()
         if due is not None and due.side not in agents:
             raise BadInput(f"{due.side} decides now and has no agent: --agent "
@@ -1221,7 +1223,8 @@ def play_agent(side: str | None, agent_name: str, steps: int, session_dir: str |
             _check_side(s, side)
         due = s.decision()
         chosen = sides if side == "all" else [side or (due.side if due else sides[0])]
-        agents = parse_agents([f"{x}={agent_name}" for x in chosen if x], sides)
+        agents = parse_agents([f"{x}={agent_name}" for x in chosen if x], sides,
+                              rules=s.referee)
         made = play_session(s, agents, max_steps=steps) if due is not None else []
         view = s.player_view()
         specs = {spec.name: spec for spec in s.referee.actions}

@@ -85,11 +85,13 @@ def prepare(options: Options) -> Plan:
     scenario = rules.load_scenario(game, options.scenario)
     sides = [s.id for s in game.info.sides]
     agents = {side: "random" for side in sides}
-    agents.update(parse_agents(options.agents, sides, "--agents"))
+    agents.update(parse_agents(options.agents, sides, "--agents", rules))
     sweeps = [parse_vary(v, game) for v in options.vary]
     ref = _ref(options.game)
     agent_pairs = tuple(sorted(agents.items()))
-    scenario_name = scenario if isinstance(scenario, str) else options.scenario
+    # the scenario by the name that loads it again (a game's rules may load an object)
+    scenario_name = (scenario if isinstance(scenario, str)
+                     else getattr(scenario, "name", None) or options.scenario)
     seeds = list(range(options.seed, options.seed + options.games))
     base = Job(ref, scenario_name, agent_pairs, max_steps=options.max_steps)
     jobs: list[tuple[Job, list[int]]] = [(base, seeds)]

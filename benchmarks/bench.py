@@ -86,6 +86,13 @@ def warpress() -> list[str]:
 def timed_process(args: list[str], runs: int) -> tuple[float, float, str]:
     """(median seconds, peak RSS MiB of the child, last output line) over ``runs``; the
     median CPU seconds (user + system) of the child are in the note."""
+    wall, cpu, peak, out = measured_process(args, runs)
+    return wall, peak, f"cpu {cpu:.3f} s; {out}"
+
+
+def measured_process(args: list[str], runs: int) -> tuple[float, float, float, str]:
+    """(median wall seconds, median CPU seconds of the child, its peak RSS MiB, last output
+    line) over ``runs``."""
     times, cpus = [], []
     out = ""
     peak = 0.0
@@ -101,7 +108,7 @@ def timed_process(args: list[str], runs: int) -> tuple[float, float, str]:
         peak = max(peak, usage.ru_maxrss / 1024)
         out = (stdout or stderr).strip().splitlines()[-1:] or [""]
         out = out[0] if child.returncode == 0 else f"exit {child.returncode}: {out[0]}"
-    return statistics.median(times), peak, f"cpu {statistics.median(cpus):.3f} s; {out}"
+    return statistics.median(times), statistics.median(cpus), peak, out
 
 
 def timed_call(fn: Callable[[], object], runs: int) -> tuple[float, float]:
@@ -356,7 +363,7 @@ def bench_play(runs: int) -> None:
 
     seconds, peak = timed_call(moves, max(runs, 20))
     row("legal moves of a 12-MP unit, 60 x 60 map (in process)", seconds, peak, "< 10 ms",
-        f"{moves()} hexes reached")
+        f"{seconds * 1000:.2f} ms; {moves()} hexes reached")
     starter = load_game(str(new_game(str(work / "starter")).folder))
     seeds = iter(range(10**6))
 
@@ -371,14 +378,15 @@ def bench_play(runs: int) -> None:
                     "--session", str(session)], capture_output=True, check=True)
     lookup = [*warpress(), *LOOKUPS["midway"]]
     subprocess.run(lookup, capture_output=True, check=False)
-    base, _peak, _out = timed_process(lookup, max(runs, 5))
+    base, base_cpu, _peak, _out = measured_process(lookup, max(runs, 5))
     for label, args in (("play status", ["play", "status"]),
                         ("play moves n4", ["play", "moves", "n4"]),
                         ("play move (refused: moved)", ["play", "move", "n4", "0504"])):
-        seconds, peak, out = timed_process([*warpress(), *args, "--session", str(session)],
-                                           max(runs, 5))
-        row(f"{label} (cold process)", seconds, peak, f"< 2x a cold lookup ({2 * base:.3f} s)",
-            out[:40])
+        seconds, cpu, peak, out = measured_process(
+            [*warpress(), *args, "--session", str(session)], max(runs, 5))
+        row(f"{label} (cold process)", seconds, peak,
+            f"< 2x a cold lookup (wall {2 * base:.3f} s, cpu {2 * base_cpu:.3f} s)",
+            f"cpu {cpu:.3f} s, x{cpu / base_cpu:.2f} a lookup's; {out[:32]}")
     shutil.rmtree(work, ignore_errors=True)
 
 

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..engine.errors import BadInput
+from ..engine.inputs import did_you_mean, quote
 from ..engine.model import Game
 from .atomic import check_place, replace_folder, write_files
 from .impose import Drawing, Piece, recording
@@ -258,7 +259,8 @@ def check_base_url(base_url: str) -> str:
 def parse_format(name: str) -> str:
     key = name.strip().lower()
     if key not in EXPORTS:
-        raise BadInput(f"unknown export format {name!r} (allowed: {', '.join(EXPORTS)})")
+        raise BadInput(f"unknown export format {quote(name)}{did_you_mean(name, EXPORTS)} "
+                       f"(allowed: {', '.join(EXPORTS)})")
     return key
 
 

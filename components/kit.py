@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..engine.errors import BadInput
+from ..engine.inputs import did_you_mean, quote
 from ..engine.limits import KIT_PAGES
 from ..engine.model import Game
 from . import aids, holds
@@ -83,12 +84,14 @@ def parse_options(paper_name: str, formats: str, duplex: str, back_offset: str,
     fmts = tuple(f.strip().lower() for f in formats.split(",") if f.strip())
     bad = [f for f in fmts if f not in FORMATS]
     if bad or not fmts:
-        raise BadInput(f"unknown format {bad[0] if bad else formats!r} "
+        typed = bad[0] if bad else formats
+        raise BadInput(f"unknown format {quote(typed)}{did_you_mean(typed, FORMATS)} "
                        f"(allowed: {', '.join(FORMATS)})")
     parts = tuple(p.strip().lower() for p in only.split(",")) if only else PARTS
     bad = [p for p in parts if p not in PARTS]
     if bad:
-        raise BadInput(f"unknown kit part {bad[0]!r} for --only (allowed: {', '.join(PARTS)})")
+        raise BadInput(f"unknown kit part {quote(bad[0])} for --only"
+                       f"{did_you_mean(bad[0], PARTS)} (allowed: {', '.join(PARTS)})")
     if duplex not in ("long", "short"):
         raise BadInput(f"unknown duplex {duplex!r} (allowed: long, short)")
     return Options(paper(paper_name), fmts, duplex, parse_back_offset(back_offset), parts,

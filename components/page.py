@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..engine.errors import BadInput
+from ..engine.inputs import did_you_mean, quote
 from .primitives import HAIRLINE, Group, Line, Primitive, Rect, Style, Text
 
 PAPERS: dict[str, tuple[float, float]] = {
@@ -52,7 +53,8 @@ def paper(name: str) -> Paper:
     """A paper by name; an unknown name is bad input listing the sizes."""
     key = name.lower()
     if key not in PAPERS:
-        raise BadInput(f"unknown paper {name!r} (allowed: {', '.join(PAPERS)})")
+        raise BadInput(f"unknown paper {quote(name)}{did_you_mean(name, PAPERS)} "
+                       f"(allowed: {', '.join(PAPERS)})")
     width, height = PAPERS[key]
     return Paper(key, width, height)
 

@@ -189,10 +189,11 @@ def make_agent(spec: str) -> Agent:
     return AGENTS[name](int(budget))
 
 
-def parse_agents(specs: Sequence[str], sides: Sequence[str],
-                 what: str = "--agent") -> dict[str, str]:
+def parse_agents(specs: Sequence[str], sides: Sequence[str], what: str = "--agent",
+                 rules: Referee | None = None) -> dict[str, str]:
     """``SIDE=NAME`` pairs as a dict side -> agent name, each checked (BadInput quoting the
-    pair: an unknown side or agent, a side named twice)."""
+    pair: an unknown side or agent, a side named twice, an agent that looks ahead for
+    ``rules`` that hide part of the position and cannot draw it from a side's view)."""
     out: dict[str, str] = {}
     for spec in specs:
         side, eq, name = spec.partition("=")
@@ -205,8 +206,18 @@ def parse_agents(specs: Sequence[str], sides: Sequence[str],
         if side in out:
             raise BadInput(f"{what} {spec!r}: side {side!r} is named twice")
         make_agent(name)
+        if rules is not None and not can_search(rules) and name != "random":
+            raise BadInput(f"{what} {spec!r}: this game hides part of the position from "
+                           f"each side and its rules cannot draw it from what the side has "
+                           f"seen: only the random agent plays it")
         out[side] = name
     return out
+
+
+def can_search(rules: Referee) -> bool:
+    """Whether an agent that looks ahead can play under ``rules``: the game hides nothing,
+    or its rules draw positions from a side's view (``determinise``)."""
+    return not getattr(rules, "hidden", False) or getattr(rules, "determinise", None) is not None
 
 
 def agent_rng(seed: int, n: int) -> random.Random:

@@ -13,12 +13,11 @@ import re
 import types
 import typing
 from collections.abc import Mapping
-from difflib import get_close_matches
 from functools import cache
 from typing import Any, Literal, Union
 
 from .errors import Problem
-from .inputs import choices, quote
+from .inputs import choices, likely_first, quote
 from .model import FrozenDict, Item, Where
 from .yamlnodes import LList, LMap
 
@@ -139,12 +138,6 @@ def _tuple(raw, item_tp, ctx, path, line):
     return _INVALID if any(v is _INVALID for v in out) else tuple(out)
 
 
-def _likely_first(typed: str, keys: list[str]) -> list[str]:
-    """``keys`` with those closest to ``typed`` (a typo's intended key) first."""
-    close = get_close_matches(typed[:100], keys, n=3)
-    return [*close, *(k for k in keys if k not in close)]
-
-
 def shown_key(key: Any) -> str:
     """A mapping key as a key path shows it: cut to ``QUOTE_CHARS`` when longer."""
     text = str(key)
@@ -218,7 +211,7 @@ def to_record(raw: Any, cls: type, ctx: Context, path: str, line: int) -> Any:
         keys = sorted(known | (extra_keys or frozenset()))
         for key in unknown:
             key_line = raw.line_of(key) if isinstance(raw, LMap) else line
-            allowed = choices(_likely_first(str(key), keys), "docs/data-format.md")
+            allowed = choices(likely_first(str(key), keys), "docs/data-format.md")
             ctx.problem(key_line, f"{path}.{shown_key(key)}", f"unknown key {quote(key)} "
                         f"(allowed: {allowed})")
         if "extra" in kwargs:

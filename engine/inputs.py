@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable
+from difflib import get_close_matches
 
 from .errors import BadInput
 
@@ -43,6 +44,20 @@ def choices(items: Iterable[object], see: str = "", most: int = CHOICES) -> str:
         return ", ".join(shown)
     more = f" and {len(shown) - most} more"
     return ", ".join(shown[:most]) + more + (f": {see}" if see else "")
+
+
+def likely_first(typed: object, items: Iterable[str]) -> list[str]:
+    """``items`` with those closest to ``typed`` (a typo's intended name) first."""
+    keys = list(items)
+    close = get_close_matches(str(typed)[:100], keys, n=3)
+    return [*close, *(k for k in keys if k not in close)]
+
+
+def did_you_mean(typed: object, items: Iterable[str]) -> str:
+    """``: did you mean 'map'?`` when one of ``items`` is close to ``typed`` (a typo, a
+    plural), else nothing: what a message adds after the name it refuses."""
+    close = get_close_matches(str(typed)[:100].strip().lower(), list(items), n=1)
+    return f": did you mean {close[0]!r}?" if close else ""
 
 
 def read_int(text: object) -> int | None:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from .dice import Dice
 from .errors import BadInput, Untrusted
-from .inputs import choices, quote
+from .inputs import choices, did_you_mean, quote
 from .model import Game, Table
 from .records import Frozen, frozen_record
 from .tables import Interval, compiled, lookup_row
@@ -262,8 +262,13 @@ def ref_table(game: Game, name: str) -> RefTable:
         return own[name]
     tables = ref_tables(game)
     if name not in tables:
+        see = f"warpress tables {_named(game)}"
+        hint = did_you_mean(name, tables)
+        if hint:
+            raise BadInput(f"unknown table {quote(name)} for {game.id}{hint} ({see} lists "
+                           f"them all)")
         raise BadInput(f"unknown table {quote(name)} for {game.id} (tables: "
-                       f"{choices(tables, see=f'warpress tables {_named(game)}')})")
+                       f"{choices(tables, see=see)})")
     return tables[name]
 
 

@@ -14,7 +14,7 @@ from click.testing import CliRunner
 from warpress.cli import main
 from warpress.engine.loader import GAMES_DIR, builtin_games
 
-GAMES = ("axis-allies", "midway", "midway-cards", "nightfighter", "nimitz")
+GAMES = tuple(builtin_games())
 
 
 def _run(*args: str):
@@ -199,6 +199,31 @@ def test_a_seed_past_18_digits_is_told_so():
     result = _run("roll", "midway", "carrier-damage", "damaged=no", "--seed", "9" * 19)
     assert result.exit_code == 2
     assert "a whole number of at least 0, at most 18 digits" in " ".join(result.output.split())
+
+
+@pytest.mark.parametrize("args, line", [
+    (["lookup", "midway", "carier-damage"], "warpress: unknown table 'carier-damage' for midway: "
+     "did you mean 'carrier-damage'? (warpress tables midway lists them all)"),
+    (["build", "midway", "--only", "maps"], "warpress: unknown kit part 'maps' for --only: "
+     "did you mean 'map'? (allowed: map, counters, cards, sheets)"),
+    (["build", "midway", "--paper", "lettre"], "warpress: unknown paper 'lettre': did you "
+     "mean 'letter'? (allowed: a4, letter, a3, tabloid)"),
+    (["build", "midway", "--format", "pfd"], "warpress: unknown format 'pfd': did you mean "
+     "'pdf'? (allowed: pdf, svg, png)"),
+    (["export", "midway", "--format", "vasal"], "warpress: unknown export format 'vasal': did "
+     "you mean 'vassal'? (allowed: pieces, vassal, tts)"),
+])
+def test_a_typo_is_answered_with_the_name_meant(args, line, tmp_path):
+    result = CliRunner().invoke(main, [*args, *(["--out", str(tmp_path)] if args[0] in (
+        "build", "export") else [])])
+    assert result.exit_code == 2 and result.output == line + "\n"
+    assert not any(tmp_path.iterdir())
+
+
+def test_an_unknown_table_far_from_every_name_lists_some_and_where_to_see_them():
+    result = CliRunner().invoke(main, ["lookup", "midway", "zzzz"])
+    assert result.exit_code == 2
+    assert "(tables: aa-dice, " in result.output and "warpress tables midway)" in result.output
 
 
 @pytest.mark.parametrize("error, shown", [

@@ -77,3 +77,18 @@ def test_an_out_or_plots_folder_that_cannot_be_made_is_one_line(starter, tmp_pat
         assert result.exit_code == 2, result.output
         assert f"{option} '{a_file}' cannot be made a folder" in result.output
         assert len(result.output.strip().splitlines()) == 1
+
+
+def test_an_agent_that_looks_ahead_in_a_game_it_cannot_search_is_one_line(tmp_path):
+    """Nightfighter hides the bombers and its rules cannot draw them from what the player
+    has seen: only the random agent plays it, said before any game is played."""
+    out = tmp_path / "out"
+    result = run("nightfighter", "--games", "2", "--out", str(out), "--agents",
+                 "defender=greedy")
+    assert result.exit_code == 2, result.output
+    assert result.output.count("\n") == 1 and "only the random agent plays it" in result.output
+    assert not out.exists()
+    played = CliRunner().invoke(main, ["play", "new", "nightfighter", "--agent",
+                                       "defender=mcts", "--session", str(tmp_path / "s")])
+    assert played.exit_code == 2 and "only the random agent" in played.output
+    assert not (tmp_path / "s").exists()

@@ -12,7 +12,7 @@ from xml.etree import ElementTree
 
 import pytest
 from warpress.components.kit import build_kit, parse_options
-from warpress.engine.loader import builtin
+from warpress.engine.loader import builtin, builtin_games
 
 ROOT = Path(__file__).resolve().parents[1]
 OUTSIDE = re.compile(r"shared/|digest|seeds", re.IGNORECASE)
@@ -53,7 +53,7 @@ SHARED = re.compile(r"shared/")
 #: What a printed page must not say: the encoders' digest of the rules, and its inference codes
 #: ("[inf-H]", "(INF-M)") that mean nothing to a player.
 PRINTED_POINTER = re.compile(r"digest|\[inf|\binf-[hml]\b", re.IGNORECASE)
-KITS = ("midway", "midway-cards", "nimitz", "nightfighter", "axis-allies")
+KITS = tuple(builtin_games())
 
 
 def tracked_files(root: Path = ROOT) -> list[Path]:

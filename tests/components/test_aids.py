@@ -12,9 +12,9 @@ from warpress.components.kit import KitPage, kit_pages, parse_options
 from warpress.components.legibility import ENFORCED, check_pages
 from warpress.components.primitives import Group, Line, Page, Rect, Text, texts, walk
 from warpress.engine.errors import BadInput
-from warpress.engine.loader import builtin
+from warpress.engine.loader import builtin, builtin_games
 
-GAMES = ("midway", "midway-cards", "nimitz", "nightfighter", "axis-allies")
+GAMES = tuple(builtin_games())
 
 
 @pytest.fixture(scope="module")

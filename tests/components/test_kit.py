@@ -13,7 +13,7 @@ from warpress.cli import main
 from warpress.components.kit import build_kit, kit_pages, parse_options
 from warpress.components.primitives import Group, walk
 from warpress.engine.errors import BadInput
-from warpress.engine.loader import builtin
+from warpress.engine.loader import builtin, builtin_games
 
 A4 = (210 * 72 / 25.4, 297 * 72 / 25.4)
 
@@ -238,8 +238,7 @@ def test_a_dpi_out_of_range_is_refused_before_work(dpi):
         parse_options("a4", "png", "long", "0,0", None, dpi=dpi)
 
 
-@pytest.mark.parametrize("game_id", ["midway", "midway-cards", "nimitz", "nightfighter",
-                                     "axis-allies"])
+@pytest.mark.parametrize("game_id", builtin_games())
 def test_no_counter_or_card_sheet_is_nearly_empty(game_id):
     """A player should not print a whole sheet for a piece or two: the last sheet of each
     counter or card size holds at least a tenth of what a full one does (Nimitz once put

@@ -15,9 +15,9 @@ from warpress.components import tts
 from warpress.components.export import Collected, collect, export_game
 from warpress.components.impose import Drawing
 from warpress.components.primitives import Rect
-from warpress.engine.loader import builtin
+from warpress.engine.loader import builtin, builtin_games
 
-GAMES = ["midway", "midway-cards", "nimitz", "nightfighter", "axis-allies"]
+GAMES = builtin_games()
 
 
 @pytest.fixture(scope="module")

@@ -18,10 +18,10 @@ from PIL import Image
 from warpress.components import vassal
 from warpress.components.export import collect, drawing_title, export_game
 from warpress.components.primitives import Group, Polygon
-from warpress.engine.loader import builtin, load_game
+from warpress.engine.loader import builtin, builtin_games, load_game
 from warpress.starter.new import new_game
 
-GAMES = ["midway", "midway-cards", "nimitz", "nightfighter", "axis-allies"]
+GAMES = builtin_games()
 DPI = 100
 K = DPI / 25.4
 

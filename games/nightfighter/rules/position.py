@@ -9,7 +9,8 @@ records); a session stores, hashes and hands over the game-independent ``Positio
   side ``attacker`` (id: its counter id, unit: its unit record). On the map it is in kind
   ``hex`` at its hex; off the map its place is its status (``beacon-box``, ``off-map``,
   ``destroyed``, ``pool``, ``delayed``, ``exited``) in the kind of place that status is
-  (:data:`STATUS_KIND`). Its step is the damage it can still take (damage - hits); its yes/no
+  (:data:`STATUS_KIND`). Its step is 1 (0 once destroyed): an aircraft has one counter face,
+  and the hits it took are a prop beside its ``damage``; its yes/no
   fields are flags (``attacked``, ``evading``, ``alert`` ...), and so are the session's own
   records of a fighter this phase or turn (:data:`SESSION_FLAGS`: ``moved``, ``tail-warning``,
   ``declared-evade``, ``declared-descend``, ``boxed-at-start``); its other fields are
@@ -58,7 +59,7 @@ SESSION_FLAGS = {"moved": ("moved", None), "tail-warning": ("warned", None),
                  "declared-descend": ("declared", "descend"),
                  "boxed-at-start": ("declared", "boxed")}
 #: fields kept elsewhere than in props
-NOT_PROPS = {"id", "unit", "hex", "status", "hits"}
+NOT_PROPS = {"id", "unit", "hex", "status"}
 #: props named otherwise than their field (a piece's ``kind`` is where it is; a bomber's MP
 #: moved this turn is no flag ``moved``)
 RENAMED = {"kind": "type", "moved": "mp_moved"}
@@ -123,15 +124,17 @@ def as_position(s: NightSession, game_id: str = GAME) -> Position:
 
 def verdict_of(result: Mapping[str, Any] | None) -> Verdict | None:
     """The verdict of a night's summary [4.1]: the defender (the player) wins at a victory
-    level, else the attacker; why: the summary's reasons."""
+    level, else the attacker; the condition is the level the night reached (``victory``,
+    ``decisive-victory``, or ``no-victory-level``: the player's defeat); why: the summary's
+    reasons."""
     if result is None:
         return None
     outcome = str(result.get("result"))
     reasons = [str(r.get("text")) if isinstance(r, Mapping) else str(r)
                for r in result.get("reasons") or ()]
-    level = result.get("level")
-    return Verdict(DEFENDER if outcome in WINS else ATTACKER, outcome, "; ".join(reasons),
-                   ("4.1",), str(level) if level is not None else None)
+    won = outcome in WINS
+    return Verdict(DEFENDER if won else ATTACKER, "win", "; ".join(reasons), ("4.1",),
+                   outcome.replace(" ", "-") if won else "no-victory-level")
 
 
 def _session_flags(s: NightSession, fighter_id: str) -> frozenset[str]:
@@ -154,8 +157,8 @@ def _piece(aircraft: Fighter | Bomber, side: str, extra: frozenset[str]) -> Piec
         if aircraft.hex is not None:
             props["hex"] = aircraft.hex
     flags = frozenset(name for name in FLAGS[kind] if getattr(aircraft, name)) | extra
-    return Piece(aircraft.id, aircraft.unit, side, where, place,
-                 aircraft.damage - aircraft.hits, flags, freeze(props))
+    step = 0 if where == "eliminated" else 1  # one counter face; hits are markers (props)
+    return Piece(aircraft.id, aircraft.unit, side, where, place, step, flags, freeze(props))
 
 
 # --- position -> session -------------------------------------------------------------------
@@ -264,9 +267,12 @@ def _aircraft(kind: type, piece: Piece) -> Any:
             raise BadInput(f"position: {where}.place: {status!r} is no status of an aircraft "
                            f"in kind {piece.kind!r} ({_statuses()})")
         values["status"] = status
-    aircraft = kind(id=piece.id, unit=piece.unit, **values,
-                    **{name: name in piece.flags for name in FLAGS[kind]})
-    return replace(aircraft, hits=aircraft.damage - piece.step)
+    step = 0 if piece.kind == "eliminated" else 1
+    if piece.step != step:
+        raise BadInput(f"position: {where}.step: {piece.step!r} is not {step} (an aircraft "
+                       f"has one face; its hits are props.hits)")
+    return kind(id=piece.id, unit=piece.unit, **values,
+                **{name: name in piece.flags for name in FLAGS[kind]})
 
 
 _PROPS: dict[type, dict[str, tuple[str, Reader]]] = {}

@@ -17,6 +17,7 @@ from warpress.games.nightfighter.rules.position import (
     STATUS_KIND,
     as_position,
     night_session,
+    verdict_of,
 )
 from warpress.games.nightfighter.rules.scenario import SHIPPED
 
@@ -32,7 +33,8 @@ def test_nf_position_pieces_are_the_aircraft(game, ref):
     assert [p.id for p in state.of_side("attacker")] == [b.id for b in night.bombers]
     for f in night.fighters:
         piece = state.piece(f.id)
-        assert piece.unit == f.unit and piece.step == f.damage - f.hits
+        assert piece.unit == f.unit and piece.props["hits"] == f.hits
+        assert piece.step == (0 if f.status == "destroyed" else 1)
         assert piece.props["facing"] == f.facing and piece.props["mp"] == f.mp
         if f.status == "on-map":
             assert (piece.kind, piece.place, piece.hex) == ("hex", f.hex, f.hex)
@@ -100,7 +102,7 @@ def test_nf_position_every_state_of_a_night_reads_back_equal(game, ref, name):
         s = night_session(game, state)
         assert as_position(s) == state and night_session(game, as_position(s)) == s
         if state.over:
-            assert state.side is None and state.verdict.result == s.result["result"]
+            assert state.side is None and state.verdict == verdict_of(s.result)
             break
         assert state.side == "defender" and state.verdict is None
         command, args = next_command(game, ref.player_view(game, state))

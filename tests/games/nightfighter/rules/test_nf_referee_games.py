@@ -108,9 +108,11 @@ def test_nf_referee_game_ends_by_41(game, ref, finished):
     assert night.turn <= sc.turns + 1
     assert said[-1].text.startswith("Game over") and "4.1" in said[-1].rules
     verdict = state.verdict
-    assert (verdict.result, verdict.condition, verdict.rule) == (summary["result"],
-                                                                 summary["level"], ("4.1",))
-    assert verdict.winner == ("attacker" if summary["result"] == "defeat" else "defender")
+    won = summary["result"] != "defeat"
+    assert (verdict.result, verdict.rule) == ("win", ("4.1",))
+    assert verdict.condition == (summary["result"].replace(" ", "-") if won
+                                 else "no-victory-level")
+    assert verdict.winner == ("defender" if won else "attacker")
     assert state.side is None and ref.decision(game, state) is None
 
 
