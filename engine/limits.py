@@ -73,7 +73,7 @@ GAME_LIMITS = {limit.name: limit for limit in (
 )}
 
 #: Pages of one kit, known once it is laid out and refused before a page is drawn (the
-#: largest shipped kit: nimitz, 33 pages on Letter).
+#: largest shipped kit: nimitz, 32 pages on Letter).
 KIT_PAGES = 330
 
 #: The reading limits, for the documentation and the tests.
