@@ -1292,6 +1292,8 @@ def play_log(session_dir: str | None, game_folder: str | None) -> None:
     with session.open(_session_path(session_dir), readonly=True, game=game_folder) as s:
         records = s.history()
         shown = dict(getattr(s.referee, "arg_text", None) or {})
+        for names in (getattr(s.referee, "sealed_args", None) or {}).values():
+            shown.update({name: _sealed_text for name in names if name not in shown})
         specs = {spec.name: spec for spec in s.referee.actions}
 
     def typed(name, args):
@@ -1300,6 +1302,11 @@ def play_log(session_dir: str | None, game_folder: str | None) -> None:
     for record in records:
         say(log_line(record, shown, typed))
     say(_head_line(s))
+
+
+def _sealed_text(_value: object) -> str:
+    """How ``play log`` prints an argument the log keeps sealed."""
+    return "(sealed)"
 
 
 @play.command("replay")

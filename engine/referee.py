@@ -96,6 +96,9 @@ class Referee(Protocol):
     field_text: Mapping[str, Callable[[Any], str]]
     #: optional: how ``play log`` prints a command's argument as it was typed, by name
     arg_text: Mapping[str, Callable[[Any], str]]
+    #: optional: the arguments, by command, that the other side may not read until the rules
+    #: reveal them (a written plan): the session log keeps them sealed (engine/session.py)
+    sealed_args: Mapping[str, tuple[str, ...]]
 
     def scenarios(self, game: Game) -> tuple[ScenarioInfo, ...]:
         """The shipped scenarios, the default first."""

@@ -18,7 +18,8 @@ A session is a directory (``--session DIR``) holding
     left). Every line after the first
     carries ``prev``, the SHA-256 of the bytes of the line before it (without its newline):
     the log is a hash chain. The log holds only what the player typed and saw, never a hidden
-    fact.
+    fact: an argument the rules keep secret from the other side (``sealed_args``, e.g. a
+    written plan) is logged sealed (``"sealed:NONCE:DATA"``, below), never as typed.
 ``state.json``
     Rewritten atomically (temporary file in DIR, fsync, ``os.replace``) after every line the
     log gains: ``n``, the referee's ``dump(state)`` obfuscated in ``state`` (see below),
@@ -39,7 +40,7 @@ A session is a directory (``--session DIR``) holding
 Every session file is opened without following a symbolic link (``O_NOFOLLOW``; where the
 system has none, a link is refused before opening) and must be a regular file: a planted
 link, a folder or a FIFO in its place is refused with one line. The log and the state may
-hold at most 64 MiB each.
+hold at most 8 MiB each (``MAX_BYTES``).
 
 Integrity: every command reads the whole log and checks it line by line: each line is a JSON
 object with the fields of its type (a wrong type is named: ``log.jsonl:5: args: expected an
@@ -104,6 +105,16 @@ glance. This protects against an accidental glance only: whoever owns the files 
 and the log and seed replay the whole game anyway; for the same reason the hash chain
 catches edits and accidents, not a determined forger who recomputes it (the anchor does, on
 the machine that played). It is not encryption against a determined player.
+
+Sealed arguments: a game's rules may name arguments of their commands that the other side
+must not read (``Referee.sealed_args``: command -> argument names; Midway's US plan). The log
+records such an argument as ``"sealed:NONCE:DATA"``: its JSON value, padded with spaces to a
+multiple of 64 bytes (its length says nothing) and XORed with a keystream of the session key
+and a random NONCE drawn for it (the same value sealed twice reads differently, and two
+seals never share a keystream), base64-encoded. The chain covers the sealed text, and
+replay, undo and recovery open it with the key. Like the state, this hides the value from a
+glance at the folder (and from ``play log``, which prints it as sealed), not from whoever
+reads the key.
 """
 
 from __future__ import annotations
@@ -150,7 +161,11 @@ KEY = "key"
 LOCK = ".lock"
 OLD_LOG = "log.format1.jsonl"  # where replay keeps a format-1 log it upgrades
 FORMAT = 2
-MAX_BYTES = {LOG: 64 * 2**20, STATE: 64 * 2**20, KEY: 1024}
+#: the most bytes of each session file: every command reads and checks the whole log, so
+#: its size bounds every command's time, and a session folder handed over cannot stall one.
+#: A whole game of Battle for Moscow (tests/fixtures/games/moscow) by random agents logs 360
+#: lines, 111,539 bytes; its state is 1,242 bytes.
+MAX_BYTES = {LOG: 8 * 2**20, STATE: 8 * 2**20, KEY: 1024}
 
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _NONBLOCK = getattr(os, "O_NONBLOCK", 0)  # a FIFO planted as a session file must not hang
@@ -229,6 +244,56 @@ def deobfuscate(text: str, key: bytes) -> Any:
         raise ValueError(str(exc)) from None
 
 
+SEALED = "sealed:"
+SEAL_BLOCK = 64  # a sealed value's JSON is padded to a multiple of this many bytes
+
+
+def seal(value: Any, key: bytes) -> str:
+    """``value`` as the log keeps a sealed argument: ``sealed:NONCE:DATA`` (see the module
+    docstring); a fresh random nonce each time, the JSON padded with spaces to a multiple
+    of SEAL_BLOCK bytes (a short plan and a long one read alike)."""
+    nonce = secrets.token_bytes(16)
+    data = canonical(value)
+    data += b" " * (-len(data) % SEAL_BLOCK)
+    return f"{SEALED}{nonce.hex()}:{base64.b64encode(_xor(data, key + nonce)).decode('ascii')}"
+
+
+def unseal(text: str, key: bytes) -> Any:
+    """The value :func:`seal` sealed in ``text``; ValueError when it does not open."""
+    nonce, _, data = text.removeprefix(SEALED).partition(":")
+    try:
+        salt = bytes.fromhex(nonce)
+        if not text.startswith(SEALED) or len(salt) != 16:
+            raise ValueError("no nonce")
+        raw = _xor(base64.b64decode(data.encode("ascii"), validate=True), key + salt)
+        return json.loads(raw.decode("utf-8"))
+    except (UnicodeError, ValueError, TypeError):
+        raise ValueError(f"not a value sealed with this key: {text[:40]!r}") from None
+
+
+def sealed_names(referee: Referee, command: str) -> tuple[str, ...]:
+    """The arguments of ``command`` the log keeps sealed (``referee.sealed_args``)."""
+    return tuple((getattr(referee, "sealed_args", None) or {}).get(command, ()))
+
+
+def logged_args(referee: Referee, command: str, args: Mapping[str, Any],
+                key: bytes) -> dict[str, Any]:
+    """``args`` as the log records them: the sealed ones sealed."""
+    hidden = sealed_names(referee, command)
+    return {name: seal(value, key) if name in hidden else value
+            for name, value in args.items()}
+
+
+def opened_args(referee: Referee, record: Mapping[str, Any], key: bytes) -> dict[str, Any]:
+    """A logged command's arguments as typed: the sealed ones opened with ``key``
+    (ValueError when one does not open). A value logged before it was sealed is taken as
+    it stands."""
+    hidden = sealed_names(referee, record["command"])
+    return {name: unseal(value, key) if name in hidden and isinstance(value, str)
+            and value.startswith(SEALED) else value
+            for name, value in record["args"].items()}
+
+
 def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
@@ -298,8 +363,8 @@ def _read_file(path: Path) -> bytes:
     limit = MAX_BYTES.get(path.name, MAX_BYTES[LOG])
     try:
         if os.fstat(fd).st_size > limit:
-            raise SessionCorrupt(f"{path}: larger than {limit} bytes, the most a session file "
-                                 f"may hold")
+            raise SessionCorrupt(f"{path}: larger than {limit:,} bytes, the most a session "
+                                 f"file may hold")
         chunks, size = [], 0
         while size <= limit:
             chunk = os.read(fd, 1 << 20)
@@ -307,8 +372,8 @@ def _read_file(path: Path) -> bytes:
                 return b"".join(chunks)
             chunks.append(chunk)
             size += len(chunk)
-        raise SessionCorrupt(f"{path}: larger than {limit} bytes, the most a session file "
-                             f"may hold")
+        raise SessionCorrupt(f"{path}: larger than {limit:,} bytes, the most a session "
+                             f"file may hold")
     except OSError as exc:
         raise _os_problem(path, exc, False) from None
     finally:
@@ -845,7 +910,8 @@ class Session:
             raise
         dump = step.state.to_json()
         n = self.n + 1
-        record = {"type": "command", "n": n, "command": name, "args": args, "result": "ok",
+        record = {"type": "command", "n": n, "command": name,
+                  "args": logged_args(self.referee, name, args, self.key), "result": "ok",
                   "hash": state_hash(dump), "time": _now()}
         if agent is not None:
             record["agent"] = agent
@@ -867,7 +933,8 @@ class Session:
         standing = [self.log.records[number - 1] for number in self.log.steps[1:-1]]
         state = self.referee.new(self.game, self.referee.load_scenario(
             self.game, self.header["scenario"]), SeededDice(derived_seed(self.seed, 0))).state
-        state, differences = _replay_steps(self.game, self.referee, self.seed, state, standing)
+        state, differences = _replay_steps(self.game, self.referee, self.seed, state, standing,
+                                           self.key)
         if differences:
             raise SessionCorrupt(f"{self.log.path}: undo failed: {differences[0]}")
         dump = state.to_json()
@@ -883,7 +950,8 @@ class Session:
         """Log a refused command with the hash of the state it left unchanged (the referee's
         states are immutable, so it is hashed only here)."""
         dump = self.state.to_json()
-        self._record({"type": "command", "n": self.n, "command": name, "args": args,
+        self._record({"type": "command", "n": self.n, "command": name,
+                      "args": logged_args(self.referee, name, args, self.key),
                       "result": "refused", "message": message, "rule": rule,
                       "hash": state_hash(dump), "time": _now()}, self.n, dump)
 
@@ -946,14 +1014,21 @@ class Session:
 
 
 def _replay_steps(game: Game, referee: Referee, seed: int, state: Any,
-                  steps: list[dict[str, Any]]) -> tuple[Any, list[str]]:
-    """Apply logged accepted commands to ``state``; the differences from the logged hashes.
-    Stops at the first command that is refused now."""
+                  steps: list[dict[str, Any]], key: bytes) -> tuple[Any, list[str]]:
+    """Apply logged accepted commands to ``state`` (their sealed arguments opened with
+    ``key``); the differences from the logged hashes. Stops at the first command that is
+    refused now or whose sealed arguments do not open."""
     differences = []
     for record in steps:
         n = record["n"]
         try:
-            step = referee.apply(game, state, record["command"], dict(record["args"]),
+            args = opened_args(referee, record, key)
+        except ValueError:
+            differences.append(f"command {n} ({record['command']}): its sealed arguments do "
+                               f"not open with the session's {KEY}")
+            break
+        try:
+            step = referee.apply(game, state, record["command"], args,
                                  SeededDice(derived_seed(seed, n)))
         except (RuleViolation, BadInput) as exc:
             differences.append(f"command {n} ({record['command']}) is refused on replay: "
@@ -966,8 +1041,8 @@ def _replay_steps(game: Game, referee: Referee, seed: int, state: Any,
     return state, differences
 
 
-def _rebuild(game: Game, referee: Referee, log: _Log,
-             steps: list[int]) -> tuple[Any, int, list[str], list[str]]:
+def _rebuild(game: Game, referee: Referee, log: _Log, steps: list[int],
+             key: bytes) -> tuple[Any, int, list[str], list[str]]:
     """Replay a whole log from the scenario: (state, n, differences, notes)."""
     header = log.records[0]
     notes = []
@@ -983,7 +1058,7 @@ def _rebuild(game: Game, referee: Referee, log: _Log,
     if state_hash(state.to_json()) != header["hash"]:
         differences.append("set-up (n=0): the replayed state differs from the logged hash")
     accepted = [log.records[number - 1] for number in steps[1:]]
-    state, more = _replay_steps(game, referee, header["seed"], state, accepted)
+    state, more = _replay_steps(game, referee, header["seed"], state, accepted, key)
     differences += more
     last = log.records[-1]
     if last["type"] == "undo" and not more and state_hash(state.to_json()) != last["hash"]:
@@ -1281,14 +1356,14 @@ def _verified_state(directory: Path, game: Game, referee: Referee, log: _Log, ke
     steps = log.steps
     kept = "" if write else f"; {STATE} not written (opened read-only)"
     if saved is None:  # state.json missing: rebuilt from the log
-        state, n, differences, _notes = _rebuild(game, referee, log, steps)
+        state, n, differences, _notes = _rebuild(game, referee, log, steps, key)
         if differences:
             raise SessionCorrupt(f"{directory / STATE}: missing, and the log does not replay: "
                                  f"{differences[0]}")
         tell(f"{directory / STATE}: missing; rebuilt from the log ({n} command(s) "
              f"replayed){kept}")
     else:
-        state, n = _caught_up(directory, game, referee, log, steps, saved)
+        state, n = _caught_up(directory, game, referee, log, steps, saved, key)
         if (saved.log_lines, saved.log_sha256) == (len(log.lines), log.head):
             return state, n
         tell(f"{directory / STATE}: written after line {saved.log_lines} of the "
@@ -1300,14 +1375,14 @@ def _verified_state(directory: Path, game: Game, referee: Referee, log: _Log, ke
 
 
 def _caught_up(directory: Path, game: Game, referee: Referee, log: _Log, steps: list[int],
-               saved: StateFile) -> tuple[Any, int]:
+               saved: StateFile, key: bytes) -> tuple[Any, int]:
     """The saved state checked against the log, with the accepted commands after the line it
     was written after replayed."""
     problem = _truncation(log, saved)
     if problem:
         raise SessionCorrupt(problem)
     if any(r["type"] == "undo" for r in log.records[saved.log_lines:]):
-        state, n, differences, _notes = _rebuild(game, referee, log, steps)
+        state, n, differences, _notes = _rebuild(game, referee, log, steps, key)
         if differences:  # an undo after the state was written: the log replays it
             raise SessionCorrupt(f"{log.path}: recovery failed: {differences[0]}")
         return state, n
@@ -1324,7 +1399,7 @@ def _caught_up(directory: Path, game: Game, referee: Referee, log: _Log, steps: 
     later = [log.records[number - 1] for number in steps[len(done):]]
     if later:  # the log is ahead: a crash before the state was renamed
         state, differences = _replay_steps(game, referee, log.records[0]["seed"], state,
-                                           later)
+                                           later, key)
         if differences:
             raise SessionCorrupt(f"{log.path}: recovery failed: {differences[0]}")
     return state, len(steps) - 1
@@ -1373,7 +1448,7 @@ def _replay(directory: Path, lock: _Lock | None, game: str | None,
         behind = True
     data = session_game(log.records[0], game)
     referee = rules_for(data)
-    state, n, differences, notes = _rebuild(data, referee, log, log.steps)
+    state, n, differences, notes = _rebuild(data, referee, log, log.steps, key)
     if differences:
         differences.append(f"the log, the scenario or warpress changed; {STATE} was left as "
                            f"it was")
@@ -1391,7 +1466,9 @@ def _replay(directory: Path, lock: _Lock | None, game: str | None,
     wanted = _state_bytes(n, state.to_json(), key, len(log.lines), log.head)
     try:
         rewritten = _read_file(directory / STATE) != wanted
-    except FileNotFoundError:
+    except NotAFile:
+        raise
+    except (FileNotFoundError, SessionCorrupt):  # missing, or past its size: written anew
         rewritten = True
     if rewritten:
         _need_lock(directory, lock, STATE)

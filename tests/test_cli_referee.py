@@ -211,6 +211,17 @@ def test_log_lists_commands_refusals_and_reveals(game, where):
     assert lines[3] == "reveal after command 1"
 
 
+def test_log_prints_a_sealed_argument_as_sealed(game, where, monkeypatch):
+    monkeypatch.setattr(fake.HideSeekReferee, "sealed_args", {"search": ("hex",)},
+                        raising=False)
+    run("new", game, "--seed", "5", "--session", where)
+    run("search", "eye", "03", "--session", where)
+    out = run("log", "--session", where)
+    assert out.exit_code == 0, out.output
+    assert out.output.splitlines()[1].split("  ", 1)[1].strip() == "1 search eye (sealed)"
+    assert _lines(where)[1]["args"]["hex"].startswith("sealed:")
+
+
 def test_replay_restores_a_corrupted_state(game, where):
     run("new", game, "--seed", "5", "--session", where)
     run("end-turn", "--session", where)

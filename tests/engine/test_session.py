@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_session_fake import make_game, rechain
+from test_session_fake import HideSeekReferee, make_game, rechain
 from warpress.engine import session
 from warpress.engine.errors import BadInput, RuleViolation
 
@@ -370,6 +370,90 @@ def test_obfuscation_round_trips_and_depends_on_the_key():
     assert session.deobfuscate(text, b"k" * 32) == dump
     with pytest.raises(ValueError):
         session.deobfuscate(text, b"j" * 32)
+
+
+# --------------------------------------------------------------------------- sealed arguments
+
+
+@pytest.fixture
+def sealing(monkeypatch):
+    """The fake's searched hex as an argument its rules keep sealed."""
+    monkeypatch.setattr(HideSeekReferee, "sealed_args", {"search": ("hex",)}, raising=False)
+
+
+def _sealed_session(game: str, where: Path) -> tuple[str, bytes, list[str]]:
+    """Searches (one refused) and a turn's end; (final hash, key, the hexes typed)."""
+    with session.create(where, game, None, 31) as s:
+        typed = [_miss(s)]
+        s.command("search", {"counter": "eye", "hex": typed[0]})
+        with pytest.raises(RuleViolation, match="one search per turn"):
+            s.command("search", {"counter": "eye", "hex": typed[0]})
+        s.command("end-turn", {})
+        typed.append(_miss(s))
+        s.command("search", {"counter": "eye", "hex": typed[1]})
+        return _hash(s), s.key, typed
+
+
+def test_a_sealed_argument_is_logged_sealed_never_as_typed(game, where, sealing):
+    _final, key, typed = _sealed_session(game, where)
+    searches = [r for r in _log(where) if r.get("command") == "search"]
+    assert [r["result"] for r in searches] == ["ok", "refused", "ok"]
+    sealed = [r["args"]["hex"] for r in searches]
+    assert all(text.startswith("sealed:") for text in sealed)
+    assert [session.unseal(text, key) for text in sealed] == [typed[0], typed[0], typed[1]]
+    assert sealed[0] != sealed[1]  # the same plan sealed twice reads differently
+    assert all(r["args"]["counter"] == "eye" for r in searches)  # the others as typed
+    text = (where / "log.jsonl").read_text()
+    assert f'"{typed[0]}"' not in text and f'"{typed[1]}"' not in text
+    with pytest.raises(ValueError):
+        session.unseal(sealed[0], b"j" * 32)
+
+
+def test_a_seal_says_nothing_of_its_value_s_length():
+    key = b"k" * 32
+    short, long = session.seal("G-8", key), session.seal("H-9,H-8,G-7,F-7,E-7,D-7", key)
+    assert len(short) == len(long)
+    assert session.unseal(long, key) == "H-9,H-8,G-7,F-7,E-7,D-7"
+    for broken in ("sealed:zz:AAAA", "G-8", short[:-1]):
+        with pytest.raises(ValueError):
+            session.unseal(broken, key)
+
+
+@pytest.mark.parametrize("how", ["replay", "rebuild", "undo", "catch-up"])
+def test_a_session_with_sealed_arguments_replays(game, where, sealing, how, monkeypatch):
+    final, _key, _typed = _sealed_session(game, where)
+    if how == "replay":
+        report = session.replay(where)
+        assert (report.ok, report.n, report.rewritten) == (True, 3, False)
+    elif how == "rebuild":
+        (where / "state.json").unlink()
+    elif how == "undo":
+        with session.open(where) as s:
+            s.command("end-turn", {})
+            s.undo()
+            assert _hash(s) == final
+    else:
+        def killed(*args):
+            raise KeyboardInterrupt("killed")
+
+        with session.open(where) as s, monkeypatch.context() as patch, \
+                pytest.raises(KeyboardInterrupt):
+            s.command("end-turn", {})
+            patch.setattr(session, "write_state", killed)  # killed before the state is
+            s.command("search", {"counter": "eye", "hex": _miss(s)})  # written: caught up
+        assert _log(where)[-1]["args"]["hex"].startswith("sealed:")
+        final = _log(where)[-1]["hash"]
+    with session.open(where) as s:
+        assert _hash(s) == final
+
+
+def test_sealed_arguments_do_not_open_with_another_key(game, where, sealing):
+    _sealed_session(game, where)
+    (where / "key").write_text("ab" * 32 + "\n")
+    report = session.replay(where)
+    assert not report.ok
+    assert report.differences[0] == ("command 1 (search): its sealed arguments do not open "
+                                     "with the session's key")
 
 
 # --------------------------------------------------------------------------- locking

@@ -380,3 +380,22 @@ def test_a_scenario_file_the_log_names_is_never_read_whole(tmp_path):
         tracemalloc.stop()
     assert peak < 2 * limits.FILE_BYTES
     assert digest == session.sha256(b"#" * (limits.FILE_BYTES + 1))
+
+
+@pytest.mark.parametrize("name", ["log.jsonl", "state.json"])
+def test_a_session_file_past_its_size_is_refused_before_it_is_read(played, name):
+    """Every command reads the whole log: a session handed over with a log (or state) grown
+    past the limit is refused in one line, not parsed for seconds."""
+    limit = session.MAX_BYTES[name]
+    with (played / name).open("ab") as handle:
+        handle.truncate(limit + 1)
+    for command in (("status",), ("log",), ("move", "n4", "0505"), ("replay",)):
+        if (name, command) == ("state.json", ("replay",)):
+            continue  # replay writes the state anew (below)
+        out = play(*command, "--session", played)
+        assert out.exit_code == 2, out.output
+        assert _shown(out) == (f"warpress: {played / name}: larger than {limit:,} bytes, the "
+                               f"most a session file may hold\n"), command
+    if name == "state.json":
+        assert play("replay", "--session", played).exit_code == 0
+        assert play("status", "--session", played).exit_code == 0

@@ -182,15 +182,6 @@ def spend_aop(game: Game, aop: int) -> int:
     return aop - cost
 
 
-def check_aop(name: str, value: int, game: Game) -> int:
-    """An AOP value on the AOP track, else BadInput."""
-    values = [v for v in game.get("tracks", "aop").values if isinstance(v, int)]
-    if value not in values:
-        raise BadInput(f"input {name}={value} is not allowed "
-                       f"(integer {min(values)}..{max(values)})")
-    return value
-
-
 # --------------------------------------------------------------------------- search cards (11.0(2))
 
 PROTOTYPE_SCOUT = "試作高速偵察機"

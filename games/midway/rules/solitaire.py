@@ -103,15 +103,15 @@ def _draw(cards: Cards, dice: Dice) -> tuple[int, Cards]:
 
 
 def solitaire_move(game: Game, us_hex: str, ichikokan_hex: str, card: int, *,
-                   turn: int) -> str:
+                   turn: int, japan_hexes: Sequence[str] = ()) -> str:
     """Where the card sends the US fleet (12.3(2)), a hex id.
 
     Each hex of the move must bring the fleet nearer the 1st Air Fleet (toward)
     or take it farther (away); the fleet never enters Midway's hex (6.1(2)) and by
-    day never the 1st Air Fleet's (it stops in the hex before, 6.1(4)); on the
-    night turn it may share it (12.3(5)). The move stops early where no hex
-    qualifies. Among the hexes reached, the card's preference (the more northerly
-    or southerly hex centre) decides, then the map order.
+    day never a Japanese fleet's (``japan_hexes``, the 1st Air Fleet's at least; it
+    stops in the hex before, 6.1(4)); on the night turn it may share one (12.3(5)).
+    The move stops early where no hex qualifies. Among the hexes reached, the card's
+    preference (the more northerly or southerly hex centre) decides, then the map order.
     """
     row = move_card(game, card)
     if row["move"] == RESHUFFLE:
@@ -119,7 +119,7 @@ def solitaire_move(game: Game, us_hex: str, ichikokan_hex: str, card: int, *,
     if row["move"] == "stay":
         return us_hex
     night = turn == const(game, "night-turn")
-    forbidden = {midway_hex(game)} | (set() if night else {ichikokan_hex})
+    forbidden = {midway_hex(game)} | (set() if night else {ichikokan_hex, *japan_hexes})
     steps = min(int(row["hexes"]), allowance(game, "us-fleet", turn))
     sign = 1 if row["move"] == "toward" else -1
     level = _strict_moves(game, us_hex, ichikokan_hex, steps, sign, forbidden)

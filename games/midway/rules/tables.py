@@ -68,31 +68,10 @@ def _either_track(game: Game) -> tuple[int, int, str]:
     return 0, top, "the garrison or invasion-force track"
 
 
-def _aop(game: Game) -> tuple[int, int, str]:
-    """An AOP input's bounds: the values of the AOP track (what ``check_aop`` takes)."""
+def _aop_track(game: Game) -> tuple[int, int, str]:
+    """An AOP's bounds: the boxes of the AOP track (7.3)."""
     values = [v for v in game.get("tracks", "aop").values if isinstance(v, int)]
-    return min(values), max(values), "the AOP track"
-
-
-def _reach(game: Game) -> tuple[int, int, str]:
-    """``distance``'s bounds for a base attack: within the base-attack range (6.4(2))."""
-    return 1, int(const(game, "base-attack-range")), "hexes within the base-attack range"
-
-
-def _afloat(side: str):
-    """A side's carriers afloat: 0 to its fleet (what ``victory.check_afloat`` takes)."""
-
-    def bounds(game: Game) -> tuple[int, int, str]:
-        from .victory import fleet_size
-
-        return 0, fleet_size(game, side), f"the {side} carriers"
-
-    return bounds
-
-
-def _turns(game: Game) -> tuple[int, int, str]:
-    """``turn``'s bounds: the game's turns."""
-    return 1, int(const(game, "turns")), "the game's turns"
+    return min(values), max(values), "a box of the AOP track"
 
 
 def _event_cards(game: Game) -> tuple[int, int, str]:
@@ -144,7 +123,9 @@ def _search_text(game: Game, side: str, aop: int) -> str:
 @ENGINE.table(
     "base-attack",
     rules=["6.4"],
-    inputs=[Input("distance", "int", "hexes from the 1st Air Fleet to Midway", bounds=_reach)],
+    inputs=[Input("distance", "int", "hexes from the 1st Air Fleet to Midway",
+                  bounds=lambda game: (1, const(game, "base-attack-range"),
+                                       "a base attack's range, 6.4(2)"))],
     results=["operations"],
     odds_field="operations",
 )
@@ -152,10 +133,6 @@ def base_attack_table(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
     """Air operations of a base attack: 1 within 2 hexes, 2 at 3-5 (6.4(2)(3))."""
     from . import search as S
 
-    reach = const(game, "base-attack-range")
-    if args["distance"] > reach:
-        raise BadInput(f"input distance={args['distance']} is not allowed (integer 1..{reach}: "
-                       f"a base attack needs the 1st Air Fleet within {reach} hexes, 6.4(2))")
     ops = S.base_attack_operations(game, args["distance"])
     text = f"{ops} air operation(s) in the {_label(game, 'sequence', 'base-attack', 'base attack')}"
     return Answer({"operations": ops}, rules=("6.4(2)", "6.4(3)"), text=text)
@@ -167,25 +144,30 @@ def base_attack_table(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
     inputs=[
         Input("japan_roll", "roll", "Japanese initiative die", die=DIE),
         Input("us_roll", "roll", "US initiative die", die=DIE),
-        Input("japan_aop", "int", "Japanese AOP now", bounds=_aop),
-        Input("us_aop", "int", "US AOP now", bounds=_aop),
+        Input("japan_aop", "int", "Japanese AOP now", bounds=lambda game: _aop_track(game)),
+        Input("us_aop", "int", "US AOP now", bounds=lambda game: _aop_track(game)),
         Input("cards_left", "int", "cards left in the deck (default: the whole deck)",
               default=None, bounds=lambda game: (0, _deck_size(game), "the deck's cards")),
+        Input("solitaire", "bool", "the solitaire game: no roll, the side with more AOP flies, "
+              "the US on a tie (12.3(3))", default=False),
     ],
     results=["winner", "draws_card"],
     odds_field="winner",
 )
 def initiative_table(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
-    """Who has the initiative for the next air operation (8.1)."""
+    """Who has the initiative for the next air operation (8.1; solitaire 12.3(3))."""
     from . import search as S
 
-    S.check_aop("japan_aop", args["japan_aop"], game)
-    S.check_aop("us_aop", args["us_aop"], game)
     if args["cards_left"] is None:
         args["cards_left"] = _deck_size(game)
     if args["japan_aop"] == 0 and args["us_aop"] == 0:
         raise BadInput("inputs japan_aop=0 and us_aop=0: with no AOP on either side the air "
                        "operations phase is over (8.2); one side needs 1..4")
+    if args["solitaire"]:
+        winner = S.solitaire_initiative(game, args["japan_aop"], args["us_aop"])
+        text = (_label(game, "constants", "initiative-die", "initiative")
+                + f": {_side(game, winner)}, no roll and no card (solitaire)")
+        return Answer({"winner": winner, "draws_card": False}, rules=("12.3(3)",), text=text)
     result = S.roll_initiative(game, args["japan_aop"], args["us_aop"], args["cards_left"], dice)
     if 0 in (args["japan_aop"], args["us_aop"]):
         rules: tuple[str, ...] = ("8.1(3)",)
@@ -227,9 +209,9 @@ def cap_table(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
     rules=["9.3"],
     inputs=[
         Input("intact", "int", "undamaged carriers of the target division / task force",
-              default=None, bounds=lambda game: _division(game)),
+              default=None, bounds=lambda game: _division_carriers(game)),
         Input("damaged", "int", "carriers with one damage marker", default=None,
-              bounds=lambda game: _division(game)),
+              bounds=lambda game: _division_carriers(game)),
         Input("track", "int", "target is the base or the Invasion Force: its track value",
               default=None, bounds=lambda game: _either_track(game)),
         Input("escorted", "bool", "the attacking group still has a fighter"),
@@ -264,8 +246,8 @@ def _aa_text(game: Game, dice: int, hit_on: int) -> str:
             + f": {dice} dice, each {hit_on} or less hits an attack aircraft")
 
 
-def _division(game: Game) -> tuple[int, int, str]:
-    """A carrier count's bounds: the carriers of the largest division or task force."""
+def _division_carriers(game: Game) -> tuple[int, int, str]:
+    """A carrier count's bounds: 0 to the most carriers of a division or task force."""
     return 0, _most_carriers_per_division(game), "carriers of one division or task force"
 
 
@@ -450,13 +432,23 @@ def _landing_odds(game: Game, args: dict[str, Any]) -> OddsAnswer:
 # --------------------------------------------------------------------------- victory, solitaire
 
 
+def _afloat(game: Game, side: str) -> tuple[int, int, str]:
+    """Carriers afloat: 0 to the side's carriers."""
+    from .victory import fleet_size
+
+    return 0, fleet_size(game, side), f"the {side} carriers"
+
+
 @ENGINE.table(
     "victory",
     rules=["4.1", "4.2", "4.3"],
     inputs=[
-        Input("turn", "int", "the turn that ends (3: Day 1 check, 7: points)", bounds=_turns),
-        Input("japan_carriers", "int", "Japanese carriers afloat", bounds=_afloat("japan")),
-        Input("us_carriers", "int", "US carriers afloat", bounds=_afloat("us")),
+        Input("turn", "int", "the turn that ends (3: Day 1 check, 7: points)",
+              bounds=lambda game: (1, const(game, "turns"), "a turn of the game")),
+        Input("japan_carriers", "int", "Japanese carriers afloat",
+              bounds=lambda game: _afloat(game, "japan")),
+        Input("us_carriers", "int", "US carriers afloat",
+              bounds=lambda game: _afloat(game, "us")),
         Input("midway", "enum", "turn 7: Midway captured or held", choices=("captured", "held"),
               default=None),
     ],

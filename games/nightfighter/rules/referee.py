@@ -14,7 +14,7 @@ from warpress.engine.model import Game
 from warpress.engine.registry import Answer, Input, OddsAnswer
 from warpress.engine.tables import lookup
 
-from . import combat, detection, movement, searchlights
+from . import combat, detection, movement, radars, searchlights
 from .common import (
     ENGINE,
     check_hex,
@@ -90,18 +90,82 @@ def clouds(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
 # --- sighting [10, 15] --------------------------------------------------------------------
 
 
+def _good_visibility_fighters(game: Game) -> tuple[int, int, str]:
+    """``good_visibility``'s bounds: the good-visibility night-fighter counters (6.0)."""
+    count = sum(len(u.stats.get("counter_ids") or ()) for u in game.units
+                if u.stats.get("good_visibility"))
+    return 0, count, "night fighters with good visibility (not novices)"
+
+
 @ENGINE.table(
     "sighting-dice",
-    rules=["10.1"],
+    rules=["10.1", "10.1.1"],
     inputs=[Input("visibility", "enum", "visibility", choices=VISIBILITIES),
-            Input("moon", "enum", "moon", choices=MOONS)],
-    results=["dice"],
+            Input("moon", "enum", "moon", choices=MOONS),
+            Input("illuminated_cloud", YES_NO, "illuminated cloud is on the map (a bonus die)",
+                  default=False),
+            Input("good_visibility", "int", "night fighters with good visibility on the map, "
+                  "novices left out (a bonus die each)", default=0,
+                  bounds=lambda game: _good_visibility_fighters(game))],
+    results=["dice", "cloud_bonus", "visibility_bonus"],
     odds_field="dice",
 )
 def sighting_dice(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
-    """General sighting dice: Poor 1, Average 2, Good 3, +1 Half or Full moon [10.1]."""
+    """General sighting dice [10.1] and the bonus dice of another colour [10.1.1].
+
+    Poor 1, Average 2, Good 3, +1 Half or Full moon; one bonus die where illuminated cloud
+    is on the map (it counts only for bombers in illuminated-cloud hexes), one per
+    good-visibility night fighter (it counts only within that fighter's sighting range);
+    novices use none [28.5]."""
+    table = game.table("sighting-dice")
     count = detection.sighting_dice(game, args["visibility"], args["moon"])
-    return Answer({"dice": count}, rules=("10.1",))
+    cloud = modifier(table, "illuminated-cloud") if args["illuminated_cloud"] else 0
+    seeing = args["good_visibility"] * modifier(table, "good-visibility-fighter")
+    rules = ("10.1",) + (("10.1.1",) if cloud or seeing else ())
+    text = f"sighting: {count} dice"
+    if cloud:
+        text += f", {cloud} cloud bonus die (bombers in illuminated cloud only)"
+    if seeing:
+        text += (f", {seeing} visibility bonus dice (each within its fighter's sighting "
+                 "range only)")
+    return Answer({"dice": count, "cloud_bonus": cloud, "visibility_bonus": seeing},
+                  rules=rules, text=text)
+
+
+@ENGINE.table(
+    "jammed-ai-dice",
+    rules=["24.5.2"],
+    inputs=[Input("jamming", "enum", "jamming of the radar's band", choices=("heavy", "light")),
+            Input("expert", YES_NO, "Experte (+2 dice, 17.2)", default=False),
+            Input("anti_jam", YES_NO, "a jamming-resistant radar, marked ¶ (+3 dice)",
+                  default=False)],
+    results=["dice"],
+    odds_field="dice",
+)
+def jammed_ai_dice(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
+    """Dice a jammed AI radar rolls: heavy 1, light 3; +2 Experte, +3 ¶ [24.5.2]."""
+    count = radars.jammed_ai_dice(game, args["jamming"], expert=args["expert"],
+                                  anti_jam=args["anti_jam"])
+    rules = ("24.5.2",) + (("17.2",) if args["expert"] else ())
+    return Answer({"dice": count}, rules=rules, errata=_errata(game, "jammed-ai-dice"))
+
+
+@ENGINE.table(
+    "corkscrew-follow-dice",
+    rules=["28.1"],
+    inputs=[Input("contact", "enum", "the AI radar band in contact with the bomber, or none",
+                  choices=("none", "P", "L", "S", "X")),
+            Input("expert", YES_NO, "Experte (+2 dice, 17.2)", default=False)],
+    results=["dice"],
+    odds_field="dice",
+)
+def corkscrew_follow_dice(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
+    """Optional 28.1: dice to learn a corkscrew's hex: 1 with no AI contact, 2 with a P, L or X
+    band contact, 4 with S band; +2 Experte."""
+    band = None if args["contact"] == "none" else args["contact"]
+    count = radars.follow_dice(game, band, expert=args["expert"])
+    rules = ("28.1",) + (("17.2",) if args["expert"] else ())
+    return Answer({"dice": count}, rules=rules, errata=_errata(game, "corkscrew-follow-dice"))
 
 
 @ENGINE.table(
@@ -361,6 +425,8 @@ def min_range(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
             Input("unfavourable", YES_NO, "optional 28.4: unfavourable position (-2)",
                   default=False),
             Input("oblique", YES_NO, "oblique guns", default=False),
+            Input("alert_target", YES_NO, "optional 28.2: the target is an alert bomber "
+                  "(oblique guns' base FP 0)", default=False),
             Input("defensive", YES_NO, "defensive fire by the bomber", default=False),
             Input("vs_oblique", YES_NO, "defensive fire at an oblique attacker (-1)",
                   default=False),
@@ -376,8 +442,12 @@ def firepower(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
         return Answer({"fp": value}, rules=("17.4.2",))
     value = combat.attack_fp(game, args["fp"], corkscrewed=args["corkscrewed"],
                              expert=args["expert"], green=args["green"],
-                             unfavourable=args["unfavourable"], oblique=args["oblique"])
-    return Answer({"fp": value}, rules=("17.1",), errata=("E20",) if args["corkscrewed"] else ())
+                             unfavourable=args["unfavourable"], oblique=args["oblique"],
+                             alert_target=args["alert_target"], alert_rule=True)
+    rules = ("17.1",) + (("28.2",) if args["oblique"] and args["alert_target"] else ()) + (
+        ("28.4", "28.4.1") if args["oblique"] and args["unfavourable"] else
+        ("28.4",) if args["unfavourable"] else ())
+    return Answer({"fp": value}, rules=rules, errata=("E20",) if args["corkscrewed"] else ())
 
 
 @ENGINE.table(

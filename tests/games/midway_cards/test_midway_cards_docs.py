@@ -4,12 +4,26 @@ the exit code of a refusal."""
 
 from __future__ import annotations
 
-from doc_walk import run_page
+import shlex
+from pathlib import Path
+
+from click.testing import CliRunner
+from docs_walk import steps
 from warpress.cli import main
+
+PAGE = Path(__file__).resolve().parents[3] / "docs" / "midway-cards.md"
 
 
 def test_the_page_runs_as_written(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    runner, found = run_page("midway-cards.md")
+    runner = CliRunner()
+    found = steps(PAGE)
     assert len(found) > 20 and any(shown for _, shown in found)
+    for words, shown in found:
+        assert words[0] == "warpress", words
+        result = runner.invoke(main, words[1:])
+        if shown is None:
+            assert result.exit_code == 0, f"`{shlex.join(words)}`: {result.output}"
+        else:
+            assert result.exit_code == 1 and result.output.strip() == shown, result.output
     assert "game over" in runner.invoke(main, ["play", "status", "--session", "mw"]).output

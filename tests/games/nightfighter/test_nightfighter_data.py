@@ -243,9 +243,9 @@ def test_searchlight_dice(game):
 # ---- rules records -----------------------------------------------------------------------
 
 
-def test_errata_e1_to_e40(game):
+def test_errata_e1_to_e41(game):
     ids = [e.id for e in game.errata]
-    assert ids == [f"E{n}" for n in range(1, 41)]
+    assert ids == [f"E{n}" for n in range(1, 42)]
     assert all(len(e.readings) >= 2 for e in game.errata)
 
 

@@ -303,3 +303,100 @@ def test_solitaire_move(lookup, card, move, hexes, prefer):
 def test_solitaire_move_bad_card(lookup, card):
     with pytest.raises(BadInput, match="card"):
         lookup("solitaire-move", f"card={card}")
+
+
+# --------------------------------------------------------------------------- audit rulings
+
+#: inputs that make each table answer, every int input at a value inside its range
+ANSWERING = {
+    "search": ["side=japan", "distance=3", "base_strikes=0"],
+    "base-attack": ["distance=3"],
+    "initiative": ["japan_roll=3", "us_roll=4", "japan_aop=2", "us_aop=3", "cards_left=4"],
+    "cap": ["air=3", "escorted=yes"],
+    "anti-aircraft": ["intact=1", "damaged=1", "escorted=yes"],
+    "hit-number": ["target=carrier", "attack=3"],
+    "base-damage": ["garrison=5", "hits_this_turn=0", "hits=1"],
+    "victory": ["turn=5", "japan_carriers=2", "us_carriers=2", "midway=held"],
+    "solitaire-move": ["card=3"],
+}
+
+
+def _with(pairs, name, value):
+    return [p for p in pairs if not p.startswith(f"{name}=")] + [f"{name}={value}"]
+
+
+def test_every_stated_range_is_the_range_lookup_takes(game, lookup):
+    """`warpress tables` states each number's range from the same source lookup checks:
+    a closed range's ends are answered and the numbers past them refused naming the input;
+    an open range takes any number past its low end (the procedure clamps it)."""
+    from warpress.engine.registry import ref_tables
+
+    tables = ref_tables(game)
+    checked = 0
+    for name, pairs in [*ANSWERING.items(),
+                        ("search", ["side=us", "distance=3", "base_distance=4"])]:
+        lookup(name, *pairs)
+        for item in tables[name].inputs:
+            if item.kind != "int" or not any(p.startswith(f"{item.name}=") for p in pairs):
+                continue
+            span = item.range_in(game)
+            low = span[0] if span else item.min
+            high = span[1] if span else item.max
+            if high is None:
+                lookup(name, *_with(pairs, item.name, (low or 0) + 40))
+            else:
+                with pytest.raises(BadInput, match=f"input {item.name}="):
+                    lookup(name, *_with(pairs, item.name, high + 1))
+                if name not in ("anti-aircraft",):  # the carriers of a division, together
+                    lookup(name, *_with(pairs, item.name, high))
+            with pytest.raises(BadInput, match=f"input {item.name}="):
+                lookup(name, *_with(pairs, item.name, (low or 0) - 1))
+            checked += 1
+    assert checked >= 16
+
+
+@pytest.mark.parametrize(("table", "name", "shown"), [
+    ("victory", "turn", "integer 1..7"), ("victory", "japan_carriers", "integer 0..4"),
+    ("victory", "us_carriers", "integer 0..3"), ("initiative", "japan_aop", "integer 0..4"),
+    ("base-attack", "distance", "integer 1..5"), ("anti-aircraft", "intact", "integer 0..2"),
+])
+def test_the_audited_ranges_are_stated(game, table, name, shown):
+    from warpress.engine.registry import ref_tables
+
+    assert ref_tables(game)[table].input(name).allowed(game).startswith(shown)
+
+
+def test_9_4_1_the_combined_plus_one_is_the_b5n_only(lookup):
+    """9.4(1): 「D3AとB5Nが同時に同じ空母を攻撃する時、B5Nの攻撃力に1を加えます」: the
+    combined-attack +1 goes to the B5N; a dive bomber gets only its own +1 (attack aircraft
+    on the carrier's deck)."""
+    for deck in ("yes", "no"):
+        alone = lookup("hit-number", "target=carrier", "attack=3", "dive_bomber=yes",
+                       f"deck_loaded={deck}", "combined=no")
+        together = lookup("hit-number", "target=carrier", "attack=3", "dive_bomber=yes",
+                          f"deck_loaded={deck}", "combined=yes")
+        assert alone == together == {"hit_on": 4 if deck == "yes" else 3}
+        assert lookup("attack-modifier", "target=carrier", "dive_bomber=yes",
+                      f"deck_loaded={deck}", "combined=yes") == {
+            "modifier": 1 if deck == "yes" else 0}
+    assert lookup("hit-number", "target=carrier", "attack=3", "dive_bomber=no",
+                  "combined=yes") == {"hit_on": 4}
+
+
+def test_9_4_1_the_printed_table_matches(game):
+    """The rows the play aid prints give no dive-bomber row a value that depends on the
+    B5N's combined attack."""
+    rows = [r for r in game.table("attack-modifier").rows if r.get("target") == "carrier"]
+    for row in rows:
+        if row.get("dive_bomber") in (True, "yes"):
+            assert row.get("combined") is None
+            assert row.get("modifier") == (1 if row.get("deck_loaded") in (True, "yes") else 0)
+
+
+def test_initiative_in_solitaire_has_no_roll(payload):
+    """12.3(3): no initiative roll, the side with more AOP flies, the US on a tie, no card."""
+    tie = payload("lookup", "initiative", "japan_aop=2", "us_aop=2", "solitaire=yes")
+    assert tie["result"] == {"winner": "us", "draws_card": False}
+    assert tie["rules"] == ["12.3(3)"]
+    more = payload("lookup", "initiative", "japan_aop=3", "us_aop=1", "solitaire=yes")
+    assert more["result"]["winner"] == "japan"

@@ -248,6 +248,20 @@ def test_t40_double_match_favourable(game):
     assert detection.attack_position(game, [3, 3, 4, 6], 3) == "favourable"
 
 
+def test_t40_the_example_bomber_is_known_by_its_sighting_number_e41(game):
+    """28.4's example names the captured bomber ID 203, a night fighter's counter id here
+    (E41): the target is a bomber with sighting number 3, as 303, and 3, 3, 4, 6 give it a
+    favourable position."""
+    erratum = game.get("errata", "E41")
+    assert "28.4" in erratum.rules
+    owner = [u for u in game.units if "203" in (u.stats.get("counter_ids") or ())]
+    assert [u.type for u in owner] == ["night-fighter"]
+    bomber_ids = [c for u in game.units if u.side == "attacker"
+                  for c in u.stats.get("counter_ids") or ()]
+    assert "303" in bomber_ids and int("303"[-1]) == 3
+    assert detection.attack_position(game, [3, 3, 4, 6], int("303"[-1])) == "favourable"
+
+
 def test_t41_single_match_unfavourable_fp_minus_2(game):
     assert detection.attack_position(game, [3, 1, 4, 6], 3) == "unfavourable"
     assert combat.attack_fp(game, 4, unfavourable=True) == 2

@@ -13,7 +13,7 @@ CATALOGUE = {
     "moon": ["moon"],
     "visibility": ["visibility", "range", "lit_range"],
     "clouds": ["clouds"],
-    "sighting-dice": ["dice"],
+    "sighting-dice": ["dice", "cloud_bonus", "visibility_bonus"],
     "captured-sighting-dice": ["dice"],
     "reaction": ["reacts"],
     "reaction-effect": ["effect"],
@@ -76,7 +76,8 @@ def test_environment_odds_are_exact(odds):
     ("good", "new", 3), ("good", "full", 4),
 ])
 def test_sighting_dice_all_cells(lookup, vis, moon, dice):
-    assert lookup("sighting-dice", f"visibility={vis}", f"moon={moon}") == {"dice": dice}
+    assert lookup("sighting-dice", f"visibility={vis}", f"moon={moon}") == {
+        "dice": dice, "cloud_bonus": 0, "visibility_bonus": 0}
 
 
 @pytest.mark.parametrize("pairs,dice", [
@@ -328,3 +329,51 @@ def test_sighting_roll_odds_match_monte_carlo(game, odds):
                        else "no", n, seed=19)
     for key, p in exact.items():
         assert abs(seen.get(key, 0.0) - p) <= 4 * math.sqrt(p * (1 - p) / n)
+
+
+# --- the lookups that give the whole answer ---------------------------------------------------
+
+
+@pytest.mark.parametrize("pairs,result", [
+    ((), {"dice": 2, "cloud_bonus": 0, "visibility_bonus": 0}),
+    (("illuminated_cloud=yes",), {"dice": 2, "cloud_bonus": 1, "visibility_bonus": 0}),
+    (("good_visibility=2",), {"dice": 2, "cloud_bonus": 0, "visibility_bonus": 2}),
+    (("illuminated_cloud=yes", "good_visibility=1"),
+     {"dice": 2, "cloud_bonus": 1, "visibility_bonus": 1}),
+])
+def test_sighting_dice_names_the_bonus_dice_10_1_1(payload, pairs, result):
+    """10.1.1: a bonus die where illuminated cloud is on the map, one per good-visibility
+    night fighter; rolled apart from the base dice."""
+    answer = payload("lookup", "sighting-dice", "visibility=average", "moon=new", *pairs)
+    assert answer["result"] == result
+    assert ("10.1.1" in answer["rules"]) == bool(pairs)
+
+
+@pytest.mark.parametrize("pairs,dice", [
+    (("jamming=heavy",), 1), (("jamming=light",), 3),
+    (("jamming=heavy", "expert=yes"), 3), (("jamming=heavy", "anti_jam=yes"), 4),
+    (("jamming=light", "expert=yes", "anti_jam=yes"), 8),
+])
+def test_jammed_ai_dice_with_experte_and_anti_jam_24_5_2(lookup, pairs, dice):
+    """24.5.2: a jammed radar rolls 1 (heavy) or 3 (light) dice, +2 Experte, +3 ¶."""
+    assert lookup("jammed-ai-dice", *pairs) == {"dice": dice}
+
+
+@pytest.mark.parametrize("pairs,dice", [
+    (("contact=none",), 1), (("contact=P",), 2), (("contact=X",), 2), (("contact=S",), 4),
+    (("contact=none", "expert=yes"), 3), (("contact=S", "expert=yes"), 6),
+])
+def test_corkscrew_follow_dice_with_experte_28_1(lookup, pairs, dice):
+    """28.1: 1 die with no AI contact, 2 with P, L or X band, 4 with S band; +2 Experte."""
+    assert lookup("corkscrew-follow-dice", *pairs) == {"dice": dice}
+
+
+def test_firepower_oblique_guns_on_an_alert_bomber_28_2(payload):
+    """28.2: oblique guns have base FP 0 against an alert bomber; Experte still +2."""
+    alert = payload("lookup", "firepower", "fp=3", "oblique=yes", "alert_target=yes",
+                    "expert=yes")
+    assert alert["result"] == {"fp": 2} and "28.2" in alert["rules"]
+    plain = payload("lookup", "firepower", "fp=3", "oblique=yes", "expert=yes")
+    assert plain["result"] == {"fp": 5} and "28.2" not in plain["rules"]
+    forward = payload("lookup", "firepower", "fp=3", "alert_target=yes")
+    assert forward["result"] == {"fp": 3}
