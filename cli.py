@@ -577,7 +577,9 @@ def tables(game: str, as_json: bool) -> None:
 @click.option("--dpi", default=150, show_default=True, type=WholeNumber(),
               help="Resolution of the PNG pages (10 to 600).")
 @click.option("--duplex", default="long", show_default=True,
-              type=click.Choice(["long", "short"]), help="How the printer flips the sheet.")
+              type=click.Choice(["long", "short", "fold"]),
+              help="How the printer flips the sheet; fold: no duplex, each back printed "
+                   "beside its front, to fold and glue.")
 @click.option("--back-offset", default="0,0", show_default=True,
               help="X,Y mm by which backs are moved (read it off the calibration page).")
 @click.option("--only", default=None, help="Comma-separated parts: map, counters, cards, sheets.")

@@ -29,7 +29,7 @@ from .symbols import SHIPS, symbol
 
 CORNERS = ("top_left", "top_right", "bottom_left", "bottom_right")
 #: What a factor the unit lacks prints as among the others.
-ABSENT = "–"
+ABSENT = "0"
 #: Share of the counter side kept clear at each edge.
 PAD = 0.055
 
@@ -307,8 +307,13 @@ LAYOUTS = {"nato": nato, "silhouette": silhouette, "marker": marker}
 # --- faces from data ----------------------------------------------------------------------
 
 
+#: How a counter prints the values a ``|`` spec joins (``aa|aa_sup`` -> ``4/2``): a stroke
+#: that does not read as a 1, as a ``|`` would.
+ALTERNATE = "/"
+
+
 def value_text(record: Unit | Marker, spec: str, stats: Mapping) -> str:
-    """What a factor or corner ``spec`` prints: ``aa|aa_sup`` -> ``4|2`` (absent parts and a
+    """What a factor or corner ``spec`` prints: ``aa|aa_sup`` -> ``4/2`` (absent parts and a
     part equal to the one before it left out: ``cost_hit|cost_buy`` -> ``3``), or a word:
     ``id``, ``setup``, ``name``, ``name_ja``, ``size``, ``year``."""
     words = {"id": record.id, "setup": getattr(record, "setup_code", None),
@@ -325,7 +330,7 @@ def value_text(record: Unit | Marker, spec: str, stats: Mapping) -> str:
             continue
         if not shown or shown[-1] != _show(value):
             shown.append(_show(value))
-    return "|".join(shown)
+    return ALTERNATE.join(shown)
 
 
 def _show(value) -> str:
@@ -350,7 +355,8 @@ def counter_name(name: str, marker: bool = False) -> str:
 
 def factors_text(record: Unit | Marker, look: Look, stats: Mapping) -> str:
     """The factors on one line, ``1-2-1``; an absent value among present ones is a dash
-    (``–-1-1``: the anti-aircraft gun has no attack), all absent is no line."""
+    (``0-1-1``: the anti-aircraft gun has no attack, printed as wargames print it, not as a
+    dash that reads as a minus), all absent is no line."""
     values = [value_text(record, spec, stats) for spec in look.factors]
     if not any(values):
         return ""

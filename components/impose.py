@@ -125,8 +125,28 @@ def grid_size(paper: Paper, w: float, h: float, bleed: float) -> tuple[int, int]
     return grid.cols, grid.rows
 
 
-def _grid(page: Paper, side: str, w: float, h: float, bleed: float) -> Grid:
+#: Duplex modes: how the printer flips the sheet (long or short edge), or ``fold``: no
+#: duplex, each piece's back printed beside its front, mirrored across the sheet's middle,
+#: for the player to fold on that line and glue the halves back to back.
+DUPLEX_MODES = ("long", "short", "fold")
+#: Room (mm) left free each side of the fold line, and the band above the pieces for its
+#: label.
+FOLD_GAP, FOLD_BAND = 3.0, 6.0
+FOLD = Style(width=0.3, stroke="#404040", dash=(3.0, 1.5))
+
+
+def _area(page: Paper, side: str, fold: bool) -> tuple[float, float, float, float]:
+    """(x, y, width, height) the fronts may take: the content, or with ``fold`` its left
+    half short of the fold line, under the fold label's band."""
     x, y, aw, ah = page.content(side)
+    if fold:
+        return x, y + FOLD_BAND, page.width / 2 - FOLD_GAP - x, ah - FOLD_BAND
+    return x, y, aw, ah
+
+
+def _grid(page: Paper, side: str, w: float, h: float, bleed: float,
+          fold: bool = False) -> Grid:
+    x, y, aw, ah = _area(page, side, fold)
     cols, rows = max(0, int(aw // w)), max(0, int(ah // h))
     spare_x, spare_y = (aw - cols * w) / 2, (ah - rows * h) / 2
     return Grid(page, cols, rows, side, x + spare_x, y + spare_y, min(bleed, spare_x),
@@ -134,13 +154,14 @@ def _grid(page: Paper, side: str, w: float, h: float, bleed: float) -> Grid:
 
 
 def best_grid(paper: Paper, w: float, h: float, bleed: float,
-              orientations: bool = True) -> Grid:
-    """The orientation and footer side that hold the most pieces (portrait, bottom on ties)."""
+              orientations: bool = True, fold: bool = False) -> Grid:
+    """The orientation and footer side that hold the most pieces (portrait, bottom on ties);
+    with ``fold``, the footer at the bottom (the backs take the right half)."""
     pages = (paper.portrait, paper.landscape) if orientations else (paper,)
     best = None
     for page in pages:
-        for side in ("bottom", "right"):
-            grid = _grid(page, side, w, h, bleed)
+        for side in ("bottom",) if fold else ("bottom", "right"):
+            grid = _grid(page, side, w, h, bleed, fold)
             key = (grid.cols * grid.rows, min(grid.bleed_x, grid.bleed_y))
             if best is None or key > best[0]:
                 best = (key, grid)
@@ -149,19 +170,37 @@ def best_grid(paper: Paper, w: float, h: float, bleed: float,
 
 def impose(pieces: list[Piece], paper: Paper, *, bleed: float = 0.0, duplex: str = "long",
            back_offset: tuple[float, float] = (0.0, 0.0), what: str = "piece") -> list[Sheet]:
-    """Place ``pieces`` on as many sheets as they need."""
+    """Place ``pieces`` on as many sheets as they need (``fold``: those with backs on the
+    folded sheets, then those without on whole ones)."""
     if not pieces:
         return []
     if (seen := _RECORDING.get()) is not None:
         seen.pieces.extend((what, piece) for piece in pieces)
+    if duplex != "fold":
+        return _imposed(pieces, paper, bleed, duplex, back_offset, what)
+    return [*_imposed([p for p in pieces if p.back is not None], paper, bleed, duplex,
+                      back_offset, what),
+            *_imposed([p for p in pieces if p.back is None], paper, bleed, duplex,
+                      back_offset, what)]
+
+
+def _imposed(pieces: list[Piece], paper: Paper, bleed: float, duplex: str,
+             back_offset: tuple[float, float], what: str) -> list[Sheet]:
+    if not pieces:
+        return []
     w, h = pieces[0].w, pieces[0].h
-    grid = best_grid(paper, w, h, bleed)
+    grid = best_grid(paper, w, h, bleed, fold=_folds(pieces, duplex))
     if grid.cols * grid.rows == 0:
         raise BadInput(f"{what} {pieces[0].id!r} ({w:g} x {h:g} mm) is larger than the "
                        f"printable area of {paper.label} paper")
     per_page = _even(len(pieces), grid.cols * grid.rows)
     return [_sheet(pieces[start:start + per_page], grid, duplex, back_offset)
             for start in range(0, len(pieces), per_page)]
+
+
+def _folds(pieces: list[Piece], duplex: str) -> bool:
+    """True when the pieces' backs print beside their fronts (``fold``)."""
+    return duplex == "fold" and any(p.back is not None for p in pieces)
 
 
 #: A size's last sheet under this share of a full one shares another size's last sheet.
@@ -213,6 +252,8 @@ def _share(host: Sheet, tail: list[Piece], bleed: float, duplex: str,
            back_offset: tuple[float, float]) -> Sheet | None:
     """``host`` with ``tail`` imposed in the rows free under its pieces, or None when they
     do not fit there."""
+    if duplex == "fold":
+        return None  # one fold line a sheet
     page = host.paper
     x, y, aw, ah = page.content(host.footer)
     band = CROP + CROP_GAP  # room for a row of crop marks
@@ -247,21 +288,41 @@ def _sheet(batch, grid: Grid, duplex, back_offset) -> Sheet:
         fronts.append(Group(piece.front, dx=x, dy=y, clip=clip, id=piece.id, cls=piece.cls))
         if piece.back is not None:
             bx, by = _back_position(page, x, y, w, h, mirror_cols)
-            bx, by = bx + back_offset[0], by + back_offset[1]
+            if duplex != "fold":  # a folded sheet needs no printer's registration
+                bx, by = bx + back_offset[0], by + back_offset[1]
             back_clip = (-grid.bleed_x, -grid.bleed_y, w + 2 * grid.bleed_x,
                          h + 2 * grid.bleed_y)
             backs.append(Group(piece.back, dx=bx, dy=by, clip=back_clip,
                                id=f"{piece.id}-back", cls=f"{piece.cls} back"))
     fronts.extend(crop_marks(grid, used_cols, used_rows, w, h))
     has_back = any(p.back is not None for p in batch)
+    bottom = grid.y0 + used_rows * h + grid.bleed_y
+    if has_back and duplex == "fold":  # the backs beside the fronts, no back page
+        fronts.extend(backs)
+        fronts.extend(crop_marks(replace(grid, x0=page.width - grid.x0 - used_cols * w),
+                                 used_cols, used_rows, w, h))
+        fronts.extend(fold_line(page, grid.y0 - grid.spare_y - FOLD_BAND, bottom + CROP))
+        return Sheet(page, tuple(fronts), None, len(batch), grid.footer, bottom)
     return Sheet(page, tuple(fronts), tuple(backs) if has_back else None, len(batch),
-                 grid.footer, grid.y0 + used_rows * h + grid.bleed_y)
+                 grid.footer, bottom)
+
+
+def fold_line(page: Paper, top: float, bottom: float) -> list[Primitive]:
+    """The dashed line down the middle of a ``fold`` sheet, from ``top`` to ``bottom``, and
+    what to do with it in the band above the pieces."""
+    cx = page.width / 2
+    return [Line(cx, top + 4.5, cx, bottom, FOLD, cls="fold-line"),
+            Text(cx, top + 3.2, "Fold on the dashed line, glue back to back, then cut out "
+                 "the pieces", size=2.2, anchor="middle", cls="fold-label")]
 
 
 def mirrors_columns(page: Paper, duplex: str) -> bool:
-    """True when the back page mirrors left-right (long-edge flip of a portrait page)."""
-    if duplex not in ("long", "short"):
-        raise BadInput(f"unknown duplex {duplex!r} (allowed: long, short)")
+    """True when the back page mirrors left-right (long-edge flip of a portrait page; a
+    ``fold`` sheet's backs, mirrored across its middle)."""
+    if duplex not in DUPLEX_MODES:
+        raise BadInput(f"unknown duplex {duplex!r} (allowed: {', '.join(DUPLEX_MODES)})")
+    if duplex == "fold":
+        return True
     portrait = page.height >= page.width
     return (duplex == "long") == portrait
 

@@ -23,6 +23,7 @@ from .atomic import check_place, replace_folder, write_files
 from .fonts import missing_glyphs
 from .hexmap import hex_map_parts, terrain_looks
 from .impose import (
+    DUPLEX_MODES,
     LegendLayout,
     Piece,
     Sheet,
@@ -92,8 +93,8 @@ def parse_options(paper_name: str, formats: str, duplex: str, back_offset: str,
     if bad:
         raise BadInput(f"unknown kit part {quote(bad[0])} for --only"
                        f"{did_you_mean(bad[0], PARTS)} (allowed: {', '.join(PARTS)})")
-    if duplex not in ("long", "short"):
-        raise BadInput(f"unknown duplex {duplex!r} (allowed: long, short)")
+    if duplex not in DUPLEX_MODES:
+        raise BadInput(f"unknown duplex {duplex!r} (allowed: {', '.join(DUPLEX_MODES)})")
     return Options(paper(paper_name), fmts, duplex, parse_back_offset(back_offset), parts,
                    check_dpi(dpi), proof)
 

@@ -201,19 +201,51 @@ def _centred_fit(text: str, x: float, y: float, size: float, width: float, what:
     return Text(x, y, text, size=fit(text, size, width, what), anchor="middle", **kw)
 
 
+#: Card backs: the deck's title, on up to ``BACK_TITLE_LINES`` lines at up to
+#: ``BACK_TITLE`` mm, over the game's name and the deck's Japanese name, both at
+#: ``BACK_SUBTITLE`` mm: the title outranks them.
+BACK_TITLE, BACK_TITLE_LINES, BACK_SUBTITLE = 5.0, 3, 3.2
+
+
 def card_back(game: Game, deck: Deck) -> tuple[Primitive, ...]:
     w, h, b = CARD_W, CARD_H, CARD_BLEED
     what = f"card back of deck {deck.id}"
     ground = colour(deck.color) or side_colour(game, deck.side)
+    title = deck.back or deck.label
+    lines, size = (_word_lines(title, BACK_TITLE, BACK_SUBTITLE, w - 14, BACK_TITLE_LINES)
+                   or fit_lines(title, BACK_TITLE, w - 14, BACK_TITLE_LINES, what))
+    step = size * 1.25
+    top = h / 2 - 2 - step * (len(lines) - 1)  # the last line's baseline above the middle
     items: list[Primitive] = [
         Rect(-b, -b, w + 2 * b, h + 2 * b, Style(fill=ground, stroke=None), cls="card-back"),
         Rect(5, 5, w - 10, h - 10, Style(fill=None, stroke="#ffffff", width=0.8), r=3),
-        _centred_fit(deck.back or deck.label, w / 2, h / 2 - 4, 5.0, w - 14, what, bold=True),
-        _centred_fit(game.info.name, w / 2, h / 2 + 6, 3.0, w - 14, what),
+        *(Text(w / 2, top + i * step, line, size=size, anchor="middle", bold=True,
+               cls="card-back-title") for i, line in enumerate(lines)),
+        _centred_fit(game.info.name, w / 2, h / 2 + 7, BACK_SUBTITLE, w - 14, what),
     ]
     if deck.name_ja:
-        items.append(_centred_fit(deck.name_ja, w / 2, h / 2 + 12, 3.6, w - 14, what))
+        items.append(_centred_fit(deck.name_ja, w / 2, h / 2 + 12, BACK_SUBTITLE, w - 14,
+                                  what))
     return tuple(items)
+
+
+def _word_lines(text: str, size: float, least: float, width: float, most: int
+                ) -> tuple[list[str], float] | None:
+    """``text`` broken only between its words on at most ``most`` lines of ``width``, at
+    the largest size from ``size`` down to ``least`` (0.1 mm steps); None below that."""
+    words = text.split()
+    while size >= least - 1e-9:
+        lines: list[str] = []
+        for word in words:
+            joined = f"{lines[-1]} {word}" if lines else word
+            if lines and text_width(joined, size) <= width:
+                lines[-1] = joined
+            else:
+                lines.append(word)
+        if len(lines) <= most and all(text_width(ln, size) <= width for ln in lines):
+            return lines, round(size, 3)
+        size -= 0.1
+    return None
 
 
 def card_pieces(game: Game, deck: Deck) -> list[Piece]:

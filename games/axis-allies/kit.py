@@ -969,8 +969,9 @@ def production_pages(game: Game, options: Options) -> list[KitPage]:
     """The national production chart: one box per IPC value of the track, each a counter
     plus 2 mm (class ``holds``: the powers' markers go there), each power's starting box
     marked, the Axis economic-victory level flagged; as many rows as a page holds in a block,
-    the rest and the notes in blocks of their own, flowed (with the aids: a row or two that
-    a Letter page does not hold shares a sheet with them)."""
+    the notes under the last rows (a row moves on with them rather than leave them alone on
+    a page), flowed (with the aids: a row or two that a Letter page does not hold shares a
+    sheet with them)."""
     paper = options.paper.portrait
     _x0, _y0, w, h = paper.content()
     track = game.get("tracks", "national-production")
@@ -979,24 +980,43 @@ def production_pages(game: Game, options: Options) -> list[KitPage]:
     size = holds.least(game)
     per_row = int(w // size)
     box_w = w / per_row
-    rows_per_page = int((h - 9) // size)
-    chunk = rows_per_page * per_row
+    notes = _production_notes(game, track, 0, 0, w)
+    notes_h = 4.0 * len(notes) + 3.0
     starts = _starting_levels(game)
     blocks = []
-    for number, first in enumerate(range(0, len(values), chunk), 1):
-        part = values[first:first + chunk]
+    for number, (first, count) in enumerate(_npl_chunks(len(values), per_row, size, h, notes_h),
+                                            1):
+        part = values[first:first + count]
         head = title if number == 1 else f"{track.label} (continued)"
         items: list[Primitive] = [Text(0, 5, head, size=fit_text(head, 5, w), bold=True)]
         for i, value in enumerate(part):
             r, c = divmod(i, per_row)
             items.append(npl_box(game, value, track, starts.get(int(value), []), box_w, size,
                                  c * box_w, 9 + r * size))
-        rows = -(-len(part) // per_row)
-        blocks.append(aids.Block(tuple(items), 9 + rows * size, id=f"npl-chart-{number}",
-                                 cls="track"))
-    notes = _production_notes(game, track, 0, 0, w)
-    blocks.append(aids.Block(tuple(notes), 4.0 * len(notes) + 1.0, id="npl-notes"))
+        height = 9 + -(-len(part) // per_row) * size
+        if first + count == len(values):  # the notes under the last rows
+            items.append(Group(tuple(notes), dy=height + 2.0, cls="npl-notes"))
+            height += notes_h
+        blocks.append(aids.Block(tuple(items), height, id=f"npl-chart-{number}", cls="track"))
     return kit.flowed_pages(blocks, paper, "national production")
+
+
+def _npl_chunks(count: int, per_row: int, size: float, page_h: float, notes_h: float
+                ) -> list[tuple[int, int]]:
+    """(first, how many) values of each block of the chart: as many rows as a page holds,
+    the last block's rows with the notes under them on one page (its last row on with
+    them when they do not fit under it: a short block shares a page with the aids)."""
+    rows = -(-count // per_row)
+    full = max(1, int((page_h - 9) // size))
+    with_notes = max(1, int((page_h - 9 - notes_h) // size))
+    chunks = [full] * (rows // full) + ([rows % full] if rows % full else [])
+    if chunks[-1] > with_notes:
+        chunks[-1:] = [chunks[-1] - 1, 1]
+    out, first = [], 0
+    for n in chunks:
+        out.append((first, min(n * per_row, count - first)))
+        first += n * per_row
+    return out
 
 
 def _starting_levels(game: Game) -> dict[int, list[str]]:

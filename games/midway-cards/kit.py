@@ -35,11 +35,12 @@ from warpress.engine.errors import BadInput
 from warpress.engine.model import Card, Deck, Game, Marker
 from warpress.games.midway.kit import SIDE_INK, counter_sheets, page_of
 
-#: Colour words of the data -> print colours (and the ink that reads on them).
-COLOURS = {"red": ("#d23a3a", "#ffffff"), "blue": ("#2f63c4", "#ffffff"),
-           "yellow": ("#f4d23c", "#000000"), "green": ("#3f9d4a", "#ffffff"),
+#: Colour words of the data -> print colours (and the ink that reads on them): toned as
+#: printed games tone them (brick red, slate blue, leaf green, ochre), not screen primaries.
+COLOURS = {"red": ("#c04a42", "#ffffff"), "blue": ("#46679c", "#ffffff"),
+           "yellow": ("#e6c453", "#000000"), "green": ("#4a7f42", "#ffffff"),
            "white": ("#ffffff", "#000000")}
-DAMAGE_INK = {"bombing": "#d23a3a", "torpedo": "#2f63c4"}
+DAMAGE_INK = {"bombing": "#b03f38", "torpedo": "#3b5b92"}
 STAT_WORDS = {
     "missions": "Missions", "aircraft_type": "Aircraft type", "air_combat_f": "Air combat (F)",
     "air_combat_a": "Air combat (A)", "anti_ship": "Anti-ship level", "damage": "Damage",

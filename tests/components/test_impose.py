@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from warpress.components.impose import (
+    FOLD_GAP,
     MIN_TEXT,
     OVERLAP,
     STEP,
@@ -58,6 +59,42 @@ def test_two_hundred_counters_fill_pages_in_order():
     best = max(grid_size(paper("a4").portrait, 15.875, 15.875, 0),
                grid_size(paper("a4").landscape, 15.875, 15.875, 0), key=lambda g: g[0] * g[1])
     assert sheets[0].count == min(200, best[0] * best[1])
+
+
+@pytest.mark.parametrize("name", ["a4", "letter"])
+@pytest.mark.parametrize(("w", "h", "bleed"), [(15.875, 15.875, 0.0), (63, 88, 3.0)])
+def test_a_fold_sheet_prints_each_back_beside_its_front_mirrored_across_the_middle(
+        name, w, h, bleed):
+    pieces = [Piece(f"p{i}", w, h, (Rect(0, 0, w, h, id=f"front-{i}"),),
+                    (Rect(0, 0, w, h, id=f"back-{i}"),)) for i in range(30)]
+    sheets = impose(pieces, paper(name), bleed=bleed, duplex="fold", back_offset=(1.0, 1.0))
+    assert sum(s.count for s in sheets) == 30
+    for sheet in sheets:
+        assert sheet.back is None  # nothing to print on the other side
+        middle = sheet.paper.width / 2
+        (fold,) = [i for i in walk(sheet.front) if isinstance(i, Line) and i.cls == "fold-line"]
+        assert fold.x1 == fold.x2 == pytest.approx(middle)
+        groups = {g.id: g for g in sheet.front if isinstance(g, Group) and g.clip}
+        fronts = [g for g in groups.values() if not g.id.endswith("-back")]
+        assert len(groups) == 2 * len(fronts) == 2 * sheet.count
+        for front in fronts:
+            back = groups[f"{front.id}-back"]
+            assert front.dx + w <= middle - FOLD_GAP + 1e-6  # the fronts left of the fold
+            assert back.dx == pytest.approx(2 * middle - front.dx - w)  # mirrored
+            assert back.dy == pytest.approx(front.dy)  # no printer's offset to cancel
+        (label,) = [t for t in texts(sheet.front) if t.cls == "fold-label"]
+        assert label.size >= MIN_TEXT and label.y < min(g.dy for g in fronts) - bleed
+
+
+def test_a_fold_sheet_of_pieces_without_backs_uses_the_whole_page():
+    (folded,) = impose(_pieces(20, 20, 20, back=False), paper("a4"), duplex="fold")
+    (plain,) = impose(_pieces(20, 20, 20, back=False), paper("a4"))
+    assert folded == plain
+    mixed = impose(_pieces(300, 12.7, 12.7, back=False) + _pieces(5, 12.7, 12.7), paper("a4"),
+                   duplex="fold")  # the five with backs folded, the rest on whole sheets
+    assert [s.back for s in mixed] == [None] * len(mixed)
+    assert mixed[0].count == 5 and [s.count for s in mixed[1:]] == [
+        s.count for s in impose(_pieces(300, 12.7, 12.7, back=False), paper("a4"))]
 
 
 def _placed(items):

@@ -10,6 +10,7 @@ import pytest
 from click.testing import CliRunner
 from pypdf import PdfReader
 from warpress.cli import main
+from warpress.components.impose import DUPLEX_MODES
 from warpress.components.kit import build_kit, kit_pages, parse_options
 from warpress.components.primitives import Group, walk
 from warpress.engine.errors import BadInput
@@ -102,6 +103,24 @@ def test_short_edge_duplex_and_back_offset_move_the_backs():
                     and g.id == f"{first.id}-back")
     assert its_back.dx == pytest.approx(first.dx + 1.5)
     assert its_back.dy == pytest.approx(front.height - first.dy - 88.0 - 0.5)
+
+
+@pytest.mark.parametrize("game_id", ["midway", "midway-cards", "nightfighter"])
+def test_a_fold_kit_prints_each_back_beside_its_front_on_one_side(game_id):
+    pages = kit_pages(builtin(game_id), parse_options("a4", "pdf", "fold", "0,0", None))
+    assert not [p.id for p in pages if p.id.endswith("-back") or "calibration" in p.id]
+    backed = 0
+    for page in pages:
+        groups = {g.id for g in walk(page.items) if isinstance(g, Group) and g.id}
+        backs = {i[:-len("-back")] for i in groups if i.endswith("-back")}
+        assert backs <= groups, page.id  # every back on its front's page
+        backed += len(backs)
+    assert backed
+
+
+def test_build_takes_every_duplex_mode():
+    build = next(p for p in main.commands["build"].params if p.name == "duplex")
+    assert tuple(build.type.choices) == DUPLEX_MODES
 
 
 def test_cards_are_nine_up_with_crop_marks_on_a4_and_letter():

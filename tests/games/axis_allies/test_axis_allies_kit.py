@@ -205,6 +205,16 @@ def test_production_chart_has_a_box_per_value_and_the_starting_levels(game, page
     assert starts == {f"npl-{game.constant(f'starting-ipc-{s.id}')}" for s in game.info.sides}
 
 
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_the_production_notes_print_under_the_last_row_of_the_chart(game, paper):
+    pages = [p.page for p in aa.production_pages(game, parse_options(paper, "pdf", "long", "0,0",
+                                                                      "map"))]
+    last = f"npl-{game.get('tracks', 'national-production').values[-1]}"
+    (with_last,) = [p for p in pages if last in {g.id for g in walk(p.items)
+                                                  if isinstance(g, Group)}]
+    assert any(isinstance(g, Group) and "npl-notes" in (g.id, g.cls) for g in walk(with_last.items))
+
+
 def test_weapons_chart_has_a_row_per_weapon_and_a_box_per_power(game, pages):
     chart = page_of(pages, "weapons-development")
     ids = ids_on(chart)

@@ -170,8 +170,8 @@ def test_counter_colours_follow_the_sides(game):
     fills = [next(i for i in face if isinstance(i, Rect)).style.fill
              for face in (akagi, lexington, raaf)]
     assert fills == [nz.NAMED_COLOURS["red"], nz.NAMED_COLOURS["blue"], nz.NAMED_COLOURS["ochre"]]
-    # silhouette layout: cost hit|buy top left, AA(|superior)-gunnery-ASW at the bottom
-    assert texts_of(Group(lexington)) == ["Lexington", "レキシントン", "1|5", "4|2-1-1"]
+    # silhouette layout: cost hit/buy top left, AA(/superior)-gunnery-ASW at the bottom
+    assert texts_of(Group(lexington)) == ["Lexington", "レキシントン", "1/5", "4/2-1-1"]
     assert any(i.cls == "unit-symbol carrier" for i in walk(lexington))
 
 
