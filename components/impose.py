@@ -193,7 +193,7 @@ def _imposed(pieces: list[Piece], paper: Paper, bleed: float, duplex: str,
     if grid.cols * grid.rows == 0:
         raise BadInput(f"{what} {pieces[0].id!r} ({w:g} x {h:g} mm) is larger than the "
                        f"printable area of {paper.label} paper")
-    per_page = grid.cols * grid.rows
+    per_page = _even(len(pieces), grid.cols * grid.rows)
     return [_sheet(pieces[start:start + per_page], grid, duplex, back_offset)
             for start in range(0, len(pieces), per_page)]
 
@@ -205,6 +205,19 @@ def _folds(pieces: list[Piece], duplex: str) -> bool:
 
 #: A size's last sheet under this share of a full one shares another size's last sheet.
 SHORT_TAIL = 0.1
+#: A size's last sheet under this share of a full one (and not short enough to share) has
+#: the size's pieces spread evenly over its sheets: no sheet printed nearly empty.
+EVEN_TAIL = 0.25
+
+
+def _even(count: int, per_page: int) -> int:
+    """Pieces a sheet takes: all it holds, or an even share when the last sheet would hold
+    from ``SHORT_TAIL`` to ``EVEN_TAIL`` of a full one."""
+    sheets = -(-count // per_page)
+    tail = count - (sheets - 1) * per_page
+    if sheets > 1 and SHORT_TAIL * per_page <= tail < EVEN_TAIL * per_page:
+        return -(-count // sheets)
+    return per_page
 
 
 def impose_sizes(groups: list[list[Piece]], paper: Paper, *, bleed: float = 0.0,

@@ -27,6 +27,9 @@ if TYPE_CHECKING:  # fractions are imported where an exact answer is made
 
 REQUIRED: Any = object()
 
+#: an input's range from the game's data: ``game -> (low, high, what the range is)``
+Bounds = Callable[[Game], tuple[int, int, str]]
+
 InputKind = Literal["int", "enum", "bool", "roll", "rolls", "text", "ids"]
 
 
@@ -51,7 +54,7 @@ class Input(Frozen):
     max: int | None = None
     default: Any = REQUIRED
     die: str | None = None
-    bounds: Callable[[Game], tuple[int, int, str]] | None = None
+    bounds: Bounds | None = None
 
     @property
     def required(self) -> bool:
@@ -89,6 +92,22 @@ class Input(Frozen):
         if self.kind == "ids":
             return f"comma-separated list: {self.help}" if self.help else "comma-separated list"
         return self.help or "text"
+
+
+def key_bounds(table_id: str, key_id: str, what: str = "") -> Bounds:
+    """``bounds`` of an ``int`` input that a data table's key limits: the key's ``min`` and
+    ``max`` (tables.yaml), so that ``warpress tables``, the input check and the table itself
+    state one range from one place. ``what`` says what the range is (default: the key's
+    name)."""
+
+    def bounds(game: Game) -> tuple[int, int, str]:
+        key = game.table(table_id).key(key_id)
+        if key.min is None or key.max is None:
+            raise BadInput(f"table {table_id!r} key {key_id!r} has no min and max to bound an "
+                           "input with")
+        return key.min, key.max, what or (key.name or "")
+
+    return bounds
 
 
 @frozen_record(kw_only=False)

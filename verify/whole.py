@@ -29,10 +29,20 @@ def broken(game: Game, before: Position | None, action: tuple[str, Mapping[str, 
         if before is not None and action is not None and action[0] == "move":
             out += _move(game, before, action[1], after)
     out += _turn(game, after)
+    out += _at_points(game, after)
     out += _cards(before, after)
     if before is not None:
         out += _verdict(before, after)
     return out
+
+
+def _at_points(game: Game, position: Position) -> list[str]:
+    """A piece on a point map stands at one of its points."""
+    points = {pt.id for m in game.point_maps for pt in m.points}
+    if not points:
+        return []
+    return [f"{p.id} stands at {p.place}, no point of the map" for p in position.pieces
+            if p.kind == "point" and p.place not in points]
 
 
 def _cards(before: Position | None, after: Position) -> list[str]:

@@ -121,6 +121,10 @@ def _check_removal(side: str, landing: cb.Landing, planes: list[cb.Plane], room:
     assert Counter(landing.landed + landing.removed) == Counter(planes), "aircraft lost or added"
     assert len(landing.landed) == min(room, len(planes)), (
         f"{len(landing.landed)} landed with room for {room} of {len(planes)}")
+    chosen = side == "us" and bool(landing.landed) and bool(landing.removed)
+    assert landing.player_choice == chosen, (
+        f"player_choice {landing.player_choice}: the US player chooses only when some "
+        "aircraft land and some do not (10.20.4, 10.21.2)")
     if side == "japan" and landing.landed and landing.removed:
         kept = min(_removal_key(p) for p in landing.landed)
         worst = max(_removal_key(p) for p in landing.removed)

@@ -470,6 +470,13 @@ def map_legend(game: Game):
 def campaign_map_drawing(game: Game) -> tuple[tuple[Primitive, ...], float, float]:
     """The whole campaign map: the Pacific with its points and routes, the boxes beside
     their points, and a panel with the turn track, the boxes and the map's tables."""
+    items, width, height, _space = campaign_map_layout(game)
+    return items, width, height
+
+
+def campaign_map_layout(game: Game) -> tuple[tuple[Primitive, ...], float, float, MapSpace]:
+    """``campaign_map_drawing`` and what it took of the map (discs, labels, boxes, routes),
+    for whatever is drawn on it later (a session's counters)."""
     point_map: PointMap = game.get("point_maps", MAP_ID)  # type: ignore[assignment]
     w, h = map_area(point_map)
     pos = point_positions(game, point_map)
@@ -488,7 +495,7 @@ def campaign_map_drawing(game: Game) -> tuple[tuple[Primitive, ...], float, floa
     panel, _ph = map_panel(game, PANEL_W - 8)
     items.append(Group(panel, dx=w + 4, dy=4, id="map-panel", cls="map-panel"))
     items.append(Rect(w, 0, PANEL_W, h, Style(stroke="#333333", width=0.5)))
-    return tuple(items), w + PANEL_W, h
+    return tuple(items), w + PANEL_W, h, space
 
 
 # --- the map panel: turn track, boxes, tables ---------------------------------------------
@@ -961,10 +968,12 @@ def placement_block(game: Game, campaign_id: str, width: float) -> aids.Block | 
         if not placed:
             lines.append(f"{record.text}{dagger(record.is_assumed)}")
             continue
-        where = point_name(game, str(placed[0].where))
-        names = ", ".join(f"{units[p.unit].label}" + (f" x{p.count}" if (p.count or 1) > 1
-                                                      else "") for p in placed)
-        lines.append(f"{where}: {names}{dagger(record.is_assumed)}")  # the place names the side
+        places = dict.fromkeys(str(p.where) for p in placed)
+        for place in places:  # one line a place: the place names the side
+            names = ", ".join(f"{units[p.unit].label}" + (f" x{p.count}" if (p.count or 1) > 1
+                                                          else "")
+                              for p in placed if str(p.where) == place)
+            lines.append(f"{point_name(game, place)}: {names}{dagger(record.is_assumed)}")
     if not lines:
         lines = ["This sheet stands in for one the rules do not print (2.3): they give no "
                  "initial placement, reinforcements or carrier complements for this year, so "

@@ -21,6 +21,7 @@ from warpress.engine.agents import (
     parse_agents,
     play_session,
     playout,
+    position_score,
 )
 from warpress.engine.decisions import Action, Decision, Option
 from warpress.engine.dice import GivenDice, SeededDice
@@ -127,6 +128,30 @@ def test_greedy_beats_random_on_the_starting_game(starter):
         played = playout(starter, RULES, seed, {"north": GreedyAgent(), "south": RandomAgent()})
         wins += played.position.verdict.winner == "north"
     assert wins >= 3, "a one-step look-ahead should take the cities from a random player"
+
+
+class _PrefersEnding(HexRules):
+    """The starting game's rules with their own score: ending the phase (the position
+    before any attack) is worth most to north."""
+
+    def __init__(self, before: Position):
+        self.before = before
+
+    def score(self, game, position, side):
+        return 100.0 if position.pieces == self.before.pieces else 0.0
+
+
+def test_the_rules_own_score_is_what_greedy_maximises(starter):
+    position = _attack_position(starter)
+    rules = _PrefersEnding(position)
+    decision = rules.decision(starter, position)
+    chosen = GreedyAgent().choose(Seen(starter, rules, position, decision), random.Random(3))
+    assert chosen.name != "attack"
+    assert position_score(rules, starter, position, "north") == 100.0
+    assert position_score(RULES, starter, position, "north") == score(starter, position,
+                                                                      "north")
+    won = replace(position, verdict=Verdict("south", "held", "both cities", ("1",), "cities"))
+    assert position_score(rules, starter, won, "north") == score(starter, won, "north") < 0
 
 
 # --- MCTS -----------------------------------------------------------------------------------

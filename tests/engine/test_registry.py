@@ -5,8 +5,13 @@ tables), while a bounded end stays a bound."""
 from __future__ import annotations
 
 import pytest
+import warpress.games.nimitz.rules.tables as nimitz_tables
 from click.testing import CliRunner
 from warpress.cli import main
+from warpress.engine.errors import BadInput, RuleViolation
+from warpress.engine.loader import builtin, builtin_games
+from warpress.engine.query import run_lookup
+from warpress.engine.registry import Input, RefTable, ref_tables
 
 ASSAULT = """  - id: assault
     name: Assault table
@@ -59,3 +64,79 @@ def test_a_roll_input_states_every_result_its_die_reads():
 
     assert Input("roll", "roll", die="d10").allowed() == "d10 result 1-10; 0 reads 10"
     assert Input("rolls", "rolls", die="d6").allowed() == "comma-separated d6 results (1-6 each)"
+
+
+# --- one range per input: what `warpress tables` states is what `lookup` takes -------------
+
+#: a number far past any open end of a stated range
+FAR = 10**6
+
+
+def _plain_value(item, game) -> str | None:
+    """A value the input takes whatever else is given (None: leave it out if it may be)."""
+    if item.kind == "enum":
+        return item.choices[0]
+    if item.kind == "bool":
+        return "no"
+    if item.kind == "int":
+        low, _high = _stated(item, game)
+        return str(low if low is not None else 0)
+    if item.is_roll:
+        return "1"
+    return None
+
+
+def _stated(item, game) -> tuple[int | None, int | None]:
+    """The range ``warpress tables`` states for an int input (None: open at that end)."""
+    span = item.range_in(game)
+    return (span[0], span[1]) if span else (item.min, item.max)
+
+
+def _range_refusals(name: str) -> list[str]:
+    """Every int input of every table of game ``name`` whose stated ends (or a number far
+    past an open end) the table refuses as out of range for that very input."""
+    game = builtin(name)
+    found = []
+    for table_name, table in ref_tables(game).items():
+        for item in (i for i in table.inputs if i.kind == "int"):
+            low, high = _stated(item, game)
+            for value in (high if high is not None else FAR, low if low is not None else -FAR):
+                pairs = [f"{item.name}={value}"]
+                for other in table.inputs:
+                    plain = _plain_value(other, game)
+                    if other is not item and plain is not None and (other.required
+                                                                     or other.is_roll):
+                        pairs.append(f"{other.name}={plain}")
+                try:
+                    run_lookup(game, table, pairs)
+                except (BadInput, RuleViolation) as exc:
+                    if f"input {item.name}={value} is not allowed" in str(exc) or \
+                            f"input {item.name}='{value}' is not allowed" in str(exc):
+                        found.append(f"{table_name} {item.name}={value} (stated "
+                                     f"{item.allowed(game)}): {exc}")
+    return found
+
+
+@pytest.mark.parametrize("name", sorted(builtin_games()))
+def test_every_stated_range_is_the_range_lookup_takes(name):
+    """An int input's range is stated once (Input min/max or bounds, e.g. a data table's key
+    by registry.key_bounds): at its ends, and far past an open end, no table refuses the
+    value as out of range."""
+    assert _range_refusals(name) == []
+
+
+def test_a_range_stated_open_but_refused_is_found(monkeypatch):
+    """The check above fails on a table that states an open range and refuses a value."""
+
+    table = ref_tables(builtin("nimitz"))["battle-points"]
+    opened = Input("supply", "int", "open", min=0)
+
+    def refuse(game, args, dice):
+        if args["supply"] > 40:
+            raise BadInput(f"input supply={args['supply']} is not allowed (integer 0..40)")
+        return table.resolve(game, args, dice)
+
+    monkeypatch.setitem(nimitz_tables.ENGINE.tables, "battle-points",
+                        RefTable(name=table.name, summary=table.summary, rules=table.rules,
+                                 inputs=(opened,), results=table.results, resolve=refuse))
+    assert any("battle-points supply=1000000" in f for f in _range_refusals("nimitz"))

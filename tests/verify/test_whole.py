@@ -1,12 +1,14 @@
 """The whole-game invariants of verify/whole.py that every game shares: cards conserved
-(each card in one pile, none gained or lost by a step)."""
+(each card in one pile, none gained or lost by a step); a piece on a point map stands at
+one of its points."""
 
 from __future__ import annotations
 
 from dataclasses import replace
 
+from warpress.engine.loader import builtin
 from warpress.engine.model import FrozenDict
-from warpress.engine.position import Position
+from warpress.engine.position import Piece, Position
 from warpress.verify.whole import broken
 
 
@@ -15,6 +17,7 @@ class _NoGame:
 
     play = None
     hex_maps = ()
+    point_maps = ()
     units = ()
 
 
@@ -39,3 +42,12 @@ def test_a_card_lost_or_gained_is_reported():
     gained = replace(before, cards=FrozenDict({"deck": ("a", "b"), "hand": ("z",)}))
     assert broken(_NoGame(), before, ("x", {}), lost) == ["card a was lost"]
     assert broken(_NoGame(), before, ("x", {}), gained) == ["card z appeared"]
+
+
+def test_a_piece_at_no_point_of_the_map_is_reported():
+    game = builtin("nimitz")
+    at = Position(game="nimitz", pieces=(Piece("kaga", "kaga", "japan", "point", "midway", 2),))
+    assert broken(game, None, None, at) == []
+    off = Position(game="nimitz", pieces=(Piece("kaga", "kaga", "japan", "point", "atlantis",
+                                                2),))
+    assert broken(game, None, None, off) == ["kaga stands at atlantis, no point of the map"]

@@ -160,11 +160,16 @@ def base_status_table(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
 # --- hand (9) ---------------------------------------------------------------------------------
 
 
+def _hand(game: Game) -> tuple[int, int, str]:
+    """``hand``'s bounds: at most the cards of the largest deck."""
+    return 0, max(deck_count(game, d.id) for d in game.decks), "cards of the largest deck"
+
+
 @ENGINE.table(
     "hand",
     rules=["9", "5-1"],
     errata=["C-E14"],
-    inputs=[Input("hand", "int", "cards in hand now", min=0),
+    inputs=[Input("hand", "int", "cards in hand now", bounds=lambda game: _hand(game)),
             Input("refill", "bool", "turn player, or used cards this turn (draws to the limit)",
                   default=True),
             Input("deck_left", "int", "cards left in the draw deck (caps the draw)", min=0,
@@ -175,9 +180,6 @@ def base_status_table(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
 def hand_table(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
     """Hand adjustment: cards to draw or discard to reach the hand limit (手札上限)."""
     from .state import adjustment
-    largest = max(deck_count(game, d.id) for d in game.decks)
-    if args["hand"] > largest:
-        raise BadInput(f"input hand={args['hand']} is not allowed (integer 0..{largest})")
     limit = int(const(game, "hand-limit"))
     to_draw, discard = adjustment(args["hand"], limit, args["refill"], args["deck_left"])
     result = {"draw": to_draw, "discard": discard, "hand_after": args["hand"] + to_draw - discard}

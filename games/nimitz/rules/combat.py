@@ -294,11 +294,13 @@ class Landing:
 
 
 def _keep(planes: Sequence[Plane], room: int, side: str) -> Landing:
+    """The planes that land within ``room``; the US player chooses which are removed only
+    when some land and some do not (with no room every one is removed: no choice)."""
     excess = max(0, len(planes) - room)
     drop = set(_removal_order(planes)[:excess])
     landed = tuple(p for i, p in enumerate(planes) if i not in drop)
     removed = tuple(p for i, p in enumerate(planes) if i in drop)
-    return Landing(landed, removed, side == "us" and excess > 0)
+    return Landing(landed, removed, side == "us" and bool(removed) and bool(landed))
 
 
 def carrier_return(game: Game, side: str, complement: int, damaged: bool,

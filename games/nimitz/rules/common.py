@@ -13,7 +13,7 @@ from typing import Any
 
 from warpress.engine.errors import BadInput
 from warpress.engine.graph import Graph
-from warpress.engine.inputs import quote, read_int
+from warpress.engine.inputs import choices, likely_first, quote, read_int
 from warpress.engine.model import Game, PointMap, Record, Unit
 from warpress.engine.registry import register
 from warpress.engine.tables import lookup
@@ -48,8 +48,8 @@ def unit(game: Game, unit_id: str, name: str = "unit") -> Unit:
     for item in game.units:
         if item.id == unit_id:
             return item
-    ids = ", ".join(u.id for u in game.units)
-    raise BadInput(f"input {name}={unit_id!r} is not a Nimitz unit (units: {ids})")
+    ids = choices(likely_first(unit_id, [u.id for u in game.units]))
+    raise BadInput(f"input {name}={quote(unit_id)} is not a Nimitz unit (units: {ids})")
 
 
 def stat(item: Unit, key: str) -> Any:

@@ -280,15 +280,45 @@ def determine_point(game: Game, stack: Stack, board: Board, dice: Dice,
 # --------------------------------------------------------------------------- phase start
 
 
-def phase_start(game: Game, stack: Stack, us_here: bool, campaign: str = "1942") -> Stack:
-    """Units frozen before any roll (9.0 steps 1 and 3, 12.4): the rest to determine."""
+def phase_freeze(game: Game, stack: Stack, us_here: bool,
+                 campaign: str = "1942") -> tuple[Stack, tuple[str, ...]]:
+    """The units frozen before any roll and the rest to determine (9.0 steps 1 and 3, 12.4).
+
+    Returns the stack left to determine and the ids of the units that get a move-complete
+    marker now: in 1945 every Japanese unit at Okinawa and Iwo Jima, ships included (12.4);
+    a point's single ground unit or land aircraft (9.0(1), not at Japan or East Asia); the
+    ground units at a point with US units (9.0(3)).
+    """
     exempt = set(const(game, "last-unit-exempt-points"))
-    special = extra(game, "campaigns", campaign).get("special_rules", ())
-    if "12.4" in special and stack.point in const(game, "no-determination-points-1945"):
-        return Stack(stack.point, staying=stack.staying + len(stack.ground) + len(stack.land_air))
+    if stack.point in no_determination_points(game, campaign):
+        frozen = stack.ships + stack.ground + stack.land_air
+        return Stack(stack.point, staying=stack.staying + len(stack.ground)
+                     + len(stack.land_air)), frozen
     single = not stack.ships and len(stack.ground) + len(stack.land_air) == 1
     if single and stack.staying == 0 and stack.point not in exempt:
-        return Stack(stack.point, staying=1)
+        return Stack(stack.point, staying=1), stack.ground + stack.land_air
     if us_here and stack.ground:
-        return replace(stack, ground=(), staying=stack.staying + len(stack.ground))
-    return stack
+        return (replace(stack, ground=(), staying=stack.staying + len(stack.ground)),
+                stack.ground)
+    return stack, ()
+
+
+def phase_start(game: Game, stack: Stack, us_here: bool, campaign: str = "1942") -> Stack:
+    """The units left to determine once the phase-start freezes are made (:func:`phase_freeze`)."""
+    return phase_freeze(game, stack, us_here, campaign)[0]
+
+
+def no_determination_points(game: Game, campaign: str) -> frozenset[str]:
+    """Points whose Japanese units are never determined in ``campaign`` (12.4: Okinawa and
+    Iwo Jima in 1945)."""
+    special = extra(game, "campaigns", campaign).get("special_rules", ())
+    if "12.4" not in special:
+        return frozenset()
+    return frozenset(const(game, "no-determination-points-1945"))
+
+
+def check_determinable(game: Game, point: str, campaign: str) -> None:
+    """RuleViolation when ``point``'s Japanese units are never determined (12.4)."""
+    if point in no_determination_points(game, campaign):
+        raise RuleViolation("12.4", f"no movement determination for the Japanese units at "
+                                    f"{point!r} in the {campaign} campaign")

@@ -8,7 +8,7 @@ from typing import Any
 from warpress.engine.dice import Dice
 from warpress.engine.errors import BadInput, RuleViolation
 from warpress.engine.model import Game
-from warpress.engine.registry import Answer, Input, OddsAnswer
+from warpress.engine.registry import Answer, Input, OddsAnswer, key_bounds
 
 from . import combat
 from .campaign import (
@@ -37,16 +37,10 @@ from .common import (
     table_row,
     unit,
 )
-from .orders import Board, Stack, determine, outcome_odds
+from .orders import Board, Stack, check_determinable, determine, outcome_odds
 
 YEARS = ("1942", "1943", "1944", "1945")
 ROLL = Input("roll", "roll", "d10 result (0 reads 10)", die=DIE)
-
-
-def _key_range(game: Game, table_id: str, key: str) -> tuple[int | None, int | None]:
-    """The range of a data table's key (what an input may be)."""
-    item = game.table(table_id).key(key)
-    return item.min, item.max
 
 
 # --------------------------------------------------------------------------- attack
@@ -152,7 +146,8 @@ def _air_valid(game: Game, args: dict[str, Any]):
     "repair-cost",
     rules=["6.3"],
     inputs=[
-        Input("cost", "int", "the unit's cost (carriers: purchase cost)", min=0, default=None),
+        Input("cost", "int", "the unit's cost (carriers: purchase cost)", default=None,
+              bounds=key_bounds("repair-cost", "cost", "a unit's cost")),
         Input("unit", "text", "or a unit id: its purchase cost is used", default=None),
     ],
     results=["supply"],
@@ -171,15 +166,13 @@ def repair_cost(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
 @ENGINE.table(
     "battle-points",
     rules=["10.5"],
-    inputs=[Input("supply", "int", "supply points spent on the battle", min=0)],
+    inputs=[Input("supply", "int", "supply points spent on the battle",
+                  bounds=key_bounds("battle-points", "supply", "SP spent on one battle"))],
     results=["bpp"],
     odds_field="bpp",
 )
 def battle_points(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
     """US battle-plan points: 3 free plus 3 per SP spent."""
-    lo, hi = _key_range(game, "battle-points", "supply")
-    if hi is not None and args["supply"] > hi:
-        raise BadInput(f"input supply={args['supply']!r} is not allowed (integer {lo}..{hi})")
     return Answer({"bpp": combat.battle_points(game, args["supply"])}, rules=("10.5",))
 
 
@@ -224,15 +217,13 @@ def allocate_hits(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
 @ENGINE.table(
     "linked-result",
     rules=["12.6"],
-    inputs=[Input("total", "int", "objectives held at the end of the four campaigns", min=0)],
+    inputs=[Input("total", "int", "objectives held at the end of the four campaigns",
+                  bounds=key_bounds("linked-result", "total", "the four campaigns' objectives"))],
     results=["result", "label", "label_ja"],
     odds_field="result",
 )
 def linked_result(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
     """Result of the linked 1942-1945 campaign from its total objectives."""
-    lo, hi = _key_range(game, "linked-result", "total")
-    if hi is not None and args["total"] > hi:
-        raise BadInput(f"input total={args['total']!r} is not allowed (integer {lo}..{hi})")
     row = table_row(game, "linked-result", total=args["total"])
     return Answer(row, rules=("12.6",))
 
@@ -461,6 +452,7 @@ def japanese_order(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
 
 def _order_situation(game: Game, args: dict[str, Any]):
     point = check_point(game, args["point"], "point")
+    check_determinable(game, point, args["campaign"])
     us = check_points(game, args["us"], "us")
     japan = check_points(game, args["japan"], "japan")
     if args["ground"] or args["land_air"] or args["staying"]:
@@ -480,9 +472,10 @@ def _order_situation(game: Game, args: dict[str, Any]):
     rules=["4.0", "11.5.1", "12.3"],
     inputs=[
         Input("campaign", "enum", "campaign year", choices=YEARS),
-        Input("objectives", "int", "objective points the US holds", min=0, max=25),
+        Input("objectives", "int", "objective points the US holds",
+              bounds=key_bounds("campaign-level", "objectives", "objectives held")),
         Input("invasion_cost", "int", "1945: total cost of the units in the Japan-invasion box",
-              min=0, max=300, default=0),
+              default=0, bounds=key_bounds("japan-invasion", "cost", "the box's total cost")),
     ],
     results=["total", "level", "label_ja", "dismissed"],
     odds_field="level",

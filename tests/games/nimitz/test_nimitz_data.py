@@ -82,6 +82,29 @@ def test_errata_rulings_followed_by_data(game):
     assert "E26" in game.get("constants", "last-unit-counts-jointly").errata
 
 
+def test_e31_infantry_of_9_2_6_and_11_1_read_as_ground_units(game):
+    """9.2.6 and 11.1 say infantry where 9.2.5, 9.2.8 and 11.2 say ground units: E31 takes
+    the ruling (a battalion counts) and the Engage order and the reinforcement table follow."""
+    erratum = game.get("errata", "E31")
+    assert {"9.2.6", "11.1"} <= set(erratum.rules) and "battalion" in erratum.ruling
+    assert "E31" in game.get("orders", "engage").errata
+    assert game.get("orders", "engage").get("land_air_condition") == "garrison"
+    assert "E31" in game.table("japanese-reinforcement").errata
+
+
+@pytest.mark.parametrize("pair", [("地上戦", "歩兵攻撃手順"), ("地上部隊の移動", "歩兵前進手順"),
+                                  ("大隊ボックス", "大隊保管ボックス"),
+                                  ("保管ボックス", "艦載機保管ボックス"),
+                                  ("増援ボックス", "増援保管ボックス"),
+                                  ("戦闘ラウンド記録トラック", "戦闘ラウンド・トラック"),
+                                  ("キャンペーン・ターン記録トラック", "ターン記録トラック"),
+                                  ("空戦力", "空中戦力"), ("移動判定", "命令判定")])
+def test_e18_lists_every_pair_of_spellings(game, pair):
+    """E18 (terminology): both spellings of each pair the rule text uses, in one reading."""
+    readings = game.get("errata", "E18").readings
+    assert any(all(word in reading for word in pair) for reading in readings), pair
+
+
 # --------------------------------------------------------------------------- tables
 
 

@@ -183,7 +183,8 @@ def test_a_setup_sheet_per_campaign_with_its_objectives(game, pages):
         objectives = {f"setup-{campaign.id}-objective-{o}" for o in campaign.get("objectives")}
         assert objectives <= ids
         assert f"setup-{campaign.id}-levels" in ids
-    placement = texts_of(group_of(page_of(pages, "setup-1942-1").items, "setup-1942-placement"))
+    sheet_1942 = [i for p in pages if p.id.startswith("setup-1942-") for i in p.items]
+    placement = texts_of(group_of(sheet_1942, "setup-1942-placement"))
     assert any("Lexington" in t for t in placement)
 
 

@@ -194,7 +194,7 @@ def test_hand_draw_capped_by_the_deck(lookup):
 def test_hand_bad_input(lookup):
     with pytest.raises(BadInput, match="hand"):
         lookup("hand", "hand=-1")
-    with pytest.raises(BadInput, match="hand=33"):
+    with pytest.raises(BadInput, match=r"hand='33' is not allowed \(integer 0\.\.32"):
         lookup("hand", "hand=33")
 
 

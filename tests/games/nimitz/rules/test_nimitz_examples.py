@@ -439,6 +439,19 @@ def test_t81_damaged_carrier_takes_none(game):
     assert done.landed == () and len(done.removed) == 2
 
 
+def test_t81_us_damaged_carrier_leaves_no_choice(game, lookup):
+    """10.20.2: a damaged US carrier takes back none, so every aircraft is removed and the
+    player has nothing to choose (10.20.4 applies only when some land)."""
+    planes = [cb.Plane("f4f", 2), cb.Plane("sbd", 2), cb.Plane("tbd", 1, "damaged")]
+    done = cb.carrier_return(game, "us", 4, damaged=True, planes=planes)
+    assert done.landed == () and len(done.removed) == 3 and not done.player_choice
+    answer = lookup("carrier-return", "side=us", "complement=4", "damaged=yes",
+                    "aircraft=f4f:2:full,sbd:2:full")
+    assert answer["removed"] == ["f4f", "sbd"] and answer["player_choice"] is False
+    some = cb.carrier_return(game, "us", 1, damaged=False, planes=planes)
+    assert len(some.landed) == 1 and some.player_choice
+
+
 def test_t82_japanese_excess_damaged_then_cheapest(game):
     planes = [cb.Plane("a", 2), cb.Plane("b", 1), cb.Plane("c", 3, "damaged"), cb.Plane("d", 2)]
     done = cb.carrier_return(game, "japan", 2, damaged=False, planes=planes)

@@ -103,7 +103,7 @@ def test_repair_cost_matches_the_rule_constants(game, lookup):
 
 
 def test_repair_cost_beyond_the_table(lookup):
-    with pytest.raises(BadInput, match="cost=22"):
+    with pytest.raises(BadInput, match=r"cost='22' is not allowed \(integer 0\.\.21"):
         lookup("repair-cost", "cost=22")
 
 
@@ -268,6 +268,29 @@ def test_japanese_order_1945_okinawa_not_determined(game):
     assert stack.ground == () and stack.staying == 2
     assert od.phase_start(game, od.Stack("okinawa", ("s1",), ("g1", "g2")), False,
                           "1944").ground == ("g1", "g2")
+
+
+def test_12_4_japanese_order_refused_at_okinawa_and_iwo_jima_in_1945(lookup):
+    """12.4: in the 1945 campaign the Japanese units at Okinawa and Iwo Jima are never
+    determined; the lookup refuses, naming the rule, and answers for other years."""
+    for point in ("okinawa", "iwo-jima"):
+        with pytest.raises(RuleViolation, match="12.4"):
+            lookup("japanese-order", f"point={point}", "ships=2", "ground=1", "campaign=1945",
+                   "roll=2")
+        assert lookup("japanese-order", f"point={point}", "ships=2", "ground=1",
+                      "campaign=1944", "roll=2")["executed"] == "standby"
+
+
+def test_12_4_the_freeze_covers_ships(game):
+    """12.4 freezes every Japanese unit at Okinawa and Iwo Jima in 1945, ships included."""
+    from warpress.games.nimitz.rules import orders as od
+
+    left, frozen = od.phase_freeze(game, od.Stack("iwo-jima", ("s1", "s2"), ("g1",), ("a1",)),
+                                   False, "1945")
+    assert left.empty and set(frozen) == {"s1", "s2", "g1", "a1"}
+    left, frozen = od.phase_freeze(game, od.Stack("iwo-jima", ("s1", "s2"), ("g1",), ("a1",)),
+                                   False, "1944")
+    assert left.ships == ("s1", "s2") and frozen == ()
 
 
 def test_japanese_order_needs_units(lookup):
