@@ -181,6 +181,9 @@ def friendly(fn):
             raise Refusal(single_line(str(exc)), exc.rule) from None
         except WarpressError as exc:
             raise Refusal(single_line(str(exc))) from None
+        except BrokenPipeError:  # the reader stopped reading (`| head`): nothing to say
+            _quiet_stdout()
+            sys.exit(0)
         except Exception as exc:  # a designer's folder code raising: one line, not a traceback
             from .engine.gamecode import runtime_problem
 
@@ -197,6 +200,16 @@ def friendly(fn):
                 say(f"warpress: note: {single_line(note)}", err=True)
 
     return wrapper
+
+
+def _quiet_stdout() -> None:
+    """Point stdout at the null device, so that the interpreter's last flush of what the
+    closed pipe did not take raises nothing more."""
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):  # not a real file (a test's runner)
+        pass
 
 
 def _trust_option(fn):

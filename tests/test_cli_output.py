@@ -470,3 +470,15 @@ def test_data_problems_are_capped_at_fifty_lines_but_in_verify_data(tiny_game):
     assert lines[50] == f"and 10 more (warpress verify {tiny_game} --data lists them all)"
     full = CliRunner().invoke(main, ["verify", str(tiny_game), "--data"])
     assert len([x for x in full.stderr.splitlines() if "unknown key 'bogus'" in x]) == 60
+
+
+def test_a_reader_that_stops_early_ends_the_command_quietly():
+    """`warpress tables midway | head -1`: the reader has gone before the answer is written
+    out; the command stops with nothing on stderr, exit 0, never 'Broken pipe'."""
+    child = subprocess.Popen([sys.executable, "-m", "warpress", "tables", "midway"],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             env={**os.environ, "COLUMNS": "80"})
+    child.stdout.close()  # gone before the first line
+    err = child.stderr.read()
+    child.wait(timeout=120)
+    assert (child.returncode, err) == (0, b"")
