@@ -330,7 +330,8 @@ def view_lines(view: dict, fields=None) -> list[str]:
     title = view.get("title") or view.get("scenario") or ""
     turns = f" of {view['turns']}" if view.get("turns") else ""
     phase = view.get("phase_name") or view.get("phase")
-    acting = f" ({view['acting']} acts)" if view.get("acting") else ""
+    acting = (f" ({view['acting']} acts)" if view.get("acting") and not view.get("over")
+              else "")
     lines = [f"{view.get('game', '')}: {title}, turn {view.get('turn')}{turns}, "
              f"phase {phase}{acting}"]
     due = view.get("due")

@@ -19,6 +19,7 @@ from warpress.output import (
     single_line,
     terminal_width,
     text_width,
+    view_lines,
     wrap_line,
 )
 
@@ -179,3 +180,11 @@ def test_a_piped_build_prints_nothing_on_stderr(tiny_game, tmp_path):
                                        "--format", "svg"])
     assert result.exit_code == 0, result.output
     assert result.stderr == "" and "built 1 kit(s)" in result.stdout
+
+
+def test_a_finished_games_view_names_no_side_that_acts():
+    going = {"game": "g", "title": "T", "turn": 3, "phase": "move", "acting": "north",
+             "over": False, "due": None, "awaiting": ["move"]}
+    assert view_lines(going)[0] == "g: T, turn 3, phase move (north acts)"
+    over = {**going, "phase": "Game over", "over": True}
+    assert view_lines(over)[0] == "g: T, turn 3, phase Game over"
