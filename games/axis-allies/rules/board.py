@@ -310,6 +310,13 @@ def _factory_usable(game: Game, power: str, site: str, control: Control,
     return site not in set(built) or flag(game, "placement-at-new-factory-this-turn")
 
 
+def _units(unit_type: str, n: int) -> str:
+    """``factory``/``factories``, ``AA gun``/``AA guns``: a count's noun."""
+    one, many = {"factory": ("factory", "factories"),
+                 "antiaircraft": ("AA gun", "AA guns")}.get(unit_type, (unit_type, unit_type))
+    return one if n == 1 else many
+
+
 def _check_facility_limits(game: Game, where: str, units: Mapping[str, int],
                            already: Mapping[str, int]) -> None:
     """At most one factory and one AA gun per territory (⑤, I16)."""
@@ -318,7 +325,8 @@ def _check_facility_limits(game: Game, where: str, units: Mapping[str, int],
         most = int(const(game, constant))
         total = units.get(unit_type, 0) + already.get(unit_type, 0)
         if total > most:
-            raise RuleViolation("⑤", f"{total} {unit_type} in {where}: at most {most}")
+            raise RuleViolation("⑤", f"{where} would hold {total} {_units(unit_type, total)}: "
+                                     f"at most {most} a territory")
 
 
 # --------------------------------------------------------------------------- movement

@@ -246,10 +246,10 @@ def test_w27_no_placement_at_a_captured_or_new_factory(game):
 def test_w28_second_aa_gun_or_factory(game):
     control = board.start_control(game)
     factories = {"germany": "original"}
-    with pytest.raises(RuleViolation, match="antiaircraft"):
+    with pytest.raises(RuleViolation, match="germany would hold 2 AA guns: at most 1 a "):
         board.check_placement(game, "germany", "germany", {"antiaircraft": 1}, control,
                               factories=factories, already={"antiaircraft": 1})
-    with pytest.raises(RuleViolation, match="factory"):
+    with pytest.raises(RuleViolation, match="germany would hold 2 factories: at most 1 a "):
         board.check_placement(game, "germany", "germany", {"factory": 1}, control,
                               factories=factories, already={"factory": 1})
 

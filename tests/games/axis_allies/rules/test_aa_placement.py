@@ -56,8 +56,10 @@ def test_w28_one_factory_and_one_aa_gun_a_territory(game):
              ("germany", "antiaircraft", "purchased", 1), ("germany", "factory", "purchased", 1,
                                                            {"factory": "built"})]
     position = at(game, "germany", PLACE, units)
-    assert "antiaircraft" in str(refusal(game, position, *place("germany", "antiaircraft")))
-    assert "factory" in str(refusal(game, position, *place("germany", "factory")))
+    assert "would hold 2 AA guns: at most 1" in str(
+        refusal(game, position, *place("germany", "antiaircraft")))
+    assert "would hold 2 factories: at most 1" in str(
+        refusal(game, position, *place("germany", "factory")))
     after, _ = apply(game, position, place("east-europe", "factory"))
     assert units_in(after, "east-europe") == {"factory": 1}
 
