@@ -9,15 +9,24 @@ for.
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import sys
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import settings
 from warpress.cli import main
 from warpress.engine.query import run_query
 from warpress.engine.registry import ref_table
+
+#: Property tests draw the same examples on every run ("same input, same output": a failure
+#: in CI is a failure on every machine); HYPOTHESIS_PROFILE=explore draws new ones each run
+#: to search further.
+settings.register_profile("repeatable", derandomize=True)
+settings.register_profile("explore", derandomize=False)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "repeatable"))
 
 HERE = str(Path(__file__).resolve().parent)
 if HERE not in sys.path:  # the tests' own helper modules (data_edits) import by name

@@ -333,10 +333,18 @@ SPEAKING_PHASES = {"radar-search", "ai-search", "searchlight", "sighting"}
 SPEAKING_RULES = {"27.3", "27.2.4", "21.2.1", "14.2.4", "17.4.2", "17.4.3"}
 
 
+#: Markers follow their aircraft to its true hex and facing (7.0, M1): which bomber lies
+#: under a captured marker is hidden, so where the marker goes next may differ between
+#: twins (the window's search found one: captured A to 0508 in one twin, 0509 in the
+#: other), and that is the rules telling the player where the marked bomber went.
+MARKER_NOTES = ("Marker update:", "Marker removed:")
+
+
 def _speaks(note) -> bool:
     if not isinstance(note, dict):
         return False
-    return note["phase"] in SPEAKING_PHASES or bool(SPEAKING_RULES & set(note["rules"]))
+    return (note["phase"] in SPEAKING_PHASES or bool(SPEAKING_RULES & set(note["rules"]))
+            or note["text"].startswith(MARKER_NOTES))
 
 
 def speaking_window(game, ref):
