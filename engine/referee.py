@@ -22,10 +22,10 @@ from typing import Any, Protocol
 
 from .decisions import ActionSpec, Decision
 from .dice import Dice
-from .errors import BadInput
+from .errors import BadInput, RuleViolation
 from .inputs import quote
 from .model import Game
-from .position import Position
+from .position import Position, Verdict
 
 
 @dataclass(frozen=True)
@@ -138,10 +138,46 @@ class Referee(Protocol):
         """``None`` while the game goes on; at the end the result and its reasons."""
 
 
-class OneScenario:
-    """What the rules of a game with one scenario, part of its data, share: the scenario's
-    name (``scenario``: the class's), found without a file; the position dumped and loaded
-    as its JSON. A game's rules class takes it as a base beside its own methods."""
+class PositionRules:
+    """What the rules of every game whose state is a :class:`Position` share: the position
+    dumped and loaded as its JSON, and the checks every command meets first
+    (:meth:`checked`, :meth:`refuse_when_over`). A game's rules class takes it as a base
+    beside its own methods."""
+
+    commands: tuple[str, ...] = ()
+
+    def checked(self, command: str, args: Any) -> Mapping[str, Any]:
+        """``args`` once ``command`` is one of the rules' commands and ``args`` an object
+        (BadInput quoting them)."""
+        if command not in self.commands:
+            raise BadInput(f"unknown command {quote(command)} (commands: "
+                           f"{', '.join(self.commands)})")
+        if not isinstance(args, Mapping):
+            raise BadInput(f"{command}: arguments must be an object, got {quote(args)}")
+        return args
+
+    @staticmethod
+    def refuse_when_over(position: Position, command: str, rule: str,
+                         over: Callable[[Verdict], str] = lambda v: v.result,
+                         what: str = "game") -> None:
+        """RuleViolation once the game is over: the verdict's rule (else ``rule``), how it
+        ended (``over(verdict)``)."""
+        verdict = position.verdict
+        if position.over and verdict is not None:
+            raise RuleViolation(verdict.rule[0] if verdict.rule else rule,
+                                f"the {what} is over ({over(verdict)}); {command} is refused")
+
+    def dump(self, position: Position) -> dict[str, Any]:
+        return position.to_json()
+
+    def load(self, game: Game, data: Mapping[str, Any]) -> Position:
+        return Position.from_json(data)
+
+
+class OneScenario(PositionRules):
+    """What the rules of a game with one scenario, part of its data, share besides
+    :class:`PositionRules`: the scenario's name (``scenario``: the class's), found without
+    a file."""
 
     scenario: str = "standard"
 
@@ -154,9 +190,3 @@ class OneScenario:
             raise BadInput(f"scenario {quote(name_or_path)} is not one of {game.id}'s "
                            f"({self.scenario})")
         return self.scenario
-
-    def dump(self, position: Position) -> dict[str, Any]:
-        return position.to_json()
-
-    def load(self, game: Game, data: Mapping[str, Any]) -> Position:
-        return Position.from_json(data)

@@ -596,16 +596,8 @@ class MidwayCardsRules(OneScenario):
 
     def apply(self, game: Game, position: Position, command: str, args: Mapping[str, Any],
               dice: Dice) -> Step:
-        if command not in HANDLERS:
-            raise BadInput(f"unknown command {quote(command)} (commands: "
-                           f"{', '.join(self.commands)})")
-        if not isinstance(args, Mapping):
-            raise BadInput(f"{command}: arguments must be an object, got {quote(args)}")
-        parsed = parse(game, command, args)
-        if position.over:
-            raise RuleViolation(position.verdict.rule[0] if position.verdict.rule else "11",
-                                f"the game is over ({position.verdict.result}); "
-                                f"{command} is refused")
+        parsed = parse(game, command, self.checked(command, args))
+        self.refuse_when_over(position, command, "11")
         due = position.due
         if command not in KINDS[due.kind][0]:
             raise RuleViolation(due.rule[0], f"{prompt(due)}: {command} does not answer it "

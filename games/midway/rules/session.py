@@ -53,7 +53,7 @@ from warpress.engine.errors import BadInput, RuleViolation
 from warpress.engine.inputs import quote
 from warpress.engine.model import FrozenDict, Game
 from warpress.engine.position import Position, freeze
-from warpress.engine.referee import ScenarioInfo, Step
+from warpress.engine.referee import PositionRules, ScenarioInfo, Step
 
 from . import flow, policy, strikes
 from . import search as S
@@ -469,7 +469,7 @@ def _check_due(position: Position, command: str) -> None:
 # --- the rules a session calls ------------------------------------------------------------
 
 
-class MidwayRules:
+class MidwayRules(PositionRules):
     """The session rules of MIDWAY (see the module docstring)."""
 
     actions = ACTIONS
@@ -512,17 +512,9 @@ class MidwayRules:
 
     def apply(self, game: Game, position: Position, command: str, args: Mapping[str, Any],
               dice: Dice) -> Step:
-        if command not in HANDLERS:
-            raise BadInput(f"unknown command {quote(command)} (commands: "
-                           f"{', '.join(self.commands)})")
-        if not isinstance(args, Mapping):
-            raise BadInput(f"{command}: arguments must be an object, got {quote(args)}")
         run = Run(game, position, dice)
-        parsed = parse(run, command, args)
-        if position.over:
-            raise RuleViolation(position.verdict.rule[0] if position.verdict.rule else "4.0",
-                                f"the game is over ({position.verdict.result}); {command} "
-                                "is refused")
+        parsed = parse(run, command, self.checked(command, args))
+        self.refuse_when_over(position, command, "4.0")
         _check_due(position, command)
         HANDLERS[command](run, parsed)
         advance(run)
@@ -560,11 +552,6 @@ class MidwayRules:
 
     render_referee_map = render_player_map
 
-    def dump(self, position: Position) -> dict[str, Any]:
-        return position.to_json()
-
-    def load(self, game: Game, data: Mapping[str, Any]) -> Position:
-        return Position.from_json(data)
 
 
 #: how many turns of events the position keeps (this turn's and the last's)

@@ -45,7 +45,7 @@ from warpress.engine.errors import BadInput, RuleViolation
 from warpress.engine.inputs import quote
 from warpress.engine.model import FrozenDict, Game
 from warpress.engine.position import Position, freeze
-from warpress.engine.referee import ScenarioInfo, Step
+from warpress.engine.referee import PositionRules, ScenarioInfo, Step
 
 from . import battle as bt
 from . import fire
@@ -475,7 +475,7 @@ HANDLERS: dict[str, Callable[[Run, Mapping[str, Any], Dice], None]] = {
 # --- the rules a session calls -----------------------------------------------------------------
 
 
-class NimitzRules:
+class NimitzRules(PositionRules):
     """The session rules of Nimitz, solitaire (see the module docstring)."""
 
     actions = ACTIONS
@@ -520,15 +520,8 @@ class NimitzRules:
 
     def apply(self, game: Game, position: Position, command: str, args: Mapping[str, Any],
               dice: Dice) -> Step:
-        if command not in HANDLERS:
-            raise BadInput(f"unknown command {quote(command)} (commands: "
-                           f"{', '.join(self.commands)})")
-        if not isinstance(args, Mapping):
-            raise BadInput(f"{command}: arguments must be an object, got {quote(args)}")
-        if position.over:
-            raise RuleViolation(position.verdict.rule[0] if position.verdict.rule else "4.0",
-                                f"the campaign is over ({position.verdict.result}); "
-                                f"{command} is refused")
+        self.checked(command, args)
+        self.refuse_when_over(position, command, "4.0", what="campaign")
         due = position.due
         if command not in KINDS[due.kind][0]:
             raise RuleViolation(due.rule[0] if due.rule else "5.0",
@@ -577,11 +570,6 @@ class NimitzRules:
 
     render_referee_map = render_player_map
 
-    def dump(self, position: Position) -> dict[str, Any]:
-        return position.to_json()
-
-    def load(self, game: Game, data: Mapping[str, Any]) -> Position:
-        return Position.from_json(data)
 
 
 def _all_assumed(game: Game, camp_id: str) -> bool:
