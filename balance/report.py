@@ -137,11 +137,15 @@ def hexes(records: Sequence[dict[str, Any]], sides: Sequence[str]) -> list[dict[
                 seen[(int(turn), hex_id)].append(r)
     out = []
     for (turn, hex_id), games in sorted(seen.items()):
+        split: set[frozenset[int]] = set()  # a side's split that mirrors another's is told once
         for side in sides:
             held = [r for r in games if r["control"][str(turn)].get(hex_id) == side]
             other = [r for r in games if r["control"][str(turn)].get(hex_id) != side]
             if len(held) < MIN_SPLIT or len(other) < MIN_SPLIT:
                 continue
+            if frozenset(map(id, other)) in split:
+                continue
+            split.add(frozenset(map(id, held)))
             k1 = sum(1 for r in held if r["winner"] == side)
             k2 = sum(1 for r in other if r["winner"] == side)
             out.append({"hex": hex_id, "turn": turn, "side": side, "held": rate(k1, len(held)),
