@@ -46,7 +46,7 @@ from .style import check_style
 PARTS = ("map", "counters", "cards", "sheets")
 FORMATS = ("pdf", "svg", "png")
 #: Typographic stand-ins for symbols the embedded font lacks (documented, not silent).
-TYPOGRAPHY = {"≥": "≧", "≤": "≦", "⅝": "5/8", "⅜": "3/8", "−": "-", "＊": "*"}
+TYPOGRAPHY = {"≥": "≧", "≤": "≦", "⅝": "5/8", "⅜": "3/8", "＊": "*"}
 
 
 @dataclass(frozen=True)
