@@ -975,6 +975,8 @@ def sheet_blocks(game: Game, sheet: Sheet, width: float,
                         for line in section.lines)
         elif section.lines:
             body.append(bullets(section.lines, width))
+        if section.constants:
+            body.append(bullets([constant_line(game, c) for c in section.constants], width))
     for table_id in sheet.tables:
         body.extend(table_blocks(game.table(table_id), width, game, max_h))
     if sheet.charts:
@@ -985,6 +987,29 @@ def sheet_blocks(game: Game, sheet: Sheet, width: float,
     if body:
         yield heading(f"{sheet.label}  {rule_ref(sheet.rule)}".rstrip(), width, 5.0)
         yield from body
+
+
+def constant_line(game: Game, constant_id: str) -> str:
+    """A constant as a player uses it: its name and its value (``Fighters per carrier: 2``),
+    the value the engine reads; a dagger in a proof when it is assumed."""
+    constant = game.get("constants", constant_id)  # an unknown id: BadInput, ids allowed
+    value = _constant_value(constant.value, record_names(game))
+    unit = f" {constant.unit}" if constant.unit else ""
+    return f"{constant.label}: {value}{unit}{dagger(constant.is_assumed)}"
+
+
+def _constant_value(value, names: dict[str, str]) -> str:
+    """A constant's value by the data's names (a unit id prints as the unit's name)."""
+    if isinstance(value, dict):
+        return ", ".join(f"{_constant_value(k, names)} {_constant_value(v, names)}"
+                         for k, v in value.items())
+    if isinstance(value, (list, tuple)):
+        return ", ".join(_constant_value(v, names) for v in value)
+    if isinstance(value, str) and value in names:
+        return names[value]
+    if isinstance(value, str) and (_is_id(value) or value.isalpha()):
+        return readable(value)
+    return show_value(value)
 
 
 RULE = Style(stroke="#888888", width=0.2)

@@ -686,6 +686,7 @@ class SheetSection(Item):
     lines: tuple[str, ...] = ()
     write_in: float | None = None  # mm of ruled space to write in under each line (forms)
     columns: int | None = None  # write-in fields side by side, this many to a row (forms)
+    constants: tuple[str, ...] = ()  # constants printed as lines: each its name and value
 
 
 @frozen_record
