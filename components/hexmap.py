@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
@@ -690,12 +691,25 @@ def legend_entries(hex_map: HexMap, ground: dict[str, str], looks) -> list[tuple
         look = looks[name]
         entries.append((terrain_swatch(look), look.label or name))
     colours = overlay_colours(hex_map)
-    for i, feature in enumerate(hex_map.features):
+    drawn = [(feature, _feature_swatch(feature, colours.get(feature.id or f"feature-{i}")))
+             for i, feature in enumerate(hex_map.features)]
+    # features of one kind drawn alike (two cities, each named on the map) are one entry,
+    # named by the kind: the legend tells what a symbol means, the map which place it is
+    alike = Counter((f.kind, repr(swatch)) for f, swatch in drawn if swatch)
+    shown: set[tuple[str, str]] = set()
+    for feature, swatch in drawn:
+        kind = (feature.kind, repr(swatch))
+        if alike[kind] > 1 and feature.kind:
+            if kind not in shown:
+                shown.add(kind)
+                look = looks.get(feature.kind)
+                entries.append((swatch, look.label if look and look.label else
+                                feature.kind.replace("-", " ").capitalize()))
+            continue
         text = feature.name or feature.label or feature.id or feature.kind
         if feature.name_ja:
             text = f"{text} {feature.name_ja}"
-        entries.append((_feature_swatch(feature, colours.get(feature.id or f"feature-{i}")),
-                        text))
+        entries.append((swatch, text))
     return [(s, t) for s, t in entries if s]
 
 

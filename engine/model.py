@@ -696,7 +696,8 @@ class Sheet(Record):
     kind: Literal["plan-sheet", "play-aid", "log", "setup", "reference"]
     sections: tuple[SheetSection, ...] = ()
     tables: tuple[str, ...] = ()
-    charts: tuple[Literal["terrain", "stacking"], ...] = ()  # the terrain effects chart ...
+    charts: tuple[Literal["terrain", "stacking", "play"], ...] = ()  # the terrain effects
+    # chart, the stacking limits, victory with zones of control and retreats
 
 
 @frozen_record
