@@ -25,7 +25,7 @@ from warpress.components.fonts import wrap
 from warpress.components.impose import Piece
 from warpress.components.kit import KitPage, Options
 from warpress.components.legend import legend_block
-from warpress.components.marks import dagger, proofing
+from warpress.components.marks import dagger, proofing, rule_ref
 from warpress.components.pieces import centred, counter_size, fit_text
 from warpress.components.primitives import (
     Circle,
@@ -87,9 +87,9 @@ def fitted(text: str, x: float, y: float, size: float, width: float, **kw) -> Te
 
 
 def rules(record) -> str:
-    """``[2.1, 8.2.1]`` or nothing."""
-    rule = record.rule if isinstance(record.rule, tuple) else (record.rule,)
-    return f"  [{', '.join(rule)}]" if rule else ""
+    """``  [2.1, 8.2.1]`` or nothing (``marks.rule_ref``: a player's page the first two)."""
+    ref = rule_ref(record.rule)
+    return f"  {ref}" if ref else ""
 
 
 def grid(x: float, y: float, widths: list[float], rows: list[list[str]], h: float,
@@ -898,8 +898,6 @@ def campaign_facts(game: Game, campaign, width: float) -> aids.Block:
              f"{dagger(campaign.field_assumed('us_rp_per_turn'))} + "
              f"{campaign.get('us_sp_per_turn')} SP"
              f"{dagger(campaign.field_assumed('us_sp_per_turn'))} (6.1)"]
-    special = campaign.get("special_rules") or ()
-    lines.append("Special rules: " + (", ".join(special) if special else "none"))
     return text_block(f"{campaign.label}{rules(campaign)}", lines, width,
                       id=f"setup-{campaign.id}-facts")
 
@@ -927,11 +925,13 @@ def levels_block(game: Game, campaign, width: float) -> aids.Block:
     boxes (port-return table)."""
     table = game.table("campaign-level")
     rows = [[aids.key_name(table, table.key("objectives")), aids.result_name(table, "level")]]
+    body_rows = []
     for row in table.rows:
         if str(table.conditions(row)["campaign"]) == campaign.id:
             result = table.result(row)
-            rows.append([str(table.conditions(row)["objectives"]) + dagger(row.is_assumed),
-                         aids.value_text(table, result["level"])])
+            body_rows.append([aids.number_text(str(table.conditions(row)["objectives"])),
+                              aids.value_text(table, result["level"]) + dagger(row.is_assumed)])
+    rows += aids.merged_runs(body_rows, 0)  # 13-14 and 15 both "As historical": 13–15
     body, h = grid(0, 6, [width * 0.35, width * 0.65], rows, 5.4, 2.8)
     items: list[Primitive] = [fitted(f"{table.label}{rules(table)}", 0, 4, 3.6, width,
                                      bold=True), body]
@@ -958,29 +958,61 @@ def port_boxes(game: Game, campaign_id: str) -> str:
 
 
 def placement_block(game: Game, campaign_id: str, width: float) -> aids.Block | None:
-    """The initial placement of a campaign, grouped by where the units go."""
+    """The initial placement of a campaign: each side's units by where they go, every place
+    once (the setup records that place units there, merged), then the carrier aircraft
+    beside each carrier, carriers with the same aircraft on one line. Records that place no
+    unit (the points, the objectives) are printed by the blocks above from the same data."""
     units = {u.id: u for u in game.units}
+    records = [r for r in game.setup if str(r.scenario) == campaign_id]
+    placed: dict[tuple[str, str], dict[str, int]] = {}
+    marks: dict[tuple[str, str], bool] = {}
+    for record in records:
+        for p in record.place:
+            if not p.unit or p.per:
+                continue
+            side = record.side or units[p.unit].side or ""
+            key = (side, str(p.where))
+            counts = placed.setdefault(key, {})
+            counts[p.unit] = counts.get(p.unit, 0) + (p.count or 1)
+            marks[key] = marks.get(key, False) or record.is_assumed
+    order = [s.id for s in game.info.sides]
     lines = []
-    for record in game.setup:
-        if str(record.scenario) != campaign_id:
-            continue
-        placed = [p for p in record.place if p.unit and not p.per]
-        if not placed:
-            lines.append(f"{record.text}{dagger(record.is_assumed)}")
-            continue
-        places = dict.fromkeys(str(p.where) for p in placed)
-        for place in places:  # one line a place: the place names the side
-            names = ", ".join(f"{units[p.unit].label}" + (f" x{p.count}" if (p.count or 1) > 1
-                                                          else "")
-                              for p in placed if str(p.where) == place)
-            lines.append(f"{point_name(game, place)}: {names}{dagger(record.is_assumed)}")
+    for (side, where), counts in sorted(placed.items(), key=lambda kv: order.index(kv[0][0])
+                                        if kv[0][0] in order else len(order)):
+        names = ", ".join(units[u].label + (f" x{n}" if n > 1 else "") for u, n in counts.items())
+        lines.append(f"{point_name(game, where)}: {names}{dagger(marks[side, where])}")
+    lines += complement_lines(game, records, units)
     if not lines:
-        lines = ["This sheet stands in for one the rules do not print (2.3): they give no "
-                 "initial placement, reinforcements or carrier complements for this year, so "
-                 "the players agree them before play; the points per turn, objectives and "
-                 "victory levels above are the kit's."]
+        return None
     return text_block("Initial placement 初期配置", lines, width,
                       id=f"setup-{campaign_id}-placement")
+
+
+def complement_lines(game: Game, records, units) -> list[str]:
+    """``Lexington, Enterprise: F4F x1, SBD x2, TBD x1``: each carrier's aircraft (the
+    ``per`` placements), carriers with the same aircraft together."""
+    complements: dict[str, list[tuple[str, int]]] = {}
+    assumed: dict[str, bool] = {}
+    for record in records:
+        for p in record.place:
+            if p.unit and p.per:
+                complements.setdefault(str(p.per), []).append((p.unit, p.count or 1))
+                assumed[str(p.per)] = (assumed.get(str(p.per), False) or record.is_assumed
+                                       or p.is_assumed)
+    alike: dict[str, list[str]] = {}
+    for carrier, aircraft in complements.items():
+        text = ", ".join(f"{units[u].label.split(' ')[0]} x{n}" for u, n in aircraft)
+        alike.setdefault(text, []).append(carrier)
+    return [f"Carrier aircraft 艦載機 — {', '.join(units[c].label for c in carriers)}: "
+            f"{text}{dagger(any(assumed[c] for c in carriers))}"
+            for text, carriers in alike.items()]
+
+
+#: Setup-sheet sections the sheet prints from the data (campaigns, setup, campaign-level).
+SHOWN_FROM_DATA = ("Objectives", "Victory levels", "Initial placement")
+#: What a setup sheet the rules do not print says of itself.
+STAND_IN = ("The rules print no {year} setup sheet; this one stands in for it: its placement, "
+            "reinforcements, points, objectives and victory levels are this kit's.")
 
 
 def setup_pages(game: Game, options: Options) -> list[KitPage]:
@@ -991,11 +1023,15 @@ def setup_pages(game: Game, options: Options) -> list[KitPage]:
     for campaign in game.section("campaigns"):
         sheet = game.get("sheets", f"setup-{campaign.id}")
         blocks = [aids.heading(f"{sheet.label}{dagger(sheet.is_assumed)}{rules(sheet)}", width,
-                               5.0),
-                  campaign_facts(game, campaign, width), objectives_block(game, campaign, width),
-                  levels_block(game, campaign, width), placement_block(game, campaign.id, width)]
+                               5.0)]
+        if sheet.is_assumed:  # said once, plainly: the sheet stands in for a missing one
+            blocks.append(aids.paragraph(STAND_IN.format(year=campaign.id), width, 2.8))
+        blocks += [campaign_facts(game, campaign, width), objectives_block(game, campaign, width),
+                   levels_block(game, campaign, width)]
+        placement = placement_block(game, campaign.id, width)
+        blocks += [placement] if placement else []
         for section in sheet.sections:  # type: ignore[attr-defined]
-            if section.title in ("Objectives", "Victory levels", "Initial placement"):
+            if section.title in SHOWN_FROM_DATA:
                 continue
             blocks.append(text_block(section.title or "", list(section.lines), width))
         part = f"setup sheet {campaign.id}"
@@ -1052,7 +1088,8 @@ def total_block(game: Game, width: float) -> aids.Block:
     y = 24.0
     for row in table.rows:
         result = table.result(row)
-        line = (f"{table.conditions(row)['total']}: {result['label']} {result['label_ja']}"
+        line = (f"{aids.number_text(str(table.conditions(row)['total']))}: {result['label']} "
+                f"{result['label_ja']}"
                 f"{dagger(row.is_assumed)}")
         items.append(fitted(line, 2, y, 3.0, width - 2))
         y += 4.2
@@ -1093,7 +1130,42 @@ def nimitz_counters(game: Game, options: Options) -> list[KitPage]:
 @kit_part("sheets", replaces=True)
 def nimitz_sheets(game: Game, options: Options) -> list[KitPage]:
     """A setup sheet per campaign year, the player log, then the generic pages of the other
-    sheets and the play aid of every table."""
-    own = {"player-log", *(f"setup-{c.id}" for c in game.section("campaigns"))}
+    sheets (the battle-bonus markers as a short table per side) and the play aid of every
+    table."""
+    own = {"player-log", BONUS_SHEET, *(f"setup-{c.id}" for c in game.section("campaigns"))}
+    width = options.paper.content()[2]
     return [*setup_pages(game, options), *player_log_pages(game, options),
-            *kit.sheet_pages(game, options, own=own)]
+            *kit.sheet_pages(game, options, lead=bonus_blocks(game, width), own=own)]
+
+
+BONUS_SHEET = "battle-bonus-tables"
+#: The columns of each side's battle-bonus table: US markers are bought (a cost), Japanese
+#: ones drawn from the cup (none).
+BONUS_COLUMNS = {"us": ("bonus", "cost", "effect"), "japan": ("bonus", "effect")}
+
+
+def bonus_blocks(game: Game, width: float) -> list[aids.Block]:
+    """The battle-bonus sheet: per side its line and a short table of the markers it has
+    (name, cost for the US, effect), from the bonus-marker table; then its other tables."""
+    sheet = game.get("sheets", BONUS_SHEET)
+    table = game.table("bonus-marker")
+    aids.first_print(table.id)  # printed here, a table per side: no sheet prints it again
+    blocks = [aids.heading(f"{sheet.label}{rules(sheet)}", width, 5.0)]
+    sections = list(sheet.sections)  # type: ignore[attr-defined]
+    for side, section in zip(BONUS_COLUMNS, sections, strict=False):
+        columns = BONUS_COLUMNS[side]
+        rows = [row for row in table.rows if str(table.conditions(row)["side"]) == side
+                and table.result(row).get("exists")]
+        header = [aids.key_name(table, table.key(c)) if c == "bonus" else
+                  aids.result_name(table, c) for c in columns]
+        body = [[aids.value_text(table, table.conditions(row)["bonus"], None,
+                                 table.key("bonus"))]
+                + [aids.dashes(aids.result_text(table, table.result(row).get(c), {}, c))
+                   + (dagger(row.is_assumed) if c == columns[-1] else "")
+                   for c in columns[1:]] for row in rows]
+        blocks.append(aids.heading(section.title or "", width, 3.6))
+        blocks.append(aids.bullets(section.lines, width))
+        blocks.extend(aids.grid_blocks([header], body, width, f"table {table.id!r} ({side})"))
+    for other in sheet.tables:  # type: ignore[attr-defined]
+        blocks.extend(aids.table_blocks(game.table(other), width, game))
+    return blocks

@@ -32,6 +32,7 @@ DESIGNER = {
     "a source line": re.compile(r"\bL\d+(?:-\d+)?\b"),
     "a design note": re.compile(r"not given|not in the (?:rule )?(?:text|rules)|design note|"
                                 r"inferred|confidence|assumed values?|source: assumed", re.I),
+    "a source note": re.compile(r"\bPE\b|play example|campaigns section|not redrawn"),
 }
 
 

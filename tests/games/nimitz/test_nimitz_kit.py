@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
 import pytest
 from kit_walk import group_of, ids_on, page_of, texts_of
 from warpress.components.primitives import Group, Rect, walk
@@ -186,6 +188,29 @@ def test_a_setup_sheet_per_campaign_with_its_objectives(game, pages):
     sheet_1942 = [i for p in pages if p.id.startswith("setup-1942-") for i in p.items]
     placement = texts_of(group_of(sheet_1942, "setup-1942-placement"))
     assert any("Lexington" in t for t in placement)
+
+
+def test_a_setup_sheet_names_each_place_once_per_side_and_says_when_it_stands_in(game, pages):
+    """Placement merged by side and place (no place twice for one side), no line that says
+    "none" above a list of special rules, and a sheet the rules lack says so once."""
+    for campaign in game.section("campaigns"):
+        items = [i for p in pages if p.id.startswith(f"setup-{campaign.id}-") for i in p.items]
+        lines = [t for t in texts_of(group_of(items, f"setup-{campaign.id}-placement"))
+                 if t.startswith("• ")]
+        places = Counter(t[2:].split(":")[0] for t in lines if not t.startswith("• Carrier"))
+        units = {u.id: u for u in game.units}
+        sides: dict[str, set] = {}
+        for record in game.setup:
+            if str(record.scenario) == campaign.id:
+                for p in record.place:
+                    if p.unit and not p.per:
+                        sides.setdefault(nz.point_name(game, str(p.where)), set()).add(
+                            record.side or units[p.unit].side)
+        assert places == Counter({place: len(s) for place, s in sides.items()}), campaign.id
+        text = " ".join(texts_of(Group(tuple(items))))
+        assert "Special rules: none" not in text
+        sheet = game.get("sheets", f"setup-{campaign.id}")
+        assert (text.count(nz.STAND_IN.format(year=campaign.id)[:40]) == 1) == sheet.is_assumed
 
 
 def test_player_log_rows_per_campaign_and_the_linked_total(game, pages):
