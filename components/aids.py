@@ -328,8 +328,11 @@ def table_blocks(table: Table, width: float, game: Game | None = None,
     crt = crt_grid(table, names) if formula is None else None
     panels = panel_grids(table, names) if crt is None and formula is None else None
     room = None if max_h is None else max_h - 24.0
-    bodies = _grid_bodies(table, formula, crt, panels, width, names) or _list_blocks(
-        table, width, names, room)
+    if restated_by_modifiers(table):  # its list of modifiers says all the grid would
+        bodies = [Block((), 0.0, width=min(width, NARROW * 1.6))]
+    else:
+        bodies = _grid_bodies(table, formula, crt, panels, width, names) or _list_blocks(
+            table, width, names, room)
     # the title wraps over a narrow table (at least NARROW mm), so that tables sit side by side
     head_w = min(width, max(bodies[0].width or width, NARROW))
     out = []
@@ -346,6 +349,19 @@ def table_blocks(table: Table, width: float, game: Game | None = None,
                                                                            else ""),
                          cls="table", width=block_w if block_w < width else None))
     return out
+
+
+def restated_by_modifiers(table: Table) -> bool:
+    """True for a table of modifiers (its one result named so: ``signed``) whose every
+    result is 0 or the value of one of the modifiers it lists: the list says what the grid
+    would, and prints alone."""
+    if len(table.results) != 1 or not table.modifiers or not signed(
+            result_name(table, table.results[0])):
+        return False
+    values = {m.value for m in table.modifiers}
+    if None in values:
+        return False
+    return all(table.result(row).get(table.results[0]) in values | {0} for row in table.rows)
 
 
 def table_formula(table: Table, game: Game | None = None) -> list[str] | None:

@@ -443,8 +443,9 @@ def typeset(items: Iterable[Primitive]) -> tuple[Primitive, ...]:
     out = []
     for item in items:
         if isinstance(item, Text):
-            text = MINUS_SIGN.sub(aids.MINUS, "".join(TYPOGRAPHY.get(ch, ch)
-                                                      for ch in plain(item.text)))
+            text = MINUS_SIGN.sub(aids.MINUS, "".join(
+                TYPOGRAPHY.get(ch, ch) for ch in plain(item.text).replace(">=", "≥").replace(
+                    "<=", "≤")))
             out.append(item if text == item.text else replace(item, text=text))
         elif isinstance(item, Group):
             out.append(replace(item, items=typeset(item.items)))
