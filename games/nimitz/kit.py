@@ -52,8 +52,9 @@ ROUTE = Style(stroke="#6fb3e0", width=0.9)
 NAMED_COLOURS = {"blue": "#a9c4ea", "red": "#eaa9a9", "ochre": "#e3c77a"}
 DEEP = {"us": "#1f4e9a", "japan": "#b02020"}
 PANEL_W = 200.0
-POINT_FILLS = {"island": "#bfe0a8", "territory": "#d9e8c4", "mainland": "#efe2bf",
-               "continent": "#efe2bf", "home-islands": "#f3c1c1"}
+#: One fill per kind of point, each its own hue (the legend tells them apart).
+POINT_FILLS = {"island": "#bfe0a8", "territory": "#d6c8e8", "mainland": "#efe2bf",
+               "continent": "#dcbf8a", "home-islands": "#f3c1c1"}
 #: What a point's disc colour says, for the legend (every kind of POINT_FILLS).
 POINT_KINDS = {"island": "island 島", "territory": "territory 領土",
                "mainland": "mainland (West Coast, East Asia) 本土", "continent": "continent 大陸",
