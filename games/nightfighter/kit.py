@@ -458,9 +458,10 @@ def environment_boxes(display, width: float) -> tuple[Group, float]:
     return Group(tuple(items), id=f"display-{display.id}", cls="environment"), y
 
 
-def map_legend(game: Game):
-    """What the marks on the map are, with their rules, as a layout for the tiler (the width
-    it gets -> (items, height)); a designer proof adds that the layouts are assumed."""
+def map_legend(game: Game, which: str = "player"):
+    """What the marks on the map are, with their rules, under a title block naming the map
+    (with its north arrow), as a layout for the tiler (the width it gets -> (items,
+    height)); a designer proof adds that the layouts are assumed."""
     hex_map = game.hex_map()
     samples = [("entry", ENTRY_HEX, "Entry edge, row 01: column number, facing arrow"),
                ("exit", EXIT_HEX, "Exit edge, row 27"),
@@ -485,7 +486,9 @@ def map_legend(game: Game):
     if proofing():
         entries.append(([Text(5, 4, dagger(True), size=3.0, anchor="middle")],
                         "position not in the rules: an assumed layout (Assumed values page)"))
-    return lambda width: legend_block("Legend 凡例", entries, width)
+    _const, english, japanese = MAP_SHEETS[which]
+    title = f"{game.info.name.split(':')[0]}: {english} {japanese} — legend 凡例"
+    return lambda width: legend_block(title, entries, width)
 
 
 @kit_part("map", replaces=True)
@@ -494,7 +497,7 @@ def map_pages(game: Game, options: Options) -> list[KitPage]:
     pages: list[KitPage] = []
     for which in MAP_SHEETS:
         drawing, width, height = map_drawing(game, which)
-        legend = map_legend(game) if which == "player" else None  # the referee's: one sheet
+        legend = map_legend(game, which)
         pages.extend(tiled_pages(drawing, width, height, options, f"{which} map",
                                  legend=legend))
     return pages
