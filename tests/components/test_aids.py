@@ -126,13 +126,14 @@ def test_every_panel_cell_is_what_the_engine_looks_up():
 
 
 def test_no_table_of_three_keys_prints_as_a_list_when_its_grids_fit():
-    """Midway's attack modifiers and midway-cards' ship damage status were lists."""
+    """Midway's attack modifiers and midway-cards' ship damage status were lists (the
+    attack modifiers now print as the list of modifiers that says what the grids would)."""
     game = builtin("midway")
     assert len(aids.panel_grids(game.table("attack-modifier"))) == 4
     for game_id in GAMES:
         game = builtin(game_id)
         for table in game.tables:
-            if len(table.keys) < 3 or table.id in LISTED:
+            if len(table.keys) < 3 or table.id in LISTED or aids.restated_by_modifiers(table):
                 continue
             block = aids.table_block(table, 190, game)
             assert [g for g in walk(block.items) if getattr(g, "cls", "") == "table-panel"], \
@@ -397,3 +398,15 @@ def test_a_kit_prints_each_table_once():
         with aids.another_copy():  # a sheet printed once per player: its copy has it too
             assert aids.table_blocks(table, 190)
     assert aids.table_blocks(table, 190)  # outside a kit: always
+
+
+def test_a_table_its_modifiers_restate_prints_as_the_modifiers_alone():
+    """Midway's attack modifiers: every result is 0 or a listed modifier's value."""
+    game = builtin("midway")
+    table = game.table("attack-modifier")
+    assert aids.restated_by_modifiers(table)
+    words = [t.text for t in texts(aids.table_block(table, 190, game).items)]
+    assert "Modifiers" in words and not any(w == "Target 目標" for w in words)
+    assert any(w.startswith("• −1 against Midway base") for w in words)
+    assert not any(aids.restated_by_modifiers(t) for g in GAMES for t in builtin(g).tables
+                   if t.id != "attack-modifier")
