@@ -502,9 +502,9 @@ def trust_command(folder: str | None, listing: bool, forget: bool) -> None:
 def _query_command(name: str, help_text: str, mode: str, options=(),
                    short_help: str | None = None, examples: tuple[str, ...] = ()):
     def command(game: str, table: str, pairs: tuple[str, ...], as_json: bool, **opts):
+        from .engine.catalogue import ref_table
         from .engine.loader import load_cached
         from .engine.query import render_text, run_query
-        from .engine.registry import ref_table
 
         data = load_cached(game)
         payload = run_query(mode, data, ref_table(data, table), pairs, opts.get("seed"),
@@ -555,9 +555,9 @@ _query_command("odds", "The probability distribution of GAME's TABLE (exact with
 @friendly
 def tables(game: str, as_json: bool) -> None:
     """List GAME's tables: their inputs, result fields and rules."""
+    from .engine.catalogue import ref_tables
     from .engine.loader import load_cached
     from .engine.query import json_rules
-    from .engine.registry import ref_tables
 
     data = load_cached(game)
     listing = ref_tables(data)

@@ -1,7 +1,8 @@
 """The shipped games, one folder each: YAML data and, optionally, the game's Python.
 
-A folder's Python (``rules/`` or ``rules.py``, ``checks.py``, ``kit.py``) is imported as a
-package named after the folder, never after the game id (``warpress.engine.gamecode``). The
+A folder's Python (its ``__init__.py`` declaring ``CODE``, ``rules/`` or ``rules.py``,
+``checks.py``, ``kit.py``: ``warpress.engine.gamecode``) is imported as a package named after
+the folder, never after the game id (``warpress.engine.gamecode``). The
 shipped folders keep their hyphenated names (``midway-cards``); the finder below maps the
 package name ``warpress.games.midway_cards`` to the folder ``games/midway-cards``, and a
 folder bound with :func:`bind` (a designer's own) to the name it was given.
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import sys
 from importlib.machinery import ModuleSpec, SourceFileLoader
+from importlib.util import spec_from_file_location
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -73,6 +75,14 @@ class GameFolderFinder:
             if fullname.partition(".")[0] in _BOUND:
                 return self._source(fullname, path or [])
             return None
+        init = folder / "__init__.py"
+        if init.is_symlink():  # its code is not what the folder's trust covers
+            raise ModuleNotFoundError(f"{init} is a symbolic link (a game folder's modules are "
+                                      f"its own .py files, which its trust covers)", name=fullname)
+        if init.is_file():  # the folder's package module: it declares the folder's CODE
+            kind = _SourceOnly if fullname in _BOUND else SourceFileLoader
+            return spec_from_file_location(fullname, init, loader=kind(fullname, str(init)),
+                                           submodule_search_locations=[str(folder)])
         spec = ModuleSpec(fullname, _FolderPackage(), origin=str(folder), is_package=True)
         spec.submodule_search_locations = [str(folder)]
         return spec
@@ -81,8 +91,6 @@ class GameFolderFinder:
     def _source(fullname, path):
         """The spec of ``fullname`` from a ``.py`` file (or package) in ``path``; a module
         the folder has no source for is not found (no other finder is asked)."""
-        from importlib.util import spec_from_file_location
-
         name = fullname.rpartition(".")[2]
         for entry in map(Path, path):
             package, module = entry / name / "__init__.py", entry / f"{name}.py"

@@ -60,8 +60,8 @@ def commands(group: click.Group = main, prefix: tuple[str, ...] = ()) -> list:
 @cache
 def pools() -> dict[str, list[str]]:
     """Likely words per parameter name, read from the shipped games."""
+    from warpress.engine.catalogue import ref_tables
     from warpress.engine.loader import builtin, builtin_games
-    from warpress.engine.registry import ref_tables
 
     tables, inputs = set(), set()
     for name in builtin_games():
