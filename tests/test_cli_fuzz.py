@@ -141,7 +141,7 @@ def invocation(draw, session: str) -> list[str]:
 @pytest.fixture(scope="module")
 def fuzz_place(tmp_path_factory):
     """A folder to run in, holding a live referee session; the slow work stubbed."""
-    import warpress.cli as cli
+    import warpress.cli.designer as cli
     import warpress.components.kit as kit
     from hostile_folders import FOLDERS as BUILDERS
 
