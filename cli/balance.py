@@ -10,8 +10,6 @@ from ..engine.inputs import check_path_name
 from ..output import say, say_json
 from .base import SEED, WholeNumber, check_text, friendly, main
 
-# --------------------------------------------------------------------------- balance
-
 
 @main.command(short_help="Play GAME many times with agents and report its balance.")
 @click.argument("game")

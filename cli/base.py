@@ -221,8 +221,6 @@ def game_names(game: str) -> list[str]:
 
 #: What each exit code means, for the commands' --help (``epilogue``).
 QUERY_CODES = "0 answered; 1 the rules refuse (the rule is named); 2 bad input or game data"
-
-
 WRITE_CODES = "0 written; 2 bad input, bad game data or a file in the way"
 
 

@@ -12,13 +12,9 @@ from ..engine.inputs import check_path_name, quote
 from ..output import announcement_line, say, say_json, single_line, summary_lines, view_lines
 from .base import InputError, OneLineGroup, check_text, friendly, main, trust_option
 
-# --------------------------------------------------------------------------- sessions
-
 #: the commands every session has; a game's own actions come from what it declares
 SESSION_COMMANDS = ("new", "scenarios", "actions", "status", "moves", "agent", "finish",
                     "undo", "log", "replay", "reveal")
-
-
 #: the most actions one ``play agent`` makes
 AGENT_STEPS = 100_000
 

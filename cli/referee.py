@@ -41,16 +41,12 @@ def _query_command(name: str, help_text: str, mode: str, options=(),
 _query_command("lookup", "Resolve GAME's TABLE with the dice you rolled: NAME=VALUE ...", "lookup",
                examples=("lookup midway carrier-damage damaged=no roll=2",
                          "lookup nimitz attack value=6/3 roll=3 --json"))
-
-
 _query_command("roll", "Resolve GAME's TABLE, rolling the dice you leave out (--seed N).", "roll",
                [click.option("--seed", type=SEED, default=None,
                              help="Seed for the dice (printed, so a roll can be replayed).")],
                short_help="Resolve GAME's TABLE, rolling the dice left out.",
                examples=("roll midway landing invasion=4 garrison=2 --seed 7",
                          'roll axis-allies battle attacker="3 infantry" defender="2 infantry"'))
-
-
 _query_command("odds", "The probability distribution of GAME's TABLE (exact with --exact).",
                "odds", [click.option("--exact", is_flag=True,
                                      help="Exact fractions where the answer is floating "
