@@ -497,7 +497,7 @@ def map_pages(game: Game, options: Options) -> list[KitPage]:
     pages: list[KitPage] = []
     for which in MAP_SHEETS:
         drawing, width, height = map_drawing(game, which)
-        legend = map_legend(game, which)
+        legend = map_legend(game) if which == "player" else None  # the referee's: one sheet
         pages.extend(tiled_pages(drawing, width, height, options, f"{which} map",
                                  legend=legend))
     return pages

@@ -11,9 +11,9 @@ from warpress.components.primitives import Group, Rect, Text, walk
 from warpress.engine.loader import builtin
 
 GAMES = ("midway", "nimitz", "nightfighter", "axis-allies")
-#: Maps drawn without a legend (every map has one: Nightfighter's referee map too, with its
-#: title block and north arrow).
-NO_LEGEND: set[str] = set()
+#: Maps drawn without a legend: Nightfighter's referee sheet (one tabloid sheet; its marks
+#: are the player map's, whose legend explains them).
+NO_LEGEND = {"referee-map"}
 
 
 def _boxes(page):
