@@ -50,3 +50,23 @@ def extensions(game: Game, part: str) -> list[KitPart]:
     if import_part(game, "kit") is None:
         return []
     return [p for p in _PARTS if p.part == part and owns(game, p.build.__module__)]
+
+
+#: The part name under which a game's counter drawing is registered (never a kit part).
+COUNTER_FACE = "counter face"
+
+
+def counter_face(game: Game) -> Builder | None:
+    """The function ``fn(game, record, side, reduced) -> primitives | None`` with which the
+    ``kit`` of ``game``'s folder draws one counter (registered with ``@draws_counters``),
+    else None: the charts that show counters (the set-up chart) draw them with it."""
+    found = extensions(game, COUNTER_FACE)
+    return found[0].build if found else None
+
+
+def draws_counters(fn: Builder) -> Builder:
+    """Decorator: register how this game's kit draws one counter side, ``fn(game, record,
+    side, reduced)``: a unit or marker, the side it belongs to (a unit of no side drawn in
+    a side's colours), its reduced side (or a marker's back); None leaves it to the generic
+    drawing (``pieces.counter_image``)."""
+    return kit_part(COUNTER_FACE)(fn)

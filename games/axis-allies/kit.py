@@ -38,7 +38,7 @@ from warpress.components.primitives import (
     Style,
     Text,
 )
-from warpress.components.registry import kit_part
+from warpress.components.registry import draws_counters, kit_part
 from warpress.engine.errors import BadInput
 from warpress.engine.model import Game, Point, PointMap, Side
 
@@ -1249,6 +1249,15 @@ def unit_counter(game: Game, mix_record, size: float) -> tuple[Primitive, ...]:
     if face.look.layout == "marker":
         face = replace(face, word=marker_word(game, unit))  # type: ignore[arg-type]
     return draw(face)
+
+
+@draws_counters
+def counter_face(game: Game, record, side: str | None, _reduced: bool):
+    """A unit counter in its power's colour, as the counter sheets print it (markers: the
+    generic drawing)."""
+    if record not in game.units:
+        return None
+    return unit_counter(game, {"unit": record.id, "side": side}, counter_size(game, record))
 
 
 def unit_counter_pieces(game: Game) -> list[Piece]:

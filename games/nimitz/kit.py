@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 
-from warpress.components import aids, areamap, holds, kit, labels
+from warpress.components import aids, areamap, holds, kit, labels, setup_chart
 from warpress.components.aids import text_lines
 from warpress.components.counters import counter_name, draw, face_of
 from warpress.components.fonts import wrap
@@ -38,7 +38,7 @@ from warpress.components.primitives import (
     Style,
     Text,
 )
-from warpress.components.registry import kit_part
+from warpress.components.registry import draws_counters, kit_part
 from warpress.components.style import declared_layout
 from warpress.engine.errors import BadInput
 from warpress.engine.model import Box, Display, Game, Marker, Point, PointMap, Unit
@@ -847,6 +847,20 @@ def marker_pieces(game: Game) -> list[Piece]:
     return pieces
 
 
+@draws_counters
+def counter_face(game: Game, record: Unit | Marker, _side: str | None, reduced: bool
+                 ) -> tuple[Primitive, ...]:
+    """One counter side as the counter sheets print it: a unit's front (damaged side when
+    ``reduced``), a marker's front with its cost or note."""
+    s = counter_size(game, record)
+    if isinstance(record, Unit):
+        return unit_face(game, record, s, reduced)
+    if reduced:
+        return marker_back(game, record, s, {m.id: m for m in game.markers})
+    note = bonus_costs(game).get(record.id, "US-held" if record.id == "objective" else "")
+    return marker_face(game, record, s, note, NAMED_COLOURS.get(record.color or ""))
+
+
 def counter_pages(game: Game, options: Options) -> list[KitPage]:
     """Unit and marker counters imposed with their backs on the following pages."""
     pieces = unit_pieces(game) + marker_pieces(game)
@@ -957,30 +971,25 @@ def port_boxes(game: Game, campaign_id: str) -> str:
     return ""
 
 
-def placement_block(game: Game, campaign_id: str, width: float) -> aids.Block | None:
-    """The initial placement of a campaign, grouped by where the units go."""
-    units = {u.id: u for u in game.units}
-    lines = []
-    for record in game.setup:
-        if str(record.scenario) != campaign_id:
-            continue
-        placed = [p for p in record.place if p.unit and not p.per]
-        if not placed:
-            lines.append(f"{record.text}{dagger(record.is_assumed)}")
-            continue
-        places = dict.fromkeys(str(p.where) for p in placed)
-        for place in places:  # one line a place: the place names the side
-            names = ", ".join(f"{units[p.unit].label}" + (f" x{p.count}" if (p.count or 1) > 1
-                                                          else "")
-                              for p in placed if str(p.where) == place)
-            lines.append(f"{point_name(game, place)}: {names}{dagger(record.is_assumed)}")
-    if not lines:
-        lines = ["This sheet stands in for one the rules do not print (2.3): they give no "
-                 "initial placement, reinforcements or carrier complements for this year, so "
-                 "the players agree them before play; the points per turn, objectives and "
-                 "victory levels above are the kit's."]
-    return text_block("Initial placement 初期配置", lines, width,
-                      id=f"setup-{campaign_id}-placement")
+def placement_blocks(game: Game, campaign_id: str, width: float) -> list[aids.Block]:
+    """The initial placement of a campaign as an order of battle: its counters by point and
+    box (components/setup_chart.py); a year the rules give no placement for says so."""
+    order = next((o for o in setup_chart.orders(game) if o.scenario == campaign_id), None)
+    if order is not None:
+        return setup_chart.order_blocks(game, replace(order, title="Initial placement 初期配置"),
+                                        width)
+    return [text_block("Initial placement 初期配置", [
+        "This sheet stands in for one the rules do not print (2.3): they give no initial "
+        "placement, reinforcements or carrier complements for this year, so the players agree "
+        "them before play; the points per turn, objectives and victory levels above are the "
+        "kit's."], width, id=f"setup-{campaign_id}-placement")]
+
+
+#: Sections of the setup sheets' data that the sheet prints otherwise: objectives and levels
+#: in their blocks, the placement, the carrier aircraft and the points as the order of battle
+#: and the campaign's facts.
+PRINTED_SECTIONS = ("Objectives", "Victory levels", "Initial placement", "Carrier aircraft",
+                    "US supply")
 
 
 def setup_pages(game: Game, options: Options) -> list[KitPage]:
@@ -993,15 +1002,20 @@ def setup_pages(game: Game, options: Options) -> list[KitPage]:
         blocks = [aids.heading(f"{sheet.label}{dagger(sheet.is_assumed)}{rules(sheet)}", width,
                                5.0),
                   campaign_facts(game, campaign, width), objectives_block(game, campaign, width),
-                  levels_block(game, campaign, width), placement_block(game, campaign.id, width)]
+                  levels_block(game, campaign, width),
+                  *placement_blocks(game, campaign.id, width)]
         for section in sheet.sections:  # type: ignore[attr-defined]
-            if section.title in ("Objectives", "Victory levels", "Initial placement"):
+            if section.title in PRINTED_SECTIONS:
                 continue
             blocks.append(text_block(section.title or "", list(section.lines), width))
         part = f"setup sheet {campaign.id}"
         for i, items in enumerate(aids.flow(blocks, paper.content()), 1):
             pages.append(KitPage(part, Page(paper.width, paper.height, items,
                                             id=f"setup-{campaign.id}-{i}")))
+    every = [o for o in setup_chart.orders(game) if o.scenario == setup_chart.EVERY]
+    blocks = [b for o in every for b in setup_chart.order_blocks(
+        game, replace(o, title="Every campaign's set-up 全キャンペーン共通の配置"), width)]
+    pages.extend(kit.flowed_pages(blocks, options.paper, "setup sheet every campaign"))
     return pages
 
 
@@ -1096,4 +1110,4 @@ def nimitz_sheets(game: Game, options: Options) -> list[KitPage]:
     sheets and the play aid of every table."""
     own = {"player-log", *(f"setup-{c.id}" for c in game.section("campaigns"))}
     return [*setup_pages(game, options), *player_log_pages(game, options),
-            *kit.sheet_pages(game, options, own=own)]
+            *kit.sheet_pages(game, options, own=own, setup=False)]
