@@ -319,11 +319,12 @@ def _box(display_id: str | None, per: str | None):
         displays = sorted(game.displays, key=lambda d: d.id != display_id)
         for display in displays:
             for box in display.boxes:
-                if box.id == word and box.name:
-                    own = (display_id.split("-")[0], *((per,) if per else ()))
-                    if display.id == display_id and not word.startswith(own):
-                        return f"{short_name(display)} {box.label}"  # CarDiv2 CAP box
-                    return box.label
+                if box.id != word or not box.name:
+                    continue
+                if display.id == display_id and not word.startswith(
+                        (display_id.split("-")[0], *((per,) if per else ()))):
+                    return f"{short_name(display)} {box.label}"  # CarDiv2 CAP box
+                return box.label
         return None
     return lookup
 
@@ -453,26 +454,29 @@ def _group_head(game: Game, arrival: Arrival) -> tuple[Primitive, ...]:
 
 def _cell(game: Game, spot: Spot, draw_entry, width: float
           ) -> tuple[tuple[Primitive, ...], float, float]:
-    """(items, width, height) of a cell: its counters side by side, "×N" beside a counter
-    of several, the place under them."""
+    """(items, width, height) of a cell: its counters side by side (in lines when they are
+    more than ``width`` holds), "×N" beside a counter of several, the place under them."""
     items: list[Primitive] = []
-    x, tallest = 0.0, 0.0
+    x, top, line_h, widest = 0.0, 0.0, 0.0, 0.0
     for entry in spot.entries:
         size = counter_size(game, entry.record)
-        items.append(Group(draw_entry(entry), dx=x, cls="setup-counter"))
-        x += size
-        tallest = max(tallest, size)
-        if entry.count > 1:
-            times = f"×{entry.count}"
-            items.append(Text(x + 0.6, size / 2 + TIMES * 0.35, times, size=TIMES, bold=True,
-                              cls="setup-count"))
-            x += 0.6 + text_width(times, TIMES) * 1.08
+        times = f"×{entry.count}" if entry.count > 1 else ""
+        wide = size + (0.6 + text_width(times, TIMES) * 1.08 if times else 0.0)
+        if x > 0 and x + wide > width:  # the next line of the cell's counters
+            top += line_h + COUNTER_GAP
+            x, line_h = 0.0, 0.0
+        items.append(Group(draw_entry(entry), dx=x, dy=top, cls="setup-counter"))
+        if times:
+            items.append(Text(x + size + 0.6, top + size / 2 + TIMES * 0.35, times, size=TIMES,
+                              bold=True, cls="setup-count"))
+        x += wide
+        widest = max(widest, x)
         x += COUNTER_GAP
-    counters_w = x - COUNTER_GAP
-    cell_w = min(max(counters_w, min(text_width(spot.place, PLACE), CELL_MOST)), width)
+        line_h = max(line_h, size)
+    cell_w = min(max(widest, min(text_width(spot.place, PLACE), CELL_MOST)), width)
     lines, size = fit_lines(spot.place, PLACE, cell_w, PLACE_LINES, f"set-up place {spot.place!r}",
                             floor=MIN_MM)
-    y = tallest + BRACKET
+    y = top + line_h + BRACKET
     if len(spot.entries) > 1 or spot.entries[0].count > 1:  # the counters the place is of
         items.append(Polygon(((0, y - 1.0), (0, y), (cell_w, y), (cell_w, y - 1.0)),
                              BRACKET_LINE, closed=False, cls="setup-bracket"))

@@ -133,10 +133,11 @@ def test_the_duplex_calibration_prints_first(player_kits, game_id, paper):
         assert [p.id for p in pages[:2]] == ["calibration-front", "calibration-back"]
 
 
-def test_the_starting_game_prints_on_three_sheets(player_kits):
+def test_the_starting_game_prints_on_four_sheets(player_kits):
     _game, pages = player_kits["starter", "a4"]
     fronts = [p for p in pages if not p.id.endswith("-back")]
-    assert len(fronts) == 3  # calibration, the map, the aids with the counters
+    # calibration, the map, the aids with the counters, the rest of the aids with the set-up
+    assert len(fronts) == 4
 
 
 def _crossed(boxes, at: float, axis: int, clear: float = -0.5) -> list:

@@ -184,8 +184,8 @@ def test_a_setup_sheet_per_campaign_with_its_objectives(game, pages):
         assert objectives <= ids
         assert f"setup-{campaign.id}-levels" in ids
     sheet_1942 = [i for p in pages if p.id.startswith("setup-1942-") for i in p.items]
-    placement = texts_of(group_of(sheet_1942, "setup-1942-placement"))
-    assert any("Lexington" in t for t in placement)
+    placement = texts_of(group_of(sheet_1942, "setup-1942-us-start-1"))  # the order of battle
+    assert "Lexington" in placement and "Hawaiian Islands ハワイ諸島" in placement
 
 
 def test_player_log_rows_per_campaign_and_the_linked_total(game, pages):
