@@ -26,6 +26,7 @@ from ..engine.play.setup import scenario_names
 from .aids import Block, bullets, heading, readable
 from .fonts import text_width
 from .legibility import MIN_MM, fit_lines
+from .marks import dagger
 from .pieces import counter_image, counter_size
 from .primitives import Group, Polygon, Primitive, Rect, Style, Text
 from .registry import counter_face
@@ -174,7 +175,8 @@ def placement_entry(game: Game, item: SetupItem, place: Placement
     reduced = (place.steps is not None and place.steps < full) or place.get("face") is not None
     turn = arrival_turn(game, place, record)
     entry = Entry(record, place.count if place.count is not None else 1, side, reduced)
-    return (side, turn), place_words(game, place), entry
+    assumed = item.field_assumed("place") or place.is_assumed or bool(place.assumed)
+    return (side, turn), place_words(game, place) + dagger(assumed), entry
 
 
 def _record(game: Game, place: Placement) -> Unit | Marker | None:
