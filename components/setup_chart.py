@@ -18,6 +18,7 @@ whose scenarios are not in the set-up data (Nightfighter's scenario files) build
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 
@@ -252,6 +253,8 @@ def place_words(game: Game, place: Placement) -> str:
         return str(place.hex)
     track = place.get("track") or (place.marker if any(t.id == place.marker
                                                         for t in game.tracks) else None)
+    if track is not None and " " in str(place.where):  # "game-turn track box 1"
+        return _words(game, str(place.where), None)
     if track is not None:
         return track_words(game, str(track), place.where)
     where = "" if place.where is None else str(place.where)
@@ -398,11 +401,8 @@ def order_blocks(game: Game, order: Order, width: float) -> list[Block]:
         cells = [_cell(game, spot, draw_entry, width - 2 * INSET) for spot in arrival.spots]
         tint = _tint(side_colour(game, arrival.side))
         for i, rows in enumerate(_panels(_rows(cells, width - 2 * INSET))):
-            items: list[Primitive] = []
-            y = INSET
-            if i == 0:
-                items.extend(_group_head(game, arrival))
-                y += GROUP_HEAD_H
+            items: list[Primitive] = list(_group_head(game, arrival, continued=i > 0))
+            y = INSET + GROUP_HEAD_H
             for row in rows:
                 x = INSET
                 for cell_items, w, _h in row:
@@ -420,18 +420,13 @@ def order_blocks(game: Game, order: Order, width: float) -> list[Block]:
 
 
 def _panels(rows: list, most: float | None = None) -> list[list]:
-    """Rows gathered into panels of at most ``PANEL_MOST`` mm (at least one row each)."""
+    """Rows gathered into as few panels as keep each under ``PANEL_MOST`` mm, the rows
+    shared out evenly among them (no panel of one row left over)."""
     most = PANEL_MOST if most is None else most
-    panels: list[list] = [[]]
-    height = GROUP_HEAD_H
-    for row in rows:
-        h = max(c[2] for c in row) + ROW_GAP
-        if panels[-1] and height + h > most:
-            panels.append([])
-            height = 0.0
-        panels[-1].append(row)
-        height += h
-    return panels
+    height = sum(max(c[2] for c in row) + ROW_GAP for row in rows)
+    count = min(len(rows), max(1, math.ceil(height / (most - GROUP_HEAD_H))))
+    share = math.ceil(len(rows) / count)
+    return [rows[i:i + share] for i in range(0, len(rows), share)]
 
 
 def _tint(colour: str, share: float = 0.86) -> str:
@@ -445,9 +440,11 @@ def _block_id(order: Order, arrival: Arrival, row: int) -> str:
             f"{'start' if arrival.turn is None else arrival.turn}-{row + 1}")
 
 
-def _group_head(game: Game, arrival: Arrival) -> tuple[Primitive, ...]:
+def _group_head(game: Game, arrival: Arrival, continued: bool = False
+                ) -> tuple[Primitive, ...]:
     colour = side_colour(game, arrival.side)
-    text = f"{side_words(game, arrival.side)} · {turn_words(arrival.turn)}"
+    text = (f"{side_words(game, arrival.side)} · {turn_words(arrival.turn)}"
+            + (" (continued)" if continued else ""))
     return (Rect(INSET, INSET + 0.8, 3.4, 3.4, Style(fill=colour, stroke="#555555", width=0.2),
                  cls="setup-side"),
             Text(INSET + 5.0, INSET + GROUP_HEAD, text, size=GROUP_HEAD, bold=True,

@@ -971,13 +971,22 @@ def port_boxes(game: Game, campaign_id: str) -> str:
     return ""
 
 
+#: What the placement of a year the rules give none for says of itself on the setup sheet.
+STANDS_IN = ("This placement stands in for one the rules do not print for this year (2.3): "
+             "the players may agree another before play.")
+
+
 def placement_blocks(game: Game, campaign_id: str, width: float) -> list[aids.Block]:
     """The initial placement of a campaign as an order of battle: its counters by point and
     box (components/setup_chart.py); a year the rules give no placement for says so."""
     order = next((o for o in setup_chart.orders(game) if o.scenario == campaign_id), None)
     if order is not None:
-        return setup_chart.order_blocks(game, replace(order, title="Initial placement 初期配置"),
-                                        width)
+        blocks = setup_chart.order_blocks(game, replace(order, title="Initial placement 初期配置"),
+                                          width)
+        records = [r for r in game.setup if str(r.scenario) == campaign_id]
+        if records and all(r.is_assumed for r in records):  # said once, plainly
+            blocks.insert(1, aids.paragraph(STANDS_IN, width, 2.6))
+        return blocks
     return [text_block("Initial placement 初期配置", [
         "This sheet stands in for one the rules do not print (2.3): they give no initial "
         "placement, reinforcements or carrier complements for this year, so the players agree "
