@@ -75,7 +75,9 @@ def test_the_kit_has_a_pdf_and_an_svg_per_page(kit):
     names = " ".join(p.name for p in svgs)
     for part in ("calibration", "map", "sheets-and-play-aids", "back"):
         assert part in names
-    assert len(svgs) == 5  # calibration (2), the map, the aids with the counters, their backs
+    # calibration (2), the map, the aids with the counters, their backs, the aids with the
+    # set-up chart
+    assert len(svgs) == 6
 
 
 def _counter_page(kit: Path, back: bool) -> Path:
