@@ -122,3 +122,10 @@ def test_the_model_is_made_of_records():
                if isinstance(c, type) and dataclasses.is_dataclass(c)]
     assert len(classes) > 40
     assert all(issubclass(c, Frozen) and "__record_plan__" in vars(c) for c in classes)
+
+
+def test_a_type_checker_reads_records_as_frozen_keyword_dataclasses():
+    declared = frozen_record.__dataclass_transform__  # set by typing.dataclass_transform
+    assert declared["frozen_default"] is True
+    assert declared["kw_only_default"] is True
+    assert dataclasses.field in declared["field_specifiers"]
