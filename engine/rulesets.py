@@ -21,7 +21,8 @@ def rules_for(game: Game) -> Referee:
         rules = getattr(module, "REFEREE", None)
         if not isinstance(rules, type):
             raise missing(game, "rules.session", "REFEREE", "the class of the game's rules")
-        return rules()
+        referee: Referee = rules()
+        return referee
     if game.play is not None:
         return HexRules()
     have = ", ".join(playable_builtins()) or "none"

@@ -71,6 +71,7 @@ class HexRules:
     hidden = False
     field_text: Mapping[str, Callable[[Any], str]] = {}
     arg_text: Mapping[str, Callable[[Any], str]] = {}
+    sealed_args: Mapping[str, tuple[str, ...]] = {}  # nothing a side writes is secret
 
     # -- scenarios
 
