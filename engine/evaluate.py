@@ -25,7 +25,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from fractions import Fraction
 
-from .model import Game, Place
+from .model import Game, Place, VictoryCondition, VictoryPoints
 from .play.board import Board, board_of
 from .play.pieces import enemies, members, party, stats, units_of
 from .play.victory import conditions, points
@@ -124,7 +124,7 @@ def _distance(game: Game, board: Board, position: Position, side: str) -> float:
         return 0.0
     far = _distances(board, tuple(wanted))
     mine = [far.get(board.index[p.place], len(board.names)) for p in position.pieces
-            if p.side == side and p.kind == "hex"]
+            if p.side == side and p.kind == "hex" and p.place is not None]
     return sum(mine) / len(mine) if mine else 0.0
 
 
@@ -135,7 +135,8 @@ def objectives(game: Game) -> tuple[tuple[int, ...], Mapping[int, int]]:
         board = board_of(game)
         found: set[int] = set()
         for c in conditions(game):
-            sources = [c, *c.points] if c.check == "points" else [c]
+            sources: list[VictoryCondition | VictoryPoints] = (
+                [c, *c.points] if c.check == "points" else [c])
             for source in sources:
                 if source.hexes or source.features or source.kinds:
                     found |= board.places(Place(hexes=source.hexes, features=source.features,
