@@ -40,7 +40,7 @@ WEIGHTS = {"points": 4.0, "hexes": 6.0, "strength": 1.0, "supply": 1.5, "near": 
 _OBJECTIVES: dict[int, tuple[Game, tuple[int, ...], Mapping[int, int]]] = {}
 
 
-def score(game: Game, position: Position, side: str) -> float:
+def score(game: Game, position: Position, side: str | None) -> float:
     """``side``'s score of ``position`` (see the module docstring)."""
     verdict = position.verdict
     if verdict is not None:
@@ -61,7 +61,7 @@ def score(game: Game, position: Position, side: str) -> float:
     return total
 
 
-def _strength(game: Game, position: Position, side: str, foes: frozenset[str]) -> float:
+def _strength(game: Game, position: Position, side: str | None, foes: frozenset[str]) -> float:
     names = _strength_stats(game)
     known = units_of(game) if game.units else {}
     own = members(game, side) if game.info.sides else frozenset({side})
@@ -89,7 +89,7 @@ def _strength_stats(game: Game) -> tuple[str, ...]:
     return tuple(n for n in (getattr(crt, "attack", None), getattr(crt, "defence", None)) if n)
 
 
-def _points(game: Game, position: Position, side: str, foes: frozenset[str]) -> float:
+def _points(game: Game, position: Position, side: str | None, foes: frozenset[str]) -> float:
     total = 0.0
     for c in conditions(game):
         if c.check == "points" and c.points:
@@ -99,7 +99,7 @@ def _points(game: Game, position: Position, side: str, foes: frozenset[str]) -> 
     return total
 
 
-def _held(game: Game, board: Board, position: Position, side: str,
+def _held(game: Game, board: Board, position: Position, side: str | None,
           foes: frozenset[str]) -> float:
     total = 0.0
     for hex_index in objectives(game)[0]:
@@ -108,7 +108,7 @@ def _held(game: Game, board: Board, position: Position, side: str,
     return total
 
 
-def _supply(position: Position, side: str, foes: frozenset[str]) -> float:
+def _supply(position: Position, side: str | None, foes: frozenset[str]) -> float:
     total = 0.0
     for piece in position.pieces:
         if "oos" in piece.flags and piece.kind in ON_BOARD:
@@ -116,7 +116,7 @@ def _supply(position: Position, side: str, foes: frozenset[str]) -> float:
     return total
 
 
-def _distance(game: Game, board: Board, position: Position, side: str) -> float:
+def _distance(game: Game, board: Board, position: Position, side: str | None) -> float:
     """The mean distance of ``side``'s units to the nearest objective it does not hold."""
     hexes, _ = objectives(game)
     wanted = [h for h in hexes if position.control.get(board.names[h]) != side]

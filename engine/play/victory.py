@@ -26,7 +26,7 @@ def _hexes(board: Board, c) -> list[str]:
     return sorted(board.names[i] for i in indexes)
 
 
-def points(game: Game, position: Position, c: VictoryCondition, side: str) -> int:
+def points(game: Game, position: Position, c: VictoryCondition, side: str | None) -> int:
     """``side``'s victory points by record ``c``."""
     board = board_of(game)
     total = 0
