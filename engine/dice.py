@@ -328,7 +328,7 @@ class _ReplayDice:
                     f"procedure is not deterministic: roll {depth + 1} ({name!r}) was a "
                     f"{step[0]}, now a {die}"
                 )
-            index = step[1]
+            index: int = step[1]
         else:
             if depth >= self.max_rolls:
                 raise DiceError(
