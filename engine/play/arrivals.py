@@ -205,7 +205,7 @@ def restorable(ctx: Context, position: Position, side: str | None) -> list[Piece
 
 def _restore_here(ctx: Context, position: Position, record: Replacement, piece: Piece) -> bool:
     places = record.restore_at or (Place(supply=True),)
-    here = ctx.board.index[piece.place]
+    here = ctx.board.of(piece)
     for place in places:
         if here not in ctx.board.places(place):
             continue

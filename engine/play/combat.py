@@ -84,7 +84,7 @@ def attackable(ctx: Context, position: Position, side: str) -> dict[str, list[Pi
     for piece in position.pieces:
         if piece.side != side or piece.kind != "hex" or "attacked" in piece.flags:
             continue
-        here = board.index[piece.place]
+        here = board.of(piece)
         for n in board.neighbours[here]:
             name = board.names[n]
             if name in done or name in declared:
@@ -107,7 +107,7 @@ def groups(attackers: list[Piece]) -> list[tuple[Piece, ...]]:
     return out
 
 
-def declare(ctx: Context, position: Position, hex_id: str, unit_ids: list[str]) -> dict:
+def declare(ctx: Context, position: Position, hex_id: str, unit_ids: list[str]) -> dict[str, Any]:
     """Check a battle's declaration; its record (``hex``, ``attackers``, ``from``)."""
     game, board = ctx.game, ctx.board
     rule = combat_rule(game)
@@ -129,7 +129,7 @@ def declare(ctx: Context, position: Position, hex_id: str, unit_ids: list[str]) 
             raise RuleViolation(rule, f"{unit_id} is not a unit of {side}, the side attacking")
         if piece.kind != "hex":
             raise RuleViolation(rule, f"{unit_id} is not on the map")
-        if target not in board.neighbours[board.index[piece.place]]:
+        if target not in board.neighbours[board.of(piece)]:
             raise RuleViolation(rule, f"{unit_id} in {piece.place} is not next to {hex_id}")
         if "attacked" in piece.flags or unit_id in {a for b in position.data.get("battles")
                                                     or () for a in b["attackers"]}:
@@ -141,7 +141,7 @@ def declare(ctx: Context, position: Position, hex_id: str, unit_ids: list[str]) 
             "from": {p.id: p.place for p in attackers}}
 
 
-def mark_declared(position: Position, battle: dict) -> Position:
+def mark_declared(position: Position, battle: dict[str, Any]) -> Position:
     """The attackers flagged as having attacked, the hex as attacked this phase."""
     changed = [position.piece(a).flagged("attacked") for a in battle["attackers"]]
     attacked = tuple(position.data.get("attacked") or ()) + (battle["hex"],)
@@ -165,7 +165,7 @@ def _times(ctx: Context, position: Position, piece: Piece, what: str) -> tuple:
     return tuple(out)
 
 
-def fighters(ctx: Context, position: Position, battle: dict) -> tuple[list[Fighter],
+def fighters(ctx: Context, position: Position, battle: dict[str, Any]) -> tuple[list[Fighter],
                                                                        list[Fighter]]:
     game = ctx.game
     attackers = [Fighter(unit_of(game, p), battle["from"].get(p.id, p.place), reduced(game, p),
@@ -177,7 +177,7 @@ def fighters(ctx: Context, position: Position, battle: dict) -> tuple[list[Fight
     return attackers, defenders
 
 
-def odds_of(ctx: Context, position: Position, battle: dict):
+def odds_of(ctx: Context, position: Position, battle: dict[str, Any]):
     """``(tally, column, extra)`` of a declared battle."""
     game = ctx.game
     table = game.table(rules_of(game).table)
@@ -186,7 +186,7 @@ def odds_of(ctx: Context, position: Position, battle: dict):
                                                    battle["hex"]))
 
 
-def resolve(ctx: Context, position: Position, battle: dict) -> Position:
+def resolve(ctx: Context, position: Position, battle: dict[str, Any]) -> Position:
     """Roll the battle and apply its result (effects that need a decision wait for it)."""
     game = ctx.game
     combat = rules_of(game)
@@ -226,7 +226,7 @@ def battle_of(position: Position) -> dict | None:
     return thaw(battle) if battle else None
 
 
-def _set(position: Position, battle: dict | None) -> Position:
+def _set(position: Position, battle: dict[str, Any] | None) -> Position:
     return position.with_data(battle=battle)
 
 
@@ -249,7 +249,7 @@ def carry_on(ctx: Context, position: Position) -> Position:
     return position
 
 
-def _side_of(battle: dict, role: str) -> str | None:
+def _side_of(battle: dict[str, Any], role: str) -> str | None:
     return battle["side"] if role == "attacker" else battle.get("enemy")
 
 
@@ -257,11 +257,12 @@ def _alive(position: Position, ids: Iterable[str]) -> list[Piece]:
     return [p for p in (position.piece(i) for i in ids) if p.kind == "hex"]
 
 
-def role_pieces(position: Position, battle: dict, role: str) -> list[Piece]:
+def role_pieces(position: Position, battle: dict[str, Any], role: str) -> list[Piece]:
     return _alive(position, battle["attackers"] if role == "attacker" else battle["defenders"])
 
 
-def _effect(ctx: Context, position: Position, battle: dict, effect: dict) -> Position:
+def _effect(ctx: Context, position: Position, battle: dict[str, Any],
+            effect: dict[str, Any]) -> Position:
     if "eliminate" in effect:
         for piece in role_pieces(position, battle, effect["eliminate"]):
             position = eliminate(ctx, position, piece, combat_rule(ctx.game))
@@ -289,7 +290,8 @@ def _effect(ctx: Context, position: Position, battle: dict, effect: dict) -> Pos
     return position
 
 
-def _exchange(ctx: Context, position: Position, battle: dict, effect: dict) -> Position:
+def _exchange(ctx: Context, position: Position, battle: dict[str, Any],
+              effect: dict[str, Any]) -> Position:
     steps = effect["steps"]
     if effect["exchange"] == "steps":
         follow = [{"lose": "attacker", "steps": steps, "each": False, "hexes": 1}]
@@ -300,7 +302,7 @@ def _exchange(ctx: Context, position: Position, battle: dict, effect: dict) -> P
     return ask_loss(ctx, position, battle, "defender", steps=steps)
 
 
-def ask_loss(ctx: Context, position: Position, battle: dict, role: str, steps: int = 0,
+def ask_loss(ctx: Context, position: Position, battle: dict[str, Any], role: str, steps: int = 0,
              strength: Fraction | None = None) -> Position:
     """Take ``steps`` losses (or at least ``strength`` printed strength) from the role's
     units: at once when there is no choice, else a decision for their owner."""
@@ -346,7 +348,7 @@ def _strength_lost(game: Game, piece: Piece, role: str) -> Fraction:
                                                                   piece.step - 1)
 
 
-def lose_step(ctx: Context, position: Position, piece: Piece, battle: dict | None,
+def lose_step(ctx: Context, position: Position, piece: Piece, battle: dict[str, Any] | None,
               role: str | None) -> Position:
     """``piece`` loses one step (eliminated at none); the battle records the printed
     strength lost."""
@@ -392,7 +394,7 @@ def answer_loss(ctx: Context, position: Position, unit_id: str) -> Position:
 # --- retreat ---------------------------------------------------------------------------------
 
 
-def _retreats(ctx: Context, position: Position, battle: dict, role: str,
+def _retreats(ctx: Context, position: Position, battle: dict[str, Any], role: str,
               hexes: int) -> Position:
     """Queue a retreat for every unit of the role still in the battle (one at a time)."""
     todo = [p.id for p in role_pieces(position, battle, role)
@@ -404,7 +406,7 @@ def _retreats(ctx: Context, position: Position, battle: dict, role: str,
     return retreat_one(ctx, _set(position, battle), battle, todo[0], hexes, role)
 
 
-def retreat_one(ctx: Context, position: Position, battle: dict, unit_id: str, hexes: int,
+def retreat_one(ctx: Context, position: Position, battle: dict[str, Any], unit_id: str, hexes: int,
                 role: str) -> Position:
     piece = position.piece(unit_id)
     if piece.kind != "hex":
@@ -430,7 +432,7 @@ def retreat_paths(ctx: Context, position: Position, piece: Piece,
     farther from where it starts; in hex order."""
     game, board = ctx.game, ctx.board
     rules = game.play.retreat
-    origin = board.index[piece.place]
+    origin = board.of(piece)
     blocked: set[int] = set()
     if "enemy-units" in rules.blocked:
         blocked |= enemy_hexes(game, position, piece.side)
@@ -467,7 +469,7 @@ def retreat_paths(ctx: Context, position: Position, piece: Piece,
 
 
 def do_retreat(ctx: Context, position: Position, piece: Piece, path: tuple[int, ...],
-               battle: dict | None) -> Position:
+               battle: dict[str, Any] | None) -> Position:
     board = ctx.board
     names = [board.names[h] for h in path]
     ctx.say(position, f"{piece.id} retreats {piece.place} -> {' -> '.join(names)}",
@@ -506,7 +508,7 @@ def answer_retreat(ctx: Context, position: Position, unit_id: str, path_text: st
 # --- advance after combat --------------------------------------------------------------------
 
 
-def _offer_advance(ctx: Context, position: Position, battle: dict) -> Position:
+def _offer_advance(ctx: Context, position: Position, battle: dict[str, Any]) -> Position:
     advance = ctx.game.play.advance
     if advance is None or position.in_hex(battle["hex"]):
         return position
@@ -519,13 +521,13 @@ def _offer_advance(ctx: Context, position: Position, battle: dict) -> Position:
     return evolve(position, pending=(pending, *position.pending), side=battle["side"])
 
 
-def _advancers(ctx: Context, position: Position, battle: dict) -> list[Piece]:
+def _advancers(ctx: Context, position: Position, battle: dict[str, Any]) -> list[Piece]:
     target = ctx.board.index[battle["hex"]]
     out = []
     for piece in role_pieces(position, battle, "attacker"):
         if piece.id in battle["retreated"] or "advanced" in piece.flags:
             continue
-        here = ctx.board.index[piece.place]
+        here = ctx.board.of(piece)
         if target in ctx.board.neighbours[here] and room(ctx.board, position, target, piece):
             out.append(piece)
     return out

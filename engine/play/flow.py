@@ -163,7 +163,7 @@ def movers(ctx: Context, position: Position, p: Phase):
     for piece in position.pieces:
         if (piece.side == position.side and piece.kind == "hex" and "moved" not in piece.flags
                 and matches(ctx.game, piece, p.units)):
-            here = board.index[piece.place]
+            here = board.of(piece)
             if p.do == "rail" and (board.rail is None or here not in board.rail.hexes):
                 continue
             if locking and here in enemy_zoc(ctx.game, position, piece.side):
@@ -266,7 +266,7 @@ def _owed(ctx: Context, position: Position, side: str | None) -> str:
     for piece in position.pieces:
         if piece.side != side or piece.kind != "hex":
             continue
-        near = [n for n in board.neighbours[board.index[piece.place]] if n in foes]
+        near = [n for n in board.neighbours[board.of(piece)] if n in foes]
         if near and "attacked" not in piece.flags:
             return (f"{piece.id} in {piece.place} is next to the enemy in "
                     f"{board.names[near[0]]} and has not attacked")

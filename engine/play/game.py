@@ -126,10 +126,11 @@ class HexRules:
 
     # -- views
 
-    def player_view(self, game: Game, position: Position, side: str | None = None) -> dict:
+    def player_view(self, game: Game, position: Position, side: str | None = None
+                    ) -> dict[str, Any]:
         return view(game, position)
 
-    def referee_view(self, game: Game, position: Position) -> dict:
+    def referee_view(self, game: Game, position: Position) -> dict[str, Any]:
         return view(game, position)
 
     def summary(self, game: Game, position: Position) -> dict | None:
@@ -139,7 +140,7 @@ class HexRules:
         return {"result": verdict.result, "winner": verdict.winner,
                 "reasons": [{"text": verdict.reason, "rules": list(verdict.rule)}]}
 
-    def dump(self, position: Position) -> dict:
+    def dump(self, position: Position) -> dict[str, Any]:
         return position.to_json()
 
     def load(self, game: Game, data: Mapping[str, Any]) -> Position:
@@ -231,7 +232,7 @@ def _own(ctx: Context, position: Position, unit_id: str) -> Any:
     return piece
 
 
-def _move(ctx: Context, position: Position, args: dict) -> Position:
+def _move(ctx: Context, position: Position, args: dict[str, Any]) -> Position:
     p = flow.current(ctx, position)
     unit_id = _text(args, "unit", "the unit to move")
     target = ctx.board.hex(_text(args, "hex", "the hex to move to"), "move to hex")
@@ -299,7 +300,7 @@ def _refuse_move(ctx: Context, position: Position, piece, p, target: int, rail: 
                               f"(prohibited terrain or enemy units in the way)")
 
 
-def _attack(ctx: Context, position: Position, args: dict) -> Position:
+def _attack(ctx: Context, position: Position, args: dict[str, Any]) -> Position:
     hex_id = _text(args, "hex", "the hex attacked")
     units = [u.strip() for u in _text(args, "units", "the attacking units").split(",")
              if u.strip()]
@@ -316,7 +317,7 @@ def _attack(ctx: Context, position: Position, args: dict) -> Position:
     return combat.resolve(ctx, position, battle)
 
 
-def _resolve(ctx: Context, position: Position, args: dict) -> Position:
+def _resolve(ctx: Context, position: Position, args: dict[str, Any]) -> Position:
     rule = combat.combat_rule(ctx.game)
     battles = [dict(b) for b in combat.thaw(position.data.get("battles") or [])]
     if position.data.get("step") != "resolve" or not battles:
@@ -332,25 +333,25 @@ def _resolve(ctx: Context, position: Position, args: dict) -> Position:
     return combat.resolve(ctx, position, chosen)
 
 
-def _lose(ctx: Context, position: Position, args: dict) -> Position:
+def _lose(ctx: Context, position: Position, args: dict[str, Any]) -> Position:
     return combat.answer_loss(ctx, position, _text(args, "unit", "the unit that loses a step"))
 
 
-def _retreat(ctx: Context, position: Position, args: dict) -> Position:
+def _retreat(ctx: Context, position: Position, args: dict[str, Any]) -> Position:
     return combat.answer_retreat(ctx, position, _text(args, "unit", "the retreating unit"),
                                  _text(args, "path", "the retreat path"))
 
 
-def _advance(ctx: Context, position: Position, args: dict) -> Position:
+def _advance(ctx: Context, position: Position, args: dict[str, Any]) -> Position:
     return combat.answer_advance(ctx, position, _text(args, "unit", "the advancing unit"),
                                  args.get("path"))
 
 
-def _pass(ctx: Context, position: Position, args: dict) -> Position:
+def _pass(ctx: Context, position: Position, args: dict[str, Any]) -> Position:
     return combat.decline(position)
 
 
-def _remove(ctx: Context, position: Position, args: dict) -> Position:
+def _remove(ctx: Context, position: Position, args: dict[str, Any]) -> Position:
     due = position.pending[0]
     unit_id = _text(args, "unit", "the unit to remove")
     piece = position.piece(unit_id)
@@ -367,18 +368,18 @@ def _remove(ctx: Context, position: Position, args: dict) -> Position:
     return position
 
 
-def _replace(ctx: Context, position: Position, args: dict) -> Position:
+def _replace(ctx: Context, position: Position, args: dict[str, Any]) -> Position:
     hex_id = args.get("hex")
     return arrivals.replace_unit(ctx, position, _text(args, "unit", "the unit replaced"),
                                  str(hex_id).strip() if hex_id else None)
 
 
-def _place(ctx: Context, position: Position, args: dict) -> Position:
+def _place(ctx: Context, position: Position, args: dict[str, Any]) -> Position:
     return arrivals.place(ctx, position, _text(args, "unit", "the reinforcement"),
                           _text(args, "hex", "the hex it enters"))
 
 
-def _end(ctx: Context, position: Position, args: dict) -> Position:
+def _end(ctx: Context, position: Position, args: dict[str, Any]) -> Position:
     p = flow.current(ctx, position)
     declaring = p.do == "combat" and position.data.get("step") == "declare" and \
         position.data.get("battles")

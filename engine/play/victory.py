@@ -11,7 +11,7 @@ side or ``draw``), else the game is a draw. The verdict names its record and rul
 
 from __future__ import annotations
 
-from ..model import Game, Place, VictoryCondition
+from ..model import Game, Place, VictoryCondition, VictoryPoints
 from ..position import Position, Verdict
 from .board import Board, board_of
 from .pieces import enemies, full_steps, matches, sides, unit_of
@@ -21,7 +21,7 @@ def conditions(game: Game) -> list[VictoryCondition]:
     return [c for c in game.victory if c.check is not None]
 
 
-def _hexes(board: Board, c) -> list[str]:
+def _hexes(board: Board, c: VictoryCondition | VictoryPoints) -> list[str]:
     indexes = board.places(Place(hexes=c.hexes, features=c.features, kinds=c.kinds))
     return sorted(board.names[i] for i in indexes)
 
