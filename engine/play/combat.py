@@ -21,9 +21,9 @@ from fractions import Fraction
 from itertools import combinations
 from typing import Any
 
-from ..combat import Fighter, meaning, result_of, tally_column, tally_fighters
+from ..combat import Column, Fighter, Tally, meaning, result_of, tally_column, tally_fighters
 from ..errors import BadInput, RuleViolation
-from ..model import FrozenDict, Game, ResultEffect
+from ..model import CombatForm, CombatRules, FrozenDict, Game, PlayRules, ResultEffect, Table
 from ..position import Pending, Piece, Position, thaw
 from ..records import evolve
 from .context import Context
@@ -46,7 +46,29 @@ EXTEND = 3
 MAX_GROUPS = 64
 
 
-def rules_of(game: Game):
+def play_of(game: Game) -> PlayRules:
+    """The game's ``play`` rules (the hex-and-counter rules play only a game that has them)."""
+    if game.play is None:
+        raise BadInput(f"game {game.id!r} has no play rules")
+    return game.play
+
+
+def crt_of(table: Table) -> CombatForm:
+    """The combat results table's grid of the game's ``play.combat`` table."""
+    if table.crt is None:
+        raise BadInput(f"table {table.id!r} is no combat results table (it has no crt)")
+    return table.crt
+
+
+def current_battle(position: Position) -> dict[str, Any]:
+    """The battle whose loss, retreat or advance is due."""
+    battle = battle_of(position)
+    if battle is None:
+        raise BadInput("no battle is being resolved")
+    return battle
+
+
+def rules_of(game: Game) -> CombatRules:
     combat = game.play.combat if game.play else None
     if combat is None:
         raise BadInput(f"game {game.id!r} has no play.combat rules")
@@ -122,7 +144,7 @@ def declare(ctx: Context, position: Position, hex_id: str, unit_ids: list[str]) 
                                   f"hex once")
     if not unit_ids:
         raise BadInput("attack names no attacking unit (piece ids, comma-separated)")
-    attackers = []
+    attackers: list[Piece] = []
     for unit_id in unit_ids:
         piece = position.piece(unit_id)
         if piece.side != side:
@@ -151,7 +173,8 @@ def mark_declared(position: Position, battle: dict[str, Any]) -> Position:
 # --- resolving ------------------------------------------------------------------------------
 
 
-def _times(ctx: Context, position: Position, piece: Piece, what: str) -> tuple:
+def _times(ctx: Context, position: Position, piece: Piece, what: str
+           ) -> tuple[tuple[Fraction, str, tuple[str, ...]], ...]:
     """The multipliers on a piece's attack or defence: conditions in force, out of supply."""
     out = []
     for condition in in_force(ctx.game, position, piece.side):
@@ -160,7 +183,7 @@ def _times(ctx: Context, position: Position, piece: Piece, what: str) -> tuple:
             out.append((Fraction(str(value)), condition.name or condition.id, condition.rule))
     supply = ctx.game.play.supply if ctx.game.play else None
     effect = getattr(supply.effects, what) if supply is not None else None
-    if effect is not None and out_of_supply(ctx.game, position, piece):
+    if supply is not None and effect is not None and out_of_supply(ctx.game, position, piece):
         out.append((Fraction(str(effect)), "out of supply", supply.rule))
     return tuple(out)
 
@@ -177,12 +200,13 @@ def fighters(ctx: Context, position: Position, battle: dict[str, Any]) -> tuple[
     return attackers, defenders
 
 
-def odds_of(ctx: Context, position: Position, battle: dict[str, Any]):
+def odds_of(ctx: Context, position: Position, battle: dict[str, Any]
+            ) -> tuple[Tally, Column, dict[str, Any]]:
     """``(tally, column, extra)`` of a declared battle."""
     game = ctx.game
     table = game.table(rules_of(game).table)
     attackers, defenders = fighters(ctx, position, battle)
-    return tally_column(table.crt, *tally_fighters(game, table, attackers, defenders,
+    return tally_column(crt_of(table), *tally_fighters(game, table, attackers, defenders,
                                                    battle["hex"]))
 
 
@@ -199,7 +223,7 @@ def resolve(ctx: Context, position: Position, battle: dict[str, Any]) -> Positio
     rules = tuple(dict.fromkeys(t.rules or ()))
     attackers = ", ".join(battle["attackers"])
     ctx.say(position, f"attack on {battle['hex']} by {attackers}: {code} "
-                      f"({meaning(table.crt, code)}); " + "; ".join(lines), rules,
+                      f"({meaning(crt_of(table), code)}); " + "; ".join(lines), rules,
             result=code, roll=roll, hex=battle["hex"])
     defenders = position.in_hex(battle["hex"])
     effects = [_effect_json(e) for e in combat.results.get(code, ())]
@@ -221,7 +245,7 @@ def _effect_json(effect: ResultEffect) -> dict[str, Any]:
     return out
 
 
-def battle_of(position: Position) -> dict | None:
+def battle_of(position: Position) -> dict[str, Any] | None:
     battle = position.data.get("battle")
     return thaw(battle) if battle else None
 
@@ -337,7 +361,7 @@ def _all_go(game: Game, units: list[Piece], steps: int, strength: Fraction | Non
 
 
 def _stat_name(game: Game, role: str) -> str:
-    form = game.table(rules_of(game).table).crt
+    form = crt_of(game.table(rules_of(game).table))
     return form.attack if role == "attacker" else form.defence
 
 
@@ -379,7 +403,7 @@ def answer_loss(ctx: Context, position: Position, unit_id: str) -> Position:
     if unit_id not in data["units"]:
         raise RuleViolation(combat_rule(ctx.game), f"{unit_id} is not one of the units that "
                                                    f"take the loss ({', '.join(data['units'])})")
-    battle = battle_of(position)
+    battle = current_battle(position)
     role = data["role"]
     piece = position.piece(unit_id)
     lost = _strength_lost(ctx.game, piece, role)
@@ -419,7 +443,7 @@ def retreat_one(ctx: Context, position: Position, battle: dict[str, Any], unit_i
     if len(paths) == 1:
         return do_retreat(ctx, position, piece, paths[0], battle)
     chooser = piece.side
-    if ctx.game.play.retreat.chooser == "enemy":
+    if play_of(ctx.game).retreat.chooser == "enemy":
         chooser = battle["side"] if role == "defender" else battle.get("enemy")
     pending = Pending("retreat", chooser, (rule,), FrozenDict(
         {"unit": unit_id, "hexes": hexes, "role": role}))
@@ -431,7 +455,7 @@ def retreat_paths(ctx: Context, position: Position, piece: Piece,
     """Every legal retreat path of ``piece`` (hex numbers, its hex left out), each hex one
     farther from where it starts; in hex order."""
     game, board = ctx.game, ctx.board
-    rules = game.play.retreat
+    rules = play_of(game).retreat
     origin = board.of(piece)
     blocked: set[int] = set()
     if "enemy-units" in rules.blocked:
@@ -509,7 +533,7 @@ def answer_retreat(ctx: Context, position: Position, unit_id: str, path_text: st
 
 
 def _offer_advance(ctx: Context, position: Position, battle: dict[str, Any]) -> Position:
-    advance = ctx.game.play.advance
+    advance = play_of(ctx.game).advance
     if advance is None or position.in_hex(battle["hex"]):
         return position
     units = _advancers(ctx, position, battle)
@@ -542,7 +566,7 @@ def answer_advance(ctx: Context, position: Position, unit_id: str,
                    path_text: str | None) -> Position:
     due = position.pending[0]
     rule = _advance_rule(ctx.game)
-    battle = battle_of(position)
+    battle = current_battle(position)
     allowed = {p.id for p in _advancers(ctx, position, battle)}
     if unit_id not in allowed:
         raise RuleViolation(rule, f"{unit_id} may not advance into {due.data['hex']} (may: "
