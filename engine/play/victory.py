@@ -11,6 +11,8 @@ side or ``draw``), else the game is a draw. The verdict names its record and rul
 
 from __future__ import annotations
 
+from typing import Literal, overload
+
 from ..model import Game, Place, VictoryCondition, VictoryPoints
 from ..position import Position, Verdict
 from .board import Board, board_of
@@ -122,6 +124,14 @@ def _by_points(game: Game, position: Position, c: VictoryCondition,
         if c.levels:
             return None
     return _verdict(c, ranked[0], f"{shown}: {ranked[0]} leads by {margin}", result)
+
+
+@overload
+def check(game: Game, position: Position, at: str, final: Literal[True]) -> Verdict: ...
+
+
+@overload
+def check(game: Game, position: Position, at: str, final: bool = False) -> Verdict | None: ...
 
 
 def check(game: Game, position: Position, at: str, final: bool = False) -> Verdict | None:
