@@ -95,7 +95,8 @@ def _advance_rule(game: Game) -> str:
 # --- declaring -------------------------------------------------------------------------------
 
 
-def attackable(ctx: Context, position: Position, side: str) -> dict[str, list[Piece]]:
+def attackable(ctx: Context, position: Position, side: str | None
+               ) -> dict[str, list[Piece]]:
     """Enemy hexes not yet attacked this phase -> the acting side's pieces next to them that
     may still attack."""
     board, game = ctx.board, ctx.game
