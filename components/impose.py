@@ -544,15 +544,27 @@ def tile(drawing: tuple[Primitive, ...], width: float, height: float, paper: Pap
     for r, ty in enumerate(y0s):
         for c, tx in enumerate(x0s):
             label = f"{_row_letter(r)}{c + 1}"
-            bare = Tile(label, tx, ty, plan.w, plan.h, plan.page, (),
+            tw, th = min(plan.w, width - tx), min(plan.h, height - ty)  # ends at the map's end
+            bare = Tile(label, tx, ty, tw, th, plan.page, (),
                         _window_overlap(x0s, c, plan.w), _window_overlap(y0s, r, plan.h), c, r,
                         _at(xs, c - 1), _at(ys, r - 1), _at(xs, c), _at(ys, r))
             sx = tx if bare.seam_left is None else bare.seam_left  # nothing left of a trim
             sy = ty if bare.seam_top is None else bare.seam_top
-            shown = index.select((sx, sy, tx + plan.w - sx, ty + plan.h - sy))
+            shown = index.select((sx, sy, tx + tw - sx, ty + th - sy))
             tiles.append(replace(bare, items=_tile_items(shown, bare, plan, name,
                                                          title or name)))
     return tiles
+
+
+def tile_count(drawing: tuple[Primitive, ...], width: float, height: float, paper: Paper,
+               overlap: float = OVERLAP) -> int:
+    """How many tiles ``tile`` cuts the drawing into (its seams clear of what they keep
+    whole where they can be), without laying the tiles out."""
+    layouts = [(drawing, height, _plan_on(page, width, height, overlap))
+               for page in _pages(width, height, paper)]
+    _drawing, _height, _plan, _index, (x0s, _xs), (y0s, _ys), _whole = min(
+        (_cut(*laid, width, overlap) for laid in layouts), key=_cut_cost)
+    return len(x0s) * len(y0s)
 
 
 def _cut(drawing, height: float, plan: TilePlan, width: float, overlap: float):
@@ -595,7 +607,8 @@ def cut_axis(length: float, room: float, overlap: float,
     one axis of a map ``length`` mm long, on tiles ``room`` mm long: the fewest tiles whose
     seams cut nothing of cost ``KEEP`` (up to ``MORE_TILES`` more than the fewest that cover
     the map), else the fewest, their seams across the cheapest. Each tile's window starts at
-    its own seam (so nothing of the page is wasted left of it), or ends at the map's end."""
+    its own seam (so nothing of the page is left blank above or left of its trim); the
+    last one ends at the map's end, short of a full page."""
     if length <= room + 1e-9:
         return [0.0], []
     fewest = math.ceil((length - overlap) / (room - overlap) - 1e-9)
@@ -605,8 +618,7 @@ def cut_axis(length: float, room: float, overlap: float,
             break
     else:
         n, cuts = fewest, seams(fewest, length, room, overlap, spans, clean=False)
-    starts = [0.0] + [min(cut, length - room) for cut in cuts]
-    return starts, cuts
+    return [0.0, *cuts], cuts  # each window from its trim: no blank above or left of it
 
 
 #: How near a seam may come to an element it keeps whole (mm).
