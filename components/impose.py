@@ -63,7 +63,6 @@ class Drawing:
     height: float
     seams_x: tuple[float, ...] = ()  # where the tiles meet (map mm), across and down
     seams_y: tuple[float, ...] = ()
-    shown: tuple[float, float] = (0.0, 0.0)  # the most of the map one tile shows, each way
 
 
 @dataclass
@@ -538,8 +537,7 @@ def tile(drawing: tuple[Primitive, ...], width: float, height: float, paper: Pap
         (_cut(*laid, width, overlap) for laid in layouts), key=_cut_cost)
     plan = replace(plan, cols=len(x0s), rows=len(y0s))
     if (seen := _RECORDING.get()) is not None:
-        seen.drawings.append(Drawing(name, tuple(drawing), width, height, tuple(xs), tuple(ys),
-                                     (plan.w - overlap, plan.h - overlap)))
+        seen.drawings.append(Drawing(name, tuple(drawing), width, height, tuple(xs), tuple(ys)))
     tiles = []
     for r, ty in enumerate(y0s):
         for c, tx in enumerate(x0s):
@@ -554,6 +552,22 @@ def tile(drawing: tuple[Primitive, ...], width: float, height: float, paper: Pap
             tiles.append(replace(bare, items=_tile_items(shown, bare, plan, name,
                                                          title or name)))
     return tiles
+
+
+def planned_seams(width: float, height: float, paper: Paper,
+                  legend: LegendLayout | None = None, overlap: float = OVERLAP
+                  ) -> tuple[list[float], list[float]]:
+    """Where ``tile`` cuts a ``width`` x ``height`` drawing with its ``legend`` under it when
+    nothing else is in the way: near the even shares of the fewest tiles, clear of the
+    legend, across and down. A drawing that keeps these lines clear of its boxes (a map
+    covered with them, where no straight seam would pass between) has them cut by none."""
+    if legend is not None:
+        layouts = _legend_layouts((), width, height, paper, legend, overlap, "map")
+    else:
+        layouts = [((), height, _plan_on(page, width, height, overlap))
+                   for page in _pages(width, height, paper)]
+    cut = min((_cut(*laid, width, overlap) for laid in layouts), key=_cut_cost)
+    return cut[4][1], cut[5][1]
 
 
 def tile_count(drawing: tuple[Primitive, ...], width: float, height: float, paper: Paper,
@@ -783,8 +797,8 @@ def assembly_items(tiles: list[Tile], width: float, height: float, page: Paper,
     lines = [f"Assembly of {name}: {len(tiles)} tiles, {width:.0f} x {height:.0f} mm; "
              f"{_overlap_words(tiles)}.",
              "Trim each tile on its solid edge where it has a neighbour to the left or above, "
-             "and glue it over that neighbour: its edge on the neighbour's dashed glue line, "
-             "the registration marks on top of each other."]
+             "and glue it over that neighbour: its edge on the neighbour's dashed glue line "
+             "(red here), the registration marks on top of each other."]
     items: list[Primitive] = []
     top = y
     for line in lines:
@@ -799,6 +813,15 @@ def assembly_items(tiles: list[Tile], width: float, height: float, page: Paper,
         items.append(Rect(ox + t.x * scale, top + t.y * scale, t.w * scale, t.h * scale,
                           Style(fill="#dde8f5", stroke="#204080", width=0.3, opacity=0.5),
                           id=f"assembly-{t.label}", cls="assembly-tile"))
+    glue = replace(GLUE, width=0.4)
+    for t in tiles:  # where each tile meets the next: its glue line, the other's trim
+        x0, y0, x1, y1 = t.shown()
+        if t.seam_right is not None:
+            items.append(Line(ox + x1 * scale, top + y0 * scale, ox + x1 * scale,
+                              top + y1 * scale, glue, cls="assembly-seam"))
+        if t.seam_bottom is not None:
+            items.append(Line(ox + x0 * scale, top + y1 * scale, ox + x1 * scale,
+                              top + y1 * scale, glue, cls="assembly-seam"))
     for t in tiles:
         items.append(Text(ox + (t.x + t.w / 2) * scale, top + (t.y + t.h / 2) * scale + 2,
                           t.label, size=6, anchor="middle", bold=True))

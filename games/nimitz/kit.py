@@ -515,8 +515,10 @@ def map_legend(game: Game):
     for kind, words in POINT_KINDS.items():
         entries.append(([Circle(5, 3, 2.8, Style(fill=POINT_FILLS[kind], stroke="#2f6b2f",
                                                  width=0.5))], words))
-    title = f"{point_map.label}{rules(point_map)}"
-    return lambda width: legend_block(title, entries, width)
+    title = f"{game.info.name}: {point_map.label}{rules(point_map)}"
+    credit = ("Coastlines: Natural Earth (public domain). North is at the top; each point "
+              "at its real place.")
+    return lambda width: legend_block(title, entries, width, subtitle=credit)
 
 
 def campaign_map_drawing(game: Game, scale: float = 1.0, panel_w: float = PANEL_W
