@@ -822,8 +822,9 @@ def assembly_items(tiles: list[Tile], width: float, height: float, page: Paper,
         if t.seam_bottom is not None:
             items.append(Line(ox + x0 * scale, top + y1 * scale, ox + x1 * scale,
                               top + y1 * scale, glue, cls="assembly-seam"))
-    for t in tiles:
-        items.append(Text(ox + (t.x + t.w / 2) * scale, top + (t.y + t.h / 2) * scale + 2,
+    for t in tiles:  # each label in the middle of what its tile shows, clear of the lines
+        x0, y0, x1, y1 = t.shown()
+        items.append(Text(ox + (x0 + x1) / 2 * scale, top + (y0 + y1) / 2 * scale + 2,
                           t.label, size=6, anchor="middle", bold=True))
     return tuple(items)
 
