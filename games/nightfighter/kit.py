@@ -22,7 +22,7 @@ from warpress.components import aids, holds, labels, symbols
 from warpress.components.counters import PAD as COUNTER_PAD
 from warpress.components.counters import counter_name, draw, face_of
 from warpress.components.fonts import text_width, wrap
-from warpress.components.hexmap import HexGeometry
+from warpress.components.hexmap import HexGeometry, hex_id_note
 from warpress.components.impose import CROP
 from warpress.components.kit import KitPage, Options, flowed_pages, is_form, tiled_pages
 from warpress.components.legend import legend_block
@@ -485,7 +485,8 @@ def map_legend(game: Game):
     if proofing():
         entries.append(([Text(5, 4, dagger(True), size=3.0, anchor="middle")],
                         "position not in the rules: an assumed layout (Assumed values page)"))
-    return lambda width: legend_block("Legend 凡例", entries, width)
+    title = f"{game.info.name}: player map 凡例"
+    return lambda width: legend_block(title, entries, width, subtitle=hex_id_note(hex_map))
 
 
 @CODE.kit_part("map", replaces=True)
