@@ -22,7 +22,7 @@ from warpress.components import aids, holds, labels, setup_chart, symbols
 from warpress.components.counters import PAD as COUNTER_PAD
 from warpress.components.counters import counter_name, draw, face_of
 from warpress.components.fonts import text_width, wrap
-from warpress.components.hexmap import HexGeometry
+from warpress.components.hexmap import HexGeometry, hex_id_note
 from warpress.components.impose import CROP
 from warpress.components.kit import KitPage, Options, flowed_pages, is_form, tiled_pages
 from warpress.components.legend import legend_block
@@ -31,11 +31,11 @@ from warpress.components.marks import dagger, proofing, rule_ref
 from warpress.components.page import FOOTER, MARGIN
 from warpress.components.pieces import fit_text
 from warpress.components.primitives import Group, Line, Polygon, Primitive, Rect, Style, Text, arrow
-from warpress.components.registry import kit_part
 from warpress.engine.errors import BadInput
 from warpress.engine.model import Feature, Game, HexMap
 from warpress.engine.query import show_value
 
+from . import CODE
 from .rules.scenario import SHIPPED, Scenario, load_scenario
 
 GAME = "nightfighter"
@@ -56,7 +56,6 @@ MAP_SHEETS = {
     "player": ("player-map-size-in", "Player map", "プレイヤーマップ"),
     "referee": ("umpire-map-size-in", "Referee (umpire) map", "審判用マップ"),
 }
-
 
 
 def rules(record) -> str:
@@ -487,10 +486,11 @@ def map_legend(game: Game):
     if proofing():
         entries.append(([Text(5, 4, dagger(True), size=3.0, anchor="middle")],
                         "position not in the rules: an assumed layout (Assumed values page)"))
-    return lambda width: legend_block("Legend 凡例", entries, width)
+    title = f"{game.info.name}: player map 凡例"
+    return lambda width: legend_block(title, entries, width, subtitle=hex_id_note(hex_map))
 
 
-@kit_part("map", replaces=True)
+@CODE.kit_part("map", replaces=True)
 def map_pages(game: Game, options: Options) -> list[KitPage]:
     """The player map (17x22 in) and the referee map (11x17 in), tiled to the paper."""
     pages: list[KitPage] = []
@@ -849,7 +849,7 @@ def counter_sheet_pieces(game: Game) -> list[tuple[str, list]]:
     return out
 
 
-@kit_part("counters", replaces=True)
+@CODE.kit_part("counters", replaces=True)
 def counter_pages(game: Game, options: Options) -> list[KitPage]:
     """The 5/8-in and the 1/2-in counter sheets, fronts then mirrored backs."""
     from warpress.components.impose import impose
@@ -1291,7 +1291,7 @@ def chart_counter(game: Game, entry) -> tuple[Primitive, ...]:
     return setup_chart.counter_image(game, record)
 
 
-@kit_part("sheets", replaces=True)
+@CODE.kit_part("sheets", replaces=True)
 def sheet_pages(game: Game, options: Options) -> list[KitPage]:
     """The referee screen (every table, radar arcs, radars, reminders) in landscape panels,
     the Aircraft Data Chart, and the other sheets of the data as the generic kit draws them."""
