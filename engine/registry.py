@@ -278,9 +278,8 @@ OLD_WAYS = {
 
 def old_way(module: str, name: str, instead: str) -> BadInput:
     """The one line for a game folder that imports a registration this contract replaced."""
-    return BadInput(f"{name!r} of {module} is the old way to register a game's Python: declare "
-                    f"CODE = GameCode() (from warpress.engine.registry) in the folder's "
-                    f"__init__.py and use {instead} (docs/designing.md)")
+    return BadInput(f"{module}.{name} is gone: register with {instead} on the CODE = GameCode() "
+                    f"of the folder's __init__.py (warpress docs engine)")
 
 
 def __getattr__(name: str) -> Any:
