@@ -128,7 +128,8 @@ class Answer(Frozen):
 
 Resolve = Callable[[Game, dict[str, Any], Dice], Answer]
 Factory = Callable[[Game], object]
-Builder = Callable[..., list[Any]]  # -> the part's pages (components.kit.KitPage)
+Builder = Callable[..., Any]  # a page part: -> its pages (components.kit.KitPage); the
+# counter face part: -> one counter's primitives (components.registry.CounterFace)
 Odds = Callable[..., "OddsAnswer"]  # fn(game, args), or fn(game, args, exact=) (float_odds)
 
 
