@@ -27,14 +27,13 @@ from .engine.errors import (
 )
 from .engine.inputs import bounds_text, check_path_name, quote, read_int
 from .engine.notes import drain
+from .engine.text import plain_steps, rules_text
 from .output import (
     announcement_line,
     decision_lines,
     fit,
     log_line,
-    plain_steps,
     progress,
-    rules_text,
     say,
     say_json,
     single_line,

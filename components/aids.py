@@ -19,9 +19,9 @@ from ..engine.combat import crt_notes
 from ..engine.errors import BadInput
 from ..engine.model import Display, Game, PointMap, Sheet, Table, TableKey, Track
 from ..engine.query import show_value
+from ..engine.structure import records, walk_values
 from ..engine.tables import compiled, cover
-from ..output import rules_text
-from ..verify.data import records, walk_values
+from ..engine.text import rules_text
 from .fonts import text_width, wrap
 from .formulas import formula_lines
 from .impose import SpatialIndex, fit_size

@@ -115,7 +115,7 @@ def _plain_group(match: re.Match) -> str:
 def rule_ref(rules: Iterable[str] | str | None) -> str:
     """A heading's rule numbers in brackets: ``[2.1(3), 3.3(1)]``; a player's kit prints
     the first ``RULE_REFS`` without source lines, the proof all of them; "" for none."""
-    from ..output import plain_steps
+    from ..engine.text import plain_steps
 
     if not rules:
         return ""

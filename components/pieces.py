@@ -9,6 +9,7 @@ Assumed values are marked only in a designer proof (``components/marks.py``).
 
 from __future__ import annotations
 
+from ..engine.looks import COLOUR_WORDS  # noqa: F401 (re-exported)
 from ..engine.model import Card, Deck, Game, Marker, Unit
 from .counters import counter_name, draw, face_of
 from .fonts import text_width, wrap
@@ -16,7 +17,7 @@ from .impose import Piece
 from .legibility import fit, fit_lines
 from .marks import dagger, field_dagger, rule_ref
 from .primitives import Primitive, Rect, Style, Text
-from .style import COLOUR_WORDS, SIDE_COLOURS, colour, side_colour  # noqa: F401 (re-exported)
+from .style import SIDE_COLOURS, colour, side_colour  # noqa: F401 (re-exported)
 
 CARD_W, CARD_H, CARD_BLEED = 63.0, 88.0, 3.0
 DEFAULT_COUNTER = 15.875  # 5/8 inch

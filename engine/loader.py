@@ -149,9 +149,9 @@ def game_dir(name_or_path: str | Path) -> tuple[Path, str]:
 def load_game(name_or_path: str | Path) -> Game:
     """Load and convert a game; raise DataError with every structural problem: those of the
     loader, then those of the data checks every command needs to hold
-    (``verify.data.STRUCTURAL``: ids, references, tables, maps ...), so that no command meets
-    a record ``verify --data`` would refuse."""
-    from ..verify.data import structural_problems  # the data checks, once per load
+    (``engine.structure.STRUCTURAL``: ids, references, tables, maps ...), so that no command
+    meets a record ``verify --data`` would refuse."""
+    from .structure import structural_problems  # only for a game loaded afresh, not cached
 
     folder, shown = game_dir(name_or_path)
     game, problems = load_game_collecting(folder, shown)

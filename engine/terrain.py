@@ -4,7 +4,7 @@ A game's ``terrain`` section names, by the names its maps use, what a hex's terr
 (``clear``, ``forest``), a map feature in the hex (``city``) or a hexside between two hexes
 (``river``) does: movement cost, combat column shift, defence and attack multipliers.
 ``stacking`` limits how many units or steps a hex holds. The combat query
-(engine/combat.py), the data checks (verify/forms.py) and the printed chart
+(engine/combat.py), the data checks (engine/formchecks.py) and the printed chart
 (components/charts.py) all read them through this module.
 """
 

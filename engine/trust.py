@@ -18,7 +18,7 @@ Commands that need no code never run it (``games``, ``errata``, ``schema``, ``ve
 --data``); a command whose answer needs the code of a folder that is not trusted exits 2
 with one line naming the files not run (:class:`Untrusted`); one that can answer from the
 data alone does so, with a note naming what was not run (``engine/notes.py``). A folder's
-modules are imported from their source only (``games/__init__.py``): a cached ``.pyc``,
+modules are imported from their source only (``engine/gamefinder.py``): a cached ``.pyc``,
 a sourceless ``.pyc`` or an extension module in the folder is never loaded, so the hash
 covers all the code that runs.
 """

@@ -17,7 +17,7 @@ data that breaks it. Kinds:
   side's units against any set of the other side's that one hex may hold.
 
 Stacking at set-up needs no check of its own: the ``stacking`` section's limits are held
-against the set-up by ``verify --data`` (verify/forms.py).
+against the set-up by ``verify --data`` (engine/formchecks.py).
 
 ``check_problems`` reports a check that cannot run (an unknown key, a result value missing
 from ``order``, a table without a ``crt:`` form) as a data problem, file:line like the

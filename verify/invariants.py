@@ -54,7 +54,7 @@ class Invariant:
 
     @property
     def label(self) -> str:
-        from ..output import plain_steps
+        from ..engine.text import plain_steps
 
         return f"{plain_steps(self.rule)} {self.summary}"
 

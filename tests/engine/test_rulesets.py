@@ -1,6 +1,6 @@
 """Which rules play a game (engine/rulesets.py), and every game they play: each playable
 shipped game and the starting game play whole random games from several seeds with the
-whole-game invariants (verify/whole.py) held at every step, each to a verdict."""
+whole-game invariants (engine/whole.py) held at every step, each to a verdict."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ from warpress.engine.errors import BadInput
 from warpress.engine.loader import builtin, load_game
 from warpress.engine.play.game import HexRules
 from warpress.engine.rulesets import playable_builtins, rules_for
+from warpress.engine.whole import broken
 from warpress.starter.new import new_game
-from warpress.verify.whole import broken
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "games"
 #: the seeds each game is played from

@@ -1,6 +1,6 @@
 """The answer of ``odds axis-allies battle``: the probabilities, what survives, the expected
 IPC losses, as JSON fields and as text made for the width the command line prints at
-(``output.terminal_width``: 80 columns when not a terminal).
+(``engine.text.terminal_width``: 80 columns when not a terminal).
 
 Both number types give the same answer shape: floating point (``floats.float_battle``) by
 default, exact fractions (``odds.exact_battle``) with ``--exact``. With ``--exact`` the
@@ -50,9 +50,9 @@ def battle_answer(game: Game, spec: BattleSpec, exact: bool, errata: tuple[str, 
     ``exact`` when asked, and the whole text answer. ``survivors_asked``: the input
     ``survivors`` (``exact`` only with ``exact``: the survivors' fractions). ``width``: the
     text's columns, by default the terminal's as the command line finds it
-    (``output.terminal_width``), so that its wrapping leaves the histogram's lines whole."""
+    (``engine.text.terminal_width``), so that its wrapping leaves the histogram's lines whole."""
     if width is None:
-        from warpress.output import terminal_width
+        from warpress.engine.text import terminal_width
 
         width = terminal_width()
     exact_survivors = None

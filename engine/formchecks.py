@@ -207,5 +207,5 @@ def _weight(place: Placement, unit, of: str) -> int:
     return count
 
 
-#: The checks of the data forms, run by ``verify --data`` after the others (verify/data.py).
+#: The checks of the data forms, run at every load after the others (engine/structure.py).
 FORM_CHECKS = (check_crts, check_terrain, check_stacking)
