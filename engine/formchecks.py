@@ -7,11 +7,11 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterator
 
-from ..engine.combat import ROLL_KEY, column_value, grid_origin
-from ..engine.dice import faces
-from ..engine.errors import BadInput, Problem
-from ..engine.model import Game, HexMap, Item, Placement, Table
-from ..engine.terrain import game_names, hex_terrains, stacking_limit
+from .combat import ROLL_KEY, column_value, grid_origin
+from .dice import faces
+from .errors import BadInput, Problem
+from .model import Game, HexMap, Item, Placement, Table
+from .terrain import game_names, hex_terrains, stacking_limit
 
 
 def _problem(item: Item, path: str, message: str) -> Problem:
