@@ -13,7 +13,10 @@ from __future__ import annotations
 import functools
 import os
 import sys
+import time
+from collections import Counter
 from dataclasses import replace
+from pathlib import Path
 
 import click
 
@@ -220,7 +223,6 @@ def _trust_option(fn):
         named = kwargs.get("game") or kwargs.get("game_folder")
         if not trust_run or not named:
             return fn(*args, **kwargs)
-        from pathlib import Path
 
         from .engine.trust import for_this_run
 
@@ -309,9 +311,6 @@ def verify(game: str, data_only: bool, thorough: bool) -> None:
     is reported PASS or FAIL with its rule number and, for a FAIL, the shrunk
     counterexample (exit 1).
     """
-    import time
-    from collections import Counter
-
     from .verify.data import check_folder
 
     started, tally = time.perf_counter(), Counter()
@@ -468,8 +467,6 @@ def trust_command(folder: str | None, listing: bool, forget: bool) -> None:
     Python changes, the folder is not trusted until you trust it again. Shipped and installed
     games need no trust; --trust trusts a folder for one command; $WARPRESS_TRUST lists
     folders trusted in CI."""
-    from pathlib import Path
-
     from .engine import trust
     from .engine.loader import game_dir
 
@@ -603,8 +600,6 @@ def tables(game: str, as_json: bool) -> None:
 def build(game: str, paper_name: str, out_dir: str, formats: str, dpi: int, duplex: str,
           back_offset: str, only: str | None, proof: bool = False) -> None:
     """Build GAME's (or all games') print-and-play kit into OUT/<game>/."""
-    from pathlib import Path
-
     from .components.atomic import check_place
     from .components.kit import build_kit, parse_options
     from .engine.loader import load_cached
@@ -654,8 +649,6 @@ def _say_results(results, what) -> tuple[int, float]:
 @friendly
 def export(game: str, fmt: str, out_dir: str, dpi: int | None, base_url: str) -> None:
     """Export GAME's (or all games') pieces, VASSAL module or Tabletop Simulator object."""
-    from pathlib import Path
-
     from .components.export import DEFAULT_DPI, check_base_url, export_game, parse_format
     from .components.render_pdf import check_dpi
     from .components.tts import base_url_warning
@@ -738,8 +731,6 @@ def balance(game: str, games: int, seed: int, jobs: int | None, scenario: str | 
 def _progress():
     """Progress on stderr: games done, rate, time left; on a terminal one line rewritten at
     most every half second, elsewhere (a log file) a line every ten seconds."""
-    import time
-
     last = [0.0, time.monotonic()]
     every = 0.5 if sys.stderr.isatty() else 10.0
 
@@ -887,8 +878,6 @@ def _show_view(view, as_json: bool, rules) -> None:
 
 def _check_map(path: str) -> str:
     """The map format --map names by its suffix; BadInput for another."""
-    from pathlib import Path
-
     from .engine.referee import MAP_FORMATS
 
     suffix = Path(path).suffix.lower().lstrip(".")
@@ -901,8 +890,6 @@ def _check_map(path: str) -> str:
 def _write_map(path: str, drawn: bytes) -> None:
     """Write the map (its name checked by _check_map) atomically: a temporary file beside it,
     then a rename."""
-    from pathlib import Path
-
     from .engine.session import write_atomically
 
     try:

@@ -14,6 +14,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, replace
 from fractions import Fraction
+from itertools import product
 
 from ..engine.combat import crt_notes
 from ..engine.errors import BadInput
@@ -493,8 +494,6 @@ def panel_grids(table: Table, names: dict[str, str] | None = None) -> list[Panel
 
 
 def _panel_crts(table, names, axes, others) -> dict[tuple, Crt] | None:
-    from itertools import product
-
     combos = list(product(*(_atoms(k) for k in others)))
     if len(combos) > PANELS * 4:
         return None

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import sys
 from importlib.machinery import ModuleSpec, SourceFileLoader
+from importlib.util import spec_from_file_location
 from pathlib import Path
 
 #: package name -> game folder, for folders outside this package (see ``bind``)
@@ -74,8 +75,6 @@ class GameFolderFinder:
     def _source(fullname, path):
         """The spec of ``fullname`` from a ``.py`` file (or package) in ``path``; a module
         the folder has no source for is not found (no other finder is asked)."""
-        from importlib.util import spec_from_file_location
-
         name = fullname.rpartition(".")[2]
         for entry in map(Path, path):
             package, module = entry / name / "__init__.py", entry / f"{name}.py"

@@ -12,8 +12,10 @@ import os
 import pickle
 import stat
 import sys
+import tempfile
 from dataclasses import replace
 from functools import cache, lru_cache
+from importlib.util import find_spec
 from pathlib import Path
 
 from . import limits
@@ -88,7 +90,6 @@ def _entry_games_on(path: tuple[str, ...]) -> tuple[list[EntryGame], dict[str, s
     per process and path: reading every distribution's metadata costs a file per package
     each time, and what is installed does not change under a command."""
     from importlib.metadata import entry_points
-    from importlib.util import find_spec
 
     shipped = set(builtin_games())
     found, problems = [], {}
@@ -254,7 +255,6 @@ def _engine_digest():
 def _write_cache(path: Path, game: Game) -> None:
     try:
         private_place(path.parent)
-        import tempfile  # only when the cache is written
 
         with tempfile.NamedTemporaryFile("wb", dir=path.parent, delete=False) as handle:
             pickle.dump(game, handle, protocol=pickle.HIGHEST_PROTOCOL)

@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
-from .dice import Dice
+from .dice import Dice, faces, range_text
 from .errors import BadInput, Untrusted
 from .inputs import choices, did_you_mean, quote
 from .model import Game, Table
@@ -80,8 +80,6 @@ class Input(Frozen):
         if self.kind == "bool":
             return "yes|no"
         if self.is_roll:
-            from .dice import range_text
-
             if self.kind == "roll":
                 return f"{self.die} result {range_text(self.die)}"
             return f"comma-separated {self.die} results ({range_text(self.die)} each)"
@@ -311,8 +309,6 @@ def data_ref_table(table: Table) -> RefTable:
 
 def _key_input(table: Table, key) -> Input:
     if key.kind == "roll" and table.dice and table.dice != "none":
-        from .dice import faces
-
         try:
             shown = faces(table.dice)
         except BadInput:

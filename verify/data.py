@@ -17,6 +17,7 @@ from ..engine.errors import BadInput, InputProblems, Problem, WarpressError
 from ..engine.loader import game_dir, load_game_collecting
 from ..engine.model import Erratum, Game, Item
 from ..engine.structure import STRUCTURAL, is_default, located, records, section_path, walk_values
+from ..engine.trust import python_files, tell_not_run, trusted
 
 #: keys that are not data values (ids, names, notes, provenance).
 META_KEYS = frozenset({"id", "name", "name_ja", "rule", "source", "note", "assumed", "errata",
@@ -146,7 +147,6 @@ def check_referee_scenarios(game: Game) -> Iterator[Problem]:
     out against the game's data; each problem as the scenario loader reports it. Only for
     a trusted folder (the referee is its Python; ``check_game_code`` says what was not run)."""
     from ..engine.rulesets import rules_for as referee_for
-    from ..engine.trust import trusted
 
     if not trusted(game):
         return
@@ -168,7 +168,6 @@ def check_game_code(game: Game) -> Iterator[Problem]:
     that is not trusted is compiled, never run: each syntax error with its file and line, and
     a note naming the files not run (``engine/trust.py``)."""
     from ..engine.gamecode import PARTS, GameCodeError, has_part, import_part
-    from ..engine.trust import tell_not_run, trusted
 
     if not trusted(game):
         found = list(_compiled(game))
@@ -187,7 +186,6 @@ def _compiled(game: Game) -> Iterator[Problem]:
     """A problem for each Python file of ``game``'s folder that does not compile (compiled,
     never run)."""
     from ..engine.gamecode import import_problem
-    from ..engine.trust import python_files
 
     try:
         files = python_files(Path(game.path).resolve())

@@ -45,6 +45,7 @@ from warpress.components.primitives import (
     Style,
     Text,
 )
+from warpress.components.render_pdf import check_dpi, pdf_bytes, png_pages
 from warpress.engine.errors import BadInput
 from warpress.engine.model import Game
 
@@ -662,8 +663,6 @@ def map_svg(game: Game, view: Mapping, referee: bool = False) -> bytes:
 def map_png(game: Game, view: Mapping, referee: bool = False, dpi: int = 100) -> bytes:
     """The map of ``view`` as a PNG at ``dpi``, rasterised from the PDF (embedded font) by
     pypdfium2."""
-    from warpress.components.render_pdf import check_dpi, pdf_bytes, png_pages
-
     check_dpi(dpi, "dpi")
     page = map_page(game, view, referee)
     return png_pages(pdf_bytes([page], page.title), dpi)[0]

@@ -12,17 +12,17 @@ from typing import Any
 from warpress.engine.dice import Dice
 from warpress.engine.errors import BadInput
 from warpress.engine.inputs import quote
+from warpress.engine.loader import builtin
 from warpress.engine.model import Game
 from warpress.engine.registry import Answer, Input, OddsAnswer
 
+from . import battle as B
 from .battle import MOST_UNITS
 from .common import DIE, ENGINE, unit_row
 from .opening import SURVIVOR_KINDS
 
 
 def _game():
-    from warpress.engine.loader import builtin
-
     return builtin("axis-allies")
 
 
@@ -235,7 +235,6 @@ def distance(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
 def _battle_odds(game: Game, args: dict[str, Any], exact: bool = False) -> OddsAnswer:
     """Floating point by default, exact fractions with ``exact`` (``report``); the
     survivors' fractions only when asked (``survivors=exact``, with ``exact``)."""
-    from . import battle as B
     from .report import battle_answer
 
     survivors = args.get("survivors") or "float"
@@ -293,8 +292,6 @@ ROLL_INPUTS = [
 )
 def battle(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
     """Fight a land or sea battle (③): AA fire, submarine first strike, rounds to the end."""
-    from . import battle as B
-
     spec = B.make_spec(game, args)
     state = B.resolve(game, spec, dice)
     return Answer(B.result(game, spec, state), rules=B.rules_of(spec),
