@@ -26,6 +26,7 @@ from ..engine.text import rules_text
 from .fonts import text_width, wrap
 from .formulas import formula_lines
 from .impose import SpatialIndex, fit_size
+from .labels import Box, LabelPlacer, overlapping_pairs, text_box
 from .marks import DAGGER, dagger, rule_ref
 from .primitives import THIN, Group, Line, Polygon, Primitive, Rect, Style, Text
 
@@ -907,8 +908,6 @@ def point_map_drawing(point_map: PointMap, least: float = HOLDS_LEAST
     """A point-to-point map: routes as lines, each point a box that holds a stack (class
     ``holds``) with its name and values placed beside it, clear of the other boxes and
     labels (``labels.LabelPlacer``; a label that fits nowhere stops the build)."""
-    from .labels import Box, LabelPlacer, overlapping_pairs, text_box
-
     w = point_map.width_mm or 500.0
     h = point_map.height_mm or 320.0
     half = least / 2

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from .dice import Dice, faces, range_text
 from .errors import BadInput, Untrusted
+from .gamecode import import_part, missing
 from .inputs import choices, did_you_mean, quote
 from .model import Game, Table
 from .records import Frozen, frozen_record
@@ -211,8 +212,6 @@ def register(game_id: str) -> GameEngine:
 def engine_for(game: Game) -> GameEngine:
     """The ``ENGINE`` of the ``rules`` in ``game``'s folder, or an empty one without rules;
     GameCodeError (one line) when they cannot be imported or define no engine."""
-    from .gamecode import import_part, missing
-
     module = import_part(game, "rules")
     if module is None:
         return GameEngine(game.id)

@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .errors import BadInput, Untrusted
+from .notes import tell
 from .places import NotPrivate, private_place, state_folder, write_atomically
 
 if TYPE_CHECKING:
@@ -207,8 +208,6 @@ def require(game: Game, part: str) -> None:
 
 def tell_not_run(game: Game, what: str) -> None:
     """Note that ``game``'s Python was not run and what was done without it."""
-    from .notes import tell
-
     files = ", ".join(not_run(game))
     why = why_not(Path(game.path)) or "the folder is not trusted"
     tell(f"{files}: not run ({why}); {what} ({_advice(game)})")

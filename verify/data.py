@@ -14,6 +14,7 @@ from pathlib import Path
 
 from ..engine.convert import fields_of, yaml_key
 from ..engine.errors import BadInput, InputProblems, Problem, WarpressError
+from ..engine.gamecode import PARTS, GameCodeError, has_part, import_part, import_problem
 from ..engine.loader import game_dir, load_game_collecting
 from ..engine.model import Erratum, Game, Item
 from ..engine.structure import STRUCTURAL, is_default, located, records, section_path, walk_values
@@ -167,8 +168,6 @@ def check_game_code(game: Game) -> Iterator[Problem]:
     a module that does not is the file, the line and the error (``engine.gamecode``). A folder
     that is not trusted is compiled, never run: each syntax error with its file and line, and
     a note naming the files not run (``engine/trust.py``)."""
-    from ..engine.gamecode import PARTS, GameCodeError, has_part, import_part
-
     if not trusted(game):
         found = list(_compiled(game))
         if any(has_part(game, part) for part in PARTS):
@@ -185,8 +184,6 @@ def check_game_code(game: Game) -> Iterator[Problem]:
 def _compiled(game: Game) -> Iterator[Problem]:
     """A problem for each Python file of ``game``'s folder that does not compile (compiled,
     never run)."""
-    from ..engine.gamecode import import_problem
-
     try:
         files = python_files(Path(game.path).resolve())
     except BadInput as exc:

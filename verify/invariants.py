@@ -32,6 +32,7 @@ from ..engine.dice import SeededDice, faces
 from ..engine.errors import RuleViolation
 from ..engine.model import Game
 from ..engine.places import hypothesis_home
+from ..engine.text import plain_steps
 
 Factory = Callable[[Game], object]
 
@@ -54,8 +55,6 @@ class Invariant:
 
     @property
     def label(self) -> str:
-        from ..engine.text import plain_steps
-
         return f"{plain_steps(self.rule)} {self.summary}"
 
 

@@ -27,6 +27,7 @@ from hypothesis.stateful import invariant as holds
 from warpress.engine.dice import SeededDice, faces
 from warpress.engine.errors import RuleViolation
 from warpress.engine.model import Game
+from warpress.engine.query import run_lookup
 from warpress.engine.registry import ref_table
 from warpress.verify.invariants import invariant
 
@@ -302,8 +303,6 @@ def hit_costs(game: Game):
 
 @invariant("10.10.2", "a transport never takes hits: the allocate-hits table refuses it")
 def transports_never_hit(game: Game):
-    from warpress.engine.query import run_lookup
-
     table = ref_table(game, "allocate-hits")
 
     @given(_pieces(), st.integers(0, 6), st.sampled_from(("transport", "TR")))

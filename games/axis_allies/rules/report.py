@@ -16,7 +16,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from warpress.engine.model import Game
+from warpress.engine.query import fraction_text
 from warpress.engine.registry import OddsAnswer
+from warpress.engine.text import terminal_width
 
 from .battle import BattleSpec, rules_of
 from .common import unit_row
@@ -52,8 +54,6 @@ def battle_answer(game: Game, spec: BattleSpec, exact: bool, errata: tuple[str, 
     text's columns, by default the terminal's as the command line finds it
     (``engine.text.terminal_width``), so that its wrapping leaves the histogram's lines whole."""
     if width is None:
-        from warpress.engine.text import terminal_width
-
         width = terminal_width()
     exact_survivors = None
     if exact:
@@ -84,8 +84,6 @@ def battle_answer(game: Game, spec: BattleSpec, exact: bool, errata: tuple[str, 
     if fractions is not None:
         exact_part = {k: fractions[k] for k in names}
         if exact_survivors is not None:
-            from warpress.engine.query import fraction_text
-
             result["exact_survivors"] = {
                 side: {force: fraction_text(p) for force, p in chances.items()}
                 for side, chances in zip(("attacker", "defender"), exact_survivors,
@@ -186,8 +184,6 @@ def _short(p: Fraction) -> str:
 def _digits(p: Fraction) -> int:
     """Characters of ``a/b`` as ``fraction_text`` writes it (it keeps what it wrote: the
     JSON answer gives the same fractions)."""
-    from warpress.engine.query import fraction_text
-
     return len(fraction_text(p))
 
 

@@ -20,6 +20,7 @@ from . import battle as B
 from .battle import MOST_UNITS
 from .common import DIE, ENGINE, unit_row
 from .opening import SURVIVOR_KINDS
+from .report import battle_answer
 
 
 def _game():
@@ -235,8 +236,6 @@ def distance(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
 def _battle_odds(game: Game, args: dict[str, Any], exact: bool = False) -> OddsAnswer:
     """Floating point by default, exact fractions with ``exact`` (``report``); the
     survivors' fractions only when asked (``survivors=exact``, with ``exact``)."""
-    from .report import battle_answer
-
     survivors = args.get("survivors") or "float"
     if survivors == "exact" and not exact:
         raise BadInput(f"input survivors={quote(survivors)}: the survivors' exact fractions "
