@@ -187,6 +187,7 @@ def friendly(fn):
             _quiet_stdout()
             sys.exit(0)
         except Exception as exc:  # a designer's folder code raising: one line, not a traceback
+            # start-up: 21 more modules (tempfile), only when this runs
             from .engine.gamecode import runtime_problem
 
             problem = runtime_problem(exc)
@@ -224,6 +225,7 @@ def _trust_option(fn):
         if not trust_run or not named:
             return fn(*args, **kwargs)
 
+        # start-up: 18 more modules (tempfile), only when this runs
         from .engine.trust import for_this_run
 
         with for_this_run(Path(named)):
@@ -236,6 +238,7 @@ def _trust_option(fn):
 
 def _game_names(game: str) -> list[str]:
     """``all``: the shipped games, then those of installed packages (entry points)."""
+    # start-up: 25 more modules (tempfile), only when this runs
     from .engine.loader import builtin_games, entry_point_games
 
     return [*builtin_games(), *entry_point_games()] if game == "all" else [game]
@@ -277,6 +280,7 @@ def main() -> None:
 def games(game: str, as_json: bool) -> None:
     """List GAME (a game or a folder; without it all games, shipped and installed through
     the warpress.games entry points): kind, component counts, sourced vs assumed values."""
+    # start-up: 77 more modules (PyYAML, fractions), only when this runs
     from .engine.loader import entry_point_problems
     from .verify.summary import game_summary
 
@@ -311,6 +315,7 @@ def verify(game: str, data_only: bool, thorough: bool) -> None:
     is reported PASS or FAIL with its rule number and, for a FAIL, the shrunk
     counterexample (exit 1).
     """
+    # start-up: 76 more modules (PyYAML, fractions), only when this runs
     from .verify.data import check_folder
 
     started, tally = time.perf_counter(), Counter()
@@ -348,6 +353,7 @@ def _verify_summary(tally, data_only: bool, seconds: float) -> str:
 def _run_invariants(game, thorough: bool, tally) -> None:
     """Print each invariant's PASS/FAIL and count it in ``tally`` (one that cannot run
     is a FAIL)."""
+    # start-up: 23 more modules (tempfile), only when this runs
     from .verify.invariants import QUICK, THOROUGH, invariants_for, run
 
     try:
@@ -382,6 +388,7 @@ def _run_invariants(game, thorough: bool, tally) -> None:
               help="JSON indentation (0-16).")
 def schema(indent: int) -> None:
     """Print the JSON Schema of a game data file (for editors)."""
+    # start-up: 29 more modules (PyYAML), only when this runs
     from .engine.schema import game_file_schema
 
     say_json(game_file_schema(), indent=indent)
@@ -396,6 +403,7 @@ def schema(indent: int) -> None:
 def new(game_dir: str, name: str | None) -> None:
     """Write a small, valid, commented starting game into GAME_DIR (a new or empty folder):
     a hex map, two sides, NATO counters, a set-up, a CRT, a turn track, a play aid."""
+    # start-up: 28 more modules, only when this runs
     from .engine.loader import builtin_games
     from .starter.new import new_game
 
@@ -415,6 +423,7 @@ def new(game_dir: str, name: str | None) -> None:
 def docs(topic: str | None) -> None:
     """Print the documentation page TOPIC as it shipped with this warpress (Markdown), or
     without TOPIC list the pages."""
+    # start-up: 1 more module, only when this runs
     from .manual import page, topics
 
     if topic is None:
@@ -432,6 +441,7 @@ def docs(topic: str | None) -> None:
 def errata(game: str) -> None:
     """The inconsistencies of GAME's (or all games') rule text, both readings and the ruling
     taken."""
+    # start-up: 25 more modules (tempfile), only when this runs
     from .engine.loader import load_game
 
     names = _game_names(game)
@@ -467,6 +477,7 @@ def trust_command(folder: str | None, listing: bool, forget: bool) -> None:
     Python changes, the folder is not trusted until you trust it again. Shipped and installed
     games need no trust; --trust trusts a folder for one command; $WARPRESS_TRUST lists
     folders trusted in CI."""
+    # start-up: 25 more modules (tempfile), only when this runs
     from .engine import trust
     from .engine.loader import game_dir
 
@@ -498,6 +509,7 @@ def trust_command(folder: str | None, listing: bool, forget: bool) -> None:
 def _query_command(name: str, help_text: str, mode: str, options=(),
                    short_help: str | None = None, examples: tuple[str, ...] = ()):
     def command(game: str, table: str, pairs: tuple[str, ...], as_json: bool, **opts):
+        # start-up: 26 more modules (tempfile), only when this runs
         from .engine.loader import load_cached
         from .engine.query import render_text, run_query
         from .engine.registry import ref_table
@@ -551,6 +563,7 @@ _query_command("odds", "The probability distribution of GAME's TABLE (exact with
 @friendly
 def tables(game: str, as_json: bool) -> None:
     """List GAME's tables: their inputs, result fields and rules."""
+    # start-up: 26 more modules (tempfile), only when this runs
     from .engine.loader import load_cached
     from .engine.query import json_rules
     from .engine.registry import ref_tables
@@ -600,6 +613,7 @@ def tables(game: str, as_json: bool) -> None:
 def build(game: str, paper_name: str, out_dir: str, formats: str, dpi: int, duplex: str,
           back_offset: str, only: str | None, proof: bool = False) -> None:
     """Build GAME's (or all games') print-and-play kit into OUT/<game>/."""
+    # start-up: 166 more modules (reportlab, Pillow), only when this runs
     from .components.atomic import check_place
     from .components.kit import build_kit, parse_options
     from .engine.loader import load_cached
@@ -649,6 +663,7 @@ def _say_results(results, what) -> tuple[int, float]:
 @friendly
 def export(game: str, fmt: str, out_dir: str, dpi: int | None, base_url: str) -> None:
     """Export GAME's (or all games') pieces, VASSAL module or Tabletop Simulator object."""
+    # start-up: 168 more modules (reportlab, Pillow), only when this runs
     from .components.export import DEFAULT_DPI, check_base_url, export_game, parse_format
     from .components.render_pdf import check_dpi
     from .components.tts import base_url_warning
@@ -705,6 +720,7 @@ def balance(game: str, games: int, seed: int, jobs: int | None, scenario: str | 
     with 95 % intervals, why games end, how long they last, the most one-sided and longest
     games (each replayable as a session), units and hexes that matter, sweeps, rule holes
     found by play (docs/balance.md). Progress goes to stderr."""
+    # start-up: 104 more modules (fractions, tempfile), only when this runs
     from .balance.balance import Options, execute, finish, prepare
     from .balance.report import text
 
@@ -806,6 +822,7 @@ class PlayGroup(OneLineGroup):
 def _action_spec(ctx, name: str):
     """The ActionSpec ``name`` of the session the command line names; InputError saying what
     is missing or which actions the game has."""
+    # start-up: 65 more modules (fractions, tempfile), only when this runs
     from .engine import session
 
     where = _session_from_args(ctx.meta.get("session_args") or [])
@@ -878,6 +895,7 @@ def _show_view(view, as_json: bool, rules) -> None:
 
 def _check_map(path: str) -> str:
     """The map format --map names by its suffix; BadInput for another."""
+    # start-up: 13 more modules, only when this runs
     from .engine.referee import MAP_FORMATS
 
     suffix = Path(path).suffix.lower().lstrip(".")
@@ -890,6 +908,7 @@ def _check_map(path: str) -> str:
 def _write_map(path: str, drawn: bytes) -> None:
     """Write the map (its name checked by _check_map) atomically: a temporary file beside it,
     then a rename."""
+    # start-up: 65 more modules (fractions, tempfile), only when this runs
     from .engine.session import write_atomically
 
     try:
@@ -904,6 +923,7 @@ def _draw(s, fmt: str, referee: bool = False) -> bytes:
     own = getattr(s.referee, "render_referee_map" if referee else "render_player_map", None)
     if own is not None:
         return own(s.game, s.state, fmt)
+    # start-up: 235 more modules (reportlab, Pillow), only when this runs
     from .components.session_map import draw_position
 
     return draw_position(s.game, s.state, fmt)
@@ -919,6 +939,7 @@ def _agent_option(help_text: str):
 def _session_agents(game: str, specs) -> dict[str, str]:
     """--agent SIDE=AGENT pairs checked against GAME's sides (BadInput before anything is
     written)."""
+    # start-up: 59 more modules (fractions, tempfile), only when this runs
     from .engine.agents import parse_agents
     from .engine.loader import load_cached
     from .engine.rulesets import rules_for
@@ -931,6 +952,7 @@ def _session_agents(game: str, specs) -> dict[str, str]:
 def _agent_lines(made, referee) -> list[str]:
     """What the agents did: each command as typed, with its announcements when the game
     hides nothing."""
+    # start-up: 2 more modules, only when this runs
     from .engine.decisions import command_line
 
     specs = {spec.name: spec for spec in referee.actions}
@@ -957,6 +979,7 @@ def _agent_lines(made, referee) -> list[str]:
 def play_new(game: str, scenario: str | None, seed: int | None, agent_specs,
              session_dir: str | None, as_json: bool) -> None:
     """Start a session of GAME in --session DIR."""
+    # start-up: 65 more modules (fractions, tempfile), only when this runs
     from .engine import session
     from .engine.agents import play_session
 
@@ -993,6 +1016,7 @@ def play_finish(agent_specs, session_dir: str | None, as_json: bool,
                 game_folder: str | None) -> None:
     """Play the session to its end with agents, every side's decisions logged as its
     agent's commands."""
+    # start-up: 65 more modules (fractions, tempfile), only when this runs
     from .engine import session
     from .engine.agents import parse_agents, play_session
 
@@ -1021,6 +1045,7 @@ def play_finish(agent_specs, session_dir: str | None, as_json: bool,
 @friendly
 def play_scenarios(game: str) -> None:
     """List GAME's scenarios, the default first."""
+    # start-up: 59 more modules (fractions, tempfile), only when this runs
     from .engine.loader import load_cached
     from .engine.rulesets import rules_for
 
@@ -1038,6 +1063,7 @@ def play_scenarios(game: str) -> None:
 @friendly
 def play_actions(game: str) -> None:
     """List the actions GAME accepts in a session, with their arguments."""
+    # start-up: 59 more modules (fractions, tempfile), only when this runs
     from .engine.loader import load_cached
     from .engine.rulesets import rules_for
 
@@ -1053,6 +1079,7 @@ def play_actions(game: str) -> None:
 def _act(name: str, args: dict, session_dir: str | None, as_json: bool,
          game_folder: str | None) -> None:
     """Run one action and print what it led to."""
+    # start-up: 65 more modules (fractions, tempfile), only when this runs
     from .engine import session
     from .engine.agents import play_session
 
@@ -1141,6 +1168,7 @@ def play_status(session_dir: str | None, as_json: bool, map_file: str | None,
     where the log stands (its lines and head hash, for an opponent to note).
 
     --side SIDE: as that side may know it (a game with hidden hands)."""
+    # start-up: 65 more modules (fractions, tempfile), only when this runs
     from .engine import session
 
     fmt = _check_map(map_file) if map_file else None
@@ -1167,6 +1195,7 @@ def play_moves(unit: str | None, session_dir: str | None, as_json: bool,
 
     UNIT: only that piece's answers; --side SIDE: the answers only when SIDE makes the
     decision (else whose decision it is)."""
+    # start-up: 65 more modules (fractions, tempfile), only when this runs
     from .engine import session
     from .engine.decisions import command_line
 
@@ -1214,6 +1243,7 @@ def play_agent(side: str | None, agent_name: str, steps: int, session_dir: str |
     """An agent answers the decisions of --side, one logged action after another, until
     another side's decision is due, the game ends or --steps actions are made: a person
     plays one side, the agent the other."""
+    # start-up: 65 more modules (fractions, tempfile), only when this runs
     from .engine import session
     from .engine.agents import parse_agents, play_session
     from .engine.decisions import command_line
@@ -1248,6 +1278,7 @@ def play_agent(side: str | None, agent_name: str, steps: int, session_dir: str |
 @friendly
 def play_undo(session_dir: str | None, as_json: bool, game_folder: str | None) -> None:
     """Take back the last accepted action (logged; the dice of that step stay the same)."""
+    # start-up: 65 more modules (fractions, tempfile), only when this runs
     from .engine import session
 
     with session.open(_session_path(session_dir), game=game_folder) as s:
@@ -1269,6 +1300,7 @@ def play_undo(session_dir: str | None, as_json: bool, game_folder: str | None) -
 def play_reveal(session_dir: str | None, as_json: bool, map_file: str | None,
                 game_folder: str | None) -> None:
     """The whole position, hidden parts included; recorded in the session log."""
+    # start-up: 65 more modules (fractions, tempfile), only when this runs
     from .engine import session
 
     with session.open(_session_path(session_dir), game=game_folder) as s:
@@ -1287,6 +1319,7 @@ def play_reveal(session_dir: str | None, as_json: bool, map_file: str | None,
 def play_log(session_dir: str | None, game_folder: str | None) -> None:
     """The session log: the set-up, every action (accepted or refused), reveals and undos;
     then the log's head hash."""
+    # start-up: 65 more modules (fractions, tempfile), only when this runs
     from .engine import session
     from .engine.decisions import Action, command_line
 
@@ -1320,6 +1353,7 @@ def _sealed_text(_value: object) -> str:
 def play_replay(session_dir: str | None, accept_rollback: bool,
                 game_folder: str | None) -> None:
     """Rebuild the position from the log; report any step that no longer replays the same."""
+    # start-up: 65 more modules (fractions, tempfile), only when this runs
     from .engine import session
 
     report = session.replay(_session_path(session_dir), game_folder, accept_rollback)

@@ -223,12 +223,14 @@ def export_pieces(collected: Collected, dpi: int, _base_url: str) -> tuple[dict[
 
 
 def _vassal(collected: Collected, dpi: int, _base_url: str) -> tuple[dict[str, bytes], str]:
+    # here: components.vassal imports this module (a circle)
     from .vassal import vassal_module
 
     return vassal_module(collected, dpi)
 
 
 def _tts(collected: Collected, dpi: int, base_url: str) -> tuple[dict[str, bytes], str]:
+    # here: components.tts imports this module (a circle)
     from .tts import tts_object
 
     return tts_object(collected, dpi, base_url)

@@ -23,6 +23,7 @@ PT_PER_MM = 72 / 25.4
 @cache
 def font():
     """The reportlab TTFont, registered once."""
+    # start-up: 4 more modules (reportlab), only when this runs
     from reportlab.pdfbase.ttfonts import TTFont
 
     ttf = TTFont(FAMILY, str(FONT_FILE))

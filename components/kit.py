@@ -524,6 +524,7 @@ def page_stem(game: Game, number: int, page: Page) -> str:
 
 
 def _svg(game: Game, pages: list[Page], _options: Options, _done: dict) -> dict[str, bytes]:
+    # start-up: 68 more modules (svgwrite), only when this runs
     from .render_svg import svg_text
 
     return {f"svg/{page_stem(game, n, page)}.svg": svg_text(page).encode()

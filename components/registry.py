@@ -45,6 +45,7 @@ def kit_part(*names: str, replaces: bool = False) -> Callable[[Builder], Builder
 def extensions(game: Game, part: str) -> list[KitPart]:
     """The builders of one part of ``game``'s kit, registered by the ``kit`` of its folder
     (imported once)."""
+    # start-up: 24 more modules (tempfile), only when this runs
     from ..engine.gamecode import import_part, owns
 
     if import_part(game, "kit") is None:

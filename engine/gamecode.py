@@ -56,6 +56,7 @@ def package_of(game: Game) -> str:
 
 @cache
 def _package_for(folder: Path) -> str:
+    # start-up: 11 more modules, only when this runs
     from .loader import GAMES_DIR, entry_point_games
 
     if folder.parent == GAMES_DIR.resolve() and (folder / "game.yaml").is_file():
@@ -141,6 +142,7 @@ def _location(game: Game, folder: Path, file: Path,
 
 def _shown(game: Game, path: Path) -> str:
     """``path`` as messages show it: below ``games/`` for a shipped game, else as given."""
+    # start-up: 11 more modules, only when this runs
     from .loader import GAMES_DIR
 
     try:
@@ -159,6 +161,7 @@ def runtime_problem(exc: BaseException) -> Problem | None:
     folder named on the command line or of an installed game's package, as one line
     (``mygame/rules.py:12: AttributeError: ...``). None when no such frame is in the
     traceback (an error of warpress itself or of a shipped game stays a traceback)."""
+    # start-up: 11 more modules, only when this runs
     from .loader import entry_point_games
 
     roots = gamefinder.bound()

@@ -89,6 +89,7 @@ def _entry_games_on(path: tuple[str, ...]) -> tuple[list[EntryGame], dict[str, s
     """The entry-point games of the distributions on ``path`` (``sys.path``), scanned once
     per process and path: reading every distribution's metadata costs a file per package
     each time, and what is installed does not change under a command."""
+    # start-up: 46 more modules (importlib.metadata, zipfile), only when this runs
     from importlib.metadata import entry_points
 
     shipped = set(builtin_games())
@@ -323,6 +324,7 @@ def load_game_collecting(folder: Path, shown: str) -> tuple[Game | None, list[Pr
 
 def _mapping_section(documents, key: str, cls, problems: list[Problem]):
     """A mapping section other than ``game`` (``style``): at most once, converted to ``cls``."""
+    # start-up: 26 more modules (PyYAML), only when this runs
     from .convert import Context, to_record
 
     found = [(f, d) for f, d in documents if key in d]
@@ -358,6 +360,7 @@ def _folder_too_big(files: list[Path], shown: str) -> Problem | None:
 
 
 def _game_info(documents, folder: Path, shown: str, problems: list[Problem]) -> GameInfo | None:
+    # start-up: 26 more modules (PyYAML), only when this runs
     from .convert import Context, to_record
 
     found = [(f, d) for f, d in documents if "game" in d]
@@ -387,6 +390,7 @@ def _game_info(documents, folder: Path, shown: str, problems: list[Problem]) -> 
 
 
 def _records(value, section: str, cls, ctx, line: int) -> list:
+    # start-up: 26 more modules (PyYAML), only when this runs
     from .convert import item_name, to_record
     from .yamlnodes import LList
 

@@ -250,6 +250,7 @@ def fraction_text(p: Fraction) -> str:
     writes."""
     if max(p.numerator.bit_length(), p.denominator.bit_length()) < 4096:
         return f"{p.numerator}/{p.denominator}"
+    # start-up: 50 more modules (importlib.metadata, zipfile), only when this runs
     import gmpy2
 
     return f"{gmpy2.mpz(p.numerator).digits()}/{gmpy2.mpz(p.denominator).digits()}"

@@ -271,6 +271,7 @@ def ref_table(game: Game, name: str) -> RefTable:
 
 def _named(game: Game) -> str:
     """How a command names ``game``: its id when shipped or installed, else its folder."""
+    # start-up: 7 more modules, only when this runs
     from .loader import builtin_games, entry_point_games
 
     if game.id in builtin_games() or game.id in entry_point_games():

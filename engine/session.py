@@ -301,6 +301,7 @@ def _now() -> str:
 
 
 def _version() -> str:
+    # start-up: 41 more modules (importlib.metadata, zipfile), only when this runs
     from importlib.metadata import PackageNotFoundError, version
 
     try:

@@ -200,6 +200,7 @@ def limits_for_sides(game: Game) -> Iterator[str | None]:
 def terrain_ref_table(game: Game):
     """``lookup GAME terrain hex=0504 from=0404``: the chart's entries for the hex and the
     hexside crossed, the movement cost to enter and the combat effects, with their rules."""
+    # start-up: 27 more modules (tempfile), only when this runs
     from .registry import Answer, Input, RefTable
 
     inputs = (Input("hex", "text", help="the hex entered or attacked"),
@@ -216,6 +217,7 @@ def terrain_ref_table(game: Game):
 
 
 def terrain_answer(game: Game, hex_id: str, from_hex: str | None):
+    # start-up: 27 more modules (tempfile), only when this runs
     from .registry import Answer
 
     hex_map = map_of(game, hex_id, "hex")

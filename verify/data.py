@@ -147,6 +147,7 @@ def check_referee_scenarios(game: Game) -> Iterator[Problem]:
     """Every shipped scenario of the game's automatic referee (if it has one) loads and checks
     out against the game's data; each problem as the scenario loader reports it. Only for
     a trusted folder (the referee is its Python; ``check_game_code`` says what was not run)."""
+    # start-up: 13 more modules, only when this runs
     from ..engine.rulesets import rules_for as referee_for
 
     if not trusted(game):
@@ -202,6 +203,7 @@ def _compiled(game: Game) -> Iterator[Problem]:
 
 def check_declared(game: Game) -> Iterator[Problem]:
     """The ``checks`` section: each check names what it needs (verify/declared.py)."""
+    # start-up: 5 more modules, only when this runs
     from .declared import check_problems
 
     yield from check_problems(game)

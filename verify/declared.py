@@ -153,6 +153,7 @@ def _values(key: TableKey) -> list:
 def _given(cases: list, label: str, check_case: Callable[[object], None]):
     """A hypothesis test drawing one case of ``cases``; every case is an explicit example
     when there are at most ``EXHAUSTIVE`` of them."""
+    # start-up: 161 more modules (hypothesis, importlib.metadata), only when this runs
     from hypothesis import example, given
     from hypothesis import strategies as st
 
@@ -283,6 +284,7 @@ def _hex_holds(game: Game, side: str) -> int | None:
 
 def reachable_columns(game: Game, table: Table) -> dict[str, tuple[str, str]]:
     """Each column some attack lands in -> (attack, defence) of one such attack."""
+    # start-up: 10 more modules, only when this runs
     from ..engine.combat import find_column
 
     form = table.crt

@@ -84,6 +84,7 @@ class DrawnDice:
         self.rolls: list[tuple[str, str, int]] = []
 
     def roll(self, die: str, name: str = "roll") -> int:
+        # start-up: 166 more modules (hypothesis, fractions), only when this runs
         from hypothesis import strategies as st
 
         value = self.data.draw(st.sampled_from(faces(die)), label=name)
@@ -131,6 +132,7 @@ def invariant(*names: str, max_examples: int | None = None) -> Callable[[Factory
 def invariants_for(game: Game) -> list[Invariant]:
     """The generic invariants, those of the ``checks`` in the game's own folder and the
     game's declarative checks (its ``checks`` section, verify/declared.py)."""
+    # here: verify.declared imports this module (a circle)
     from ..engine.gamecode import import_part, owns
     from .declared import declared_invariants
 
@@ -144,6 +146,7 @@ def invariants_for(game: Game) -> list[Invariant]:
 
 def run(inv: Invariant, game: Game, examples: int = QUICK, seed: int = SEED) -> Outcome:
     """Run one invariant with a fixed seed and budget; collect the counterexample."""
+    # start-up: 168 more modules (hypothesis, fractions), only when this runs
     from hypothesis import HealthCheck, Phase, settings
     from hypothesis import seed as fixed_seed
     from hypothesis.configuration import set_hypothesis_home_dir

@@ -655,6 +655,7 @@ def map_page(game: Game, view: Mapping, referee: bool = False) -> Page:
 
 def map_svg(game: Game, view: Mapping, referee: bool = False) -> bytes:
     """The map of ``view`` as an SVG document (UTF-8)."""
+    # start-up: 68 more modules (svgwrite), only when this runs
     from warpress.components.render_svg import svg_text
 
     return svg_text(map_page(game, view, referee)).encode()

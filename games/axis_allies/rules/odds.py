@@ -532,6 +532,7 @@ def exact_battle(game: Game, spec: BattleSpec, workers: int | None = None,
     if spec.rounds is None and spec.retreat_after is None:
         terminals = _chain_part
     else:
+        # here: games.axis_allies.rules.rounds imports this module (a circle)
         from .rounds import capped_terminals as terminals
     # one chain fought to the end: its forces' fractions are reduced over their own rows'
     # or columns' denominators (``force_denominators``), the other chains over the whole
@@ -872,6 +873,7 @@ def _chain_part(game: Game, spec: BattleSpec, op: Opening):
     early = {s: n for s, n in op.start.items() if stop <= s[0] < len(op.attacker)
              and s[1] < len(spec.defender)}
     if early and not fought_round_one(game, spec, op.attacker):
+        # here: games.axis_allies.rules.rounds imports this module (a circle)
         from .rounds import first_round
 
         rest = {s: n for s, n in op.start.items() if s not in early}

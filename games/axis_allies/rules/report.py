@@ -57,6 +57,7 @@ def battle_answer(game: Game, spec: BattleSpec, exact: bool, errata: tuple[str, 
         width = terminal_width()
     exact_survivors = None
     if exact:
+        # start-up: 52 more modules (fractions, importlib.metadata), only when this runs
         from fractions import Fraction
 
         from .odds import exact_battle

@@ -64,6 +64,7 @@ MOST_DICE = 1000
 )
 def research_table(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
     """IPC for N development dice and the chance that at least one shows a 6."""
+    # start-up: 5 more modules (fractions), only when this runs
     from . import research
 
     n = args["dice"]
@@ -75,6 +76,7 @@ def research_table(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
 
 
 def _development_odds(game: Game, args: dict[str, Any]) -> OddsAnswer:
+    # start-up: 5 more modules (fractions), only when this runs
     from . import research
 
     p = research.p_success(game, args["dice"])
@@ -98,6 +100,7 @@ def _development_odds(game: Game, args: dict[str, Any]) -> OddsAnswer:
 )
 def development(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
     """Roll development dice: success on any 6; one chart roll per 6 (re-roll duplicates)."""
+    # start-up: 5 more modules (fractions), only when this runs
     from . import research
 
     out = research.develop(game, args["dice"], args.get("developed") or [], dice)
@@ -125,6 +128,7 @@ def development(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
 )
 def placement_limit(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
     """How many units one factory may place per turn (⑤)."""
+    # start-up: 3 more modules, only when this runs
     from . import board
 
     if args.get("territory") is not None:
@@ -157,6 +161,7 @@ def _victory_inputs() -> list[Input]:
 )
 def victory(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
     """Who has won at this check: capitals, or the Axis NPL at the end of a round."""
+    # start-up: 3 more modules, only when this runs
     from . import board
 
     out, rules, errata = board.victory_check(game, args["axis_capitals_lost"],
@@ -178,6 +183,7 @@ def victory(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
 )
 def board_victory(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
     """Victory over the Classic board: capitals held and the Axis NPL from the map."""
+    # start-up: 3 more modules, only when this runs
     from . import board
 
     control = board.control_after(game, args.get("control") or [], "control")
@@ -199,6 +205,7 @@ def board_victory(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
 )
 def income(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
     """A power's NPL (its territories' income values) and the IPC it collects in ⑥."""
+    # start-up: 3 more modules, only when this runs
     from . import board
 
     control = board.control_after(game, args.get("control") or [], "control")
@@ -221,6 +228,7 @@ def income(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
 )
 def distance(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
     """Spaces between two points of the board for a unit type, and whether it reaches."""
+    # start-up: 3 more modules, only when this runs
     from . import board
 
     steps = board.distance(game, args["start"], args["end"], args["type"])
