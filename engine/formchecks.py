@@ -7,10 +7,10 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterator
 
-from .combat import ROLL_KEY, column_value, grid_origin
+from .combat import column_value
 from .dice import faces
 from .errors import BadInput, Problem
-from .model import Game, HexMap, Item, Placement, Table
+from .model import ROLL_KEY, Game, HexMap, Item, Placement, Table, grid_origin
 from .terrain import game_names, hex_terrains, stacking_limit
 
 

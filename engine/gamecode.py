@@ -31,11 +31,11 @@ from pathlib import Path
 from types import ModuleType
 
 from . import gamefinder, trust
+from .catalogue import GAMES_DIR, entry_point_games
 from .errors import BadInput, Problem
+from .gameparts import has_part, part_file, shown_path
 from .model import Game
 
-#: the parts a folder may hold, by module name below the folder's package
-PARTS = ("rules", "rules.session", "checks", "kit")
 #: the package of the shipped game folders (``games/``)
 SHIPPED_PACKAGE = f"{__package__.rpartition('.')[0]}.games"
 
@@ -56,9 +56,6 @@ def package_of(game: Game) -> str:
 
 @cache
 def _package_for(folder: Path) -> str:
-    # start-up: 11 more modules, only when this runs
-    from .loader import GAMES_DIR, entry_point_games
-
     if folder.parent == GAMES_DIR.resolve() and (folder / "game.yaml").is_file():
         return f"{SHIPPED_PACKAGE}.{folder.name}"
     for entry in entry_point_games().values():
@@ -67,19 +64,6 @@ def _package_for(folder: Path) -> str:
     name = "warpress_folder_" + hashlib.sha256(str(folder).encode()).hexdigest()[:12]
     gamefinder.bind(name, folder)
     return name
-
-
-def has_part(game: Game, part: str) -> bool:
-    """Whether ``game``'s folder holds the module ``part`` (``rules``, ``rules.session``...)."""
-    base = Path(game.path).resolve().joinpath(*part.split("."))
-    return (base / "__init__.py").is_file() or base.with_suffix(".py").is_file()
-
-
-def part_file(game: Game, part: str) -> str:
-    """The file of ``part`` as messages show it (``games/midway/rules/__init__.py``)."""
-    base = Path(game.path).resolve().joinpath(*part.split("."))
-    file = base / "__init__.py" if (base / "__init__.py").is_file() else base.with_suffix(".py")
-    return _shown(game, file)
 
 
 def missing(game: Game, part: str, name: str, what: str) -> GameCodeError:
@@ -115,7 +99,7 @@ def import_problem(game: Game, exc: BaseException) -> Problem:
     """Where in the folder the import failed, and the error:
     ``games/x/rules.py:12: SyntaxError: invalid syntax``."""
     folder = Path(game.path).resolve()
-    where: tuple[str, int] = (_shown(game, folder), 0)
+    where: tuple[str, int] = (shown_path(game, folder), 0)
     import traceback  # only when a game's code failed
 
     if isinstance(exc, SyntaxError) and exc.filename:
@@ -137,23 +121,7 @@ def _location(game: Game, folder: Path, file: Path,
         relative = file.resolve().relative_to(folder)
     except (ValueError, OSError):
         return None
-    return _shown(game, folder / relative), line or 0
-
-
-def _shown(game: Game, path: Path) -> str:
-    """``path`` as messages show it: below ``games/`` for a shipped game, else as given."""
-    # start-up: 11 more modules, only when this runs
-    from .loader import GAMES_DIR
-
-    try:
-        return str(Path("games") / path.relative_to(GAMES_DIR.resolve()))
-    except ValueError:
-        pass
-    folder = Path(game.path).resolve()
-    try:
-        return str(Path(game.path) / path.relative_to(folder))
-    except ValueError:
-        return str(path)
+    return shown_path(game, folder / relative), line or 0
 
 
 def runtime_problem(exc: BaseException) -> Problem | None:
@@ -161,9 +129,6 @@ def runtime_problem(exc: BaseException) -> Problem | None:
     folder named on the command line or of an installed game's package, as one line
     (``mygame/rules.py:12: AttributeError: ...``). None when no such frame is in the
     traceback (an error of warpress itself or of a shipped game stays a traceback)."""
-    # start-up: 11 more modules, only when this runs
-    from .loader import entry_point_games
-
     roots = gamefinder.bound()
     roots.update({entry.package: entry.folder for entry in entry_point_games().values()})
     found: tuple[Path, str, int] | None = None

@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
+from .catalogue import builtin_games, entry_point_games
 from .dice import Dice, faces, range_text
 from .errors import BadInput, Untrusted
 from .gamecode import import_part, missing
@@ -271,9 +272,6 @@ def ref_table(game: Game, name: str) -> RefTable:
 
 def _named(game: Game) -> str:
     """How a command names ``game``: its id when shipped or installed, else its folder."""
-    # start-up: 7 more modules, only when this runs
-    from .loader import builtin_games, entry_point_games
-
     if game.id in builtin_games() or game.id in entry_point_games():
         return game.id
     return str(game.path)

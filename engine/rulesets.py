@@ -4,9 +4,10 @@ naming ``REFEREE``), or the data-driven rules of ``engine.play`` for a game with
 
 from __future__ import annotations
 
+from .catalogue import builtin_folder, builtin_games
 from .errors import BadInput
 from .gamecode import import_part, missing
-from .loader import builtin_folder, builtin_games, load_cached
+from .loader import load_cached
 from .model import Game
 from .play.game import HexRules
 from .referee import Referee

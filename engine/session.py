@@ -144,11 +144,12 @@ except ImportError:  # pragma: no cover - Windows
     _BUSY = (getattr(portalocker, "LockException", OSError),)
 
 from . import limits
+from .catalogue import builtin_games, entry_point_games
 from .decisions import Decision
 from .dice import SeededDice, derived_seed
 from .errors import BadInput, RuleViolation
 from .inputs import quote
-from .loader import builtin_games, entry_point_games, load_cached
+from .loader import load_cached
 from .model import Game
 from .notes import tell
 from .places import NotPrivate, private_place, state_folder, write_atomically

@@ -35,7 +35,9 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from .catalogue import GAMES_DIR, entry_point_games
 from .errors import BadInput, Untrusted
+from .gameparts import PARTS, has_part, part_file
 from .notes import tell
 from .places import NotPrivate, private_place, state_folder, write_atomically
 
@@ -151,9 +153,6 @@ def why_not(folder: Path) -> str | None:
 
 def always_trusted(folder: Path) -> bool:
     """Whether ``folder`` (resolved) is a shipped game or an installed package's game."""
-    # start-up: 12 more modules, only when this runs
-    from .loader import GAMES_DIR, entry_point_games
-
     if folder.parent == GAMES_DIR.resolve():
         return True
     return any(entry.folder == folder for entry in entry_point_games().values())
@@ -191,18 +190,12 @@ def for_this_run(folder: Path | None):
 
 def not_run(game: Game) -> list[str]:
     """The parts of ``game``'s folder that hold Python, as messages show them."""
-    # here: engine.gamecode imports this module (a circle)
-    from .gamecode import PARTS, has_part, part_file
-
     return [part_file(game, part) for part in PARTS if has_part(game, part)]
 
 
 def require(game: Game, part: str) -> None:
     """Untrusted (one line) unless ``game``'s folder is trusted; ``part`` is the module the
     command needs (``rules``, ``checks``...)."""
-    # here: engine.gamecode imports this module (a circle)
-    from .gamecode import part_file
-
     why = why_not(Path(game.path))
     if why is not None:
         raise Untrusted(f"{part_file(game, part)}: not run: {why} "

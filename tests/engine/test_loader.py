@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 import yaml
+from warpress.engine.catalogue import GAMES_DIR
 from warpress.engine.errors import BadInput, DataError
 from warpress.engine.gamecode import package_of
 from warpress.engine.inputs import quote
 from warpress.engine.loader import (
-    GAMES_DIR,
     builtin_folder,
     builtin_games,
     game_dir,

@@ -54,7 +54,6 @@ from warpress.engine.records import Frozen, frozen_record
 
 from .battle import BattleSpec, BattleState, first_strikers, has_aa
 from .opening import Opening, openings, runs, side_polys
-from .plain import Totals, battle_totals, land_blocks
 
 #: The most memory the float tables may take (a tool limit, bytes): the state tables of a
 #: battle are (attacker states) x (defender units) floats a few times over. 100 units a
@@ -658,7 +657,6 @@ class Solver:
         out = np.zeros((nd + 1, S + 1))
         worker = None
         if S >= THREADED:  # imported here: 6 ms of every command's start-up otherwise
-            # start-up: 12 more modules (concurrent.futures), only when this runs
             from concurrent.futures import ThreadPoolExecutor
 
             worker = ThreadPoolExecutor(1)
@@ -899,6 +897,8 @@ def float_battle(game: Game, spec: BattleSpec, least: float = 0.0,
     out (a battle against an AA gun has tens of thousands, most under 1e-30). The answer
     (``plain.float_battle``) takes a battle of a few chains to ``plain``, the rest here
     with the ``openings`` (``ops``) that it found, if any."""
+    from .plain import Totals, battle_totals, land_blocks  # here: plain imports this module
+
     ends = float_ends(game, spec, ops=ops)
     if ends.pruned > MOST_PRUNED:  # not met on any battle tried; the contract holds anyway
         ends = float_ends(game, spec, NO_CUTS, ops)
