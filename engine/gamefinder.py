@@ -1,5 +1,6 @@
-"""An import finder for a designer's own game folder: the folder's Python (``rules/`` or
-``rules.py``, ``checks.py``, ``kit.py``) is imported as a package named after the folder,
+"""An import finder for a designer's own game folder: the folder's Python (its
+``__init__.py`` declaring ``CODE``, ``rules/`` or ``rules.py``, ``checks.py``, ``kit.py``) is
+imported as a package named after the folder,
 never after the game id (``engine/gamecode.py``). A shipped folder is a plain package of
 warpress (``games/midway_cards`` is ``warpress.games.midway_cards``, the game
 ``midway-cards``: ``engine.loader.builtin_folder``) that Python finds as it finds any; the
@@ -67,6 +68,13 @@ class GameFolderFinder:
             if fullname.partition(".")[0] in _BOUND:
                 return self._source(fullname, path or [])
             return None
+        init = folder / "__init__.py"
+        if init.is_symlink():  # its code is not what the folder's trust covers
+            raise ModuleNotFoundError(f"{init} is a symbolic link (a game folder's modules are "
+                                      f"its own .py files, which its trust covers)", name=fullname)
+        if init.is_file():  # the folder's package module: it declares the folder's CODE
+            return spec_from_file_location(fullname, init, loader=_SourceOnly(fullname, str(init)),
+                                           submodule_search_locations=[str(folder)])
         spec = ModuleSpec(fullname, _FolderPackage(), origin=str(folder), is_package=True)
         spec.submodule_search_locations = [str(folder)]
         return spec

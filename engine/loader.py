@@ -17,14 +17,14 @@ from functools import cache
 from pathlib import Path
 
 from . import limits
-from .catalogue import (
+from .errors import BadInput, DataError, Problem
+from .gamelist import (
     builtin_folder,
     builtin_games,
     entry_point_games,
     entry_point_problems,
     folder_id,
 )
-from .errors import BadInput, DataError, Problem
 from .inputs import check_path_name, choices, quote
 from .model import SECTIONS, ExtraRecord, Game, GameInfo, GameStyle, PlayRules
 from .notes import tell

@@ -144,10 +144,10 @@ except ImportError:  # pragma: no cover - Windows
     _BUSY = (getattr(portalocker, "LockException", OSError),)
 
 from . import limits
-from .catalogue import builtin_games, entry_point_games
 from .decisions import Decision
 from .dice import SeededDice, derived_seed
 from .errors import BadInput, RuleViolation
+from .gamelist import builtin_games, entry_point_games
 from .inputs import quote
 from .loader import load_cached
 from .model import Game

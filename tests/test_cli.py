@@ -12,7 +12,7 @@ import pytest
 import yaml
 from click.testing import CliRunner
 from warpress.cli import main
-from warpress.engine.catalogue import GAMES_DIR
+from warpress.engine.gamelist import GAMES_DIR
 from warpress.engine.loader import builtin_games
 
 GAMES = tuple(builtin_games())

@@ -14,8 +14,7 @@ from pathlib import Path
 
 from ..engine.convert import fields_of, yaml_key
 from ..engine.errors import BadInput, InputProblems, Problem, WarpressError
-from ..engine.gamecode import GameCodeError, import_part, import_problem
-from ..engine.gameparts import PARTS, has_part
+from ..engine.gamecode import PARTS, GameCodeError, game_code, has_part, import_part, import_problem
 from ..engine.loader import game_dir, load_game_collecting
 from ..engine.model import Erratum, Game, Item
 from ..engine.structure import STRUCTURAL, is_default, located, records, section_path, walk_values
@@ -166,7 +165,8 @@ def check_referee_scenarios(game: Game) -> Iterator[Problem]:
 
 
 def check_game_code(game: Game) -> Iterator[Problem]:
-    """Every Python module of the game's folder (rules, its referee, checks, kit part) imports;
+    """Every Python module of the game's folder (rules, its referee, checks, kit part) imports
+    and registers on the CODE its ``__init__.py`` declares (``engine.gamecode``);
     a module that does not is the file, the line and the error (``engine.gamecode``). A folder
     that is not trusted is compiled, never run: each syntax error with its file and line, and
     a note naming the files not run (``engine/trust.py``)."""
@@ -176,9 +176,16 @@ def check_game_code(game: Game) -> Iterator[Problem]:
             tell_not_run(game, "compiled only, to check its syntax")
         yield from found
         return
+    failed = False
     for part in PARTS:
         try:
             import_part(game, part)
+        except GameCodeError as exc:
+            failed = True
+            yield exc.problem
+    if not failed:  # every module imports: each registers on the folder's CODE
+        try:
+            game_code(game, *PARTS)
         except GameCodeError as exc:
             yield exc.problem
 

@@ -16,7 +16,6 @@ radar arcs drawn with the engine's ``HexGrid.arc_hexes``.
 from __future__ import annotations
 
 import math
-import re
 from dataclasses import dataclass, replace
 
 from warpress.components import aids, holds, labels, symbols
@@ -24,36 +23,19 @@ from warpress.components.counters import PAD as COUNTER_PAD
 from warpress.components.counters import counter_name, draw, face_of
 from warpress.components.fonts import text_width, wrap
 from warpress.components.hexmap import HexGeometry
-from warpress.components.impose import CROP, Piece, impose
-from warpress.components.kit import (
-    KitPage,
-    Options,
-    flowed_pages,
-    imposed_pages,
-    is_form,
-    tiled_pages,
-)
+from warpress.components.impose import CROP
+from warpress.components.kit import KitPage, Options, flowed_pages, is_form, tiled_pages
 from warpress.components.legend import legend_block
 from warpress.components.legibility import MIN_MM, fit, fit_lines
 from warpress.components.marks import dagger, proofing, rule_ref
 from warpress.components.page import FOOTER, MARGIN
-from warpress.components.pieces import counter_size, fit_text
-from warpress.components.primitives import (
-    Group,
-    Line,
-    Page,
-    Polygon,
-    Primitive,
-    Rect,
-    Style,
-    Text,
-    arrow,
-)
-from warpress.components.registry import kit_part
+from warpress.components.pieces import fit_text
+from warpress.components.primitives import Group, Line, Polygon, Primitive, Rect, Style, Text, arrow
 from warpress.engine.errors import BadInput
-from warpress.engine.hexgrid import HexGrid
 from warpress.engine.model import Feature, Game, HexMap
 from warpress.engine.query import show_value
+
+from . import CODE
 
 GAME = "nightfighter"
 INCH = 25.4
@@ -73,7 +55,6 @@ MAP_SHEETS = {
     "player": ("player-map-size-in", "Player map", "プレイヤーマップ"),
     "referee": ("umpire-map-size-in", "Referee (umpire) map", "審判用マップ"),
 }
-
 
 
 def rules(record) -> str:
@@ -507,7 +488,7 @@ def map_legend(game: Game):
     return lambda width: legend_block("Legend 凡例", entries, width)
 
 
-@kit_part("map", replaces=True)
+@CODE.kit_part("map", replaces=True)
 def map_pages(game: Game, options: Options) -> list[KitPage]:
     """The player map (17x22 in) and the referee map (11x17 in), tiled to the paper."""
     pages: list[KitPage] = []
@@ -598,6 +579,9 @@ def _h2s_printed(unit, sighting: str) -> bool:
 
 def aircraft_pieces(game: Game, unit) -> list:
     """One counter per copy, with the copy's 3-digit id; fighters have their back too."""
+    from warpress.components.impose import Piece
+    from warpress.components.pieces import counter_size
+
     s = counter_size(game, unit)
     count = unit.count or 1
     ids = [str(i) for i in unit.stats.get("counter_ids") or ()]
@@ -650,6 +634,8 @@ def radar_of(game: Game, marker_id: str):
 
 def copy_ids(game: Game, marker) -> list[str] | None:
     """Ids printed per copy: the radar's counter ids, else a range written in the text."""
+    import re
+
     radar, _role = radar_of(game, marker.id)
     if radar is not None and radar.get("counter_ids"):
         mark = dagger(radar.field_assumed("counter_ids"))
@@ -683,6 +669,8 @@ def radar_face(radar, role: str, copy: str | None, s: float, contact: bool = Fal
 
 
 def radar_pieces(game: Game, marker, s: float) -> list:
+    from warpress.components.impose import Piece
+
     radar, role = radar_of(game, marker.id)
     ids = copy_ids(game, marker) or [None] * (marker.count or 1)
     pieces = []
@@ -696,6 +684,8 @@ def radar_pieces(game: Game, marker, s: float) -> list:
 
 def plot_pieces(game: Game, marker, s: float) -> list:
     """Plot counters, one per colour of the data: an arrow on the search side."""
+    from warpress.components.impose import Piece
+
     colours = [c.strip() for c in (marker.color or "").split(",") if c.strip()]
     pieces = []
     for i in range(marker.count or 1):
@@ -714,6 +704,8 @@ def plot_pieces(game: Game, marker, s: float) -> list:
 
 def searchlight_pieces(game: Game, marker, s: float) -> list:
     """Search side with a beam; captured side with a bomber silhouette and nose arrow."""
+    from warpress.components.impose import Piece
+
     colour = marker_colour(marker)
     beam = Polygon(((s * 0.5, s * 0.72), (s * 0.36, s * 0.44), (s * 0.64, s * 0.44)),
                    Style(fill="#ffe34d", stroke="#9a6a00", width=0.2))
@@ -730,6 +722,8 @@ def searchlight_pieces(game: Game, marker, s: float) -> list:
 
 def ai_contact_pieces(game: Game, marker, s: float) -> list:
     """AI contact: four-engine silhouette on the front, twin-engine on the back."""
+    from warpress.components.impose import Piece
+
     colour = marker_colour(marker)
     faces = []
     for engines in (4, 2):
@@ -759,6 +753,8 @@ def chit_face(numbers, colour: str, ink: str, s: float, mark: str, cls: str
 
 def entry_chit_pieces(game: Game, marker, s: float) -> list:
     """The entry chits of the ``entry-chits`` section: red front, yellow back."""
+    from warpress.components.impose import Piece
+
     pieces = []
     for chit in game.section("entry-chits"):
         mark = dagger(chit.is_assumed or bool(chit.assumed))
@@ -774,6 +770,8 @@ def entry_chit_pieces(game: Game, marker, s: float) -> list:
 def generic_marker_pieces(game: Game, marker, s: float) -> list:
     """A marker with its printed text (per-copy ids where the data numbers the copies) and
     the Japanese name; the back as the data describes it (none, the same, or a text)."""
+    from warpress.components.impose import Piece
+
     colour = marker_colour(marker)
     main = _short(marker.text) if marker.text else counter_name(_short(marker.name or marker.id),
                                                                 marker=True)
@@ -817,6 +815,8 @@ SPECIAL_MARKERS = {"plot": plot_pieces, "searchlight": searchlight_pieces,
 
 def nightfighter_marker_pieces(game: Game, marker) -> list:
     """The pieces of one marker record, drawn the way its kind needs."""
+    from warpress.components.pieces import counter_size
+
     s = counter_size(game, marker)
     if radar_of(game, marker.id)[0] is not None:
         return radar_pieces(game, marker, s)
@@ -847,9 +847,12 @@ def counter_sheet_pieces(game: Game) -> list[tuple[str, list]]:
     return out
 
 
-@kit_part("counters", replaces=True)
+@CODE.kit_part("counters", replaces=True)
 def counter_pages(game: Game, options: Options) -> list[KitPage]:
     """The 5/8-in and the 1/2-in counter sheets, fronts then mirrored backs."""
+    from warpress.components.impose import impose
+    from warpress.components.kit import imposed_pages
+
     pages: list[KitPage] = []
     for name, pieces in counter_sheet_pieces(game):
         by_size: dict[float, list] = {}
@@ -1030,6 +1033,8 @@ def radar_panel(game: Game, width: float) -> Panel:
 def arc_diagram(game: Game, arc, width: float) -> tuple[Group, float]:
     """Hexes within range 2 of a fighter facing up, those in ``arc`` filled; the hexes in
     the arc come from the engine's ``HexGrid.arc_hexes``."""
+    from warpress.engine.hexgrid import HexGrid
+
     hex_map = game.hex_map()
     hexes = HexGrid.numbered(5, 5, orientation=hex_map.orientation, offset=hex_map.offset)
     origin = hexes.id_of(2, 2)
@@ -1107,6 +1112,8 @@ def summary_panel(sheet, width: float) -> Panel:
 def masonry(panels: list[Panel], paper_, part: str, cols: int | None = None) -> list[KitPage]:
     """Panels in columns on landscape pages: each goes to the shortest column of the first
     page that still holds it (a new page when none does)."""
+    from warpress.components.primitives import Page
+
     page = paper_.landscape
     x0, y0, w, h = page.content()
     cols = cols or (3 if w > 250 else 2)
@@ -1220,7 +1227,7 @@ def aircraft_chart_panels(game: Game, sheet, width: float) -> list[Panel]:
     return panels
 
 
-@kit_part("sheets", replaces=True)
+@CODE.kit_part("sheets", replaces=True)
 def sheet_pages(game: Game, options: Options) -> list[KitPage]:
     """The referee screen (every table, radar arcs, radars, reminders) in landscape panels,
     the Aircraft Data Chart, and the other sheets of the data as the generic kit draws them."""

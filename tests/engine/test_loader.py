@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 import yaml
-from warpress.engine.catalogue import GAMES_DIR
 from warpress.engine.errors import BadInput, DataError
 from warpress.engine.gamecode import package_of
+from warpress.engine.gamelist import GAMES_DIR
 from warpress.engine.inputs import quote
 from warpress.engine.loader import (
     builtin_folder,

@@ -12,18 +12,18 @@ from typing import Any
 from warpress.engine.dice import Dice
 from warpress.engine.errors import BadInput
 from warpress.engine.inputs import quote
-from warpress.engine.loader import builtin
 from warpress.engine.model import Game
 from warpress.engine.registry import Answer, Input, OddsAnswer
 
-from . import battle as B
+from .. import CODE
 from .battle import MOST_UNITS
-from .common import DIE, ENGINE, unit_row
+from .common import DIE, unit_row
 from .opening import SURVIVOR_KINDS
-from .report import battle_answer
 
 
 def _game():
+    from warpress.engine.loader import builtin
+
     return builtin("axis-allies")
 
 
@@ -34,7 +34,7 @@ def _key(table_id: str, key_id: str):
 # --------------------------------------------------------------------------- unit
 
 
-@ENGINE.table(
+@CODE.table(
     "unit",
     rules=["unit table", "① purchase", "L35-51"],
     inputs=[Input("type", "enum", "unit type",
@@ -56,7 +56,7 @@ def unit(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
 MOST_DICE = 1000
 
 
-@ENGINE.table(
+@CODE.table(
     "research",
     rules=["① weapons development", "L29-30"],
     inputs=[Input("dice", "int", "weapons-development dice bought", min=1, max=MOST_DICE)],
@@ -64,7 +64,6 @@ MOST_DICE = 1000
 )
 def research_table(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
     """IPC for N development dice and the chance that at least one shows a 6."""
-    # start-up: 5 more modules (fractions), only when this runs
     from . import research
 
     n = args["dice"]
@@ -76,7 +75,6 @@ def research_table(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
 
 
 def _development_odds(game: Game, args: dict[str, Any]) -> OddsAnswer:
-    # start-up: 5 more modules (fractions), only when this runs
     from . import research
 
     p = research.p_success(game, args["dice"])
@@ -84,7 +82,7 @@ def _development_odds(game: Game, args: dict[str, Any]) -> OddsAnswer:
                       rules=("① weapons development",))
 
 
-@ENGINE.table(
+@CODE.table(
     "development",
     rules=["① weapons development", "L28-33"],
     errata=["E12"],
@@ -100,7 +98,6 @@ def _development_odds(game: Game, args: dict[str, Any]) -> OddsAnswer:
 )
 def development(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
     """Roll development dice: success on any 6; one chart roll per 6 (re-roll duplicates)."""
-    # start-up: 5 more modules (fractions), only when this runs
     from . import research
 
     out = research.develop(game, args["dice"], args.get("developed") or [], dice)
@@ -110,7 +107,7 @@ def development(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
 # --------------------------------------------------------------------------- placement
 
 
-@ENGINE.table(
+@CODE.table(
     "placement-limit",
     rules=["⑤", "L108-110"],
     inputs=[
@@ -128,7 +125,6 @@ def development(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
 )
 def placement_limit(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
     """How many units one factory may place per turn (⑤)."""
-    # start-up: 3 more modules, only when this runs
     from . import board
 
     if args.get("territory") is not None:
@@ -152,7 +148,7 @@ def _victory_inputs() -> list[Input]:
     return sorted(items, key=lambda i: order.index(i.name) if i.name in order else 99)
 
 
-@ENGINE.table(
+@CODE.table(
     "victory",
     rules=["victory conditions", "L9-13"],
     errata=["E10"],
@@ -161,7 +157,6 @@ def _victory_inputs() -> list[Input]:
 )
 def victory(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
     """Who has won at this check: capitals, or the Axis NPL at the end of a round."""
-    # start-up: 3 more modules, only when this runs
     from . import board
 
     out, rules, errata = board.victory_check(game, args["axis_capitals_lost"],
@@ -170,7 +165,7 @@ def victory(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
     return Answer(out, rules=rules, errata=errata)
 
 
-@ENGINE.table(
+@CODE.table(
     "board-victory",
     rules=["victory conditions", "⑥ income", "L9-13", "L116-117"],
     errata=["E10"],
@@ -183,7 +178,6 @@ def victory(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
 )
 def board_victory(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
     """Victory over the Classic board: capitals held and the Axis NPL from the map."""
-    # start-up: 3 more modules, only when this runs
     from . import board
 
     control = board.control_after(game, args.get("control") or [], "control")
@@ -191,7 +185,7 @@ def board_victory(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
     return Answer(out, rules=rules, errata=errata)
 
 
-@ENGINE.table(
+@CODE.table(
     "income",
     rules=["⑥ income", "L115-117"],
     errata=["E11"],
@@ -205,7 +199,6 @@ def board_victory(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
 )
 def income(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
     """A power's NPL (its territories' income values) and the IPC it collects in ⑥."""
-    # start-up: 3 more modules, only when this runs
     from . import board
 
     control = board.control_after(game, args.get("control") or [], "control")
@@ -215,7 +208,7 @@ def income(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
                   rules=("⑥ income",), errata=("E11",))
 
 
-@ENGINE.table(
+@CODE.table(
     "distance",
     rules=["② combat movement", "④ non-combat movement", "unit table"],
     inputs=[
@@ -228,7 +221,6 @@ def income(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
 )
 def distance(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
     """Spaces between two points of the board for a unit type, and whether it reaches."""
-    # start-up: 3 more modules, only when this runs
     from . import board
 
     steps = board.distance(game, args["start"], args["end"], args["type"])
@@ -244,6 +236,9 @@ def distance(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
 def _battle_odds(game: Game, args: dict[str, Any], exact: bool = False) -> OddsAnswer:
     """Floating point by default, exact fractions with ``exact`` (``report``); the
     survivors' fractions only when asked (``survivors=exact``, with ``exact``)."""
+    from . import battle as B
+    from .report import battle_answer
+
     survivors = args.get("survivors") or "float"
     if survivors == "exact" and not exact:
         raise BadInput(f"input survivors={quote(survivors)}: the survivors' exact fractions "
@@ -268,7 +263,7 @@ ROLL_INPUTS = [
 ]
 
 
-@ENGINE.table(
+@CODE.table(
     "battle",
     rules=["③ combat", "land 1)-7)", "sea 1)-8)"],
     errata=["E1", "E3", "E4"],
@@ -299,8 +294,9 @@ ROLL_INPUTS = [
 )
 def battle(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
     """Fight a land or sea battle (③): AA fire, submarine first strike, rounds to the end."""
+    from . import battle as B
+
     spec = B.make_spec(game, args)
     state = B.resolve(game, spec, dice)
     return Answer(B.result(game, spec, state), rules=B.rules_of(spec),
                   errata=_battle_errata(spec))
-

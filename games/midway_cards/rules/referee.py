@@ -18,10 +18,9 @@ from warpress.engine.inputs import quote, read_int
 from warpress.engine.model import Game
 from warpress.engine.registry import Answer, Input, OddsAnswer
 
-from . import combat
+from .. import CODE
 from .common import (
     BASE_ID,
-    ENGINE,
     SECONDARY_DECK,
     base_status,
     card,
@@ -35,7 +34,6 @@ from .common import (
     ship_vp,
     stat,
 )
-from .state import adjustment, winner
 
 if TYPE_CHECKING:
     from . import combat
@@ -51,7 +49,7 @@ SECONDARY_DIE = "d16"
 # --- air-combat and defense (7-1-2, 7-3) -----------------------------------------------------
 
 
-@ENGINE.table(
+@CODE.table(
     "air-combat",
     rules=["7-1-2"],
     inputs=[Input("attacker", "enum", "attacker's air-combat level for his mission",
@@ -63,13 +61,14 @@ SECONDARY_DIE = "d16"
 )
 def air_combat_table(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
     """Which card of a pair (組) is removed: attacker, defender or both (任務完了)."""
+    from . import combat
     removed = combat.air_combat_result(game, args["attacker"], args["defender"])
     text = "mission complete 任務完了: both removed" if removed == "both" else None
     return Answer({"removed": removed}, rules=("7-1-2",),
                   text=f"removed: {removed}" + (f" ({text})" if text else ""))
 
 
-@ENGINE.table(
+@CODE.table(
     "defense",
     rules=["7-3", "3-3"],
     errata=["C-E2"],
@@ -86,6 +85,7 @@ def air_combat_table(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
 )
 def defense_table(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
     """Whether a defense card stops an aircraft card's attack (level >= anti-ship level)."""
+    from . import combat
     rules: tuple[str, ...] = ("7-3", "3-3")
     if args["base"]:
         allowed = tuple(str(k) for k in const(game, "base-defense-card-kinds"))
@@ -116,7 +116,7 @@ def _durabilities(game: Game, args: dict[str, Any]) -> tuple[int, int, str | Non
     return args["deck"], args["side"], None
 
 
-@ENGINE.table(
+@CODE.table(
     "ship-status",
     rules=["3-1", "7-4"],
     errata=["C-E1", "C-E19"],
@@ -143,7 +143,7 @@ def ship_status_table(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
     return Answer(result, rules=("3-1", "7-4"), errata=("C-E1", "C-E19"))
 
 
-@ENGINE.table(
+@CODE.table(
     "base-status",
     rules=["12-4", "11"],
     errata=["C-E1", "C-E21"],
@@ -165,7 +165,7 @@ def _hand(game: Game) -> tuple[int, int, str]:
     return 0, max(deck_count(game, d.id) for d in game.decks), "cards of the largest deck"
 
 
-@ENGINE.table(
+@CODE.table(
     "hand",
     rules=["9", "5-1"],
     errata=["C-E14"],
@@ -179,6 +179,7 @@ def _hand(game: Game) -> tuple[int, int, str]:
 )
 def hand_table(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
     """Hand adjustment: cards to draw or discard to reach the hand limit (手札上限)."""
+    from .state import adjustment
     limit = int(const(game, "hand-limit"))
     to_draw, discard = adjustment(args["hand"], limit, args["refill"], args["deck_left"])
     result = {"draw": to_draw, "discard": discard, "hand_after": args["hand"] + to_draw - discard}
@@ -203,6 +204,8 @@ def secondary_card(game: Game, number: int) -> str:
 
 def _attack_card(game: Game, text: str, target: str) -> str:
     """Check that a card id can attack this kind of target; return it."""
+    from . import combat
+
     card(game, text)
     what = kind(game, text)
     if what not in ("aircraft", "armament-change") or stat(game, text, "damage") is None:
@@ -212,7 +215,7 @@ def _attack_card(game: Game, text: str, target: str) -> str:
     return text
 
 
-@ENGINE.table(
+@CODE.table(
     "attack-damage",
     rules=["7-4", "12-1", "12-2"],
     inputs=[Input("card", "text", "attacking card id (j-b5n, us-sbd, ac-d3a ...)"),
@@ -227,6 +230,7 @@ def _attack_card(game: Game, text: str, target: str) -> str:
 )
 def attack_damage_table(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
     """One attacking card's damage after its secondary-damage card (7-4)."""
+    from . import combat
     card_id = _attack_card(game, args["card"], args["target"])
     drawn = secondary_card(game, dice.roll(secondary_die(game), "draw"))
     target = BASE_ID if args["target"] == "base" else "ship"
@@ -253,6 +257,8 @@ STRIKE_INPUTS = [
 def _strike_setup(game: Game, args: dict[str, Any]) -> tuple[str, list[str], frozenset[int]]:
     """(target, attacking card ids, numbers of the secondary cards left): one player's
     cards against an enemy ship card or, for the Japanese, the base (7, 5-1(2))."""
+    from . import combat
+
     target = str(args["target"])
     if target != BASE_ID:
         ship(game, target, "target")
@@ -311,6 +317,7 @@ def _draw_fresh(game: Game, dice: Dice, left: set[int]) -> int:
 def strike_odds(game: Game, args: dict[str, Any]) -> OddsAnswer:
     """Exact distribution of the target's status, by dynamic programming over the set of
     secondary-damage cards left (draws without replacement)."""
+    from . import combat
     target, cards, left = _strike_setup(game, args)
     rearming = args["rearming"]
     site = BASE_ID if target == BASE_ID else target
@@ -344,7 +351,7 @@ def strike_odds(game: Game, args: dict[str, Any]) -> OddsAnswer:
     return OddsAnswer(result={"field": "status"}, exact=exact, rules=("7-4",))
 
 
-@ENGINE.table(
+@CODE.table(
     "strike",
     rules=["7-4", "3-1", "12-1"],
     errata=["C-E1", "C-E19"],
@@ -354,6 +361,7 @@ def strike_odds(game: Game, args: dict[str, Any]) -> OddsAnswer:
 )
 def strike_table(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
     """Every card that got through against one target: secondary damage and status."""
+    from . import combat
     target, cards, left = _strike_setup(game, args)
     site = BASE_ID if target == BASE_ID else target
     deck = set(left)
@@ -375,7 +383,7 @@ def strike_table(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
 # --- victory (11) -----------------------------------------------------------------------------
 
 
-@ENGINE.table(
+@CODE.table(
     "victory",
     rules=["11", "12-4"],
     errata=["C-E21"],
@@ -389,6 +397,7 @@ def strike_table(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
 )
 def victory_table(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
     """Who wins at game end (11): carriers out, the base rule (12-4), then VP."""
+    from .state import winner
     if args["japan_out"] and args["us_out"]:
         raise BadInput("japan_out=yes and us_out=yes: only one side is attacked at a time, "
                        "so the game ends when the first side is out (11)")

@@ -35,7 +35,7 @@ from warpress.games.midway.rules.positions import (
     with_data,
 )
 
-RULES = ses.REFEREE()
+RULES = ses.MidwayRules()
 SIDES = ("japan", "us")
 
 

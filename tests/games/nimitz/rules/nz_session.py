@@ -26,7 +26,7 @@ from warpress.games.nimitz.rules.positions import (
     turn_values,
 )
 
-RULES = ses.REFEREE()
+RULES = ses.NimitzRules()
 
 
 def new(game, scenario="1942", seed=1) -> Position:
