@@ -22,6 +22,7 @@ from ..engine.position import Position
 from ..engine.rulesets import rules_for
 from ..engine.session import write_atomically
 from . import report as reports
+from .cluster import run_cluster
 from .run import (
     RESULTS,
     Job,
@@ -195,8 +196,6 @@ def execute(plan: Plan, progress: Callable[[int, int, int], None] | None = None)
             progress(count[0], plan.total, count[1])
 
     if plan.client is not None:
-        from .cluster import run_cluster
-
         try:
             run_cluster(plan.client, work, each)
         finally:

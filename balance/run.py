@@ -35,7 +35,7 @@ from ..engine.play.pieces import party
 from ..engine.position import Position
 from ..engine.rulesets import rules_for
 from ..engine.trust import MOST_BYTES, source_files
-from ..verify.whole import broken
+from ..engine.whole import broken
 from .vary import apply_edits, restrict
 
 #: the results file a run keeps beside its report

@@ -214,7 +214,7 @@ def trust_option(fn):
 
 def game_names(game: str) -> list[str]:
     """``all``: the shipped games, then those of installed packages (entry points)."""
-    from ..engine.loader import builtin_games, entry_point_games
+    from ..engine.gamelist import builtin_games, entry_point_games
 
     return [*builtin_games(), *entry_point_games()] if game == "all" else [game]
 

@@ -8,7 +8,8 @@ import sys
 import click
 
 from ..engine.errors import BadInput, Untrusted, WarpressError
-from ..output import plain_steps, rules_text, say, say_json, single_line, working
+from ..engine.text import plain_steps, rules_text
+from ..output import say, say_json, single_line, working
 from .base import WRITE_CODES, WholeNumber, epilogue, friendly, game_names, main, trust_option
 
 

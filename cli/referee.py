@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import click
 
-from ..output import rules_text, say, say_json
+from ..engine.text import rules_text
+from ..output import say, say_json
 from .base import QUERY_CODES, SEED, epilogue, friendly, main, trust_option
 
 

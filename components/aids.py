@@ -14,17 +14,19 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, replace
 from fractions import Fraction
+from itertools import product
 
 from ..engine.combat import crt_notes
 from ..engine.errors import BadInput
 from ..engine.model import Display, Game, PointMap, Sheet, Table, TableKey, Track
 from ..engine.query import show_value
+from ..engine.structure import records, walk_values
 from ..engine.tables import compiled, cover
-from ..output import rules_text
-from ..verify.data import records, walk_values
+from ..engine.text import rules_text
 from .fonts import text_width, wrap
 from .formulas import formula_lines
 from .impose import SpatialIndex, fit_size
+from .labels import Box, LabelPlacer, overlapping_pairs, text_box
 from .marks import DAGGER, dagger, rule_ref
 from .primitives import THIN, Group, Line, Polygon, Primitive, Rect, Style, Text
 
@@ -608,8 +610,6 @@ def panel_grids(table: Table, names: dict[str, str] | None = None) -> list[Panel
 
 
 def _panel_crts(table, names, axes, others) -> dict[tuple, Crt] | None:
-    from itertools import product
-
     combos = list(product(*(_atoms(k) for k in others)))
     if len(combos) > PANELS * 4:
         return None
@@ -1050,8 +1050,6 @@ def point_map_drawing(point_map: PointMap, least: float = HOLDS_LEAST
     """A point-to-point map: routes as lines, each point a box that holds a stack (class
     ``holds``) with its name and values placed beside it, clear of the other boxes and
     labels (``labels.LabelPlacer``; a label that fits nowhere stops the build)."""
-    from .labels import Box, LabelPlacer, overlapping_pairs, text_box
-
     w = point_map.width_mm or 500.0
     h = point_map.height_mm or 320.0
     half = least / 2

@@ -13,7 +13,7 @@ from fractions import Fraction
 
 from ..engine.model import Game, TerrainEffect
 from ..engine.terrain import game_names
-from ..output import rules_text
+from ..engine.text import rules_text
 from .aids import BODY, CELL, HEAD, LEADING, SMALL, Block, heading, number_text, text_lines
 from .fonts import text_width, wrap
 from .hexmap import (

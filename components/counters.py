@@ -368,6 +368,7 @@ def face_of(game: Game, record: Unit | Marker, *, stats: Mapping | None = None,
             look: Look | None = None, ground: str | None = None, **texts) -> Face:
     """The face of a unit or marker counter from its data and the game's style; ``stats``
     replaces the record's values (a reduced side), ``texts`` any other field of ``Face``."""
+    # here: components.pieces imports this module (a circle)
     from .pieces import counter_size
 
     look = look or look_of(game, record)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ..engine.errors import BadInput
@@ -93,8 +93,6 @@ def collect(game: Game) -> Collected:
 
 
 def _typeset_piece(piece: Piece) -> Piece:
-    from dataclasses import replace
-
     back = typeset(piece.back) if piece.back is not None else None
     typed = replace(piece, front=typeset(piece.front), back=back)
     faces = [typed.front] + ([typed.back] if typed.back is not None else [])
@@ -225,12 +223,14 @@ def export_pieces(collected: Collected, dpi: int, _base_url: str) -> tuple[dict[
 
 
 def _vassal(collected: Collected, dpi: int, _base_url: str) -> tuple[dict[str, bytes], str]:
+    # here: components.vassal imports this module (a circle)
     from .vassal import vassal_module
 
     return vassal_module(collected, dpi)
 
 
 def _tts(collected: Collected, dpi: int, base_url: str) -> tuple[dict[str, bytes], str]:
+    # here: components.tts imports this module (a circle)
     from .tts import tts_object
 
     return tts_object(collected, dpi, base_url)

@@ -9,6 +9,9 @@ from __future__ import annotations
 from functools import cache
 from pathlib import Path
 
+from reportlab.lib.textsplit import ALL_CANNOT_END, ALL_CANNOT_START
+from reportlab.pdfbase import pdfmetrics
+
 from .marks import plain
 
 FONT_FILE = Path(__file__).resolve().parent.parent / "fonts" / "ipaexg.ttf"
@@ -20,7 +23,7 @@ PT_PER_MM = 72 / 25.4
 @cache
 def font():
     """The reportlab TTFont, registered once."""
-    from reportlab.pdfbase import pdfmetrics
+    # start-up: 4 more modules (reportlab), only when this runs
     from reportlab.pdfbase.ttfonts import TTFont
 
     ttf = TTFont(FAMILY, str(FONT_FILE))
@@ -52,8 +55,6 @@ def text_width(text: str, size: float) -> float:
 
 
 def _kinsoku() -> tuple[str, str]:
-    from reportlab.lib.textsplit import ALL_CANNOT_END, ALL_CANNOT_START
-
     more_start = "！？：；，．…‥〜〟｣ゕゖㇰㇱㇲㇳㇴㇵㇶㇷㇸㇹㇺㇻㇼㇽㇾㇿ"
     more_end = "〝｢"
     return ALL_CANNOT_START + more_start, ALL_CANNOT_END + more_end

@@ -34,6 +34,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
 from ..engine.errors import BadInput
+from ..engine.looks import NO_TEXTURE
 from ..engine.model import Feature, Game, HexMap
 from ..engine.terrain import path_hexes
 from .labels import Box, LabelPlacer, around, segment_hits, text_box
@@ -69,8 +70,6 @@ TERRAIN: dict[str, TerrainStyle] = {
     "city": TerrainStyle("#e4dada", "blocks", "City 都市", "#7a3030"),
 }
 DEFAULT_TERRAIN = "clear"
-#: ``style.terrain.NAME.texture: none``: a plain fill (docs/data-format.md, style).
-NO_TEXTURE = "none"
 
 
 def terrain_looks(game: Game) -> dict[str, TerrainStyle]:

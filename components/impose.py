@@ -16,6 +16,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
 
 from ..engine.errors import BadInput
+from ..engine.looks import MIN_PT
 from .fonts import text_width
 from .page import MARGIN, Paper
 from .primitives import (
@@ -29,12 +30,12 @@ from .primitives import (
     Style,
     Text,
 )
-from .style import MIN_PT, PT
+from .style import PT
 
 CROP = 4.0  # crop mark length
 CROP_GAP = 1.0  # gap between the bleed and a crop mark
 REG = Style(width=0.15, stroke="#000000")
-#: The least text size on a page in mm of em height (style.MIN_PT, 4.5 pt).
+#: The least text size on a page in mm of em height (engine.looks.MIN_PT, 4.5 pt).
 MIN_TEXT = MIN_PT * PT
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ..engine.errors import BadInput
@@ -39,9 +39,9 @@ from .legibility import check_pages
 from .marks import plain, proof
 from .page import Paper, footer, paper
 from .pieces import CARD_BLEED, card_pieces, marker_pieces, unit_pieces
-from .primitives import Group, Page, Primitive, texts
+from .primitives import Group, Page, Primitive, Text, texts
 from .registry import extensions
-from .render_pdf import check_dpi
+from .render_pdf import check_dpi, pdf_bytes, png_pages
 from .style import check_style
 
 PARTS = ("map", "counters", "cards", "sheets")
@@ -440,10 +440,6 @@ def map_title(game: Game, map_id: str) -> str:
 def typeset(items: Iterable[Primitive]) -> tuple[Primitive, ...]:
     """The kit's typographic replacements (``TYPOGRAPHY``) in every text, and on a player's
     page every text without its designer notes (``marks.plain``)."""
-    from dataclasses import replace
-
-    from .primitives import Group, Text
-
     out = []
     for item in items:
         if isinstance(item, Text):
@@ -528,8 +524,6 @@ def is_proof(game: Game, name: str) -> bool:
 
 
 def _pdf(game: Game, pages: list[Page], options: Options, _done: dict) -> dict[str, bytes]:
-    from .render_pdf import pdf_bytes
-
     return {f"{game.id}.pdf": pdf_bytes(pages, f"{game.info.name} — print-and-play kit",
                                         subject=f"warpress kit, {options.paper.label}")}
 
@@ -540,6 +534,7 @@ def page_stem(game: Game, number: int, page: Page) -> str:
 
 
 def _svg(game: Game, pages: list[Page], _options: Options, _done: dict) -> dict[str, bytes]:
+    # start-up: 68 more modules (svgwrite), only when this runs
     from .render_svg import svg_text
 
     return {f"svg/{page_stem(game, n, page)}.svg": svg_text(page).encode()
@@ -549,8 +544,6 @@ def _svg(game: Game, pages: list[Page], _options: Options, _done: dict) -> dict[
 def _png(game: Game, pages: list[Page], options: Options, done: dict) -> dict[str, bytes]:
     """A PNG of every page at ``options.dpi``, rasterised from the kit's PDF (the one
     written, or one made for the purpose), named like the SVGs."""
-    from .render_pdf import pdf_bytes, png_pages
-
     pdf = done.get(f"{game.id}.pdf") or pdf_bytes(pages, game.info.name)
     pngs = png_pages(pdf, options.dpi)
     return {f"png/{page_stem(game, n, page)}.png": png

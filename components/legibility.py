@@ -16,9 +16,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 
 from ..engine.errors import BadInput
+from ..engine.looks import MIN_FACTORS_PT, MIN_PT
 from .fonts import text_width, wrap
 from .primitives import Group, Primitive, Text
-from .style import MIN_FACTORS_PT, MIN_PT, PT
+from .style import PT
 
 #: Kit parts (the first word of a page's part name) whose pages must keep the rule: the
 #: pieces, the aids, sheets, calibration and assumed values, and the maps (tiles with their

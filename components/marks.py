@@ -20,6 +20,8 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 
+from ..engine.text import plain_steps
+
 DAGGER = "†"
 _PROOF: ContextVar[bool] = ContextVar("warpress_proof", default=False)
 #: The most rule numbers a heading of a player's kit prints (the proof prints them all).
@@ -115,8 +117,6 @@ def _plain_group(match: re.Match) -> str:
 def rule_ref(rules: Iterable[str] | str | None) -> str:
     """A heading's rule numbers in brackets: ``[2.1(3), 3.3(1)]``; a player's kit prints
     the first ``RULE_REFS`` without source lines, the proof all of them; "" for none."""
-    from ..output import plain_steps
-
     if not rules:
         return ""
     listed = [rules] if isinstance(rules, str) else [str(r) for r in rules]

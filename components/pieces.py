@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from ..engine.errors import BadInput
+from ..engine.looks import COLOUR_WORDS  # noqa: F401 (re-exported)
 from ..engine.model import Card, Deck, Game, Marker, Unit
 from .counters import counter_name, draw, face_of
 from .fonts import text_width, wrap
@@ -18,7 +20,7 @@ from .impose import Piece
 from .legibility import fit, fit_lines
 from .marks import dagger, field_dagger, rule_ref
 from .primitives import Primitive, Rect, Style, Text
-from .style import COLOUR_WORDS, SIDE_COLOURS, colour, side_colour  # noqa: F401 (re-exported)
+from .style import SIDE_COLOURS, colour, declared_layout, side_colour  # noqa: F401 (re-exported)
 
 CARD_W, CARD_H, CARD_BLEED = 63.0, 88.0, 3.0
 DEFAULT_COUNTER = 15.875  # 5/8 inch
@@ -129,8 +131,6 @@ def marker_pieces(game: Game, marker: Marker) -> list[Piece]:
 
 def marker_word(game: Game, marker: Marker) -> str:
     """The big word of a marker: the style's ``word``, else the marker's name."""
-    from .style import declared_layout
-
     declared = declared_layout(game, marker)
     return (declared.word if declared is not None and declared.word else None) or (
         counter_name(marker.name or marker.id, marker=True))
@@ -224,8 +224,6 @@ def player_words(game: Game, who: str | None) -> str:
 def _paragraph(text: str, x: float, y: float, width: float, height: float,
                what: str) -> list[Primitive]:
     """Wrapped text that must fit the box; it shrinks to 2.2 mm and then stops the build."""
-    from ..engine.errors import BadInput
-
     size = 3.0
     while True:
         lines = wrap(text, size, width) if text else []

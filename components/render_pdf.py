@@ -148,6 +148,7 @@ DPI_RANGE = (10, 600)
 
 def check_dpi(dpi: object, what: str = "--dpi") -> int:
     """``dpi`` as an int within ``DPI_RANGE``; BadInput quoting it otherwise."""
+    # start-up: 2 more modules, only when this runs
     from ..engine.errors import BadInput
 
     low, high = DPI_RANGE
@@ -161,6 +162,7 @@ def png_pages(pdf: bytes, dpi: int) -> list[bytes]:
     PDF, which carries the embedded font, so the picture shows what prints. A page is
     ``ceil(points * dpi / 72)`` pixels a side, on white, without an alpha channel, and says
     its resolution (a pHYs chunk), so an image viewer prints it at its true size."""
+    # start-up: 46 more modules (pypdfium2), only when this runs
     import pypdfium2
 
     check_dpi(dpi)

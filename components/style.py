@@ -14,41 +14,19 @@ millimetres (``mm``).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from ..engine.errors import BadInput
+from ..engine.looks import CORNER_KEYS, colour, style_problems
 from ..engine.model import CounterLayout, FontStyle, Game, Marker, TerrainStyle, Unit
 
 #: One point in millimetres.
 PT = 25.4 / 72
-#: The smallest text any page may print, in points (the build refuses less).
-MIN_PT = 4.5
-#: The smallest size of the factors on a counter, in points.
-MIN_FACTORS_PT = 7.0
 
 #: Counter grounds when neither the style nor ``game.sides`` gives a colour.
 SIDE_COLOURS = ("#f2c7c7", "#c7d7f2", "#d5ecc8", "#f2e3c0", "#e0cdef", "#d9d9d9")
 NEUTRAL = "#ececec"
-
-#: print colours for the colour words game data uses (pale enough to print text on)
-COLOUR_WORDS = {
-    "red": "#f2b8b8", "blue": "#b8cdf2", "green": "#c4e6b4", "yellow": "#f6e7a1",
-    "white": "#ffffff", "black": "#9a9a9a", "grey": "#d9d9d9", "gray": "#d9d9d9",
-    "brown": "#dcc3a5", "orange": "#f6cfa0", "purple": "#dcc7ee", "khaki": "#e3dcb5",
-    "tan": "#e8d8bc", "olive": "#d2d6a6", "navy": "#b9c2dc", "pink": "#f5c9d8",
-}
-_HEX = re.compile(r"#[0-9a-fA-F]{6}")
-
-
-def colour(word: str | None) -> str | None:
-    """A ``#rrggbb`` colour, or the print colour of a colour word; None if neither."""
-    if not word:
-        return None
-    if _HEX.fullmatch(word):
-        return word.lower()
-    return COLOUR_WORDS.get(word.strip().lower())
-
 
 # --- counter layouts ----------------------------------------------------------------------
 
@@ -86,9 +64,6 @@ DEFAULT_KINDS: Mapping[str, tuple[str, str]] = {
     **{w: (_SIL, "transport") for w in ("transport", "ap", "ak", "cargo", "amphibious")},
 }
 
-CORNER_KEYS = ("top_left", "top_right", "bottom_left", "bottom_right")
-#: What a corner may print besides a stat name.
-CORNER_WORDS = ("id", "setup", "name_ja", "name", "size", "year")
 
 
 def _word(text: str) -> str:
@@ -196,86 +171,6 @@ def mm(points: float) -> float:
 def terrain_style(game: Game, terrain: str) -> TerrainStyle | None:
     """The style of a terrain by name, or None (g-maps' drawing gives the default)."""
     return game.style.terrain.get(terrain)
-
-
-# --- checks -------------------------------------------------------------------------------
-
-
-def style_problems(game: Game) -> Iterator[tuple[object, str, str]]:
-    """(item, key path, message) for every style value the game cannot use."""
-    style = game.style
-    sides = {s.id for s in game.info.sides}
-    for side, look in style.sides.items():
-        if side not in sides:
-            yield look, f"style.sides.{side}", (
-                f"unknown side {side!r} (sides: {', '.join(sorted(sides)) or 'none'})")
-        for key in ("fill", "ink"):
-            value = getattr(look, key)
-            if value and colour(value) is None:
-                yield look, f"style.sides.{side}.{key}", _colour_message(value)
-    yield from _font_problems(style.fonts)
-    yield from _counter_problems(game)
-    for name, terrain in style.terrain.items():
-        if terrain.fill and colour(terrain.fill) is None:
-            yield terrain, f"style.terrain.{name}.fill", _colour_message(terrain.fill)
-        yield from _texture_problems(name, terrain)
-
-
-def _texture_problems(name: str, terrain) -> Iterator[tuple[object, str, str]]:
-    from .hexmap import NO_TEXTURE, TEXTURES
-
-    if terrain.texture is not None and terrain.texture not in (*TEXTURES, NO_TEXTURE):
-        yield terrain, f"style.terrain.{name}.texture", (
-            f"texture {terrain.texture!r} is unknown (known: "
-            f"{', '.join(sorted(TEXTURES))}, or {NO_TEXTURE})")
-
-
-def _colour_message(value: str) -> str:
-    return (f"{value!r} is not a colour (#rrggbb or one of: "
-            f"{', '.join(sorted(COLOUR_WORDS))})")
-
-
-def _font_problems(font: FontStyle) -> Iterator[tuple[object, str, str]]:
-    floors = {"minimum": MIN_PT, "name": font.minimum, "corner": font.minimum,
-              "word": font.minimum, "factors": max(MIN_FACTORS_PT, font.minimum)}
-    for key, floor in floors.items():
-        value = getattr(font, key)
-        if value < floor or value > 72:
-            yield font, f"style.fonts.{key}", (
-                f"{value:g} pt is not allowed (allowed: {floor:g} to 72 pt)")
-
-
-def _counter_problems(game: Game) -> Iterator[tuple[object, str, str]]:
-    from .symbols import known_symbols
-
-    types = {u.type for u in game.units}
-    ids = {u.id for u in game.units} | {m.id for m in game.markers}
-    for key, layout in game.style.counters.items():
-        path = f"style.counters.{key}"
-        if key not in types and key not in ids:
-            yield layout, path, (f"{key!r} is no unit type, unit id or marker id "
-                                 f"(types: {', '.join(sorted(types)) or 'none'})")
-        allowed = known_symbols(layout.layout)
-        if layout.symbol and layout.symbol not in allowed:
-            yield layout, f"{path}.symbol", (f"unknown {layout.layout} symbol "
-                                             f"{layout.symbol!r} (allowed: {', '.join(allowed)})")
-        specs = [(f"{path}.factors[{i}]", spec, layout)
-                 for i, spec in enumerate(layout.factors or ())]
-        if layout.corners is not None:
-            specs += [(f"{path}.corners.{corner}", getattr(layout.corners, corner),
-                       layout.corners) for corner in CORNER_KEYS]
-        for where, spec, item in specs:
-            if spec and not _spec_ok(game, key, spec):
-                yield item, where, (f"{spec!r} is neither a stat of {key!r} (several joined "
-                                    f"by |) nor one of: {', '.join(CORNER_WORDS)}")
-
-
-def _spec_ok(game: Game, key: str, spec: str) -> bool:
-    """A factor or corner spec: a word, or stats joined by ``|`` that the units have."""
-    if spec in CORNER_WORDS:
-        return True
-    units = [u for u in game.units if key in (u.id, u.type)]
-    return not units or all(any(part in u.stats for u in units) for part in spec.split("|"))
 
 
 def check_style(game: Game) -> None:

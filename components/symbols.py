@@ -299,15 +299,6 @@ def marker_icon(name: str, x: float, y: float, w: float, h: float, ink: str) -> 
     return Group(items, dx=ox, dy=oy, cls=f"unit-symbol {name}")
 
 
-def known_symbols(layout: str) -> tuple[str, ...]:
-    """The symbol names a layout can draw."""
-    if layout == "nato":
-        return tuple(NATO_DOMAIN)
-    if layout == "silhouette":
-        return (*SHIPS, *AIRCRAFT)
-    return (*SHIPS, *AIRCRAFT, *ICONS, "roundel")
-
-
 def symbol(layout: str, name: str, x: float, y: float, w: float, h: float, ink: str,
            ground: str | None = "#ffffff") -> Group:
     """The symbol of ``layout`` named ``name`` fitted into the box (x, y, w, h)."""

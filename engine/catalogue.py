@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from .errors import BadInput, Untrusted
 from .gamecode import game_code
+from .gamelist import builtin_games, entry_point_games
 from .inputs import choices, did_you_mean, quote
-from .loader import builtin_games, entry_point_games
 from .model import Game
 from .registry import RefTable, data_ref_table
 from .trust import tell_not_run

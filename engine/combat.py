@@ -21,10 +21,20 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from .dice import Dice, faces, weights
+from .dice import Dice, weights
 from .errors import BadInput
 from .inputs import quote
-from .model import CombatForm, FrozenDict, Game, Table, TableKey, TableRow, Unit, Where
+from .model import (
+    COLUMN_KEY,
+    COLUMN_NAME,
+    RESULT,
+    ROLL_KEY,
+    CombatForm,
+    Game,
+    Table,
+    Unit,
+    column_label,
+)
 from .registry import REQUIRED, Answer, Input, OddsAnswer, RefTable
 from .tables import lookup_row
 from .terrain import (
@@ -36,61 +46,12 @@ from .terrain import (
     terrain_ref_table,
 )
 
-#: The id of the column key of each method (``odds=3-1``, ``difference=+2``).
-COLUMN_KEY = {"odds": "odds", "differential": "difference"}
-COLUMN_NAME = {"odds": "Odds (attack : defence)", "differential": "Difference (attack - defence)"}
-ROLL_KEY = "roll"
-RESULT = "result"
-
 _ODDS = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*[-:–]\s*(\d+(?:\.\d+)?)\s*$")
 _DIFF = re.compile(r"^\s*([+-]?\d+)\s*$")
 
 
-# --- the grid as rows ----------------------------------------------------------------------
-
-
-def crt_expansion(table: Table) -> tuple[tuple[TableKey, ...], tuple[str, ...],
-                                         tuple[TableRow, ...]]:
-    """A CRT's keys (the die roll, the column), results and rows, one row per grid cell.
-    Never raises: what does not fit is left out for the data checks to report."""
-    form = table.crt
-    assert form is not None
-    try:
-        die = faces(table.dice or "")
-        lo, hi = die[0], die[-1]
-    except BadInput:
-        lo, hi = None, None
-    keys = (TableKey(id=ROLL_KEY, name="Die roll", kind="roll", min=lo, max=hi),
-            TableKey(id=COLUMN_KEY[form.method], name=COLUMN_NAME[form.method], kind="enum",
-                     values=tuple(column_label(c) for c in form.columns)))
-    rows = []
-    for roll, results in form.grid.items():
-        if not isinstance(results, tuple):
-            continue
-        for column, code in zip(form.columns, results, strict=False):
-            rows.append(TableRow(extra=FrozenDict({ROLL_KEY: roll,
-                                                   COLUMN_KEY[form.method]: column_label(column),
-                                                   RESULT: code}),
-                                 origin=grid_origin(form, roll)))
-    return keys, (RESULT,), tuple(rows)
-
-
-def grid_origin(form: CombatForm, roll: object) -> Where:
-    """Where the grid line of die result ``roll`` is written (the form's line when the
-    loader did not keep it): a cell's row points at its line."""
-    return Where(form.origin.file, form.grid_lines.get(str(roll), form.origin.line))
-
-
 def _col(form: CombatForm, index: int) -> str:
     return column_label(form.columns[index])
-
-
-def column_label(column: int | str) -> str:
-    """A column as printed and typed: ``3-1``; a difference written as a number gets its
-    sign (``+2``, ``0``, ``-1``)."""
-    if isinstance(column, int) and not isinstance(column, bool):
-        return f"{column:+d}" if column else "0"
-    return str(column)
 
 
 # --- columns ------------------------------------------------------------------------------

@@ -372,6 +372,7 @@ def distribution(
     Meant for small procedures: more than ``max_rolls`` rolls in one run, or more than
     ``max_sequences`` runs, raises :class:`DiceError` (use dynamic programming instead).
     """
+    # start-up: 4 more modules (fractions), only when this runs
     from fractions import Fraction
 
     dice = _ReplayDice(max_rolls, given)
@@ -405,6 +406,7 @@ def expected(
     dist: Mapping[T, Fraction], key: Callable[[T], Fraction | int | float] | None = None
 ) -> Fraction | float:
     """Return the mean of ``key(result)`` (default: the result itself) over ``dist``."""
+    # start-up: 4 more modules (fractions), only when this runs
     from fractions import Fraction
 
     fn = key if key is not None else (lambda r: r)
@@ -413,6 +415,7 @@ def expected(
 
 def probability(dist: Mapping[T, Fraction], predicate: Callable[[T], bool]) -> Fraction:
     """Return the total probability of the results for which ``predicate`` is true."""
+    # start-up: 4 more modules (fractions), only when this runs
     from fractions import Fraction
 
     return sum((p for r, p in dist.items() if predicate(r)), Fraction(0))

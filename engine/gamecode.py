@@ -41,11 +41,14 @@ from functools import cache
 from pathlib import Path
 from types import ModuleType
 
-from . import trust
+from . import gamefinder, trust
 from .errors import BadInput, Problem
+from .gamelist import GAMES_DIR, entry_point_games
 from .model import Game
 from .registry import GameCode
 
+#: the package of the shipped game folders (``games/``)
+SHIPPED_PACKAGE = f"{__package__.rpartition('.')[0]}.games"
 #: the folder's own package module, which declares ``CODE``
 INIT = "__init__"
 #: the parts a folder may hold, by module name below the folder's package
@@ -70,16 +73,13 @@ def package_of(game: Game) -> str:
 
 @cache
 def _package_for(folder: Path) -> str:
-    from .. import games
-    from .loader import GAMES_DIR, entry_point_games
-
     if folder.parent == GAMES_DIR.resolve() and (folder / "game.yaml").is_file():
-        return f"{games.__name__}.{folder.name}"
+        return f"{SHIPPED_PACKAGE}.{folder.name}"
     for entry in entry_point_games().values():
         if entry.folder == folder:
             return entry.package
     name = "warpress_folder_" + hashlib.sha256(str(folder).encode()).hexdigest()[:12]
-    games.bind(name, folder)
+    gamefinder.bind(name, folder)
     return name
 
 
@@ -194,8 +194,6 @@ def _location(game: Game, folder: Path, file: Path,
 
 def _shown(game: Game, path: Path) -> str:
     """``path`` as messages show it: below ``games/`` for a shipped game, else as given."""
-    from .loader import GAMES_DIR
-
     try:
         return str(Path("games") / path.relative_to(GAMES_DIR.resolve()))
     except ValueError:
@@ -212,10 +210,7 @@ def runtime_problem(exc: BaseException) -> Problem | None:
     folder named on the command line or of an installed game's package, as one line
     (``mygame/rules.py:12: AttributeError: ...``). None when no such frame is in the
     traceback (an error of warpress itself or of a shipped game stays a traceback)."""
-    from .. import games
-    from .loader import entry_point_games
-
-    roots = games.bound()
+    roots = gamefinder.bound()
     roots.update({entry.package: entry.folder for entry in entry_point_games().values()})
     found: tuple[Path, str, int] | None = None
     tb = exc.__traceback__

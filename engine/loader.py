@@ -11,22 +11,27 @@ import hashlib
 import os
 import pickle
 import stat
-import sys
+import tempfile
 from dataclasses import replace
-from functools import cache, lru_cache
+from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from . import limits
 from .errors import BadInput, DataError, Problem
+from .gamelist import (
+    builtin_folder,
+    builtin_games,
+    entry_point_games,
+    entry_point_problems,
+    folder_id,
+)
 from .inputs import check_path_name, choices, quote
 from .model import SECTIONS, ExtraRecord, Game, GameInfo, GameStyle, PlayRules
 from .notes import tell
 from .places import NotPrivate, cache_folder, private_place
-from .records import Frozen, frozen_record
 
 if TYPE_CHECKING:
-    from importlib.metadata import EntryPoint
 
     from .convert import Context
     from .yamlnodes import LMap
@@ -35,97 +40,6 @@ R = TypeVar("R")
 
 #: Sections that are one mapping (not lists of records).
 MAPPINGS = ("game", "style", "play")
-
-GAMES_DIR = Path(__file__).resolve().parent.parent / "games"
-
-#: the entry-point group through which installed packages provide games
-ENTRY_POINT_GROUP = "warpress.games"
-
-
-def builtin_games() -> tuple[str, ...]:
-    """Ids of the games shipped with warpress (folders under games/, see ``builtin_folder``)."""
-    return tuple(sorted(p.name.replace("_", "-") for p in GAMES_DIR.iterdir()
-                        if (p / "game.yaml").is_file()))
-
-
-def builtin_folder(game_id: str) -> Path:
-    """The folder of the shipped game ``game_id``: its id with ``-`` as ``_``, a name Python
-    imports (``games/midway_cards`` holds ``midway-cards``, the package
-    ``warpress.games.midway_cards``)."""
-    return GAMES_DIR / game_id.replace("-", "_")
-
-
-def folder_id(folder: Path) -> str:
-    """The id a game folder gives its game: a shipped folder's id (``builtin_folder``),
-    any other folder's name (a copy under another name is another game)."""
-    if folder.name and folder.resolve().parent == GAMES_DIR:
-        return folder.name.replace("_", "-")
-    return folder.name
-
-
-@frozen_record(kw_only=False)
-class EntryGame(Frozen):
-    """A game an installed package provides through the entry-point group ``warpress.games``:
-    ``name = package`` (the game id = a package whose folder holds game.yaml)."""
-
-    id: str
-    package: str
-    folder: Path
-    dist: str
-
-
-def entry_point_games() -> dict[str, EntryGame]:
-    """The games of the ``warpress.games`` entry points, by id: those whose package is found
-    and whose id is not a shipped game's (the shipped game wins; ``entry_point_problems``
-    says which were left out and why)."""
-    return {g.id: g for g in _entry_games()[0]}
-
-
-def entry_point_problems() -> dict[str, str]:
-    """Entry points left out, by id: one line each, why (a shipped id, a package not found)."""
-    return _entry_games()[1]
-
-
-def _entry_games() -> tuple[list[EntryGame], dict[str, str]]:
-    found, problems = _entry_games_on(tuple(sys.path))
-    return list(found), dict(problems)
-
-
-@lru_cache(maxsize=8)
-def _entry_games_on(path: tuple[str, ...]) -> tuple[list[EntryGame], dict[str, str]]:
-    """The entry-point games of the distributions on ``path`` (``sys.path``), scanned once
-    per process and path: reading every distribution's metadata costs a file per package
-    each time, and what is installed does not change under a command."""
-    from importlib.metadata import entry_points
-    from importlib.util import find_spec
-
-    shipped = set(builtin_games())
-    found, problems = [], {}
-    points = entry_points(group=ENTRY_POINT_GROUP)
-    for point in sorted(points, key=lambda p: (p.name, p.value)):
-        where = f"entry point {point.name} = {point.value} (package {_dist_name(point)})"
-        if point.name in shipped:
-            problems[point.name] = f"{where} is ignored: {point.name!r} is a shipped game"
-            continue
-        try:
-            spec = find_spec(point.value)
-        except Exception as exc:  # noqa: BLE001 - a package's own import error, as one line
-            spec, why = None, f"{type(exc).__name__}: {exc}"
-        else:
-            why = "not an importable package"
-        if spec is None or not spec.submodule_search_locations:
-            problems[point.name] = (f"{where}: {' '.join(why.split())} (group "
-                                    f"{ENTRY_POINT_GROUP}: a package whose folder holds the "
-                                    "game)")
-            continue
-        folder = Path(list(spec.submodule_search_locations)[0]).resolve()
-        found.append(EntryGame(point.name, point.value, folder, _dist_name(point)))
-    return found, problems
-
-
-def _dist_name(point: EntryPoint) -> str:
-    dist = getattr(point, "dist", None)
-    return dist.name if dist is not None else "?"
 
 
 def game_dir(name_or_path: str | Path) -> tuple[Path, str]:
@@ -158,9 +72,9 @@ def game_dir(name_or_path: str | Path) -> tuple[Path, str]:
 def load_game(name_or_path: str | Path) -> Game:
     """Load and convert a game; raise DataError with every structural problem: those of the
     loader, then those of the data checks every command needs to hold
-    (``verify.data.STRUCTURAL``: ids, references, tables, maps ...), so that no command meets
-    a record ``verify --data`` would refuse."""
-    from ..verify.data import structural_problems  # the data checks, once per load
+    (``engine.structure.STRUCTURAL``: ids, references, tables, maps ...), so that no command
+    meets a record ``verify --data`` would refuse."""
+    from .structure import structural_problems  # only for a game loaded afresh, not cached
 
     folder, shown = game_dir(name_or_path)
     game, problems = load_game_collecting(folder, shown)
@@ -264,7 +178,6 @@ def _engine_digest() -> hashlib._Hash:
 def _write_cache(path: Path, game: Game) -> None:
     try:
         private_place(path.parent)
-        import tempfile  # only when the cache is written
 
         with tempfile.NamedTemporaryFile("wb", dir=path.parent, delete=False) as handle:
             pickle.dump(game, handle, protocol=pickle.HIGHEST_PROTOCOL)
@@ -334,6 +247,7 @@ def load_game_collecting(folder: Path, shown: str) -> tuple[Game | None, list[Pr
 def _mapping_section(documents: list[tuple[str, LMap]], key: str, cls: type[R],
                      problems: list[Problem]) -> R | None:
     """A mapping section other than ``game`` (``style``): at most once, converted to ``cls``."""
+    # start-up: 26 more modules (PyYAML), only when this runs
     from .convert import Context, to_record
 
     found = [(f, d) for f, d in documents if key in d]
@@ -370,6 +284,7 @@ def _folder_too_big(files: list[Path], shown: str) -> Problem | None:
 
 def _game_info(documents: list[tuple[str, LMap]], folder: Path, shown: str,
                problems: list[Problem]) -> GameInfo | None:
+    # start-up: 26 more modules (PyYAML), only when this runs
     from .convert import Context, to_record
 
     found = [(f, d) for f, d in documents if "game" in d]
@@ -399,6 +314,7 @@ def _game_info(documents: list[tuple[str, LMap]], folder: Path, shown: str,
 
 
 def _records(value: Any, section: str, cls: type[R], ctx: Context, line: int) -> list[R]:
+    # start-up: 26 more modules (PyYAML), only when this runs
     from .convert import item_name, to_record
     from .yamlnodes import LList
 

@@ -14,6 +14,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any, Literal, NoReturn
 
+from .dice import faces
 from .errors import BadInput
 from .records import Frozen, frozen_record
 
@@ -170,6 +171,12 @@ class Constant(Record):
 
 # --- tables ---------------------------------------------------------------
 
+#: The id of the column key of each method (``odds=3-1``, ``difference=+2``).
+COLUMN_KEY = {"odds": "odds", "differential": "difference"}
+COLUMN_NAME = {"odds": "Odds (attack : defence)", "differential": "Difference (attack - defence)"}
+ROLL_KEY = "roll"
+RESULT = "result"
+
 
 @frozen_record
 class EnumValue(Record):
@@ -254,8 +261,6 @@ class Table(Record):
 
     def __post_init__(self) -> None:
         if self.crt is not None and not self.rows and not self.keys:
-            from .combat import crt_expansion  # the CRT's grid as the rows every table has
-
             keys, results, rows = crt_expansion(self)
             object.__setattr__(self, "keys", keys)
             object.__setattr__(self, "results", results)
@@ -278,6 +283,51 @@ class Table(Record):
     def result(self, row: TableRow) -> dict[str, Value]:
         """The result fields of ``row``."""
         return {k: v for k, v in row.extra.items() if k not in self.key_ids}
+
+
+# --- a combat results table's grid as the rows every table has -----------
+
+
+def crt_expansion(table: Table) -> tuple[tuple[TableKey, ...], tuple[str, ...],
+                                         tuple[TableRow, ...]]:
+    """A CRT's keys (the die roll, the column), results and rows, one row per grid cell.
+    Never raises: what does not fit is left out for the data checks to report."""
+    form = table.crt
+    assert form is not None
+    lo: int | None
+    hi: int | None
+    try:
+        die = faces(table.dice or "")
+        lo, hi = die[0], die[-1]
+    except BadInput:
+        lo = hi = None
+    keys = (TableKey(id=ROLL_KEY, name="Die roll", kind="roll", min=lo, max=hi),
+            TableKey(id=COLUMN_KEY[form.method], name=COLUMN_NAME[form.method], kind="enum",
+                     values=tuple(column_label(c) for c in form.columns)))
+    rows = []
+    for roll, results in form.grid.items():
+        if not isinstance(results, tuple):
+            continue
+        for column, code in zip(form.columns, results, strict=False):
+            rows.append(TableRow(extra=FrozenDict({ROLL_KEY: roll,
+                                                   COLUMN_KEY[form.method]: column_label(column),
+                                                   RESULT: code}),
+                                 origin=grid_origin(form, roll)))
+    return keys, (RESULT,), tuple(rows)
+
+
+def grid_origin(form: CombatForm, roll: object) -> Where:
+    """Where the grid line of die result ``roll`` is written (the form's line when the
+    loader did not keep it): a cell's row points at its line."""
+    return Where(form.origin.file, form.grid_lines.get(str(roll), form.origin.line))
+
+
+def column_label(column: int | str) -> str:
+    """A column as printed and typed: ``3-1``; a difference written as a number gets its
+    sign (``+2``, ``0``, ``-1``)."""
+    if isinstance(column, int) and not isinstance(column, bool):
+        return f"{column:+d}" if column else "0"
+    return str(column)
 
 
 # --- components -----------------------------------------------------------

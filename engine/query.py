@@ -13,12 +13,12 @@ from functools import lru_cache
 from itertools import groupby
 from typing import TYPE_CHECKING, Any
 
-from ..output import plain_steps, rules_text
 from .dice import GivenDice, MissingRoll, SeededDice, distribution, read_roll
 from .errors import BadInput
 from .inputs import MAX_DIGITS, quote, read_int, too_many_digits
 from .model import Game
 from .registry import REQUIRED, Input, OddsAnswer, RefTable
+from .text import plain_steps, rules_text
 
 if TYPE_CHECKING:  # fractions are imported where an exact answer is made
     from fractions import Fraction
@@ -252,6 +252,7 @@ def fraction_text(p: Fraction) -> str:
     writes."""
     if max(p.numerator.bit_length(), p.denominator.bit_length()) < 4096:
         return f"{p.numerator}/{p.denominator}"
+    # start-up: 50 more modules (importlib.metadata, zipfile), only when this runs
     import gmpy2
 
     return f"{gmpy2.mpz(p.numerator).digits()}/{gmpy2.mpz(p.denominator).digits()}"

@@ -97,7 +97,7 @@ class Referee(Protocol):
     hidden: bool
     #: optional: ``broken(game, before, action, after) -> list[str]``, what a step broke of
     #: the game's own whole-game invariants (empty: nothing), checked beside
-    #: ``verify.whole.broken`` after every step a balance run plays
+    #: ``engine.whole.broken`` after every step a balance run plays
     #: optional: how the text views print a field, by key (Nightfighter: facing -> "NW (5)")
     field_text: Mapping[str, Callable[[Any], str]]
     #: optional: how ``play log`` prints a command's argument as it was typed, by name

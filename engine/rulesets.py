@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from .errors import BadInput
 from .gamecode import game_code, has_part, missing
-from .loader import builtin_folder, builtin_games, load_cached
+from .gamelist import builtin_folder, builtin_games
+from .loader import load_cached
 from .model import Game
 from .play.game import HexRules
 from .referee import Referee

@@ -148,13 +148,16 @@ from . import limits
 from .decisions import Decision
 from .dice import SeededDice, derived_seed
 from .errors import BadInput, RuleViolation
+from .gamelist import builtin_games, entry_point_games
 from .inputs import quote
+from .loader import load_cached
 from .model import Game
 from .notes import tell
-from .places import write_atomically
+from .places import NotPrivate, private_place, state_folder, write_atomically
 from .position import Position
 from .referee import Referee, Step
 from .rulesets import rules_for
+from .trust import python_files, why_not
 
 LOG = "log.jsonl"
 STATE = "state.json"
@@ -300,6 +303,7 @@ def _now() -> str:
 
 
 def _version() -> str:
+    # start-up: 41 more modules (importlib.metadata, zipfile), only when this runs
     from importlib.metadata import PackageNotFoundError, version
 
     try:
@@ -718,8 +722,6 @@ def _unlock(handle: IO[bytes]) -> None:
 def game_ref(game: str) -> str:
     """How a game is named to load it again in another process: a built-in or installed
     id as is, a game folder by its absolute path."""
-    from .loader import builtin_games, entry_point_games
-
     if game in builtin_games() or game in entry_point_games():
         return game
     return str(Path(game).resolve())
@@ -729,8 +731,6 @@ def _game_fields(game: str, data: Game) -> dict[str, str]:
     """How the log names a game: ``game``, its id; for a game folder (neither shipped nor
     installed) also ``folder``, its absolute path, which is never opened on the log's word
     (:func:`session_game`)."""
-    from .loader import builtin_games, entry_point_games
-
     if game in builtin_games() or game in entry_point_games():
         return {"game": game}
     return {"game": data.id, "folder": str(Path(game).resolve())}
@@ -743,9 +743,6 @@ def session_game(header: Mapping[str, Any], named: str | None = None) -> Game:
     the log names is trusted (``engine/trust.py``), or holds no Python at all (a game of
     YAML alone): a session folder handed over cannot choose the code that runs when it is
     opened."""
-    from .loader import builtin_games, entry_point_games, load_cached
-    from .trust import why_not
-
     game_id, folder = _header_game(header)
     if named is not None:
         data = load_cached(named)
@@ -768,8 +765,6 @@ def session_game(header: Mapping[str, Any], named: str | None = None) -> Game:
 def _has_python(folder: Path) -> bool:
     """Whether a game folder holds Python (a folder of YAML alone runs no code when its
     session is opened, trusted or not)."""
-    from .trust import python_files
-
     return not folder.is_dir() or bool(python_files(folder))
 
 
@@ -1100,15 +1095,11 @@ def anchor_file(directory: str | Path) -> Path:
 
 
 def _anchor_path(log: _Log) -> Path:
-    from .places import state_folder
-
     return state_folder() / ANCHORS / f"{session_id(log)[:32]}.json"
 
 
 def _anchor_folder(path: Path) -> Path:
     """The anchors' folder, checked private from the state folder down."""
-    from .places import private_place
-
     return private_place(path.parent.parent, ANCHORS)
 
 
@@ -1116,8 +1107,6 @@ def read_anchor(log: _Log) -> dict[str, Any] | None:
     """The anchor of ``log``'s session: ``{"lines", "head", "folder", "time"}``, how long the
     log was and the SHA-256 of its last line when this machine last saw it; None when it saw
     none (or the state folder is not private: nothing in it is believed)."""
-    from .places import NotPrivate
-
     path = _anchor_path(log)
     try:
         _anchor_folder(path)
@@ -1153,8 +1142,6 @@ def save_anchor(directory: Path, log: _Log) -> None:
     """Record where ``log`` stands (its length and head) as its session's anchor, outside the
     session folder; a state folder that cannot take it is a note (a rollback would then go
     unseen)."""
-    from .places import NotPrivate
-
     path = _anchor_path(log)
     anchor = read_anchor(log)
     if anchor is not None and (anchor["lines"], anchor["head"]) == (len(log.lines), log.head):
@@ -1190,8 +1177,6 @@ def create(directory: str | Path, game: str, scenario: str | None = None,
     key and the state, then publish the log (its header) by a rename. BadInput if it
     already holds a session; a ``new`` killed earlier leaves nothing that stops this one.
     ``agents`` (side -> agent name) are recorded in the header: they play those sides."""
-    from .loader import load_cached
-
     directory = Path(directory)
     _refuse_existing(directory)
     data = load_cached(game)

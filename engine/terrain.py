@@ -4,7 +4,7 @@ A game's ``terrain`` section names, by the names its maps use, what a hex's terr
 (``clear``, ``forest``), a map feature in the hex (``city``) or a hexside between two hexes
 (``river``) does: movement cost, combat column shift, defence and attack multipliers.
 ``stacking`` limits how many units or steps a hex holds. The combat query
-(engine/combat.py), the data checks (verify/forms.py) and the printed chart
+(engine/combat.py), the data checks (engine/formchecks.py) and the printed chart
 (components/charts.py) all read them through this module.
 """
 
@@ -208,6 +208,7 @@ def limits_for_sides(game: Game) -> Iterator[str | None]:
 def terrain_ref_table(game: Game) -> RefTable:
     """``lookup GAME terrain hex=0504 from=0404``: the chart's entries for the hex and the
     hexside crossed, the movement cost to enter and the combat effects, with their rules."""
+    # start-up: 27 more modules (tempfile), only when this runs
     from .registry import Input, RefTable
 
     inputs = (Input("hex", "text", help="the hex entered or attacked"),
@@ -224,6 +225,7 @@ def terrain_ref_table(game: Game) -> RefTable:
 
 
 def terrain_answer(game: Game, hex_id: str, from_hex: str | None) -> Answer:
+    # start-up: 27 more modules (tempfile), only when this runs
     from .registry import Answer
 
     hex_map = map_of(game, hex_id, "hex")

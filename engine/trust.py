@@ -18,7 +18,7 @@ Commands that need no code never run it (``games``, ``errata``, ``schema``, ``ve
 --data``); a command whose answer needs the code of a folder that is not trusted exits 2
 with one line naming the files not run (:class:`Untrusted`); one that can answer from the
 data alone does so, with a note naming what was not run (``engine/notes.py``). A folder's
-modules are imported from their source only (``games/__init__.py``): a cached ``.pyc``,
+modules are imported from their source only (``engine/gamefinder.py``): a cached ``.pyc``,
 a sourceless ``.pyc`` or an extension module in the folder is never loaded, so the hash
 covers all the code that runs.
 """
@@ -37,6 +37,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .errors import BadInput, Untrusted
+from .gamelist import GAMES_DIR, entry_point_games
+from .notes import tell
 from .places import NotPrivate, private_place, state_folder, write_atomically
 
 if TYPE_CHECKING:
@@ -151,8 +153,6 @@ def why_not(folder: Path) -> str | None:
 
 def always_trusted(folder: Path) -> bool:
     """Whether ``folder`` (resolved) is a shipped game or an installed package's game."""
-    from .loader import GAMES_DIR, entry_point_games
-
     if folder.parent == GAMES_DIR.resolve():
         return True
     return any(entry.folder == folder for entry in entry_point_games().values())
@@ -190,7 +190,7 @@ def for_this_run(folder: Path | None) -> Iterator[None]:
 
 def not_run(game: Game) -> list[str]:
     """The parts of ``game``'s folder that hold Python, as messages show them."""
-    from .gamecode import PARTS, has_part, part_file
+    from .gamecode import PARTS, has_part, part_file  # here: gamecode imports this module
 
     return [part_file(game, part) for part in PARTS if has_part(game, part)]
 
@@ -198,7 +198,7 @@ def not_run(game: Game) -> list[str]:
 def require(game: Game, part: str) -> None:
     """Untrusted (one line) unless ``game``'s folder is trusted; ``part`` is the module the
     command needs (``rules``, ``checks``...)."""
-    from .gamecode import part_file
+    from .gamecode import part_file  # here: gamecode imports this module (a circle)
 
     why = why_not(Path(game.path))
     if why is not None:
@@ -208,8 +208,6 @@ def require(game: Game, part: str) -> None:
 
 def tell_not_run(game: Game, what: str) -> None:
     """Note that ``game``'s Python was not run and what was done without it."""
-    from .notes import tell
-
     files = ", ".join(not_run(game))
     why = why_not(Path(game.path)) or "the folder is not trusted"
     tell(f"{files}: not run ({why}); {what} ({_advice(game)})")

@@ -18,7 +18,7 @@ def edit(folder: Path, old: str, new: str, name: str = "game.yaml") -> None:
 
 def loaded(folder: Path):
     """``folder``'s game as the loader reads it, before the data checks every command runs
-    (``verify.data.STRUCTURAL``): data a check refuses, for the invariant that must catch it
+    (``engine.structure.STRUCTURAL``): data a check refuses, for the invariant that must catch it
     too."""
     from warpress.engine.loader import load_game_collecting
 

@@ -12,7 +12,8 @@ import pytest
 import yaml
 from click.testing import CliRunner
 from warpress.cli import main
-from warpress.engine.loader import GAMES_DIR, builtin_games
+from warpress.engine.gamelist import GAMES_DIR
+from warpress.engine.loader import builtin_games
 
 GAMES = tuple(builtin_games())
 

@@ -18,7 +18,7 @@ from warpress.cli import main
 ROOT = Path(__file__).resolve().parents[1]
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 #: Commands of the examples that are not warpress's: run by the shell, pip or CI.
-OUTSIDE = {"python3", "python", "pip", "ruff", "pdffonts", "."}
+OUTSIDE = {"python3", "python", "pip", "ruff", "lint-imports", "pdffonts", "."}
 
 
 def commands(text: str) -> list[list[str]]:

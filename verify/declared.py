@@ -17,7 +17,7 @@ data that breaks it. Kinds:
   side's units against any set of the other side's that one hex may hold.
 
 Stacking at set-up needs no check of its own: the ``stacking`` section's limits are held
-against the set-up by ``verify --data`` (verify/forms.py).
+against the set-up by ``verify --data`` (engine/formchecks.py).
 
 ``check_problems`` reports a check that cannot run (an unknown key, a result value missing
 from ``order``, a table without a ``crt:`` form) as a data problem, file:line like the
@@ -153,6 +153,7 @@ def _values(key: TableKey) -> list:
 def _given(cases: list, label: str, check_case: Callable[[object], None]):
     """A hypothesis test drawing one case of ``cases``; every case is an explicit example
     when there are at most ``EXHAUSTIVE`` of them."""
+    # start-up: 161 more modules (hypothesis, importlib.metadata), only when this runs
     from hypothesis import example, given
     from hypothesis import strategies as st
 
@@ -283,6 +284,7 @@ def _hex_holds(game: Game, side: str) -> int | None:
 
 def reachable_columns(game: Game, table: Table) -> dict[str, tuple[str, str]]:
     """Each column some attack lands in -> (attack, defence) of one such attack."""
+    # start-up: 10 more modules, only when this runs
     from ..engine.combat import find_column
 
     form = table.crt

@@ -43,6 +43,7 @@ def _sampled(item: Input) -> bool:
 def input_strategy(item: Input, game: Game | None = None):
     """A hypothesis strategy for one input, as NAME=VALUE text (within its ``bounds`` in
     ``game`` when it has some)."""
+    # start-up: 159 more modules (hypothesis, importlib.metadata), only when this runs
     from hypothesis import strategies as st
 
     span = item.range_in(game)
@@ -60,6 +61,7 @@ def input_strategy(item: Input, game: Game | None = None):
 
 
 def pairs_strategy(table: RefTable, game: Game | None = None):
+    # start-up: 159 more modules (hypothesis, importlib.metadata), only when this runs
     from hypothesis import strategies as st
 
     drawn = [input_strategy(i, game) for i in table.inputs if not i.is_roll and _sampled(i)]
@@ -67,6 +69,7 @@ def pairs_strategy(table: RefTable, game: Game | None = None):
 
 
 def _odds(game: Game, table: RefTable, pairs: list[str]):
+    # start-up: 159 more modules (hypothesis, importlib.metadata), only when this runs
     from hypothesis import assume
 
     try:
@@ -77,6 +80,7 @@ def _odds(game: Game, table: RefTable, pairs: list[str]):
 
 @GENERIC.check("odds", "every odds distribution sums to exactly 1")
 def odds_sum_to_one(game: Game):
+    # start-up: 159 more modules (hypothesis, importlib.metadata), only when this runs
     from hypothesis import given
     from hypothesis import strategies as st
 
@@ -102,6 +106,7 @@ def odds_sum_to_one(game: Game):
 @GENERIC.check("odds", "exact odds agree with a seeded Monte Carlo of the same procedure",
            max_examples=8)
 def odds_agree_with_monte_carlo(game: Game):
+    # start-up: 159 more modules (hypothesis, importlib.metadata), only when this runs
     from hypothesis import given
     from hypothesis import strategies as st
 

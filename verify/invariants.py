@@ -59,7 +59,7 @@ class Invariant:
 
     @property
     def label(self) -> str:
-        from ..output import plain_steps
+        from ..engine.text import plain_steps  # start-up: 1 more module, only when this runs
 
         return f"{plain_steps(self.rule)} {self.summary}"
 

@@ -45,6 +45,7 @@ from warpress.components.primitives import (
     Style,
     Text,
 )
+from warpress.components.render_pdf import check_dpi, pdf_bytes, png_pages
 from warpress.engine.errors import BadInput
 from warpress.engine.model import Game
 
@@ -654,6 +655,7 @@ def map_page(game: Game, view: Mapping, referee: bool = False) -> Page:
 
 def map_svg(game: Game, view: Mapping, referee: bool = False) -> bytes:
     """The map of ``view`` as an SVG document (UTF-8)."""
+    # start-up: 68 more modules (svgwrite), only when this runs
     from warpress.components.render_svg import svg_text
 
     return svg_text(map_page(game, view, referee)).encode()
@@ -662,8 +664,6 @@ def map_svg(game: Game, view: Mapping, referee: bool = False) -> bytes:
 def map_png(game: Game, view: Mapping, referee: bool = False, dpi: int = 100) -> bytes:
     """The map of ``view`` as a PNG at ``dpi``, rasterised from the PDF (embedded font) by
     pypdfium2."""
-    from warpress.components.render_pdf import check_dpi, pdf_bytes, png_pages
-
     check_dpi(dpi, "dpi")
     page = map_page(game, view, referee)
     return png_pages(pdf_bytes([page], page.title), dpi)[0]

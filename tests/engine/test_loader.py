@@ -10,9 +10,9 @@ import pytest
 import yaml
 from warpress.engine.errors import BadInput, DataError
 from warpress.engine.gamecode import package_of
+from warpress.engine.gamelist import GAMES_DIR
 from warpress.engine.inputs import quote
 from warpress.engine.loader import (
-    GAMES_DIR,
     builtin_folder,
     builtin_games,
     game_dir,

@@ -1,6 +1,6 @@
 """Which rules play a game (engine/rulesets.py), and every game they play: each playable
 shipped game and the starting game play whole random games from several seeds with the
-whole-game invariants (verify/whole.py) held at every step, each to a verdict.
+whole-game invariants (engine/whole.py) held at every step, each to a verdict.
 
 The game contract (engine/gamecode.py, engine/registry.py ``GameCode``): every registered
 game, the starting game and the test fixtures register their Python on the one ``CODE``
@@ -21,9 +21,9 @@ from warpress.engine.loader import builtin, builtin_games, entry_point_games, lo
 from warpress.engine.play.game import HexRules
 from warpress.engine.registry import GameCode
 from warpress.engine.rulesets import playable_builtins, rules_for
+from warpress.engine.whole import broken
 from warpress.starter.new import new_game
 from warpress.verify.invariants import invariants_for
-from warpress.verify.whole import broken
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "games"
 #: the seeds each game is played from

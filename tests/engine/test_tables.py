@@ -61,6 +61,7 @@ def test_cover_gives_up_past_its_work_bound():
 def test_coverage_of_a_long_table_matches_no_row_against_every_point(corps_game, monkeypatch):
     """1,700 rows over 1,700 values: the check used to match every row at every point
     (2.9 million calls); now only the rows of an overlap are matched, for its message."""
+    from warpress.engine import structure
     from warpress.verify import data
 
     body = "".join(f"      - {{roll: {i}, hits: 1}}\n" for i in range(1, 1701))
@@ -70,13 +71,13 @@ def test_coverage_of_a_long_table_matches_no_row_against_every_point(corps_game,
         "      - {id: roll, kind: int, min: 1, max: 1700}\n    results: [hits]\n"
         f"    rows:\n{body}", encoding="utf-8")
     calls = []
-    counted = data.matches
+    counted = structure.matches
 
     def counting(*args):
         calls.append(1)
         return counted(*args)
 
-    monkeypatch.setattr(data, "matches", counting)
+    monkeypatch.setattr(structure, "matches", counting)
     problems = [str(p) for p in data.check_folder(str(corps_game)).problems]
     assert any("tables[big].rows[1700]: overlap: rows[4] and rows[1700] all match roll=5"
                in p for p in problems), problems

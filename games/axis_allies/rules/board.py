@@ -16,7 +16,7 @@ from typing import Any
 from warpress.engine.errors import BadInput, RuleViolation
 from warpress.engine.graph import Graph
 from warpress.engine.model import Game, Point, PointMap
-from warpress.engine.tables import lookup
+from warpress.engine.tables import lookup, lookup_row
 
 from .common import const, domain, flag, has_tag, memo, unit_row
 
@@ -155,8 +155,6 @@ def npl_of_values(values: Iterable[int]) -> int:
 def victory_check(game: Game, axis_lost: int, allied_lost: int, axis_npl: int,
                   round_end: bool) -> tuple[dict[str, Any], tuple[str, ...], tuple[str, ...]]:
     """Table victory (the play aid): winner and reason, with the row's rules and errata."""
-    from warpress.engine.tables import lookup_row
-
     table = game.table("victory")
     row, out = lookup_row(table, round_end=round_end, axis_capitals_lost=axis_lost,
                           allied_capitals_lost=allied_lost, axis_npl=axis_npl)

@@ -897,7 +897,7 @@ def float_battle(game: Game, spec: BattleSpec, least: float = 0.0,
     out (a battle against an AA gun has tens of thousands, most under 1e-30). The answer
     (``plain.float_battle``) takes a battle of a few chains to ``plain``, the rest here
     with the ``openings`` (``ops``) that it found, if any."""
-    from .plain import Totals, battle_totals, land_blocks
+    from .plain import Totals, battle_totals, land_blocks  # here: plain imports this module
 
     ends = float_ends(game, spec, ops=ops)
     if ends.pruned > MOST_PRUNED:  # not met on any battle tried; the contract holds anyway

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import math
 import os
+import pickle
 from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
@@ -45,7 +46,8 @@ import gmpy2
 from warpress.engine.errors import BadInput
 from warpress.engine.model import Game
 
-from .battle import BattleSpec
+from .battle import BattleSpec, takes
+from .common import force_text
 from .opening import (  # noqa: F401  (shared with floats; re-exported for the tests)
     FIELDS,
     SURVIVOR_KINDS,
@@ -530,6 +532,7 @@ def exact_battle(game: Game, spec: BattleSpec, workers: int | None = None,
     if spec.rounds is None and spec.retreat_after is None:
         terminals = _chain_part
     else:
+        # here: games.axis_allies.rules.rounds imports this module (a circle)
         from .rounds import capped_terminals as terminals
     # one chain fought to the end: its forces' fractions are reduced over their own rows'
     # or columns' denominators (``force_denominators``), the other chains over the whole
@@ -627,8 +630,6 @@ def _own_denominators(game: Game, spec: BattleSpec, op: Opening, Q: int
     """Each side's forces (``force_text``) with ``force_denominators``' bound and ``Q``
     over it, where the bound divides ``Q`` (``Q`` is the plain product of every ``T`` if
     the chain fell back to it)."""
-    from .common import force_text
-
     A = suffix_products(side_polys(game, op.attacker, "attack", spec.attacker_weapons))
     D = suffix_products(side_polys(game, spec.defender, "defense", spec.defender_weapons))
     rows, cols = force_denominators(stay_out(A, D), op.den, Q)
@@ -640,8 +641,6 @@ def survivor_numerators(spec: BattleSpec, att: tuple[str, ...], nums: dict[State
                         ) -> tuple[dict[str, int], dict[str, int]]:
     """Each side's surviving forces (``force_text``) with their numerators over the
     chain's denominator (the absorbing states' numerators added up by force)."""
-    from .common import force_text
-
     sides: tuple[dict[str, int], dict[str, int]] = ({}, {})
     for (i, j), n in nums.items():
         for side, left in zip(sides, (att[i:], spec.defender[j:]), strict=True):
@@ -784,8 +783,6 @@ def _in_child(child_job, parent_job):
 
     Returns ``(parent result, child result or None if the child failed)``.
     """
-    import pickle
-
     read, write = os.pipe()
     pid = os.fork()
     if pid == 0:  # the child: compute, send, leave without cleanup handlers
@@ -876,6 +873,7 @@ def _chain_part(game: Game, spec: BattleSpec, op: Opening):
     early = {s: n for s, n in op.start.items() if stop <= s[0] < len(op.attacker)
              and s[1] < len(spec.defender)}
     if early and not fought_round_one(game, spec, op.attacker):
+        # here: games.axis_allies.rules.rounds imports this module (a circle)
         from .rounds import first_round
 
         rest = {s: n for s, n in op.start.items() if s not in early}
@@ -899,8 +897,6 @@ def _sum_over(a: dict, da: int, b: dict, db: int) -> tuple[dict, int]:
 def summarise(game: Game, spec: BattleSpec, attacker: tuple[str, ...],
               nums: dict[State, int]) -> dict[str, int]:
     """Integer numerators of every field from the absorbing states' numerators."""
-    from .battle import takes
-
     na, nd = len(attacker), len(spec.defender)
     stop = 0 if retreats_at_stop(spec) else retreat_row(spec, na)
     out = dict.fromkeys(FIELDS, 0)

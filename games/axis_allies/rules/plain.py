@@ -30,6 +30,7 @@ from warpress.engine.model import Game
 from warpress.engine.records import Frozen, frozen_record
 
 from .battle import BattleSpec, first_strikers
+from .common import domain, force_text
 from .opening import FIELDS, Opening, openings, runs, shared_chains, side_polys, suffix_products
 
 
@@ -271,8 +272,6 @@ class Totals(Frozen):
 def land_blocks(game: Game, blocks: list[tuple[str, int]]) -> list[int]:
     """The blocks of land units (``blocks``: type and size): a land battle is taken by an
     attacker left with one of them (land 7)."""
-    from .common import domain
-
     return [k for k, (t, _) in enumerate(blocks) if domain(game, t) == "land"]
 
 
@@ -286,8 +285,6 @@ def battle_totals(game: Game, spec: BattleSpec, totals: Totals,
     whether winning there takes the territory (``land_blocks``); ``retreats[s]``, whether
     ending there with defenders left is a retreat (else still fighting: undecided).
     Survivors under ``least`` are left out."""
-    from .common import force_text
-
     nd, S = len(spec.defender), len(counts)
     per_state, wins, live = totals.per_state, totals.wins, totals.live
     out = {

@@ -1,6 +1,6 @@
 """The answer of ``odds axis-allies battle``: the probabilities, what survives, the expected
 IPC losses, as JSON fields and as text made for the width the command line prints at
-(``output.terminal_width``: 80 columns when not a terminal).
+(``engine.text.terminal_width``: 80 columns when not a terminal).
 
 Both number types give the same answer shape: floating point (``floats.float_battle``) by
 default, exact fractions (``odds.exact_battle``) with ``--exact``. With ``--exact`` the
@@ -16,7 +16,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from warpress.engine.model import Game
+from warpress.engine.query import fraction_text
 from warpress.engine.registry import OddsAnswer
+from warpress.engine.text import terminal_width
 
 from .battle import BattleSpec, rules_of
 from .common import unit_row
@@ -50,13 +52,12 @@ def battle_answer(game: Game, spec: BattleSpec, exact: bool, errata: tuple[str, 
     ``exact`` when asked, and the whole text answer. ``survivors_asked``: the input
     ``survivors`` (``exact`` only with ``exact``: the survivors' fractions). ``width``: the
     text's columns, by default the terminal's as the command line finds it
-    (``output.terminal_width``), so that its wrapping leaves the histogram's lines whole."""
+    (``engine.text.terminal_width``), so that its wrapping leaves the histogram's lines whole."""
     if width is None:
-        from warpress.output import terminal_width
-
         width = terminal_width()
     exact_survivors = None
     if exact:
+        # start-up: 52 more modules (fractions, importlib.metadata), only when this runs
         from fractions import Fraction
 
         from .odds import exact_battle
@@ -84,8 +85,6 @@ def battle_answer(game: Game, spec: BattleSpec, exact: bool, errata: tuple[str, 
     if fractions is not None:
         exact_part = {k: fractions[k] for k in names}
         if exact_survivors is not None:
-            from warpress.engine.query import fraction_text
-
             result["exact_survivors"] = {
                 side: {force: fraction_text(p) for force, p in chances.items()}
                 for side, chances in zip(("attacker", "defender"), exact_survivors,
@@ -186,8 +185,6 @@ def _short(p: Fraction) -> str:
 def _digits(p: Fraction) -> int:
     """Characters of ``a/b`` as ``fraction_text`` writes it (it keeps what it wrote: the
     JSON answer gives the same fractions)."""
-    from warpress.engine.query import fraction_text
-
     return len(fraction_text(p))
 
 

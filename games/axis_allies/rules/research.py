@@ -10,7 +10,7 @@ from warpress.engine.errors import BadInput
 from warpress.engine.model import Game
 from warpress.engine.tables import lookup
 
-from .common import DIE, const, faces, flag, weapon_ids
+from .common import DIE, const, faces, flag, unit_row, weapon_ids
 
 
 def dice_cost(game: Game, dice: int) -> int:
@@ -63,7 +63,5 @@ def develop(game: Game, dice: int, developed: list[str], rolls: Dice) -> dict[st
 
 def purchase_cost(game: Game, units: dict[str, int], dice: int = 0) -> int:
     """IPC spent in ①: development dice plus the units' costs (I17)."""
-    from .common import unit_row
-
     return dice_cost(game, dice) + sum(unit_row(game, t, "units")["cost"] * n
                                        for t, n in units.items())

@@ -26,14 +26,13 @@ from .odds import (
     side_polys,
     suffix_products,
 )
+from .opening import retreat_row, stop_round
 
 
 def capped_terminals(game: Game, spec: BattleSpec, op: Opening):
     """``(attacker order, numerators of every final state, denominator)`` after the cap
     (``rounds`` or ``retreat_after``, ``odds.stop_round``). With ``retreat_at`` the states
     from ``retreat_row`` on stop after every round (the attacker retreats)."""
-    from .opening import retreat_row, stop_round
-
     att = op.attacker
     step = _round_of(game, spec, att)
     done = 1 if spec.kind == "sea" and first_strikers(game, att) else 0

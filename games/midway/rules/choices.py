@@ -24,11 +24,17 @@ from .moves import (
     Run,
     check_end_move,
     check_end_op,
+    check_fly,
     check_launch,
     check_move,
     check_place,
+    check_plan,
     check_reorganize,
+    check_return,
+    check_sail,
     check_take_card,
+    group_hex,
+    group_reach,
     groups_in_air,
     reachable_targets,
     return_displays,
@@ -97,8 +103,6 @@ def _fleet_paths(run: Run, fleet_id: str) -> list[list[str]]:
 
 
 def _movement(run: Run, due: Pending) -> list[Option]:
-    from .moves import check_sail
-
     out = []
     for fleet_id in (ICHIKOKAN, INVASION):
         if fleet_id in run.get("moved", []) or run.pos.piece(fleet_id).kind == "eliminated":
@@ -113,8 +117,6 @@ def _movement(run: Run, due: Pending) -> list[Option]:
 
 
 def _plan(run: Run, due: Pending) -> list[Option]:
-    from .moves import check_plan
-
     game = run.game
     here = fleet_hex(run.pos, US_FLEET)
     allowance = M.allowance(game, "us-fleet", run.pos.turn)
@@ -178,8 +180,6 @@ def _launches_of(run: Run, air: A.Air) -> Iterable[Action]:
 
 
 def _flights(run: Run, gid: str) -> Iterable[Action]:
-    from .moves import check_fly, check_return, group_hex, group_reach
-
     op = run.op
     targets = reachable_targets(run, gid)
     if targets:

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from warpress.engine.dice import faces
 from warpress.engine.errors import BadInput, RuleViolation
+from warpress.engine.hexgrid import HexGrid
 from warpress.engine.model import Display, Game, Record, Unit
 
 if TYPE_CHECKING:
@@ -60,7 +61,6 @@ def grid(game: Game) -> HexGrid:
     hit = _GRIDS.get(id(game))
     if hit is not None and hit[0] is game:
         return hit[1]
-    from warpress.engine.hexgrid import HexGrid
 
     hexmap = game.hex_map()
     built = HexGrid(hexmap.columns.all_labels(), hexmap.rows.all_labels(), hexmap.hex_id,

@@ -26,6 +26,7 @@ from .common import (
     violation,
 )
 from .movement import allowance
+from .search import spend_aop
 
 RESHUFFLE = "reshuffle"
 
@@ -70,7 +71,6 @@ def take_card_instead_of_op(game: Game, times_used: int, aop: int) -> int:
     if times_used >= allowed:
         raise violation("12.3(7)", f"the Japanese may take a card instead of an air operation "
                                    f"{allowed} time(s) per game")
-    from .search import spend_aop
 
     return spend_aop(game, aop)
 

@@ -99,6 +99,7 @@ def _event_cards(game: Game) -> tuple[int, int, str]:
 )
 def search_table(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
     """Search result and AOP of one side (7.1-7.4)."""
+    # start-up: 1 more module, only when this runs
     from . import search as S
 
     if args["side"] == "japan":
@@ -131,6 +132,7 @@ def _search_text(game: Game, side: str, aop: int) -> str:
 )
 def base_attack_table(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
     """Air operations of a base attack: 1 within 2 hexes, 2 at 3-5 (6.4(2)(3))."""
+    # start-up: 1 more module, only when this runs
     from . import search as S
 
     ops = S.base_attack_operations(game, args["distance"])
@@ -156,6 +158,7 @@ def base_attack_table(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
 )
 def initiative_table(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
     """Who has the initiative for the next air operation (8.1; solitaire 12.3(3))."""
+    # start-up: 1 more module, only when this runs
     from . import search as S
 
     if args["cards_left"] is None:
@@ -348,6 +351,7 @@ def base_damage_table(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
 )
 def surface_battle_table(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
     """Night surface battle hits: Japanese roll - 2 on the US, US roll - 4 on the Japanese."""
+    # start-up: 2 more modules, only when this runs
     from .night import surface_battle
 
     result = surface_battle(game, dice)
@@ -359,6 +363,7 @@ def surface_battle_table(game: Game, args: dict[str, Any], dice: Dice) -> Answer
 
 def _surface_odds(game: Game) -> OddsAnswer:
     """Exact odds of each side's surface-battle hits."""
+    # start-up: 2 more modules, only when this runs
     from .night import surface_battle
 
     dist = distribution(lambda d: tuple(sorted(surface_battle(game, d).items())))
@@ -381,6 +386,7 @@ def _surface_odds(game: Game) -> OddsAnswer:
 )
 def night_landing_table(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
     """Is a step lost landing at night? (10.2(2)a)"""
+    # start-up: 2 more modules, only when this runs
     from .night import night_landing_lost
 
     lost = night_landing_lost(game, args["side"], dice.roll(DIE, "roll"))
@@ -411,6 +417,7 @@ def _boxes(game: Game, track: str) -> tuple[int, int, str]:
 )
 def landing_table(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
     """The landing on Midway at the end of Turn 7 (10.3)."""
+    # start-up: 1 more module, only when this runs
     from . import landing as L
 
     result = L.landing(game, args["invasion"], args["garrison"], dice)
@@ -420,6 +427,7 @@ def landing_table(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
 
 def _landing_odds(game: Game, args: dict[str, Any]) -> OddsAnswer:
     """Exact odds of the landing's outcome (DP, see landing.py)."""
+    # start-up: 1 more module, only when this runs
     from . import landing as L
 
     exact = L.landing_odds(game, args["invasion"], args["garrison"])
@@ -434,6 +442,7 @@ def _landing_odds(game: Game, args: dict[str, Any]) -> OddsAnswer:
 
 def _afloat(game: Game, side: str) -> tuple[int, int, str]:
     """Carriers afloat: 0 to the side's carriers."""
+    # start-up: 1 more module, only when this runs
     from .victory import fleet_size
 
     return 0, fleet_size(game, side), f"the {side} carriers"
@@ -456,6 +465,7 @@ def _afloat(game: Game, side: str) -> tuple[int, int, str]:
 )
 def victory_table(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
     """Who has won at the end of a turn (4.1-4.3)."""
+    # start-up: 1 more module, only when this runs
     from . import victory as V
 
     result = V.victory(game, args["turn"], args["japan_carriers"], args["us_carriers"],
@@ -478,6 +488,7 @@ def victory_table(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
 )
 def solitaire_move_table(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
     """How the solitaire US fleet moves for an event card (12.3(2))."""
+    # start-up: 5 more modules, only when this runs
     from .solitaire import move_card
 
     row = move_card(game, args["card"])

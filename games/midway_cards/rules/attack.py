@@ -31,6 +31,7 @@ from .common import (
 from .state import (
     ShipState,
     State,
+    _shuffled,
     carriers_out,
     check_capacity,
     check_game_end,
@@ -97,7 +98,6 @@ def draw_secondary(state: State, game: Game) -> tuple[State, str]:
     if not state.secondary_deck:
         if not (const(game, "secondary-damage-reshuffle") and state.secondary_discard):
             raise RuleViolation("7-4", "no secondary-damage card left to draw")
-        from .state import _shuffled
 
         deck = _shuffled(state.secondary_discard, state.seed, state.shuffles)
         state = replace(state, secondary_deck=deck, secondary_discard=(),

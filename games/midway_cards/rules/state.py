@@ -26,6 +26,7 @@ from .common import (
     SECONDARY_DECK,
     SIDES,
     US,
+    base_status,
     card,
     card_type,
     const,
@@ -441,8 +442,6 @@ def check_game_end(state: State, game: Game) -> State:
 def score(state: State, game: Game) -> dict[str, int]:
     """VP at game end (11): ships sunk / 大破 / 中破 score for the opponent, each only its
     highest status; the base scores 10 (大破) or 20 (destroyed) for the Japanese."""
-    from .common import base_status
-
     vp = {JAPAN: 0, US: 0}
     for s in state.ships:
         vp[opponent(owner(game, s.id))] += ship_vp(game, s.id, ship_status(game, s)["vp_box"])

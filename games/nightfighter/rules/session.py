@@ -1136,6 +1136,7 @@ class NightfighterReferee:
 
     @staticmethod
     def _render(game: Game, view: dict[str, Any], fmt: str, referee: bool) -> bytes:
+        # start-up: 114 more modules (reportlab, Pillow), only when this runs
         from ..referee_view import MAP_FORMATS
 
         if fmt not in MAP_FORMATS:

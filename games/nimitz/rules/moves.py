@@ -14,6 +14,7 @@ from warpress.engine.position import Piece
 from .campaign import MapView, check_us_move, repair_supply
 from .common import const
 from .japan import map_view
+from .orders import check_determinable
 from .positions import (
     BOMBING,
     DAMAGED,
@@ -127,8 +128,6 @@ def recon_limit(run: Run) -> int:
 def check_recon(run: Run, point: str) -> None:
     """7.1: 1 SP, on a point with Japanese units, at most the markers there are; none at
     Okinawa or Iwo Jima in 1945 (12.4: no determination there)."""
-    from .orders import check_determinable
-
     if not run.at(point, JAPAN):
         raise RuleViolation("7.1", f"no Japanese unit at {point_name(run.game, point)} to "
                                    "reconnoitre")

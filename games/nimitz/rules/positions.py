@@ -34,7 +34,7 @@ from warpress.engine.model import FrozenDict, Game, Unit
 from warpress.engine.position import Pending, Piece, Position, freeze, thaw
 from warpress.engine.referee import Announcement
 
-from .common import campaign_map, const, extra, is_carrier, is_escort
+from .common import campaign_map, const, extra, is_carrier, is_escort, table_row
 
 US, JAPAN = "us", "japan"
 SIDES = (US, JAPAN)
@@ -378,8 +378,6 @@ def marker_ids(game: Game, side: str) -> list[str]:
 
 @per_game
 def _bonus_row(game: Game, side: str, bonus: str) -> Mapping[str, Any]:
-    from .common import table_row
-
     return table_row(game, "bonus-marker", side=side, bonus=bonus)
 
 

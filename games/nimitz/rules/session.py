@@ -53,6 +53,7 @@ from . import fire
 from . import japan as jp
 from . import moves as mv
 from . import phases as ph
+from .choices import options, prompt_of
 from .positions import (
     BOMBING,
     JAPAN,
@@ -68,6 +69,7 @@ from .positions import (
     special,
     turn_values,
 )
+from .views import draw_map, summary_of, view
 
 CAMPAIGNS = ("1942", "1943", "1944", "1945")
 SCENARIOS = (*CAMPAIGNS, LINKED)
@@ -534,8 +536,6 @@ class NimitzRules(PositionRules):
         return _step(run)
 
     def decision(self, game: Game, position: Position) -> Decision | None:
-        from .choices import options
-
         if position.over or not position.pending:
             return None
         due = position.due
@@ -545,8 +545,6 @@ class NimitzRules(PositionRules):
 
     def player_view(self, game: Game, position: Position, side: str | None = None
                     ) -> dict[str, Any]:
-        from .views import view
-
         if side is not None and side not in (US, JAPAN):
             raise BadInput(f"side {quote(side)} is not one of us, japan")
         return view(game, position, awaiting(position))
@@ -561,13 +559,9 @@ class NimitzRules(PositionRules):
         return self.player_view(game, position)
 
     def summary(self, game: Game, position: Position) -> dict[str, Any] | None:
-        from .views import summary_of
-
         return summary_of(position)
 
     def render_player_map(self, game: Game, position: Position, fmt: str = "svg") -> bytes:
-        from .views import draw_map
-
         return draw_map(game, position, fmt)
 
     render_referee_map = render_player_map
@@ -585,8 +579,6 @@ def awaiting(position: Position) -> list[str]:
 
 
 def prompt(game: Game, due) -> str:
-    from .choices import prompt_of
-
     return prompt_of(game, due)
 
 

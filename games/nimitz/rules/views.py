@@ -146,6 +146,7 @@ def summary_of(position: Position) -> dict[str, Any] | None:
 
 
 def draw_map(game: Game, position: Position, fmt: str) -> bytes:
+    # here: games.nimitz.rules.mapview imports this module (a circle)
     from .mapview import draw_position
 
     return draw_position(game, position, fmt)

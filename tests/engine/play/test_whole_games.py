@@ -14,8 +14,8 @@ from warpress.engine.errors import RuleViolation
 from warpress.engine.loader import load_game
 from warpress.engine.play.game import HexRules
 from warpress.engine.play.setup import scenario_names
+from warpress.engine.whole import broken
 from warpress.starter.new import new_game
-from warpress.verify.whole import broken
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "games"
 RULES = HexRules()

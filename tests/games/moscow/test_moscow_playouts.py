@@ -10,7 +10,7 @@ import pytest
 from warpress.engine.agents import RandomAgent, playout
 from warpress.engine.loader import load_game
 from warpress.engine.rulesets import rules_for
-from warpress.verify.whole import broken
+from warpress.engine.whole import broken
 
 GAME = Path(__file__).resolve().parents[2] / "fixtures" / "games" / "moscow"
 

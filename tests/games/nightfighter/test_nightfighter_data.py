@@ -7,8 +7,9 @@ from statistics import mean
 
 import pytest
 from warpress.engine.loader import load_game
+from warpress.engine.structure import check_table
 from warpress.engine.tables import lookup
-from warpress.verify.data import check_folder, check_table
+from warpress.verify.data import check_folder
 
 
 @pytest.fixture(scope="module")

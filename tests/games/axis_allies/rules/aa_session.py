@@ -12,9 +12,9 @@ from warpress.engine.dice import SeededDice, derived_seed
 from warpress.engine.errors import RuleViolation
 from warpress.engine.model import FrozenDict
 from warpress.engine.position import Pending, Piece
+from warpress.engine.whole import broken as whole_broken
 from warpress.games.axis_allies.rules import session as ses
 from warpress.games.axis_allies.rules.positions import board_carriers, piece_id, start
-from warpress.verify.whole import broken as whole_broken
 
 RULES = ses.AxisAlliesRules()
 #: the most actions a watched game may take (the longest of the tests' seeds takes fewer)

@@ -15,6 +15,7 @@ from warpress.engine.dice import SeededDice, derived_seed
 from warpress.engine.errors import RuleViolation
 from warpress.engine.model import FrozenDict
 from warpress.engine.position import Position
+from warpress.engine.whole import broken
 from warpress.games.midway.rules import area as A
 from warpress.games.midway.rules import flow
 from warpress.games.midway.rules import session as ses
@@ -33,7 +34,6 @@ from warpress.games.midway.rules.positions import (
     with_area,
     with_data,
 )
-from warpress.verify.whole import broken
 
 RULES = ses.MidwayRules()
 SIDES = ("japan", "us")

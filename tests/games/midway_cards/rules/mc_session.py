@@ -10,10 +10,10 @@ from mc_helpers import state_with
 from warpress.engine.agents import RandomAgent, playout
 from warpress.engine.dice import SeededDice
 from warpress.engine.errors import RuleViolation
+from warpress.engine.whole import broken
 from warpress.games.midway_cards.rules import session as ses
 from warpress.games.midway_cards.rules import state as st
 from warpress.games.midway_cards.rules.positions import start, to_state
-from warpress.verify.whole import broken
 
 RULES = ses.MidwayCardsRules()
 

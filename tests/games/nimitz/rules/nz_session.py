@@ -1,6 +1,6 @@
 """Helpers of the Nimitz session tests: positions set up with chosen units, commands applied
 as a session applies them, whole campaigns watched step by step with the whole-game
-invariants (verify/whole.py) and the Nimitz ones (the digest's I-list) after every step."""
+invariants (engine/whole.py) and the Nimitz ones (the digest's I-list) after every step."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from warpress.engine.dice import GivenDice, SeededDice
 from warpress.engine.errors import RuleViolation
 from warpress.engine.model import FrozenDict
 from warpress.engine.position import Position
+from warpress.engine.whole import broken
 from warpress.games.nimitz.rules import session as ses
 from warpress.games.nimitz.rules.battle import units as battle_units
 from warpress.games.nimitz.rules.japan import map_view
@@ -24,7 +25,6 @@ from warpress.games.nimitz.rules.positions import (
     kind,
     turn_values,
 )
-from warpress.verify.whole import broken
 
 RULES = ses.NimitzRules()
 

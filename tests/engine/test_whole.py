@@ -1,4 +1,4 @@
-"""The whole-game invariants of verify/whole.py that every game shares: cards conserved
+"""The whole-game invariants of engine/whole.py that every game shares: cards conserved
 (each card in one pile, none gained or lost by a step); a piece on a point map stands at
 one of its points."""
 
@@ -9,7 +9,7 @@ from dataclasses import replace
 from warpress.engine.loader import builtin
 from warpress.engine.model import FrozenDict
 from warpress.engine.position import Piece, Position
-from warpress.verify.whole import broken
+from warpress.engine.whole import broken
 
 
 class _NoGame:

@@ -1,4 +1,4 @@
-"""verify/forms.py: the data forms checked with file and line (CRT, terrain effects chart,
+"""engine/formchecks.py: the data forms checked with file and line (CRT, terrain effects chart,
 stacking), on tests/fixtures/games/corps copied into tmp_path and broken one way each."""
 
 from __future__ import annotations

@@ -7,11 +7,11 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterator
 
-from ..engine.combat import ROLL_KEY, column_value, grid_origin
-from ..engine.dice import faces
-from ..engine.errors import BadInput, Problem
-from ..engine.model import Game, HexMap, Item, Placement, Table
-from ..engine.terrain import game_names, hex_terrains, stacking_limit
+from .combat import column_value
+from .dice import faces
+from .errors import BadInput, Problem
+from .model import ROLL_KEY, Game, HexMap, Item, Placement, Table, grid_origin
+from .terrain import game_names, hex_terrains, stacking_limit
 
 
 def _problem(item: Item, path: str, message: str) -> Problem:
@@ -207,5 +207,5 @@ def _weight(place: Placement, unit, of: str) -> int:
     return count
 
 
-#: The checks of the data forms, run by ``verify --data`` after the others (verify/data.py).
+#: The checks of the data forms, run at every load after the others (engine/structure.py).
 FORM_CHECKS = (check_crts, check_terrain, check_stacking)

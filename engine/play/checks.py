@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..engine.errors import BadInput, Problem
-from ..engine.model import Game, Item, Place, Selector
-from ..engine.play.sequence import turns
-from ..engine.play.setup import initial_position, scenario_names
+from ..errors import BadInput, Problem
+from ..model import Game, Item, Place, Selector
+from .sequence import turns
+from .setup import initial_position, scenario_names
 
 #: phases a side acts in (``who`` must be a side)
 INTERACTIVE = ("move", "rail", "combat", "replacements", "reinforcements")

@@ -12,12 +12,12 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
-from ..engine.model import Game
-from ..engine.play.board import board_of
-from ..engine.play.movement import allowance, check_path, reach
-from ..engine.play.pieces import full_steps, overstacked, unit_of
-from ..engine.play.sequence import phase, turns
-from ..engine.position import ON_BOARD, Position
+from .model import Game
+from .play.board import board_of
+from .play.movement import allowance, check_path, reach
+from .play.pieces import full_steps, overstacked, unit_of
+from .play.sequence import phase, turns
+from .position import ON_BOARD, Position
 
 
 def broken(game: Game, before: Position | None, action: tuple[str, Mapping[str, Any]] | None,

@@ -1,0 +1,129 @@
+"""The words a game's ``style`` section may use and the floors it keeps: colours, font sizes,
+counter symbols and corners, terrain textures; and ``style_problems``, the check of the
+section against them, which every command runs when it loads a game (``engine.structure``).
+The kit draws what these name: ``components/symbols.py`` a symbol of each name,
+``components/hexmap.py`` a texture of each name (a test holds them equal)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from .model import FontStyle, Game
+
+#: The smallest text any page may print, in points (the build refuses less).
+MIN_PT = 4.5
+#: The smallest size of the factors on a counter, in points.
+MIN_FACTORS_PT = 7.0
+
+#: print colours for the colour words game data uses (pale enough to print text on)
+COLOUR_WORDS = {
+    "red": "#f2b8b8", "blue": "#b8cdf2", "green": "#c4e6b4", "yellow": "#f6e7a1",
+    "white": "#ffffff", "black": "#9a9a9a", "grey": "#d9d9d9", "gray": "#d9d9d9",
+    "brown": "#dcc3a5", "orange": "#f6cfa0", "purple": "#dcc7ee", "khaki": "#e3dcb5",
+    "tan": "#e8d8bc", "olive": "#d2d6a6", "navy": "#b9c2dc", "pink": "#f5c9d8",
+}
+_HEX = re.compile(r"#[0-9a-fA-F]{6}")
+
+
+def colour(word: str | None) -> str | None:
+    """A ``#rrggbb`` colour, or the print colour of a colour word; None if neither."""
+    if not word:
+        return None
+    if _HEX.fullmatch(word):
+        return word.lower()
+    return COLOUR_WORDS.get(word.strip().lower())
+
+
+#: The counter symbols each layout can draw (``style.counters.*.symbol``).
+NATO_SYMBOLS = ("infantry", "armour", "mechanised", "motorised", "artillery", "anti-tank",
+                "anti-aircraft", "recon", "airborne", "marines", "engineers", "headquarters",
+                "supply", "fighter", "bomber", "carrier", "battleship", "cruiser", "destroyer",
+                "transport", "submarine")
+SHIP_SYMBOLS = ("carrier", "battleship", "cruiser", "destroyer", "submarine", "transport")
+AIRCRAFT_SYMBOLS = ("fighter", "twin-engine", "bomber", "heavy-bomber", "dive-bomber",
+                    "torpedo-bomber")
+ICON_SYMBOLS = ("factory", "star")
+SYMBOLS = {"nato": NATO_SYMBOLS, "silhouette": (*SHIP_SYMBOLS, *AIRCRAFT_SYMBOLS),
+           "marker": (*SHIP_SYMBOLS, *AIRCRAFT_SYMBOLS, *ICON_SYMBOLS, "roundel")}
+
+#: The terrain textures a map draws (``style.terrain.*.texture``); ``none``: a plain fill.
+TEXTURE_NAMES = ("trees", "peaks", "dots", "reeds", "blocks", "waves")
+NO_TEXTURE = "none"
+
+CORNER_KEYS = ("top_left", "top_right", "bottom_left", "bottom_right")
+#: What a corner may print besides a stat name.
+CORNER_WORDS = ("id", "setup", "name_ja", "name", "size", "year")
+
+
+def style_problems(game: Game) -> Iterator[tuple[object, str, str]]:
+    """(item, key path, message) for every style value the game cannot use."""
+    style = game.style
+    sides = {s.id for s in game.info.sides}
+    for side, look in style.sides.items():
+        if side not in sides:
+            yield look, f"style.sides.{side}", (
+                f"unknown side {side!r} (sides: {', '.join(sorted(sides)) or 'none'})")
+        for key in ("fill", "ink"):
+            value = getattr(look, key)
+            if value and colour(value) is None:
+                yield look, f"style.sides.{side}.{key}", _colour_message(value)
+    yield from _font_problems(style.fonts)
+    yield from _counter_problems(game)
+    for name, terrain in style.terrain.items():
+        if terrain.fill and colour(terrain.fill) is None:
+            yield terrain, f"style.terrain.{name}.fill", _colour_message(terrain.fill)
+        yield from _texture_problems(name, terrain)
+
+
+def _texture_problems(name: str, terrain) -> Iterator[tuple[object, str, str]]:
+    if terrain.texture is not None and terrain.texture not in (*TEXTURE_NAMES, NO_TEXTURE):
+        yield terrain, f"style.terrain.{name}.texture", (
+            f"texture {terrain.texture!r} is unknown (known: "
+            f"{', '.join(sorted(TEXTURE_NAMES))}, or {NO_TEXTURE})")
+
+
+def _colour_message(value: str) -> str:
+    return (f"{value!r} is not a colour (#rrggbb or one of: "
+            f"{', '.join(sorted(COLOUR_WORDS))})")
+
+
+def _font_problems(font: FontStyle) -> Iterator[tuple[object, str, str]]:
+    floors = {"minimum": MIN_PT, "name": font.minimum, "corner": font.minimum,
+              "word": font.minimum, "factors": max(MIN_FACTORS_PT, font.minimum)}
+    for key, floor in floors.items():
+        value = getattr(font, key)
+        if value < floor or value > 72:
+            yield font, f"style.fonts.{key}", (
+                f"{value:g} pt is not allowed (allowed: {floor:g} to 72 pt)")
+
+
+def _counter_problems(game: Game) -> Iterator[tuple[object, str, str]]:
+    types = {u.type for u in game.units}
+    ids = {u.id for u in game.units} | {m.id for m in game.markers}
+    for key, layout in game.style.counters.items():
+        path = f"style.counters.{key}"
+        if key not in types and key not in ids:
+            yield layout, path, (f"{key!r} is no unit type, unit id or marker id "
+                                 f"(types: {', '.join(sorted(types)) or 'none'})")
+        allowed = SYMBOLS[layout.layout]
+        if layout.symbol and layout.symbol not in allowed:
+            yield layout, f"{path}.symbol", (f"unknown {layout.layout} symbol "
+                                             f"{layout.symbol!r} (allowed: {', '.join(allowed)})")
+        specs = [(f"{path}.factors[{i}]", spec, layout)
+                 for i, spec in enumerate(layout.factors or ())]
+        if layout.corners is not None:
+            specs += [(f"{path}.corners.{corner}", getattr(layout.corners, corner),
+                       layout.corners) for corner in CORNER_KEYS]
+        for where, spec, item in specs:
+            if spec and not _spec_ok(game, key, spec):
+                yield item, where, (f"{spec!r} is neither a stat of {key!r} (several joined "
+                                    f"by |) nor one of: {', '.join(CORNER_WORDS)}")
+
+
+def _spec_ok(game: Game, key: str, spec: str) -> bool:
+    """A factor or corner spec: a word, or stats joined by ``|`` that the units have."""
+    if spec in CORNER_WORDS:
+        return True
+    units = [u for u in game.units if key in (u.id, u.type)]
+    return not units or all(any(part in u.stats for u in units) for part in spec.split("|"))
