@@ -1013,10 +1013,10 @@ class NightfighterReferee:
     #: double-blind: the player's view hides the bombers the rules do not show him [5.0]
     hidden = True
     #: how far agents look ahead by default (engine.agents.lookahead): a step of the night
-    #: costs milliseconds (the umpire's phases run inside it), so greedy weighs 12 answers
-    #: over 2 drawn positions, one dice draw each, and MCTS spends 48 steps 8 deep
-    lookahead = {"greedy": {"limit": 12, "rolls": 8, "samples": 2},
-                 "mcts": {"budget": 48, "depth": 8, "width": 8}}
+    #: costs milliseconds (the umpire's phases run inside it), so greedy weighs 48 answers
+    #: on one drawn position, one dice draw each, and MCTS spends 64 steps 6 deep over 24
+    lookahead = {"greedy": {"limit": 48, "rolls": 8, "samples": 1},
+                 "mcts": {"budget": 64, "depth": 6, "width": 24}}
     #: how the text views show a field (the views' JSON keeps the number)
     field_text = {"facing": facing_text}
     #: how the log shows a command's argument as typed (the log keeps what was typed)
@@ -1124,8 +1124,8 @@ class NightfighterReferee:
     def score(self, game: Game, state: Position, side: str) -> float:
         """How the night stands for ``side`` before its end (what agents that look ahead
         weigh): attackers shot down and exited (4.1), fighters lost or gone (9.2.1), the
-        sightings and contacts held, a fighter in an attacker's hex and more so with its
-        facing (11.0: where it may attack), and how near each fighter is
+        radar contacts, sightings and AI contacts held, a fighter in an attacker's hex and
+        more so with its facing (11.0: where it may attack), and how near each fighter is
         to the nearest attacker on the map (up to 15 hexes: less than a fighter gone), less
         when it faces the map's edge close by (it must fly on, 9.0, and would leave)."""
         s, _sc = read(game, state)
@@ -1133,7 +1133,8 @@ class NightfighterReferee:
         counts = _counts(night)
         value = (10.0 * counts["shot_down"] + 6.0 * counts["intruders_shot_down"]
                  - 3.0 * counts["exited"] - 12.0 * counts["fighters_lost"]
-                 - 10.0 * counts["fighters_left_map"])
+                 - 10.0 * counts["fighters_left_map"]
+                 + 1.0 * sum(c.contact for c in night.counters))
         g = grid(game)
         targets = [b.hex for b in night.on_map_bombers()]
         behind = {(b.hex, b.facing) for b in night.on_map_bombers()}
