@@ -23,11 +23,11 @@ that every fact this turn revealed holds (:func:`facts`): the radar contacts and
 the search counters placed this turn (13.1.1, 13.1.2), the searchlight search markers (a
 bomber in the zone) and their absence (none there: 14.2.1), the AI contacts and their absence
 (19.1.2), the sighting roll's announced hexes (10.1), a tail warning or none while the
-fighters have not moved (27.3). A hidden attacker is kept out of every fighter's sighting
-range as well (a roll that showed nothing there may only have missed its number, but nothing
-says so). An attacker that cannot be placed so waits in the pool. What is left out of the
-facts: the sweeps of GCI and MEW counters, and whatever earlier turns told (the view keeps
-this turn's announcements only).
+fighters have not moved (27.3). Once the turn's sighting roll is made, a hidden attacker is
+kept out of every fighter's sighting range as well (a roll that showed nothing there may
+only have missed its number, but nothing says so). An attacker that cannot be placed so
+waits in the pool. What is left out of the facts: the sweeps of GCI and MEW counters, and
+whatever earlier turns told (the view keeps this turn's announcements only).
 """
 
 from __future__ import annotations
@@ -192,19 +192,26 @@ def _ai_facts(game: Game, s, sc: Scenario, marked: frozenset[str]) -> list[Fact]
     return out
 
 
-def _sighting_facts(game: Game, s, sc: Scenario, marked: frozenset[str]) -> list[Fact]:
-    night = s.night
+def _rolled(game: Game, s) -> list:
+    """This turn's sighting roll, as announced (none before it is made)."""
     if s.phase != "sighting" and not _since(game, s.phase, "sighting"):
         return []
-    rolled = [a for a in s.announcements if a.turn == night.turn and a.phase == "sighting"
-              and "announced" in a.data]
+    return [a for a in s.announcements if a.turn == s.night.turn and a.phase == "sighting"
+            and "announced" in a.data]
+
+
+def _sighting_facts(game: Game, s, sc: Scenario, marked: frozenset[str]) -> list[Fact]:
     return [Fact(f"a bomber sighted at {h}", "10.1", frozenset({h}), True)
-            for a in rolled for h in a.data["sighted"]]
+            for a in _rolled(game, s) for h in a.data["sighted"]]
 
 
 def _in_sight(game: Game, view: Position) -> frozenset[str]:
-    """Where a fighter could sight a bomber (10.1): the hidden attackers are kept out."""
-    night = read(game, view)[0].night
+    """Where a fighter could have sighted a bomber by this turn's sighting roll (10.1), once
+    it is made: the hidden attackers are kept out."""
+    s, _sc = read(game, view)
+    night = s.night
+    if not _rolled(game, s):
+        return frozenset()
     reach: set[str] = set()
     for f in night.fighters:
         if detection.can_sight(f, night.turn) and f.hex is not None:
