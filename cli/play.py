@@ -146,7 +146,7 @@ def write_map(path: str, drawn: bytes) -> None:
     then a rename."""
     from pathlib import Path
 
-    from ..engine.session import write_atomically
+    from ..engine.places import write_atomically
 
     try:
         write_atomically(Path(path), drawn, shared=True)

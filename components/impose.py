@@ -63,7 +63,6 @@ class Drawing:
     height: float
     seams_x: tuple[float, ...] = ()  # where the tiles meet (map mm), across and down
     seams_y: tuple[float, ...] = ()
-    shown: tuple[float, float] = (0.0, 0.0)  # the most of the map one tile shows, each way
 
 
 @dataclass
@@ -538,21 +537,48 @@ def tile(drawing: tuple[Primitive, ...], width: float, height: float, paper: Pap
         (_cut(*laid, width, overlap) for laid in layouts), key=_cut_cost)
     plan = replace(plan, cols=len(x0s), rows=len(y0s))
     if (seen := _RECORDING.get()) is not None:
-        seen.drawings.append(Drawing(name, tuple(drawing), width, height, tuple(xs), tuple(ys),
-                                     (plan.w - overlap, plan.h - overlap)))
+        seen.drawings.append(Drawing(name, tuple(drawing), width, height, tuple(xs), tuple(ys)))
     tiles = []
     for r, ty in enumerate(y0s):
         for c, tx in enumerate(x0s):
             label = f"{_row_letter(r)}{c + 1}"
-            bare = Tile(label, tx, ty, plan.w, plan.h, plan.page, (),
+            tw, th = min(plan.w, width - tx), min(plan.h, height - ty)  # ends at the map's end
+            bare = Tile(label, tx, ty, tw, th, plan.page, (),
                         _window_overlap(x0s, c, plan.w), _window_overlap(y0s, r, plan.h), c, r,
                         _at(xs, c - 1), _at(ys, r - 1), _at(xs, c), _at(ys, r))
             sx = tx if bare.seam_left is None else bare.seam_left  # nothing left of a trim
             sy = ty if bare.seam_top is None else bare.seam_top
-            shown = index.select((sx, sy, tx + plan.w - sx, ty + plan.h - sy))
+            shown = index.select((sx, sy, tx + tw - sx, ty + th - sy))
             tiles.append(replace(bare, items=_tile_items(shown, bare, plan, name,
                                                          title or name)))
     return tiles
+
+
+def planned_seams(width: float, height: float, paper: Paper,
+                  legend: LegendLayout | None = None, overlap: float = OVERLAP
+                  ) -> tuple[list[float], list[float]]:
+    """Where ``tile`` cuts a ``width`` x ``height`` drawing with its ``legend`` under it when
+    nothing else is in the way: near the even shares of the fewest tiles, clear of the
+    legend, across and down. A drawing that keeps these lines clear of its boxes (a map
+    covered with them, where no straight seam would pass between) has them cut by none."""
+    if legend is not None:
+        layouts = _legend_layouts((), width, height, paper, legend, overlap, "map")
+    else:
+        layouts = [((), height, _plan_on(page, width, height, overlap))
+                   for page in _pages(width, height, paper)]
+    cut = min((_cut(*laid, width, overlap) for laid in layouts), key=_cut_cost)
+    return cut[4][1], cut[5][1]
+
+
+def tile_count(drawing: tuple[Primitive, ...], width: float, height: float, paper: Paper,
+               overlap: float = OVERLAP) -> int:
+    """How many tiles ``tile`` cuts the drawing into (its seams clear of what they keep
+    whole where they can be), without laying the tiles out."""
+    layouts = [(drawing, height, _plan_on(page, width, height, overlap))
+               for page in _pages(width, height, paper)]
+    _drawing, _height, _plan, _index, (x0s, _xs), (y0s, _ys), _whole = min(
+        (_cut(*laid, width, overlap) for laid in layouts), key=_cut_cost)
+    return len(x0s) * len(y0s)
 
 
 def _cut(drawing, height: float, plan: TilePlan, width: float, overlap: float):
@@ -595,7 +621,8 @@ def cut_axis(length: float, room: float, overlap: float,
     one axis of a map ``length`` mm long, on tiles ``room`` mm long: the fewest tiles whose
     seams cut nothing of cost ``KEEP`` (up to ``MORE_TILES`` more than the fewest that cover
     the map), else the fewest, their seams across the cheapest. Each tile's window starts at
-    its own seam (so nothing of the page is wasted left of it), or ends at the map's end."""
+    its own seam (so nothing of the page is left blank above or left of its trim); the
+    last one ends at the map's end, short of a full page."""
     if length <= room + 1e-9:
         return [0.0], []
     fewest = math.ceil((length - overlap) / (room - overlap) - 1e-9)
@@ -605,8 +632,7 @@ def cut_axis(length: float, room: float, overlap: float,
             break
     else:
         n, cuts = fewest, seams(fewest, length, room, overlap, spans, clean=False)
-    starts = [0.0] + [min(cut, length - room) for cut in cuts]
-    return starts, cuts
+    return [0.0, *cuts], cuts  # each window from its trim: no blank above or left of it
 
 
 #: How near a seam may come to an element it keeps whole (mm).
@@ -771,8 +797,8 @@ def assembly_items(tiles: list[Tile], width: float, height: float, page: Paper,
     lines = [f"Assembly of {name}: {len(tiles)} tiles, {width:.0f} x {height:.0f} mm; "
              f"{_overlap_words(tiles)}.",
              "Trim each tile on its solid edge where it has a neighbour to the left or above, "
-             "and glue it over that neighbour: its edge on the neighbour's dashed glue line, "
-             "the registration marks on top of each other."]
+             "and glue it over that neighbour: its edge on the neighbour's dashed glue line "
+             "(red here), the registration marks on top of each other."]
     items: list[Primitive] = []
     top = y
     for line in lines:
@@ -787,8 +813,18 @@ def assembly_items(tiles: list[Tile], width: float, height: float, page: Paper,
         items.append(Rect(ox + t.x * scale, top + t.y * scale, t.w * scale, t.h * scale,
                           Style(fill="#dde8f5", stroke="#204080", width=0.3, opacity=0.5),
                           id=f"assembly-{t.label}", cls="assembly-tile"))
-    for t in tiles:
-        items.append(Text(ox + (t.x + t.w / 2) * scale, top + (t.y + t.h / 2) * scale + 2,
+    glue = replace(GLUE, width=0.4)
+    for t in tiles:  # where each tile meets the next: its glue line, the other's trim
+        x0, y0, x1, y1 = t.shown()
+        if t.seam_right is not None:
+            items.append(Line(ox + x1 * scale, top + y0 * scale, ox + x1 * scale,
+                              top + y1 * scale, glue, cls="assembly-seam"))
+        if t.seam_bottom is not None:
+            items.append(Line(ox + x0 * scale, top + y1 * scale, ox + x1 * scale,
+                              top + y1 * scale, glue, cls="assembly-seam"))
+    for t in tiles:  # each label in the middle of what its tile shows, clear of the lines
+        x0, y0, x1, y1 = t.shown()
+        items.append(Text(ox + (x0 + x1) / 2 * scale, top + (y0 + y1) / 2 * scale + 2,
                           t.label, size=6, anchor="middle", bold=True))
     return tuple(items)
 

@@ -18,7 +18,7 @@ from ..engine.errors import BadInput
 from ..engine.inputs import did_you_mean, quote
 from ..engine.limits import KIT_PAGES
 from ..engine.model import Game
-from . import aids, holds
+from . import aids, holds, setup_chart
 from .atomic import check_place, replace_folder, write_files
 from .fonts import missing_glyphs
 from .hexmap import hex_map_parts, terrain_looks
@@ -214,9 +214,11 @@ def imposed_pages(sheets: list[Sheet], part: str) -> list[KitPage]:
     return pages
 
 
-def sheet_pages(game: Game, options: Options, lead=(), own=()) -> list[KitPage]:
-    """Every sheet but those a game draws itself (``own``), then the play aid (the tables
-    no sheet prints), flowed together after the game's ``lead`` blocks: a short aid
+def sheet_pages(game: Game, options: Options, lead=(), own=(), setup: bool = True
+                ) -> list[KitPage]:
+    """The set-up chart of every scenario (unless the game prints its own: ``setup``
+    False), the game's ``lead`` blocks, every sheet but those a game draws itself
+    (``own``), then the play aid (the tables no sheet prints), flowed together: a short aid
     shares its page with the next."""
     _x, _y, width, height = options.paper.content()
     blocks = list(lead)
@@ -235,6 +237,8 @@ def sheet_pages(game: Game, options: Options, lead=(), own=()) -> list[KitPage]:
             for b in aids.table_blocks(t, width, game, height)]
     if rest:
         blocks += [aids.heading("Tables", width, 5.0), *rest]
+    if setup:
+        blocks += setup_chart.chart_blocks(game, width)
     return flowed_pages(blocks, options.paper, "sheets and play aids") + forms
 
 

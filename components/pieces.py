@@ -9,6 +9,8 @@ Assumed values are marked only in a designer proof (``components/marks.py``).
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from ..engine.model import Card, Deck, Game, Marker, Unit
 from .counters import counter_name, draw, face_of
 from .fonts import text_width, wrap
@@ -76,15 +78,36 @@ def unit_pieces(game: Game, unit: Unit) -> list[Piece]:
                   cls=f"counter unit {unit.id}") for i in range(count)]
 
 
-def unit_back(game: Game, unit: Unit, stats=None) -> tuple[Primitive, ...] | None:
+def unit_back(game: Game, unit: Unit, stats=None, **face) -> tuple[Primitive, ...] | None:
     """The reduced side: the back's own values (a mapping), else the front's values for a
-    2-step unit whose back is described in words; a one-sided counter has none."""
+    2-step unit whose back is described in words; a one-sided counter has none. ``face``:
+    other fields of the face (``ground``)."""
     what = f"counter-{unit.id} (back)"
     if isinstance(unit.back, dict):
-        return draw(face_of(game, unit, stats=unit.back, reduced=True, what=what))
+        return draw(face_of(game, unit, stats=unit.back, reduced=True, what=what, **face))
     if unit.back or unit.steps == 2:
-        return draw(face_of(game, unit, stats=stats, reduced=True, what=what))
+        return draw(face_of(game, unit, stats=stats, reduced=True, what=what, **face))
     return None
+
+
+def counter_image(game: Game, record: Unit | Marker, *, side: str | None = None,
+                  reduced: bool = False) -> tuple[Primitive, ...]:
+    """One counter side as the counter sheets print it, at its own size: a unit's front (its
+    reduced side when ``reduced`` and it has one), a marker's front (its back when
+    ``reduced``); a unit of no side in ``side``'s colours. For the charts that show
+    counters (the set-up chart)."""
+    if isinstance(record, Marker):
+        piece = marker_pieces(game, record)[0]
+        return piece.back if reduced and piece.back else piece.front
+    ground = {} if record.side or side is None else {"ground": side_colour(game, side)}
+    if reduced:
+        back = unit_back(game, record, **ground)
+        if back is not None:
+            return back
+    face = face_of(game, record, what=f"counter-{record.id}", **ground)
+    if face.look.layout == "marker" and not face.word:
+        face = replace(face, word=marker_word(game, record))  # type: ignore[arg-type]
+    return draw(face)
 
 
 def marker_pieces(game: Game, marker: Marker) -> list[Piece]:
@@ -129,9 +152,8 @@ def card_front(game: Game, card: Card, deck: Deck | None) -> tuple[Primitive, ..
     what = f"card {card.id}"
     items.append(Text(6, 9, f"{number}{deck_name}", size=fit(number + deck_name, 2.6, 51, what),
                       fill="#444444"))
-    items.append(_centred_fit(card.name or card.id, w / 2, 19, 5.0, w - 12, what, bold=True))
-    if card.name_ja:
-        items.append(_centred_fit(card.name_ja, w / 2, 27, 4.2, w - 12, what))
+    items.extend(card_titles(card.name or card.id, card.name_ja, w / 2, 19, 27, 5.0, w - 12,
+                             what))
     y = 31.0
     for label, value, key in (("When", card.timing, "timing"),
                               ("Played by", player_words(game, card.playable_by), "playable_by")):
@@ -160,6 +182,28 @@ def card_front(game: Game, card: Card, deck: Deck | None) -> tuple[Primitive, ..
     if rules:
         items.append(Text(w - 6, h - 6, f"rule {rules}", size=2.2, anchor="end", fill="#666666"))
     return tuple(items)
+
+
+#: A card's Japanese title at this share of its English title's size: kana and kanji fill
+#: their em where Latin letters do not, so at this share the two titles read as one size.
+TITLE_JA = 0.85
+
+
+def card_titles(name: str, name_ja: str | None, x: float, y: float, y_ja: float, size: float,
+                width: float, what: str) -> list[Text]:
+    """A card's English title (bold, at most ``size``, fitted to ``width``) centred on ``x``
+    at ``y``, and its Japanese title under it at ``y_ja``, ``TITLE_JA`` of the English size:
+    when one of them must shrink to fit, the other shrinks with it (classes ``card-title``
+    and ``card-title-ja``)."""
+    english = fit(name, size, width, what)
+    if name_ja:
+        japanese = fit(name_ja, english * TITLE_JA, width, what)
+        english = min(english, fit(name, japanese / TITLE_JA, width, what))
+    items = [Text(x, y, name, size=english, anchor="middle", bold=True, cls="card-title")]
+    if name_ja:
+        items.append(Text(x, y_ja, name_ja, size=japanese, anchor="middle",
+                          cls="card-title-ja"))
+    return items
 
 
 #: What a card the rules do not print says of itself on a player's card.

@@ -27,3 +27,17 @@ def __getattr__(name: str) -> Any:
     if name == "kit_part":
         raise old_way(__name__, name, '@CODE.kit_part("<part>")')
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+#: The part under which a game's ``kit.py`` registers how it draws one counter (never a
+#: kit part that prints pages): ``@CODE.kit_part(COUNTER_FACE)``.
+COUNTER_FACE = "counter face"
+
+
+def counter_face(game: Game):
+    """The function ``fn(game, record, side, reduced) -> primitives | None`` with which the
+    ``kit`` of ``game``'s folder draws one counter (registered with
+    ``@CODE.kit_part(COUNTER_FACE)``), else None: the charts that show counters (the set-up
+    chart) draw them with it."""
+    found = extensions(game, COUNTER_FACE)
+    return found[0].build if found else None

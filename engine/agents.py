@@ -26,7 +26,7 @@ from functools import cached_property
 from typing import Any, Protocol
 
 from .decisions import Action, Decision
-from .dice import DiceError, SeededDice, derived_seed, distribution, expected
+from .dice import Dice, DiceError, SeededDice, derived_seed, distribution, expected
 from .errors import BadInput, RuleViolation
 from .evaluate import score
 from .model import Game
@@ -57,6 +57,7 @@ class Seen:
 
     @cached_property
     def view(self) -> dict[str, Any]:  # a game that hides nothing: the view when asked
+        assert self._position is not None  # a hiding game's view is set when it is seen
         return self.rules.player_view(self.game, self._position, self.side)
 
     def sample(self, rng: random.Random) -> Position:
@@ -68,7 +69,8 @@ class Seen:
             raise BadInput(f"{self.game.id}: its rules hide part of the position and cannot "
                            f"sample it from a side's view (determinise): only the random "
                            f"agent plays it")
-        return determinise(self.game, self.view, self.side, rng)
+        sampled: Position = determinise(self.game, self.view, self.side, rng)
+        return sampled
 
 
 class Agent(Protocol):
@@ -90,7 +92,8 @@ class RandomAgent:
         return random_answer(seen.decision, rng)
 
 
-def position_score(rules: Referee, game: Game, position: Position, side: str) -> float:
+def position_score(rules: Referee, game: Game, position: Position, side: str | None
+                   ) -> float:
     """``side``'s score of ``position``: a finished game's verdict, else the rules' own
     ``score`` where they give one (a game whose data the scorer cannot read: cards, a
     base's damage), else the score read from the data (engine/evaluate.py)."""
@@ -171,7 +174,7 @@ class GreedyAgent:
         game, rules, side = seen.game, seen.rules, seen.side
         rolls = self.settings(rules)["rolls"]
 
-        def after(dice) -> float:
+        def after(dice: Dice) -> float:
             moved = rules.apply(game, position, action.name, dict(action.args), dice).state
             return round(position_score(rules, game, moved, side), 9)
 
@@ -260,7 +263,7 @@ class Playout:
     stall: str = ""
 
 
-Each = Callable[[Position | None, tuple[str, dict] | None, Position], None]
+Each = Callable[[Position | None, tuple[str, dict[str, Any]] | None, Position], None]
 
 
 def playout(game: Game, rules: Referee, seed: int, agents: Mapping[str, Agent] | Agent,
@@ -374,6 +377,8 @@ class MctsAgent:
         while steps < self.depth and not position.over:
             if node.actions is None:
                 decision = rules.decision(game, position)
+                if decision is None:  # no side decides: the game is over
+                    break
                 node.side = decision.side
                 try:
                     node.actions = candidates(decision, rng, self.width)
@@ -398,6 +403,7 @@ class MctsAgent:
         return max(steps, 1)
 
     def _pick(self, node: _Node, rng: random.Random, me: str | None) -> int:
+        assert node.actions is not None  # a node is picked from once its answers are listed
         untried = [i for i in range(len(node.actions)) if i not in node.children]
         if untried:
             return untried[rng.randrange(len(untried))]
@@ -416,6 +422,8 @@ class MctsAgent:
         steps = 0
         while steps < left and not position.over:
             decision = seen.rules.decision(seen.game, position)
+            if decision is None:  # no side decides: the game is over
+                break
             try:
                 action = random_answer(decision, rng)
             except Stalled:
@@ -442,13 +450,15 @@ def _try(rules: Referee, game: Game, position: Position, action: Action,
     """``position`` after ``action`` with fresh dice; None when the rules refuse it now (an
     answer of the tree that other dice made illegal)."""
     try:
-        return rules.apply(game, position, action.name, dict(action.args),
-                           SeededDice(rng.getrandbits(63))).state
+        after: Position = rules.apply(game, position, action.name, dict(action.args),
+                                      SeededDice(rng.getrandbits(63))).state
+        return after
     except (RuleViolation, BadInput):
         return None
 
 
-def play_session(session: Any, agents: Mapping[str, str], max_steps: int = 20_000) -> list:
+def play_session(session: Any, agents: Mapping[str, str], max_steps: int = 20_000
+                 ) -> list[tuple[str, str, Action, Any]]:
     """Let ``agents`` (side -> agent name) make the decisions due in an open session for as
     long as one of their sides decides, each logged as that agent's command (so ``replay``
     is exact); the steps made, each ``(side, agent, action, step)``. Step ``n``'s choice

@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
@@ -59,7 +59,7 @@ def crt_expansion(table: Table) -> tuple[tuple[TableKey, ...], tuple[str, ...],
         die = faces(table.dice or "")
         lo, hi = die[0], die[-1]
     except BadInput:
-        lo = hi = None
+        lo, hi = None, None
     keys = (TableKey(id=ROLL_KEY, name="Die roll", kind="roll", min=lo, max=hi),
             TableKey(id=COLUMN_KEY[form.method], name=COLUMN_NAME[form.method], kind="enum",
                      values=tuple(column_label(c) for c in form.columns)))
@@ -407,7 +407,7 @@ def _strength(fighter: Fighter, stat: str, role: str) -> Fraction:
     return value
 
 
-def _reduced(args: dict[str, Any], attackers: list[str], defenders: list[str]) -> frozenset:
+def _reduced(args: dict[str, Any], attackers: list[str], defenders: list[str]) -> frozenset[str]:
     given = [r.strip() for r in args.get("reduced") or [] if r.strip()]
     named = {a.partition("@")[0].strip() for a in (*attackers, *defenders)}
     for unit_id in given:
@@ -431,10 +431,10 @@ class Tally:
     attack: Fraction = Fraction(0)
     defence: Fraction = Fraction(0)
     shift: int = 0
-    lines: list[str] | None = None
-    rules: list[str] | None = None
-    shifts: list[dict[str, Any]] | None = None
-    multipliers: list[dict[str, Any]] | None = None
+    lines: list[str] = field(default_factory=list)
+    rules: list[str] = field(default_factory=list)
+    shifts: list[dict[str, Any]] = field(default_factory=list)
+    multipliers: list[dict[str, Any]] = field(default_factory=list)
 
 
 def tally(game: Game, table: Table, args: dict[str, Any]) -> tuple[Tally, str]:
@@ -470,7 +470,7 @@ def tally_fighters(game: Game, table: Table, attackers: list[Fighter],
     """:func:`tally` over fighters given as they are (a session's pieces)."""
     form = table.crt
     assert form is not None
-    t = Tally(lines=[], rules=[*table.rule, *form.rule], shifts=[], multipliers=[])
+    t = Tally(rules=[*table.rule, *form.rule])
     hex_map = map_of(game, target, "hex") if target else None
     parts = []
     crossing: list[list[Effect]] = []
@@ -478,7 +478,7 @@ def tally_fighters(game: Game, table: Table, attackers: list[Fighter],
         strength = _strength(f, form.attack, "attacker")
         side_effects: list[Effect] = []
         if f.hex is not None:
-            if hex_map is None:
+            if hex_map is None or target is None:
                 raise BadInput(f"attacker {quote(f.unit.id + '@' + f.hex)}: give hex= (the "
                                "defenders' hex) to attack from a hex")
             if f.hex not in hex_map.hex_set:
@@ -502,7 +502,7 @@ def tally_fighters(game: Game, table: Table, attackers: list[Fighter],
         parts.append(part)
     t.lines.append(f"attack {shown(t.attack)}: {' + '.join(parts)}")
     here = ([e for e in hex_effects(game, hex_map, target) if _applies(e, defenders)]
-            if hex_map is not None else [])
+            if hex_map is not None and target is not None else [])
     pieces = []
     for f in defenders:
         strength = _strength(f, form.defence, "defender")

@@ -67,16 +67,16 @@ def hints(cls: type) -> dict[str, Any]:
     return typing.get_type_hints(cls)
 
 
-def yaml_key(f: dataclasses.Field) -> str:
-    return f.metadata.get("key", f.name)
+def yaml_key(f: dataclasses.Field[Any]) -> str:
+    return str(f.metadata.get("key", f.name))
 
 
 @cache
-def fields_of(cls: type) -> tuple[dataclasses.Field, ...]:
+def fields_of(cls: type) -> tuple[dataclasses.Field[Any], ...]:
     return tuple(f for f in dataclasses.fields(cls) if not f.metadata.get("internal"))
 
 
-def _required(f: dataclasses.Field) -> bool:
+def _required(f: dataclasses.Field[Any]) -> bool:
     return f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
 
 
@@ -98,7 +98,7 @@ def to_type(raw: Any, tp: Any, ctx: Context, path: str, line: int) -> Any:
         return _tuple(raw, typing.get_args(tp)[0], ctx, path, line)
     if origin in (Mapping, dict) or tp is Mapping:
         return _mapping(raw, typing.get_args(tp)[1], ctx, path, line)
-    if dataclasses.is_dataclass(tp):
+    if isinstance(tp, type) and dataclasses.is_dataclass(tp):
         return to_record(raw, tp, ctx, path, line)
     return _scalar(raw, tp, ctx, path, line)
 
@@ -108,7 +108,7 @@ def _bad(ctx: Context, line: int, path: str, message: str) -> object:
     return _INVALID
 
 
-def _union(raw, tp, ctx, path, line):
+def _union(raw: Any, tp: Any, ctx: Context, path: str, line: int) -> Any:
     options = typing.get_args(tp)
     if raw is None and type(None) in options:
         return None
@@ -124,7 +124,7 @@ def _union(raw, tp, ctx, path, line):
     return _bad(ctx, line, path, f"{raw!r} is not {names}")
 
 
-def _tuple(raw, item_tp, ctx, path, line):
+def _tuple(raw: Any, item_tp: Any, ctx: Context, path: str, line: int) -> Any:
     if isinstance(raw, str | int | float) and item_tp is str and not isinstance(raw, bool):
         raw = [raw]
         if not isinstance(raw[0], str):
@@ -147,13 +147,13 @@ def shown_key(key: Any) -> str:
 def item_name(item: Any, index: int) -> str:
     """How a key path names a list item: its id, or its index when it has no id or one that
     is no id (too long to print, or holding characters a path must not show)."""
-    if isinstance(item, dict) and isinstance(item.get("id"), str) and not id_problem(
-            item["id"]):
-        return item["id"]
+    ident = item.get("id") if isinstance(item, dict) else None
+    if isinstance(ident, str) and not id_problem(ident):
+        return ident
     return str(index)
 
 
-def _mapping(raw, value_tp, ctx, path, line):
+def _mapping(raw: Any, value_tp: Any, ctx: Context, path: str, line: int) -> Any:
     if not isinstance(raw, dict):
         return _bad(ctx, line, path, f"expected a mapping, got {_describe(raw)}")
     out = {}
@@ -163,7 +163,7 @@ def _mapping(raw, value_tp, ctx, path, line):
     return _INVALID if any(v is _INVALID for v in out.values()) else FrozenDict(out)
 
 
-def _scalar(raw, tp, ctx, path, line):
+def _scalar(raw: Any, tp: Any, ctx: Context, path: str, line: int) -> Any:
     if tp is float and isinstance(raw, int | float) and not isinstance(raw, bool):
         if not math.isfinite(raw):
             return _bad(ctx, line, path, f"expected a finite number, got {raw}")
@@ -283,7 +283,7 @@ def json_schema_of(tp: Any) -> dict[str, Any]:
         return schema
     if origin in (Mapping, dict):
         return {"type": "object", "additionalProperties": json_schema_of(typing.get_args(tp)[1])}
-    if dataclasses.is_dataclass(tp):
+    if isinstance(tp, type) and dataclasses.is_dataclass(tp):
         return {"$ref": f"#/$defs/{tp.__name__}"}
     return {
         str: {"type": "string"},
@@ -321,6 +321,6 @@ def record_schema(cls: type, defs: dict[str, Any]) -> None:
 
 
 def _dataclasses_in(tp: Any) -> list[type]:
-    if dataclasses.is_dataclass(tp):
+    if isinstance(tp, type) and dataclasses.is_dataclass(tp):
         return [tp]
     return [c for arg in typing.get_args(tp) for c in _dataclasses_in(arg)]

@@ -28,7 +28,7 @@ import re
 from collections import Counter
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from functools import lru_cache
-from typing import TYPE_CHECKING, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from .errors import BadInput
 from .inputs import quote, read_int
@@ -298,7 +298,7 @@ class _ReplayDice:
     __slots__ = ("path", "depth", "num", "den", "max_rolls", "given", "_given_dice")
 
     def __init__(self, max_rolls: int, given: Mapping[str, RollValues] | None):
-        self.path: list[list] = []
+        self.path: list[list[Any]] = []  # [die, face index] per roll
         self.depth = 0
         self.num = 1
         self.den = 1
@@ -328,7 +328,7 @@ class _ReplayDice:
                     f"procedure is not deterministic: roll {depth + 1} ({name!r}) was a "
                     f"{step[0]}, now a {die}"
                 )
-            index = step[1]
+            index: int = step[1]
         else:
             if depth >= self.max_rolls:
                 raise DiceError(

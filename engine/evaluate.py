@@ -25,7 +25,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from fractions import Fraction
 
-from .model import Game, Place
+from .model import Game, Place, VictoryCondition, VictoryPoints
 from .play.board import Board, board_of
 from .play.pieces import enemies, members, party, stats, units_of
 from .play.victory import conditions, points
@@ -40,7 +40,7 @@ WEIGHTS = {"points": 4.0, "hexes": 6.0, "strength": 1.0, "supply": 1.5, "near": 
 _OBJECTIVES: dict[int, tuple[Game, tuple[int, ...], Mapping[int, int]]] = {}
 
 
-def score(game: Game, position: Position, side: str) -> float:
+def score(game: Game, position: Position, side: str | None) -> float:
     """``side``'s score of ``position`` (see the module docstring)."""
     verdict = position.verdict
     if verdict is not None:
@@ -61,7 +61,7 @@ def score(game: Game, position: Position, side: str) -> float:
     return total
 
 
-def _strength(game: Game, position: Position, side: str, foes: frozenset[str]) -> float:
+def _strength(game: Game, position: Position, side: str | None, foes: frozenset[str]) -> float:
     names = _strength_stats(game)
     known = units_of(game) if game.units else {}
     own = members(game, side) if game.info.sides else frozenset({side})
@@ -89,7 +89,7 @@ def _strength_stats(game: Game) -> tuple[str, ...]:
     return tuple(n for n in (getattr(crt, "attack", None), getattr(crt, "defence", None)) if n)
 
 
-def _points(game: Game, position: Position, side: str, foes: frozenset[str]) -> float:
+def _points(game: Game, position: Position, side: str | None, foes: frozenset[str]) -> float:
     total = 0.0
     for c in conditions(game):
         if c.check == "points" and c.points:
@@ -99,7 +99,7 @@ def _points(game: Game, position: Position, side: str, foes: frozenset[str]) -> 
     return total
 
 
-def _held(game: Game, board: Board, position: Position, side: str,
+def _held(game: Game, board: Board, position: Position, side: str | None,
           foes: frozenset[str]) -> float:
     total = 0.0
     for hex_index in objectives(game)[0]:
@@ -108,7 +108,7 @@ def _held(game: Game, board: Board, position: Position, side: str,
     return total
 
 
-def _supply(position: Position, side: str, foes: frozenset[str]) -> float:
+def _supply(position: Position, side: str | None, foes: frozenset[str]) -> float:
     total = 0.0
     for piece in position.pieces:
         if "oos" in piece.flags and piece.kind in ON_BOARD:
@@ -116,7 +116,7 @@ def _supply(position: Position, side: str, foes: frozenset[str]) -> float:
     return total
 
 
-def _distance(game: Game, board: Board, position: Position, side: str) -> float:
+def _distance(game: Game, board: Board, position: Position, side: str | None) -> float:
     """The mean distance of ``side``'s units to the nearest objective it does not hold."""
     hexes, _ = objectives(game)
     wanted = [h for h in hexes if position.control.get(board.names[h]) != side]
@@ -124,7 +124,7 @@ def _distance(game: Game, board: Board, position: Position, side: str) -> float:
         return 0.0
     far = _distances(board, tuple(wanted))
     mine = [far.get(board.index[p.place], len(board.names)) for p in position.pieces
-            if p.side == side and p.kind == "hex"]
+            if p.side == side and p.kind == "hex" and p.place is not None]
     return sum(mine) / len(mine) if mine else 0.0
 
 
@@ -135,7 +135,8 @@ def objectives(game: Game) -> tuple[tuple[int, ...], Mapping[int, int]]:
         board = board_of(game)
         found: set[int] = set()
         for c in conditions(game):
-            sources = [c, *c.points] if c.check == "points" else [c]
+            sources: list[VictoryCondition | VictoryPoints] = (
+                [c, *c.points] if c.check == "points" else [c])
             for source in sources:
                 if source.hexes or source.features or source.kinds:
                     found |= board.places(Place(hexes=source.hexes, features=source.features,

@@ -15,11 +15,13 @@ import heapq
 from collections import deque
 from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from numbers import Real
+from typing import Any
 
 from .errors import BadInput
 
 Node = Hashable
 Passable = Callable[[Node], bool] | None
+Weight = float  # an edge's weight, a distance: an int or a float
 _NO_GOAL = object()
 
 
@@ -30,8 +32,8 @@ class GraphError(BadInput):
 class Graph:
     """An undirected graph with optional non-negative edge weights."""
 
-    def __init__(self, nodes: Iterable[Node], edges: Iterable[Sequence]):
-        self._adj: dict[Node, dict[Node, Real]] = {}
+    def __init__(self, nodes: Iterable[Node], edges: Iterable[Sequence[Any]]):
+        self._adj: dict[Node, dict[Node, Weight]] = {}
         for node in nodes:
             if node in self._adj:
                 raise GraphError(f"node {node!r} is listed twice")
@@ -41,12 +43,12 @@ class Graph:
         for edge in edges:
             self._add_edge(edge)
 
-    def _add_edge(self, edge: Sequence) -> None:
+    def _add_edge(self, edge: Sequence[Any]) -> None:
         """Add one ``(a, b)`` or ``(a, b, weight)`` edge, checking it."""
         if isinstance(edge, str | bytes) or len(edge) not in (2, 3):
             raise GraphError(f"edge {edge!r} must be (a, b) or (a, b, weight)")
         a, b = self._check(edge[0]), self._check(edge[1])
-        weight = edge[2] if len(edge) == 3 else 1
+        weight: Weight = edge[2] if len(edge) == 3 else 1
         if isinstance(weight, bool) or not isinstance(weight, Real) or weight < 0:
             raise GraphError(f"edge {edge!r}: weight {weight!r} must be a number >= 0")
         if a == b:
@@ -90,7 +92,7 @@ class Graph:
         """Return the nodes in the order given."""
         return list(self._adj)
 
-    def edges(self) -> list[tuple[Node, Node, Real]]:
+    def edges(self) -> list[tuple[Node, Node, Weight]]:
         """Return each edge once as ``(a, b, weight)``, ``a`` given before ``b``."""
         return [
             (a, b, w)
@@ -107,7 +109,7 @@ class Graph:
         """Return whether an edge joins ``a`` and ``b``."""
         return self._check(b) in self._adj[self._check(a)]
 
-    def weight(self, a: Node, b: Node) -> Real:
+    def weight(self, a: Node, b: Node) -> Weight:
         """Return the weight of the edge ``a``-``b``."""
         try:
             return self._adj[self._check(a)][self._check(b)]
@@ -117,18 +119,18 @@ class Graph:
     # ----------------------------------------------------------------- searches
 
     def _search(
-        self, start: Node, passable: Passable, limit: Real | None = None, goal: Node = _NO_GOAL
-    ) -> tuple[dict[Node, Real], dict[Node, Node]]:
+        self, start: Node, passable: Passable, limit: Weight | None = None, goal: Node = _NO_GOAL
+    ) -> tuple[dict[Node, Weight], dict[Node, Node]]:
         """Return distances and predecessors from ``start`` (stopping early at ``goal``)."""
         if self.weighted:
             return self._dijkstra(start, passable, limit, goal)
         return self._bfs(start, passable, limit, goal)
 
     def _bfs(
-        self, start: Node, passable: Passable, limit: Real | None, goal: Node
-    ) -> tuple[dict[Node, Real], dict[Node, Node]]:
+        self, start: Node, passable: Passable, limit: Weight | None, goal: Node
+    ) -> tuple[dict[Node, Weight], dict[Node, Node]]:
         """Breadth-first search for unit-length edges."""
-        dist: dict[Node, Real] = {start: 0}
+        dist: dict[Node, Weight] = {start: 0}
         prev: dict[Node, Node] = {}
         queue = deque([start])
         while queue:
@@ -146,13 +148,13 @@ class Graph:
         return dist, prev
 
     def _dijkstra(
-        self, start: Node, passable: Passable, limit: Real | None, goal: Node
-    ) -> tuple[dict[Node, Real], dict[Node, Node]]:
+        self, start: Node, passable: Passable, limit: Weight | None, goal: Node
+    ) -> tuple[dict[Node, Weight], dict[Node, Node]]:
         """Dijkstra's algorithm; heap entries carry the node's given order for ties."""
-        best: dict[Node, Real] = {start: 0}
+        best: dict[Node, Weight] = {start: 0}
         prev: dict[Node, Node] = {}
-        done: dict[Node, Real] = {}
-        heap = [(0, self._order[start], start)]
+        done: dict[Node, Weight] = {}
+        heap: list[tuple[Weight, int, Node]] = [(0, self._order[start], start)]
         while heap:
             d, _, node = heapq.heappop(heap)
             if node in done:
@@ -184,17 +186,17 @@ class Graph:
             path.append(prev[path[-1]])
         return path[::-1]
 
-    def distance(self, a: Node, b: Node, passable: Passable = None) -> Real | None:
+    def distance(self, a: Node, b: Node, passable: Passable = None) -> Weight | None:
         """Return the length of a shortest path (edges or total weight), or None."""
         self._check(b)
         dist, _ = self._search(self._check(a), passable, goal=b)
         return dist.get(b)
 
-    def distances_from(self, a: Node, passable: Passable = None) -> dict[Node, Real]:
+    def distances_from(self, a: Node, passable: Passable = None) -> dict[Node, Weight]:
         """Return the distance from ``a`` to every node it can reach (``a`` itself: 0)."""
         return self._search(self._check(a), passable)[0]
 
-    def reachable(self, a: Node, max_steps: Real, passable: Passable = None) -> set[Node]:
+    def reachable(self, a: Node, max_steps: Weight, passable: Passable = None) -> set[Node]:
         """Return the nodes within ``max_steps`` (edges, or total weight) of ``a``, ``a`` too."""
         if max_steps < 0:
             raise GraphError(f"max_steps must be >= 0, not {max_steps!r}")

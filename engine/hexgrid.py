@@ -43,7 +43,7 @@ _OFFSETS_OF: dict[str, tuple[str, ...]] = {
     "flat": ("odd-q", "even-q"),
     "pointy": ("odd-r", "even-r"),
 }
-_DEFAULT_OFFSET = {"flat": "even-q", "pointy": "even-r"}
+_DEFAULT_OFFSET: dict[str, Offset] = {"flat": "even-q", "pointy": "even-r"}
 _DIRECTION_NAMES = {
     "flat": ("N", "NE", "SE", "S", "SW", "NW"),
     "pointy": ("NE", "E", "SE", "SW", "W", "NW"),
@@ -64,7 +64,7 @@ class Cube(NamedTuple):
     r: int
     s: int
 
-    def __add__(self, other: object) -> Cube:  # type: ignore[override]
+    def __add__(self, other: object) -> Cube:
         """Add two cube vectors."""
         if not isinstance(other, Cube):
             return NotImplemented

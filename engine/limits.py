@@ -19,10 +19,11 @@ A kit's pages are bounded once it is laid out, before anything is drawn (``KIT_P
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
 
 from .errors import Problem
-from .model import Game, Item
+from .model import Game, Item, Table
 from .records import Frozen, frozen_record
 
 #: Bytes of one YAML file (largest shipped: axis_allies/world-outlines.yaml, 221,874).
@@ -125,18 +126,19 @@ def _table_figures(game: Game) -> Iterator[tuple[str, Item, str, int]]:
 
 def _totals(game: Game) -> Iterator[tuple[str, Item, str, int]]:
     """The sums over all records of a section (reported on its first record)."""
-    sums = (("all_hexes", game.hex_maps, "hex_maps",
-             lambda m: m.columns.count * m.rows.count),
-            ("all_points", game.point_maps, "point_maps", lambda m: len(m.points)),
-            ("all_track_boxes", game.tracks, "tracks", lambda t: len(t.values)),
-            ("display_boxes", game.displays, "displays", lambda d: len(d.boxes)),
-            ("table_rows", game.tables, "tables", _table_rows))
+    # (figure, the section's records, the section, the measure of one of its records)
+    sums: tuple[tuple[str, Sequence[Any], str, Callable[[Any], int]], ...] = (
+        ("all_hexes", game.hex_maps, "hex_maps", lambda m: m.columns.count * m.rows.count),
+        ("all_points", game.point_maps, "point_maps", lambda m: len(m.points)),
+        ("all_track_boxes", game.tracks, "tracks", lambda t: len(t.values)),
+        ("display_boxes", game.displays, "displays", lambda d: len(d.boxes)),
+        ("table_rows", game.tables, "tables", _table_rows))
     for name, records, section, measure in sums:
         if records:
             yield name, records[0], section, sum(measure(r) for r in records)
 
 
-def _table_rows(table) -> int:
+def _table_rows(table: Table) -> int:
     """A table's rows; a CRT's grid cells (each cell is a row of its table)."""
     if table.crt is not None:
         return sum(len(cells) for cells in table.crt.grid.values())

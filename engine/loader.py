@@ -15,6 +15,7 @@ import sys
 from dataclasses import replace
 from functools import cache, lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from . import limits
 from .errors import BadInput, DataError, Problem
@@ -23,6 +24,14 @@ from .model import SECTIONS, ExtraRecord, Game, GameInfo, GameStyle, PlayRules
 from .notes import tell
 from .places import NotPrivate, cache_folder, private_place
 from .records import Frozen, frozen_record
+
+if TYPE_CHECKING:
+    from importlib.metadata import EntryPoint
+
+    from .convert import Context
+    from .yamlnodes import LMap
+
+R = TypeVar("R")
 
 #: Sections that are one mapping (not lists of records).
 MAPPINGS = ("game", "style", "play")
@@ -114,7 +123,7 @@ def _entry_games_on(path: tuple[str, ...]) -> tuple[list[EntryGame], dict[str, s
     return found, problems
 
 
-def _dist_name(point) -> str:
+def _dist_name(point: EntryPoint) -> str:
     dist = getattr(point, "dist", None)
     return dist.name if dist is not None else "?"
 
@@ -189,8 +198,9 @@ def load_cached(name_or_path: str | Path) -> Game:
     if path is not None and (path, folder) in _LOADED:  # this process read it already
         return _LOADED[path, folder]
     game = _read_cache(path) if path is not None else None
-    if game is not None:  # the folder as named now (a relative path pickled in another
-        # directory would lead elsewhere: its rules, checks and kit would not be found)
+    if game is not None and path is not None:  # the folder as named now (a relative path
+        # pickled in another directory would lead elsewhere: its rules, checks and kit would
+        # not be found)
         game = game if game.path == folder else replace(game, path=folder)
         _LOADED[path, folder] = game
         return game
@@ -239,7 +249,7 @@ def _cache_path(folder: Path) -> Path | None:
 
 
 @cache
-def _engine_digest():
+def _engine_digest() -> hashlib._Hash:
     """The hash of the engine's sources that shape a loaded game, read once per process (a
     new warpress version is a new cache key; the sources do not change under a process)."""
     digest = hashlib.sha256()
@@ -278,7 +288,7 @@ def load_game_collecting(folder: Path, shown: str) -> tuple[Game | None, list[Pr
     too_big = _folder_too_big(files, shown)
     if too_big:
         return None, [too_big]
-    documents = []
+    documents: list[tuple[str, LMap]] = []
     budget = Budget()
     for path in files:
         if budget.spent:  # reported by the file that passed it; the others would repeat it
@@ -287,7 +297,7 @@ def load_game_collecting(folder: Path, shown: str) -> tuple[Game | None, list[Pr
         problems.extend(found)
         if data is None:
             continue
-        if not isinstance(data, dict):
+        if not isinstance(data, LMap):
             problems.append(Problem(f"{shown}/{path.name}", getattr(data, "line", 1), "",
                                     "a game file must be a mapping of sections (game, units, ...)"))
             continue
@@ -296,7 +306,7 @@ def load_game_collecting(folder: Path, shown: str) -> tuple[Game | None, list[Pr
     extra_names = info.sections if info else ()
     style = _mapping_section(documents, "style", GameStyle, problems) or GameStyle()
     play = _mapping_section(documents, "play", PlayRules, problems)
-    sections: dict[str, list] = {name: [] for name in (*SECTIONS, *extra_names)}
+    sections: dict[str, list[Any]] = {name: [] for name in (*SECTIONS, *extra_names)}
     for file_shown, data in documents:
         ctx = Context(file_shown)
         for key, value in data.items():
@@ -321,7 +331,8 @@ def load_game_collecting(folder: Path, shown: str) -> tuple[Game | None, list[Pr
     return game, problems
 
 
-def _mapping_section(documents, key: str, cls, problems: list[Problem]):
+def _mapping_section(documents: list[tuple[str, LMap]], key: str, cls: type[R],
+                     problems: list[Problem]) -> R | None:
     """A mapping section other than ``game`` (``style``): at most once, converted to ``cls``."""
     from .convert import Context, to_record
 
@@ -333,7 +344,7 @@ def _mapping_section(documents, key: str, cls, problems: list[Problem]):
         return None
     file_shown, data = found[0]
     ctx = Context(file_shown)
-    record = to_record(data[key], cls, ctx, key, data.line_of(key))
+    record: R = to_record(data[key], cls, ctx, key, data.line_of(key))
     problems.extend(ctx.problems)
     return None if ctx.problems else record
 
@@ -357,7 +368,8 @@ def _folder_too_big(files: list[Path], shown: str) -> Problem | None:
     return None
 
 
-def _game_info(documents, folder: Path, shown: str, problems: list[Problem]) -> GameInfo | None:
+def _game_info(documents: list[tuple[str, LMap]], folder: Path, shown: str,
+               problems: list[Problem]) -> GameInfo | None:
     from .convert import Context, to_record
 
     found = [(f, d) for f, d in documents if "game" in d]
@@ -372,7 +384,7 @@ def _game_info(documents, folder: Path, shown: str, problems: list[Problem]) -> 
                                 f"'game' appears again (first in {found[0][0]})"))
     file_shown, data = found[0]
     ctx = Context(file_shown)
-    info = to_record(data["game"], GameInfo, ctx, "game", data.line_of("game"))
+    info: GameInfo = to_record(data["game"], GameInfo, ctx, "game", data.line_of("game"))
     problems.extend(ctx.problems)
     if ctx.problems:
         return None
@@ -386,7 +398,7 @@ def _game_info(documents, folder: Path, shown: str, problems: list[Problem]) -> 
     return info
 
 
-def _records(value, section: str, cls, ctx, line: int) -> list:
+def _records(value: Any, section: str, cls: type[R], ctx: Context, line: int) -> list[R]:
     from .convert import item_name, to_record
     from .yamlnodes import LList
 

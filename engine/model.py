@@ -12,24 +12,24 @@ from collections.abc import Mapping
 from dataclasses import field
 from functools import cached_property
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, NoReturn
 
 from .errors import BadInput
 from .records import Frozen, frozen_record
 
 
-class FrozenDict(dict):
+class FrozenDict(dict[Any, Any]):
     """A read-only dict: the mapping type of all loaded data (picklable, unlike a proxy)."""
 
     __slots__ = ()
 
-    def _read_only(self, *args: Any, **kwargs: Any) -> None:
+    def _read_only(self, *args: Any, **kwargs: Any) -> NoReturn:
         raise TypeError("game data is read-only")
 
-    __setitem__ = __delitem__ = _read_only  # type: ignore[assignment]
-    clear = pop = popitem = setdefault = update = _read_only  # type: ignore[assignment]
+    __setitem__ = __delitem__ = _read_only
+    clear = pop = popitem = setdefault = update = _read_only
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[type[FrozenDict], tuple[dict[Any, Any]]]:
         return (FrozenDict, (dict(self),))
 
 
@@ -391,7 +391,7 @@ class Feature(Item):
         "path"})
     kind: str
     hexes: tuple[str, ...] = ()
-    label: str | None = None
+    label: str | None = None  # type: ignore[assignment]  # YAML key: the text, not Item.label
     text: str | None = None
 
 
@@ -516,7 +516,7 @@ class FontStyle(Item):
 
     minimum: float = 4.5
     factors: float = 7.0
-    name: float = 6.0
+    name: float = 6.0  # type: ignore[assignment]  # YAML key: a name's size in points
     corner: float = 5.0
     word: float = 9.0
 
@@ -539,7 +539,8 @@ class CounterLayout(Item):
     symbol: str | None = None
     factors: tuple[str, ...] | None = None
     corners: Corners | None = None
-    name: bool | None = None  # print the name (default: silhouette and marker yes, nato no)
+    # print the name (default: silhouette and marker yes, nato no)
+    name: bool | None = None  # type: ignore[assignment]  # YAML key, not Item.name
     word: str | None = None  # the big word of a marker layout (default: the name)
     reduced: Literal["band", "plain"] = "band"
 
@@ -550,7 +551,7 @@ class TerrainStyle(Item):
 
     fill: str | None = None
     texture: str | None = None
-    label: str | None = None
+    label: str | None = None  # type: ignore[assignment]  # YAML key: the terrain's printed label
 
 
 @frozen_record
@@ -1025,7 +1026,8 @@ class Game(Frozen):
     def section(self, name: str) -> tuple[Record, ...]:
         """A list section by its YAML name (typed or extra)."""
         if name in SECTIONS:
-            return getattr(self, name)
+            records: tuple[Record, ...] = getattr(self, name)
+            return records
         if name in self.extra:
             return self.extra[name]
         raise BadInput(f"game {self.id!r} has no section {name!r}")

@@ -84,7 +84,7 @@ def parse_value(item: Input, text: str, game: Game | None = None) -> Any:
             raise bad()
         return value
     if item.kind == "roll":
-        return read_roll(item.die, text, item.name)
+        return read_roll(item.rolled, text, item.name)
     if item.kind == "rolls":
         parts = text.replace(" ", "").split(",")
         if not any(parts):
@@ -92,13 +92,14 @@ def parse_value(item: Input, text: str, game: Game | None = None) -> Any:
         if not all(parts):
             raise BadInput(f"input {item.name}={quote(text)}: a roll is missing between "
                            f"commas ({item.allowed(game)})")
-        return [read_roll(item.die, p, item.name) for p in parts]
+        return [read_roll(item.rolled, p, item.name) for p in parts]
     if item.kind == "ids":
         return [p.strip() for p in text.split(",") if p.strip()]
     return text
 
 
-def _base(game: Game, ref: RefTable, args: dict, rolls: dict) -> dict[str, Any]:
+def _base(game: Game, ref: RefTable, args: dict[str, Any], rolls: dict[str, Any]
+          ) -> dict[str, Any]:
     shown = {k: v for k, v in args.items() if v is not REQUIRED and v is not None}
     shown.update(rolls)
     return {"game": game.id, "table": ref.name, "inputs": shown}
@@ -179,8 +180,8 @@ def run_odds(game: Game, ref: RefTable, pairs: Sequence[str],
         raise BadInput(f"table {ref.name!r} has no single result to give odds for")
     field = ref.odds_field
     dist = distribution(lambda dice: ref.resolve(game, args, dice).result[field])
-    exact = {value_key(v): p for v, p in sorted(dist.items(), key=lambda kv: _order(kv[0]))}
-    answer = OddsAnswer(result={"field": field}, exact=exact)
+    chances = {value_key(v): p for v, p in sorted(dist.items(), key=lambda kv: _order(kv[0]))}
+    answer = OddsAnswer(result={"field": field}, exact=chances)
     return _odds_payload(game, ref, args, answer)
 
 
@@ -201,7 +202,8 @@ def run_query(mode: str, game: Game, ref: RefTable, pairs: Sequence[str],
     raise ValueError(f"query mode {mode!r} is not one of {', '.join(MODES)}")
 
 
-def _odds_payload(game: Game, ref: RefTable, args: dict, answer: OddsAnswer) -> dict[str, Any]:
+def _odds_payload(game: Game, ref: RefTable, args: dict[str, Any], answer: OddsAnswer
+                  ) -> dict[str, Any]:
     out = _base(game, ref, args, {})
     result = dict(answer.result)
     if "field" in result:
@@ -237,7 +239,7 @@ def value_key(value: Any) -> str:
     return str(value)
 
 
-def _order(value: Any) -> tuple:
+def _order(value: Any) -> tuple[int, Any, str]:
     return (0, value, "") if isinstance(value, int | float) and not isinstance(value, bool) \
         else (1, 0, str(value))
 
@@ -302,7 +304,7 @@ def _runs_text(rolls: Sequence[Mapping[str, Any]]) -> str:
 
 
 def _input(roll: Mapping[str, Any]) -> str:
-    return roll["input"]
+    return str(roll["input"])
 
 
 def _odds_lines(result: Mapping[str, Any]) -> list[str]:

@@ -21,9 +21,10 @@ from collections.abc import Callable
 from dataclasses import MISSING, FrozenInstanceError
 from operator import attrgetter
 from reprlib import recursive_repr
-from typing import Any, TypeVar
+from typing import Any, TypeVar, dataclass_transform, overload
 
 T = TypeVar("T")
+R = TypeVar("R", bound="Frozen")
 
 _set = object.__setattr__
 
@@ -36,7 +37,9 @@ class _Plan:
     def __init__(self, cls: type) -> None:
         every = dataclasses.fields(cls)
         init = [f for f in every if f.init]
-        self.fields = tuple((f.name, f.default, f.default_factory) for f in init)
+        # (name, default, default factory): a value, a callable, or MISSING for either
+        self.fields: tuple[tuple[str, Any, Any], ...] = tuple(
+            (f.name, f.default, f.default_factory) for f in init)
         self.positional = tuple(f.name for f in init if not f.kw_only)
         self.post_init = hasattr(cls, "__post_init__")
         compared = [f.name for f in every if f.compare]
@@ -45,7 +48,7 @@ class _Plan:
         self.name = cls.__name__
 
 
-def _getter(names: list[str]) -> Callable[[Any], tuple]:
+def _getter(names: list[str]) -> Callable[[Any], tuple[Any, ...]]:
     """The fields ``names`` of an object as a tuple (``attrgetter`` gives a bare value for
     one name)."""
     if len(names) > 1:
@@ -105,7 +108,7 @@ class Frozen:
         raise FrozenInstanceError(f"cannot delete field {name!r}")
 
 
-def _bind(plan: _Plan, args: tuple, kwargs: dict[str, Any]) -> None:
+def _bind(plan: _Plan, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
     """Put positional ``args`` into ``kwargs`` by the record's positional fields."""
     if len(args) > len(plan.positional):
         raise TypeError(f"{plan.name}.__init__() takes {len(plan.positional)} positional "
@@ -117,11 +120,24 @@ def _bind(plan: _Plan, args: tuple, kwargs: dict[str, Any]) -> None:
         kwargs[name] = value
 
 
-def frozen_record(cls: type[T] | None = None, /, *, kw_only: bool = True) -> Any:
-    """Make ``cls`` (a subclass of ``Frozen``) a frozen dataclass with ``Frozen``'s methods:
-    ``@frozen_record`` (keyword arguments only) or ``@frozen_record(kw_only=False)``."""
+@overload
+def frozen_record(cls: type[R], /) -> type[R]: ...
 
-    def wrap(cls: type[T]) -> type[T]:
+
+@overload
+def frozen_record(*, kw_only: bool = True) -> Callable[[type[R]], type[R]]: ...
+
+
+@dataclass_transform(eq_default=True, kw_only_default=True, frozen_default=True,
+                     field_specifiers=(dataclasses.field, dataclasses.Field))
+def frozen_record(cls: type[R] | None = None, /, *, kw_only: bool = True
+                  ) -> type[R] | Callable[[type[R]], type[R]]:
+    """Make ``cls`` (a subclass of ``Frozen``) a frozen dataclass with ``Frozen``'s methods:
+    ``@frozen_record`` (keyword arguments only) or ``@frozen_record(kw_only=False)``.
+    Declared a dataclass transform, so a type checker reads a record's fields as a frozen
+    dataclass's."""
+
+    def wrap(cls: type[R]) -> type[R]:
         if not issubclass(cls, Frozen):
             raise TypeError(f"record {cls.__name__} must derive from Frozen")
         own = {"__init__", "__repr__", "__eq__", "__hash__", "__setattr__",
@@ -135,12 +151,12 @@ def frozen_record(cls: type[T] | None = None, /, *, kw_only: bool = True) -> Any
     return wrap if cls is None else wrap(cls)
 
 
-def evolve(record: T, **changes: Any) -> T:
+def evolve(record: R, **changes: Any) -> R:
     """``dataclasses.replace`` for a record, without going through ``__init__``: the fields
     copied, ``changes`` put in, ``__post_init__`` run if the class has one. Values derived
     and cached on the old record (``cached_property``) are not copied."""
     cls = type(record)
-    plan = cls.__record_plan__  # type: ignore[attr-defined]
+    plan = cls.__record_plan__
     new = object.__new__(cls)
     for name, _default, _factory in plan.fields:
         _set(new, name, changes.pop(name) if name in changes else getattr(record, name))

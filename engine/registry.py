@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from .dice import Dice
 from .errors import BadInput
-from .model import Game, Table
+from .model import Game, Table, TableKey
 from .records import Frozen, frozen_record
 from .tables import Interval, compiled, lookup_row
 
@@ -63,6 +63,13 @@ class Input(Frozen):
     def is_roll(self) -> bool:
         return self.kind in ("roll", "rolls")
 
+    @property
+    def rolled(self) -> str:
+        """The die of a ``roll`` or ``rolls`` input."""
+        if self.die is None:
+            raise TypeError(f"input {self.name!r} ({self.kind}) names no die")
+        return self.die
+
     def range_in(self, game: Game | None) -> tuple[int, int, str] | None:
         """``bounds`` in ``game`` (None without either)."""
         return None if self.bounds is None or game is None else self.bounds(game)
@@ -82,8 +89,8 @@ class Input(Frozen):
             from .dice import range_text
 
             if self.kind == "roll":
-                return f"{self.die} result {range_text(self.die)}"
-            return f"comma-separated {self.die} results ({range_text(self.die)} each)"
+                return f"{self.die} result {range_text(self.rolled)}"
+            return f"comma-separated {self.die} results ({range_text(self.rolled)} each)"
         if self.kind == "int":
             lo = "" if self.min is None else str(self.min)
             hi = "" if self.max is None else str(self.max)
@@ -121,7 +128,7 @@ class Answer(Frozen):
 
 Resolve = Callable[[Game, dict[str, Any], Dice], Answer]
 Factory = Callable[[Game], object]
-Builder = Callable[..., list]
+Builder = Callable[..., list[Any]]  # -> the part's pages (components.kit.KitPage)
 Odds = Callable[..., "OddsAnswer"]  # fn(game, args), or fn(game, args, exact=) (float_odds)
 
 
@@ -169,7 +176,7 @@ class KitPart:
     kit's ``part`` (``sheets``, ``map``...); ``replaces`` drops the generic pages of the part."""
 
     part: str
-    build: Callable[..., list]
+    build: Builder
     replaces: bool = False
 
 
@@ -299,7 +306,8 @@ def data_ref_table(table: Table) -> RefTable:
     def resolve(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
         values = {}
         for item in inputs:
-            values[item.name] = dice.roll(item.die, item.name) if item.is_roll else args[item.name]
+            values[item.name] = (dice.roll(item.rolled, item.name) if item.is_roll
+                                 else args[item.name])
         row, result = lookup_row(table, **values)
         rules = row.rule or table.rule
         return Answer(result=result, rules=tuple(rules), errata=tuple(table.errata + row.errata))
@@ -317,7 +325,7 @@ def data_ref_table(table: Table) -> RefTable:
     )
 
 
-def _key_input(table: Table, key) -> Input:
+def _key_input(table: Table, key: TableKey) -> Input:
     if key.kind == "roll" and table.dice and table.dice != "none":
         from .dice import faces
 
@@ -325,8 +333,8 @@ def _key_input(table: Table, key) -> Input:
             shown = faces(table.dice)
         except BadInput:
             shown = ()
-        bounded = key.min is not None and key.max is not None
-        plain = bool(shown) and bounded and key.min >= shown[0] and key.max <= shown[-1]
+        plain = (bool(shown) and key.min is not None and key.max is not None
+                 and key.min >= shown[0] and key.max <= shown[-1])
         if plain:
             return Input(key.id, "roll", help=key.name or "", die=table.dice)
         # a modified roll (die plus modifiers) is typed as the number it came to
@@ -339,11 +347,11 @@ def _key_input(table: Table, key) -> Input:
     return _int_input(table, key)
 
 
-def _int_input(table: Table, key) -> Input:
+def _int_input(table: Table, key: TableKey) -> Input:
     """An integer key's input: its ``min``/``max``, except that a row open at an end
     (``"7+"``, ``"9-"``) takes every value beyond it (docs/data-format.md, tables)."""
-    ends = [conds[key.id] for _row, conds in compiled(table)
-            if isinstance(conds.get(key.id), Interval)]
+    ends = [cond for _row, conds in compiled(table)
+            if isinstance(cond := conds.get(key.id), Interval)]
     low = None if any(end.lo is None for end in ends) else key.min
     high = None if any(end.hi is None for end in ends) else key.max
     return Input(key.id, "int", help=key.name or "", min=low, max=high)

@@ -18,7 +18,8 @@ def rules_for(game: Game) -> Referee:
     ``lookup`` does not pay for it."""
     rules = game_code(game, "rules.session").session_rules
     if rules is not None:
-        return rules()
+        referee: Referee = rules()  # the class registered with @CODE.session
+        return referee
     if has_part(game, "rules.session"):
         raise missing(game, "rules.session", "session rules",
                       "@CODE.session on the class of the game's rules")

@@ -131,14 +131,15 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 try:  # an exclusive lock: the system's own on POSIX (no import cost), portalocker elsewhere
     import fcntl
 
+    _FCNTL = True
     _BUSY: tuple[type[Exception], ...] = (BlockingIOError, PermissionError)
 except ImportError:  # pragma: no cover - Windows
-    fcntl = None
+    _FCNTL = False
     import portalocker
 
     _BUSY = (getattr(portalocker, "LockException", OSError),)
@@ -365,7 +366,8 @@ def _read_file(path: Path) -> bytes:
         if os.fstat(fd).st_size > limit:
             raise SessionCorrupt(f"{path}: larger than {limit:,} bytes, the most a session "
                                  f"file may hold")
-        chunks, size = [], 0
+        chunks: list[bytes] = []
+        size = 0
         while size <= limit:
             chunk = os.read(fd, 1 << 20)
             if not chunk:
@@ -520,7 +522,7 @@ class _Log:
 
     @property
     def format(self) -> int:
-        return self.records[0]["format"]
+        return int(self.records[0]["format"])
 
 
 def _split(raw: bytes) -> tuple[list[bytes], int, bool]:
@@ -695,16 +697,16 @@ class _Lock:
                 self.handle.close()
 
 
-def _lock(handle) -> None:
-    if fcntl is not None:
+def _lock(handle: IO[bytes]) -> None:
+    if _FCNTL:
         fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
     else:  # pragma: no cover - Windows
         portalocker.lock(handle, portalocker.LockFlags.EXCLUSIVE
                          | portalocker.LockFlags.NON_BLOCKING)
 
 
-def _unlock(handle) -> None:
-    if fcntl is not None:
+def _unlock(handle: IO[bytes]) -> None:
+    if _FCNTL:
         fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
     else:  # pragma: no cover - Windows
         portalocker.unlock(handle)
@@ -802,7 +804,8 @@ def _scenario_file(referee: Referee, game: Game, scenario: str | None) -> tuple[
 def _finds(referee: Referee, game: Game, name: str, path: Path) -> bool:
     """Whether the referee finds ``name`` as the file ``path``."""
     try:
-        return referee.scenario_file(game, name).resolve() == path.resolve()
+        found = referee.scenario_file(game, name)
+        return found is not None and found.resolve() == path.resolve()
     except BadInput:
         return False
 
@@ -868,7 +871,7 @@ class Session:
 
     @property
     def seed(self) -> int:
-        return self.header["seed"]
+        return int(self.header["seed"])
 
     @property
     def scenario(self) -> str | None:
@@ -986,7 +989,7 @@ class Session:
         view = self.referee.referee_view(self.game, self.state)
         if draw is None:
             def draw(s: Session, fmt: str) -> bytes:
-                return s.referee.render_referee_map(s.game, s.state, fmt)
+                return _map_drawing(s.referee, "render_referee_map")(s.game, s.state, fmt)
         drawn = draw(self, map_format) if map_format else None
         self._record({"type": "reveal", "n": self.n, "map": map_format is not None,
                       "time": _now()}, self.n, self.state.to_json())
@@ -1004,7 +1007,7 @@ class Session:
         return self.referee.decision(self.game, self.state)
 
     def render_player_map(self, fmt: str = "svg") -> bytes:
-        return self.referee.render_player_map(self.game, self.state, fmt)
+        return _map_drawing(self.referee, "render_player_map")(self.game, self.state, fmt)
 
     def history(self) -> list[dict[str, Any]]:
         """Every log record, the session header first (as checked when the session opened,
@@ -1013,8 +1016,15 @@ class Session:
         return [dict(record) for record in self.log.records]
 
 
-def _replay_steps(game: Game, referee: Referee, seed: int, state: Any,
-                  steps: list[dict[str, Any]], key: bytes) -> tuple[Any, list[str]]:
+def _map_drawing(referee: Referee, which: str) -> Callable[[Game, Position, str], bytes]:
+    """The rules' optional ``render_player_map`` or ``render_referee_map`` (``which``):
+    ``(game, position, format) -> bytes``; AttributeError when the rules draw no map."""
+    draw: Callable[[Game, Position, str], bytes] = getattr(referee, which)
+    return draw
+
+
+def _replay_steps(game: Game, referee: Referee, seed: int, state: Position,
+                  steps: list[dict[str, Any]], key: bytes) -> tuple[Position, list[str]]:
     """Apply logged accepted commands to ``state`` (their sealed arguments opened with
     ``key``); the differences from the logged hashes. Stops at the first command that is
     refused now or whose sealed arguments do not open."""
@@ -1202,7 +1212,7 @@ def create(directory: str | Path, game: str, scenario: str | None = None,
         _refuse_existing(directory)
         _clean_temporary_files(directory)
         key = _new_key(directory)
-        header = {"type": "session", "format": FORMAT, "id": secrets.token_hex(16),
+        header: dict[str, Any] = {"type": "session", "format": FORMAT, "id": secrets.token_hex(16),
                   **_game_fields(game, data),
                   "scenario": logged, "scenario_sha256": _file_sha256(path), "seed": seed,
                   "warpress": _version(), "n": 0, "hash": state_hash(dump), "time": _now()}

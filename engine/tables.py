@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import re
 from array import array
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import TypeAlias
 
 from .errors import BadInput
 from .model import Table, TableKey, TableRow, Value
@@ -44,6 +45,10 @@ class Interval:
         return f"{self.lo}-{self.hi}"
 
 
+#: A row's condition on one key: a range of numbers, or the (normalised) values it takes.
+Condition: TypeAlias = Interval | frozenset[Value]
+
+
 def norm(value: Value) -> Value:
     """Normalise an enum value for comparison: yes/no words and bools alike."""
     if isinstance(value, str):
@@ -56,7 +61,7 @@ def norm(value: Value) -> Value:
     return value
 
 
-def parse_condition(key: TableKey, raw: Value) -> Interval | frozenset:
+def parse_condition(key: TableKey, raw: Value) -> Condition:
     """Parse one row condition; raise ValueError with a readable message."""
     if key.kind == "enum":
         items = raw if isinstance(raw, tuple | list) else (raw,)
@@ -87,11 +92,12 @@ def parse_interval(raw: Value) -> Interval:
             return Interval(lo, hi)
     if isinstance(raw, str):
         text = raw.replace("≤", "").replace("≥", "")
-        for pattern, build in (
+        forms: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], Interval]], ...] = (
             (_RANGE, lambda m: Interval(int(m[1]), int(m[2]))),
             (_PLUS, lambda m: Interval(int(m[1]), None)),
             (_MINUS, lambda m: Interval(None, int(m[1]))),
-        ):
+        )
+        for pattern, build in forms:
             match = pattern.match(text)
             if match:
                 interval = build(match)
@@ -104,10 +110,10 @@ def parse_interval(raw: Value) -> Interval:
     raise ValueError(f"{raw!r} is not a number, a range like '2-4', '7+' or '9-', or [lo, hi]")
 
 
-_COMPILED: dict[int, tuple[Table, tuple]] = {}
+_COMPILED: dict[int, tuple[Table, tuple[tuple[TableRow, dict[str, Condition]], ...]]] = {}
 
 
-def compiled(table: Table) -> tuple[tuple[TableRow, dict[str, Interval | frozenset]], ...]:
+def compiled(table: Table) -> tuple[tuple[TableRow, dict[str, Condition]], ...]:
     """Rows with parsed conditions (rows whose conditions do not parse are skipped)."""
     hit = _COMPILED.get(id(table))
     if hit is not None and hit[0] is table:
@@ -123,7 +129,7 @@ def compiled(table: Table) -> tuple[tuple[TableRow, dict[str, Interval | frozens
     return _COMPILED[id(table)][1]
 
 
-def matches(conds: dict[str, Interval | frozenset], inputs: dict[str, Value]) -> bool:
+def matches(conds: Mapping[str, Condition], inputs: Mapping[str, Value]) -> bool:
     for key, cond in conds.items():
         value = inputs[key]
         if isinstance(cond, Interval):
@@ -170,8 +176,8 @@ class Cover:
     many rows match it (2 meaning two or more)."""
 
     keys: tuple[str, ...]
-    domains: tuple[tuple, ...]
-    first: array
+    domains: tuple[tuple[Value, ...], ...]
+    first: array[int]
     count: bytearray
 
     def values(self, flat: int) -> dict[str, Value]:
@@ -237,7 +243,7 @@ class _Places:
         self.domain = domain
         self.at = {norm(v): i for i, v in reversed(list(enumerate(domain)))}
 
-    def matching(self, cond: Interval | frozenset | None) -> Sequence[int]:
+    def matching(self, cond: Condition | None) -> Sequence[int]:
         if cond is None:
             return range(self.size)
         if isinstance(cond, Interval) and self.start is not None:

@@ -10,21 +10,28 @@ A game's ``terrain`` section names, by the names its maps use, what a hex's terr
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from .errors import BadInput
 from .hexgrid import HexGrid
 from .inputs import quote
-from .model import Game, HexMap, StackingLimit, TerrainEffect
+from .model import Feature, Game, HexMap, StackingLimit, TerrainEffect
+
+if TYPE_CHECKING:
+    from .dice import Dice
+    from .registry import Answer, RefTable
+
+Owner = TypeVar("Owner")
+Made = TypeVar("Made")
 
 #: The terrain of a hex no terrain feature names, when the map gives none.
 DEFAULT_TERRAIN = "clear"
 
 
-def feature_terrain(feature) -> str | None:
+def feature_terrain(feature: Feature) -> str | None:
     """The terrain a feature makes its hexes: ``kind: terrain`` + ``terrain:``, or island."""
     if feature.kind == "terrain":
         return str(feature.get("terrain") or DEFAULT_TERRAIN)
@@ -34,12 +41,13 @@ def feature_terrain(feature) -> str | None:
 _MEMO: dict[tuple[str, int], tuple[Any, Any]] = {}
 
 
-def _memo(kind: str, owner: Any, make) -> Any:
+def _memo(kind: str, owner: Owner, make: Callable[[Owner], Made]) -> Made:
     """``make(owner)`` once per (frozen, unhashable) record: keyed by identity."""
     hit = _MEMO.get((kind, id(owner)))
     if hit is None or hit[0] is not owner:
         hit = _MEMO[(kind, id(owner))] = (owner, make(owner))
-    return hit[1]
+    made: Made = hit[1]  # what make(owner) gave for this kind
+    return made
 
 
 def hex_terrains(hex_map: HexMap) -> dict[str, str]:
@@ -58,7 +66,7 @@ def _hex_terrains(hex_map: HexMap) -> dict[str, str]:
     return ground
 
 
-def hexside_pairs(feature) -> list[tuple[str, str]]:
+def hexside_pairs(feature: Feature) -> list[tuple[str, str]]:
     """``hexsides: ["0503/0504"]`` -> ``[("0503", "0504")]`` (malformed sides left out)."""
     sides = feature.get("hexsides") or ()
     out = []
@@ -69,7 +77,7 @@ def hexside_pairs(feature) -> list[tuple[str, str]]:
     return out
 
 
-def path_hexes(feature) -> list[str]:
+def path_hexes(feature: Feature) -> list[str]:
     """A line feature's ``path: [hex, hex, ...]`` (a road, a railway), in order; [] for a
     feature without one."""
     path = feature.get("path") or ()
@@ -197,16 +205,16 @@ def limits_for_sides(game: Game) -> Iterator[str | None]:
 # --- the terrain table: what a hex (and a hexside crossed into it) does -------------------
 
 
-def terrain_ref_table(game: Game):
+def terrain_ref_table(game: Game) -> RefTable:
     """``lookup GAME terrain hex=0504 from=0404``: the chart's entries for the hex and the
     hexside crossed, the movement cost to enter and the combat effects, with their rules."""
-    from .registry import Answer, Input, RefTable
+    from .registry import Input, RefTable
 
     inputs = (Input("hex", "text", help="the hex entered or attacked"),
               Input("from", "text", help="the hex next to it a unit comes from (hexsides)",
                     default=None))
 
-    def resolve(game_: Game, args: dict[str, Any], dice) -> Answer:
+    def resolve(game_: Game, args: dict[str, Any], dice: Dice) -> Answer:
         return terrain_answer(game, args["hex"], args.get("from"))
 
     return RefTable(name="terrain", summary="Terrain effects of a hex (and a hexside crossed)",
@@ -215,7 +223,7 @@ def terrain_ref_table(game: Game):
                     resolve=resolve, whole_text=True)
 
 
-def terrain_answer(game: Game, hex_id: str, from_hex: str | None):
+def terrain_answer(game: Game, hex_id: str, from_hex: str | None) -> Answer:
     from .registry import Answer
 
     hex_map = map_of(game, hex_id, "hex")
@@ -283,6 +291,6 @@ def movement_cost(here: list[Effect], crossed: list[Effect]) -> tuple[Any, list[
     return cost, lines
 
 
-def _num(value) -> int | float:
+def _num(value: object) -> int | float:
     frac = Fraction(str(value))
     return int(frac) if frac.denominator == 1 else round(float(frac), 3)

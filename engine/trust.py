@@ -29,11 +29,12 @@ import hashlib
 import json
 import os
 import stat
+from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .errors import BadInput, Untrusted
 from .places import NotPrivate, private_place, state_folder, write_atomically
@@ -171,17 +172,17 @@ def _digest(folder: Path) -> str:
 
 
 @contextmanager
-def for_this_run(folder: Path | None):
+def for_this_run(folder: Path | None) -> Iterator[None]:
     """Trust ``folder`` (the game folder a command names with ``--trust``) while the block
     runs."""
-    added = folder is not None and folder.resolve() not in _RUN
-    if added:
-        _RUN.add(folder.resolve())
+    added = folder.resolve() if folder is not None and folder.resolve() not in _RUN else None
+    if added is not None:
+        _RUN.add(added)
     try:
         yield
     finally:
-        if added:
-            _RUN.discard(folder.resolve())
+        if added is not None:
+            _RUN.discard(added)
 
 
 # --------------------------------------------------------------------------- refusing
@@ -225,7 +226,7 @@ def _store_path() -> Path:
     return state_folder() / STORE
 
 
-def _store() -> dict[str, dict]:
+def _store() -> dict[str, dict[str, Any]]:
     """The trust store: resolved folder -> {python_sha256, time}; empty when missing or
     unreadable, or when the state folder is not private (nothing in it is believed)."""
     path = _store_path()
@@ -261,12 +262,12 @@ def forget_folder(folder: Path) -> bool:
     return True
 
 
-def trusted_folders() -> dict[str, dict]:
+def trusted_folders() -> dict[str, dict[str, Any]]:
     """The trust store's records, by folder."""
     return dict(sorted(_store().items()))
 
 
-def _write_store(folders: dict[str, dict]) -> None:
+def _write_store(folders: dict[str, dict[str, Any]]) -> None:
     path = _store_path()
     data = json.dumps({"folders": dict(sorted(folders.items()))}, indent=1) + "\n"
     try:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import stat
 from pathlib import Path
+from typing import Any
 
 import yaml
 
@@ -22,21 +23,21 @@ _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _SCALARS = yaml.constructor.SafeConstructor()
 
 
-class LMap(dict):
+class LMap(dict[str, Any]):
     """A mapping read from YAML: ``line`` of the mapping, ``key_lines`` per key."""
 
     line: int = 0
-    key_lines: dict
+    key_lines: dict[str, int]
 
     def line_of(self, key: str) -> int:
         return self.key_lines.get(key, self.line)
 
 
-class LList(list):
+class LList(list[Any]):
     """A list read from YAML: ``line`` of the list, ``item_lines`` per item."""
 
     line: int = 0
-    item_lines: list
+    item_lines: list[int]
 
     def line_of(self, index: int) -> int:
         return self.item_lines[index] if index < len(self.item_lines) else self.line
@@ -163,13 +164,13 @@ def check_structure(text: str, shown: str, budget: Budget) -> Problem | None:
     sizes: dict[str, int] = {}          # anchor -> nodes it expands to
     stack: list[tuple[str | None, int]] = []   # open collections: (anchor, nodes used before)
     for event in yaml.parse(text, Loader=_Loader):
-        line = event.start_mark.line + 1
+        line = event.start_mark.line + 1 if event.start_mark is not None else 0
         if isinstance(event, yaml.AliasEvent):
             if any(anchor == event.anchor for anchor, _ in stack):
                 return Problem(shown, line, "", f"alias *{event.anchor} is inside its own "
                                                 f"anchor &{event.anchor}: recursive data is "
                                                 "not allowed")
-            budget.used += sizes.get(event.anchor, 1)
+            budget.used += sizes.get(event.anchor or "", 1)  # an alias names its anchor
         elif isinstance(event, yaml.ScalarEvent):
             budget.used += 1
             if event.anchor is not None:
@@ -241,7 +242,8 @@ def _refused(node: yaml.Node) -> str | None:
     return None
 
 
-def _build_map(node, shown, path, problems, line) -> LMap:
+def _build_map(node: yaml.MappingNode, shown: str, path: str, problems: list[Problem],
+               line: int) -> LMap:
     out = LMap()
     out.line = line
     out.key_lines = {}

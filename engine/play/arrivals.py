@@ -17,8 +17,10 @@ eliminated unit (or one in the ``reserve`` pool) back with one step at one of th
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from ..errors import RuleViolation
-from ..model import FrozenDict, Game, Place, Replacement
+from ..model import FrozenDict, Game, Place, Record, Reinforcement, Replacement
 from ..position import Piece, Position
 from ..records import evolve
 from .context import Context
@@ -32,7 +34,7 @@ from .zoc import enemy_hexes
 RESERVE = "reserve"
 
 
-def _rule(records) -> str:
+def _rule(records: Iterable[Record]) -> str:
     for r in records:
         if r.rule:
             return r.rule[0]
@@ -89,7 +91,7 @@ def arrive_in_pools(ctx: Context, position: Position) -> Position:
     return position
 
 
-def _waiting(position: Position, unit_ids, turn: int) -> list[Piece]:
+def _waiting(position: Position, unit_ids: Iterable[str], turn: int) -> list[Piece]:
     return [p for p in position.at("pool", ARRIVING)
             if p.unit in unit_ids and (p.props.get("turn") or 0) <= turn]
 
@@ -106,7 +108,7 @@ def arriving(ctx: Context, position: Position, side: str | None) -> list[Piece]:
     return sorted(out, key=lambda p: p.id)
 
 
-def _record_of(game: Game, piece: Piece):
+def _record_of(game: Game, piece: Piece) -> Reinforcement:
     for record in game.reinforcements:
         if piece.unit in record.units and record.turn == piece.props.get("turn"):
             return record
@@ -205,13 +207,13 @@ def restorable(ctx: Context, position: Position, side: str | None) -> list[Piece
 
 def _restore_here(ctx: Context, position: Position, record: Replacement, piece: Piece) -> bool:
     places = record.restore_at or (Place(supply=True),)
-    here = ctx.board.index[piece.place]
+    here = ctx.board.of(piece)
     for place in places:
         if here not in ctx.board.places(place):
             continue
         if place.supply and not in_supply(ctx.game, position, piece):
             continue
-        if place.owned and position.control.get(piece.place) != piece.side:
+        if place.owned and position.control.get(piece.place or "") != piece.side:
             continue
         return True
     return False

@@ -11,11 +11,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from ..errors import BadInput
 from ..inputs import quote
-from ..model import Game, HexMap, Place, TerrainEffect
+from ..model import Feature, Game, HexMap, Place, StackingLimit, TerrainEffect
 from ..terrain import feature_terrain, grid_of, hex_terrains, hexside_pairs, stacking_limit
+
+if TYPE_CHECKING:
+    from ..position import Piece
 
 #: terrain words that forbid entering a hex or crossing a hexside
 PROHIBITED = frozenset({"prohibited", "impassable", "no"})
@@ -85,7 +89,7 @@ class Board:
         self.steps: list[tuple[tuple[int, int | None], ...]] = [
             tuple((n, self.step_cost(a, n)) for n in self.neighbours[a])
             for a in range(len(self.names))]
-        self._limits: dict[str | None, list] = {}
+        self._limits: dict[str | None, list[StackingLimit | None]] = {}
         zoc = game.play.zoc if game.play else None
         self.zoc_closed_sides = self._sides_of(zoc.hexsides if zoc else ())
         self.zoc_closed_hexes = frozenset(i for i, t in enumerate(self.terrain)
@@ -173,7 +177,7 @@ class Board:
 
     # -- reading
 
-    def limits(self, side: str | None) -> list:
+    def limits(self, side: str | None) -> list[StackingLimit | None]:
         """The stacking limit of every hex for ``side``'s units (None: no limit)."""
         found = self._limits.get(side)
         if found is None:
@@ -181,6 +185,12 @@ class Board:
                 stacking_limit(self.game, self.map_of[i], self.names[i], side)
                 for i in range(len(self.names))]
         return found
+
+    def of(self, piece: Piece) -> int:
+        """The number of the hex ``piece`` stands in (KeyError for a piece in none)."""
+        if piece.place is None:
+            raise KeyError(piece.place)
+        return self.index[piece.place]
 
     def hex(self, hex_id: str, what: str = "hex") -> int:
         """The number of hex ``hex_id``; BadInput naming the map's range when it is none."""
@@ -231,11 +241,11 @@ class Board:
         return grid_of(ma).distance(self.names[a], self.names[b])
 
 
-def _hexes_of(feature) -> tuple[str, ...]:
+def _hexes_of(feature: Feature) -> tuple[str, ...]:
     return tuple(feature.hexes) + tuple(str(h) for h in feature.get("path") or ())
 
 
-def _cost(value, missing: int) -> int | None:
+def _cost(value: int | str | None, missing: int) -> int | None:
     """A terrain chart ``movement`` as an int, None (forbidden) or ``ALL_MP``."""
     if value is None:
         return missing

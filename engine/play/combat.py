@@ -21,9 +21,9 @@ from fractions import Fraction
 from itertools import combinations
 from typing import Any
 
-from ..combat import Fighter, meaning, result_of, tally_column, tally_fighters
+from ..combat import Column, Fighter, Tally, meaning, result_of, tally_column, tally_fighters
 from ..errors import BadInput, RuleViolation
-from ..model import FrozenDict, Game, ResultEffect
+from ..model import CombatForm, CombatRules, FrozenDict, Game, PlayRules, ResultEffect, Table
 from ..position import Pending, Piece, Position, thaw
 from ..records import evolve
 from .context import Context
@@ -46,7 +46,29 @@ EXTEND = 3
 MAX_GROUPS = 64
 
 
-def rules_of(game: Game):
+def play_of(game: Game) -> PlayRules:
+    """The game's ``play`` rules (the hex-and-counter rules play only a game that has them)."""
+    if game.play is None:
+        raise BadInput(f"game {game.id!r} has no play rules")
+    return game.play
+
+
+def crt_of(table: Table) -> CombatForm:
+    """The combat results table's grid of the game's ``play.combat`` table."""
+    if table.crt is None:
+        raise BadInput(f"table {table.id!r} is no combat results table (it has no crt)")
+    return table.crt
+
+
+def current_battle(position: Position) -> dict[str, Any]:
+    """The battle whose loss, retreat or advance is due."""
+    battle = battle_of(position)
+    if battle is None:
+        raise BadInput("no battle is being resolved")
+    return battle
+
+
+def rules_of(game: Game) -> CombatRules:
     combat = game.play.combat if game.play else None
     if combat is None:
         raise BadInput(f"game {game.id!r} has no play.combat rules")
@@ -73,7 +95,8 @@ def _advance_rule(game: Game) -> str:
 # --- declaring -------------------------------------------------------------------------------
 
 
-def attackable(ctx: Context, position: Position, side: str) -> dict[str, list[Piece]]:
+def attackable(ctx: Context, position: Position, side: str | None
+               ) -> dict[str, list[Piece]]:
     """Enemy hexes not yet attacked this phase -> the acting side's pieces next to them that
     may still attack."""
     board, game = ctx.board, ctx.game
@@ -84,7 +107,7 @@ def attackable(ctx: Context, position: Position, side: str) -> dict[str, list[Pi
     for piece in position.pieces:
         if piece.side != side or piece.kind != "hex" or "attacked" in piece.flags:
             continue
-        here = board.index[piece.place]
+        here = board.of(piece)
         for n in board.neighbours[here]:
             name = board.names[n]
             if name in done or name in declared:
@@ -107,7 +130,7 @@ def groups(attackers: list[Piece]) -> list[tuple[Piece, ...]]:
     return out
 
 
-def declare(ctx: Context, position: Position, hex_id: str, unit_ids: list[str]) -> dict:
+def declare(ctx: Context, position: Position, hex_id: str, unit_ids: list[str]) -> dict[str, Any]:
     """Check a battle's declaration; its record (``hex``, ``attackers``, ``from``)."""
     game, board = ctx.game, ctx.board
     rule = combat_rule(game)
@@ -122,14 +145,14 @@ def declare(ctx: Context, position: Position, hex_id: str, unit_ids: list[str]) 
                                   f"hex once")
     if not unit_ids:
         raise BadInput("attack names no attacking unit (piece ids, comma-separated)")
-    attackers = []
+    attackers: list[Piece] = []
     for unit_id in unit_ids:
         piece = position.piece(unit_id)
         if piece.side != side:
             raise RuleViolation(rule, f"{unit_id} is not a unit of {side}, the side attacking")
         if piece.kind != "hex":
             raise RuleViolation(rule, f"{unit_id} is not on the map")
-        if target not in board.neighbours[board.index[piece.place]]:
+        if target not in board.neighbours[board.of(piece)]:
             raise RuleViolation(rule, f"{unit_id} in {piece.place} is not next to {hex_id}")
         if "attacked" in piece.flags or unit_id in {a for b in position.data.get("battles")
                                                     or () for a in b["attackers"]}:
@@ -141,7 +164,7 @@ def declare(ctx: Context, position: Position, hex_id: str, unit_ids: list[str]) 
             "from": {p.id: p.place for p in attackers}}
 
 
-def mark_declared(position: Position, battle: dict) -> Position:
+def mark_declared(position: Position, battle: dict[str, Any]) -> Position:
     """The attackers flagged as having attacked, the hex as attacked this phase."""
     changed = [position.piece(a).flagged("attacked") for a in battle["attackers"]]
     attacked = tuple(position.data.get("attacked") or ()) + (battle["hex"],)
@@ -151,7 +174,8 @@ def mark_declared(position: Position, battle: dict) -> Position:
 # --- resolving ------------------------------------------------------------------------------
 
 
-def _times(ctx: Context, position: Position, piece: Piece, what: str) -> tuple:
+def _times(ctx: Context, position: Position, piece: Piece, what: str
+           ) -> tuple[tuple[Fraction, str, tuple[str, ...]], ...]:
     """The multipliers on a piece's attack or defence: conditions in force, out of supply."""
     out = []
     for condition in in_force(ctx.game, position, piece.side):
@@ -160,12 +184,12 @@ def _times(ctx: Context, position: Position, piece: Piece, what: str) -> tuple:
             out.append((Fraction(str(value)), condition.name or condition.id, condition.rule))
     supply = ctx.game.play.supply if ctx.game.play else None
     effect = getattr(supply.effects, what) if supply is not None else None
-    if effect is not None and out_of_supply(ctx.game, position, piece):
+    if supply is not None and effect is not None and out_of_supply(ctx.game, position, piece):
         out.append((Fraction(str(effect)), "out of supply", supply.rule))
     return tuple(out)
 
 
-def fighters(ctx: Context, position: Position, battle: dict) -> tuple[list[Fighter],
+def fighters(ctx: Context, position: Position, battle: dict[str, Any]) -> tuple[list[Fighter],
                                                                        list[Fighter]]:
     game = ctx.game
     attackers = [Fighter(unit_of(game, p), battle["from"].get(p.id, p.place), reduced(game, p),
@@ -177,16 +201,17 @@ def fighters(ctx: Context, position: Position, battle: dict) -> tuple[list[Fight
     return attackers, defenders
 
 
-def odds_of(ctx: Context, position: Position, battle: dict):
+def odds_of(ctx: Context, position: Position, battle: dict[str, Any]
+            ) -> tuple[Tally, Column, dict[str, Any]]:
     """``(tally, column, extra)`` of a declared battle."""
     game = ctx.game
     table = game.table(rules_of(game).table)
     attackers, defenders = fighters(ctx, position, battle)
-    return tally_column(table.crt, *tally_fighters(game, table, attackers, defenders,
+    return tally_column(crt_of(table), *tally_fighters(game, table, attackers, defenders,
                                                    battle["hex"]))
 
 
-def resolve(ctx: Context, position: Position, battle: dict) -> Position:
+def resolve(ctx: Context, position: Position, battle: dict[str, Any]) -> Position:
     """Roll the battle and apply its result (effects that need a decision wait for it)."""
     game = ctx.game
     combat = rules_of(game)
@@ -199,7 +224,7 @@ def resolve(ctx: Context, position: Position, battle: dict) -> Position:
     rules = tuple(dict.fromkeys(t.rules or ()))
     attackers = ", ".join(battle["attackers"])
     ctx.say(position, f"attack on {battle['hex']} by {attackers}: {code} "
-                      f"({meaning(table.crt, code)}); " + "; ".join(lines), rules,
+                      f"({meaning(crt_of(table), code)}); " + "; ".join(lines), rules,
             result=code, roll=roll, hex=battle["hex"])
     defenders = position.in_hex(battle["hex"])
     effects = [_effect_json(e) for e in combat.results.get(code, ())]
@@ -221,12 +246,12 @@ def _effect_json(effect: ResultEffect) -> dict[str, Any]:
     return out
 
 
-def battle_of(position: Position) -> dict | None:
+def battle_of(position: Position) -> dict[str, Any] | None:
     battle = position.data.get("battle")
     return thaw(battle) if battle else None
 
 
-def _set(position: Position, battle: dict | None) -> Position:
+def _set(position: Position, battle: dict[str, Any] | None) -> Position:
     return position.with_data(battle=battle)
 
 
@@ -249,7 +274,7 @@ def carry_on(ctx: Context, position: Position) -> Position:
     return position
 
 
-def _side_of(battle: dict, role: str) -> str | None:
+def _side_of(battle: dict[str, Any], role: str) -> str | None:
     return battle["side"] if role == "attacker" else battle.get("enemy")
 
 
@@ -257,11 +282,12 @@ def _alive(position: Position, ids: Iterable[str]) -> list[Piece]:
     return [p for p in (position.piece(i) for i in ids) if p.kind == "hex"]
 
 
-def role_pieces(position: Position, battle: dict, role: str) -> list[Piece]:
+def role_pieces(position: Position, battle: dict[str, Any], role: str) -> list[Piece]:
     return _alive(position, battle["attackers"] if role == "attacker" else battle["defenders"])
 
 
-def _effect(ctx: Context, position: Position, battle: dict, effect: dict) -> Position:
+def _effect(ctx: Context, position: Position, battle: dict[str, Any],
+            effect: dict[str, Any]) -> Position:
     if "eliminate" in effect:
         for piece in role_pieces(position, battle, effect["eliminate"]):
             position = eliminate(ctx, position, piece, combat_rule(ctx.game))
@@ -289,7 +315,8 @@ def _effect(ctx: Context, position: Position, battle: dict, effect: dict) -> Pos
     return position
 
 
-def _exchange(ctx: Context, position: Position, battle: dict, effect: dict) -> Position:
+def _exchange(ctx: Context, position: Position, battle: dict[str, Any],
+              effect: dict[str, Any]) -> Position:
     steps = effect["steps"]
     if effect["exchange"] == "steps":
         follow = [{"lose": "attacker", "steps": steps, "each": False, "hexes": 1}]
@@ -300,7 +327,7 @@ def _exchange(ctx: Context, position: Position, battle: dict, effect: dict) -> P
     return ask_loss(ctx, position, battle, "defender", steps=steps)
 
 
-def ask_loss(ctx: Context, position: Position, battle: dict, role: str, steps: int = 0,
+def ask_loss(ctx: Context, position: Position, battle: dict[str, Any], role: str, steps: int = 0,
              strength: Fraction | None = None) -> Position:
     """Take ``steps`` losses (or at least ``strength`` printed strength) from the role's
     units: at once when there is no choice, else a decision for their owner."""
@@ -335,7 +362,7 @@ def _all_go(game: Game, units: list[Piece], steps: int, strength: Fraction | Non
 
 
 def _stat_name(game: Game, role: str) -> str:
-    form = game.table(rules_of(game).table).crt
+    form = crt_of(game.table(rules_of(game).table))
     return form.attack if role == "attacker" else form.defence
 
 
@@ -346,7 +373,7 @@ def _strength_lost(game: Game, piece: Piece, role: str) -> Fraction:
                                                                   piece.step - 1)
 
 
-def lose_step(ctx: Context, position: Position, piece: Piece, battle: dict | None,
+def lose_step(ctx: Context, position: Position, piece: Piece, battle: dict[str, Any] | None,
               role: str | None) -> Position:
     """``piece`` loses one step (eliminated at none); the battle records the printed
     strength lost."""
@@ -377,7 +404,7 @@ def answer_loss(ctx: Context, position: Position, unit_id: str) -> Position:
     if unit_id not in data["units"]:
         raise RuleViolation(combat_rule(ctx.game), f"{unit_id} is not one of the units that "
                                                    f"take the loss ({', '.join(data['units'])})")
-    battle = battle_of(position)
+    battle = current_battle(position)
     role = data["role"]
     piece = position.piece(unit_id)
     lost = _strength_lost(ctx.game, piece, role)
@@ -392,7 +419,7 @@ def answer_loss(ctx: Context, position: Position, unit_id: str) -> Position:
 # --- retreat ---------------------------------------------------------------------------------
 
 
-def _retreats(ctx: Context, position: Position, battle: dict, role: str,
+def _retreats(ctx: Context, position: Position, battle: dict[str, Any], role: str,
               hexes: int) -> Position:
     """Queue a retreat for every unit of the role still in the battle (one at a time)."""
     todo = [p.id for p in role_pieces(position, battle, role)
@@ -404,7 +431,7 @@ def _retreats(ctx: Context, position: Position, battle: dict, role: str,
     return retreat_one(ctx, _set(position, battle), battle, todo[0], hexes, role)
 
 
-def retreat_one(ctx: Context, position: Position, battle: dict, unit_id: str, hexes: int,
+def retreat_one(ctx: Context, position: Position, battle: dict[str, Any], unit_id: str, hexes: int,
                 role: str) -> Position:
     piece = position.piece(unit_id)
     if piece.kind != "hex":
@@ -417,7 +444,7 @@ def retreat_one(ctx: Context, position: Position, battle: dict, unit_id: str, he
     if len(paths) == 1:
         return do_retreat(ctx, position, piece, paths[0], battle)
     chooser = piece.side
-    if ctx.game.play.retreat.chooser == "enemy":
+    if play_of(ctx.game).retreat.chooser == "enemy":
         chooser = battle["side"] if role == "defender" else battle.get("enemy")
     pending = Pending("retreat", chooser, (rule,), FrozenDict(
         {"unit": unit_id, "hexes": hexes, "role": role}))
@@ -429,8 +456,8 @@ def retreat_paths(ctx: Context, position: Position, piece: Piece,
     """Every legal retreat path of ``piece`` (hex numbers, its hex left out), each hex one
     farther from where it starts; in hex order."""
     game, board = ctx.game, ctx.board
-    rules = game.play.retreat
-    origin = board.index[piece.place]
+    rules = play_of(game).retreat
+    origin = board.of(piece)
     blocked: set[int] = set()
     if "enemy-units" in rules.blocked:
         blocked |= enemy_hexes(game, position, piece.side)
@@ -467,7 +494,7 @@ def retreat_paths(ctx: Context, position: Position, piece: Piece,
 
 
 def do_retreat(ctx: Context, position: Position, piece: Piece, path: tuple[int, ...],
-               battle: dict | None) -> Position:
+               battle: dict[str, Any] | None) -> Position:
     board = ctx.board
     names = [board.names[h] for h in path]
     ctx.say(position, f"{piece.id} retreats {piece.place} -> {' -> '.join(names)}",
@@ -506,8 +533,8 @@ def answer_retreat(ctx: Context, position: Position, unit_id: str, path_text: st
 # --- advance after combat --------------------------------------------------------------------
 
 
-def _offer_advance(ctx: Context, position: Position, battle: dict) -> Position:
-    advance = ctx.game.play.advance
+def _offer_advance(ctx: Context, position: Position, battle: dict[str, Any]) -> Position:
+    advance = play_of(ctx.game).advance
     if advance is None or position.in_hex(battle["hex"]):
         return position
     units = _advancers(ctx, position, battle)
@@ -519,13 +546,13 @@ def _offer_advance(ctx: Context, position: Position, battle: dict) -> Position:
     return evolve(position, pending=(pending, *position.pending), side=battle["side"])
 
 
-def _advancers(ctx: Context, position: Position, battle: dict) -> list[Piece]:
+def _advancers(ctx: Context, position: Position, battle: dict[str, Any]) -> list[Piece]:
     target = ctx.board.index[battle["hex"]]
     out = []
     for piece in role_pieces(position, battle, "attacker"):
         if piece.id in battle["retreated"] or "advanced" in piece.flags:
             continue
-        here = ctx.board.index[piece.place]
+        here = ctx.board.of(piece)
         if target in ctx.board.neighbours[here] and room(ctx.board, position, target, piece):
             out.append(piece)
     return out
@@ -540,7 +567,7 @@ def answer_advance(ctx: Context, position: Position, unit_id: str,
                    path_text: str | None) -> Position:
     due = position.pending[0]
     rule = _advance_rule(ctx.game)
-    battle = battle_of(position)
+    battle = current_battle(position)
     allowed = {p.id for p in _advancers(ctx, position, battle)}
     if unit_id not in allowed:
         raise RuleViolation(rule, f"{unit_id} may not advance into {due.data['hex']} (may: "

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ..model import FrozenDict, Game, Place
+from ..model import FrozenDict, Game, Place, Reinforcement, Replacement
 from ..position import Position
 from .board import board_of
+from .context import Context
 
 _KEPT: dict[int, tuple[Game, frozenset[str]]] = {}
 
@@ -47,11 +48,9 @@ def _kept(game: Game) -> frozenset[str]:
                 if source.hexes or source.features or source.kinds:
                     indexes |= board.places(Place(hexes=source.hexes, features=source.features,
                                                   kinds=source.kinds))
-    for record in game.replacements:
-        for place in record.at:
-            if place.owned:
-                indexes |= board.places(place)
-    for record in game.reinforcements:
+    arrivals: tuple[Replacement | Reinforcement, ...] = (*game.replacements,
+                                                         *game.reinforcements)
+    for record in arrivals:
         for place in record.at:
             if place.owned:
                 indexes |= board.places(place)
@@ -70,7 +69,8 @@ def initial_control(game: Game, position: Position) -> Position:
     return position.with_control(FrozenDict(control)) if control else position
 
 
-def take_control(ctx, position: Position, side: str | None, hexes: Iterable[str]) -> Position:
+def take_control(ctx: Context, position: Position, side: str | None,
+                 hexes: Iterable[str]) -> Position:
     """The hexes a unit of ``side`` entered are held by ``side`` (those whose control the
     game keeps)."""
     kept = controlled(ctx.game)

@@ -13,9 +13,11 @@ turn-end``), the next turn (the turn track moves), or at the last the game's ver
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from ..errors import RuleViolation
-from ..model import FrozenDict, Phase
-from ..position import Pending, Position
+from ..model import FrozenDict, Game, Phase
+from ..position import Pending, Piece, Position, Verdict
 from ..records import evolve
 from ..tables import lookup_row
 from .arrivals import (
@@ -155,7 +157,7 @@ def idle(ctx: Context, position: Position, p: Phase) -> bool:
     return False
 
 
-def movers(ctx: Context, position: Position, p: Phase):
+def movers(ctx: Context, position: Position, p: Phase) -> Iterator[Piece]:
     """The pieces that may still move in the phase (a unit a locking zone of control holds
     may not)."""
     board = ctx.board
@@ -163,7 +165,7 @@ def movers(ctx: Context, position: Position, p: Phase):
     for piece in position.pieces:
         if (piece.side == position.side and piece.kind == "hex" and "moved" not in piece.flags
                 and matches(ctx.game, piece, p.units)):
-            here = board.index[piece.place]
+            here = board.of(piece)
             if p.do == "rail" and (board.rail is None or here not in board.rail.hexes):
                 continue
             if locking and here in enemy_zoc(ctx.game, position, piece.side):
@@ -192,7 +194,7 @@ def end_refusal(ctx: Context, position: Position) -> RuleViolation | None:
     if _stacked_phase(game, p):
         over = overstacked(ctx.board, position, position.side)
         stuck = [h for h, _ in over if not _can_leave(ctx, position, p, h)]
-        if over and game.play.stacking.overstack == "refuse" and len(stuck) < len(over):
+        if over and _overstacking(game) == "refuse" and len(stuck) < len(over):
             hex_id, what = next((h, w) for h, w in over if h not in stuck)
             return RuleViolation(stacking_rule(game), f"{what}: move units out of {hex_id} "
                                                       f"before the phase ends")
@@ -207,7 +209,13 @@ def end_refusal(ctx: Context, position: Position) -> RuleViolation | None:
     return None
 
 
-def _stacked_phase(game, p: Phase) -> bool:
+def _overstacking(game: Game) -> str | None:
+    """What the stacking rules do with a hex over its limit at a phase's end."""
+    stacking = game.play.stacking if game.play else None
+    return stacking.overstack if stacking is not None else None
+
+
+def _stacked_phase(game: Game, p: Phase) -> bool:
     stacking = game.play.stacking if game.play else None
     return (p.do in ("move", "rail", "reinforcements", "replacements") and stacking is not None
             and stacking.when == "end-of-phase")
@@ -266,7 +274,7 @@ def _owed(ctx: Context, position: Position, side: str | None) -> str:
     for piece in position.pieces:
         if piece.side != side or piece.kind != "hex":
             continue
-        near = [n for n in board.neighbours[board.index[piece.place]] if n in foes]
+        near = [n for n in board.neighbours[board.of(piece)] if n in foes]
         if near and "attacked" not in piece.flags:
             return (f"{piece.id} in {piece.place} is next to the enemy in "
                     f"{board.names[near[0]]} and has not attacked")
@@ -323,7 +331,7 @@ def _end_turn(ctx: Context, position: Position) -> Position:
     return enter(ctx, position, first)
 
 
-def _over(ctx: Context, position: Position, verdict) -> Position:
+def _over(ctx: Context, position: Position, verdict: Verdict) -> Position:
     ctx.say(position, f"game over: {verdict.result}"
                       f"{' for ' + verdict.winner if verdict.winner else ''}: {verdict.reason}",
             verdict.rule)

@@ -10,13 +10,14 @@ side what it may see (everything: a hex-and-counter game hides nothing).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from pathlib import Path
 from typing import Any
 
 from ..decisions import Action, ActionSpec, Arg, Decision, Option
 from ..dice import Dice
 from ..errors import BadInput, RuleViolation
-from ..model import FrozenDict, Game
-from ..position import Position
+from ..model import FrozenDict, Game, Phase, Selector
+from ..position import Pending, Piece, Position, thaw
 from ..records import evolve
 from ..referee import ScenarioInfo, Step
 from . import arrivals, combat, flow, movement
@@ -71,6 +72,7 @@ class HexRules:
     hidden = False
     field_text: Mapping[str, Callable[[Any], str]] = {}
     arg_text: Mapping[str, Callable[[Any], str]] = {}
+    sealed_args: Mapping[str, tuple[str, ...]] = {}  # nothing a side writes is secret
 
     # -- scenarios
 
@@ -78,7 +80,7 @@ class HexRules:
         return tuple(ScenarioInfo(name, name.replace("-", " ").capitalize(), "", "")
                      for name in scenario_names(game))
 
-    def scenario_file(self, game: Game, name_or_path: str | None):
+    def scenario_file(self, game: Game, name_or_path: str | None) -> Path | None:
         return None
 
     def load_scenario(self, game: Game, name_or_path: str | None) -> str:
@@ -103,8 +105,8 @@ class HexRules:
               dice: Dice) -> Step:
         _need_play(game)
         ctx = Context(game, dice)
-        if position.over:
-            verdict = position.verdict
+        verdict = position.verdict
+        if position.over and verdict is not None:
             raise RuleViolation(verdict.rule[0] if verdict.rule else "victory",
                                 f"the game is over ({verdict.result}"
                                 f"{' for ' + verdict.winner if verdict.winner else ''})")
@@ -125,20 +127,21 @@ class HexRules:
 
     # -- views
 
-    def player_view(self, game: Game, position: Position, side: str | None = None) -> dict:
+    def player_view(self, game: Game, position: Position, side: str | None = None
+                    ) -> dict[str, Any]:
         return view(game, position)
 
-    def referee_view(self, game: Game, position: Position) -> dict:
+    def referee_view(self, game: Game, position: Position) -> dict[str, Any]:
         return view(game, position)
 
-    def summary(self, game: Game, position: Position) -> dict | None:
+    def summary(self, game: Game, position: Position) -> dict[str, Any] | None:
         verdict = position.verdict
         if verdict is None:
             return None
         return {"result": verdict.result, "winner": verdict.winner,
                 "reasons": [{"text": verdict.reason, "rules": list(verdict.rule)}]}
 
-    def dump(self, position: Position) -> dict:
+    def dump(self, position: Position) -> dict[str, Any]:
         return position.to_json()
 
     def load(self, game: Game, data: Mapping[str, Any]) -> Position:
@@ -178,12 +181,13 @@ def _allowed(ctx: Context, position: Position, command: str) -> None:
                             f"{', '.join(allowed)})")
 
 
-def phase_actions(game: Game, position: Position, p) -> tuple[str, ...]:
+def phase_actions(game: Game, position: Position, p: Phase) -> tuple[str, ...]:
     """The actions the phase allows now: its kind's, ``end``; in a combat phase whose
     battles are declared first, ``attack`` while declaring and ``resolve`` after."""
     actions = PHASE_ACTIONS.get(p.do or "", ())
     if p.do == "combat":
-        declare_all = game.play.combat is not None and game.play.combat.declare == "all"
+        rules = game.play.combat if game.play is not None else None
+        declare_all = rules is not None and rules.declare == "all"
         step = position.data.get("step")
         actions = ("resolve",) if step == "resolve" else ("attack",)
         if step == "resolve" or not declare_all:
@@ -191,7 +195,7 @@ def phase_actions(game: Game, position: Position, p) -> tuple[str, ...]:
     return (*actions, "end")
 
 
-def _due_text(due) -> str:
+def _due_text(due: Pending) -> str:
     data = due.data
     if due.kind == "loss":
         return f"{due.side}'s choice of a step loss among {', '.join(data['units'])}"
@@ -201,7 +205,7 @@ def _due_text(due) -> str:
         return f"{due.side}'s advance into {data['hex']}"
     if due.kind == "overstack":
         return f"{due.side}'s choice of a unit to remove from {data['hex']}"
-    return due.kind
+    return str(due.kind)
 
 
 def _restore_side(ctx: Context, position: Position) -> Position:
@@ -230,7 +234,7 @@ def _own(ctx: Context, position: Position, unit_id: str) -> Any:
     return piece
 
 
-def _move(ctx: Context, position: Position, args: dict) -> Position:
+def _move(ctx: Context, position: Position, args: dict[str, Any]) -> Position:
     p = flow.current(ctx, position)
     unit_id = _text(args, "unit", "the unit to move")
     target = ctx.board.hex(_text(args, "hex", "the hex to move to"), "move to hex")
@@ -264,14 +268,15 @@ def _move(ctx: Context, position: Position, args: dict) -> Position:
     return take_control(ctx, position, piece.side, names)
 
 
-def _selector_text(selector) -> str:
+def _selector_text(selector: Selector | None) -> str:
     if selector is None:
         return "every unit"
     bits = [*selector.types, *selector.tags, *selector.units]
     return ", ".join(bits) or "some units"
 
 
-def _refuse_move(ctx: Context, position: Position, piece, p, target: int, rail: bool) -> None:
+def _refuse_move(ctx: Context, position: Position, piece: Piece, p: Phase, target: int,
+                 rail: bool) -> None:
     """Why ``piece`` cannot reach ``target``: the first rule its cheapest path breaks."""
     game, board = ctx.game, ctx.board
     rule = movement.movement_rule(game)
@@ -298,7 +303,7 @@ def _refuse_move(ctx: Context, position: Position, piece, p, target: int, rail: 
                               f"(prohibited terrain or enemy units in the way)")
 
 
-def _attack(ctx: Context, position: Position, args: dict) -> Position:
+def _attack(ctx: Context, position: Position, args: dict[str, Any]) -> Position:
     hex_id = _text(args, "hex", "the hex attacked")
     units = [u.strip() for u in _text(args, "units", "the attacking units").split(",")
              if u.strip()]
@@ -315,9 +320,9 @@ def _attack(ctx: Context, position: Position, args: dict) -> Position:
     return combat.resolve(ctx, position, battle)
 
 
-def _resolve(ctx: Context, position: Position, args: dict) -> Position:
+def _resolve(ctx: Context, position: Position, args: dict[str, Any]) -> Position:
     rule = combat.combat_rule(ctx.game)
-    battles = [dict(b) for b in combat.thaw(position.data.get("battles") or [])]
+    battles = [dict(b) for b in thaw(position.data.get("battles") or [])]
     if position.data.get("step") != "resolve" or not battles:
         raise RuleViolation(rule, "no declared battle to resolve (declare with attack, then "
                                   "end the declarations)")
@@ -331,25 +336,25 @@ def _resolve(ctx: Context, position: Position, args: dict) -> Position:
     return combat.resolve(ctx, position, chosen)
 
 
-def _lose(ctx: Context, position: Position, args: dict) -> Position:
+def _lose(ctx: Context, position: Position, args: dict[str, Any]) -> Position:
     return combat.answer_loss(ctx, position, _text(args, "unit", "the unit that loses a step"))
 
 
-def _retreat(ctx: Context, position: Position, args: dict) -> Position:
+def _retreat(ctx: Context, position: Position, args: dict[str, Any]) -> Position:
     return combat.answer_retreat(ctx, position, _text(args, "unit", "the retreating unit"),
                                  _text(args, "path", "the retreat path"))
 
 
-def _advance(ctx: Context, position: Position, args: dict) -> Position:
+def _advance(ctx: Context, position: Position, args: dict[str, Any]) -> Position:
     return combat.answer_advance(ctx, position, _text(args, "unit", "the advancing unit"),
                                  args.get("path"))
 
 
-def _pass(ctx: Context, position: Position, args: dict) -> Position:
+def _pass(ctx: Context, position: Position, args: dict[str, Any]) -> Position:
     return combat.decline(position)
 
 
-def _remove(ctx: Context, position: Position, args: dict) -> Position:
+def _remove(ctx: Context, position: Position, args: dict[str, Any]) -> Position:
     due = position.pending[0]
     unit_id = _text(args, "unit", "the unit to remove")
     piece = position.piece(unit_id)
@@ -366,18 +371,18 @@ def _remove(ctx: Context, position: Position, args: dict) -> Position:
     return position
 
 
-def _replace(ctx: Context, position: Position, args: dict) -> Position:
+def _replace(ctx: Context, position: Position, args: dict[str, Any]) -> Position:
     hex_id = args.get("hex")
     return arrivals.replace_unit(ctx, position, _text(args, "unit", "the unit replaced"),
                                  str(hex_id).strip() if hex_id else None)
 
 
-def _place(ctx: Context, position: Position, args: dict) -> Position:
+def _place(ctx: Context, position: Position, args: dict[str, Any]) -> Position:
     return arrivals.place(ctx, position, _text(args, "unit", "the reinforcement"),
                           _text(args, "hex", "the hex it enters"))
 
 
-def _end(ctx: Context, position: Position, args: dict) -> Position:
+def _end(ctx: Context, position: Position, args: dict[str, Any]) -> Position:
     p = flow.current(ctx, position)
     declaring = p.do == "combat" and position.data.get("step") == "declare" and \
         position.data.get("battles")
@@ -386,7 +391,7 @@ def _end(ctx: Context, position: Position, args: dict) -> Position:
     return flow.end_phase(ctx, position)
 
 
-HANDLERS: dict[str, Callable[[Context, Position, dict], Position]] = {
+HANDLERS: dict[str, Callable[[Context, Position, dict[str, Any]], Position]] = {
     "move": _move, "attack": _attack, "resolve": _resolve, "lose": _lose, "retreat": _retreat,
     "advance": _advance, "pass": _pass, "remove": _remove, "replace": _replace,
     "place": _place, "end": _end,
@@ -403,7 +408,7 @@ def decision_of(ctx: Context, position: Position) -> Decision:
         return _pending_decision(ctx, position, due)
     p = flow.current(ctx, position)
     side = position.side
-    end = (Option.single(Action.of("end", label="end the phase")),)
+    end: tuple[Option, ...] = (Option.single(Action.of("end", label="end the phase")),)
     if flow.end_refusal(ctx, position) is not None:
         end = ()
     rules = tuple(p.rule)
@@ -414,7 +419,7 @@ def decision_of(ctx: Context, position: Position) -> Decision:
                         (*options, *end))
     if p.do == "combat":
         if position.data.get("step") == "resolve":
-            battles = combat.thaw(position.data.get("battles") or [])
+            battles = thaw(position.data.get("battles") or [])
             return Decision(side, "resolve", f"{side}: resolve a declared battle", rules,
                             tuple(Option.single(Action.of("resolve", hex=b["hex"]))
                                   for b in battles))
@@ -440,7 +445,8 @@ def decision_of(ctx: Context, position: Position) -> Decision:
     return Decision(side, p.do or "none", f"{p.name or p.id}", rules, end)
 
 
-def _moves_of(ctx: Context, position: Position, piece, p) -> Callable[[], tuple[Action, ...]]:
+def _moves_of(ctx: Context, position: Position, piece: Piece, p: Phase
+              ) -> Callable[[], tuple[Action, ...]]:
     def make() -> tuple[Action, ...]:
         found = movement.reach(ctx.game, position, piece, p, p.do == "rail").costs
         names = ctx.board.names
@@ -451,28 +457,30 @@ def _moves_of(ctx: Context, position: Position, piece, p) -> Callable[[], tuple[
     return make
 
 
-def _attacks_of(hex_id: str, pieces) -> Callable[[], tuple[Action, ...]]:
+def _attacks_of(hex_id: str, pieces: list[Piece]) -> Callable[[], tuple[Action, ...]]:
     def make() -> tuple[Action, ...]:
         return tuple(Action.of("attack", hex=hex_id, units=",".join(p.id for p in group))
                      for group in combat.groups(list(pieces)))
     return make
 
 
-def _rebuilds_of(ctx: Context, position: Position, piece) -> Callable[[], tuple[Action, ...]]:
+def _rebuilds_of(ctx: Context, position: Position, piece: Piece
+                 ) -> Callable[[], tuple[Action, ...]]:
     def make() -> tuple[Action, ...]:
         return tuple(Action.of("replace", unit=piece.id, hex=ctx.board.names[h])
                      for h in arrivals.rebuild_hexes(ctx, position, piece))
     return make
 
 
-def _entries_of(ctx: Context, position: Position, piece) -> Callable[[], tuple[Action, ...]]:
+def _entries_of(ctx: Context, position: Position, piece: Piece
+                ) -> Callable[[], tuple[Action, ...]]:
     def make() -> tuple[Action, ...]:
         return tuple(Action.of("place", unit=piece.id, hex=ctx.board.names[h])
                      for h in arrivals.entry_hexes(ctx, position, piece))
     return make
 
 
-def _pending_decision(ctx: Context, position: Position, due) -> Decision:
+def _pending_decision(ctx: Context, position: Position, due: Pending) -> Decision:
     data = due.data
     rules = tuple(due.rule)
     if due.kind == "loss":
@@ -488,10 +496,10 @@ def _pending_decision(ctx: Context, position: Position, due) -> Decision:
                                     path=",".join(names[h] for h in path)))
             for path in paths))
     if due.kind == "advance":
-        options = [Option.single(Action.of("advance", unit=p.id))
-                   for p in combat.advance_options(ctx, position)]
+        advances = [Option.single(Action.of("advance", unit=p.id))
+                    for p in combat.advance_options(ctx, position)]
         return Decision(due.side, "advance", _due_text(due), rules,
-                        (*options, Option.single(Action.of("pass", label="advance no more"))))
+                        (*advances, Option.single(Action.of("pass", label="advance no more"))))
     if due.kind == "overstack":
         return Decision(due.side, "overstack", _due_text(due), rules, tuple(
             Option.single(Action.of("remove", unit=p.id))
@@ -548,7 +556,7 @@ def _turns(game: Game) -> int:
     return len(turns(game))
 
 
-def _awaiting(game: Game, position: Position, p) -> list[str]:
+def _awaiting(game: Game, position: Position, p: Phase | None) -> list[str]:
     if position.over:
         return []
     due = position.due

@@ -20,7 +20,8 @@ def memo(position: Position, key: str, make: Callable[[], T]) -> T:
     store = position.__dict__
     name = f"_memo_{key}"
     if name in store:
-        return store[name]
+        kept: T = store[name]  # what make() gave the first time
+        return kept
     value = store[name] = make()
     return value
 
@@ -30,6 +31,7 @@ def memo_args(position: Position, key: str, args: Any, make: Callable[[], T]) ->
     store = position.__dict__.setdefault("_memo_args", {})
     full = (key, args)
     if full in store:
-        return store[full]
+        kept: T = store[full]  # what make() gave the first time
+        return kept
     value = store[full] = make()
     return value

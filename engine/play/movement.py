@@ -50,7 +50,8 @@ class Reach:
     allowance: Allowance
     costs: dict[int, int]
     states: dict[int, tuple[int, int]] = field(default_factory=dict, repr=False)
-    came: dict = field(default_factory=dict, repr=False)
+    came: dict[tuple[int, int], tuple[int, int] | None] = field(default_factory=dict,
+                                                              repr=False)
 
     def path(self, hex_index: int) -> tuple[int, ...]:
         return _path(self.came, self.states[hex_index])
@@ -105,7 +106,7 @@ def reach(game: Game, position: Position, piece: Piece, phase: Phase | None,
     """Every hex ``piece`` can move to now (see :class:`Reach`); ``zoc`` and ``stacking``
     False leave those rules out, ``unlimited`` the MP (to explain a refusal)."""
     board = board_of(game)
-    start = board.index[piece.place]
+    start = board.of(piece)
     allow = allowance(game, position, piece, phase, rail)
     if unlimited:
         allow = Allowance(10**9, None, allow.notes)
@@ -204,11 +205,13 @@ def fits(game: Game, board: Board, position: Position, hex_index: int, piece: Pi
                for other in position.in_hex(board.names[hex_index]))
 
 
-def _path(came: dict, state) -> tuple[int, ...]:
+def _path(came: dict[tuple[int, int], tuple[int, int] | None], state: tuple[int, int]
+          ) -> tuple[int, ...]:
     out = []
-    while came[state] is not None:
-        out.append(state[0])
-        state = came[state]
+    step: tuple[int, int] | None = state
+    while step is not None and came[step] is not None:
+        out.append(step[0])
+        step = came[step]
     return tuple(reversed(out))
 
 
@@ -217,7 +220,7 @@ def check_path(game: Game, position: Position, piece: Piece, phase: Phase | None
     """The MP of moving ``piece`` along ``path`` (hex numbers, start left out); a
     RuleViolation naming the rule and the hex when a step is not allowed."""
     board = board_of(game)
-    start = board.index[piece.place]
+    start = board.of(piece)
     allow = allowance(game, position, piece, phase, rail)
     rules = zoc_rules(game)
     ezoc = enemy_zoc(game, position, piece.side)
@@ -248,11 +251,12 @@ def check_path(game: Game, position: Position, piece: Piece, phase: Phase | None
                                                       f"along the railway")
             step = rail_line.cost
         else:
-            step = board.step_cost(here, n)
-            if step is None:
+            entering = board.step_cost(here, n)
+            if entering is None:
                 raise RuleViolation(_terrain_rule(game, board, here, n),
                                     f"{name} cannot be entered from {board.names[here]} "
                                     f"(prohibited terrain)")
+            step = entering
         if here in ezoc and rules.kind != "none":
             if not rules.zoc_to_zoc and n in ezoc:
                 raise RuleViolation(_zoc_rule(game), f"{board.names[here]} to {name} goes "

@@ -126,11 +126,11 @@ def load(game: Game, limit: StackingLimit, piece: Piece) -> int:
 
 def _loads(board: Board, position: Position) -> dict[int, tuple[tuple[str, str | None, int], ...]]:
     """Every occupied hex -> its pieces as (id, side, step), worked out once per position."""
-    def make():
-        out: dict[int, list] = {}
+    def make() -> dict[int, tuple[tuple[str, str | None, int], ...]]:
+        out: dict[int, list[tuple[str, str | None, int]]] = {}
         for p in position.pieces:
             if p.kind == "hex":
-                out.setdefault(board.index[p.place], []).append((p.id, p.side, p.step))
+                out.setdefault(board.of(p), []).append((p.id, p.side, p.step))
         return {k: tuple(v) for k, v in out.items()}
 
     return memo(position, "loads", make)
@@ -155,7 +155,8 @@ def overstacked(board: Board, position: Position, side: str | None) -> list[tupl
     """``(hex, what)`` for every hex where ``side``'s pieces pass their limit."""
     game = board.game
     out = []
-    for hex_id in sorted({p.place for p in position.of_side(side) if p.kind == "hex"}):
+    for hex_id in sorted({p.place for p in position.of_side(side)
+                          if p.kind == "hex" and p.place is not None}):
         limit = limit_at(board, board.index[hex_id], side)
         if limit is None:
             continue

@@ -37,7 +37,7 @@ def in_supply(game: Game, position: Position, piece: Piece) -> bool:
     if piece.kind != "hex":
         return False
     hexes = supplied_hexes(game, position, piece.side)
-    return hexes is None or board_of(game).index[piece.place] in hexes
+    return hexes is None or board_of(game).of(piece) in hexes
 
 
 def hex_in_supply(game: Game, position: Position, side: str | None, hex_index: int) -> bool:
@@ -48,7 +48,7 @@ def hex_in_supply(game: Game, position: Position, side: str | None, hex_index: i
 def _open(game: Game, position: Position, side: str | None, supply: SupplyRules,
           board: Board) -> list[bool]:
     """Whether each hex may be entered by a supply path of ``side``."""
-    blocked = set()
+    blocked: set[int] = set()
     if "enemy-units" in supply.blocked:
         blocked |= enemy_hexes(game, position, side)
     if "enemy-zoc" in supply.blocked:

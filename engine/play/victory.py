@@ -11,7 +11,9 @@ side or ``draw``), else the game is a draw. The verdict names its record and rul
 
 from __future__ import annotations
 
-from ..model import Game, Place, VictoryCondition
+from typing import Literal, overload
+
+from ..model import Game, Place, VictoryCondition, VictoryPoints
 from ..position import Position, Verdict
 from .board import Board, board_of
 from .pieces import enemies, full_steps, matches, sides, unit_of
@@ -21,12 +23,12 @@ def conditions(game: Game) -> list[VictoryCondition]:
     return [c for c in game.victory if c.check is not None]
 
 
-def _hexes(board: Board, c) -> list[str]:
+def _hexes(board: Board, c: VictoryCondition | VictoryPoints) -> list[str]:
     indexes = board.places(Place(hexes=c.hexes, features=c.features, kinds=c.kinds))
     return sorted(board.names[i] for i in indexes)
 
 
-def points(game: Game, position: Position, c: VictoryCondition, side: str) -> int:
+def points(game: Game, position: Position, c: VictoryCondition, side: str | None) -> int:
     """``side``'s victory points by record ``c``."""
     board = board_of(game)
     total = 0
@@ -122,6 +124,14 @@ def _by_points(game: Game, position: Position, c: VictoryCondition,
         if c.levels:
             return None
     return _verdict(c, ranked[0], f"{shown}: {ranked[0]} leads by {margin}", result)
+
+
+@overload
+def check(game: Game, position: Position, at: str, final: Literal[True]) -> Verdict: ...
+
+
+@overload
+def check(game: Game, position: Position, at: str, final: bool = False) -> Verdict | None: ...
 
 
 def check(game: Game, position: Position, at: str, final: bool = False) -> Verdict | None:

@@ -38,7 +38,7 @@ def _zoc(game: Game, board: Board, position: Position, side: str | None,
     for piece in position.pieces:
         if piece.side != side or piece.kind != "hex" or not matches(game, piece, zoc.units):
             continue
-        here = board.index[piece.place]
+        here = board.of(piece)
         for n in board.neighbours[here]:
             if n not in closed_hexes and (here, n) not in closed_sides:
                 out.add(n)

@@ -21,11 +21,12 @@ import numpy as np
 from warpress.components import aids, areamap, holds, kit, labels
 from warpress.components.counters import draw, face_of
 from warpress.components.fonts import text_width, wrap
-from warpress.components.impose import Piece
+from warpress.components.impose import SEAM_CLEAR, Piece, planned_seams
 from warpress.components.kit import KitPage, Options
 from warpress.components.labels import LabelPlacer
 from warpress.components.legend import legend_block
 from warpress.components.marks import dagger, rule_ref
+from warpress.components.page import Paper
 from warpress.components.pieces import centred, counter_size, fit_text, marker_pieces, marker_word
 from warpress.components.primitives import (
     Circle,
@@ -38,6 +39,7 @@ from warpress.components.primitives import (
     Style,
     Text,
 )
+from warpress.components.registry import COUNTER_FACE
 from warpress.engine.errors import BadInput
 from warpress.engine.model import Game, Point, PointMap, Side
 
@@ -111,6 +113,8 @@ NAME_SIZE = 2.5
 HATCH = Style(stroke="#b5b5b5", width=0.3)
 NAME_W = 26.0  # names wrap to this width
 STACK = "stack"  # the class word of an area's box for its stack
+Box4 = tuple[float, float, float, float]  # x0, y0, x1, y1 (mm)
+LANE = 1.5  # mm either side of a seam's line kept clear besides the tiler's own clearance
 
 
 @dataclass
@@ -202,11 +206,13 @@ def outlines(game: Game) -> dict[str, areamap.Region]:
     return out
 
 
-def layout(game: Game, point_map: PointMap) -> dict[str, Area]:
+def layout(game: Game, point_map: PointMap, clear: tuple[Box4, ...] = ()
+           ) -> dict[str, Area]:
     """Each area's outline and its block: in the area as near its inner point as it fits;
     else its name in the area and its stack box beside it; else (a small island, Gibraltar)
-    the whole block beside it; each thing beside its area clear of every other block.
-    BadInput naming an area without an outline or whose block finds no room."""
+    the whole block beside it; each thing beside its area clear of every other block and
+    of the boxes ``clear`` (where the map's tiles meet). BadInput naming an area without an
+    outline or whose block finds no room."""
     w, h = map_size(point_map)
     regions = outlines(game)
     stack = holds.least(game) + 1.0
@@ -219,7 +225,7 @@ def layout(game: Game, point_map: PointMap) -> dict[str, Area]:
         lines, bw, bh = block_size(point, stack)
         anchor = areamap.inner_point(region)
         areas[point.id] = Area(point, region, *anchor, lines, bw, bh, stack, anchor)
-    taken: list[tuple[float, float, float, float]] = []
+    taken: list[Box4] = list(clear)
     rest = []
     for area in areas.values():  # first every block that fits whole in its area
         spot = areamap.place_in(area.region, area.anchor, area.w, area.h, avoid=taken)
@@ -254,16 +260,18 @@ def layout(game: Game, point_map: PointMap) -> dict[str, Area]:
     return areas
 
 
-_LAYOUT: list[tuple[Game, dict[str, Area]]] = []
+_LAYOUT: list[tuple[Game, tuple[Box4, ...], dict[str, Area]]] = []
 
 
-def world_layout(game: Game, point_map: PointMap, owners: dict[str, str] | None = None
-                 ) -> dict[str, Area]:
-    """``layout`` of the world map (worked out once per game: the layout is the slow part of
-    a drawing), each territory held by ``owners`` where given."""
-    if not (_LAYOUT and _LAYOUT[0][0] is game):
-        _LAYOUT[:] = [(game, layout(game, point_map))]
-    areas = {k: replace(a) for k, a in _LAYOUT[0][1].items()}
+def world_layout(game: Game, point_map: PointMap, owners: dict[str, str] | None = None,
+                 clear: tuple[Box4, ...] = ()) -> dict[str, Area]:
+    """``layout`` of the world map (worked out once per game and ``clear``: the layout is the
+    slow part of a drawing), each territory held by ``owners`` where given."""
+    found = next((areas for g, c, areas in _LAYOUT if g is game and c == clear), None)
+    if found is None:
+        found = layout(game, point_map, clear)
+        _LAYOUT[:] = [*(e for e in _LAYOUT if e[0] is game)][-2:] + [(game, clear, found)]
+    areas = {k: replace(a) for k, a in found.items()}
     for area_id, owner in (owners or {}).items():
         area = areas.get(area_id)
         if area is not None and area.land and not area.neutral:
@@ -816,16 +824,27 @@ def world_map_drawing(game: Game) -> tuple[tuple[Primitive, ...], float, float]:
     return items, w, h
 
 
-def world_map(game: Game, owners: dict[str, str] | None = None):
+def seam_lanes(game: Game, paper: Paper, legend) -> tuple[Box4, ...]:
+    """The lanes along the lines where the kit's tiles of the world map meet on ``paper``
+    (``planned_seams``): the layout keeps its blocks out of them, so no seam cuts a box."""
+    w, h = map_size(game.get("point_maps", MAP_ID))  # type: ignore[arg-type]
+    across, down = planned_seams(w, h, paper, legend)
+    half = SEAM_CLEAR + LANE
+    return (*((x - half, -1.0, x + half, h + 1.0) for x in across),
+            *((-1.0, y - half, w + 1.0, y + half) for y in down if y < h))
+
+
+def world_map(game: Game, owners: dict[str, str] | None = None, clear: tuple[Box4, ...] = ()):
     """The whole area map at full size: the sea zones, the land out of play, the
     territories (each over what surrounds it), borders no piece may cross, connections,
     callouts, the areas' blocks (the legend is ``world_legend``, placed by the tiler); and
     the connections drawn as lettered badges, (letter, area, area), for the legend.
     ``owners`` (territory -> power, a session's control) tints each territory in the
-    colour of the power that holds it now instead of its printed owner."""
+    colour of the power that holds it now instead of its printed owner; ``clear`` are the
+    lanes no block takes (``seam_lanes``)."""
     point_map: PointMap = game.get("point_maps", MAP_ID)  # type: ignore[assignment]
     w, h = map_size(point_map)
-    areas = world_layout(game, point_map, owners)
+    areas = world_layout(game, point_map, owners, clear)
     placer = LabelPlacer(labels.Box(0, 0, w, h), [b for a in areas.values() for b in a.boxes()])
     items: list[Primitive] = [Rect(0, 0, w, h, Style(fill=SEA_FILL, width=0.5),
                                    cls="map-border")]
@@ -1250,6 +1269,15 @@ def unit_counter(game: Game, mix_record, size: float) -> tuple[Primitive, ...]:
     return draw(face)
 
 
+@CODE.kit_part(COUNTER_FACE)
+def counter_face(game: Game, record, side: str | None, _reduced: bool):
+    """A unit counter in its power's colour, as the counter sheets print it (markers: the
+    generic drawing)."""
+    if record not in game.units:
+        return None
+    return unit_counter(game, {"unit": record.id, "side": side}, counter_size(game, record))
+
+
 def unit_counter_pieces(game: Game) -> list[Piece]:
     """Every power's counters of every unit type, as many as the counter mix says."""
     pieces: list[Piece] = []
@@ -1280,6 +1308,12 @@ def axis_allies_map(game: Game, options: Options) -> list[KitPage]:
     """The world map (tiled), the battle board, the national production chart, the
     weapons development chart, then the generic round track."""
     drawing, width, height, lettered = world_map(game)
+    for _ in range(3):  # the lanes depend on the legend's height, the legend on the layout
+        clear = seam_lanes(game, options.paper, world_legend(game, lettered))
+        drawing, width, height, again = world_map(game, clear=clear)
+        if again == lettered:
+            break
+        lettered = again
     pages = kit.tiled_pages(drawing, width, height, options, f"map {MAP_ID}",
                             legend=world_legend(game, lettered))
     pages += [battle_board_page(game, options), *production_pages(game, options),

@@ -25,6 +25,7 @@ from warpress.components.pieces import (
     CARD_H,
     CARD_W,
     card_back,
+    card_titles,
     counter_size,
     fit_text,
     side_colour,
@@ -213,13 +214,9 @@ def card_front(game: Game, card: Card, deck: Deck) -> tuple[Primitive, ...]:
     head = f"{number}{deck.label}"
     items.append(Text(6, 8.5, head, size=fit_text(head, 2.4, w - 12), fill="#444444"))
     name = (card.name or card.id) + dagger(card.is_assumed)
-    items.append(Text(w / 2, 15.5, name, size=fit_text(name, 4.6, w - 12), anchor="middle",
-                      bold=True))
-    y = 17.5
-    if card.name_ja:
-        items.append(Text(w / 2, 22.5, card.name_ja, size=fit_text(card.name_ja, 4.0, w - 12),
-                          anchor="middle"))
-        y = 24.5
+    items.extend(card_titles(name, card.name_ja, w / 2, 15.5, 22.5, 4.6, w - 12,
+                             f"card {card.id}"))
+    y = 24.5 if card.name_ja else 17.5
     panel, y = stat_panel(stat_rows(game, card), y)
     items += panel
     items += card_text(card, y + 1.5, h - 10 - y)

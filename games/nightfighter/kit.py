@@ -18,11 +18,11 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, replace
 
-from warpress.components import aids, holds, labels, symbols
+from warpress.components import aids, holds, labels, setup_chart, symbols
 from warpress.components.counters import PAD as COUNTER_PAD
 from warpress.components.counters import counter_name, draw, face_of
 from warpress.components.fonts import text_width, wrap
-from warpress.components.hexmap import HexGeometry
+from warpress.components.hexmap import HexGeometry, hex_id_note
 from warpress.components.impose import CROP
 from warpress.components.kit import KitPage, Options, flowed_pages, is_form, tiled_pages
 from warpress.components.legend import legend_block
@@ -36,6 +36,7 @@ from warpress.engine.model import Feature, Game, HexMap
 from warpress.engine.query import show_value
 
 from . import CODE
+from .rules.scenario import SHIPPED, Scenario, load_scenario
 
 GAME = "nightfighter"
 INCH = 25.4
@@ -485,7 +486,8 @@ def map_legend(game: Game):
     if proofing():
         entries.append(([Text(5, 4, dagger(True), size=3.0, anchor="middle")],
                         "position not in the rules: an assumed layout (Assumed values page)"))
-    return lambda width: legend_block("Legend 凡例", entries, width)
+    title = f"{game.info.name}: player map 凡例"
+    return lambda width: legend_block(title, entries, width, subtitle=hex_id_note(hex_map))
 
 
 @CODE.kit_part("map", replaces=True)
@@ -1227,6 +1229,68 @@ def aircraft_chart_panels(game: Game, sheet, width: float) -> list[Panel]:
     return panels
 
 
+# --- set-up: each shipped scenario's order of battle ---------------------------------------
+
+
+def setup_pages(game: Game, options: Options) -> list[KitPage]:
+    """The set-up of the data (the chit cup, the environment, the turn marker), then each
+    shipped scenario's forces as an order of battle, flowed with the other aids."""
+    width = options.paper.content()[2]
+    blocks = setup_chart.chart_blocks(game, width)
+    for name in SHIPPED:
+        blocks += setup_chart.order_blocks(game, scenario_order(game, load_scenario(game, name)),
+                                           width)
+    return flowed_pages(blocks, options.paper, "setup charts")
+
+
+#: Where the attacking force waits: the umpire draws each turn's entrants from it at random.
+POOL_WORDS = "Bomber pool: entrants drawn at random"
+
+
+def scenario_order(game: Game, scenario: Scenario) -> setup_chart.Order:
+    """A scenario's forces: the night fighters on their hexes (or in the radio beacon box)
+    and the player's search counters at start; the attacking force in the umpire's pool,
+    with how many enter on each turn."""
+    Entry, Spot = setup_chart.Entry, setup_chart.Spot
+    fighters: dict[str, list] = {}
+    for flight in scenario.defenders:
+        unit = game.get("units", flight.unit)
+        for copy, where in zip(flight.ids, flight.deploy, strict=False):
+            fighters.setdefault(setup_chart.place_name(game, where), []).append(
+                Entry(unit, 1, "defender", copy=copy))
+    radars = [Entry(game.get("markers", f"{radar}-search"), count, "defender")
+              for radar, count in scenario.radars
+              if any(m.id == f"{radar}-search" for m in game.markers)]
+    spots = [Spot(where, tuple(entries)) for where, entries in fighters.items()]
+    if radars:
+        spots.append(Spot("Search counters", tuple(radars)))
+    pool = Spot(POOL_WORDS, tuple(Entry(game.get("units", f.unit), f.count, "attacker")
+                                  for f in scenario.attackers))
+    entering = ", ".join(f"{n} on turn {t}" for t, n in scenario.arrival)
+    return setup_chart.Order(
+        f"scenario-{scenario.name}", f"Scenario: {scenario.title}",
+        (setup_chart.Arrival("defender", None, tuple(spots)),
+         setup_chart.Arrival("attacker", None, (pool,))),
+        notes=(f"The bomber stream enters from the pool: {entering}.",),
+        drawer=lambda entry: chart_counter(game, entry))
+
+
+def chart_counter(game: Game, entry) -> tuple[Primitive, ...]:
+    """An entry's counter as the counter sheets print it: an aircraft with its id (the
+    first copy's when the entry names none), a search counter."""
+    from warpress.components.pieces import counter_size
+
+    record = entry.record
+    s = counter_size(game, record)
+    if record in game.units:
+        ids = [str(i) for i in record.stats.get("counter_ids") or ()] or ["001"]
+        return aircraft_face(game, record, entry.copy or ids[0], s)
+    radar, role = radar_of(game, record.id)
+    if radar is not None:
+        return radar_face(radar, role, None, s)
+    return setup_chart.counter_image(game, record)
+
+
 @CODE.kit_part("sheets", replaces=True)
 def sheet_pages(game: Game, options: Options) -> list[KitPage]:
     """The referee screen (every table, radar arcs, radars, reminders) in landscape panels,
@@ -1247,6 +1311,7 @@ def sheet_pages(game: Game, options: Options) -> list[KitPage]:
     panels += [off_map_panel(d, width) for d in game.displays
                if not any(box.kind == "environment" for box in d.boxes)]
     pages.extend(masonry(panels, options.paper, "referee screen"))
+    pages.extend(setup_pages(game, options))
     full = options.paper.landscape.content()[2]
     for sheet in game.sheets:
         if sheet is aid:

@@ -18,14 +18,15 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 
-from warpress.components import aids, areamap, holds, kit, labels
+from warpress.components import aids, areamap, holds, kit, labels, setup_chart
 from warpress.components.aids import text_lines
 from warpress.components.counters import counter_name, draw, face_of
 from warpress.components.fonts import wrap
-from warpress.components.impose import Piece
+from warpress.components.impose import LEGEND_GAP, OVERLAP, Piece, plan_tiles, tile_area, tile_count
 from warpress.components.kit import KitPage, Options
 from warpress.components.legend import legend_block
 from warpress.components.marks import dagger, proofing
+from warpress.components.page import Paper
 from warpress.components.pieces import centred, counter_size, fit_text
 from warpress.components.primitives import (
     Circle,
@@ -38,6 +39,7 @@ from warpress.components.primitives import (
     Style,
     Text,
 )
+from warpress.components.registry import COUNTER_FACE
 from warpress.components.style import declared_layout
 from warpress.engine.errors import BadInput
 from warpress.engine.model import Box, Display, Game, Marker, Point, PointMap, Unit
@@ -164,9 +166,10 @@ def portrait_page(part: str, options: Options, items, id: str) -> KitPage:
 # --- campaign map ------------------------------------------------------------------------
 
 
-def map_area(point_map: PointMap) -> tuple[float, float]:
-    """The map's size in mm, from the data."""
-    return point_map.width_mm or 560.0, point_map.height_mm or 400.0
+def map_area(point_map: PointMap, scale: float = 1.0) -> tuple[float, float]:
+    """The map's size in mm, from the data, at ``scale`` (the kit draws the Pacific as small
+    as its points still hold their stacks: ``kit_scale``)."""
+    return (point_map.width_mm or 560.0) * scale, (point_map.height_mm or 400.0) * scale
 
 
 LAND = "#e9e1c8"  # the coastlines' land
@@ -179,10 +182,10 @@ def frame_of(game: Game) -> dict[str, float]:
     return {k: float(record.get(k)) for k in ("west", "east", "north", "south")}  # type: ignore[arg-type]
 
 
-def projector(game: Game, point_map: PointMap):
+def projector(game: Game, point_map: PointMap, scale: float = 1.0):
     """(lon, lat) -> (x, y) mm on the map: the frame's degrees spread over the map's width
     and height (an equirectangular projection; east of 180 counted on)."""
-    w, h = map_area(point_map)
+    w, h = map_area(point_map, scale)
     f = frame_of(game)
 
     def project(lon: float, lat: float) -> tuple[float, float]:
@@ -192,11 +195,12 @@ def projector(game: Game, point_map: PointMap):
     return project
 
 
-def point_positions(game: Game, point_map: PointMap) -> dict[str, tuple[float, float]]:
+def point_positions(game: Game, point_map: PointMap, scale: float = 1.0
+                    ) -> dict[str, tuple[float, float]]:
     """Every point's centre in mm: its real place (``lon``, ``lat``) projected; a point
     without one at its ``x``, ``y`` (0..1 across the map)."""
-    w, h = map_area(point_map)
-    project = projector(game, point_map)
+    w, h = map_area(point_map, scale)
+    project = projector(game, point_map, scale)
     out = {}
     for p in point_map.points:
         lon, lat = p.extra.get("lon"), p.extra.get("lat")
@@ -208,10 +212,10 @@ def point_positions(game: Game, point_map: PointMap) -> dict[str, tuple[float, f
     return out
 
 
-def coastline_items(game: Game, point_map: PointMap) -> list[Primitive]:
+def coastline_items(game: Game, point_map: PointMap, scale: float = 1.0) -> list[Primitive]:
     """The land of the Pacific (map.yaml, coastlines), projected, clipped to the map."""
-    w, h = map_area(point_map)
-    project = projector(game, point_map)
+    w, h = map_area(point_map, scale)
+    project = projector(game, point_map, scale)
     style = Style(fill=LAND, stroke=LAND_EDGE, width=0.3)
     rings = [tuple(project(lon, lat) for lon, lat in areamap.parse_ring(text))
              for record in game.section("coastlines") for text in record.get("rings") or ()]
@@ -252,16 +256,55 @@ def disc_box(point: Point, x: float, y: float) -> labels.Box:
     return labels.Box(x - r - 2.2, y - r - 4.6, x + r + 0.6, y + r + 0.6)
 
 
-def label_lines(point: Point, years: list[str]) -> list[Text]:
-    """A point's name, Japanese name and objective years, as lines at the origin."""
-    lines = [Text(0, 0, point.name or point.id, size=3.4, anchor="middle", bold=True,
+def stack_spots(x: float, y: float, side: float) -> list[tuple[float, float]]:
+    """Top-left corners of a ``side`` mm square that covers the point at (x, y): centred on
+    it, then moved off it in the eight directions, as far as still covering it."""
+    half, out = side / 2, []
+    for k in (0.0, 0.25, 0.5, 0.75):
+        d = half * k
+        out += [(x - half + dx, y - half + dy) for dx, dy in (
+            (0, 0), (d, 0), (-d, 0), (0, d), (0, -d), (d, d), (-d, d), (d, -d), (-d, -d))]
+    return list(dict.fromkeys(out))
+
+
+def stack_boxes(game: Game, point_map: PointMap, pos, space: MapSpace) -> list[labels.Box]:
+    """Where the counters on each point go: a counter and the room round it
+    (``holds.least``) over the point, clear of every other point's disc and stack; taken
+    from ``space`` so no label or box covers it. BadInput when a point has no such room."""
+    side = holds.least(game)
+    discs = {p.id: disc_box(p, *pos[p.id]) for p in point_map.points}
+    placed: list[labels.Box] = []
+    for p in point_map.points:
+        others = [b for pid, b in discs.items() if pid != p.id] + placed
+        for left, top in stack_spots(*pos[p.id], side):
+            box = labels.Box(left, top, left + side, top + side)
+            if box.inside(space.frame) and not any(box.overlaps(o, 0.0) for o in others):
+                placed.append(box)
+                break
+        else:
+            raise BadInput(f"nimitz campaign map: no room for a stack of counters "
+                           f"({side:g} mm) on {p.name or p.id}")
+    space.taken += [*discs.values(), *placed]
+    return placed
+
+
+#: The least share of their full size the points' names take on a map drawn smaller (the
+#: objective years, the smallest, then print at 5 pt).
+LABEL_LEAST = 0.75
+
+
+def label_lines(point: Point, years: list[str], scale: float = 1.0) -> list[Text]:
+    """A point's name, Japanese name and objective years, as lines at the origin; on a
+    map drawn at ``scale`` their size follows it down to ``LABEL_LEAST``."""
+    k = max(scale, LABEL_LEAST)
+    lines = [Text(0, 0, point.name or point.id, size=3.4 * k, anchor="middle", bold=True,
                   cls="point-name map-label")]
     if point.name_ja:
-        lines.append(Text(0, 0, point.name_ja, size=3.0, anchor="middle",
+        lines.append(Text(0, 0, point.name_ja, size=3.0 * k, anchor="middle",
                           cls="point-name-ja map-label"))
     if years:
         text = "objective " + " ".join(f"'{y[2:]}" for y in years)
-        lines.append(Text(0, 0, text, size=2.4, anchor="middle", fill="#7a3b00",
+        lines.append(Text(0, 0, text, size=2.4 * k, anchor="middle", fill="#7a3b00",
                           cls="objective-years map-label"))
     return lines
 
@@ -303,10 +346,12 @@ class MapSpace:
             return False
         return not strict or not any(labels.segment_hits(box, p, q) for p, q in self.segments)
 
-    def first(self, spots, w: float, h: float, what: str, check=lambda box: True
-              ) -> tuple[float, float]:
-        for strict in (True, False):
-            for x, y in spots:
+    def first(self, spots, w: float, h: float, what: str, check=lambda box: True,
+              clear: int | None = None) -> tuple[float, float]:
+        """The first of ``spots`` (top-left corners) where a w x h box fits: of the first
+        ``clear`` (all by default) one off every route, else any."""
+        for strict, tried in ((True, spots[:clear]), (False, spots)):
+            for x, y in tried:
                 box = labels.Box(x, y, x + w, y + h)
                 if self.fits(box, strict) and check(box):
                     self.taken.append(box)
@@ -315,16 +360,24 @@ class MapSpace:
                        f"without covering a label, a point or another box")
 
 
-def point_labels(point_map: PointMap, pos, years, space: MapSpace) -> list[Primitive]:
+#: The spots a point's label may take: the first three rings of ``candidates`` (up to
+#: 11 mm from its disc), so a name is read with its point; the first two rings are tried
+#: off the routes first.
+NEAR_LABEL, CLEAR_LABEL = 24, 16
+
+
+def point_labels(point_map: PointMap, pos, years, space: MapSpace, scale: float = 1.0
+                 ) -> list[Primitive]:
     """Each point's name block beside its disc, clear of routes where it can be, always
     clear of other labels, discs and boxes, on a white halo."""
     out: list[Primitive] = []
     for point in point_map.points:
         x, y = pos[point.id]
-        lines, box = stacked(label_lines(point, years.get(point.id, [])), 0, 0)
+        lines, box = stacked(label_lines(point, years.get(point.id, []), scale), 0, 0)
         w, h = box.w + 1.2, box.h + 0.8
-        spots = candidates(x, y, disc_radius(point), w, h)
-        left, top = space.first(spots, w, h, f"the label of {point.name or point.id}")
+        spots = candidates(x, y, disc_radius(point), w, h)[:NEAR_LABEL]
+        left, top = space.first(spots, w, h, f"the label of {point.name or point.id}",
+                                clear=CLEAR_LABEL)
         placed, _ = stacked(lines, left + w / 2, top + 0.4)
         out.append(Group((Rect(left, top, w, h, HALO, r=1.0), *placed),
                          id=f"label-{point.id}", cls="point-label"))
@@ -434,7 +487,7 @@ def mission_items(game: Game, pos, space: MapSpace) -> list[Primitive]:
     for box_id, point_id, fill in (("bw-strategic-bombing", "mariana-islands", "#fff7d6"),
                                    ("japan-invasion", "japan", "#fde3e3")):
         x, y = pos[point_id]
-        left, top = space.first(candidates(x, y, 9.0, 50, h, reach=40, steps=8), 50, h,
+        left, top = space.first(candidates(x, y, 9.0, 50, h, reach=60, steps=12), 50, h,
                                 f"the box {box_id}")
         items.append(labelled_box(display.box(box_id), left, top, 50, h, fill,
                                   prefix="map-box"))
@@ -463,39 +516,104 @@ def map_legend(game: Game):
     for kind, words in POINT_KINDS.items():
         entries.append(([Circle(5, 3, 2.8, Style(fill=POINT_FILLS[kind], stroke="#2f6b2f",
                                                  width=0.5))], words))
-    title = f"{point_map.label}{rules(point_map)}"
-    return lambda width: legend_block(title, entries, width)
+    title = f"{game.info.name}: {point_map.label}{rules(point_map)}"
+    credit = ("Coastlines: Natural Earth (public domain). North is at the top; each point "
+              "at its real place.")
+    return lambda width: legend_block(title, entries, width, subtitle=credit)
 
 
-def campaign_map_drawing(game: Game) -> tuple[tuple[Primitive, ...], float, float]:
+def campaign_map_drawing(game: Game, scale: float = 1.0, panel_w: float = PANEL_W
+                         ) -> tuple[tuple[Primitive, ...], float, float]:
     """The whole campaign map: the Pacific with its points and routes, the boxes beside
     their points, and a panel with the turn track, the boxes and the map's tables."""
-    items, width, height, _space = campaign_map_layout(game)
+    items, width, height, _space = campaign_map_layout(game, scale, panel_w)
     return items, width, height
 
 
-def campaign_map_layout(game: Game) -> tuple[tuple[Primitive, ...], float, float, MapSpace]:
+def campaign_map_layout(game: Game, scale: float = 1.0, panel_w: float = PANEL_W
+                        ) -> tuple[tuple[Primitive, ...], float, float, MapSpace]:
     """``campaign_map_drawing`` and what it took of the map (discs, labels, boxes, routes),
-    for whatever is drawn on it later (a session's counters)."""
+    for whatever is drawn on it later (a session's counters). ``scale`` shrinks the
+    geography only: discs, stacks, boxes and text keep their printed size; BadInput when
+    a point has no room for its stack or a label or box fits nowhere. The panel is
+    ``panel_w`` wide."""
     point_map: PointMap = game.get("point_maps", MAP_ID)  # type: ignore[assignment]
-    w, h = map_area(point_map)
-    pos = point_positions(game, point_map)
+    w, h = map_area(point_map, scale)
+    pos = point_positions(game, point_map, scale)
     years = objective_years(game)
     items: list[Primitive] = [Rect(0, 0, w, h, Style(fill=SEA, stroke="#333333", width=0.5),
-                                   cls="map-border"), *coastline_items(game, point_map)]
+                                   cls="map-border"), *coastline_items(game, point_map, scale)]
     items.append(Group(tuple(route_items(point_map, pos)), cls="routes"))
     items.append(Group(tuple(point_group(game, p, *pos[p.id]) for p in point_map.points),
                        cls="points"))
     segments = [(pos[r.a], pos[r.b]) for r in point_map.routes]
     space = MapSpace(labels.Box(2, 2, w - 2, h - 2), segments)
-    space.taken += [disc_box(p, *pos[p.id]) for p in point_map.points]
+    stack_boxes(game, point_map, pos, space)
     items.append(Group(tuple(port_return_items(game, pos, space)), cls="port-return"))
     items.append(Group(tuple(mission_items(game, pos, space)), cls="mission-boxes"))
-    items.append(Group(tuple(point_labels(point_map, pos, years, space)), cls="point-labels"))
-    panel, _ph = map_panel(game, PANEL_W - 8)
+    items.append(Group(tuple(point_labels(point_map, pos, years, space, scale)),
+                       cls="point-labels"))
+    panel, panel_h = map_panel(game, panel_w - 8)
     items.append(Group(panel, dx=w + 4, dy=4, id="map-panel", cls="map-panel"))
-    items.append(Rect(w, 0, PANEL_W, h, Style(stroke="#333333", width=0.5)))
-    return tuple(items), w + PANEL_W, h, space
+    height = max(h, panel_h + 4)
+    items.append(Rect(w, 0, panel_w, height, Style(stroke="#333333", width=0.5)))
+    return tuple(items), w + panel_w, height, space
+
+
+#: The scales the kit may draw the campaign map's geography at, largest first: the
+#: Pacific is sparse (about twenty points), so it is drawn as small as the sheets need
+#: while every point still holds a stack of counters and every label and box fits.
+SCALES = tuple(round(1.0 - 0.025 * k, 3) for k in range(25))
+#: The widths the panel beside the map may take (mm), widest first: a narrower, taller
+#: panel leaves the Pacific more of a sheet.
+PANEL_WIDTHS = (PANEL_W, 180.0)
+
+
+def kit_drawing(game: Game, scale: float, paper: Paper, panel_w: float = PANEL_W
+                ) -> tuple[tuple[Primitive, ...], float, float]:
+    """The campaign map at ``scale`` with its legend under the Pacific (left of the panel),
+    laid out as wide as a tile of ``paper`` shows, so it lies whole on one tile."""
+    items, width, height = campaign_map_drawing(game, scale, panel_w)
+    w, h = map_area(game.get("point_maps", MAP_ID), scale)  # type: ignore[arg-type]
+    legend, legend_h = map_legend(game)(legend_width(w, paper))
+    group = Group(tuple(legend), dx=LEGEND_GAP, dy=h + LEGEND_GAP, id=f"{MAP_ID}-legend",
+                  cls="map-legend")
+    return (*items, group), width, max(height, h + legend_h + 2 * LEGEND_GAP)
+
+
+def legend_width(map_w: float, paper: Paper) -> float:
+    """The legend's width: the Pacific's, at most what one tile of ``paper`` shows."""
+    return min(map_w, tile_area(paper.landscape)[0] - OVERLAP) - 2 * LEGEND_GAP
+
+
+def kit_layout(game: Game, paper: Paper) -> tuple[float, float]:
+    """(scale, panel width) the kit draws the campaign map at on ``paper``: of the layouts
+    (``SCALES`` x ``PANEL_WIDTHS``) that fit, those on the fewest tiles, and of those the
+    largest Pacific."""
+    point_map: PointMap = game.get("point_maps", MAP_ID)  # type: ignore[assignment]
+    w, h = map_area(point_map)
+    panels = {pw: map_panel(game, pw - 8)[1] for pw in PANEL_WIDTHS}
+    legend = map_legend(game)
+
+    def least_tiles(s: float, pw: float) -> int:  # what the sizes alone allow
+        legend_h = legend(legend_width(w * s, paper))[1]
+        return plan_tiles(w * s + pw, max(h * s + legend_h + 2 * LEGEND_GAP,
+                                          panels[pw] + 4), paper).count
+
+    ranked = sorted(((s, pw) for s in SCALES for pw in PANEL_WIDTHS),
+                    key=lambda sp: (least_tiles(*sp), -sp[0], -sp[1]))
+    fallback = None
+    for s, pw in ranked:
+        try:
+            drawing, width, height = kit_drawing(game, s, paper, pw)
+        except BadInput:
+            continue  # a stack, a label or a box has no room at this scale
+        if tile_count(drawing, width, height, paper) <= least_tiles(s, pw):
+            return s, pw
+        fallback = fallback or (s, pw)
+    if fallback is None:
+        raise BadInput("nimitz campaign map: its points, labels and boxes fit at no scale")
+    return fallback
 
 
 # --- the map panel: turn track, boxes, tables ---------------------------------------------
@@ -846,6 +964,20 @@ def marker_pieces(game: Game) -> list[Piece]:
     return pieces
 
 
+@CODE.kit_part(COUNTER_FACE)
+def counter_face(game: Game, record: Unit | Marker, _side: str | None, reduced: bool
+                 ) -> tuple[Primitive, ...]:
+    """One counter side as the counter sheets print it: a unit's front (damaged side when
+    ``reduced``), a marker's front with its cost or note."""
+    s = counter_size(game, record)
+    if isinstance(record, Unit):
+        return unit_face(game, record, s, reduced)
+    if reduced:
+        return marker_back(game, record, s, {m.id: m for m in game.markers})
+    note = bonus_costs(game).get(record.id, "US-held" if record.id == "objective" else "")
+    return marker_face(game, record, s, note, NAMED_COLOURS.get(record.color or ""))
+
+
 def counter_pages(game: Game, options: Options) -> list[KitPage]:
     """Unit and marker counters imposed with their backs on the following pages."""
     pieces = unit_pieces(game) + marker_pieces(game)
@@ -956,30 +1088,34 @@ def port_boxes(game: Game, campaign_id: str) -> str:
     return ""
 
 
-def placement_block(game: Game, campaign_id: str, width: float) -> aids.Block | None:
-    """The initial placement of a campaign, grouped by where the units go."""
-    units = {u.id: u for u in game.units}
-    lines = []
-    for record in game.setup:
-        if str(record.scenario) != campaign_id:
-            continue
-        placed = [p for p in record.place if p.unit and not p.per]
-        if not placed:
-            lines.append(f"{record.text}{dagger(record.is_assumed)}")
-            continue
-        places = dict.fromkeys(str(p.where) for p in placed)
-        for place in places:  # one line a place: the place names the side
-            names = ", ".join(f"{units[p.unit].label}" + (f" x{p.count}" if (p.count or 1) > 1
-                                                          else "")
-                              for p in placed if str(p.where) == place)
-            lines.append(f"{point_name(game, place)}: {names}{dagger(record.is_assumed)}")
-    if not lines:
-        lines = ["This sheet stands in for one the rules do not print (2.3): they give no "
-                 "initial placement, reinforcements or carrier complements for this year, so "
-                 "the players agree them before play; the points per turn, objectives and "
-                 "victory levels above are the kit's."]
-    return text_block("Initial placement 初期配置", lines, width,
-                      id=f"setup-{campaign_id}-placement")
+#: What the placement of a year the rules give none for says of itself on the setup sheet.
+STANDS_IN = ("This placement stands in for one the rules do not print for this year (2.3): "
+             "the players may agree another before play.")
+
+
+def placement_blocks(game: Game, campaign_id: str, width: float) -> list[aids.Block]:
+    """The initial placement of a campaign as an order of battle: its counters by point and
+    box (components/setup_chart.py); a year the rules give no placement for says so."""
+    order = next((o for o in setup_chart.orders(game) if o.scenario == campaign_id), None)
+    if order is not None:
+        blocks = setup_chart.order_blocks(game, replace(order, title="Initial placement 初期配置"),
+                                          width)
+        records = [r for r in game.setup if str(r.scenario) == campaign_id]
+        if records and all(r.is_assumed for r in records):  # said once, plainly
+            blocks.insert(1, aids.paragraph(STANDS_IN, width, 2.6))
+        return blocks
+    return [text_block("Initial placement 初期配置", [
+        "This sheet stands in for one the rules do not print (2.3): they give no initial "
+        "placement, reinforcements or carrier complements for this year, so the players agree "
+        "them before play; the points per turn, objectives and victory levels above are the "
+        "kit's."], width, id=f"setup-{campaign_id}-placement")]
+
+
+#: Sections of the setup sheets' data that the sheet prints otherwise: objectives and levels
+#: in their blocks, the placement, the carrier aircraft and the points as the order of battle
+#: and the campaign's facts.
+PRINTED_SECTIONS = ("Objectives", "Victory levels", "Initial placement", "Carrier aircraft",
+                    "US supply")
 
 
 def setup_pages(game: Game, options: Options) -> list[KitPage]:
@@ -992,15 +1128,20 @@ def setup_pages(game: Game, options: Options) -> list[KitPage]:
         blocks = [aids.heading(f"{sheet.label}{dagger(sheet.is_assumed)}{rules(sheet)}", width,
                                5.0),
                   campaign_facts(game, campaign, width), objectives_block(game, campaign, width),
-                  levels_block(game, campaign, width), placement_block(game, campaign.id, width)]
+                  levels_block(game, campaign, width),
+                  *placement_blocks(game, campaign.id, width)]
         for section in sheet.sections:  # type: ignore[attr-defined]
-            if section.title in ("Objectives", "Victory levels", "Initial placement"):
+            if section.title in PRINTED_SECTIONS:
                 continue
             blocks.append(text_block(section.title or "", list(section.lines), width))
         part = f"setup sheet {campaign.id}"
         for i, items in enumerate(aids.flow(blocks, paper.content()), 1):
             pages.append(KitPage(part, Page(paper.width, paper.height, items,
                                             id=f"setup-{campaign.id}-{i}")))
+    every = [o for o in setup_chart.orders(game) if o.scenario == setup_chart.EVERY]
+    blocks = [b for o in every for b in setup_chart.order_blocks(
+        game, replace(o, title="Every campaign's set-up 全キャンペーン共通の配置"), width)]
+    pages.extend(kit.flowed_pages(blocks, options.paper, "setup sheet every campaign"))
     return pages
 
 
@@ -1077,9 +1218,9 @@ def player_log_pages(game: Game, options: Options) -> list[KitPage]:
 @CODE.kit_part("map", replaces=True)
 def nimitz_map(game: Game, options: Options) -> list[KitPage]:
     """The campaign map with its boxes, turn track and tables (tiled), the battle sheet."""
-    drawing, width, height = campaign_map_drawing(game)
-    return [*kit.tiled_pages(drawing, width, height, options, f"map {MAP_ID}",
-                             legend=map_legend(game)),
+    scale, panel_w = kit_layout(game, options.paper)
+    drawing, width, height = kit_drawing(game, scale, options.paper, panel_w)
+    return [*kit.tiled_pages(drawing, width, height, options, f"map {MAP_ID}"),
             battle_sheet_page(game, options)]
 
 
@@ -1095,4 +1236,4 @@ def nimitz_sheets(game: Game, options: Options) -> list[KitPage]:
     sheets and the play aid of every table."""
     own = {"player-log", *(f"setup-{c.id}" for c in game.section("campaigns"))}
     return [*setup_pages(game, options), *player_log_pages(game, options),
-            *kit.sheet_pages(game, options, own=own)]
+            *kit.sheet_pages(game, options, own=own, setup=False)]

@@ -132,10 +132,12 @@ def test_tiles_cover_the_whole_map_with_the_overlap(width, height, name):
     tiles = tile((), width, height, paper(name), overlap=10.0)
     xs = sorted({t.x for t in tiles})
     ys = sorted({t.y for t in tiles})
-    first = tiles[0]
+    first, last = tiles[0], tiles[-1]
     assert xs[0] == 0 and ys[0] == 0
-    assert xs[-1] + first.w == pytest.approx(width) or (len(xs) == 1 and first.w >= width - 1e-6)
-    assert ys[-1] + first.h == pytest.approx(height) or (len(ys) == 1 and first.h >= height - 1e-6)
+    assert last.x + last.w == pytest.approx(width)  # the last tiles end at the map's end
+    assert last.y + last.h == pytest.approx(height)
+    assert all(t.x == t.seam_left for t in tiles if t.seam_left is not None)  # from the trim
+    assert all(t.y == t.seam_top for t in tiles if t.seam_top is not None)
     for a, b in zip(xs, xs[1:], strict=False):
         assert a + first.w - b >= 10.0 - 1e-6
     for a, b in zip(ys, ys[1:], strict=False):

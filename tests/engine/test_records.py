@@ -122,3 +122,11 @@ def test_the_model_is_made_of_records():
                if isinstance(c, type) and dataclasses.is_dataclass(c)]
     assert len(classes) > 40
     assert all(issubclass(c, Frozen) and "__record_plan__" in vars(c) for c in classes)
+
+
+def test_a_type_checker_reads_records_as_frozen_keyword_dataclasses():
+    declared = frozen_record.__dataclass_transform__  # set by typing.dataclass_transform
+    frozen = declared.get("frozen_default", declared.get("kwargs", {}).get("frozen_default"))
+    assert frozen is True  # a keyword of its own from Python 3.12, in kwargs before
+    assert declared["kw_only_default"] is True
+    assert dataclasses.field in declared["field_specifiers"]

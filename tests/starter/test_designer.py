@@ -75,7 +75,9 @@ def test_the_kit_has_a_pdf_and_an_svg_per_page(kit):
     names = " ".join(p.name for p in svgs)
     for part in ("calibration", "map", "sheets-and-play-aids", "back"):
         assert part in names
-    assert len(svgs) == 5  # calibration (2), the map, the aids with the counters, their backs
+    # calibration (2), the map, the aids with the counters, their backs, the aids with the
+    # set-up chart
+    assert len(svgs) == 6
 
 
 def _counter_page(kit: Path, back: bool) -> Path:
@@ -121,8 +123,8 @@ def test_the_map_draws_the_river_on_its_hexsides_and_the_terrain(kit, game):
 
 
 def test_the_play_aid_prints_the_crt_the_terrain_chart_and_the_stacking_limit(kit):
-    aid = next((kit / "svg").glob("*sheets-and-play-aids*.svg"))
-    texts = [e.text for e in ET.parse(aid).iter(f"{SVG}text") if e.text]
+    texts = [e.text for aid in sorted((kit / "svg").glob("*sheets-and-play-aids*.svg"))
+             for e in ET.parse(aid).iter(f"{SVG}text") if e.text]
     for word in ("Combat results table", "Terrain effects chart", "Weather", "Stacking",
                  "1-2", "6-1", "DRL", "Forest", "River (hexside)", "City (in the hex)",
                  "Road (line)", "Railway (line)", "1 MP a hex along it"):

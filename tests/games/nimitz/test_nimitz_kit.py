@@ -184,8 +184,8 @@ def test_a_setup_sheet_per_campaign_with_its_objectives(game, pages):
         assert objectives <= ids
         assert f"setup-{campaign.id}-levels" in ids
     sheet_1942 = [i for p in pages if p.id.startswith("setup-1942-") for i in p.items]
-    placement = texts_of(group_of(sheet_1942, "setup-1942-placement"))
-    assert any("Lexington" in t for t in placement)
+    placement = texts_of(group_of(sheet_1942, "setup-1942-us-start-1"))  # the order of battle
+    assert "Lexington" in placement and "Hawaiian Islands ハワイ諸島" in placement
 
 
 def test_player_log_rows_per_campaign_and_the_linked_total(game, pages):
@@ -200,3 +200,11 @@ def test_player_log_rows_per_campaign_and_the_linked_total(game, pages):
         assert row.extra["label_ja"] in texts or game.table("linked-result").result(row)[
             "label_ja"] in texts
     assert not any(p.id.startswith("sheet-player-log") for p in pages)
+
+
+def test_a_year_whose_placement_the_rules_do_not_print_says_so_once(pages):
+    for year, stands_in in (("1942", False), ("1943", True), ("1945", True)):
+        words = [t for p in pages if p.id.startswith(f"setup-{year}-")
+                 for t in texts_of(Group(p.items))]
+        assert (" ".join(words).count("stands in for one the rules do not print") == 1) is (
+            stands_in), year
