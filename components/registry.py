@@ -10,11 +10,17 @@ to the folder that registered it, never to a game id; no ``if game == ...`` anyw
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from ..engine.gamecode import game_code
 from ..engine.model import Game
 from ..engine.registry import KitPart, old_way
+from .primitives import Primitive
+
+#: How a game's kit draws one counter: ``fn(game, record, side, reduced)`` -> its
+#: primitives, or None to leave it to the counter sheets' own drawing.
+CounterFace = Callable[[Game, Any, "str | None", bool], "tuple[Primitive, ...] | None"]
 
 
 def extensions(game: Game, part: str) -> list[KitPart]:
@@ -34,7 +40,7 @@ def __getattr__(name: str) -> Any:
 COUNTER_FACE = "counter face"
 
 
-def counter_face(game: Game):
+def counter_face(game: Game) -> CounterFace | None:
     """The function ``fn(game, record, side, reduced) -> primitives | None`` with which the
     ``kit`` of ``game``'s folder draws one counter (registered with
     ``@CODE.kit_part(COUNTER_FACE)``), else None: the charts that show counters (the set-up

@@ -19,10 +19,20 @@ whose scenarios are not in the set-up data (Nightfighter's scenario files) build
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 
-from ..engine.model import Game, Marker, Place, Placement, Reinforcement, SetupItem, Unit
+from ..engine.model import (
+    Display,
+    Game,
+    Marker,
+    Place,
+    Placement,
+    Reinforcement,
+    SetupItem,
+    Track,
+    Unit,
+)
 from ..engine.play.setup import scenario_names
 from .aids import Block, bullets, heading, readable
 from .fonts import text_width
@@ -32,6 +42,9 @@ from .pieces import counter_image, counter_size
 from .primitives import Group, Polygon, Primitive, Rect, Style, Text
 from .registry import counter_face
 from .style import side_colour
+
+#: a chart cell: (its items, width, height)
+Cell = tuple[tuple[Primitive, ...], float, float]
 
 #: mm: the place under a cell (6 pt), its line pitch, the "×3" beside a counter (9 pt).
 PLACE, PITCH, TIMES = 2.1, 1.25, 3.2
@@ -156,7 +169,7 @@ def scenario_arrivals(game: Game, scenario: str) -> list[Arrival]:
 
 def merged(entries: Iterable[Entry]) -> tuple[Entry, ...]:
     """Alike entries of a cell counted together (first seen first)."""
-    counts: dict[tuple, Entry] = {}
+    counts: dict[tuple[str, str, str | None, bool, str | None], Entry] = {}
     for e in entries:
         key = (e.record.id, type(e.record).__name__, e.side, e.reduced, e.copy)
         seen = counts.get(key)
@@ -207,7 +220,8 @@ def arrival_turn(game: Game, place: Placement, record: Unit | Marker) -> int | N
         return None
 
 
-def reinforcement_entries(game: Game, record: Reinforcement):
+def reinforcement_entries(game: Game, record: Reinforcement
+                          ) -> Iterator[tuple[tuple[str | None, int | None], str, Entry]]:
     """(side and turn, place, entry) for each unit a reinforcement record brings."""
     where = arrival_words(game, record)
     for unit_id in record.units:
@@ -282,7 +296,7 @@ def _words(game: Game, text: str, display: str | None) -> str:
     return out[:1].upper() + out[1:]
 
 
-def track_words(game: Game, track_id: str, where) -> str:
+def track_words(game: Game, track_id: str, where: object) -> str:
     """A track box: ``Turn record track: 1``."""
     track = next((t for t in game.tracks if t.id == track_id), None)
     name = track.name if track is not None and track.name else readable(track_id)
@@ -319,7 +333,7 @@ def _point(game: Game, word: str) -> str | None:
     return None
 
 
-def _box(display_id: str | None, per: str | None):
+def _box(display_id: str | None, per: str | None) -> Callable[[Game, str], str | None]:
     def lookup(game: Game, word: str) -> str | None:
         displays = sorted(game.displays, key=lambda d: d.id != display_id)
         for display in displays:
@@ -334,7 +348,7 @@ def _box(display_id: str | None, per: str | None):
     return lookup
 
 
-def short_name(record) -> str:
+def short_name(record: Display | Track) -> str:
     """A record's name to its first bracket: ``CarDiv2 (2nd Carrier Division)`` -> CarDiv2."""
     return (record.name or readable(record.id)).split(" (", 1)[0]
 
@@ -419,7 +433,7 @@ def order_blocks(game: Game, order: Order, width: float) -> list[Block]:
     return blocks
 
 
-def _panels(rows: list, most: float | None = None) -> list[list]:
+def _panels(rows: list[list[Cell]], most: float | None = None) -> list[list[list[Cell]]]:
     """Rows gathered into as few panels as keep each under ``PANEL_MOST`` mm, the rows
     shared out evenly among them (no panel of one row left over)."""
     most = PANEL_MOST if most is None else most
@@ -451,8 +465,8 @@ def _group_head(game: Game, arrival: Arrival, continued: bool = False
                  cls="setup-group"))
 
 
-def _cell(game: Game, spot: Spot, draw_entry, width: float
-          ) -> tuple[tuple[Primitive, ...], float, float]:
+def _cell(game: Game, spot: Spot, draw_entry: Callable[[Entry], tuple[Primitive, ...]],
+          width: float) -> Cell:
     """(items, width, height) of a cell: its counters side by side (in lines when they are
     more than ``width`` holds), "×N" beside a counter of several, the place under them."""
     items: list[Primitive] = []
@@ -485,8 +499,8 @@ def _cell(game: Game, spot: Spot, draw_entry, width: float
     return tuple(items), cell_w, y + 0.4
 
 
-def _rows(cells, width: float):
-    rows: list[list] = [[]]
+def _rows(cells: Iterable[Cell], width: float) -> list[list[Cell]]:
+    rows: list[list[Cell]] = [[]]
     x = 0.0
     for cell in cells:
         w = cell[1]

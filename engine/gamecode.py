@@ -51,7 +51,7 @@ INIT = "__init__"
 #: the parts a folder may hold, by module name below the folder's package
 PARTS = (INIT, "rules", "rules.session", "checks", "kit")
 #: where the contract is described, for the messages that point at it
-DOCS = "docs/designing.md"
+DOCS = "warpress docs engine"
 
 
 class GameCodeError(BadInput):
@@ -136,8 +136,8 @@ def _registered_anew(game: Game, part: str, module: ModuleType | None, code: Gam
     for name, instead in _OLD_NAMES.items():
         if module is not None and hasattr(module, name) and not _anew(code, name):
             raise GameCodeError(Problem(part_file(game, part), 0, "", (
-                f"{name} is the old way to register a game's Python: use {instead}, on the "
-                f"CODE the folder's __init__.py declares ({DOCS})")))
+                f"{name} is gone: register with {instead} on the CODE = GameCode() of the "
+                f"folder's __init__.py ({DOCS})")))
 
 
 def _anew(code: GameCode, name: str) -> bool:

@@ -128,7 +128,8 @@ class Answer(Frozen):
 
 Resolve = Callable[[Game, dict[str, Any], Dice], Answer]
 Factory = Callable[[Game], object]
-Builder = Callable[..., list[Any]]  # -> the part's pages (components.kit.KitPage)
+Builder = Callable[..., Any]  # a page part: -> its pages (components.kit.KitPage); the
+# counter face part: -> one counter's primitives (components.registry.CounterFace)
 Odds = Callable[..., "OddsAnswer"]  # fn(game, args), or fn(game, args, exact=) (float_odds)
 
 
@@ -285,9 +286,8 @@ OLD_WAYS = {
 
 def old_way(module: str, name: str, instead: str) -> BadInput:
     """The one line for a game folder that imports a registration this contract replaced."""
-    return BadInput(f"{name!r} of {module} is the old way to register a game's Python: declare "
-                    f"CODE = GameCode() (from warpress.engine.registry) in the folder's "
-                    f"__init__.py and use {instead} (docs/designing.md)")
+    return BadInput(f"{module}.{name} is gone: register with {instead} on the CODE = GameCode() "
+                    f"of the folder's __init__.py (warpress docs engine)")
 
 
 def __getattr__(name: str) -> Any:

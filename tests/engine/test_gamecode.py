@@ -199,7 +199,7 @@ def test_rules_without_the_folders_code_are_refused_naming_where_it_is_declared(
     line = cli_refused("tables", str(folder))
     assert line == (f"warpress: {folder}/rules.py: rules registers on the folder's CODE: declare "
                     "CODE = GameCode() (from warpress.engine.registry) in the folder's "
-                    "__init__.py (docs/designing.md)"), line
+                    "__init__.py (warpress docs engine)"), line
 
 
 def test_an_init_that_declares_no_code_is_refused(tmp_path, cli_refused):
@@ -213,12 +213,12 @@ def test_an_init_that_declares_no_code_is_refused(tmp_path, cli_refused):
 #: a folder written the way the contract replaced: the module, what it imports, the new way
 OLD_WAYS = {
     "rules.py": ("from warpress.engine.registry import Answer, register\n\n"
-                 "ENGINE = register('tiny')\n", "'register' of warpress.engine.registry",
+                 "ENGINE = register('tiny')\n", "warpress.engine.registry.register",
                  "@CODE.table"),
     "checks.py": ("from warpress.verify.invariants import invariant\n",
-                  "'invariant' of warpress.verify.invariants", '@CODE.check("<rule>", '),
+                  "warpress.verify.invariants.invariant", '@CODE.check("<rule>", "<summary>")'),
     "kit.py": ("from warpress.components.registry import kit_part\n",
-               "'kit_part' of warpress.components.registry", '@CODE.kit_part("<part>")'),
+               "warpress.components.registry.kit_part", '@CODE.kit_part("<part>")'),
 }
 
 
@@ -229,10 +229,8 @@ def test_a_folder_registering_the_old_way_is_told_the_new_way_in_one_line(
     folder = tiny_folder(tmp_path, **{module: "import math\n" + text})
     result = cli("verify", str(folder), "--data")
     assert result.exit_code == 2 and "Traceback" not in result.output
-    line = f"{folder}/{module}:2: {old} is the old way to register a game's Python: declare "
-    assert line in result.output, result.output
-    assert "CODE = GameCode() (from warpress.engine.registry) in the folder's __init__.py " \
-        f"and use {new}" in result.output and "(docs/designing.md)" in result.output
+    assert (f"{folder}/{module}:2: {old} is gone: register with {new} on the CODE = GameCode() "
+            "of the folder's __init__.py (warpress docs engine)") in result.output, result.output
 
 
 def test_a_module_level_referee_is_told_the_new_way(tmp_path, cli, cli_refused):
@@ -243,9 +241,9 @@ def test_a_module_level_referee_is_told_the_new_way(tmp_path, cli, cli_refused):
     (folder / "rules" / "session.py").write_text(session, encoding="utf-8")
     trust_folder(folder)
     line = cli_refused("play", "new", str(folder), "--session", str(tmp_path / "session"))
-    assert line == (f"warpress: {folder}/rules/session.py: REFEREE is the old way to register "
-                    "a game's Python: use @CODE.session on the class, on the CODE the folder's "
-                    "__init__.py declares (docs/designing.md)"), line
+    assert line == (f"warpress: {folder}/rules/session.py: REFEREE is gone: register with "
+                    "@CODE.session on the class on the CODE = GameCode() of the folder's "
+                    "__init__.py (warpress docs engine)"), line
     data = cli("verify", str(folder), "--data")
     assert data.exit_code == 2 and line.removeprefix("warpress: ") in data.output, data.output
 

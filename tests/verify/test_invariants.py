@@ -112,7 +112,7 @@ def test_cli_verify_reports_fail_and_exits_1(tiny_game):
     assert "FAIL  4.1 hits 0-2" in bad.output and "roll=6" in bad.output
 
 
-@pytest.mark.parametrize("game", ["midway", "nightfighter", "nimitz", "axis-allies"])
+@pytest.mark.parametrize("game", builtin_games())
 def test_generic_probability_invariants_pass(game):
     from warpress.engine.loader import builtin
     from warpress.verify.invariants import invariants_for
