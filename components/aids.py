@@ -59,7 +59,7 @@ def heading(text: str, width: float, size: float = 4.2) -> Block:
 
 
 def paragraph(text: str, width: float, size: float = 2.8) -> Block:
-    lines = wrap(text, size, width)
+    lines = wrap(dashes(text), size, width)
     return Block(tuple(Text(0, (i + 1) * size * LEADING, line, size=size)
                        for i, line in enumerate(lines)), len(lines) * size * LEADING + size * 0.5)
 
@@ -70,7 +70,7 @@ def bullets(lines, width: float, size: float = 2.6) -> Block:
     y = 0.0
     indent = text_width("• ", size)
     for line in lines:
-        wrapped = wrap(str(line), size, width - indent)
+        wrapped = wrap(dashes(str(line)), size, width - indent)
         for i, part in enumerate(wrapped):
             y += size * LEADING
             if i == 0:
@@ -87,10 +87,11 @@ def legible(text: str, size: float, width: float, what: str) -> float:
 
 
 def text_lines(text: str, x: float, y: float, size: float, width: float, leading: float = 1.3,
-               **kw) -> tuple[list[Primitive], float]:
+               dash: bool = False, **kw) -> tuple[list[Primitive], float]:
     """Lines of ``text`` wrapped to ``width`` from the top ``y``, ``leading`` sizes apart;
-    the Text items (``kw`` passed on) and the height used."""
-    lines = wrap(text, size, width)
+    the Text items (``kw`` passed on) and the height used; ``dash``: minus signs and range
+    dashes as a player reads them (``dashes``)."""
+    lines = wrap(dashes(text) if dash else text, size, width)
     step = size * leading
     items: list[Primitive] = [Text(x, y + size + i * step, line, size=size, **kw)
                               for i, line in enumerate(lines)]
@@ -174,6 +175,8 @@ def value_text(table: Table, value, names: dict[str, str] | None = None,
         return names[text]  # type: ignore[index]
     if isinstance(value, str) and ("_" in value or _is_id(value)):
         return readable(value, capital=False)
+    if key is not None and key.kind == "enum":
+        return text  # a name (the odds column 1-2), not a range
     return number_text(text, key is not None and signed(key_name(table, key)))
 
 
@@ -188,15 +191,41 @@ def signed(name: str) -> bool:
     return bool(_MODIFIER.search(name))
 
 
+#: The minus sign and the range dash a player reads (``−1``, ``3–5``), not the hyphen.
+MINUS, DASH = "\u2212", "\u2013"
+_RANGE = re.compile(r"(-?\d+)-(-?\d+)")
+#: In running text: a hyphen before a number that starts a word is a minus; two numbers
+#: joined by one hyphen (not a chain such as a factor line ``4-4-2``) are a range; a number
+#: and a hyphen that ends a word is an open low end (``9-`` -> ``≤ 9``).
+_TEXT_MINUS = re.compile(r"(?<![\w)\]\-–.−])-(?=\d)")
+_TEXT_RANGE = re.compile(r"(?<![\w\-–.−/])(\d+)-(\d+)(?![\w\-–/])")
+_TEXT_OPEN = re.compile(r"(?<![\w\-–.−/])(\d+)-(?=[\s,;:)]|$)")
+
+
 def number_text(text: str, sign: bool = False) -> str:
     """A number or range as a player reads it: an open low end as ``≤ 19`` (the data writes
-    ``19-``), ``12+`` as it is, a modifier with its sign (``+2``)."""
+    ``19-``), ``12+`` as it is, a range with a dash (``3–5``), a negative number with a
+    minus sign (``−1``), a modifier with its sign (``+2``)."""
     low = _OPEN_LOW.fullmatch(text)
     if low:
         return f"≤ {number_text(low.group(1), sign)}"
-    if sign and _INTEGER.fullmatch(text) and int(text):
-        return f"{int(text):+d}"
+    span = _RANGE.fullmatch(text)
+    if span:
+        return f"{number_text(span.group(1), sign)}{DASH}{number_text(span.group(2), sign)}"
+    if _INTEGER.fullmatch(text):
+        value = int(text)
+        shown = f"{value:+d}" if sign and value else str(value)
+        return shown.replace("-", MINUS)
     return text
+
+
+def dashes(text: str) -> str:
+    """Running text as a player reads it: minus signs, range dashes and open low ends
+    (``-1 novice`` -> ``−1 novice``, ``2-4 Full`` -> ``2–4 Full``, ``9- 0 hits`` ->
+    ``≤ 9 0 hits``); hyphenated words and factor lines (``1-2-1``) stay."""
+    text = _TEXT_MINUS.sub(MINUS, text)
+    text = _TEXT_RANGE.sub(lambda m: f"{m.group(1)}{DASH}{m.group(2)}", text)
+    return _TEXT_OPEN.sub(lambda m: f"≤ {m.group(1)}", text)
 
 
 def result_text(table: Table, value, names: dict[str, str], result: str | None = None) -> str:
@@ -295,14 +324,15 @@ def table_blocks(table: Table, width: float, game: Game | None = None,
     if not first_print(table.id):
         return []
     names = record_names(game)
-    formula = formula_lines(table, lambda k: key_name(table, k),
-                            lambda r: result_name(table, r),
-                            lambda k, v: value_text(table, v, names, k))
+    formula = table_formula(table, game)
     crt = crt_grid(table, names) if formula is None else None
     panels = panel_grids(table, names) if crt is None and formula is None else None
     room = None if max_h is None else max_h - 24.0
-    bodies = _grid_bodies(table, formula, crt, panels, width, names) or _list_blocks(
-        table, width, names, room)
+    if restated_by_modifiers(table):  # its list of modifiers says all the grid would
+        bodies = [Block((), 0.0, width=min(width, NARROW * 1.6))]
+    else:
+        bodies = _grid_bodies(table, formula, crt, panels, width, names) or _list_blocks(
+            table, width, names, room)
     # the title wraps over a narrow table (at least NARROW mm), so that tables sit side by side
     head_w = min(width, max(bodies[0].width or width, NARROW))
     out = []
@@ -319,6 +349,42 @@ def table_blocks(table: Table, width: float, game: Game | None = None,
                                                                            else ""),
                          cls="table", width=block_w if block_w < width else None))
     return out
+
+
+def restated_by_modifiers(table: Table) -> bool:
+    """True for a table of modifiers (its one result named so: ``signed``) whose every
+    result is 0 or the value of one of the modifiers it lists: the list says what the grid
+    would, and prints alone."""
+    if len(table.results) != 1 or not table.modifiers or not signed(
+            result_name(table, table.results[0])):
+        return False
+    values = {m.value for m in table.modifiers}
+    if None in values:
+        return False
+    return all(table.result(row).get(table.results[0]) in values | {0} for row in table.rows)
+
+
+def table_formula(table: Table, game: Game | None = None) -> list[str] | None:
+    """The lines that print ``table`` as its rule (``formulas.formula_lines``), by the
+    data's names; None when it is not one."""
+    names = record_names(game)
+    return formula_lines(table, lambda k: key_name(table, k), lambda r: result_name(table, r),
+                         lambda k, v: value_text(table, v, names, k))
+
+
+def id_ranges(ids) -> str:
+    """Ids as a player reads a list of them: runs of numbers as ranges (``101–176``)."""
+    parts: list[list] = []
+    for value in ids:
+        text = str(value)
+        number = int(text) if text.isdigit() else None
+        last = parts[-1] if parts else None
+        if number is not None and last and isinstance(last[-1], int) and number == last[-1] + 1:
+            last.append(number)
+        else:
+            parts.append([number if number is not None else text])
+    return ", ".join(f"{p[0]}{DASH}{p[-1]}" if len(p) > 2 else ", ".join(map(str, p))
+                     for p in parts)
 
 
 def _grid_bodies(table: Table, formula, crt, panels, width: float, names) -> list[Block]:
@@ -344,7 +410,7 @@ def _modifier_lines(table: Table, y: float, width: float) -> tuple[list[Primitiv
     y += SMALL * 1.4
     for modifier in table.modifiers:
         lines, used = text_lines(f"• {modifier.text or readable(modifier.id or '')}", 0, y,
-                                 SMALL, width)
+                                 SMALL, width, dash=True)
         items.extend(lines)
         y += used
     return items, y
@@ -359,7 +425,7 @@ def _formula_block(lines: list[str], width: float) -> Block:
     wide = min(width, max(text_width(line, FORMULA) for line in lines) + 2 * CELL_PAD + 0.5)
     y = CELL_PAD
     for line in lines:
-        more, used = text_lines(line, CELL_PAD, y, FORMULA, wide - 2 * CELL_PAD)
+        more, used = text_lines(line, CELL_PAD, y, FORMULA, wide - 2 * CELL_PAD, dash=True)
         texts.extend(more)
         y += used
     frame = Rect(0, 0, wide, y + CELL_PAD * 0.6, Style(fill="#f6f6f6", stroke="#777777",
@@ -378,7 +444,56 @@ def _list_blocks(table: Table, width: float, names: dict[str, str],
     rows = [[value_text(table, table.conditions(r).get(k.id), names, k) for k in table.keys] +
             [result_text(table, table.result(r).get(k), names, k) + dagger(r.is_assumed)
              for k in table.results] for r in table.rows]
+    for column in range(len(table.keys)):
+        rows = merged_runs(rows, column)
     return grid_blocks([header], rows, width, f"table {table.id!r}", max_h=max_h)
+
+
+_SPAN = re.compile(r"(?:≤ ?(?P<below>[−-]?\d+))|(?P<lo>[−-]?\d+)(?:[–-](?P<hi>[−-]?\d+)|"
+                   r"(?P<up>\+))?")
+
+
+def _span(text: str) -> tuple[float, float] | None:
+    """The numbers a printed key value covers: ``3`` (3, 3), ``3–5``, ``≤ 19``, ``12+``."""
+    m = _SPAN.fullmatch(text.strip())
+    if m is None:
+        return None
+    def num(t):
+        return int(t.replace(MINUS, "-"))
+    if m.group("below"):
+        return float("-inf"), num(m.group("below"))
+    lo = num(m.group("lo"))
+    if m.group("up"):
+        return lo, float("inf")
+    return lo, num(m.group("hi")) if m.group("hi") else lo
+
+
+def _span_text(lo: float, hi: float) -> str:
+    def show(n):
+        return str(int(n)).replace("-", MINUS)
+    if lo == float("-inf"):
+        return f"≤ {show(hi)}"
+    if hi == float("inf"):
+        return f"{show(lo)}+"
+    return show(lo) if lo == hi else f"{show(lo)}{DASH}{show(hi)}"
+
+
+def merged_runs(rows: list[list[str]], column: int) -> list[list[str]]:
+    """Neighbouring rows that say the same but for the numbers in ``column``, those numbers
+    following on, merged into one row of their range (``3``, ``4``, ``5`` -> ``3–5``)."""
+    out: list[list[str]] = []
+    spans: list[tuple[float, float] | None] = []
+    for row in rows:
+        span = _span(row[column])
+        last = spans[-1] if spans else None
+        if (span is not None and last is not None and span[0] == last[1] + 1
+                and out[-1][:column] + out[-1][column + 1:] == row[:column] + row[column + 1:]):
+            spans[-1] = (last[0], span[1])
+            out[-1] = [*row[:column], _span_text(*spans[-1]), *row[column + 1:]]
+            continue
+        out.append(list(row))
+        spans.append(span)
+    return out
 
 
 # --- two-key tables as grids (CRT) ---------------------------------------------------------
@@ -549,7 +664,9 @@ def _merge(key, values, vectors, table, found, names) -> list[tuple[tuple, str]]
         rows = [r for r in found[start] if r is not None]
         start += len(group)
         open_hi = hi == key.max and rows and all(_open_hi(conditions, r, key.id) for r in rows)
-        label = f"{lo}+" if open_hi and lo != hi else (str(lo) if lo == hi else f"{lo}-{hi}")
+        label = f"{lo}+" if open_hi and lo != hi else (str(lo) if lo == hi else
+                                                     f"{lo}{DASH}{hi}")
+        label = label.replace("-", MINUS)
         out.append((tuple(group), label))
     return out
 
@@ -874,6 +991,8 @@ def sheet_blocks(game: Game, sheet: Sheet, width: float,
                         for line in section.lines)
         elif section.lines:
             body.append(bullets(section.lines, width))
+        if section.constants:
+            body.append(bullets([constant_line(game, c) for c in section.constants], width))
     for table_id in sheet.tables:
         body.extend(table_blocks(game.table(table_id), width, game, max_h))
     if sheet.charts:
@@ -884,6 +1003,29 @@ def sheet_blocks(game: Game, sheet: Sheet, width: float,
     if body:
         yield heading(f"{sheet.label}  {rule_ref(sheet.rule)}".rstrip(), width, 5.0)
         yield from body
+
+
+def constant_line(game: Game, constant_id: str) -> str:
+    """A constant as a player uses it: its name and its value (``Fighters per carrier: 2``),
+    the value the engine reads; a dagger in a proof when it is assumed."""
+    constant = game.get("constants", constant_id)  # an unknown id: BadInput, ids allowed
+    value = _constant_value(constant.value, record_names(game))
+    unit = f" {constant.unit}" if constant.unit else ""
+    return f"{constant.label}: {value}{unit}{dagger(constant.is_assumed)}"
+
+
+def _constant_value(value, names: dict[str, str]) -> str:
+    """A constant's value by the data's names (a unit id prints as the unit's name)."""
+    if isinstance(value, dict):
+        return ", ".join(f"{_constant_value(k, names)} {_constant_value(v, names)}"
+                         for k, v in value.items())
+    if isinstance(value, (list, tuple)):
+        return ", ".join(_constant_value(v, names) for v in value)
+    if isinstance(value, str) and value in names:
+        return names[value]
+    if isinstance(value, str) and (_is_id(value) or value.isalpha()):
+        return readable(value)
+    return show_value(value)
 
 
 RULE = Style(stroke="#888888", width=0.2)

@@ -14,7 +14,7 @@ from fractions import Fraction
 from ..engine.model import Game, TerrainEffect
 from ..engine.terrain import game_names
 from ..output import rules_text
-from .aids import BODY, CELL, HEAD, LEADING, SMALL, Block, heading, text_lines
+from .aids import BODY, CELL, HEAD, LEADING, SMALL, Block, heading, number_text, text_lines
 from .fonts import text_width, wrap
 from .hexmap import (
     POINT_KINDS,
@@ -39,6 +39,8 @@ def chart_blocks(game: Game, chart: str, width: float) -> Iterator[Block]:
         yield from terrain_chart(game, width)
     elif chart == "stacking":
         yield from stacking_chart(game, width)
+    elif chart == "play":
+        yield from play_chart(game, width)
 
 
 def _times(value: float) -> str:
@@ -60,8 +62,9 @@ def combat_text(entry: TerrainEffect, hexside: bool) -> str:
     parts = []
     if entry.shift:
         column = "column" if abs(entry.shift) == 1 else "columns"
-        parts.append(f"{entry.shift:+d} {column}" + (" if every attacker attacks across"
-                                                     if hexside else ""))
+        parts.append(f"{number_text(str(entry.shift), sign=True)} {column}" + (
+            " if every attacker attacks across"
+            if hexside else ""))
     if entry.defence is not None:
         parts.append(f"defence {_times(entry.defence)}")
     if entry.attack is not None:
@@ -189,3 +192,117 @@ def stacking_chart(game: Game, width: float) -> Iterator[Block]:
         items.extend(lines)
         y += used
     yield Block(tuple(items), y + 2.0, id="chart-stacking", cls="chart stacking-chart")
+
+
+# --- how a session plays: zones of control, retreats, results, victory ---------------------
+
+ZOC_TEXT = {
+    "none": "No zones of control.",
+    "stop": "A unit that enters a hex next to an enemy unit (its zone of control) stops there.",
+    "locking": "A unit that enters a hex next to an enemy unit (its zone of control) stops "
+               "there; one that starts there leaves only by retreat or advance.",
+}
+CHOOSER = {"owner": "its owner", "enemy": "the enemy"}
+BLOCKED = {"enemy-units": "enemy units", "enemy-zoc": "enemy ZOC",
+           "prohibited": "prohibited terrain"}
+OVERSTACK = {"extend": "past a full hex it goes on", "allowed": "it may end overstacked",
+             "eliminate": "a unit that would end overstacked is eliminated"}
+
+
+def _line(text: str, rule) -> str:
+    return f"{text}  [{rules_text(rule) or '–'}]"
+
+
+def zoc_text(game: Game) -> str:
+    """The zones of control as a player reads them, from ``play.zoc`` (what a session plays)."""
+    zoc = game.play.zoc  # type: ignore[union-attr]
+    text = ZOC_TEXT[zoc.kind]
+    if zoc.kind != "none" and zoc.leave_cost:
+        text += f" Leaving one costs {zoc.leave_cost} MP more."
+    if zoc.kind != "none" and zoc.hexsides:
+        text += f" Not across {', '.join(zoc.hexsides)} hexsides."
+    return text
+
+
+def retreat_text(game: Game) -> str:
+    retreat = game.play.retreat  # type: ignore[union-attr]
+    blocked = ", ".join(BLOCKED[b] for b in retreat.blocked)
+    return (f"Retreat: {CHOOSER[retreat.chooser]} picks the path, each hex farther from the "
+            f"battle, not into {blocked}; {OVERSTACK[retreat.overstack]}; a unit that cannot "
+            f"retreat is eliminated.")
+
+
+def play_chart(game: Game, width: float) -> Iterator[Block]:
+    """The turn, how the game is won, zones of control, retreats and advances: the sequence,
+    the victory conditions and the switches a session plays by (``play``), one line each
+    with its rule (the CRT's legend says what each result does)."""
+    lines = [*_turn_lines(game), *_victory_lines(game), *_play_lines(game)]
+    if lines:
+        yield heading("Turn, victory, zones of control and retreat", width, 3.6)
+        yield from _lines_block(lines, width, "chart-play", "chart play-chart")
+
+
+def _turn_lines(game: Game) -> list[str]:
+    """The sequence of play in one line: the phases a session runs, in order."""
+    if not game.sequence:
+        return []
+    phases = sorted(game.sequence, key=lambda p: p.order or 0)
+    rules = sorted({r for p in phases for r in p.rule[:1]})
+    return [_line("Turn: " + " → ".join(p.label for p in phases), rules)]
+
+
+def _play_lines(game: Game) -> list[str]:
+    play = game.play
+    if play is None:
+        return []
+    retreat = retreat_text(game)
+    if play.advance is not None:
+        units = (f"up to {play.advance.units} attacking unit" + ("s" if play.advance.units != 1
+                                                                 else "")
+                 if play.advance.units else "attacking units, as stacking allows")
+        retreat += f" Advance: {units} may enter the emptied hex."
+    rules = [*play.retreat.rule, *(play.advance.rule if play.advance else ())]
+    return [_line(zoc_text(game), play.zoc.rule), _line(retreat, rules)]
+
+
+def _victory_lines(game: Game) -> list[str]:
+    """Each victory condition: when it is checked (the turns the session plays) and what it
+    asks, with the places it names."""
+    names = {f.id: f.name or f.label or f.id for m in game.hex_maps for f in m.features if f.id}
+    lines = []
+    for condition in game.victory:
+        places = [names.get(f, f) for f in condition.features]
+        where = f" ({', '.join(places)})" if places else ""
+        text = (f"Victory: {condition.label}{where}, {_checked(game, condition)}: "
+                f"{condition.condition or ''}").rstrip(": ")
+        lines.append(_line(text + dagger(condition.is_assumed), condition.rule))
+    return lines
+
+
+def _checked(game: Game, condition) -> str:
+    """When a condition is checked, from the turns the session plays (the turn track)."""
+    last = _last_turn(game)
+    if condition.turns:
+        return "at the end of turn " + ", ".join(map(str, condition.turns))
+    if condition.at == "end":
+        return f"at the end of the game (turn {last})" if last is not None else "at the end"
+    return "at the end of every turn" if condition.at == "turn-end" else "after every phase"
+
+
+def _last_turn(game: Game):
+    turns = game.play.turns if game.play is not None else None
+    if turns is None:
+        return None
+    if turns.track:
+        return game.get("tracks", turns.track).values[-1]  # type: ignore[attr-defined]
+    return turns.count
+
+
+def _lines_block(lines: list[str], width: float, block_id: str, cls: str) -> Iterator[Block]:
+    items: list[Primitive] = []
+    y = 0.0
+    for line in lines:
+        more, used = text_lines(f"• {line}", 0, y, SMALL * 1.1, width, dash=True)
+        items.extend(more)
+        y += used
+    yield Block(tuple(items), y + 2.0, id=block_id, cls=cls)

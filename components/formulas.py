@@ -26,6 +26,8 @@ from itertools import product
 from ..engine.model import Table, TableKey
 from ..engine.tables import Cover, compiled, cover
 
+#: The minus sign and the range dash of printed lines (``aids.MINUS``, ``aids.DASH``).
+MINUS, DASH = "\u2212", "\u2013"
 #: The widest span of key values a formula is checked over (every value is looked up).
 SPAN = 60
 #: The most lookups one table may cost.
@@ -145,7 +147,10 @@ def _lines(table, result, key_name, result_name, value_name) -> list[str] | None
                                  result_name)
             if line is None:
                 return None
-            lines.append(f"{value_name(enum, value)}: {line}")
+            named = value_name(enum, value)
+            # a yes/no key reads with its name: "Alert bomber: yes: ..." not "yes: ..."
+            lines.append(f"{key_name(enum)} — {named}: {line}" if isinstance(value, bool)
+                         else f"{named}: {line}")
         return lines
     if enums:
         return None
@@ -164,8 +169,22 @@ def _numeric_line(table, result, keys: list[TableKey], fixed: dict, key_name,
         return f"{next(iter(shown))}" if fixed else f"{name}: always {next(iter(shown))}"
     if len(keys) == 1:
         return _one_key_line(keys[0], grid, name, key_name,
-                             _open_top(table, keys[0], table.results[0]))
+                             _open_top(table, keys[0], table.results[0])) or _threshold(
+            keys[0], grid, name, table)
     return _roll_line(keys, grid, name, key_name, table)
+
+
+def _threshold(key: TableKey, grid: dict, name: str, table: Table) -> str | None:
+    """A roll that gives yes on one run of values, no on the rest: ``Aircraft destroyed: on
+    a roll of 1 (d6)``."""
+    if key.kind != "roll" or set(grid.values()) != {True, False}:
+        return None
+    yes = [c[0] for c, v in grid.items() if v is True]
+    if yes != list(range(yes[0], yes[-1] + 1)) or _open_top(table, key, table.results[0]):
+        return None
+    span = str(yes[0]) if len(yes) == 1 else f"{yes[0]}{DASH}{yes[-1]}"
+    dice = f" ({table.dice})" if table.dice and table.dice != "none" else ""
+    return f"{name}: on a roll of {span}{dice}"
 
 
 def _show(value) -> str:
@@ -221,9 +240,9 @@ def _linear(xs, ys, name: str, key: str) -> str | None:
     if a == 0:
         return f"{name} = {term}{floor}"
     if b > 0:
-        return f"{name} = {term} {'+' if a > 0 else '-'} {abs(a)}{floor}" if b == 1 and a < 0 \
+        return f"{name} = {term} {'+' if a > 0 else MINUS} {abs(a)}{floor}" if b == 1 and a < 0 \
             else f"{name} = {a} + {term}{floor}"
-    return f"{name} = {a} - {abs(b)} × {key}{floor}"
+    return f"{name} = {a} {MINUS} {abs(b)} × {key}{floor}"
 
 
 def _step(xs, ys, name: str, key: str) -> str | None:

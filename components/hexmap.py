@@ -29,14 +29,16 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
 from ..engine.errors import BadInput
 from ..engine.model import Feature, Game, HexMap
 from ..engine.terrain import path_hexes
-from .labels import Box, LabelPlacer, around, text_box
+from .labels import Box, LabelPlacer, around, segment_hits, text_box
 from .legend import legend_block
+from .marks import dagger
 from .primitives import Circle, Group, Line, Polygon, Primitive, Rect, Style, Text
 from .style import colour as style_colour
 
@@ -260,7 +262,9 @@ def hex_map_parts(hex_map: HexMap, across_flats: float | None = None, game_id: s
     paths = _paths(hex_map, geo, index)
     symbols = _symbols(hex_map, geo, index, taken)
     frame = Box(0, 0, width, grid_h)
-    marks = _feature_labels(hex_map, geo, index, LabelPlacer(frame, taken))
+    outlines = [(a, b) for f in hex_map.features if is_overlay(f) and f.kind != "entry"
+                for _h, a, b in boundary(f.hexes, geo, index)]
+    marks = _feature_labels(hex_map, geo, index, LabelPlacer(frame, taken), outlines)
     items = (Group(tuple(hexes), id=f"{hex_map.id}-hexes", cls=f"hexes {game_id}".strip()),
              Group(tuple(textures), cls="terrain-textures"),
              Group(tuple(overlays), cls="overlays"),
@@ -272,8 +276,10 @@ def hex_map_parts(hex_map: HexMap, across_flats: float | None = None, game_id: s
              Rect(0, 0, width, grid_h, Style(width=0.5), cls="map-border"))
 
     def legend(room: float) -> tuple[tuple[Primitive, ...], float]:
-        return legend_block(title or hex_map.label, legend_entries(hex_map, ground, looks), room,
-                            subtitle=hex_id_note(hex_map))
+        return legend_block((title or hex_map.label) + dagger(hex_map.is_assumed),
+                            legend_entries(hex_map, ground, looks), room,
+                            subtitle=hex_id_note(hex_map),
+                            notes=(STAND_IN_MAP,) if hex_map.is_assumed else ())
 
     return items, width, grid_h, legend
 
@@ -652,10 +658,11 @@ def _bar(x: float, y: float, length: float, thick: float, degrees: float) -> tup
 
 
 def _feature_labels(hex_map: HexMap, geo: HexGeometry, index,
-                    placer: LabelPlacer) -> list[Primitive]:
+                    placer: LabelPlacer, outlines=()) -> list[Primitive]:
     """A label for each feature that declares one (``label``), or a small point/island
-    feature's name, placed clear of hex ids, symbols and each other (a terrain feature is
-    named by the legend: a forest of two hexes gets no label unless it declares one)."""
+    feature's name, placed clear of hex ids, symbols and each other, and off the zones'
+    outlines (``outlines``: segments) where any spot is (a terrain feature is named by the
+    legend: a forest of two hexes gets no label unless it declares one)."""
     out: list[Primitive] = []
     size = min(2.6, geo.size * 0.24)
     for feature in hex_map.features:
@@ -673,14 +680,30 @@ def _feature_labels(hex_map: HexMap, geo: HexGeometry, index,
             spots += around(cx, cy, size, geo.size * 1.5, steps=6)
         label = Text(0, 0, text, size=size, bold=True, fill=INK,
                      cls=f"feature-label map-label {feature.kind}")
-        placed = placer.place(label, spots, f"map {hex_map.id}, feature {feature.id}")
+        clear = [spot for spot in spots if not _on_outline(label, spot, outlines)]
+        placed = placer.place(label, clear + [s for s in spots if s not in clear],
+                              f"map {hex_map.id}, feature {feature.id}")
         box = text_box(placed)
         out += [Rect(box.x0 - 0.5, box.y0 - 0.2, box.w + 1.0, box.h + 0.4,
                      Style(fill="#ffffff", stroke=None, opacity=0.8), r=0.6), placed]
     return out
 
 
+def _on_outline(label: Text, spot, outlines) -> bool:
+    """True when ``label`` at ``spot`` (x, y, anchor) would lie on a zone's outline."""
+    x, y, anchor = spot
+    box = text_box(replace(label, x=x, y=y, anchor=anchor))
+    grown = Box(box.x0 - 0.6, box.y0 - 0.6, box.x1 + 0.6, box.y1 + 0.6)
+    return any(segment_hits(grown, a, b) for a, b in outlines)
+
+
 # --- the legend ---------------------------------------------------------------------------
+
+#: What a map the rule text lacks says of itself, once, in its legend (the proof daggers
+#: its title): the places and ids the rules give are drawn as given, the rest is the kit's.
+STAND_IN_MAP = ("This map stands in for the game's printed map, which the rules do not "
+                "include: the hex ids and the places the rules name are as they give them; "
+                "the rest of the map is this kit's.")
 
 
 def legend_entries(hex_map: HexMap, ground: dict[str, str], looks) -> list[tuple[list, str]]:
@@ -690,12 +713,25 @@ def legend_entries(hex_map: HexMap, ground: dict[str, str], looks) -> list[tuple
         look = looks[name]
         entries.append((terrain_swatch(look), look.label or name))
     colours = overlay_colours(hex_map)
-    for i, feature in enumerate(hex_map.features):
+    drawn = [(feature, _feature_swatch(feature, colours.get(feature.id or f"feature-{i}")))
+             for i, feature in enumerate(hex_map.features)]
+    # features of one kind drawn alike (two cities, each named on the map) are one entry,
+    # named by the kind: the legend tells what a symbol means, the map which place it is
+    alike = Counter((f.kind, repr(swatch)) for f, swatch in drawn if swatch)
+    shown: set[tuple[str, str]] = set()
+    for feature, swatch in drawn:
+        kind = (feature.kind, repr(swatch))
+        if alike[kind] > 1 and feature.kind:
+            if kind not in shown:
+                shown.add(kind)
+                look = looks.get(feature.kind)
+                entries.append((swatch, look.label if look and look.label else
+                                feature.kind.replace("-", " ").capitalize()))
+            continue
         text = feature.name or feature.label or feature.id or feature.kind
         if feature.name_ja:
             text = f"{text} {feature.name_ja}"
-        entries.append((_feature_swatch(feature, colours.get(feature.id or f"feature-{i}")),
-                        text))
+        entries.append((swatch, text))
     return [(s, t) for s, t in entries if s]
 
 

@@ -9,6 +9,7 @@ moved into place only when everything succeeded.
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -46,7 +47,10 @@ from .style import check_style
 PARTS = ("map", "counters", "cards", "sheets")
 FORMATS = ("pdf", "svg", "png")
 #: Typographic stand-ins for symbols the embedded font lacks (documented, not silent).
-TYPOGRAPHY = {"≥": "≧", "≤": "≦", "⅝": "5/8", "⅜": "3/8", "−": "-", "＊": "*"}
+TYPOGRAPHY = {"≥": "≧", "≤": "≦", "⅝": "5/8", "⅜": "3/8", "＊": "*"}
+#: A hyphen that starts a number is a minus sign (``-1`` -> ``−1``); hyphenated words,
+#: ranges and factor lines (``1-2-1``) keep theirs.
+MINUS_SIGN = re.compile(r"(?<![\w)\]\-–.−])-(?=\d)")
 
 
 @dataclass(frozen=True)
@@ -443,7 +447,9 @@ def typeset(items: Iterable[Primitive]) -> tuple[Primitive, ...]:
     out = []
     for item in items:
         if isinstance(item, Text):
-            text = "".join(TYPOGRAPHY.get(ch, ch) for ch in plain(item.text))
+            text = MINUS_SIGN.sub(aids.MINUS, "".join(
+                TYPOGRAPHY.get(ch, ch) for ch in plain(item.text).replace(">=", "≥").replace(
+                    "<=", "≤")))
             out.append(item if text == item.text else replace(item, text=text))
         elif isinstance(item, Group):
             out.append(replace(item, items=typeset(item.items)))

@@ -59,10 +59,10 @@ def proof(on: bool) -> Iterator[None]:
 
 #: One item of a bracketed list that is for designers only: an erratum (``E12``, ``C-E4``,
 #: ``see E18 for 28.4``, ``E10 ruling``), a source line (``L85``, ``L62-64``), a constant id,
-#: a design note or a confidence.
+#: a play example cited as a source (``PE``), a design note or a confidence.
 _DESIGNER_ITEM = re.compile(
     r"(?:see |erratum |errata )?(?:C-)?E\d{1,2}(?: ruling| reading [A-Z])?(?: for [\d.()]+)?"
-    r"|L\d+(?:-\d+)?"
+    r"|L\d+(?:-\d+)?|PE"
     r"|constants? [a-z][a-z0-9]*(?:-[a-z0-9]+)+"
     r"|design note|inferred|(?:inferred,? )?(?:high|medium|low) confidence"
     r"|(?:data|inferred|assumed)(?::| from) [^;,]*")
@@ -122,5 +122,5 @@ def rule_ref(rules: Iterable[str] | str | None) -> str:
     listed = [rules] if isinstance(rules, str) else [str(r) for r in rules]
     shown = [plain_steps(r) for r in listed]
     if not _PROOF.get():
-        shown = [r for r in shown if not re.fullmatch(r"L\d+(?:-\d+)?", r)][:RULE_REFS]
+        shown = [r for r in shown if not re.fullmatch(r"L\d+(?:-\d+)?|PE", r)][:RULE_REFS]
     return f"[{', '.join(shown)}]" if shown else ""

@@ -246,8 +246,8 @@ def _centred_fit(text: str, x: float, y: float, size: float, width: float, what:
 
 
 #: Card backs: the deck's title, on up to ``BACK_TITLE_LINES`` lines at up to
-#: ``BACK_TITLE`` mm, over the game's name and the deck's Japanese name, both at
-#: ``BACK_SUBTITLE`` mm: the title outranks them.
+#: ``BACK_TITLE`` mm (a title in two languages: each on its own lines, at one size), over
+#: the game's name in each of its languages at ``BACK_SUBTITLE`` mm: the title outranks them.
 BACK_TITLE, BACK_TITLE_LINES, BACK_SUBTITLE = 5.0, 3, 3.2
 
 
@@ -256,7 +256,8 @@ def card_back(game: Game, deck: Deck) -> tuple[Primitive, ...]:
     what = f"card back of deck {deck.id}"
     ground = colour(deck.color) or side_colour(game, deck.side)
     title = deck.back or deck.label
-    lines, size = (_word_lines(title, BACK_TITLE, BACK_SUBTITLE, w - 14, BACK_TITLE_LINES)
+    lines, size = (_language_lines(title, BACK_TITLE, BACK_SUBTITLE, w - 14)
+                   or _word_lines(title, BACK_TITLE, BACK_SUBTITLE, w - 14, BACK_TITLE_LINES)
                    or fit_lines(title, BACK_TITLE, w - 14, BACK_TITLE_LINES, what))
     step = size * 1.25
     top = h / 2 - 2 - step * (len(lines) - 1)  # the last line's baseline above the middle
@@ -265,12 +266,34 @@ def card_back(game: Game, deck: Deck) -> tuple[Primitive, ...]:
         Rect(5, 5, w - 10, h - 10, Style(fill=None, stroke="#ffffff", width=0.8), r=3),
         *(Text(w / 2, top + i * step, line, size=size, anchor="middle", bold=True,
                cls="card-back-title") for i, line in enumerate(lines)),
-        _centred_fit(game.info.name, w / 2, h / 2 + 7, BACK_SUBTITLE, w - 14, what),
     ]
-    if deck.name_ja:
-        items.append(_centred_fit(deck.name_ja, w / 2, h / 2 + 12, BACK_SUBTITLE, w - 14,
-                                  what))
+    names = [n for n in (game.info.name, game.info.name_ja) if n]
+    for i, name in enumerate(names):
+        items.append(_centred_fit(name, w / 2, h / 2 + 7 + i * 5, BACK_SUBTITLE, w - 14, what,
+                                  cls="card-back-subtitle"))
     return tuple(items)
+
+
+def _language_lines(text: str, size: float, least: float, width: float
+                    ) -> tuple[list[str], float] | None:
+    """A title in two languages (``日本軍アクションカード Japanese action card``) as one line
+    each, at the largest size from ``size`` down to ``least`` at which both fit ``width``;
+    None for a title in one language or one that does not fit so."""
+    runs: list[list[str]] = []
+    for word in text.split():
+        cjk = any(ord(ch) > 0x2E80 for ch in word)
+        if runs and (any(ord(ch) > 0x2E80 for ch in runs[-1][-1]) == cjk):
+            runs[-1].append(word)
+        else:
+            runs.append([word])
+    if len(runs) != 2:
+        return None
+    lines = [" ".join(run) for run in runs]
+    while size >= least - 1e-9:
+        if all(text_width(line, size) <= width for line in lines):
+            return lines, round(size, 3)
+        size -= 0.1
+    return None
 
 
 def _word_lines(text: str, size: float, least: float, width: float, most: int

@@ -687,6 +687,7 @@ class SheetSection(Item):
     lines: tuple[str, ...] = ()
     write_in: float | None = None  # mm of ruled space to write in under each line (forms)
     columns: int | None = None  # write-in fields side by side, this many to a row (forms)
+    constants: tuple[str, ...] = ()  # constants printed as lines: each its name and value
 
 
 @frozen_record
@@ -696,7 +697,8 @@ class Sheet(Record):
     kind: Literal["plan-sheet", "play-aid", "log", "setup", "reference"]
     sections: tuple[SheetSection, ...] = ()
     tables: tuple[str, ...] = ()
-    charts: tuple[Literal["terrain", "stacking"], ...] = ()  # the terrain effects chart ...
+    charts: tuple[Literal["terrain", "stacking", "play"], ...] = ()  # the terrain effects
+    # chart, the stacking limits, victory with zones of control and retreats
 
 
 @frozen_record

@@ -1123,7 +1123,10 @@ def weapons_page(game: Game, options: Options) -> KitPage:
         weapon = weapons[table.result(row)["weapon"]]  # type: ignore[index]
         items.append(weapon_row(game, row, table, weapon, x0, y, widths))
         y += widths[-1]
-    items.extend(_research_notes(game, x0, y + 4, w))
+    aids.first_print(table.id)  # printed here: no play aid prints the chart again
+    cost = game.constant("research-die-cost")  # the sheet's notes print with the play aids
+    items.append(Text(x0, y + 5, f"Development die 兵器開発用のサイコロ: {cost} IPC each",
+                      size=2.8, bold=True))
     return KitPage("weapons development", Page(paper.width, paper.height, tuple(items),
                                                id="weapons-development"))
 
@@ -1166,92 +1169,92 @@ def weapon_row(game: Game, row, table, weapon, x0: float, y: float, widths) -> G
     return Group(tuple(items), dx=x0, dy=y, id=f"weapon-{weapon.id}", cls="weapon-row")
 
 
-def _research_notes(game: Game, x: float, y: float, w: float) -> list[Primitive]:
-    sheet = game.get("sheets", "weapons-development")
-    items: list[Primitive] = []
-    for section in sheet.sections:  # type: ignore[attr-defined]
-        items.append(Text(x, y, f"{section.title} {section.title_ja or ''}", size=3.2, bold=True))
-        y += 4.5
-        for line in section.lines:
-            items.append(Text(x, y, f"• {line}", size=fit_text(f"• {line}", 2.8, w)))
-            y += 3.8
-    cost = game.constant("research-die-cost")
-    items.append(Text(x, y + 1, f"Development die 兵器開発用のサイコロ: {cost} IPC each", size=2.8,
-                      bold=True))
-    return items
-
-
 # --- unit reference cards ------------------------------------------------------------------
 
 
-def unit_card(game: Game, side: Side, w: float) -> tuple[Group, float]:
-    """A power's unit reference card: cost, move, attack and defence of every unit from
-    the unit table, the power's starting IPC."""
-    colour = power_colour(game, side.id)
+#: What a unit carries, from the constant that says how much (the engine reads the same).
+CARRIES = {"transport": ("transport-capacity", "slots 枠"),
+           "carrier": ("carrier-fighter-capacity", "fighters 戦闘機")}
+
+
+def unit_card(game: Game, w: float) -> tuple[Group, float]:
+    """The unit reference card, one for every power (the powers' units are the same): cost,
+    move, attack, defense and what a ship carries, from the unit table and the constants;
+    each power's starting IPC in its colour."""
     table = game.table("unit")
-    items: list[Primitive] = [Rect(0, 0, w, 10, Style(fill=colour, stroke=None))]
-    title = f"{side.name} {side.name_ja or ''}: unit reference 参照表"
-    items.append(Text(3, 7, title, size=fit_text(title, 4.6, w - 50), bold=True,
-                      fill=ink_on(colour)))
-    start = game.constant(f"starting-ipc-{side.id}")
-    ipc = f"start {start} IPC{dagger(game.get('constants', f'starting-ipc-{side.id}').is_assumed)}"
-    items.append(Text(w - 3, 7, ipc, size=3.2, anchor="end", fill=ink_on(colour)))
-    widths = [w - 4 * 22, 22.0, 22.0, 22.0, 22.0]
-    heads = ["Unit 兵種", "Cost 費用", "Move 移動力", "Attack 攻撃力", "Defense 防御力"]
+    items: list[Primitive] = [Rect(0, 0, w, 10, Style(fill="#4a4a4a", stroke=None))]
+    title = f"{table.label}{dagger(table.is_assumed)}  {rule_ref(table.rule)}".rstrip()
+    items.append(Text(3, 7, title, size=fit_text(title, 4.6, w - 6), bold=True, fill="#ffffff"))
+    widths = [w - 4 * 20 - 30, 20.0, 20.0, 20.0, 20.0, 30.0]
+    heads = ["Unit 兵種", "Cost 費用", "Move 移動力", "Attack 攻撃力", "Defense 防御力",
+             "Carries 積載"]
     y = 12.0
-    items.extend(_card_row(widths, heads, y, 6.0, Style(fill=mix(colour, 0.25), stroke="#555555",
+    items.extend(_card_row(widths, heads, y, 6.0, Style(fill="#dddddd", stroke="#555555",
                                                         width=0.2), bold=True))
     y += 6
     for row in table.rows:
         result = table.result(row)
         values = [_stat(result.get(k)) for k in ("cost", "move", "attack", "defense")]
         label = f"{row.name.title()} {row.name_ja or ''}".strip() + dagger(row.is_assumed)
-        items.extend(_card_row(widths, [label, *values], y, 6.2, Style(stroke="#999999",
-                                                                         width=0.2)))
+        items.extend(_card_row(widths, [label, *values, _carries(game, row)], y, 6.2,
+                               Style(stroke="#999999", width=0.2)))
         y += 6.2
-    note = "Attack / defense: a die roll at or under the value hits; - never rolls."
+    y = _starting_ipc(game, items, y + 2.0, w)
+    note = "Attack / defense: a die roll at or under the value hits; – never rolls."
     items.append(Text(1, y + 4, note, size=fit_text(note, 2.4, w - 2), fill=GREY))
     height = y + 6
-    items.insert(0, Rect(0, 0, w, height, Style(fill="#ffffff", stroke=colour, width=0.8)))
-    return Group(tuple(items), id=f"unit-card-{side.id}", cls="unit-card"), height
+    items.insert(0, Rect(0, 0, w, height, Style(fill="#ffffff", stroke="#4a4a4a", width=0.8)))
+    return Group(tuple(items), id="unit-card", cls="unit-card"), height
+
+
+def _carries(game: Game, row) -> str:
+    """What a unit carries (``2 slots``), from its constant; a dagger in a proof."""
+    unit_type = str(row.get("type") or "")
+    if unit_type not in CARRIES:
+        return ""
+    constant_id, what = CARRIES[unit_type]
+    constant = game.get("constants", constant_id)
+    return f"{constant.value} {what}{dagger(constant.is_assumed)}"
+
+
+def _starting_ipc(game: Game, items: list[Primitive], y: float, w: float) -> float:
+    """Each power's starting IPC in a chip of its colour, in one row."""
+    sides = game.info.sides
+    label = "Starting IPC 初期IPC"
+    items.append(Text(1, y + 4.2, label, size=3.0, bold=True))
+    x0 = text_width(label, 3.0) + 4
+    each = (w - x0) / len(sides)
+    for i, side in enumerate(sides):
+        colour = power_colour(game, side.id)
+        constant = game.get("constants", f"starting-ipc-{side.id}")
+        text = f"{side.name} {constant.value}{dagger(constant.is_assumed)}"
+        items.append(Rect(x0 + i * each, y, each - 1.5, 6.0, Style(fill=colour, stroke=None),
+                          r=1))
+        items.append(Text(x0 + i * each + (each - 1.5) / 2, y + 4.2, text,
+                          size=fit_text(text, 3.0, each - 3), anchor="middle", bold=True,
+                          fill=ink_on(colour)))
+    return y + 6.0
 
 
 def _stat(value) -> str:
-    return "-" if value is None else str(value)
+    return "–" if value is None else str(value)
 
 
 def _card_row(widths, texts, y, h, style, bold=False) -> list[Primitive]:
     items: list[Primitive] = []
     x = 0.0
     for i, (text, cw) in enumerate(zip(texts, widths, strict=True)):
-        items.extend(cell(x, y, cw, h, text, 3.0 if i else 3.0, style, bold=bold or i > 0,
+        items.extend(cell(x, y, cw, h, text, 3.0, style, bold=bold or i > 0,
                           anchor="start" if i == 0 else "middle"))
         x += cw
     return items
 
 
-def unit_card_pages(game: Game, options: Options) -> list[KitPage]:
-    """The five unit reference cards, as many to a page as fit."""
-    paper = options.paper.portrait
-    x0, y0, w, h = paper.content()
-    pages: list[KitPage] = []
-    items: list[Primitive] = []
-    y = y0
-    for side in game.info.sides:
-        card, height = unit_card(game, side, w)
-        if items and y + height > y0 + h:
-            pages.append(_card_page(paper, items, len(pages) + 1))
-            items, y = [], y0
-        items.append(replace(card, dx=x0, dy=y))
-        y += height + 6
-    if items:
-        pages.append(_card_page(paper, items, len(pages) + 1))
-    return pages
-
-
-def _card_page(paper, items, number: int) -> KitPage:
-    return KitPage("unit reference cards", Page(paper.width, paper.height, tuple(items),
-                                                id=f"unit-cards-{number}"))
+def unit_card_block(game: Game, width: float) -> aids.Block:
+    """The unit reference card as a block the aids flow with (it shares their page)."""
+    card, height = unit_card(game, width)
+    aids.first_print("unit")  # printed here: no play aid prints the unit table again
+    return aids.Block((card,), height + 2.0, id="unit-reference", cls="block")
 
 
 # --- counters ------------------------------------------------------------------------------
@@ -1334,5 +1337,6 @@ def axis_allies_counters(game: Game, options: Options) -> list[KitPage]:
 def axis_allies_sheets(game: Game, options: Options) -> list[KitPage]:
     """A unit reference card per power, then the generic pages of the other sheets and
     the play aid of every table."""
-    own = {s.id for s in game.sheets if s.id.startswith("reference-chart-")}
-    return [*unit_card_pages(game, options), *kit.sheet_pages(game, options, own=own)]
+    width = options.paper.content()[2]
+    return kit.sheet_pages(game, options, lead=[unit_card_block(game, width)],
+                           own={"reference-chart"})

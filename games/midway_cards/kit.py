@@ -83,7 +83,9 @@ def marker_face(game: Game, marker: Marker) -> tuple[Primitive, ...]:
     the Japanese name under it (fitted to the chip, never over its neighbours)."""
     ground, ink = marker_colours(marker)
     big, small = _big_and_small(marker)
-    under = "\n".join(t for t in (small, _ja_short(marker)) if t)
+    # the Japanese name under the word, unless the word is the Japanese already (発着艦不能)
+    ja = "" if any(ord(ch) > 0x2E80 for ch in big) else _ja_short(marker)
+    under = "\n".join(t for t in (small, ja) if t)
     face = face_of(game, marker, ground=ground, ink=ink, word=big + dagger(
         marker.field_assumed("text")), subtitle=under, what=f"counter-{marker.id}",
                    cls=f"counter-face marker {marker.color}")

@@ -83,7 +83,7 @@ def outline_edges(geo: HexGeometry, hexes, index) -> list[tuple[tuple[float, flo
 def wrapped(text: str, x: float, y: float, size: float, width: float,
             **kw) -> tuple[list[Primitive], float]:
     """``aids.text_lines`` at this kit's slightly tighter line spacing."""
-    return aids.text_lines(text, x, y, size, width, leading=1.28, **kw)
+    return aids.text_lines(text, x, y, size, width, leading=1.28, dash=True, **kw)
 
 
 # --- the maps ----------------------------------------------------------------------------
@@ -459,9 +459,10 @@ def environment_boxes(display, width: float) -> tuple[Group, float]:
     return Group(tuple(items), id=f"display-{display.id}", cls="environment"), y
 
 
-def map_legend(game: Game):
-    """What the marks on the map are, with their rules, as a layout for the tiler (the width
-    it gets -> (items, height)); a designer proof adds that the layouts are assumed."""
+def map_legend(game: Game, which: str = "player"):
+    """What the marks on the map are, with their rules, under a title block naming the map
+    (with its north arrow), as a layout for the tiler (the width it gets -> (items,
+    height)); a designer proof adds that the layouts are assumed."""
     hex_map = game.hex_map()
     samples = [("entry", ENTRY_HEX, "Entry edge, row 01: column number, facing arrow"),
                ("exit", EXIT_HEX, "Exit edge, row 27"),
@@ -957,6 +958,8 @@ def table_rows(table, game: Game | None = None) -> tuple[list[str], list[list[st
     if any(n and n not in cells for n, cells in zip(row_names, rows, strict=True)):
         headers.append("Name 名称")
         rows = [[*cells, n] for cells, n in zip(rows, row_names, strict=True)]
+    for column in range(len(table.keys)):
+        rows = aids.merged_runs(rows, column)
     return headers, rows
 
 
@@ -984,17 +987,27 @@ def table_panel(table, width: float, game: Game | None = None) -> Panel:
     dice = f" · {table.dice}" if table.dice and table.dice != "none" else ""
     title = f"{table.label}{dagger(table.is_assumed)} {rule_ref(table.rule)}".rstrip() + dice
     items, y = title_bar(title, width)
-    headers, rows, caption = table_cells(table, game)
-    cells, h = grid(headers, rows, width, id_prefix=f"table-{table.id}-row")
-    items.append(Group(tuple(cells), dy=y + 0.8, cls="aid-grid"))
-    y += h + 1.6
+    formula = aids.table_formula(table, game)
+    if formula:  # a rule, not rows: printed as the rule
+        caption = ""
+        for line in formula:
+            lines, lh = wrapped(aids.dashes(line), 0, y + 0.8, 2.6, width, cls="aid-formula")
+            items.extend(lines)
+            y += lh
+        y += 2.4
+    else:
+        headers, rows, caption = table_cells(table, game)
+        cells, h = grid(headers, rows, width, id_prefix=f"table-{table.id}-row")
+        items.append(Group(tuple(cells), dy=y + 0.8, cls="aid-grid"))
+        y += h + 1.6
     if caption:
         lines, lh = wrapped(caption, 0, y, 1.9, width, fill=GREY, cls="aid-note")
         items.extend(lines)
         y += lh
     for modifier in table.modifiers:
         sign = modifier.text or modifier.id
-        lines, lh = wrapped(f"• {sign}{dagger(modifier.is_assumed or bool(modifier.assumed))}",
+        mark = dagger(modifier.is_assumed or bool(modifier.assumed))
+        lines, lh = wrapped(f"• {sign}{mark}",
                             0, y, 2.1, width, cls="aid-modifier")
         items.extend(lines)
         y += lh
@@ -1095,22 +1108,6 @@ def off_map_panel(display, width: float) -> Panel:
     return Panel(block.items, block.height, f"aid-display-{display.id}", "aid-panel display")
 
 
-def summary_panel(sheet, width: float) -> Panel:
-    """The play-aid sheet's reminder sections, one bold title and its lines each."""
-    items, y = title_bar(f"{sheet.label} {rules(sheet)}", width)
-    y += 1.0
-    for section in sheet.sections:
-        title = " ".join(t for t in (section.title, section.title_ja) if t)
-        items.append(Text(0, y + 2.6, f"{title} {rules(section)}", size=2.4, bold=True))
-        y += 3.4
-        for line in section.lines:
-            lines, h = wrapped(f"• {line}", 0, y, 2.0, width)
-            items.extend(lines)
-            y += h
-        y += 0.8
-    return Panel(items, y, f"aid-summary-{sheet.id}", "aid-panel aid-summary")
-
-
 def masonry(panels: list[Panel], paper_, part: str, cols: int | None = None) -> list[KitPage]:
     """Panels in columns on landscape pages: each goes to the shortest column of the first
     page that still holds it (a new page when none does)."""
@@ -1159,7 +1156,8 @@ def _radar_text(radar) -> str:
     modifier = radar.get("modifier", 0)
     anti = " ¶" if radar.get("anti_jam") else ""
     return (f"{radar.get('name', '')}: {radar.get('range')} {radar.get('arc')} "
-            f"({modifier:+d}) {radar.get('band')}{anti}" if isinstance(modifier, int) else
+            f"({aids.number_text(str(modifier), sign=True)}) {radar.get('band')}{anti}"
+            if isinstance(modifier, int) else
             f"{radar.get('name', '')}: {radar.get('range')} {radar.get('arc')}")
 
 
@@ -1201,7 +1199,7 @@ def _stat_text(unit, key: str, names: dict[str, str]) -> str:
     if key == "good_visibility":
         text = "●" if value else ("-" if value is None else "")
     if key == "counter_ids":
-        text = " ".join(str(v) for v in value or ())
+        text = aids.id_ranges(value or ())
     return text + dagger(unit.field_assumed(f"stats.{key}") and key != "type")
 
 
@@ -1300,9 +1298,8 @@ def sheet_pages(game: Game, options: Options) -> list[KitPage]:
     aid = next((s for s in game.sheets if s.kind == "play-aid"), None)
     listed = list(aid.tables) if aid else []
     tables = [game.table(t) for t in listed] + [t for t in game.tables if t.id not in listed]
+    # the play aid's reminder sections restate these tables: the tables print, once
     panels = [sequence_panel(game, width)] if game.sequence else []
-    if aid:
-        panels.append(summary_panel(aid, width))
     panels += [table_panel(t, width, game) for t in tables]
     if "radar-arcs" in game.extra:
         panels.append(arcs_panel(game, width))

@@ -25,7 +25,7 @@ from warpress.components.fonts import wrap
 from warpress.components.impose import LEGEND_GAP, OVERLAP, Piece, plan_tiles, tile_area, tile_count
 from warpress.components.kit import KitPage, Options
 from warpress.components.legend import legend_block
-from warpress.components.marks import dagger, proofing
+from warpress.components.marks import dagger, proofing, rule_ref
 from warpress.components.page import Paper
 from warpress.components.pieces import centred, counter_size, fit_text
 from warpress.components.primitives import (
@@ -55,8 +55,9 @@ ROUTE = Style(stroke="#6fb3e0", width=0.9)
 NAMED_COLOURS = {"blue": "#a9c4ea", "red": "#eaa9a9", "ochre": "#e3c77a"}
 DEEP = {"us": "#1f4e9a", "japan": "#b02020"}
 PANEL_W = 200.0
-POINT_FILLS = {"island": "#bfe0a8", "territory": "#d9e8c4", "mainland": "#efe2bf",
-               "continent": "#efe2bf", "home-islands": "#f3c1c1"}
+#: One fill per kind of point, each its own hue (the legend tells them apart).
+POINT_FILLS = {"island": "#bfe0a8", "territory": "#d6c8e8", "mainland": "#efe2bf",
+               "continent": "#dcbf8a", "home-islands": "#f3c1c1"}
 #: What a point's disc colour says, for the legend (every kind of POINT_FILLS).
 POINT_KINDS = {"island": "island 島", "territory": "territory 領土",
                "mainland": "mainland (West Coast, East Asia) 本土", "continent": "continent 大陸",
@@ -89,9 +90,9 @@ def fitted(text: str, x: float, y: float, size: float, width: float, **kw) -> Te
 
 
 def rules(record) -> str:
-    """``[2.1, 8.2.1]`` or nothing."""
-    rule = record.rule if isinstance(record.rule, tuple) else (record.rule,)
-    return f"  [{', '.join(rule)}]" if rule else ""
+    """``  [2.1, 8.2.1]`` or nothing (``marks.rule_ref``: a player's page the first two)."""
+    ref = rule_ref(record.rule)
+    return f"  {ref}" if ref else ""
 
 
 def grid(x: float, y: float, widths: list[float], rows: list[list[str]], h: float,
@@ -1029,8 +1030,6 @@ def campaign_facts(game: Game, campaign, width: float) -> aids.Block:
              f"{dagger(campaign.field_assumed('us_rp_per_turn'))} + "
              f"{campaign.get('us_sp_per_turn')} SP"
              f"{dagger(campaign.field_assumed('us_sp_per_turn'))} (6.1)"]
-    special = campaign.get("special_rules") or ()
-    lines.append("Special rules: " + (", ".join(special) if special else "none"))
     return text_block(f"{campaign.label}{rules(campaign)}", lines, width,
                       id=f"setup-{campaign.id}-facts")
 
@@ -1058,11 +1057,13 @@ def levels_block(game: Game, campaign, width: float) -> aids.Block:
     boxes (port-return table)."""
     table = game.table("campaign-level")
     rows = [[aids.key_name(table, table.key("objectives")), aids.result_name(table, "level")]]
+    body_rows = []
     for row in table.rows:
         if str(table.conditions(row)["campaign"]) == campaign.id:
             result = table.result(row)
-            rows.append([str(table.conditions(row)["objectives"]) + dagger(row.is_assumed),
-                         aids.value_text(table, result["level"])])
+            body_rows.append([aids.number_text(str(table.conditions(row)["objectives"])),
+                              aids.value_text(table, result["level"]) + dagger(row.is_assumed)])
+    rows += aids.merged_runs(body_rows, 0)  # 13-14 and 15 both "As historical": 13–15
     body, h = grid(0, 6, [width * 0.35, width * 0.65], rows, 5.4, 2.8)
     items: list[Primitive] = [fitted(f"{table.label}{rules(table)}", 0, 4, 3.6, width,
                                      bold=True), body]
@@ -1192,7 +1193,8 @@ def total_block(game: Game, width: float) -> aids.Block:
     y = 24.0
     for row in table.rows:
         result = table.result(row)
-        line = (f"{table.conditions(row)['total']}: {result['label']} {result['label_ja']}"
+        line = (f"{aids.number_text(str(table.conditions(row)['total']))}: {result['label']} "
+                f"{result['label_ja']}"
                 f"{dagger(row.is_assumed)}")
         items.append(fitted(line, 2, y, 3.0, width - 2))
         y += 4.2
@@ -1233,7 +1235,44 @@ def nimitz_counters(game: Game, options: Options) -> list[KitPage]:
 @CODE.kit_part("sheets", replaces=True)
 def nimitz_sheets(game: Game, options: Options) -> list[KitPage]:
     """A setup sheet per campaign year, the player log, then the generic pages of the other
-    sheets and the play aid of every table."""
-    own = {"player-log", *(f"setup-{c.id}" for c in game.section("campaigns"))}
+    sheets (the battle-bonus markers as a short table per side) and the play aid of every
+    table."""
+    own = {"player-log", BONUS_SHEET, *(f"setup-{c.id}" for c in game.section("campaigns"))}
+    width = options.paper.content()[2]
     return [*setup_pages(game, options), *player_log_pages(game, options),
-            *kit.sheet_pages(game, options, own=own, setup=False)]
+            *kit.sheet_pages(game, options, lead=bonus_blocks(game, width), own=own,
+                             setup=False)]
+
+
+BONUS_SHEET = "battle-bonus-tables"
+#: The columns of each side's battle-bonus table: US markers are bought (a cost), Japanese
+#: ones drawn from the cup (none).
+BONUS_COLUMNS = {"us": ("bonus", "cost", "effect"), "japan": ("bonus", "effect")}
+
+
+def bonus_blocks(game: Game, width: float) -> list[aids.Block]:
+    """The battle-bonus sheet: per side its line and a short table of the markers it has
+    (name, cost for the US, effect), from the bonus-marker table; then its other tables."""
+    sheet = game.get("sheets", BONUS_SHEET)
+    table = game.table("bonus-marker")
+    aids.first_print(table.id)  # printed here, a table per side: no sheet prints it again
+    blocks = [aids.heading(f"{sheet.label}{rules(sheet)}", width, 5.0)]
+    sections = list(sheet.sections)  # type: ignore[attr-defined]
+    for side, section in zip(BONUS_COLUMNS, sections, strict=False):
+        columns = BONUS_COLUMNS[side]
+        rows = [row for row in table.rows if str(table.conditions(row)["side"]) == side
+                and table.result(row).get("exists")]
+        header = [aids.key_name(table, table.key(c)) if c == "bonus" else
+                  aids.result_name(table, c) for c in columns]
+        body = [[aids.value_text(table, table.conditions(row)["bonus"], None,
+                                 table.key("bonus"))]
+                + [aids.dashes(aids.result_text(table, table.result(row).get(c), {}, c))
+                   + (dagger(row.is_assumed) if c == columns[-1] else "")
+                   for c in columns[1:]] for row in rows]
+        blocks.append(aids.heading(section.title or "", width, 3.6))
+        blocks.append(aids.bullets(section.lines, width))
+        blocks.extend(aids.grid_blocks([header], body, width, f"table {table.id!r} ({side})"))
+    for other in sheet.tables:  # type: ignore[attr-defined]
+        blocks.extend(aids.table_blocks(game.table(other), width, game))
+    return blocks
+

@@ -30,15 +30,15 @@ def test_a_two_key_table_is_a_grid_of_die_rows_by_columns():
     table = builtin("midway").table("surface-battle")
     crt = aids.crt_grid(table)
     assert crt.row_key.id == "japan_roll" and crt.col_key.id == "us_roll"
-    assert crt.row_labels == ("1-2", "3", "4", "5", "6")
-    assert crt.col_labels == ("1-4", "5", "6")
+    assert crt.row_labels == ("1–2", "3", "4", "5", "6")  # a range reads with a dash
+    assert crt.col_labels == ("1–4", "5", "6")
     assert crt.cells[0] == ("0 / 0", "0 / 1", "0 / 2")
     assert crt.cells[4] == ("4 / 0", "4 / 1", "4 / 2")
 
 
 def test_die_results_with_the_same_row_merge_into_ranges():
     crt = aids.crt_grid(builtin("midway").table("night-landing"))
-    assert crt.row_labels == ("1-3", "4", "5-6")  # japan 1-4 / 5-6, us 1-3 / 4-6
+    assert crt.row_labels == ("1–3", "4", "5–6")  # japan 1-4 / 5-6, us 1-3 / 4-6
     assert [c for c in crt.cells] == [("no", "no"), ("no", "yes"), ("yes", "yes")]
 
 
@@ -126,13 +126,14 @@ def test_every_panel_cell_is_what_the_engine_looks_up():
 
 
 def test_no_table_of_three_keys_prints_as_a_list_when_its_grids_fit():
-    """Midway's attack modifiers and midway-cards' ship damage status were lists."""
+    """Midway's attack modifiers and midway-cards' ship damage status were lists (the
+    attack modifiers now print as the list of modifiers that says what the grids would)."""
     game = builtin("midway")
     assert len(aids.panel_grids(game.table("attack-modifier"))) == 4
     for game_id in GAMES:
         game = builtin(game_id)
         for table in game.tables:
-            if len(table.keys) < 3 or table.id in LISTED:
+            if len(table.keys) < 3 or table.id in LISTED or aids.restated_by_modifiers(table):
                 continue
             block = aids.table_block(table, 190, game)
             assert [g for g in walk(block.items) if getattr(g, "cls", "") == "table-panel"], \
@@ -350,11 +351,32 @@ def test_long_exact_chances_print_as_percentages(tmp_path):
 
 
 def test_numbers_read_as_a_player_reads_them():
-    assert aids.number_text("19-") == "≤ 19" and aids.number_text("-2-") == "≤ -2"
+    assert aids.number_text("19-") == "≤ 19" and aids.number_text("-2-") == "≤ −2"
     assert aids.number_text("12+") == "12+" and aids.number_text("7") == "7"
-    assert aids.number_text("2", sign=True) == "+2" and aids.number_text("-1", sign=True) == "-1"
+    assert aids.number_text("2", sign=True) == "+2" and aids.number_text("-1", sign=True) == "−1"
     assert aids.number_text("0", sign=True) == "0"
+    assert aids.number_text("3-5") == "3–5" and aids.number_text("-3") == "−3"
     assert aids.signed("Modifier 修整") and not aids.signed("Modified roll ダイス")
+
+
+def test_running_text_reads_minus_signs_range_dashes_and_open_ends():
+    assert aids.dashes("Experte +2, novice -1; 2-4 Full, 9- 0 hits") == (
+        "Experte +2, novice −1; 2–4 Full, ≤ 9 0 hits")
+    assert aids.dashes("factor line 1-2-1, a re-roll, 4/2-1-1") == (
+        "factor line 1-2-1, a re-roll, 4/2-1-1")
+
+
+def test_rows_that_say_the_same_merge_into_one_row_of_their_range():
+    rows = [["1–2", "1"], ["3", "2"], ["4", "2"], ["5", "2"], ["6–8", "3"], ["9", "4"],
+            ["10+", "4"]]
+    assert aids.merged_runs(rows, 0) == [["1–2", "1"], ["3–5", "2"], ["6–8", "3"],
+                                         ["9+", "4"]]
+    assert aids.merged_runs([["≤ 2", "a"], ["3", "a"], ["5", "a"]], 0) == [
+        ["≤ 3", "a"], ["5", "a"]]  # 4 is missing: no run
+
+
+def test_id_lists_print_as_ranges():
+    assert aids.id_ranges([101, 102, 103, 104, 111, 112, "x", 120]) == "101–104, 111, 112, x, 120"
 
 
 def test_modifiers_print_with_their_sign_and_open_ranges_as_at_most():
@@ -363,7 +385,7 @@ def test_modifiers_print_with_their_sign_and_open_ranges_as_at_most():
     cells = {c for panel in aids.panel_grids(table, aids.record_names(game)) or ()
              for row in panel.crt.cells for c in row}
     # 9.4(1): the combined-attack +1 is the B5N's only, so no row adds up to +2
-    assert cells == {"+1", "0", "-1"}
+    assert cells == {"+1", "0", "−1"}  # a minus sign, not a hyphen
     base = builtin("midway-cards").table("base-status")
     words = [t.text for t in texts(aids.table_block(base, 190).items)]
     assert "≤ 19" in words and "19-" not in words
@@ -376,3 +398,15 @@ def test_a_kit_prints_each_table_once():
         with aids.another_copy():  # a sheet printed once per player: its copy has it too
             assert aids.table_blocks(table, 190)
     assert aids.table_blocks(table, 190)  # outside a kit: always
+
+
+def test_a_table_its_modifiers_restate_prints_as_the_modifiers_alone():
+    """Midway's attack modifiers: every result is 0 or a listed modifier's value."""
+    game = builtin("midway")
+    table = game.table("attack-modifier")
+    assert aids.restated_by_modifiers(table)
+    words = [t.text for t in texts(aids.table_block(table, 190, game).items)]
+    assert "Modifiers" in words and not any(w == "Target 目標" for w in words)
+    assert any(w.startswith("• −1 against Midway base") for w in words)
+    assert not any(aids.restated_by_modifiers(t) for g in GAMES for t in builtin(g).tables
+                   if t.id != "attack-modifier")

@@ -52,8 +52,8 @@ def test_the_terrain_chart_has_each_terrains_look_and_rule(corps_game, tmp_path)
     assert "#cfe3b5" in chart            # the forest fill style.terrain gives, as on the map
     assert "#2f6fb0" in chart            # the river's line, as on the map
     texts = _texts(svg)
-    for cell in ("Forest", "2 MP", "-1 column", "City (in the hex)", "defence x2",
-                 "River (hexside)", "+1 MP to cross", "-1 column if every attacker attacks across",
+    for cell in ("Forest", "2 MP", "−1 column", "City (in the hex)", "defence x2",
+                 "River (hexside)", "+1 MP to cross", "−1 column if every attacker attacks across",
                  "attack x1/2 for a unit attacking across", "6.5"):
         assert cell in texts, cell
     assert "At most 1 unit in forest hexes  [5.2]" in texts

@@ -25,10 +25,13 @@ def lines_of(table, game):
                                "rounded down, at least 1"]),
     ("nimitz", "attack", ["Hits ヒット: 2 when the die (d10) is at or under the superior value "
                           "優勢, else 1 when it is at or under the attack value 通常, else 0"]),
-    ("midway", "surface-battle", ["Hits on the US fleet = Japanese die 日本軍のダイス - 2, "
+    ("midway", "surface-battle", ["Hits on the US fleet = Japanese die 日本軍のダイス − 2, "
                                   "at least 0", "Hits on the Japanese fleet = US die 米軍のダイス "
-                                  "- 4, at least 0"]),
-    ("nightfighter", "combat", ["Hits ヒット = Two dice 2個のダイス - 9, at least 0, at most 4"]),
+                                  "− 4, at least 0"]),
+    ("nightfighter", "combat", ["Hits ヒット = Two dice 2個のダイス − 9, at least 0, at most 4"]),
+    ("nightfighter", "flash", ["Turns dazzled 眩惑 = Die ダイス"]),
+    ("nightfighter", "schrage-musik", ["Fitted: on a roll of 1–3 (d6)"]),
+    ("axis-allies", "aa-fire", ["Aircraft destroyed: on a roll of 1 (d6)"]),
     ("axis-allies", "combat-hit", ["Hit ヒット: yes when the die (d6) is at or under the attack "
                                    "or defense value 攻撃力・防御力"]),
     ("axis-allies", "placement-limit", ["There at the start: Unlimited", "Bought during the "

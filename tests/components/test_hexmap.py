@@ -117,6 +117,16 @@ def test_point_features_get_their_symbol_in_each_hex_and_a_legend_entry():
     assert labels == {"Paris", "Brest"}
 
 
+def test_features_of_one_kind_drawn_alike_share_one_legend_entry():
+    """Two cities, each named on the map: the legend names the symbol once, by its kind."""
+    items = drawn(field(feature(id="paris", kind="city", name="Paris", hexes=("C-2",)),
+                        feature(id="lyon", kind="city", name="Lyon", hexes=("A-3",)),
+                        feature(id="brest", kind="port", name="Brest", hexes=("A-4",))))
+    legend = legend_text(items)
+    assert "City" in legend and "Paris" not in legend and "Lyon" not in legend
+    assert "Brest" in legend  # a kind drawn once keeps its feature's name
+
+
 def test_an_unknown_colour_stops_the_build_naming_the_feature():
     with pytest.raises(BadInput, match="feature 'zone': color 'mauve'"):
         drawn(field(feature(id="zone", kind="zone", hexes=("A-1",), color="mauve")))

@@ -22,6 +22,21 @@ def test_a_card_back_title_outranks_its_subtitles_and_breaks_between_words(game_
         assert all(text_width(t.text, t.size) <= CARD_W - 14 + 1e-6 for t in title)
 
 
+@pytest.mark.parametrize("game_id", [g for g in builtin_games() if builtin(g).decks])
+def test_a_card_back_in_two_languages_gives_each_a_line_at_one_size(game_id):
+    """日本軍アクションカード over Japanese action card, equal in size; under them the game's
+    name in each of its languages."""
+    game = builtin(game_id)
+    for deck in game.decks:
+        items = list(texts(card_back(game, deck)))
+        title = [t for t in items if t.cls == "card-back-title"]
+        cjk = [any(ord(ch) > 0x2E80 for ch in t.text) for t in title]
+        if any(cjk) and not all(cjk):
+            assert len(title) == 2 and title[0].size == title[1].size, deck.id
+        names = [t.text for t in items if t.cls == "card-back-subtitle"]
+        assert names == [n for n in (game.info.name, game.info.name_ja) if n]
+
+
 #: The share of the English title's size a Japanese title keeps on a card front, give or
 #: take what fitting rounds.
 JA_SHARE = (0.8, 0.9)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from warpress.components import aids
 from warpress.components.impose import KEEP, SpatialIndex, recording, whole_boxes
 from warpress.components.kit import kit_pages, parse_options
 from warpress.components.marks import DAGGER, plain, proof, rule_ref
@@ -24,6 +25,7 @@ DESIGNER = {
     "a source line": re.compile(r"\bL\d+(?:-\d+)?\b"),
     "a design note": re.compile(r"not given|not in the (?:rule )?(?:text|rules)|design note|"
                                 r"inferred|confidence|assumed values?|source: assumed", re.I),
+    "a source note": re.compile(r"\bPE\b|play example|campaigns section|not redrawn"),
 }
 
 
@@ -155,3 +157,71 @@ def test_no_box_table_title_or_caption_crosses_a_tile_seam(starter_game, game_id
             for at in cuts:
                 assert not _crossed(whole, at, axis), (drawing.name, axis, at,
                                                        _crossed(whole, at, axis)[:3])
+
+
+# --- tables a player can read -----------------------------------------------------------------
+
+#: A hyphen used as a minus sign: before a number that starts a word (``-1``).
+HYPHEN_MINUS = re.compile(r"(?:^|[\s(\[=:,/])-\d")
+
+
+def _tables_on(page, game) -> set[str]:
+    ids = {f"table-{t.id}": t.id for t in game.tables} | {f"aid-table-{t.id}": t.id
+                                                          for t in game.tables}
+    return {ids[g.id] for g in walk(page.items) if isinstance(g, Group) and g.id in ids}
+
+
+def _copies(game) -> list[set[str]]:
+    """Sheets printed once per player (the same tables and sections under each side's
+    name, as the game's box holds them): their pages may repeat each other's tables."""
+    seen: dict[str, list[str]] = {}
+    for sheet in game.sheets:
+        what = repr((sheet.tables, [(s.title, s.lines) for s in sheet.sections]))
+        seen.setdefault(what, []).append(sheet.id)
+    return [set(ids) for ids in seen.values() if len(ids) > 1]
+
+
+@pytest.mark.parametrize(("game_id", "paper"), KITS)
+def test_no_table_is_printed_twice_in_a_kit(player_kits, game_id, paper):
+    """A table prints once per kit (a map drawn over several tiles aside: its overlaps show
+    the same drawing twice), but on the sheets the game gives each player."""
+    game, pages = player_kits[game_id, paper]
+    copies = _copies(game)
+    where: dict[str, list[str]] = {}
+    for page in pages:
+        if page.id.startswith("map-") or "tile" in page.id:
+            continue
+        for table_id in _tables_on(page, game):
+            where.setdefault(table_id, []).append(page.id)
+    twice = {t: ps for t, ps in where.items() if len(ps) > 1
+             and not any(all(any(p.startswith(s) for s in ids) for p in ps) for ids in copies)}
+    assert not twice
+
+
+@pytest.mark.parametrize("game_id", [*builtin_games(), "starter"])
+def test_no_table_of_all_equal_results_prints_as_rows(starter_game, game_id):
+    """A table whose every row gives the same result says so in a line (its formula)."""
+    game = starter_game if game_id == "starter" else builtin(game_id)
+    for table in game.tables:
+        results = {repr(table.result(row)) for row in table.rows}
+        if len(table.rows) > 1 and len(results) == 1:
+            assert aids.table_formula(table, game), table.id
+
+
+@pytest.mark.parametrize(("game_id", "paper"), KITS)
+def test_no_hyphen_stands_for_a_minus_sign(player_kits, game_id, paper):
+    _game, pages = player_kits[game_id, paper]
+    found = [(p.id, t.text) for p in pages for t in texts(p.items) if HYPHEN_MINUS.search(t.text)]
+    assert not found, found[:8]
+
+
+@pytest.mark.parametrize(("table_id", "rows"), [
+    ("battle-rounds", [["1–2", "1"], ["3–5", "2"], ["6–8", "3"], ["9–10", "4"]]),
+    ("battle-plan-count", [["1–3", "1"], ["4–7", "2"], ["8–11", "3"], ["12+", "4"]]),
+])
+def test_runs_of_equal_results_print_as_one_row(table_id, rows):
+    """Nimitz's battle rounds: die 3, 4 and 5 all give 2 rounds, printed as one row 3–5."""
+    game = builtin("nimitz")
+    block = aids.table_block(game.table(table_id), 190, game)
+    cells = [t.text for t in texts(block.items)][-2 * len(rows):]
+    assert cells == [c for row in rows for c in row]

@@ -275,9 +275,9 @@ def test_differential_crt_prints_signed_columns(corps_game, tmp_path, cli):
     assert result.exit_code == 0, result.output
     svg = "".join(p.read_text(encoding="utf-8")
                   for p in (tmp_path / "out" / "corps" / "svg").glob("*.svg"))
-    for heading in (">-1<", ">0<", ">+1<", ">+4<", "Difference (attack - defence)"):
-        assert heading in svg, heading
-    assert "Below -1: as -1 · Beyond +4: result DE · then column shifts" in svg
+    for heading in (">−1<", ">0<", ">+1<", ">+4<", "Difference (attack - defence)"):
+        assert heading in svg, heading  # a negative column with a minus sign
+    assert "Below −1: as −1 · Beyond +4: result DE · then column shifts" in svg
 
 
 # --- properties ---------------------------------------------------------------------------

@@ -131,6 +131,29 @@ def test_the_play_aid_prints_the_crt_the_terrain_chart_and_the_stacking_limit(ki
         assert any(word in t for t in texts), word
 
 
+def test_the_play_aid_states_the_turn_victory_zoc_and_retreat_from_the_data(kit, game):
+    """What a session plays by (play.yaml): the same data prints on the play aid."""
+    loaded = load_game(str(game))
+    text = " ".join(e.text for aid in sorted((kit / "svg").glob("*sheets-and-play-aids*.svg"))
+                    for e in ET.parse(aid).iter(f"{SVG}text") if e.text)
+    last = loaded.get("tracks", "turn").values[-1]
+    victory = loaded.victory[0]
+    assert f"{victory.label} (Northtown, Southport), at the end of the game (turn {last})" in text
+    assert victory.condition in text
+    assert "stops there" in text and "[6.4]" in text  # zoc: stop, rule 6.4
+    assert "Retreat: its owner picks the path" in text and "up to 1 attacking unit" in text
+    assert " → ".join(p.label for p in loaded.sequence) in text
+
+
+def test_the_map_legend_names_the_city_symbol_once(kit):
+    """Two cities, each named on the map: the legend says what the symbol means, once."""
+    page = next((kit / "svg").glob("*map*.svg"))
+    legend = [e for e in ET.parse(page).iter(f"{SVG}g") if "map-legend" in (e.get("class") or "")
+              or "legend" in (e.get("id") or "")]
+    words = [t.text for g in legend for t in g.iter(f"{SVG}text") if t.text]
+    assert words.count("City 都市") == 1 and "Northtown" not in words
+
+
 def test_the_crt_answers_lookup_roll_and_odds(game):
     looked = answer("lookup", str(game), "crt", "odds=7:3", "roll=4")
     assert (looked["result"]["column"], looked["result"]["result"]) == ("2-1", "AR")

@@ -226,20 +226,38 @@ def test_weapons_chart_has_a_row_per_weapon_and_a_box_per_power(game, pages):
             assert f"weapon-{weapon}-{side.id}" in ids
 
 
-def test_a_unit_card_per_power_with_the_unit_table(game, pages):
-    cards = [p for p in pages if p.id.startswith("unit-cards-")]
+def test_one_unit_card_for_every_power_with_what_ships_carry(game, pages):
+    cards = [g for p in pages for g in walk(p.items)
+             if isinstance(g, Group) and (g.cls or "") == "unit-card"]
+    assert len(cards) == 1  # the powers' units are the same: the table prints once
+    texts = texts_of(cards[0])
     table = game.table("unit")
-    found = set()
-    for page in cards:
-        for group in walk(page.items):
-            if isinstance(group, Group) and (group.cls or "") == "unit-card":
-                found.add(group.id)
-                texts = texts_of(group)
-                for row in table.rows:
-                    assert any(t.startswith(row.name.title()) for t in texts)
-                assert str(table.result(table.rows[5])["cost"]) in texts
-    assert found == {f"unit-card-{s.id}" for s in game.info.sides}
+    for row in table.rows:
+        assert any(t.startswith(row.name.title()) for t in texts)
+    assert str(table.result(table.rows[5])["cost"]) in texts
+    # the values the engine reads for what transports and carriers carry, and starting IPC
+    assert f"{game.constant('transport-capacity')} slots 枠" in texts
+    assert f"{game.constant('carrier-fighter-capacity')} fighters 戦闘機" in texts
+    for side in game.info.sides:
+        assert f"{side.name} {game.constant(f'starting-ipc-{side.id}')}" in texts
     assert not any(p.id.startswith("sheet-reference-chart") for p in pages)
+
+
+def test_the_values_the_rules_lack_are_printed_for_players(game, pages):
+    """Transports, carriers, shore bombardment, retreat and landing: printed as values a
+    player uses, from the constants the engine reads."""
+    printed = " ".join(t for p in pages for i in p.items for t in texts_of(i))
+    for constant in ("transport-capacity", "amphibious-assault", "shore-bombardment",
+                     "carrier-fighter-capacity", "attacker-retreat-destination",
+                     "aircraft-without-landing"):
+        record = game.get("constants", constant)
+        assert record.is_assumed and record.label in printed, constant
+
+
+def test_the_weapons_chart_and_its_notes_print_once(game, pages):
+    printed = [t for p in pages for i in p.items for t in texts_of(i)]
+    assert sum(t.startswith(game.table("weapons-development").label) for t in printed) == 1
+    assert sum("roll once on the chart per 6" in t for t in printed) == 1
 
 
 def test_counters_follow_the_counter_mix_in_power_colours(game, pages):

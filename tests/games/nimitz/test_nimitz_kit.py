@@ -188,6 +188,13 @@ def test_a_setup_sheet_per_campaign_with_its_objectives(game, pages):
     assert "Lexington" in placement and "Hawaiian Islands ハワイ諸島" in placement
 
 
+def test_a_setup_sheet_says_no_none_above_its_special_rules(game, pages):
+    """No "Special rules: none" line above a list of special rules."""
+    for campaign in game.section("campaigns"):
+        items = [i for p in pages if p.id.startswith(f"setup-{campaign.id}-") for i in p.items]
+        assert "Special rules: none" not in " ".join(texts_of(Group(tuple(items))))
+
+
 def test_player_log_rows_per_campaign_and_the_linked_total(game, pages):
     log = page_of(pages, "player-log-1")
     ids = ids_on(log)
