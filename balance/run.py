@@ -80,7 +80,8 @@ def play_one(job: Job, seed: int) -> dict[str, Any]:
     rules = rules_for(game)
     agents = {side: make_agent(name) for side, name in job.agents}
     trail = _Trail(game, getattr(rules, "broken", None))
-    start = restrict(*job.restriction) if job.restriction else None
+    start = (restrict(*job.restriction, leaves=bool(getattr(rules, "pieces_leave", False)))
+             if job.restriction else None)
     try:
         played = playout(game, rules, seed, agents, scenario=job.scenario,
                          max_steps=job.max_steps, each=trail.step, start=start)

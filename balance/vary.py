@@ -27,7 +27,7 @@ from typing import Any
 
 from ..engine.errors import BadInput
 from ..engine.model import SECTIONS, FrozenDict, Game
-from ..engine.position import Position
+from ..engine.position import Position, thaw
 
 #: at most this many values in one sweep
 MAX_VALUES = 50
@@ -224,12 +224,18 @@ def _swap(game: Game, section: str, old: Any, new: Any) -> Game:
 # --- restricted play ----------------------------------------------------------------------
 
 
-def restrict(kind: str, piece_id: str) -> Callable[[Position], Position]:
-    """The set-up changed for restricted play: ``remove`` takes the piece out of the game,
-    ``weaken`` takes one step from it."""
+def restrict(kind: str, piece_id: str, leaves: bool = False) -> Callable[[Position], Position]:
+    """The set-up changed for restricted play: ``remove`` takes the piece out of the game
+    (to kind ``removed``, or out of the position where the game's pieces ``leaves`` it when
+    they are lost: the rules' ``pieces_leave``; then the pieces it carries, a prop naming
+    it, go with it), ``weaken`` takes one step from it."""
 
     def change(position: Position) -> Position:
         piece = position.piece(piece_id)
+        if kind == "remove" and leaves:  # what it carries (a prop naming it) goes too
+            return replace(position, pieces=tuple(
+                p for p in position.pieces
+                if p.id != piece_id and piece_id not in thaw(p.props).values()))
         if kind == "remove":
             return position.with_piece(piece.at("removed"))
         return position.with_piece(replace(piece, step=piece.step - 1))
@@ -238,12 +244,18 @@ def restrict(kind: str, piece_id: str) -> Callable[[Position], Position]:
 
 
 def restricted_variants(game: Game, position: Position) -> list[tuple[str, str]]:
-    """``(kind, piece)`` for every piece on the map at the start: removed, and weakened when
-    it has a step to lose."""
-    out = []
+    """``(kind, piece)`` for every piece on the board at the start (a hex, an area, a point
+    or a box: ``ON_BOARD``): removed, and weakened when it has a step to lose. Pieces alike
+    (the same unit, side, place and steps: Axis & Allies' three infantry in one territory)
+    give one variant, the first's."""
+    out, alike = [], set()
     for piece in position.pieces:
-        if piece.kind == "hex" and piece.side is not None:
-            out.append(("remove", piece.id))
-            if piece.step > 1:
-                out.append(("weaken", piece.id))
+        key = (piece.unit, piece.side, piece.kind, piece.place, piece.step, piece.flags,
+               repr(piece.props))
+        if not piece.on_board or piece.side is None or key in alike:
+            continue
+        alike.add(key)
+        out.append(("remove", piece.id))
+        if piece.step > 1:
+            out.append(("weaken", piece.id))
     return out

@@ -6,6 +6,7 @@
     python benchmarks/bench.py play       # legal moves, random games, session commands
     python benchmarks/bench.py exports    # PNG pages, export all as pieces, vassal, tts
     python benchmarks/bench.py balance    # playouts a second, 1 and 2 processes, MCTS
+    python benchmarks/bench.py shipped    # greedy and MCTS on Nightfighter, Axis & Allies
 
 Prints the median wall time over several runs and the peak memory of each job,
 with the target it is held to. Record the figures in BENCHMARKS.md.
@@ -467,10 +468,62 @@ def bench_balance(runs: int) -> None:
     shutil.rmtree(work, ignore_errors=True)
 
 
+#: games of the shipped games played by agents that look ahead (``bench.py shipped``):
+#: (what, game, scenario, agents, games a round)
+SHIPPED_AGENTS = (
+    ("Nightfighter (cats-eye), greedy night fighters", "nightfighter", "cats-eye",
+     (("defender", "greedy"),), 2),
+    ("Nightfighter (cats-eye), MCTS night fighters", "nightfighter", "cats-eye",
+     (("defender", "mcts"),), 1),
+)
+
+
+def bench_shipped(runs: int) -> None:
+    """Whole games of the shipped games with agents that look ahead (their rules' own
+    ``lookahead``), invariants checked, and Axis & Allies' decisions a second (its games
+    run to thousands of decisions: a whole game is a balance run's business)."""
+    import random as random_module
+
+    from warpress.balance.run import Job, play_one
+    from warpress.engine.agents import Seen, agent_rng, make_agent
+    from warpress.engine.dice import SeededDice, derived_seed
+    from warpress.engine.loader import builtin
+    from warpress.engine.rulesets import rules_for
+
+    print("\n| shipped game, agents | rate | note |\n|---|---|---|")
+    for what, game, scenario, agents, n in SHIPPED_AGENTS:
+        job = Job(game, scenario, agents)
+        cpu, wall = cpu_rate(lambda i, job=job: play_one(job, i + 1), n, max(1, runs // 2))
+        print(f"| {what}: whole games, one core, invariants checked (in process) | "
+              f"{1 / cpu:.1f} CPU s a game ({wall:.3f} games a wall second) | load "
+              f"{os.getloadavg()[0]:.1f} |", flush=True)
+    game = builtin("axis-allies")
+    rules = rules_for(game)
+    for name in ("greedy", "mcts"):
+        agent, chance = make_agent(name), random_module.Random(0)
+        position = rules.new(game, rules.load_scenario(game, None),
+                             SeededDice(derived_seed(1, 0))).state
+        decided, cpu = 0, time.process_time()
+        for n in range(1, 201):
+            decision = rules.decision(game, position)
+            mover = agent if decision.side in ("russia", "uk", "usa") else None
+            seen = Seen(game, rules, position, decision)
+            action = (mover.choose(seen, agent_rng(1, n)) if mover is not None
+                      else chance.choice([a for o in decision.options for a in o.actions]))
+            decided += mover is not None
+            position = rules.apply(game, position, action.name, dict(action.args),
+                                   SeededDice(derived_seed(1, n))).state
+        cpu = time.process_time() - cpu
+        print(f"| Axis & Allies, {name} Allies against random Axis: the first 200 decisions "
+              f"of seed 1 ({decided} the Allies') | {decided / cpu:.2f} Allied decisions a "
+              f"CPU second | load {os.getloadavg()[0]:.1f} |", flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("what", nargs="?", default="all",
-                        choices=["all", "engine", "kits", "exports", "play", "balance"])
+                        choices=["all", "engine", "kits", "exports", "play", "balance",
+                                 "shipped"])
     parser.add_argument("--runs", type=int, default=5, help="runs per job (median reported)")
     args = parser.parse_args()
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores, runs={args.runs}")
@@ -484,6 +537,8 @@ def main() -> None:
         bench_play(args.runs)
     if args.what in ("all", "balance"):
         bench_balance(args.runs)
+    if args.what in ("all", "shipped"):
+        bench_shipped(args.runs)
 
 
 if __name__ == "__main__":

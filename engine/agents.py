@@ -128,24 +128,41 @@ def candidates(decision: Decision, rng: random.Random, limit: int) -> list[Actio
     return kept
 
 
+def lookahead(rules: Referee, agent: str, given: Mapping[str, int]) -> dict[str, int]:
+    """An agent's settings under ``rules``: the defaults ``given``, those the rules name
+    for the agent (``rules.lookahead[agent]``: a game whose every step costs much looks less
+    far by default) in their place."""
+    own = (getattr(rules, "lookahead", None) or {}).get(agent, {})
+    return {key: int(own.get(key, value)) for key, value in given.items()}
+
+
 class GreedyAgent:
     """One step ahead: every answer (at most ``limit``) applied and the position after it
     scored for the side (engine/evaluate.py); where the step rolls dice, the score is the
-    expected one over every roll (exactly, up to ``rolls`` sequences; else the mean of as
-    many seeded samples). The best answer wins, ties at random. In a game that hides
-    part of the position, the score is averaged over ``samples`` positions drawn from the
-    side's view."""
+    expected one over every roll (exactly, up to ``rolls`` sequences; else the mean of
+    ``rolls // 8`` seeded samples). The best answer wins, ties at random. In a game that
+    hides part of the position, the score is averaged over ``samples`` positions drawn from
+    the side's view. A setting not given is the game's (:func:`lookahead`), else the
+    default (64 answers, 216 rolls, 4 samples)."""
 
     name = "greedy"
+    DEFAULTS = {"limit": 64, "rolls": 216, "samples": 4}
 
-    def __init__(self, limit: int = 64, rolls: int = 216, samples: int = 4):
-        self.limit, self.rolls, self.samples = limit, rolls, samples
+    def __init__(self, limit: int | None = None, rolls: int | None = None,
+                 samples: int | None = None):
+        given = {"limit": limit, "rolls": rolls, "samples": samples}
+        self.given = {k: v for k, v in given.items() if v is not None}
+
+    def settings(self, rules: Referee) -> dict[str, int]:
+        return {**lookahead(rules, self.name, self.DEFAULTS), **self.given}
 
     def choose(self, seen: Seen, rng: random.Random) -> Action:
-        actions = candidates(seen.decision, rng, self.limit)
+        settings = self.settings(seen.rules)
+        actions = candidates(seen.decision, rng, settings["limit"])
         if len(actions) == 1:
             return actions[0]
-        positions = [seen.sample(rng) for _ in range(self.samples if seen.hidden else 1)]
+        positions = [seen.sample(rng) for _ in range(settings["samples"] if seen.hidden
+                                                     else 1)]
         values = [sum(self.value(seen, p, a, rng) for p in positions) for a in actions]
         top = max(values)
         best = [a for a, v in zip(actions, values, strict=True) if v >= top - 1e-9]
@@ -155,16 +172,16 @@ class GreedyAgent:
               rng: random.Random) -> float:
         """The expected score of ``action`` from ``position`` for the side deciding."""
         game, rules, side = seen.game, seen.rules, seen.side
+        rolls = self.settings(rules)["rolls"]
 
         def after(dice: Dice) -> float:
             moved = rules.apply(game, position, action.name, dict(action.args), dice).state
             return round(position_score(rules, game, moved, side), 9)
 
         try:
-            return float(expected(distribution(after, max_rolls=8,
-                                               max_sequences=self.rolls)))
+            return float(expected(distribution(after, max_rolls=8, max_sequences=rolls)))
         except DiceError:
-            draws = [after(SeededDice(rng.getrandbits(63))) for _ in range(self.rolls // 8)]
+            draws = [after(SeededDice(rng.getrandbits(63))) for _ in range(max(1, rolls // 8))]
             return sum(draws) / len(draws)
 
 
@@ -175,7 +192,7 @@ MOST_STEPS = 20_000
 AGENTS: dict[str, Callable[..., Agent]] = {
     "random": lambda: RandomAgent(),
     "greedy": lambda: GreedyAgent(),
-    "mcts": lambda budget=None: MctsAgent() if budget is None else MctsAgent(budget=budget),
+    "mcts": lambda budget=None: MctsAgent(budget=budget),
 }
 
 
@@ -321,16 +338,24 @@ class MctsAgent:
     ("open loop"): the tree indexes answers, not outcomes, and an answer that the dice made
     illegal ends the walk there. The budget is ``budget`` steps (actions applied) a
     decision, not wall time, so that a seed plays the same game on any machine; the
-    answer chosen is the most visited. At most ``width`` answers a node are weighed."""
+    answer chosen is the most visited. At most ``width`` answers a node are weighed. A
+    budget, depth or width not given is the game's (:func:`lookahead`), else the default
+    (400 steps, 24 deep, 16 wide)."""
 
     name = "mcts"
+    DEFAULTS = {"budget": 400, "depth": 24, "width": 16}
 
-    def __init__(self, budget: int = 400, depth: int = 24, width: int = 16,
-                 exploration: float = 1.4, scale: float = 8.0):
-        self.budget, self.depth, self.width = budget, depth, width
+    def __init__(self, budget: int | None = None, depth: int | None = None,
+                 width: int | None = None, exploration: float = 1.4, scale: float = 8.0):
+        given = {"budget": budget, "depth": depth, "width": width}
+        self.given = {k: v for k, v in given.items() if v is not None}
+        self.budget, self.depth, self.width = (self.given.get(k, v)
+                                               for k, v in self.DEFAULTS.items())
         self.exploration, self.scale = exploration, scale
 
     def choose(self, seen: Seen, rng: random.Random) -> Action:
+        settings = {**lookahead(seen.rules, self.name, self.DEFAULTS), **self.given}
+        self.budget, self.depth, self.width = (settings[k] for k in self.DEFAULTS)
         root = _Node()
         root.side = seen.side
         root.actions = candidates(seen.decision, rng, self.width)

@@ -93,7 +93,9 @@ class Referee(Protocol):
     #: ``player_view`` of ``side``. Rules whose game the data-driven scorer cannot read
     #: (engine/evaluate.py) may give ``score(game, position, side) -> float``: how good an
     #: unfinished position is for ``side``, zero-sum between the sides, on the scale of
-    #: evaluate's (a victory point weighs 4; a won game 1000)
+    #: evaluate's (a victory point weighs 4; a won game 1000). Rules whose every step costs
+    #: much may give ``lookahead``: per agent name, the settings its agents use unless told
+    #: (``{"greedy": {"limit": 12}, "mcts": {"budget": 48}}``; engine.agents.lookahead)
     hidden: bool
     #: optional: ``broken(game, before, action, after) -> list[str]``, what a step broke of
     #: the game's own whole-game invariants (empty: nothing), checked beside

@@ -9,6 +9,7 @@ import pytest
 from click.testing import CliRunner
 from warpress.balance import cluster
 from warpress.cli import main
+from warpress.games.nightfighter.rules.session import NightfighterReferee
 from warpress.starter.new import new_game
 
 
@@ -79,9 +80,12 @@ def test_an_out_or_plots_folder_that_cannot_be_made_is_one_line(starter, tmp_pat
         assert len(result.output.strip().splitlines()) == 1
 
 
-def test_an_agent_that_looks_ahead_in_a_game_it_cannot_search_is_one_line(tmp_path):
-    """Nightfighter hides the bombers and its rules cannot draw them from what the player
-    has seen: only the random agent plays it, said before any game is played."""
+def test_an_agent_that_looks_ahead_in_a_game_it_cannot_search_is_one_line(tmp_path,
+                                                                          monkeypatch):
+    """A game that hides part of the position and whose rules cannot draw it from what a
+    side has seen (here Nightfighter's, its ``determinise`` taken away): only the random
+    agent plays it, said before any game is played."""
+    monkeypatch.setattr(NightfighterReferee, "determinise", None)
     out = tmp_path / "out"
     result = run("nightfighter", "--games", "2", "--out", str(out), "--agents",
                  "defender=greedy")

@@ -24,10 +24,13 @@ RUNS = {
     "starter-both-greedy": ("starter", ["--games", "200", "--units", "0",
                                         "--agents", "north=greedy", "--agents", "south=greedy"]),
     "starter-random": ("starter", ["--games", "2000", "--units", "0"]),
+    "nightfighter-greedy": ("nightfighter", ["--games", "40", "--units", "0",
+                                             "--agents", "defender=greedy"]),
 }
 #: the plots kept for the page, per run
 KEPT = {"ridge": ("win-rates", "lengths", "sweep-unit-r-gds-attack"),
-        "starter-greedy": ("win-rates",), "starter-both-greedy": ("win-rates",)}
+        "starter-greedy": ("win-rates",), "starter-both-greedy": ("win-rates",),
+        "nightfighter-greedy": ("win-rates",)}
 
 
 def main() -> None:

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import pytest
 from warpress.balance.vary import apply_edit, parse_vary, restrict, restricted_variants
-from warpress.engine.dice import GivenDice
+from warpress.engine.dice import GivenDice, SeededDice
 from warpress.engine.errors import BadInput
-from warpress.engine.loader import load_game
+from warpress.engine.loader import builtin, load_game
 from warpress.engine.play.game import HexRules
+from warpress.engine.rulesets import rules_for
 from warpress.starter.new import new_game
 
 RULES = HexRules()
@@ -65,3 +66,25 @@ def test_restricted_play_removes_or_weakens_a_unit(starter):
     assert ("weaken", "s5") not in variants, "a one-step unit has no step to lose"
     assert restrict("remove", "n4")(start).piece("n4").kind == "removed"
     assert restrict("weaken", "n4")(start).piece("n4").step == 1
+
+
+def test_restricted_play_of_a_game_on_areas_whose_lost_units_leave():
+    """Axis & Allies: its units stand in areas (one variant for pieces alike), and a unit
+    removed leaves the position with what it carries, as a unit lost does: the game's own
+    invariants hold at the restricted start."""
+    game = builtin("axis-allies")
+    rules = rules_for(game)
+    start = rules.new(game, rules.load_scenario(game, None), SeededDice(1)).state
+    variants = restricted_variants(game, start)
+    removed = {piece for kind, piece in variants if kind == "remove"}
+    alike = [p.id for p in start.pieces if (p.unit, p.side, p.place) == ("infantry", "russia",
+                                                                         "russia")]
+    assert len(alike) > 1 and len(removed & set(alike)) == 1
+    carrier = next(p for p in start.pieces if p.unit == "carrier" and any(
+        q.props.get("aboard") == p.id for q in start.pieces))
+    assert carrier.id in removed
+    after = restrict("remove", carrier.id, leaves=rules.pieces_leave)(start)
+    assert not after.has(carrier.id)
+    assert not any(q.props.get("aboard") == carrier.id for q in after.pieces)
+    assert rules.broken(game, None, None, after) == []
+    assert rules.broken(game, None, None, restrict("remove", carrier.id)(start)) != []

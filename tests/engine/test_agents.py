@@ -178,6 +178,26 @@ def test_mcts_keeps_to_its_budget_and_is_deterministic_from_its_seed(starter):
     assert first == again
 
 
+class _Frugal(_Counting):
+    """Rules that name how far their agents look ahead (rules.lookahead)."""
+
+    lookahead = {"mcts": {"budget": 20, "depth": 3}, "greedy": {"limit": 2}}
+
+
+def test_a_games_lookahead_sets_what_an_agent_was_not_told(starter):
+    rules = _Frugal()
+    position = RULES.new(starter, None, GivenDice([1])).state
+    decision = rules.decision(starter, position)
+    MctsAgent().choose(Seen(starter, rules, position, decision), random.Random(5))
+    assert 20 <= rules.applied <= 20 + 3
+    rules.applied = 0
+    MctsAgent(budget=40).choose(Seen(starter, rules, position, decision), random.Random(5))
+    assert 40 <= rules.applied <= 40 + 3           # told: its own budget, the game's depth
+    assert GreedyAgent().settings(rules) == {"limit": 2, "rolls": 216, "samples": 4}
+    assert GreedyAgent(limit=9).settings(rules)["limit"] == 9
+    assert GreedyAgent().settings(RULES) == GreedyAgent.DEFAULTS
+
+
 def test_mcts_takes_the_attack_a_search_finds_good(starter):
     position = _attack_position(starter)
     decision = RULES.decision(starter, position)

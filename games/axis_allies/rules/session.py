@@ -487,6 +487,13 @@ class AxisAlliesRules(OneScenario):
     commands = tuple(a.name for a in ACTIONS)
     scenario = SCENARIO
     hidden = False
+    #: a unit destroyed leaves the position (restricted play takes one out so: balance)
+    pieces_leave = True
+    #: how far agents look ahead by default (engine.agents.lookahead): a battle step fights
+    #: a whole round in milliseconds and a game runs to thousands of decisions, so greedy
+    #: weighs 16 answers over at most 16 dice sequences (else 2 drawn), MCTS 24 steps 4 deep
+    lookahead = {"greedy": {"limit": 16, "rolls": 16},
+                 "mcts": {"budget": 24, "depth": 4, "width": 8}}
     field_text: Mapping[str, Callable[[Any], str]] = {}
     arg_text: Mapping[str, Callable[[Any], str]] = {}
 

@@ -8,7 +8,9 @@ hex they face and may turn 60 degrees only right after spending an MP.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
+from typing import Any
 
 from warpress.engine.dice import Dice
 from warpress.engine.errors import BadInput, RuleViolation
@@ -41,6 +43,17 @@ def bomber_facing(game: Game) -> int:
     entry = const(game, "entry-row")
     first, second = hex_at(game, 1, entry), hex_at(game, 1, entry + 1)
     return grid(game).direction(first, second)
+
+
+def new_bomber(game: Game, unit: Any, counter_id: str, equipment: Iterable[str] = ()) -> Bomber:
+    """Counter ``counter_id`` of attacking ``unit`` in the pool, with the unit's standard
+    equipment and ``equipment`` [3.4]."""
+    std = {e["item"] for e in unit.stats.get("equipment") or () if e.get("class") == "Std"}
+    return Bomber(counter_id, unit=unit.id, facing=bomber_facing(game),
+                  mp=str(unit.stats["mp"]), fp=int(unit.stats.get("fp") or 0),
+                  damage=int(unit.stats["damage"]),
+                  kind="intruder" if unit.type == "intruder" else "bomber",
+                  equipment=frozenset(std | set(equipment)))
 
 
 def bomber_next_hex(game: Game, hex_id: str) -> str | None:

@@ -90,6 +90,7 @@ positions only where the rules reveal them (invariant I60).
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -103,7 +104,7 @@ from warpress.engine.position import Position
 from warpress.engine.referee import Announcement, ScenarioInfo, Step
 
 from .. import CODE
-from . import combat, detection, intruders, movement, phases, radars, searchlights
+from . import combat, detection, information, intruders, movement, phases, radars, searchlights
 from .choices import (
     ACTIONS,
     COMMAND_PHASE,
@@ -256,16 +257,10 @@ def _setup(game: Game, sc: Scenario, st: Streams) -> tuple[Night, list[tuple[str
     for force in sc.attackers:
         unit = game.get("units", force.unit)
         pool = list(unit.stats["counter_ids"])
-        std = {e["item"] for e in unit.stats.get("equipment") or () if e.get("class") == "Std"}
         for _ in range(force.count):
             pick = st.pick(pool, "bomber_selection")
             pool.remove(pick)
-            bombers.append(Bomber(
-                pick, unit=unit.id, facing=movement.bomber_facing(game),
-                mp=str(unit.stats["mp"]), fp=int(unit.stats.get("fp") or 0),
-                damage=int(unit.stats["damage"]),
-                kind="intruder" if unit.type == "intruder" else "bomber",
-                equipment=frozenset(std | set(force.equipment))))
+            bombers.append(movement.new_bomber(game, unit, pick, force.equipment))
     fighters = []
     for flight in sc.defenders:
         unit = game.get("units", flight.unit)
@@ -1019,6 +1014,11 @@ class NightfighterReferee:
     commands = tuple(spec.name for spec in ACTIONS)
     #: double-blind: the player's view hides the bombers the rules do not show him [5.0]
     hidden = True
+    #: how far agents look ahead by default (engine.agents.lookahead): a step of the night
+    #: costs milliseconds (the umpire's phases run inside it), so greedy weighs 48 answers
+    #: on one drawn position, one dice draw each, and MCTS spends 64 steps 6 deep over 24
+    lookahead = {"greedy": {"limit": 48, "rolls": 8, "samples": 1},
+                 "mcts": {"budget": 64, "depth": 6, "width": 24}}
     #: how the text views show a field (the views' JSON keeps the number)
     field_text = {"facing": facing_text}
     #: how the log shows a command's argument as typed (the log keeps what was typed)
@@ -1111,6 +1111,45 @@ class NightfighterReferee:
                              for f in night.fighters]
         return view
 
+    # --- what an agent of the player knows (information.py) -------------------------------
+
+    def agent_view(self, game: Game, state: Position, side: str | None = None) -> Position:
+        """What the player knows, as a position: what an agent flying the fighters searches
+        from (information.masked)."""
+        return information.masked(game, state, side)
+
+    def determinise(self, game: Game, view: Position, side: str | None,
+                    rng: random.Random) -> Position:
+        """A position drawn to agree with what the player knows (information.determinise)."""
+        return information.determinise(game, view, side, rng)
+
+    def score(self, game: Game, state: Position, side: str) -> float:
+        """How the night stands for ``side`` before its end (what agents that look ahead
+        weigh): attackers shot down and exited (4.1), fighters lost or gone (9.2.1), the
+        radar contacts, sightings and AI contacts held, a fighter in an attacker's hex and
+        more so with its facing (11.0: where it may attack), and how near each fighter is
+        to the nearest attacker on the map (up to 15 hexes: less than a fighter gone), less
+        when it faces the map's edge close by (it must fly on, 9.0, and would leave)."""
+        s, _sc = read(game, state)
+        night = s.night
+        counts = _counts(night)
+        value = (10.0 * counts["shot_down"] + 6.0 * counts["intruders_shot_down"]
+                 - 3.0 * counts["exited"] - 12.0 * counts["fighters_lost"]
+                 - 10.0 * counts["fighters_left_map"]
+                 + 1.0 * sum(c.contact for c in night.counters))
+        g = grid(game)
+        targets = [b.hex for b in night.on_map_bombers()]
+        behind = {(b.hex, b.facing) for b in night.on_map_bombers()}
+        for f in night.fighters:
+            if not f.on_map:
+                continue
+            value += 3.0 * (f.sighting is not None) + 1.0 * (f.ai_contact is not None)
+            value += 2.0 * ((f.hex, f.facing) in behind) + 1.0 * (f.hex in targets)
+            value -= 2.0 * (3 - _room_ahead(g, f.hex, f.facing, 3))
+            if targets:
+                value -= 0.2 * min(15, min(g.distance(f.hex, h) for h in targets))
+        return value if side == DEFENDER else -value
+
     def summary(self, game: Game, state: Position) -> dict[str, Any] | None:
         s, _sc = read(game, state)
         return dict(s.result) if s.result is not None else None
@@ -1142,6 +1181,15 @@ class NightfighterReferee:
         if fmt not in MAP_FORMATS:
             raise BadInput(f"map format {fmt!r} is not one of {', '.join(MAP_FORMATS)}")
         return MAP_FORMATS[fmt](game, view, referee)
+
+
+def _room_ahead(g: Any, hex_id: str, facing: int, most: int) -> int:
+    """How many hexes (up to ``most``) lie ahead of a fighter before the map's edge."""
+    for n in range(most):
+        hex_id = g.neighbour_in_direction(hex_id, facing)
+        if hex_id is None:
+            return n
+    return most
 
 
 def _player_view(game: Game, s: NightSession, sc: Scenario) -> dict[str, Any]:
