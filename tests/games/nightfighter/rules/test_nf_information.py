@@ -15,9 +15,9 @@ from nf_helpers import edited, night_of, start_state
 from test_nf_referee_leaks import SETTINGS, twin_states
 from warpress.engine.agents import RandomAgent, Seen, make_agent, playout
 from warpress.engine.dice import SeededDice
+from warpress.engine.whole import broken
 from warpress.games.nightfighter.rules import information as info
 from warpress.games.nightfighter.rules.position import DEFENDER
-from warpress.verify.whole import broken
 
 #: the random nights whose positions are looked at (every fourth decision)
 NIGHTS = (("cats-eye", 1), ("kammhuber-line", 2), ("tame-boar", 3))
