@@ -18,7 +18,7 @@ from ..engine.errors import BadInput
 from ..engine.inputs import did_you_mean, quote
 from ..engine.limits import KIT_PAGES
 from ..engine.model import Game
-from . import aids, holds
+from . import aids, clearance, counter_key, holds
 from .atomic import check_place, replace_folder, write_files
 from .fonts import missing_glyphs
 from .hexmap import hex_map_parts, terrain_looks
@@ -345,6 +345,20 @@ def _packed_pages(blocks: list[aids.Block], backs: dict, options: Options) -> li
     return out
 
 
+def with_counter_key(game: Game, pages: list[KitPage], options: Options) -> list[KitPage]:
+    """The pages with the counter key (``counter_key``) first of the flowed pages, so that the
+    play aid opens with it (after the counters when nothing flows); as they are when the kit
+    prints no counter."""
+    block = counter_key.key_block(game, pages, options.paper.content()[2])
+    if block is None:
+        return pages
+    at = next((i for i, p in enumerate(pages) if p.blocks is not None), None)
+    if at is None:
+        at = max(i for i, p in enumerate(pages) if p.part.startswith("counters")) + 1 if any(
+            p.part.startswith("counters") for p in pages) else len(pages)
+    return pages[:at] + flowed_pages([block], options.paper, AIDS) + pages[at:]
+
+
 PART_BUILDERS: dict[str, Callable[[Game, Options], list[KitPage]]] = {
     "map": map_pages,
     "counters": counter_pages,
@@ -373,7 +387,7 @@ def _kit_pages(game: Game, options: Options, progress: Callable[[str], None] | N
             pages.extend(PART_BUILDERS[part](game, options))
         for extension in extra:
             pages.extend(extension.build(game, options))
-    pages = pack(pages, options)
+    pages = pack(with_counter_key(game, pages, options), options)
     two_sided = any(p.page.id.endswith("-back") for p in pages)
     if two_sided:  # printed first: the offset it reads is for every sheet after it
         portrait = options.paper.portrait
@@ -385,6 +399,7 @@ def _kit_pages(game: Game, options: Options, progress: Callable[[str], None] | N
         assumed = list(aids.assumed_blocks(game, width))
         pages.extend(flowed_pages(assumed, options.paper, "assumed values"))
     check_pages(pages)
+    clearance.check_pages(pages)
     if len(pages) > KIT_PAGES:  # laid out, not yet drawn
         raise BadInput(f"{game.id}: the kit lays out as {len(pages):,} pages: at most "
                        f"{KIT_PAGES:,} (limits in docs/data-format.md); nothing was drawn")

@@ -215,6 +215,7 @@ def style_problems(game: Game) -> Iterator[tuple[object, str, str]]:
                 yield look, f"style.sides.{side}.{key}", _colour_message(value)
     yield from _font_problems(style.fonts)
     yield from _counter_problems(game)
+    yield from _label_problems(game)
     for name, terrain in style.terrain.items():
         if terrain.fill and colour(terrain.fill) is None:
             yield terrain, f"style.terrain.{name}.fill", _colour_message(terrain.fill)
@@ -268,6 +269,56 @@ def _counter_problems(game: Game) -> Iterator[tuple[object, str, str]]:
             if spec and not _spec_ok(game, key, spec):
                 yield item, where, (f"{spec!r} is neither a stat of {key!r} (several joined "
                                     f"by |) nor one of: {', '.join(CORNER_WORDS)}")
+
+
+#: What the counter key calls the words a layout prints when ``style.stats`` names them not.
+WORD_LABELS = {"name": "unit name", "name_ja": "Japanese name", "size": "unit size",
+               "setup": "set-up hex", "id": "counter id", "year": "year",
+               "symbol": "unit type", "word": "what it marks"}
+
+
+def stat_label(game: Game, key: str) -> str | None:
+    """The player's name of a value a counter prints: ``style.stats``, else the word's
+    default (``WORD_LABELS``), else None; stats joined by ``|`` read ``a / b``."""
+    parts = [game.style.stats[k].name if k in game.style.stats else WORD_LABELS.get(k)
+             for k in key.split("|")]
+    if not all(parts):
+        return None
+    return " / ".join(dict.fromkeys(parts))  # type: ignore[arg-type]
+
+
+def printed_stats(game: Game) -> Iterator[tuple[str, str]]:
+    """(key path, stat) of every stat a style's layout prints (factors and corners)."""
+    for key, layout in game.style.counters.items():
+        specs = [(f"style.counters.{key}.factors[{i}]", spec)
+                 for i, spec in enumerate(layout.factors or ())]
+        if layout.corners is not None:
+            specs += [(f"style.counters.{key}.corners.{c}", getattr(layout.corners, c))
+                      for c in CORNER_KEYS if getattr(layout.corners, c)]
+        for where, spec in specs:
+            for part in spec.split("|"):
+                if part not in CORNER_WORDS:
+                    yield where, part
+
+
+def _label_problems(game: Game) -> Iterator[tuple[object, str, str]]:
+    """Every stat a layout prints has a label (the counter key names it); every label has
+    its provenance."""
+    missing: set[str] = set()
+    for where, stat in printed_stats(game):
+        if stat not in game.style.stats and stat not in missing:
+            missing.add(stat)
+            yield game.style, where, (f"{stat!r} has no name in style.stats (the counter key "
+                                      f"names every value a counter prints: "
+                                      f"style.stats.{stat}: {{name: ..., rule: ...}})")
+    for key, label in game.style.stats.items():
+        path = f"style.stats.{key}"
+        if not (label.name or "").strip():
+            yield label, f"{path}.name", "missing: the name a player calls the value"
+        if not label.rule and not label.is_assumed:
+            yield label, path, 'no provenance: give rule: "N.N" or source: assumed with a note'
+        elif label.is_assumed and not label.note:
+            yield label, path, "source: assumed needs a one-line note saying why"
 
 
 def _spec_ok(game: Game, key: str, spec: str) -> bool:
