@@ -309,7 +309,7 @@ def summary_lines(summary) -> list[str]:
     if summary.get("winner"):
         lines[0] += f" for {summary['winner']}"
     lines += [f"  {reason_text(reason)}" for reason in summary.get("reasons", [])]
-    lines += [f"  {key}: {shown_value(value)}" for key, value in summary.items()
+    lines += [f"  {key.replace('_', ' ')}: {shown_value(value)}" for key, value in summary.items()
               if key not in ("result", "reasons", "winner") and not blank(value)]
     return lines
 

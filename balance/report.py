@@ -67,14 +67,17 @@ def reasons(records: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
             for (c, res, w), k in sorted(found.items(), key=lambda kv: (-kv[1], kv[0]))]
 
 
-def replay_command(run: Mapping[str, Any], seed: int) -> str:
-    """The command that plays game ``seed`` again as a session, every side by its agent."""
+def replay_command(run: Mapping[str, Any], seed: int, deciders: Sequence[str] | None = None
+                   ) -> str:
+    """The command that plays game ``seed`` again as a session, every side that decided
+    (``deciders``; every side when not known) by its agent."""
     words = ["warpress", "play", "new", run.get("ref") or run["game"]]
     if run.get("scenario"):
         words += ["--scenario", run["scenario"]]
     words += ["--seed", str(seed), "--session", f"replay-{seed}"]
     for side, name in sorted(run["agents"].items()):
-        words += ["--agent", f"{side}={name}"]
+        if deciders is None or side in deciders:
+            words += ["--agent", f"{side}={name}"]
     return shlex.join(words)
 
 
@@ -87,7 +90,7 @@ def notable(run: Mapping[str, Any], records: Sequence[dict[str, Any]]) -> dict[s
     def shown(r: dict[str, Any]) -> dict[str, Any]:
         return {"seed": r["seed"], "winner": r["winner"], "result": r["result"],
                 "lead": r["lead"], "steps": r["steps"], "turn": r["turn"],
-                "replay": replay_command(run, r["seed"])}
+                "replay": replay_command(run, r["seed"], r.get("deciders"))}
 
     return {"one_sided": [shown(r) for r in one_sided], "longest": [shown(r) for r in longest]}
 
@@ -134,11 +137,15 @@ def hexes(records: Sequence[dict[str, Any]], sides: Sequence[str]) -> list[dict[
                 seen[(int(turn), hex_id)].append(r)
     out = []
     for (turn, hex_id), games in sorted(seen.items()):
+        split: set[frozenset[int]] = set()  # a side's split that mirrors another's is told once
         for side in sides:
             held = [r for r in games if r["control"][str(turn)].get(hex_id) == side]
             other = [r for r in games if r["control"][str(turn)].get(hex_id) != side]
             if len(held) < MIN_SPLIT or len(other) < MIN_SPLIT:
                 continue
+            if frozenset(map(id, other)) in split:
+                continue
+            split.add(frozenset(map(id, held)))
             k1 = sum(1 for r in held if r["winner"] == side)
             k2 = sum(1 for r in other if r["winner"] == side)
             out.append({"hex": hex_id, "turn": turn, "side": side, "held": rate(k1, len(held)),

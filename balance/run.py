@@ -89,6 +89,7 @@ def play_one(job: Job, seed: int) -> dict[str, Any]:
     except Exception as exc:  # noqa: BLE001 - a rule hole, reported with its seed
         return trail.record(job, seed, "error", f"{type(exc).__name__}: {exc}")
     record = trail.record(job, seed, played.stopped, played.stall or None)
+    record["deciders"] = sorted(played.deciders)
     final = played.position
     if final.verdict is not None:
         record.update(winner=final.verdict.winner, result=final.verdict.result,

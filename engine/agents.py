@@ -232,12 +232,13 @@ def agent_rng(seed: int, n: int) -> random.Random:
 @dataclass
 class Playout:
     """A game played by agents: its seed, the actions taken (in order), the final position,
-    and why it stopped (``over``; ``cap``: the step cap; ``stall``: a decision with no legal
-    answer, ``stall`` says which)."""
+    the sides that made a decision, and why it stopped (``over``; ``cap``: the step cap;
+    ``stall``: a decision with no legal answer, ``stall`` says which)."""
 
     seed: int
     position: Position
     actions: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+    deciders: set[str] = field(default_factory=set)
     stopped: str = "over"
     stall: str = ""
 
@@ -264,6 +265,7 @@ def playout(game: Game, rules: Referee, seed: int, agents: Mapping[str, Agent] |
         if decision is None:
             return played
         agent = agents if not isinstance(agents, Mapping) else agents[decision.side or ""]
+        played.deciders.add(decision.side or "")
         try:
             action = agent.choose(Seen(game, rules, position, decision), agent_rng(seed, n))
         except Stalled as exc:

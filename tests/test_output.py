@@ -17,6 +17,7 @@ from warpress.output import (
     rules_text,
     say_json,
     single_line,
+    summary_lines,
     terminal_width,
     text_width,
     view_lines,
@@ -188,3 +189,9 @@ def test_a_finished_games_view_names_no_side_that_acts():
     assert view_lines(going)[0] == "g: T, turn 3, phase move (north acts)"
     over = {**going, "phase": "Game over", "over": True}
     assert view_lines(over)[0] == "g: T, turn 3, phase Game over"
+
+
+def test_a_summary_names_its_figures_in_words():
+    lines = summary_lines({"result": "dismissal", "winner": "japan",
+                           "objectives_held_by_turn": [5, 4, 3]})
+    assert lines == ["game over: dismissal for japan", "  objectives held by turn: 5, 4, 3"]

@@ -146,3 +146,10 @@ def test_an_alliance_wins_as_one_and_the_rules_own_invariants_are_checked(tmp_pa
                                 out=str(tmp_path / "broken")))["problems"][0]
     assert problem["stopped"] == "broken" and problem["problem"] == "a test's broken rule"
     assert problem["turn"] == 2
+
+
+def test_a_replay_names_an_agent_only_for_the_sides_that_decide(tmp_path):
+    report = report_of(Options("nimitz", games=1, seed=2, jobs=1, units=0,
+                               out=str(tmp_path / "nimitz")))
+    replay = report["notable"]["longest"][0]["replay"]
+    assert "--agent us=random" in replay and "japan=" not in replay

@@ -139,7 +139,7 @@ def summary_of(position: Position) -> dict[str, Any] | None:
     out: dict[str, Any] = {"result": v.result, "winner": v.winner,
                            "reasons": [{"text": v.reason, "rules": list(v.rule)}],
                            "condition": v.condition,
-                           "held": list(position.data.get("held") or [])}
+                           "objectives_held_by_turn": list(position.data.get("held") or [])}
     if position.data.get("results"):
         out["campaigns"] = [dict(r) for r in thaw(position.data["results"])]
     return out

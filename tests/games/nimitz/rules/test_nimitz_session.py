@@ -39,7 +39,7 @@ def test_random_agent_plays_a_campaign_to_a_verdict(game, scenario, seed):
     assert all(p.verdict in (None, verdict) for p in positions)
     assert RULES.decision(game, played.position) is None
     summary = RULES.summary(game, played.position)
-    assert summary["result"] == verdict.result and summary["held"]
+    assert summary["result"] == verdict.result and summary["objectives_held_by_turn"]
 
 
 def test_a_campaign_played_to_its_end_gets_a_victory_level(game):
