@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from ..engine.errors import BadInput
 from .fonts import font, text_width
 from .labels import Box, segment_hits
+from .marks import DAGGER
 from .primitives import Circle, Group, Line, Polygon, Primitive, Rect, Text
 
 #: The least room between a counter's text and its cut line, in mm.
@@ -63,7 +64,7 @@ def ink_box(text: Text) -> Box:
     """The box a one-line, unrotated text covers: its advance width across, its ascent and
     descent (cap height and baseline for a line of figures and capitals) up and down."""
     ascent, descent, cap = metrics()
-    plain = set(text.text) <= _PLAIN
+    plain = set(text.text.replace(DAGGER, "")) <= _PLAIN  # a proof's dagger: a mark
     width = text_width(text.text, text.size)
     left = {"start": text.x, "middle": text.x - width / 2, "end": text.x - width}[text.anchor]
     top = text.y - text.size * (cap if plain else ascent)
