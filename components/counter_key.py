@@ -20,18 +20,23 @@ from .aids import Block
 from .clearance import _ink, _walk, ink_box
 from .fonts import text_width
 from .labels import Box, union
-from .primitives import Circle, Group, Line, Primitive, Style, Text
+from .primitives import Circle, Group, Line, Primitive, Rect, Style, Text
 from .style import look_of, stat_label
 
-#: The sample's side on the page, in mm.
-KEY_SIDE = 38.0
+#: The sample's side on the page, in mm (twice a 15 mm counter, more for a smaller one),
+#: and its back's as a share of it.
+KEY_SIDE = 30.0
+BACK = 0.6
 #: Label text size (mm, 7.4 pt) and the least distance between two labels' baselines.
 LABEL = 2.6
 STEP = 4.2
-TITLE = 4.2
+TITLE = 3.6
+ROW = 5.0  # from the sample's foot to the baseline of the factor line's names
 LEADER = Style(stroke="#444444", width=0.2)
+PANEL = Style(fill="#f7f7f4", stroke="#999999", width=0.25)
+FRAME = 2.5  # mm inside the key's panel
 DOT = Style(fill="#444444", stroke=None)
-GAP = 6.0  # between the sample and the labels' leader ends
+GAP = 5.0  # between the sample and the labels' leader ends
 
 
 @dataclass(frozen=True)
@@ -110,7 +115,7 @@ def fields(game: Game, found: Sample) -> list[Field]:
     symbol_boxes: list = []
     for item, dx, dy, owner in _walk(found.front[1:]):
         if isinstance(item, Text) and owner < 0 and item.text.strip():
-            out.extend(_text_fields(game, look, item, dx, dy))
+            out.extend(_text_fields(game, look, item, dx, dy, isinstance(found.record, Marker)))
         elif owner >= 0 and not isinstance(item, Text):
             ink = _ink(item, dx, dy, owner)
             if ink is not None:
@@ -127,7 +132,8 @@ def fields(game: Game, found: Sample) -> list[Field]:
     return sorted((f for f in merged.values() if f.label), key=lambda f: (f.y, f.x))
 
 
-def _text_fields(game: Game, look, text: Text, dx: float, dy: float) -> list[Field]:
+def _text_fields(game: Game, look, text: Text, dx: float, dy: float, marker: bool
+                 ) -> list[Field]:
     box = ink_box(text).moved(dx, dy)
     words = (text.cls or "").split()
     if "factors" in words:
@@ -135,8 +141,9 @@ def _text_fields(game: Game, look, text: Text, dx: float, dy: float) -> list[Fie
     if "corner" in words:
         key = look.corners.get(words[-1], "")
     else:
-        key = {"name": "name", "subtitle": "name_ja", "echelon": "size",
-               "word": "word"}.get(words[0] if words else "", words[0] if words else "")
+        key = {"name": "name", "subtitle": "subtitle" if marker else "name_ja",
+               "echelon": "size", "word": "word"}.get(words[0] if words else "",
+                                                      words[0] if words else "")
     label = _named(game, key) if key else None
     return [Field(box, label)] if label else []
 
@@ -167,50 +174,65 @@ def _named(game: Game, key: str) -> str | None:
 
 def key_block(game: Game, pages, width: float) -> Block | None:
     """The counter key as a block of ``width`` mm: the sample scaled up with its fields
-    labelled (left and right of it, the factor line's values under it), its back beside
-    it; None when the kit prints no counter."""
+    labelled (left and right of it, the factor line's values in a row under it), its back
+    and the key's title beside it; None when the kit prints no counter."""
     found = sample(game, pages)
     if found is None:
         return None
+    width -= 2 * FRAME
     scale = KEY_SIDE / found.size
     marked = fields(game, found)
-    title = "How to read a counter  カウンターの見方"
-    items: list[Primitive] = [Text(0, TITLE, title, size=TITLE, bold=True, cls="key-title")]
-    top = TITLE + 4.0
     sides = [f for f in marked if not f.below]
-    label_w = max([text_width(f.label, LABEL) for f in sides] + [20.0])
-    left_x = label_w + 2.0
+    label_w = max([text_width(f.label, LABEL) for f in sides] + [12.0])
+    left_x = label_w + 1.0
     cx = left_x + GAP
-    items.append(Group(found.front, dx=cx, dy=top, scale=scale, cls="key-sample"))
+    top = 0.5
+    items: list[Primitive] = [Group(found.front, dx=cx, dy=top, scale=scale, cls="key-sample")]
     right_x = cx + KEY_SIDE + GAP
     bottom = top + KEY_SIDE
     for column, x, anchor in (([f for f in sides if f.x < found.size / 2], left_x, "end"),
                               ([f for f in sides if f.x >= found.size / 2], right_x, "start")):
-        ys = _spread([top + f.y * scale + LABEL * 0.35 for f in column])
+        ys = _spread([top + f.y * scale + LABEL * 0.35 for f in column], top + LABEL,
+                     bottom)
         for f, y in zip(column, ys, strict=True):
             px = cx + (f.box.x0 - 0.3 if anchor == "end" else f.box.x1 + 0.3) * scale
-            py = top + f.y * scale
             end = x + (1.0 if anchor == "end" else -1.0)
-            items += _leader((end, y - LABEL * 0.35), (px, py))
+            items += _leader((end, y - LABEL * 0.35), (px, top + f.y * scale))
             items.append(Text(x, y, f.label, size=LABEL, anchor=anchor, cls="key-label"))
-            bottom = max(bottom, y + LABEL * 0.3)
     under = [f for f in marked if f.below]
-    y = top + KEY_SIDE + STEP
-    for i, f in enumerate(under):  # the leftmost lowest: no name crosses another's line
-        px = cx + f.x * scale
-        line_y = y + (len(under) - 1 - i) * STEP
-        items += _leader((px, line_y - LABEL), (px, top + f.box.y1 * scale + 0.4))
-        items.append(Text(px + 1.0, line_y, f.label, size=LABEL, cls="key-label"))
-        bottom = max(bottom, line_y + LABEL * 0.3)
-    if found.back is not None:
-        back_x = right_x + label_w + GAP
-        if back_x + KEY_SIDE * 0.6 <= width:
-            items.append(Group(found.back, dx=back_x, dy=top, scale=scale * 0.6,
-                               cls="key-sample back"))
-            items.append(Text(back_x + KEY_SIDE * 0.3, top + KEY_SIDE * 0.6 + LABEL * 1.4,
-                              "back 裏面", size=LABEL, anchor="middle",
-                              cls="key-label"))
-    return Block(tuple(items), bottom + 3.0, id="counter-key", cls="counter-key")
+    if under:
+        row = bottom + ROW
+        widths = [text_width(f.label, LABEL) for f in under]
+        span = sum(widths) + LABEL * 1.5 * (len(under) - 1)
+        x = cx + KEY_SIDE / 2 - span / 2
+        for f, w in zip(under, widths, strict=True):
+            items += _leader((x + w / 2, row - LABEL), (cx + f.x * scale,
+                                                        top + f.box.y1 * scale + 0.4))
+            items.append(Text(x, row, f.label, size=LABEL, cls="key-label"))
+            x += w + LABEL * 1.5
+        bottom = row + LABEL * 0.3
+    right = right_x + max([text_width(f.label, LABEL) for f in sides
+                           if f.x >= found.size / 2] + [0.0]) + GAP
+    items += _title_and_back(found, right, top, scale, width)
+    height = bottom + FRAME
+    panel = Rect(0, 0, width, height, PANEL, cls="key-panel")  # the key, boxed as on a play aid
+    inside = Group(tuple(items), dx=FRAME, dy=FRAME)
+    return Block((panel, inside), height + FRAME, id="counter-key", cls="counter-key")
+
+
+def _title_and_back(found: Sample, x: float, top: float, scale: float, width: float
+                    ) -> list[Primitive]:
+    """The key's title at the top right of it, the sample's back under the title."""
+    lines = ("How to read a counter", "カウンターの見方")
+    items: list[Primitive] = [Text(x, top + TITLE * (1.0 + 1.25 * i), line, size=TITLE,
+                                   bold=True, cls="key-title") for i, line in enumerate(lines)]
+    back_side = KEY_SIDE * BACK
+    y = top + TITLE * 3.0
+    if found.back is not None and x + back_side <= width and y + back_side <= top + KEY_SIDE:
+        items.append(Group(found.back, dx=x, dy=y, scale=scale * BACK, cls="key-sample back"))
+        items.append(Text(x + back_side + 1.5, y + back_side / 2 + LABEL * 0.35, "back 裏面",
+                          size=LABEL, cls="key-label"))
+    return items
 
 
 def _leader(start: tuple[float, float], end: tuple[float, float]) -> list[Primitive]:
@@ -219,9 +241,13 @@ def _leader(start: tuple[float, float], end: tuple[float, float]) -> list[Primit
             Circle(*end, 0.5, DOT, cls="key-dot")]
 
 
-def _spread(ys: list[float]) -> list[float]:
-    """Baselines at least ``STEP`` apart, each as near its wish as the order allows."""
+def _spread(ys: list[float], low: float, high: float) -> list[float]:
+    """Baselines at least ``STEP`` apart, each as near its wish as the order allows, none
+    above ``low`` and, where the room allows, none under ``high``."""
     out: list[float] = []
     for y in ys:
-        out.append(max(y, out[-1] + STEP) if out else y)
+        out.append(max(y, low, out[-1] + STEP) if out else max(y, low))
+    for i in range(len(out) - 1, -1, -1):  # pushed back up from the bottom
+        limit = high if i == len(out) - 1 else out[i + 1] - STEP
+        out[i] = max(min(out[i], limit), low + i * STEP)
     return out

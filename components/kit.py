@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ..engine.errors import BadInput
@@ -346,17 +346,89 @@ def _packed_pages(blocks: list[aids.Block], backs: dict, options: Options) -> li
 
 
 def with_counter_key(game: Game, pages: list[KitPage], options: Options) -> list[KitPage]:
-    """The pages with the counter key (``counter_key``) first of the flowed pages, so that the
-    play aid opens with it (after the counters when nothing flows); as they are when the kit
-    prints no counter."""
-    block = counter_key.key_block(game, pages, options.paper.content()[2])
-    if block is None:
+    """The pages with the counter key (``counter_key``): in the play aid (else the first
+    flowed part) or under the counters of a counter sheet with room for it, whichever
+    packs best (``_key_choice``: first of the play aid when that costs no sheet and
+    leaves no flowed page near empty); on a page of its own after the counters when
+    nothing flows and no counter sheet has room. As they are without counters."""
+    key = counter_key.key_block(game, pages, options.paper.content()[2])
+    if key is None:
         return pages
-    at = next((i for i, p in enumerate(pages) if p.blocks is not None), None)
+    under = _key_under_counters(key, pages, options)
+    flowed = [i for i, p in enumerate(pages) if p.blocks is not None]
+    at = next((i for i in flowed if pages[i].part == AIDS), flowed[0] if flowed else None)
     if at is None:
-        at = max(i for i, p in enumerate(pages) if p.part.startswith("counters")) + 1 if any(
-            p.part.startswith("counters") for p in pages) else len(pages)
-    return pages[:at] + flowed_pages([block], options.paper, AIDS) + pages[at:]
+        return under or _key_page(key, pages, options)
+    part, end = pages[at].part, at
+    while end < len(pages) and pages[end].part == part and pages[end].blocks is not None:
+        end += 1
+    blocks = [b for p in pages[at:end] for b in p.blocks or ()]
+    trials = [pages[:at] + flowed_pages([*blocks[:place], key, *blocks[place:]], options.paper,
+                                        part) + pages[end:] for place in range(len(blocks) + 1)]
+    own = flowed_pages([key], options.paper, AIDS)
+    before = [pages[:i] + own + pages[i:] for i in flowed if i < at]  # first of the flow
+    return _key_choice(trials[:1] + before + trials[1:] + ([under] if under else []), options)
+
+
+#: The share of its page every flowed page keeps, when the key can go first of the aid.
+KEY_TAIL = 0.3
+
+
+def _key_choice(trials: list[list[KitPage]], options: Options) -> list[KitPage]:
+    """Of the kits with the key placed (in order of preference), the first that packs on
+    the fewest sheets with every flowed page at least ``KEY_TAIL`` used; else, of those
+    on the fewest sheets, the one whose emptiest flowed page is fullest (the earlier of
+    equals)."""
+    content = options.paper.content()
+    scored = []
+    for order, trial in enumerate(trials):
+        packed = pack(trial, options)
+        least = min((aids._used([(b, 0, 0) for b in p.blocks], content) for p in packed
+                     if p.blocks), default=1.0)
+        scored.append((_sheets(packed), least, order))
+    fewest = min(sheets for sheets, _least, _order in scored)
+    best = [(least, order) for sheets, least, order in scored if sheets == fewest]
+    good = [order for least, order in best if least >= KEY_TAIL]
+    if good:
+        return trials[good[0]]
+    return trials[max(best, key=lambda lo: (round(lo[0], 3), -lo[1]))[1]]
+
+
+def _sheets(pages: list[KitPage]) -> int:
+    return sum(1 for p in pages if not p.page.id.endswith("-back"))
+
+
+def _key_page(key: aids.Block, pages: list[KitPage], options: Options) -> list[KitPage]:
+    """The key on a page of its own after the counters."""
+    counters = [i for i, p in enumerate(pages) if p.part.startswith("counters")]
+    at = counters[-1] + 1 if counters else len(pages)
+    return pages[:at] + flowed_pages([key], options.paper, AIDS) + pages[at:]
+
+
+def _key_under_counters(key: aids.Block, pages: list[KitPage], options: Options
+                        ) -> list[KitPage] | None:
+    """The key under the counters of the counter sheet front with the most room for it
+    (its back stays blank there); None when no sheet has room."""
+    best: tuple[float, int, float] | None = None
+    for i, kit_page in enumerate(pages):
+        page = kit_page.page
+        if not (kit_page.part.startswith("counters") and page.id.endswith("-front")
+                and _is(page, options.paper.portrait)):
+            continue
+        _x, y, _w, h = options.paper.content(page.footer)
+        index = SpatialIndex(page.items)
+        bottom = max((b[3] for b in map(index.box, page.items) if b is not None), default=y)
+        room = y + h - bottom - aids.GAP
+        if room >= key.height and (best is None or room > best[0]):
+            best = (room, i, bottom + aids.GAP)
+    if best is None:
+        return None
+    _room, i, top = best
+    page = pages[i].page
+    moved = Group(key.items, dx=options.paper.content(page.footer)[0], dy=top, id=key.id,
+                  cls=key.cls)
+    return [*pages[:i], replace(pages[i], page=replace(page, items=(*page.items, moved))),
+            *pages[i + 1:]]
 
 
 PART_BUILDERS: dict[str, Callable[[Game, Options], list[KitPage]]] = {

@@ -274,7 +274,7 @@ def _counter_problems(game: Game) -> Iterator[tuple[object, str, str]]:
 #: What the counter key calls the words a layout prints when ``style.stats`` names them not.
 WORD_LABELS = {"name": "unit name", "name_ja": "Japanese name", "size": "unit size",
                "setup": "set-up hex", "id": "counter id", "year": "year",
-               "symbol": "unit type", "word": "what it marks"}
+               "symbol": "unit type", "word": "what it marks", "subtitle": "name"}
 
 
 def stat_label(game: Game, key: str) -> str | None:
