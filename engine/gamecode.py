@@ -9,13 +9,13 @@ A game folder may hold, beside its YAML, all optional:
 - ``kit.py``: kit parts (``@kit_part`` of ``components.registry``).
 
 The folder is imported as a package whose name depends on the folder, never on the game id:
-a shipped game is ``warpress.games.<folder with - as _>``; a game an installed package
-provides through the entry-point group ``warpress.games`` is that package; any other folder
-is ``warpress_folder_<12 hex of the sha256 of its resolved path>``. Two folders with the same
-id therefore never share code, and the registries (engine, referee, kit parts, invariants)
-take only what the folder's own package registered. A folder's Python is imported only
-when the folder is trusted (``engine/trust.py``); naming it on the command line is not
-enough.
+a shipped game is ``warpress.games.<folder>`` (a plain package of warpress); a game an
+installed package provides through the entry-point group ``warpress.games`` is that package;
+any other folder is ``warpress_folder_<12 hex of the sha256 of its resolved path>``. Two
+folders with the same id therefore never share code, and the registries (engine, referee,
+kit parts, invariants) take only what the folder's own package registered. A folder's
+Python is imported only when the folder is trusted (``engine/trust.py``); naming it on the
+command line is not enough.
 
 An import that fails is a data problem: :class:`GameCodeError`, one line naming the file,
 the line and the error (``myfolder/rules.py:12: SyntaxError: invalid syntax``).
@@ -58,7 +58,7 @@ def _package_for(folder: Path) -> str:
     from .loader import GAMES_DIR, entry_point_games
 
     if folder.parent == GAMES_DIR.resolve() and (folder / "game.yaml").is_file():
-        return games.shipped_package(folder.name)
+        return f"{games.__name__}.{folder.name}"
     for entry in entry_point_games().values():
         if entry.folder == folder:
             return entry.package

@@ -25,7 +25,7 @@ from .errors import Problem
 from .model import Game, Item
 from .records import Frozen, frozen_record
 
-#: Bytes of one YAML file (largest shipped: axis-allies/world-outlines.yaml, 221,874).
+#: Bytes of one YAML file (largest shipped: axis_allies/world-outlines.yaml, 221,874).
 FILE_BYTES = 2_500_000
 #: Bytes of all the YAML files of a game (largest shipped: 368,039).
 GAME_BYTES = 4_000_000

@@ -34,8 +34,24 @@ ENTRY_POINT_GROUP = "warpress.games"
 
 
 def builtin_games() -> tuple[str, ...]:
-    """Ids of the games shipped with warpress (folders under games/)."""
-    return tuple(sorted(p.name for p in GAMES_DIR.iterdir() if (p / "game.yaml").is_file()))
+    """Ids of the games shipped with warpress (folders under games/, see ``builtin_folder``)."""
+    return tuple(sorted(p.name.replace("_", "-") for p in GAMES_DIR.iterdir()
+                        if (p / "game.yaml").is_file()))
+
+
+def builtin_folder(game_id: str) -> Path:
+    """The folder of the shipped game ``game_id``: its id with ``-`` as ``_``, a name Python
+    imports (``games/midway_cards`` holds ``midway-cards``, the package
+    ``warpress.games.midway_cards``)."""
+    return GAMES_DIR / game_id.replace("-", "_")
+
+
+def folder_id(folder: Path) -> str:
+    """The id a game folder gives its game: a shipped folder's id (``builtin_folder``),
+    any other folder's name (a copy under another name is another game)."""
+    if folder.name and folder.resolve().parent == GAMES_DIR:
+        return folder.name.replace("_", "-")
+    return folder.name
 
 
 @frozen_record(kw_only=False)
@@ -108,7 +124,8 @@ def game_dir(name_or_path: str | Path) -> tuple[Path, str]:
     prefix shown in messages)."""
     text = str(name_or_path)
     if text in builtin_games():
-        return GAMES_DIR / text, f"games/{text}"
+        folder = builtin_folder(text)
+        return folder, f"games/{folder.name}"
     entry = entry_point_games().get(text)
     if entry is not None:
         return entry.folder, str(entry.folder)
@@ -364,8 +381,8 @@ def _game_info(documents, folder: Path, shown: str, problems: list[Problem]) -> 
                                 "no longer used: a game's procedures go in rules/ (or rules.py) "
                                 "in the game's folder, found there (warpress docs engine)"))
         return None
-    if info.id != folder.name and folder.name:  # a copy under another name: the folder's
-        info = replace(info, id=folder.name)
+    if folder.name and info.id != (named := folder_id(folder)):  # a copy under another name
+        info = replace(info, id=named)
     return info
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from .errors import BadInput
 from .gamecode import import_part, missing
-from .loader import GAMES_DIR, builtin_games, load_cached
+from .loader import builtin_folder, builtin_games, load_cached
 from .model import Game
 from .play.game import HexRules
 from .referee import Referee
@@ -33,5 +33,5 @@ def playable_builtins() -> list[str]:
     """Built-in games a session can play: a ``rules/session.py`` in the folder, or a
     ``play:`` mapping in its data."""
     return [name for name in builtin_games()
-            if (GAMES_DIR / name / "rules" / "session.py").is_file()
+            if (builtin_folder(name) / "rules" / "session.py").is_file()
             or load_cached(name).play is not None]

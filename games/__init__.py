@@ -1,10 +1,11 @@
 """The shipped games, one folder each: YAML data and, optionally, the game's Python.
 
 A folder's Python (``rules/`` or ``rules.py``, ``checks.py``, ``kit.py``) is imported as a
-package named after the folder, never after the game id (``warpress.engine.gamecode``). The
-shipped folders keep their hyphenated names (``midway-cards``); the finder below maps the
-package name ``warpress.games.midway_cards`` to the folder ``games/midway-cards``, and a
-folder bound with :func:`bind` (a designer's own) to the name it was given.
+package named after the folder, never after the game id (``warpress.engine.gamecode``). A
+shipped folder is a plain package of warpress, named as Python names it (``games/midway_cards``
+is ``warpress.games.midway_cards``, the game ``midway-cards``: ``engine.loader.builtin_folder``);
+the finder below maps a folder bound with :func:`bind` (a designer's own) to the name it was
+given.
 
 A bound folder's modules are imported from their source alone (``engine/trust.py``: the
 hash of a trusted folder covers its ``*.py`` files): no bytecode is read from or written to
@@ -18,15 +19,8 @@ import sys
 from importlib.machinery import ModuleSpec, SourceFileLoader
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-
 #: package name -> game folder, for folders outside this package (see ``bind``)
 _BOUND: dict[str, Path] = {}
-
-
-def shipped_package(folder_name: str) -> str:
-    """``midway-cards`` -> ``warpress.games.midway_cards``."""
-    return f"{__name__}.{folder_name.replace('-', '_')}"
 
 
 def bind(name: str, folder: Path) -> None:
@@ -64,11 +58,11 @@ class _SourceOnly(SourceFileLoader):
 
 
 class GameFolderFinder:
-    """An import finder on ``sys.meta_path``: finds ``warpress.games.<id with - as _>``,
-    every bound name, and the modules inside a bound folder (from their source only)."""
+    """An import finder on ``sys.meta_path``: finds every bound name and the modules inside
+    a bound folder (from their source only)."""
 
     def find_spec(self, fullname, path=None, target=None):
-        folder = _BOUND.get(fullname) or self._shipped(fullname)
+        folder = _BOUND.get(fullname)
         if folder is None:
             if fullname.partition(".")[0] in _BOUND:
                 return self._source(fullname, path or [])
@@ -100,16 +94,6 @@ class GameFolderFinder:
                                                loader=_SourceOnly(fullname, str(module)))
         raise ModuleNotFoundError(f"No module named {fullname!r} (a game folder's modules "
                                   f"are its .py files)", name=fullname)
-
-    @staticmethod
-    def _shipped(fullname: str) -> Path | None:
-        parent, _, name = fullname.rpartition(".")
-        if parent != __name__ or not name.isidentifier():
-            return None
-        for folder in HERE.iterdir():
-            if folder.name.replace("-", "_") == name and (folder / "game.yaml").is_file():
-                return folder
-        return None
 
 
 if not any(isinstance(f, GameFolderFinder) for f in sys.meta_path):

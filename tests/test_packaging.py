@@ -1,5 +1,6 @@
-"""The package lists every Python folder, so `pip install .` ships it all; a game folder's
-Python (games/<game>/rules/, checks.py, kit.py) ships as the package data of warpress.games."""
+"""The package lists every Python folder, so `pip install .` ships it all: a shipped game
+folder and its rules/ are packages (warpress.games.<folder>), its YAML package data of
+warpress.games."""
 
 from __future__ import annotations
 
@@ -19,20 +20,26 @@ def test_every_package_folder_is_listed_in_pyproject():
         rel = init.parent.relative_to(ROOT)
         if rel.parts and rel.parts[0] in skip:
             continue
-        if len(rel.parts) > 1 and rel.parts[0] == "games":
-            continue  # a game folder's Python: package data (below)
         found.add(".".join(("warpress", *rel.parts)) if rel.parts else "warpress")
     assert found == listed
 
 
-def test_every_file_of_a_game_folder_is_package_data():
+def test_every_python_file_of_a_game_folder_is_in_a_listed_package():
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    listed = set(config["tool"]["setuptools"]["packages"])
+    games = ROOT / "games"
+    modules = [f for f in games.rglob("*.py") if f.parent != games]
+    assert any(f.name == "kit.py" for f in modules)
+    packages = {".".join(("warpress", *f.parent.relative_to(ROOT).parts)) for f in modules}
+    assert packages <= listed
+
+
+def test_every_yaml_file_of_a_game_folder_is_package_data():
     config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     patterns = config["tool"]["setuptools"]["package-data"]["warpress.games"]
     games = ROOT / "games"
-    files = [f.relative_to(games).as_posix() for f in games.rglob("*")
-             if f.is_file() and f.suffix in (".py", ".yaml") and f.parent != games
-             and "__pycache__" not in f.parts]
-    assert any(f.endswith("/rules/__init__.py") for f in files)
+    files = [f.relative_to(games).as_posix() for f in games.rglob("*.yaml")]
+    assert any(f.endswith("/scenarios/cats-eye.yaml") for f in files)
     globs = [re.compile("[^/]*".join(map(re.escape, p.split("*"))) + "$") for p in patterns]
     assert [f for f in files if not any(g.match(f) for g in globs)] == []  # * stays in a folder
 

@@ -6,7 +6,7 @@ Earth's 1:50m admin-0 countries. Usage::
 
     npm pack world-atlas@2.0.2 && tar xzf world-atlas-2.0.2.tgz
     python tools/derive_world_map.py package/countries-50m.json CENTERS > \\
-        games/axis-allies/world-outlines.yaml
+        games/axis_allies/world-outlines.yaml
 
 CENTERS is the Classic board's label points (name  (x,y) on a 3500x2000 board), a public
 reference of where each area sits on the published board. What it does:

@@ -10,7 +10,7 @@ import pytest
 import yaml
 from warpress.engine import limits
 from warpress.engine.errors import DataError
-from warpress.engine.loader import GAMES_DIR, builtin_games, load_game
+from warpress.engine.loader import builtin_folder, builtin_games, load_game
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "data-format.md"
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -42,7 +42,7 @@ def _shipped_maxima() -> dict[str, int]:
         most[name] = max(most.get(name, 0), value)
 
     for name in builtin_games():
-        files = sorted((GAMES_DIR / name).glob("*.yaml"))
+        files = sorted(builtin_folder(name).glob("*.yaml"))
         keep("files", len(files))
         figures = [_yaml_figures(path) for path in files]
         keep("game_bytes", sum(f["file_bytes"] for f in figures))

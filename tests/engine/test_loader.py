@@ -9,8 +9,16 @@ from pathlib import Path
 import pytest
 import yaml
 from warpress.engine.errors import BadInput, DataError
+from warpress.engine.gamecode import package_of
 from warpress.engine.inputs import quote
-from warpress.engine.loader import GAMES_DIR, builtin_games, game_dir, load_cached, load_game
+from warpress.engine.loader import (
+    GAMES_DIR,
+    builtin_folder,
+    builtin_games,
+    game_dir,
+    load_cached,
+    load_game,
+)
 from warpress.engine.model import Constant, Unit
 
 
@@ -118,12 +126,19 @@ def yaml_text(text: str) -> str:
     return json.dumps(text)
 
 
-def test_a_shipped_game_says_its_own_folder_name_as_its_id():
+def test_a_shipped_game_says_its_own_id():
     """A folder of another name (a copy) is loaded under that name; the shipped folders'
-    ``game.yaml`` say theirs."""
+    ``game.yaml`` say theirs, the folder's name with ``_`` as ``-``."""
     for name in builtin_games():
-        info = yaml.safe_load((GAMES_DIR / name / "game.yaml").read_text(encoding="utf-8"))
-        assert info["game"]["id"] == name
+        info = yaml.safe_load((builtin_folder(name) / "game.yaml").read_text(encoding="utf-8"))
+        assert info["game"]["id"] == name == load_game(name).info.id
+
+
+def test_a_shipped_folder_is_a_package_python_imports_under_the_folder_name():
+    assert builtin_folder("midway-cards") == GAMES_DIR / "midway_cards"
+    assert "midway-cards" in builtin_games() and "midway_cards" not in builtin_games()
+    assert all(builtin_folder(name).name.isidentifier() for name in builtin_games())
+    assert package_of(load_game("midway-cards")) == "warpress.games.midway_cards"
 
 
 @pytest.mark.parametrize("what", [["a", "list"], {"not": "a game"}, 42])

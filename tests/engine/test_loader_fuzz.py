@@ -22,14 +22,14 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from warpress.cli import main
-from warpress.engine.loader import GAMES_DIR, builtin_games
+from warpress.engine.loader import builtin_folder, builtin_games
 
 EDITS = 40
 COUNT = int(os.environ.get("WARPRESS_FUZZ_EDITS") or EDITS)
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "games"
 #: the games edited: the test games; with more edits, the shipped games' data too
 GAMES = [FIXTURES / "corps", FIXTURES / "tiny"] + (
-    [GAMES_DIR / name for name in builtin_games()] if COUNT > EDITS else [])
+    [builtin_folder(name) for name in builtin_games()] if COUNT > EDITS else [])
 #: what replaces a value: every kind of value, and values that broke a command before
 WRONG = ["-1", "0", "-84000", "99999", "1.5", "2.5e300", "''", "x", "'0'", "'../x'", "true",
          "null", "[]", "[[]]", "[1, 2]", "[x]", "{}", "{a: 1}", "{id: 1}", "'\\e[2J'"]

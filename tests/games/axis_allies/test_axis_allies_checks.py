@@ -1,4 +1,4 @@
-"""games/axis-allies/checks.py: every invariant (I1-I21) passes; broken rules (an NPL win outside
+"""games/axis_allies/checks.py: every invariant (I1-I21) passes; broken rules (an NPL win outside
 the round end, a bigger attacker faring worse, an AA gun hitting a tank, casualties beyond the
 hits, placement at a factory bought this turn) FAIL with a counterexample."""
 

@@ -1,7 +1,7 @@
 """Axis & Allies data: the game's own manifest counts and key facts.
 
 Board facts (territories, connections, production, starting forces and incomes) come from the
-public Classic reference data, converted into games/axis-allies/map.yaml and setup-units.yaml.
+public Classic reference data, converted into games/axis_allies/map.yaml and setup-units.yaml.
 """
 
 from __future__ import annotations

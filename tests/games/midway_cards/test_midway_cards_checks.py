@@ -1,4 +1,4 @@
-"""games/midway-cards/checks.py: the midway-cards rule invariants pass on the shipped engine
+"""games/midway_cards/checks.py: the midway-cards rule invariants pass on the shipped engine
 and data, and FAIL with a counterexample when a rule is deliberately broken."""
 
 from __future__ import annotations

@@ -1241,7 +1241,7 @@ def _card_page(paper, items, number: int) -> KitPage:
 
 def unit_counter(game: Game, mix_record, size: float) -> tuple[Primitive, ...]:
     """A unit counter in its power's colour, in the layout of the style (at the end of
-    games/axis-allies/game.yaml)."""
+    games/axis_allies/game.yaml)."""
     unit = game.get("units", str(mix_record.get("unit")))
     colour = power_colour(game, str(mix_record.get("side")))
     face = face_of(game, unit, ground=colour, size=size,  # type: ignore[arg-type]
