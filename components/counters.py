@@ -239,7 +239,7 @@ def silhouette(face: Face) -> list[Primitive]:
     side = s * 0.26 if has_top and name not in SHIPS else pad
     items.append(symbol("silhouette", name, side, art_top,
                         s * face.art_width - 2 * side, max(art_bottom - art_top, s * 0.15),
-                        face.ink))
+                        face.ink, _paler(face.ground) if face.reduced else face.ground))
     items.extend(_corner_items(face, ("bottom_left", "bottom_right"), bottom_row,
                                max(face.fonts.factors, value / mm(1)), s * 0.4, bold=True))
     items.extend(_factors(face, bottom_row, _factor_width(face)))

@@ -346,11 +346,12 @@ def _packed_pages(blocks: list[aids.Block], backs: dict, options: Options) -> li
 
 
 def with_counter_key(game: Game, pages: list[KitPage], options: Options) -> list[KitPage]:
-    """The pages with the counter key (``counter_key``): in the play aid (else the first
-    flowed part) or under the counters of a counter sheet with room for it, whichever
-    packs best (``_key_choice``: first of the play aid when that costs no sheet and
-    leaves no flowed page near empty); on a page of its own after the counters when
-    nothing flows and no counter sheet has room. As they are without counters."""
+    """The pages with the counter key (``counter_key``): first of the play aid (else of the
+    first flowed part) when that costs no sheet and leaves no flowed page near empty once
+    the kit is packed; else under the counters of a counter sheet with room for it, or at
+    the top of another page of the aid, whichever packs best (``_key_choice``); on a page
+    of its own after the counters when nothing flows and no counter sheet has room. As
+    they are without counters."""
     key = counter_key.key_block(game, pages, options.paper.content()[2])
     if key is None:
         return pages
@@ -363,35 +364,45 @@ def with_counter_key(game: Game, pages: list[KitPage], options: Options) -> list
     while end < len(pages) and pages[end].part == part and pages[end].blocks is not None:
         end += 1
     blocks = [b for p in pages[at:end] for b in p.blocks or ()]
-    trials = [pages[:at] + flowed_pages([*blocks[:place], key, *blocks[place:]], options.paper,
-                                        part) + pages[end:] for place in range(len(blocks) + 1)]
+    starts = [sum(len(p.blocks or ()) for p in pages[at:i]) for i in range(at, end)]
+    inner = range(1, len(blocks) + 1) if len(blocks) <= KEY_TRIALS else starts[1:]
+
+    def placed(place: int) -> list[KitPage]:
+        return pages[:at] + flowed_pages([*blocks[:place], key, *blocks[place:]],
+                                         options.paper, part) + pages[end:]
+
     own = flowed_pages([key], options.paper, AIDS)
-    before = [pages[:i] + own + pages[i:] for i in flowed if i < at]  # first of the flow
-    return _key_choice(trials[:1] + before + trials[1:] + ([under] if under else []), options)
+    trials = [lambda: placed(0)]
+    trials += [lambda i=i: pages[:i] + own + pages[i:] for i in flowed if i < at]
+    trials += [lambda: under] if under is not None else []
+    trials += [lambda place=place: placed(place) for place in inner]
+    return _key_choice(trials, _sheets(pack(pages, options)), options)
 
 
-#: The share of its page every flowed page keeps, when the key can go first of the aid.
+#: The share of its page every flowed page keeps where the key goes.
 KEY_TAIL = 0.3
+#: Up to this many flowed blocks the key may go between any two of them; past it, only at
+#: the top of a page (each place tried is a packing of the kit).
+KEY_TRIALS = 16
 
 
-def _key_choice(trials: list[list[KitPage]], options: Options) -> list[KitPage]:
+def _key_choice(trials: list[Callable[[], list[KitPage]]], sheets: int, options: Options
+                ) -> list[KitPage]:
     """Of the kits with the key placed (in order of preference), the first that packs on
-    the fewest sheets with every flowed page at least ``KEY_TAIL`` used; else, of those
-    on the fewest sheets, the one whose emptiest flowed page is fullest (the earlier of
-    equals)."""
+    ``sheets`` sheets (the kit's without the key) with every flowed page at least
+    ``KEY_TAIL`` used; else, of those on the fewest sheets, the one whose emptiest flowed
+    page is fullest (the earlier of equals)."""
     content = options.paper.content()
     scored = []
     for order, trial in enumerate(trials):
-        packed = pack(trial, options)
+        kit = trial()
+        packed = pack(kit, options)
         least = min((aids._used([(b, 0, 0) for b in p.blocks], content) for p in packed
                      if p.blocks), default=1.0)
-        scored.append((_sheets(packed), least, order))
-    fewest = min(sheets for sheets, _least, _order in scored)
-    best = [(least, order) for sheets, least, order in scored if sheets == fewest]
-    good = [order for least, order in best if least >= KEY_TAIL]
-    if good:
-        return trials[good[0]]
-    return trials[max(best, key=lambda lo: (round(lo[0], 3), -lo[1]))[1]]
+        if _sheets(packed) <= sheets and least >= KEY_TAIL:
+            return kit
+        scored.append((_sheets(packed), -round(least, 3), order, kit))
+    return min(scored, key=lambda s: s[:3])[3]
 
 
 def _sheets(pages: list[KitPage]) -> int:
