@@ -1,6 +1,6 @@
 """Domain errors of the engine.
 
-The library raises these; ``cli.py`` maps them to exit codes (bad input: 2).
+The library raises these; ``cli/`` maps them to exit codes (bad input: 2).
 """
 
 from __future__ import annotations

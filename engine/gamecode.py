@@ -1,24 +1,35 @@
-"""A game folder's Python: found by convention, imported under a name bound to the folder.
+"""A game folder's Python: one contract, found by one lookup, imported under a name bound to
+the folder.
 
-A game folder may hold, beside its YAML, all optional:
+A game folder may hold, beside its YAML, Python where the data forms end. Its
+``__init__.py`` declares what that Python adds, once::
 
-- ``rules/`` (a package) or ``rules.py``: procedures and referee tables, exposing ``ENGINE``
-  (a ``warpress.engine.registry.GameEngine``); ``rules/session.py``: the automatic referee,
-  exposing ``REFEREE`` (a class, see ``engine.referee``);
-- ``checks.py``: rule invariants (``@invariant`` of ``verify.invariants``);
-- ``kit.py``: kit parts (``@kit_part`` of ``components.registry``).
+    from warpress.engine.registry import GameCode
+
+    CODE = GameCode()
+
+and its modules, all optional, register on that object (``engine.registry.GameCode``):
+
+- ``rules/`` (a package) or ``rules.py``: referee tables, ``@CODE.table(...)``;
+- ``rules/session.py``: the session rules, ``@CODE.session`` on their class (``engine.referee``);
+- ``checks.py``: rule invariants, ``@CODE.check(rule, summary)`` (``verify.invariants``);
+- ``kit.py``: kit parts, ``@CODE.kit_part("sheets")`` (``components.registry``).
+
+:func:`game_code` is the lookup: ``game_code(game, "rules")`` imports the folder's package and
+its ``rules`` and returns the ``CODE`` they registered on; a command imports only the module it
+needs (``lookup`` never loads the session rules or the kit).
 
 The folder is imported as a package whose name depends on the folder, never on the game id:
 a shipped game is ``warpress.games.<folder>`` (a plain package of warpress); a game an
 installed package provides through the entry-point group ``warpress.games`` is that package;
 any other folder is ``warpress_folder_<12 hex of the sha256 of its resolved path>``. Two
-folders with the same id therefore never share code, and the registries (engine, referee,
-kit parts, invariants) take only what the folder's own package registered. A folder's
-Python is imported only when the folder is trusted (``engine/trust.py``); naming it on the
-command line is not enough.
+folders with the same id therefore never share code: each registers on its own ``CODE``. A
+folder's Python is imported only when the folder is trusted (``engine/trust.py``); naming it
+on the command line is not enough.
 
 An import that fails is a data problem: :class:`GameCodeError`, one line naming the file,
-the line and the error (``myfolder/rules.py:12: SyntaxError: invalid syntax``).
+the line and the error (``myfolder/rules.py:12: SyntaxError: invalid syntax``); a folder that
+registers the way this contract replaced is told the new way in one line.
 """
 
 from __future__ import annotations
@@ -33,9 +44,14 @@ from types import ModuleType
 from . import trust
 from .errors import BadInput, Problem
 from .model import Game
+from .registry import GameCode
 
+#: the folder's own package module, which declares ``CODE``
+INIT = "__init__"
 #: the parts a folder may hold, by module name below the folder's package
-PARTS = ("rules", "rules.session", "checks", "kit")
+PARTS = (INIT, "rules", "rules.session", "checks", "kit")
+#: where the contract is described, for the messages that point at it
+DOCS = "docs/designing.md"
 
 
 class GameCodeError(BadInput):
@@ -86,6 +102,48 @@ def missing(game: Game, part: str, name: str, what: str) -> GameCodeError:
                                  f"{part} defines no {name} ({what})"))
 
 
+def game_code(game: Game, *parts: str) -> GameCode:
+    """The ``CODE`` that ``game``'s folder declares, with the modules ``parts`` of the folder
+    imported (those it holds), so that what they register is on it; an empty GameCode for a
+    folder without Python. GameCodeError (one line) when a module cannot be imported, the
+    folder declares no CODE, or a module registers the way this contract replaced."""
+    held = [part for part in parts if has_part(game, part)]
+    if held:  # an untrusted folder is told about the module the command needs
+        trust.require(game, held[0])
+    if not has_part(game, INIT):
+        for part in held:  # an old folder's imports name the new way themselves
+            import_part(game, part)
+        if held:
+            raise GameCodeError(Problem(part_file(game, held[0]), 0, "", (
+                f"{held[0]} registers on the folder's CODE: declare CODE = GameCode() (from "
+                f"warpress.engine.registry) in the folder's __init__.py ({DOCS})")))
+        return GameCode()
+    code = getattr(import_part(game, INIT), "CODE", None)
+    if not isinstance(code, GameCode):
+        raise missing(game, INIT, "CODE", "CODE = GameCode(), from warpress.engine.registry")
+    for part in held:
+        _registered_anew(game, part, import_part(game, part), code)
+    return code
+
+
+#: what an old module defined -> how the contract registers it
+_OLD_NAMES = {"ENGINE": "@CODE.table on each table", "REFEREE": "@CODE.session on the class"}
+
+
+def _registered_anew(game: Game, part: str, module: ModuleType | None, code: GameCode) -> None:
+    """GameCodeError when ``module`` still defines a name of the registration this contract
+    replaced (a module-level ``REFEREE``, ``ENGINE``) instead of registering on ``code``."""
+    for name, instead in _OLD_NAMES.items():
+        if module is not None and hasattr(module, name) and not _anew(code, name):
+            raise GameCodeError(Problem(part_file(game, part), 0, "", (
+                f"{name} is the old way to register a game's Python: use {instead}, on the "
+                f"CODE the folder's __init__.py declares ({DOCS})")))
+
+
+def _anew(code: GameCode, name: str) -> bool:
+    return bool(code.tables) if name == "ENGINE" else code.session_rules is not None
+
+
 def import_part(game: Game, part: str) -> ModuleType | None:
     """Import ``part`` of ``game``'s folder; None when the folder has no such module.
 
@@ -94,19 +152,13 @@ def import_part(game: Game, part: str) -> ModuleType | None:
     if not has_part(game, part):
         return None
     trust.require(game, part)
-    name = f"{package_of(game)}.{part}"
+    name = package_of(game) if part == INIT else f"{package_of(game)}.{part}"
     if name in sys.modules:
         return sys.modules[name]
     try:
         return importlib.import_module(name)
     except Exception as exc:  # noqa: BLE001 - any error of a designer's module is data
         raise GameCodeError(import_problem(game, exc)) from None
-
-
-def owns(game: Game, module_name: str) -> bool:
-    """Whether ``module_name`` belongs to ``game``'s folder package."""
-    package = package_of(game)
-    return module_name == package or module_name.startswith(package + ".")
 
 
 def import_problem(game: Game, exc: BaseException) -> Problem:
@@ -126,6 +178,8 @@ def import_problem(game: Game, exc: BaseException) -> Problem:
                 where = found
                 break
         text = "".join(traceback.format_exception_only(type(exc), exc)).strip()
+        if isinstance(exc, BadInput):  # warpress's own words (an old registration's import)
+            text = str(exc)
     return Problem(where[0], where[1], "", " ".join(text.split()))
 
 

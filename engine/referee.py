@@ -7,7 +7,8 @@ and commands always give the same state (the session store in ``engine.session``
 that to replay a log).
 
 The store owns the files; the rules own the game. A game's folder holds its own session
-rules in ``rules/session.py``, which names a class implementing :class:`Referee` ``REFEREE``;
+rules in ``rules/session.py``: a class implementing :class:`Referee`, registered with
+``@CODE.session`` on the folder's ``CODE`` (``engine.registry.GameCode``);
 a game with a ``play`` mapping and no such file is played by the data-driven rules of
 ``engine.play``. ``engine.rulesets.rules_for`` finds them (bound to the folder, never to the
 id; no ``if game == ...``).

@@ -1,26 +1,25 @@
-"""The game registry: which procedures serve a game, and its tables.
+"""The game registry: what a game folder's Python registers, and the referee tables.
 
-A game folder's ``rules`` package (``games/<game>/rules/``) or module (``rules.py``) creates
-one ``GameEngine`` with ``ENGINE = register("<game>")`` and declares its referee tables with
-the ``@ENGINE.table(...)`` decorator. ``engine_for(game)`` imports the ``rules`` of the
-game's own folder and takes its ``ENGINE`` (``engine.gamecode``: bound to the folder, never
-to the id; no ``if game == ...`` anywhere). Every die-range table of the game's YAML is also
-served as a plain lookup, so a designer's data-only game answers ``warpress lookup`` too.
+A game folder's ``__init__.py`` declares one :class:`GameCode`, ``CODE = GameCode()``, and
+the folder's modules register on it: referee tables (``@CODE.table``), rule invariants
+(``@CODE.check``), kit parts (``@CODE.kit_part``) and the session rules (``@CODE.session``).
+``engine.gamecode.game_code`` finds it, bound to the folder, never to the id (no ``if game
+== ...`` anywhere). Every die-range table of the game's YAML is also served as a plain
+lookup (``data_ref_table``), so a designer's data-only game answers ``warpress lookup`` too
+(``engine.catalogue``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 from .dice import Dice
-from .errors import BadInput, Untrusted
-from .inputs import choices, did_you_mean, quote
+from .errors import BadInput
 from .model import Game, Table
 from .records import Frozen, frozen_record
 from .tables import Interval, compiled, lookup_row
-from .trust import tell_not_run
 
 if TYPE_CHECKING:  # fractions are imported where an exact answer is made
     from fractions import Fraction
@@ -121,6 +120,8 @@ class Answer(Frozen):
 
 
 Resolve = Callable[[Game, dict[str, Any], Dice], Answer]
+Factory = Callable[[Game], object]
+Builder = Callable[..., list]
 Odds = Callable[..., "OddsAnswer"]  # fn(game, args), or fn(game, args, exact=) (float_odds)
 
 
@@ -162,12 +163,47 @@ class RefTable(Frozen):
         raise BadInput(f"unknown input {name!r} for table {self.name!r} (inputs: {names})")
 
 
-@dataclass
-class GameEngine:
-    """The procedures of one game, registered by its module."""
+@dataclass(frozen=True)
+class KitPart:
+    """A page builder of a game's own kit: ``build(game, options) -> list[KitPage]`` for the
+    kit's ``part`` (``sheets``, ``map``...); ``replaces`` drops the generic pages of the part."""
 
-    game_id: str
-    tables: dict[str, RefTable] = field(default_factory=dict)
+    part: str
+    build: Callable[..., list]
+    replaces: bool = False
+
+
+@dataclass(frozen=True)
+class Check:
+    """A rule invariant: ``factory(game)`` gives something hypothesis runs (a ``@given``
+    function or a ``RuleBasedStateMachine`` class), held to ``rule`` (verify/invariants.py)."""
+
+    rule: str
+    summary: str
+    factory: Callable[[Game], object]
+    name: str
+    max_examples: int | None = None
+
+
+class GameCode:
+    """Everything a game folder's Python adds to its data, registered on one object.
+
+    The folder's ``__init__.py`` declares it once, ``CODE = GameCode()``; the folder's modules
+    register on it (``from .. import CODE`` in ``rules/``, ``from . import CODE`` beside it):
+
+    - ``@CODE.table(name, rules=..., inputs=...)`` on a referee table's procedure (``rules/``);
+    - ``@CODE.check(rule, summary)`` on a rule invariant's factory (``checks.py``);
+    - ``@CODE.kit_part(part, replaces=False)`` on a kit page builder (``kit.py``);
+    - ``@CODE.session`` on the class of the session rules (``rules/session.py``).
+
+    ``engine.gamecode.game_code`` finds it and imports only the module a command needs, so
+    ``lookup`` never loads the session rules or the kit."""
+
+    def __init__(self) -> None:
+        self.tables: dict[str, RefTable] = {}
+        self.checks: list[Check] = []
+        self.kit_parts: list[KitPart] = []
+        self.session_rules: type | None = None
 
     def table(
         self,
@@ -203,82 +239,54 @@ class GameEngine:
 
         return register_fn
 
+    def check(self, rule: str, summary: str, *,
+              max_examples: int | None = None) -> Callable[[Factory], Factory]:
+        """Decorator: register ``factory(game)`` as the invariant of ``rule`` (``summary``
+        says what holds; ``max_examples`` caps a slow property's quick budget)."""
 
-def register(game_id: str) -> GameEngine:
-    """A new engine for ``game_id``; a game's ``rules`` keeps it as ``ENGINE`` (each folder
-    its own, even when two folders share an id)."""
-    return GameEngine(game_id)
+        def register_fn(factory: Factory) -> Factory:
+            self.checks.append(Check(rule, summary, factory, factory.__name__, max_examples))
+            return factory
 
+        return register_fn
 
-def engine_for(game: Game) -> GameEngine:
-    """The ``ENGINE`` of the ``rules`` in ``game``'s folder, or an empty one without rules;
-    GameCodeError (one line) when they cannot be imported or define no engine."""
-    from .gamecode import import_part, missing
+    def kit_part(self, part: str, *, replaces: bool = False) -> Callable[[Builder], Builder]:
+        """Decorator: register ``fn(game, options) -> list[KitPage]`` as the kit's ``part``."""
 
-    module = import_part(game, "rules")
-    if module is None:
-        return GameEngine(game.id)
-    engine = getattr(module, "ENGINE", None)
-    if not isinstance(engine, GameEngine):
-        raise missing(game, "rules", "ENGINE", "ENGINE = register(game id), from "
-                      "warpress.engine.registry")
-    return engine
+        def register_fn(fn: Builder) -> Builder:
+            self.kit_parts.append(KitPart(part, fn, replaces))
+            return fn
 
+        return register_fn
 
-def ref_tables(game: Game) -> dict[str, RefTable]:
-    """Every table a referee can query: the engine's, then the data's die-range tables. For a
-    folder that is not trusted (``engine/trust.py``) the data's tables only, with a note."""
-    try:
-        own = engine_for(game).tables
-    except Untrusted:
-        tell_not_run(game, "listed the data's tables only")
-        own = {}
-    return dict(sorted({**data_tables(game), **own}.items()))
+    def session(self, rules: type) -> type:
+        """Class decorator: ``rules`` (an ``engine.referee.Referee``) plays the game in a
+        session; one class a game."""
+        if self.session_rules is not None and self.session_rules is not rules:
+            raise TypeError(f"session rules registered twice: {self.session_rules.__name__} "
+                            f"and {rules.__name__}")
+        self.session_rules = rules
+        return rules
 
 
-def data_tables(game: Game) -> dict[str, RefTable]:
-    """The tables the data gives without any Python: CRTs and their combat query (the data
-    forms), then every die-range table, by name."""
-    from .combat import form_tables  # CRTs and the combat query (the data forms)
-
-    tables = dict(form_tables(game))
-    for table in game.tables:
-        tables.setdefault(table.id, data_ref_table(table))
-    return tables
+#: the names of the registration this contract replaced -> what a folder writes instead
+OLD_WAYS = {
+    "register": "@CODE.table",
+    "GameEngine": "@CODE.table",
+}
 
 
-def ref_table(game: Game, name: str) -> RefTable:
-    """The table ``name`` of ``ref_tables``: an engine's own table is found without the data
-    forms (their module is 9 ms of a command's start-up). A data table of a folder that is
-    not trusted is answered from the data, with a note; another is Untrusted."""
-    try:
-        own = engine_for(game).tables
-    except Untrusted:
-        if name not in data_tables(game):
-            raise
-        tell_not_run(game, f"answered {name!r} from the data")
-        return data_tables(game)[name]
-    if name in own:
-        return own[name]
-    tables = ref_tables(game)
-    if name not in tables:
-        see = f"warpress tables {_named(game)}"
-        hint = did_you_mean(name, tables)
-        if hint:
-            raise BadInput(f"unknown table {quote(name)} for {game.id}{hint} ({see} lists "
-                           f"them all)")
-        raise BadInput(f"unknown table {quote(name)} for {game.id} (tables: "
-                       f"{choices(tables, see=see)})")
-    return tables[name]
+def old_way(module: str, name: str, instead: str) -> BadInput:
+    """The one line for a game folder that imports a registration this contract replaced."""
+    return BadInput(f"{name!r} of {module} is the old way to register a game's Python: declare "
+                    f"CODE = GameCode() (from warpress.engine.registry) in the folder's "
+                    f"__init__.py and use {instead} (docs/designing.md)")
 
 
-def _named(game: Game) -> str:
-    """How a command names ``game``: its id when shipped or installed, else its folder."""
-    from .loader import builtin_games, entry_point_games
-
-    if game.id in builtin_games() or game.id in entry_point_games():
-        return game.id
-    return str(game.path)
+def __getattr__(name: str) -> Any:
+    if name in OLD_WAYS:
+        raise old_way(__name__, name, OLD_WAYS[name])
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 # --- data tables served as they are ------------------------------------------------

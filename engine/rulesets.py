@@ -1,11 +1,11 @@
-"""Which rules play a game in a session: the game folder's own (``rules/session.py``
-naming ``REFEREE``), or the data-driven rules of ``engine.play`` for a game with a
-``play`` mapping (docs/playing.md)."""
+"""Which rules play a game in a session: the game folder's own (``rules/session.py``,
+``@CODE.session`` on their class: ``engine.registry.GameCode``), or the data-driven rules of
+``engine.play`` for a game with a ``play`` mapping (docs/playing.md)."""
 
 from __future__ import annotations
 
 from .errors import BadInput
-from .gamecode import import_part, missing
+from .gamecode import game_code, has_part, missing
 from .loader import builtin_folder, builtin_games, load_cached
 from .model import Game
 from .play.game import HexRules
@@ -16,12 +16,12 @@ def rules_for(game: Game) -> Referee:
     """The session rules of ``game``; BadInput naming the games that have some when it has
     none. The folder's ``rules/session.py`` is imported only here, so that a plain
     ``lookup`` does not pay for it."""
-    module = import_part(game, "rules.session")
-    if module is not None:
-        rules = getattr(module, "REFEREE", None)
-        if not isinstance(rules, type):
-            raise missing(game, "rules.session", "REFEREE", "the class of the game's rules")
+    rules = game_code(game, "rules.session").session_rules
+    if rules is not None:
         return rules()
+    if has_part(game, "rules.session"):
+        raise missing(game, "rules.session", "session rules",
+                      "@CODE.session on the class of the game's rules")
     if game.play is not None:
         return HexRules()
     have = ", ".join(playable_builtins()) or "none"

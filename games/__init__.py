@@ -1,11 +1,11 @@
 """The shipped games, one folder each: YAML data and, optionally, the game's Python.
 
-A folder's Python (``rules/`` or ``rules.py``, ``checks.py``, ``kit.py``) is imported as a
-package named after the folder, never after the game id (``warpress.engine.gamecode``). A
-shipped folder is a plain package of warpress, named as Python names it (``games/midway_cards``
-is ``warpress.games.midway_cards``, the game ``midway-cards``: ``engine.loader.builtin_folder``);
-the finder below maps a folder bound with :func:`bind` (a designer's own) to the name it was
-given.
+A folder's Python (its ``__init__.py`` declaring ``CODE``, ``rules/`` or ``rules.py``,
+``checks.py``, ``kit.py``) is imported as a package named after the folder, never after the
+game id (``warpress.engine.gamecode``). A shipped folder is a plain package of warpress,
+named as Python names it (``games/midway_cards`` is ``warpress.games.midway_cards``, the game
+``midway-cards``: ``engine.loader.builtin_folder``); the finder below maps a folder bound
+with :func:`bind` (a designer's own) to the name it was given.
 
 A bound folder's modules are imported from their source alone (``engine/trust.py``: the
 hash of a trusted folder covers its ``*.py`` files): no bytecode is read from or written to
@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import sys
 from importlib.machinery import ModuleSpec, SourceFileLoader
+from importlib.util import spec_from_file_location
 from pathlib import Path
 
 #: package name -> game folder, for folders outside this package (see ``bind``)
@@ -67,6 +68,13 @@ class GameFolderFinder:
             if fullname.partition(".")[0] in _BOUND:
                 return self._source(fullname, path or [])
             return None
+        init = folder / "__init__.py"
+        if init.is_symlink():  # its code is not what the folder's trust covers
+            raise ModuleNotFoundError(f"{init} is a symbolic link (a game folder's modules are "
+                                      f"its own .py files, which its trust covers)", name=fullname)
+        if init.is_file():  # the folder's package module: it declares the folder's CODE
+            return spec_from_file_location(fullname, init, loader=_SourceOnly(fullname, str(init)),
+                                           submodule_search_locations=[str(folder)])
         spec = ModuleSpec(fullname, _FolderPackage(), origin=str(folder), is_package=True)
         spec.submodule_search_locations = [str(folder)]
         return spec
@@ -75,8 +83,6 @@ class GameFolderFinder:
     def _source(fullname, path):
         """The spec of ``fullname`` from a ``.py`` file (or package) in ``path``; a module
         the folder has no source for is not found (no other finder is asked)."""
-        from importlib.util import spec_from_file_location
-
         name = fullname.rpartition(".")[2]
         for entry in map(Path, path):
             package, module = entry / name / "__init__.py", entry / f"{name}.py"

@@ -18,8 +18,8 @@ import pytest
 from click.testing import CliRunner
 from hypothesis import settings
 from warpress.cli import main
+from warpress.engine.catalogue import ref_table
 from warpress.engine.query import run_query
-from warpress.engine.registry import ref_table
 
 #: Property tests draw the same examples on every run ("same input, same output": a failure
 #: in CI is a failure on every machine); HYPOTHESIS_PROFILE=explore draws new ones each run

@@ -60,8 +60,8 @@ def commands(group: click.Group = main, prefix: tuple[str, ...] = ()) -> list:
 @cache
 def pools() -> dict[str, list[str]]:
     """Likely words per parameter name, read from the shipped games."""
+    from warpress.engine.catalogue import ref_tables
     from warpress.engine.loader import builtin, builtin_games
-    from warpress.engine.registry import ref_tables
 
     tables, inputs = set(), set()
     for name in builtin_games():
@@ -141,7 +141,7 @@ def invocation(draw, session: str) -> list[str]:
 @pytest.fixture(scope="module")
 def fuzz_place(tmp_path_factory):
     """A folder to run in, holding a live referee session; the slow work stubbed."""
-    import warpress.cli as cli
+    import warpress.cli.designer as cli
     import warpress.components.kit as kit
     from hostile_folders import FOLDERS as BUILDERS
 

@@ -282,8 +282,7 @@ def test_a_game_installed_through_an_entry_point_is_logged_by_its_id(tmp_path, m
     site = tmp_path / "site"
     (site / "wp_hide_pkg").mkdir(parents=True)
     (site / "wp_hide_pkg" / "__init__.py").write_text("", encoding="utf-8")
-    folder = fake.make_game(site / "wp_hide_pkg")
-    (folder / "__init__.py").write_text("", encoding="utf-8")
+    fake.make_game(site / "wp_hide_pkg")  # its __init__.py declares the folder's CODE
     info = site / "wp_hide_pkg-0.1.dist-info"
     info.mkdir()
     (info / "METADATA").write_text("Metadata-Version: 2.1\nName: wp_hide_pkg\nVersion: 0.1\n",

@@ -21,10 +21,11 @@ import pytest
 from warpress.components.kit import kit_pages, parse_options
 from warpress.components.render_svg import svg_text
 from warpress.engine.agents import RandomAgent, playout
+from warpress.engine.catalogue import ref_tables
 from warpress.engine.errors import BadInput, RuleViolation
 from warpress.engine.loader import builtin, builtin_games, load_game
 from warpress.engine.query import run_roll
-from warpress.engine.registry import RefTable, ref_tables
+from warpress.engine.registry import RefTable
 from warpress.engine.rulesets import playable_builtins, rules_for
 from warpress.starter.new import new_game
 

@@ -594,11 +594,12 @@ def check_referee_scenarios(game: Game) -> Iterator[Problem]:
 
 
 def check_game_code(game: Game) -> Iterator[Problem]:
-    """Every Python module of the game's folder (rules, its referee, checks, kit part) imports;
+    """Every Python module of the game's folder (rules, its referee, checks, kit part) imports
+    and registers on the CODE its ``__init__.py`` declares (``engine.gamecode``);
     a module that does not is the file, the line and the error (``engine.gamecode``). A folder
     that is not trusted is compiled, never run: each syntax error with its file and line, and
     a note naming the files not run (``engine/trust.py``)."""
-    from ..engine.gamecode import PARTS, GameCodeError, has_part, import_part
+    from ..engine.gamecode import PARTS, GameCodeError, game_code, has_part, import_part
     from ..engine.trust import tell_not_run, trusted
 
     if not trusted(game):
@@ -607,9 +608,16 @@ def check_game_code(game: Game) -> Iterator[Problem]:
             tell_not_run(game, "compiled only, to check its syntax")
         yield from found
         return
+    failed = False
     for part in PARTS:
         try:
             import_part(game, part)
+        except GameCodeError as exc:
+            failed = True
+            yield exc.problem
+    if not failed:  # every module imports: each registers on the folder's CODE
+        try:
+            game_code(game, *PARTS)
         except GameCodeError as exc:
             yield exc.problem
 

@@ -10,11 +10,14 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
+from ..engine.catalogue import ref_tables
 from ..engine.errors import BadInput, RuleViolation
 from ..engine.model import Game
 from ..engine.query import run_odds, run_roll, value_key
-from ..engine.registry import Input, RefTable, ref_tables
-from .invariants import invariant
+from ..engine.registry import GameCode, Input, RefTable
+
+#: the invariants of every game, registered the way a game folder's checks are
+GENERIC = GameCode()
 
 SAMPLED_KINDS = frozenset({"int", "enum", "bool"})
 MONTE_CARLO_RUNS = 300
@@ -72,7 +75,7 @@ def _odds(game: Game, table: RefTable, pairs: list[str]):
         assume(False)
 
 
-@invariant("odds", "every odds distribution sums to exactly 1")
+@GENERIC.check("odds", "every odds distribution sums to exactly 1")
 def odds_sum_to_one(game: Game):
     from hypothesis import given
     from hypothesis import strategies as st
@@ -96,7 +99,7 @@ def odds_sum_to_one(game: Game):
     return check
 
 
-@invariant("odds", "exact odds agree with a seeded Monte Carlo of the same procedure",
+@GENERIC.check("odds", "exact odds agree with a seeded Monte Carlo of the same procedure",
            max_examples=8)
 def odds_agree_with_monte_carlo(game: Game):
     from hypothesis import given

@@ -1,15 +1,17 @@
 """Rule invariants as hypothesis properties, run by ``warpress verify``.
 
-An invariant is registered, in the ``checks.py`` of a game's folder, with the rule number
-it holds the engine to::
+An invariant is registered, in the ``checks.py`` of a game's folder, on the folder's
+``CODE`` (``engine.registry.GameCode``) with the rule number it holds the engine to::
 
-    @invariant("8.3(3)", "a carrier never holds more than 5 aircraft units")
+    from . import CODE
+
+    @CODE.check("8.3(3)", "a carrier never holds more than 5 aircraft units")
     def carrier_capacity(game):
         return CarrierMachine.TestCase          # or a function decorated with @given
 
 It belongs to the folder whose ``checks`` registered it (``engine.gamecode``), never to a
 game id: a folder that reuses a shipped game's id runs none of that game's checks. The
-invariants of ``verify/generic.py`` hold for every game.
+invariants of ``verify/generic.py`` (registered on its own ``GENERIC``) hold for every game.
 
 The function receives the loaded ``Game`` (so a test can swap in a broken rule
 by handing it a modified game) and returns something hypothesis can run: a
@@ -21,17 +23,20 @@ program).
 
 from __future__ import annotations
 
-import importlib
 import io
 import traceback
 from collections.abc import Callable
 from contextlib import redirect_stdout
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
+from typing import Any
 
 from ..engine.dice import SeededDice, faces
 from ..engine.errors import RuleViolation
+from ..engine.gamecode import game_code
 from ..engine.model import Game
 from ..engine.places import hypothesis_home
+from ..engine.registry import Check, GameCode, old_way
+from .generic import GENERIC
 
 Factory = Callable[[Game], object]
 
@@ -105,42 +110,29 @@ def refusal(call: Callable[..., object], *args, **kwargs) -> str | None:
     return None
 
 
-#: every registered invariant, by the module that registered it
-_INVARIANTS: dict[str, list[Invariant]] = {}
-GENERIC = f"{__package__}.generic"
-
-
-def invariant(*names: str, max_examples: int | None = None) -> Callable[[Factory], Factory]:
-    """Decorator: register a property factory under ``rule`` with its ``summary``
-    (``@invariant(rule, summary)``; a game id given first is ignored: the invariant belongs
-    to the folder of the module that registers it, or to every game from verify/generic.py).
-    """
-    if not 2 <= len(names) <= 3:
-        raise TypeError("invariant(rule, summary, *, max_examples=None)")
-    rule, summary = names[-2:]
-
-    def register(factory: Factory) -> Factory:
-        module = factory.__module__
-        _INVARIANTS.setdefault(module, []).append(
-            Invariant("*" if module == GENERIC else module, rule, summary, factory,
-                      factory.__name__, max_examples))
-        return factory
-
-    return register
-
-
 def invariants_for(game: Game) -> list[Invariant]:
-    """The generic invariants, those of the ``checks`` in the game's own folder and the
+    """The generic invariants, those the ``checks`` of the game's own folder register and the
     game's declarative checks (its ``checks`` section, verify/declared.py)."""
-    from ..engine.gamecode import import_part, owns
     from .declared import declared_invariants
 
-    importlib.import_module(GENERIC)
-    own: list[Invariant] = []
-    if import_part(game, "checks") is not None:  # shown under the id of the game checked
-        own = [replace(inv, game=game.id) for module, found in _INVARIANTS.items()
-               if owns(game, module) for inv in found]
-    return [*_INVARIANTS.get(GENERIC, []), *own, *declared_invariants(game)]
+    own = game_code(game, "checks")  # shown under the id of the game checked
+    return [*_invariants(GENERIC, "*"), *_invariants(own, game.id),
+            *declared_invariants(game)]
+
+
+def _invariants(code: GameCode, game: str) -> list[Invariant]:
+    return [_invariant(check, game) for check in code.checks]
+
+
+def _invariant(check: Check, game: str) -> Invariant:
+    return Invariant(game, check.rule, check.summary, check.factory, check.name,
+                     check.max_examples)
+
+
+def __getattr__(name: str) -> Any:
+    if name == "invariant":
+        raise old_way(__name__, name, '@CODE.check("<rule>", "<summary>")')
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def run(inv: Invariant, game: Game, examples: int = QUICK, seed: int = SEED) -> Outcome:

@@ -49,8 +49,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 from warpress.engine.errors import RuleViolation
 from warpress.engine.model import Game
-from warpress.verify.invariants import DrawnDice, invariant, refusal
+from warpress.verify.invariants import DrawnDice, refusal
 
+from . import CODE
 from .rules import battle as B
 from .rules import board, research
 from .rules.common import (
@@ -212,7 +213,7 @@ def lost(before: tuple[str, ...], after: tuple[str, ...]) -> Counter:
 # --- ③ combat: dice -------------------------------------------------------------------------------
 
 
-@invariant("③ combat", "a combat die hits iff it rolls at or under the unit's attack, or its "
+@CODE.check("③ combat", "a combat die hits iff it rolls at or under the unit's attack, or its "
                        "defense when defending (E1); AA guns, transports, factories never attack")
 def combat_dice(game: Game):
     types = tuple(UNIT_TABLE)
@@ -237,7 +238,7 @@ def combat_dice(game: Game):
     return check
 
 
-@invariant("③ combat", "one more unit never means fewer expected hits; a side never expects "
+@CODE.check("③ combat", "one more unit never means fewer expected hits; a side never expects "
                        "more hits than it rolls dice")
 def expected_hits(game: Game):
     def expected(units, role, weapons) -> Fraction:
@@ -266,7 +267,7 @@ def expected_hits(game: Game):
 # --- ③ combat: battles ------------------------------------------------------------------------
 
 
-@invariant("land 3)-4)", "each round every attacker rolls once (heavy bombers: the weapon's "
+@CODE.check("land 3)-4)", "each round every attacker rolls once (heavy bombers: the weapon's "
                          "dice), but in round 1 of a sea battle not the submarines that struck "
                          "first (E4, from round 2 they do), every defender left after the "
                          "opening once, including those just hit; no AA or submarine dice after "
@@ -292,7 +293,7 @@ def dice_per_round(game: Game):
     return check
 
 
-@invariant("land 3)-5)", "casualties: each side loses exactly min(hits scored on it, units "
+@CODE.check("land 3)-5)", "casualties: each side loses exactly min(hits scored on it, units "
                          "present), the units its owner chose first; the opponent's order never "
                          "changes them")
 def casualties(game: Game):
@@ -320,7 +321,7 @@ def casualties(game: Game):
     return check
 
 
-@invariant("land 2)", "AA fire: land battles with a defending AA gun only, once, one die per "
+@CODE.check("land 2)", "AA fire: land battles with a defending AA gun only, once, one die per "
                       "attacking aircraft in order, a 1 destroys that aircraft and nothing else")
 def aa_fire(game: Game):
     @given(st.data())
@@ -342,7 +343,7 @@ def aa_fire(game: Game):
     return check
 
 
-@invariant("sea 2)-3)", "submarine first strike: sea battles only, once, one die per "
+@CODE.check("sea 2)-3)", "submarine first strike: sea battles only, once, one die per "
            "attacking submarine; its hits are removed at once (that the submarines sit out "
            "round 1, E4, is held with each round's dice)")
 def sub_first_strike(game: Game):
@@ -365,7 +366,7 @@ def sub_first_strike(game: Game):
     return check
 
 
-@invariant("land 6)", "a battle ends only when a side is eliminated (or neither side can ever "
+@CODE.check("land 6)", "a battle ends only when a side is eliminated (or neither side can ever "
                       "hit: the attacker must retreat); the defender may never retreat (E5)")
 def battle_end(game: Game):
     @given(st.data())
@@ -383,7 +384,7 @@ def battle_end(game: Game):
     return check
 
 
-@invariant("③ combat", "units are never created or lost outside the dice: survivors are "
+@CODE.check("③ combat", "units are never created or lost outside the dice: survivors are "
            "the starting units less one per hit, AA or submarine kill (conservation)")
 def battle_conservation(game: Game):
     @given(st.data())
@@ -443,7 +444,7 @@ def walks(game: Game, unit_type: str, most: int):
     return walk()
 
 
-@invariant("sea 7)", "submarine withdrawal: an attacking sub only to the sea zone it entered "
+@CODE.check("sea 7)", "submarine withdrawal: an attacking sub only to the sea zone it entered "
                      "from, a defending sub only to an adjacent zone free of enemy units")
 def sub_withdrawal(game: Game):
     g = board.graph(game, ("sea",))
@@ -468,7 +469,7 @@ def sub_withdrawal(game: Game):
 MOVERS = tuple(t for t in UNIT_TABLE if UNIT_TABLE[t][1])
 
 
-@invariant("④ non-combat movement", "no unit ends in an enemy-occupied, enemy-controlled or "
+@CODE.check("④ non-combat movement", "no unit ends in an enemy-occupied, enemy-controlled or "
                                     "neutral space; units that moved in ② stay; aircraft leave "
                                     "the battle space and land in a friendly territory not "
                                     "taken this turn or (fighters) on a carrier, within their "
@@ -510,7 +511,7 @@ def noncombat_movement(game: Game):
     return check
 
 
-@invariant("② combat movement", "blitz: only armor passes through enemy territory, only through "
+@CODE.check("② combat movement", "blitz: only armor passes through enemy territory, only through "
                                 "one without enemy units, and each such territory changes "
                                 "control; nobody enters a neutral or passes enemy units")
 def blitz(game: Game):
@@ -581,7 +582,7 @@ def draw_placement(data, own: list[str], lands: tuple[str, ...], seas: tuple[str
                                 label="placed")}
 
 
-@invariant("⑤", "units are placed only at a factory held since the start of the turn and not "
+@CODE.check("⑤", "units are placed only at a factory held since the start of the turn and not "
                 "bought this turn (ships next to it), at most the territory's income a turn at "
                 "a factory built during the game; at most 1 factory and 1 AA gun a territory")
 def placement(game: Game):
@@ -639,7 +640,7 @@ def placement(game: Game):
     return check
 
 
-@invariant("⑤", "placement limit: a factory there from the start places any number, one built "
+@CODE.check("⑤", "placement limit: a factory there from the start places any number, one built "
                 "during the game at most its territory's income value")
 def placement_limit(game: Game):
     key = game.table("placement-limit").key("income")
@@ -659,7 +660,7 @@ def placement_limit(game: Game):
     return check
 
 
-@invariant("⑤", "at most one AA gun defends a territory: a land battle with two is refused")
+@CODE.check("⑤", "at most one AA gun defends a territory: a land battle with two is refused")
 def one_aa_gun(game: Game):
     @given(st.integers(0, 3), _side(LAND_DEFENSE))
     def check(guns, defender):
@@ -671,7 +672,7 @@ def one_aa_gun(game: Game):
     return check
 
 
-@invariant("⑥ income", "income is the NPL, the sum of the income values of the territories "
+@CODE.check("⑥ income", "income is the NPL, the sum of the income values of the territories "
                        "held; a territory changing hands moves exactly its value (E11)")
 def income(game: Game):
     values = {t: board.income_value(game, t) for t in _land(game)}
@@ -703,7 +704,7 @@ def income(game: Game):
 # --- ① weapons development and purchase; the sequence ------------------------------------------
 
 
-@invariant("① purchase", "IPC spent in ① = 5 per development die + the printed cost of every "
+@CODE.check("① purchase", "IPC spent in ① = 5 per development die + the printed cost of every "
                          "unit bought")
 def purchase_cost(game: Game):
     @given(st.dictionaries(st.sampled_from(tuple(UNIT_TABLE)), st.integers(0, 5)),
@@ -717,7 +718,7 @@ def purchase_cost(game: Game):
     return check
 
 
-@invariant("① weapons development", "success iff a die shows 6; one new weapon per 6, never one "
+@CODE.check("① weapons development", "success iff a die shows 6; one new weapon per 6, never one "
                                     "already owned, nothing once all are owned (E12); the "
                                     "chance of success is 1 - (5/6)^n and grows with n")
 def weapons_development(game: Game):
@@ -745,7 +746,7 @@ def weapons_development(game: Game):
     return check
 
 
-@invariant("sequence of play", "turns run USSR, Germany, UK, Japan, USA, then a new round; 4 "
+@CODE.check("sequence of play", "turns run USSR, Germany, UK, Japan, USA, then a new round; 4 "
                                "rounds a year from 1942; the actions are ①-⑥ in order")
 def turn_order(game: Game):
     @given(st.sampled_from(TURN_ORDER), st.integers(1, 60))
@@ -771,7 +772,7 @@ def turn_order(game: Game):
 # --- victory and battle odds ---------------------------------------------------------------------
 
 
-@invariant("victory conditions", "exactly one outcome for every end state: two Axis capitals "
+@CODE.check("victory conditions", "exactly one outcome for every end state: two Axis capitals "
                                  "for the Allies, two Allied capitals or NPL >= 84 for the "
                                  "Axis, all checked at round end (E10)")
 def victory_outcomes(game: Game):
@@ -814,8 +815,8 @@ LAND_TYPES = ("infantry", "armor", "fighter", "bomber")
 
 
 def _battle(game: Game, attacker: dict[str, int], defender: dict[str, int]) -> dict:
+    from warpress.engine.catalogue import ref_table
     from warpress.engine.query import run_odds
-    from warpress.engine.registry import ref_table
 
     pairs = [f"attacker={_force(attacker)}", f"defender={_force(defender)}"]
     exact = run_odds(game, ref_table(game, "battle"), pairs, exact=True)["result"]["exact"]
@@ -827,7 +828,7 @@ def _forces():
     return counts.filter(lambda c: 0 < sum(c.values()) <= 4)
 
 
-@invariant("③ combat", "battle odds are exact: win, loss, mutual destruction (and "
+@CODE.check("③ combat", "battle odds are exact: win, loss, mutual destruction (and "
            "undecided) sum to exactly 1; one more attacker never lowers the attacker's odds",
            max_examples=25)
 def battle_odds(game: Game):

@@ -38,9 +38,10 @@ from warpress.components.primitives import (
     Style,
     Text,
 )
-from warpress.components.registry import kit_part
 from warpress.engine.errors import BadInput
 from warpress.engine.model import Game, Point, PointMap, Side
+
+from . import CODE
 
 MAP_ID = "world"
 INK = "#222222"
@@ -59,7 +60,6 @@ BOARD_VALUES = (1, 2, 3, 4)
 
 
 # --- small helpers -----------------------------------------------------------------------
-
 
 
 def mix(colour: str, amount: float) -> str:
@@ -91,7 +91,6 @@ def page_of(part: str, options: Options, items, id: str, landscape: bool = False
     """A kit page of the chosen paper (landscape when asked)."""
     p = options.paper.landscape if landscape else options.paper.portrait
     return KitPage(part, Page(p.width, p.height, tuple(items), id=id))
-
 
 
 def cell(x: float, y: float, w: float, h: float, text: str, size: float = 2.8,
@@ -1276,7 +1275,7 @@ def counter_pages(game: Game, options: Options) -> list[KitPage]:
 # --- registered parts ----------------------------------------------------------------------
 
 
-@kit_part("map", replaces=True)
+@CODE.kit_part("map", replaces=True)
 def axis_allies_map(game: Game, options: Options) -> list[KitPage]:
     """The world map (tiled), the battle board, the national production chart, the
     weapons development chart, then the generic round track."""
@@ -1291,13 +1290,13 @@ def axis_allies_map(game: Game, options: Options) -> list[KitPage]:
     return pages + kit.map_pages(rest, options)
 
 
-@kit_part("counters", replaces=True)
+@CODE.kit_part("counters", replaces=True)
 def axis_allies_counters(game: Game, options: Options) -> list[KitPage]:
     """Counters for every unit type in each power's colour (counter mix), then markers."""
     return counter_pages(game, options)
 
 
-@kit_part("sheets", replaces=True)
+@CODE.kit_part("sheets", replaces=True)
 def axis_allies_sheets(game: Game, options: Options) -> list[KitPage]:
     """A unit reference card per power, then the generic pages of the other sheets and
     the play aid of every table."""

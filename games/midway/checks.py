@@ -46,8 +46,9 @@ from warpress.engine.dice import GivenDice
 from warpress.engine.errors import BadInput, RuleViolation
 from warpress.engine.model import Game
 from warpress.engine.tables import lookup
-from warpress.verify.invariants import DrawnDice, invariant, refusal
+from warpress.verify.invariants import DrawnDice, refusal
 
+from . import CODE
 from .rules import area as A
 from .rules import combat as C
 from .rules import landing as L
@@ -476,7 +477,7 @@ def carrier_area_machine(game: Game):
     return CarrierArea
 
 
-@invariant("8.3(3)", "carriers and the base never exceed their capacity, decks their undamaged "
+@CODE.check("8.3(3)", "carriers and the base never exceed their capacity, decks their undamaged "
                      "boxes, CAP holds only fighters, steps never grow, damage 0/1/sunk, base "
                      "hits <= 2 a turn, Garrison >= 2, groups hold together, through moves, "
                      "launches, strikes, returns, night recovery and damage", max_examples=60)
@@ -487,7 +488,7 @@ def carrier_area(game: Game):
 # --------------------------------------------------------------------------- victory (4.x)
 
 
-@invariant("4.1-4.3", "exactly one outcome at every turn end: the 3x rule on Turn 3, "
+@CODE.check("4.1-4.3", "exactly one outcome at every turn end: the 3x rule on Turn 3, "
            "automatic victory when a fleet is gone, a draw when both are, points on Turn 7")
 def victory_outcomes(game: Game):
     last = game.constant("turns")
@@ -518,7 +519,7 @@ def victory_outcomes(game: Game):
     return check
 
 
-@invariant("4.2", "a point per enemy carrier sunk (one fewer after 処分中止 played against you), "
+@CODE.check("4.2", "a point per enemy carrier sunk (one fewer after 処分中止 played against you), "
                   "the base's 2 points to exactly one side")
 def day_two_points(game: Game):
     per = V.victory_param(game, "day-2", "points_per_carrier_sunk")
@@ -561,7 +562,7 @@ def _walk(game: Game, data, start: str, longest: int, label: str) -> list[str]:
     return path
 
 
-@invariant("6.1(1)", "a fleet's path is accepted iff every step is adjacent, it never enters "
+@CODE.check("6.1(1)", "a fleet's path is accepted iff every step is adjacent, it never enters "
                      "F-6 and fits the allowance (2/4 hexes, Invasion Force 1/2, entry hex "
                      "counted)")
 def fleet_paths(game: Game):
@@ -592,7 +593,7 @@ def fleet_paths(game: Game):
     return check
 
 
-@invariant("6.1(4)", "the Japanese fleets never end in one hex; by day the US fleet never ends "
+@CODE.check("6.1(4)", "the Japanese fleets never end in one hex; by day the US fleet never ends "
                      "with a Japanese fleet (it stops short), at night it may")
 def fleets_apart(game: Game):
     night = game.constant("night-turn")
@@ -634,7 +635,7 @@ def fleets_apart(game: Game):
     return check
 
 
-@invariant("6.4(2)", "a base attack needs the 1st Air Fleet within 5 hexes of Midway; 1 air "
+@CODE.check("6.4(2)", "a base attack needs the 1st Air Fleet within 5 hexes of Midway; 1 air "
                      "operation within 2 hexes, 2 at 3-5")
 def base_attack_range(game: Game):
     reach = game.constant("base-attack-range")
@@ -662,7 +663,7 @@ def base_attack_range(game: Game):
 # --------------------------------------------------------------------------- search (7.x)
 
 
-@invariant("7.2", "AOP in [1, 4] (Japanese [0, 4] after a base attack), 0 on the night turn; "
+@CODE.check("7.2", "AOP in [1, 4] (Japanese [0, 4] after a base attack), 0 on the night turn; "
                   "nearer never means fewer, a base attack never more")
 def search_clamps(game: Game):
     lo, hi = game.constant("search-result-min"), game.constant("search-result-max")
@@ -706,7 +707,7 @@ def search_clamps(game: Game):
 # --------------------------------------------------------------------------- air operations (8.x)
 
 
-@invariant("8.1", "a side with 0 AOP never rolls nor flies; the winner has AOP; a card only on "
+@CODE.check("8.1", "a side with 0 AOP never rolls nor flies; the winner has AOP; a card only on "
                   "an unequal tie, from the deck; each operation costs exactly 1 AOP")
 def initiative_and_aop(game: Game):
     aop_values = [v for v in game.get("tracks", "aop").values if isinstance(v, int)]
@@ -805,7 +806,7 @@ def _attack_steps(game, units) -> int:
     return sum(u.steps for u in units if is_attack(game, u.type))
 
 
-@invariant("9.2", "CAP and escort hits take 1 step each, escorts fire only after CAP losses; AA "
+@CODE.check("9.2", "CAP and escort hits take 1 step each, escorts fire only after CAP losses; AA "
                   "dice 2/1/0 per carrier or the track, AA never hits fighters",
            max_examples=60)
 def strike_fire(game: Game):
@@ -860,7 +861,7 @@ def strike_fire(game: Game):
     return check
 
 
-@invariant("9.4(2)", "each hit marks a deck box (its unit lost), the second sinks the carrier "
+@CODE.check("9.4(2)", "each hit marks a deck box (its unit lost), the second sinks the carrier "
                      "with all aboard; the other division is untouched; survivors go to Return "
                      "1 after a launch or the base, else Return 2", max_examples=60)
 def strike_damage(game: Game):
@@ -928,7 +929,7 @@ def strike_damage(game: Game):
     return check
 
 
-@invariant("9.0", "a strike is refused, before any die is rolled, with no attack aircraft, an "
+@CODE.check("9.0", "a strike is refused, before any die is rolled, with no attack aircraft, an "
                   "unassigned attack unit, or a Japanese base attack outside the base-attack "
                   "phase", max_examples=60)
 def strike_refusals(game: Game):
@@ -955,7 +956,7 @@ def strike_refusals(game: Game):
     return check
 
 
-@invariant("9.6(3)", "through whole Japanese strikes over several turns base hits per turn <= "
+@CODE.check("9.6(3)", "through whole Japanese strikes over several turns base hits per turn <= "
                      "2, Garrison >= 2 and = 6 - hits, runway boxes lost = min(3, hits)",
            max_examples=40)
 def base_strikes(game: Game):
@@ -983,7 +984,7 @@ def base_strikes(game: Game):
     return check
 
 
-@invariant("9.4(1)", "more firepower never fewer hits: a modifier never lowers the hit "
+@CODE.check("9.4(1)", "more firepower never fewer hits: a modifier never lowers the hit "
            "number, another step or attack aircraft on the target deck never fewer hits for the "
            "same dice, the base (-1) never easier than the Invasion Force")
 def attack_monotone(game: Game):
@@ -1033,7 +1034,7 @@ def attack_monotone(game: Game):
 # --------------------------------------------------------------------------- night (10.x)
 
 
-@invariant("10.1(2)", "surface-battle hits are 0-4 on the US and 0-2 on the Japanese, rise with "
+@CODE.check("10.1(2)", "surface-battle hits are 0-4 on the US and 0-2 on the Japanese, rise with "
                       "the roll, and every hit is allocated (a carrier takes it as 9.4(2))")
 def surface_battle(game: Game):
     @given(st.data(), st.integers(1, 6), st.integers(1, 6))
@@ -1072,7 +1073,7 @@ def surface_battle(game: Game):
     return check
 
 
-@invariant("10.2(2)", "night recovery: Return 2 steps roll (lost on 5-6 J / 4-6 US, more "
+@CODE.check("10.2(2)", "night recovery: Return 2 steps roll (lost on 5-6 J / 4-6 US, more "
            "likely never less), everything ends in hangars, capacity holds, no step gained",
            max_examples=40)
 def night_recovery(game: Game):
@@ -1105,7 +1106,7 @@ def night_recovery(game: Game):
     return check
 
 
-@invariant("10.3", "the landing ends when one track reaches X (captured iff the Garrison "
+@CODE.check("10.3", "the landing ends when one track reaches X (captured iff the Garrison "
            "does), tracks only fall; the odds sum to 1, rise with the Invasion Force and fall "
            "with the Garrison")
 def landing(game: Game):
@@ -1135,7 +1136,7 @@ def landing(game: Game):
 # --------------------------------------------------------------------------- cards (11.0, 12.3)
 
 
-@invariant("11.0(2)", "the Prototype Scout never follows the Malfunction and never applies "
+@CODE.check("11.0(2)", "the Prototype Scout never follows the Malfunction and never applies "
                       "beside it; the solitaire deck conserves its 8 cards and never draws from "
                       "nothing", max_examples=60)
 def cards(game: Game):
@@ -1179,7 +1180,7 @@ def cards(game: Game):
     return check
 
 
-@invariant("12.3(2)", "solitaire: a card moves the US fleet at most its hexes toward or away "
+@CODE.check("12.3(2)", "solitaire: a card moves the US fleet at most its hexes toward or away "
                       "from the 1st Air Fleet, never into F-6, by day never into its hex")
 def solitaire_moves(game: Game):
     hexes = _fleet_hexes(game)
@@ -1209,7 +1210,7 @@ def solitaire_moves(game: Game):
     return check
 
 
-@invariant("12.3(4)", "the solitaire US keeps CAP fighters, launches every deck attack "
+@CODE.check("12.3(4)", "the solitaire US keeps CAP fighters, launches every deck attack "
                       "aircraft, moves one fighter to an empty CAP, never merges or loses a "
                       "step in its own operation; only the Japanese reorganize; one card "
                       "instead of an op",

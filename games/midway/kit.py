@@ -29,8 +29,9 @@ from warpress.components.pieces import (
     unit_pieces,
 )
 from warpress.components.primitives import Group, Page, Polygon, Primitive, Rect, Style, Text, arrow
-from warpress.components.registry import kit_part
 from warpress.engine.model import Display, Game, Phase, Sheet, Table
+
+from . import CODE
 
 PLAN_SHEET = "us-movement-plan"
 AID_SHEET = "sequence-of-play"
@@ -50,7 +51,6 @@ counter_sheets = kit.counter_sheet_pages
 def page_of(part: str, options: Options, items, id: str) -> KitPage:
     p = options.paper
     return KitPage(part, Page(p.width, p.height, tuple(items), id=id))
-
 
 
 # --- the US movement plan sheet ----------------------------------------------------------
@@ -325,7 +325,7 @@ def sequence_blocks(game: Game, width: float) -> list[Block]:
     return blocks
 
 
-@kit_part("sheets", replaces=True)
+@CODE.kit_part("sheets", replaces=True)
 def midway_sheets(game: Game, options: Options) -> list[KitPage]:
     """Plan sheet, then the sequence-of-play aid flowed with the other sheets and the play
     aid of the tables no sheet prints."""
@@ -655,7 +655,7 @@ def track_block(game: Game, track, width: float) -> Block:
                  cls="track")
 
 
-@kit_part("map", replaces=True)
+@CODE.kit_part("map", replaces=True)
 def midway_map(game: Game, options: Options) -> list[KitPage]:
     """The generic map tiles, then the tracks and Midway's own displays."""
     maps = kit.map_pages(replace(game, tracks=(), displays=()), options)
@@ -673,7 +673,7 @@ def unit_counter_pieces(game: Game) -> list[Piece]:
     return [piece for unit in game.units for piece in unit_pieces(game, unit)]
 
 
-@kit_part("counters", replaces=True)
+@CODE.kit_part("counters", replaces=True)
 def midway_counters(game: Game, options: Options) -> list[KitPage]:
     """Units (2-step aircraft with their reduced backs) and markers, imposed by size."""
     pieces = unit_counter_pieces(game)

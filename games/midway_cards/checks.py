@@ -42,8 +42,9 @@ from hypothesis import stateful as hst
 from hypothesis import strategies as hs
 from warpress.engine.errors import RuleViolation
 from warpress.engine.model import Game
-from warpress.verify.invariants import SEED, invariant, refusal
+from warpress.verify.invariants import SEED, refusal
 
+from . import CODE
 from .rules import attack as atk
 from .rules import combat
 from .rules import common as cm
@@ -110,7 +111,7 @@ def deck_of(game: Game, instance: str) -> str:
 # --- tables: air combat and defense (7-1-2, 7-3) -------------------------------------------------
 
 
-@invariant("7-1-2", "air combat answers every level pair: equal both removed, else the lower")
+@CODE.check("7-1-2", "air combat answers every level pair: equal both removed, else the lower")
 def air_combat_total(game: Game):
     """CI7 over the air-combat table: every (attacker, defender) level pair is answered."""
     scale = levels(game, "air-combat-levels")
@@ -126,7 +127,7 @@ def air_combat_total(game: Game):
     return check
 
 
-@invariant("7-3", "defense answers every level pair: stopped iff level >= anti-ship level")
+@CODE.check("7-3", "defense answers every level pair: stopped iff level >= anti-ship level")
 def defense_total(game: Game):
     """CI9 over the defense table: a defense card stops exactly the attacks at or below it."""
     scale = levels(game, "defense-levels")
@@ -157,7 +158,7 @@ def _no_f_after_a(plays) -> bool:
     return "F" not in missions[missions.index("A"):] if "A" in missions else True
 
 
-@invariant("7-1-1", "pairs: F before A, at least one A, 1 vs 1 in order until the pass")
+@CODE.check("7-1-1", "pairs: F before A, at least one A, 1 vs 1 in order until the pass")
 def pair_creation(game: Game):
     """CI3-CI6: the engine accepts exactly the plays with no F after an A and enough A
     cards; the defender's CAP cards pair 1 vs 1 with the first plays, in order; after his
@@ -185,7 +186,7 @@ def pair_creation(game: Game):
     return check
 
 
-@invariant("7-2", "a Japanese attack hits one ship card; the US may split (12-3)")
+@CODE.check("7-2", "a Japanese attack hits one ship card; the US may split (12-3)")
 def one_target(game: Game):
     """CI8: attacking cards aimed at several ship cards are refused for the Japanese, and
     allowed for the US only with several attacking cards."""
@@ -217,7 +218,7 @@ def _status(game: Game, ship_id: str, deck: int, side: int, disabled: bool) -> d
     return cm.damage_status(game, *durabilities(game, ship_id), deck, side, disabled)
 
 
-@invariant("3-1", "ship status is monotone in damage; 発着艦不能 is at least 大破")
+@CODE.check("3-1", "ship status is monotone in damage; 発着艦不能 is at least 大破")
 def ship_status_monotone(game: Game):
     """CI18 (part): more damage (or a 発着艦不能 result) never gives a lesser status or
     gives back flight operations; a disabled ship is 大破 or sunk."""
@@ -246,7 +247,7 @@ def half_of(game: Game, durability: int) -> int:
     return math.ceil(exact) if game.constant("half-damage-rounding") == "up" else math.floor(exact)
 
 
-@invariant("3-1", "大破 iff 発着艦不能 or both durabilities at half; 中破 iff exactly one")
+@CODE.check("3-1", "大破 iff 発着艦不能 or both durabilities at half; 中破 iff exactly one")
 def status_from_damage(game: Game):
     """CI18: a ship card afloat is 大破 (heavy) when disabled or both damages reach half their
     durability, 中破 (medium) when exactly one does, else intact."""
@@ -266,7 +267,7 @@ def status_from_damage(game: Game):
     return check
 
 
-@invariant("7-4", "a tapped (大破) or sunk ship card gives no aircraft capacity")
+@CODE.check("7-4", "a tapped (大破) or sunk ship card gives no aircraft capacity")
 def no_capacity_when_out(game: Game):
     """CI16: each ship card adds its ③ aircraft to its side's capacity while it can launch
     and recover (intact or 中破), and nothing once 大破 or sunk."""
@@ -293,7 +294,7 @@ def no_capacity_when_out(game: Game):
     return check
 
 
-@invariant("7-4", "a ship is sunk exactly when a durability is reached (C-E1)")
+@CODE.check("7-4", "a ship is sunk exactly when a durability is reached (C-E1)")
 def sunk_at_durability(game: Game):
     """CI18 (sunk): sunk iff deck or side damage reaches its durability."""
 
@@ -310,7 +311,7 @@ def sunk_at_durability(game: Game):
     return check
 
 
-@invariant("12-4", "base 大破 from base-heavy-damage, destroyed from base-destroyed-damage")
+@CODE.check("12-4", "base 大破 from base-heavy-damage, destroyed from base-destroyed-damage")
 def base_status_thresholds(game: Game):
     """CI19: the base-status table agrees with the thresholds and VP constants."""
     heavy, destroyed = (int(game.constant(c)) for c in ("base-heavy-damage",
@@ -338,7 +339,7 @@ def japan_may_win(game: Game, base_damage: int) -> bool:
     return cm.base_status(game, base_damage)["status"] in ("heavy", "destroyed")
 
 
-@invariant("11", "every end state has exactly one outcome; no Japanese win without base 大破")
+@CODE.check("11", "every end state has exactly one outcome; no Japanese win without base 大破")
 def one_outcome(game: Game):
     """CI27 over the victory rule: one of japan / us / draw; the Japanese never win with the
     base below 大破; all Japanese carriers out is a US win regardless of VP."""
@@ -362,7 +363,7 @@ def one_outcome(game: Game):
 # --- who may play what (12-4, 12-2, 10-2) ---------------------------------------------------
 
 
-@invariant("12-4", "the Midway base is defended by the base card's defense kinds only")
+@CODE.check("12-4", "the Midway base is defended by the base card's defense kinds only")
 def base_defense_kinds(game: Game):
     """CI10: a defense card of a kind the base card does not list is refused against it."""
     allowed = tuple(str(k) for k in cm.stat(game, cm.BASE_ID, "defense_kinds"))
@@ -383,7 +384,7 @@ def base_defense_kinds(game: Game):
     return check
 
 
-@invariant("12-2", "armament-change cards attack only the Midway base, never a ship")
+@CODE.check("12-2", "armament-change cards attack only the Midway base, never a ship")
 def armament_change_base_only(game: Game):
     """CI21: an armament-change card is refused against a ship card, accepted against the
     base; US cards cannot be re-armed."""
@@ -405,7 +406,7 @@ def armament_change_base_only(game: Game):
     return check
 
 
-@invariant("10-2", "応急修理 is never played by the Japanese nor outside the US turn")
+@CODE.check("10-2", "応急修理 is never played by the Japanese nor outside the US turn")
 def emergency_repair_us_only(game: Game):
     """CI23: the engine refuses 応急修理 in a Japanese turn, and a Japanese card as 応急修理."""
     repairs = [c for c in cm.instances(game, cm.ACTION_DECK[cm.US]) if _is_repair(game, c)]
@@ -431,7 +432,7 @@ def emergency_repair_us_only(game: Game):
     return check
 
 
-@invariant("10", "tactics cards are played only in their owner's own turn")
+@CODE.check("10", "tactics cards are played only in their owner's own turn")
 def tactics_own_turn(game: Game):
     """CI24: 損傷機修理 in the opponent's turn is refused; in the owner's turn it takes one
     aircraft card from his discard pile into his hand."""
@@ -507,7 +508,7 @@ def base_cards(game: Game, state: st.State, mask: int) -> list[str]:
     return chosen
 
 
-@invariant("12-2", "「兵装変更中」 on the table only while the Japanese hold armament cards")
+@CODE.check("12-2", "「兵装変更中」 on the table only while the Japanese hold armament cards")
 def rearming_card(game: Game):
     """CI20: after an armament change, a base attack, a hand exchange and the hand
     adjustment of the Japanese first turn, 「兵装変更中」 is on the table only while an
@@ -1079,7 +1080,7 @@ def _register(check: str, rule_number: str, summary: str) -> None:
         return game_machine(game, check)
 
     factory.__name__ = f"machine_{check.replace('-', '_')}"
-    invariant(rule_number, summary, max_examples=MACHINE_EXAMPLES)(factory)
+    CODE.check(rule_number, summary, max_examples=MACHINE_EXAMPLES)(factory)
 
 
 _register("hand-limit", "9", "after hand adjustment hands <= limit; refilling players at the limit")

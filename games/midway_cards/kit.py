@@ -30,10 +30,11 @@ from warpress.components.pieces import (
     side_colour,
 )
 from warpress.components.primitives import Primitive, Rect, Style, Text
-from warpress.components.registry import kit_part
 from warpress.engine.errors import BadInput
 from warpress.engine.model import Card, Deck, Game, Marker
 from warpress.games.midway.kit import SIDE_INK, counter_sheets, page_of
+
+from . import CODE
 
 #: Colour words of the data -> print colours (and the ink that reads on them): toned as
 #: printed games tone them (brick red, slate blue, leaf green, ochre), not screen primaries.
@@ -107,7 +108,7 @@ def marker_pieces(game: Game) -> list[Piece]:
     return pieces
 
 
-@kit_part("counters", replaces=True)
+@CODE.kit_part("counters", replaces=True)
 def damage_counters(game: Game, options: Options) -> list[KitPage]:
     """The damage markers as counters in the colours their names give."""
     return counter_sheets(marker_pieces(game), options)
@@ -305,14 +306,12 @@ def card_pieces(game: Game, deck: Deck) -> list[Piece]:
     return pieces
 
 
-@kit_part("cards", replaces=True)
+@CODE.kit_part("cards", replaces=True)
 def cards(game: Game, options: Options) -> list[KitPage]:
     """Every deck, 9 up with crop marks, decks sharing sheets, each card's deck back on the
     following page."""
     pieces = [piece for deck in game.decks for piece in card_pieces(game, deck)]
     return kit.sized_sheet_pages(pieces, options, "card", bleed=CARD_BLEED)
-
-
 
 
 # --- the turn-procedure sheet, once per side ------------------------------------------------
@@ -353,7 +352,7 @@ def is_procedure_sheet(sheet) -> bool:
     return sheet.kind == "play-aid" and sheet.id.startswith("procedure-sheet")
 
 
-@kit_part("sheets", replaces=True)
+@CODE.kit_part("sheets", replaces=True)
 def sheets(game: Game, options: Options) -> list[KitPage]:
     """The turn-procedure sheet once per side, then the generic sheets and play aid."""
     width = options.paper.content()[2]

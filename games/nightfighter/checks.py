@@ -26,8 +26,8 @@ from warpress.engine.dice import GivenDice, SeededDice, faces
 from warpress.engine.errors import RuleViolation
 from warpress.engine.model import Game
 from warpress.verify.invariants import SEED as RUN_SEED
-from warpress.verify.invariants import invariant
 
+from . import CODE
 from .rules import (
     combat,
     detection,
@@ -126,7 +126,7 @@ def chart_mp(mp: str, turn: int) -> int:
 # --- combat [11.0] --------------------------------------------------------------------------
 
 
-@invariant("11.0", "hits per attack, defensive-fire or collision roll are 0-4")
+@CODE.check("11.0", "hits per attack, defensive-fire or collision roll are 0-4")
 def hits_zero_to_four(game: Game):
     @given(fp=st.integers(-8, 12))
     def check(fp):
@@ -137,7 +137,7 @@ def hits_zero_to_four(game: Game):
     return check
 
 
-@invariant("11.0", "more firepower never means fewer hits, per roll or expected")
+@CODE.check("11.0", "more firepower never means fewer hits, per roll or expected")
 def hits_monotone_in_fp(game: Game):
     @given(fp=st.integers(-8, 12))
     def check(fp):
@@ -160,7 +160,7 @@ def hits_monotone_in_fp(game: Game):
 # --- environment [3.3] ----------------------------------------------------------------------
 
 
-@invariant("3.3", "the environment tables answer every roll with a moon, visibility, cloud")
+@CODE.check("3.3", "the environment tables answer every roll with a moon, visibility, cloud")
 def environment_total(game: Game):
     d6, two = faces("d6"), faces("2d6")
 
@@ -182,7 +182,7 @@ def environment_total(game: Game):
 # --- AI radar [19.1] ------------------------------------------------------------------------
 
 
-@invariant("19.1.1", "AI radar arcs are nested: Narrow in Wide in Hemi; own hex in all")
+@CODE.check("19.1.1", "AI radar arcs are nested: Narrow in Wide in Hemi; own hex in all")
 def arcs_nested(game: Game):
     cells = hexes(game)
 
@@ -202,7 +202,7 @@ def arcs_nested(game: Game):
     return check
 
 
-@invariant("19.1.2", "an AI contact is the nearest bomber in the radar's arc and range")
+@CODE.check("19.1.2", "an AI contact is the nearest bomber in the radar's arc and range")
 def ai_contact_nearest(game: Game):
     cells = hexes(game)
 
@@ -238,7 +238,7 @@ def ai_contact_nearest(game: Game):
 # --- sighting dice, searchlight dice [15.1.1, 19.1.3, 14.2] ---------------------------------
 
 
-@invariant("15.1.1", "acquired-target dice are at least 1; min-range ignored if captured")
+@CODE.check("15.1.1", "acquired-target dice are at least 1; min-range ignored if captured")
 def acquired_dice(game: Game):
     @given(moon=st.sampled_from(MOONS), expert=st.booleans(), green=st.booleans(),
            both=st.booleans(), mod=st.integers(-6, 4), rear=st.booleans())
@@ -255,7 +255,7 @@ def acquired_dice(game: Game):
     return check
 
 
-@invariant("14.2.1", "searchlight dice are 1-5 (before 28.3 halving); hand-off dice 4")
+@CODE.check("14.2.1", "searchlight dice are 1-5 (before 28.3 halving); hand-off dice 4")
 def searchlight_dice_range(game: Game):
     @given(moon=st.sampled_from(MOONS), vis=st.sampled_from(VISIBILITIES),
            clouds=st.sampled_from(CLOUDS),
@@ -275,7 +275,7 @@ def searchlight_dice_range(game: Game):
 # --- search radar [13.1, 25] ------------------------------------------------------------------
 
 
-@invariant("13.1", "search contact iff a bomber is within the search value; else a sweep "
+@CODE.check("13.1", "search contact iff a bomber is within the search value; else a sweep "
                          "next to the counter, toward the nearest bomber", max_examples=40)
 def radar_search(game: Game):
     cells = hexes(game)
@@ -307,7 +307,7 @@ def radar_search(game: Game):
     return check
 
 
-@invariant("25.2.1", "MEW places min(5, bombers) sweeps, each within 1 of a bomber",
+@CODE.check("25.2.1", "MEW places min(5, bombers) sweeps, each within 1 of a bomber",
            max_examples=40)
 def mew_sweeps(game: Game):
     cells = hexes(game)
@@ -331,7 +331,7 @@ def mew_sweeps(game: Game):
 # --- corkscrew [17.4.3] -----------------------------------------------------------------------
 
 
-@invariant("17.4.3", "a corkscrew ends rear-left, same or rear-right, on the map, on no "
+@CODE.check("17.4.3", "a corkscrew ends rear-left, same or rear-right, on the map, on no "
                            "other bomber; every fighter loses the bomber")
 def corkscrew_destination(game: Game):
     cells = hexes(game)
@@ -364,7 +364,7 @@ def corkscrew_destination(game: Game):
 # --- flak [22.0] ----------------------------------------------------------------------------
 
 
-@invariant("22.0", "flak hits a fighter once per announced die showing its sighting "
+@CODE.check("22.0", "flak hits a fighter once per announced die showing its sighting "
                          "number, and only on a 12")
 def flak_hits(game: Game):
     @given(check=st.sampled_from(faces("2d6")), task_force=st.booleans(),
@@ -428,7 +428,7 @@ def exchange(game: Game, data) -> Exchange:
     return Exchange(night, after, report, oblique)
 
 
-@invariant("11.0", "an exchange: every roll 0-4 hits; the bomber is destroyed iff its hits "
+@CODE.check("11.0", "an exchange: every roll 0-4 hits; the bomber is destroyed iff its hits "
                          "reach its Damage, and only then is the shoot-down table rolled")
 def exchange_hits(game: Game):
     @given(st.data())
@@ -457,7 +457,7 @@ def exchange_hits(game: Game):
     return check
 
 
-@invariant("17.3", "after a kill: oblique guns never Evade; Flash dazzles 1-6 turns, "
+@CODE.check("17.3", "after a kill: oblique guns never Evade; Flash dazzles 1-6 turns, "
                          "Follow 1")
 def exchange_shootdown(game: Game):
     @given(st.data())
@@ -485,7 +485,7 @@ REACTS_ON = {False: 6, True: 5}  # 17.4: first roll, Normal column 6, Alert colu
 ALERTED = 2  # 17.4.1: +2 to the first roll of an alert bomber
 
 
-@invariant("10.1", "general sighting dice are 1/2/3 by visibility, +1 Half or Full moon; "
+@CODE.check("10.1", "general sighting dice are 1/2/3 by visibility, +1 Half or Full moon; "
                          "the numbers announced are the distinct results")
 def sighting_dice(game: Game):
     @given(vis=st.sampled_from(VISIBILITIES), moon=st.sampled_from(MOONS),
@@ -500,7 +500,7 @@ def sighting_dice(game: Game):
     return check
 
 
-@invariant("17.4", "the first reaction roll reacts on 6 (Normal) or 5-6 (Alert column), "
+@CODE.check("17.4", "the first reaction roll reacts on 6 (Normal) or 5-6 (Alert column), "
                          "+2 for an alert bomber")
 def reaction_threshold(game: Game):
     @given(roll=st.sampled_from(faces("d6")), warning=st.booleans(), alerted=st.booleans())
@@ -513,7 +513,7 @@ def reaction_threshold(game: Game):
     return check
 
 
-@invariant("25.1", "GCI: no bombers, no sweep; a bomber in its hex, a sweep there; no "
+@CODE.check("25.1", "GCI: no bombers, no sweep; a bomber in its hex, a sweep there; no "
                          "contact, one sweep on or next to the nearest bomber", max_examples=40)
 def gci_sweeps(game: Game):
     cells = hexes(game)
@@ -548,7 +548,7 @@ def gci_sweeps(game: Game):
     return check
 
 
-@invariant("17.3.2", "dazzled, evading or corkscrewed fighters sight and detect nothing")
+@CODE.check("17.3.2", "dazzled, evading or corkscrewed fighters sight and detect nothing")
 def blind_fighters(game: Game):
     cells = hexes(game)
 
@@ -573,7 +573,7 @@ def blind_fighters(game: Game):
     return check
 
 
-@invariant("23.0", "one fighter leaves the radio beacon box per phase, none in the turn "
+@CODE.check("23.0", "one fighter leaves the radio beacon box per phase, none in the turn "
                          "after a departure; the box never refills")
 def beacon_box(game: Game):
     exits = tuple(game.hex_map().feature("radio-beacon-box").hexes)
@@ -610,7 +610,7 @@ DECONFLICTION = 5  # 11.1: no attack with another friendly fighter within 5 hexe
 FLARE_AHEAD = 3  # 26.2.2: the flare counter goes at most 3 turns ahead
 
 
-@invariant("11.0", "an attack needs the bomber's hex and facing and a sighting; none with "
+@CODE.check("11.0", "an attack needs the bomber's hex and facing and a sighting; none with "
                          "altitude advantage, after an attack this turn, oblique in a dive, or "
                          "(11.1) another fighter within 5")
 def attack_allowed(game: Game):
@@ -645,7 +645,7 @@ def attack_allowed(game: Game):
     return check
 
 
-@invariant("26.2.2", "the flare counter stands at most 3 turns ahead and never moves back")
+@CODE.check("26.2.2", "the flare counter stands at most 3 turns ahead and never moves back")
 def flare_counter_ahead(game: Game):
     @given(turns=st.lists(st.tuples(st.integers(1, 3), st.booleans()), min_size=1,
                           max_size=10))
@@ -666,7 +666,7 @@ def flare_counter_ahead(game: Game):
 # --- the player's view [5.0] ------------------------------------------------------------------
 
 
-@invariant("5.0", "the player's view does not depend on bombers he has not found")
+@CODE.check("5.0", "the player's view does not depend on bombers he has not found")
 def player_view_blind(game: Game):
     cells = hexes(game)
 
@@ -849,7 +849,7 @@ def _lost(step: Step, bomber: str) -> bool:
     return step.before.known(bomber) and not step.after.known(bomber)
 
 
-@invariant("7.2", "a bomber leaves its column only by corkscrew or 16.0 displacement, "
+@CODE.check("7.2", "a bomber leaves its column only by corkscrew or 16.0 displacement, "
                         "one column per event", max_examples=NIGHTS)
 def bomber_keeps_column(game: Game):
     @seed(RUN_SEED)
@@ -870,7 +870,7 @@ def bomber_keeps_column(game: Game):
     return Column
 
 
-@invariant("7.2", "in Bomber Movement a bomber's row advances by exactly its MP, or it "
+@CODE.check("7.2", "in Bomber Movement a bomber's row advances by exactly its MP, or it "
                         "exits past row 27; it always faces down its column", max_examples=NIGHTS)
 def bomber_row_advance(game: Game):
     exit_row = max(row(game, h) for h in hexes(game))
@@ -901,7 +901,7 @@ def bomber_row_advance(game: Game):
     return Rows
 
 
-@invariant("14.2.2", "a searchlight zone holds at most one capture", max_examples=NIGHTS)
+@CODE.check("14.2.2", "a searchlight zone holds at most one capture", max_examples=NIGHTS)
 def one_capture_per_zone(game: Game):
     @seed(RUN_SEED)
     class Captures(night_machine(game)):
@@ -915,7 +915,7 @@ def one_capture_per_zone(game: Game):
     return Captures
 
 
-@invariant("14.2.3", "a captured bomber is inside its zone; no searchlight capture in "
+@CODE.check("14.2.3", "a captured bomber is inside its zone; no searchlight capture in "
                            "cloud or at high altitude", max_examples=NIGHTS)
 def capture_inside_zone(game: Game):
     @seed(RUN_SEED)
@@ -935,7 +935,7 @@ def capture_inside_zone(game: Game):
     return Inside
 
 
-@invariant("17.4.1", "an alert bomber stays alert; a corkscrewed one is lost to all",
+@CODE.check("17.4.1", "an alert bomber stays alert; a corkscrewed one is lost to all",
            max_examples=NIGHTS)
 def alert_and_lost(game: Game):
     @seed(RUN_SEED)
@@ -954,7 +954,7 @@ def alert_and_lost(game: Game):
     return Alert
 
 
-@invariant("8.2", "an entering bomber is in its chit's columns, row 1 to its MP; chits "
+@CODE.check("8.2", "an entering bomber is in its chit's columns, row 1 to its MP; chits "
                         "drawn without replacement", max_examples=NIGHTS)
 def entry_columns(game: Game):
     @seed(RUN_SEED)
@@ -978,7 +978,7 @@ def entry_columns(game: Game):
     return Entry
 
 
-@invariant("10.2", "a maintained sighting lies within the fighter's sighting range",
+@CODE.check("10.2", "a maintained sighting lies within the fighter's sighting range",
            max_examples=NIGHTS)
 def sighting_in_range(game: Game):
     @seed(RUN_SEED)
@@ -1000,7 +1000,7 @@ def sighting_in_range(game: Game):
     return Range
 
 
-@invariant("5.1", "a bomber has markers on the player map iff it is sighted or acquired, "
+@CODE.check("5.1", "a bomber has markers on the player map iff it is sighted or acquired, "
                         "at its true hex and facing", max_examples=NIGHTS)
 def markers_true(game: Game):
     @seed(RUN_SEED)
@@ -1018,7 +1018,6 @@ def markers_true(game: Game):
 
 
 # --- fighter movement: the state machine --------------------------------------------------------
-
 
 
 @dataclass(frozen=True)
@@ -1101,7 +1100,7 @@ def trace(game: Game, flight: Flight) -> list[movement.FighterMove]:
         for k in range(len(flight.plan) + 1)]
 
 
-@invariant("9.2", "a fighter turns at most 60 degrees per MP spent, never before its "
+@CODE.check("9.2", "a fighter turns at most 60 degrees per MP spent, never before its "
                         "first MP nor twice without an MP between", max_examples=40)
 def fighter_turns(game: Game):
     @seed(RUN_SEED)
@@ -1135,7 +1134,7 @@ def fighter_turns(game: Game):
     return Turns
 
 
-@invariant("9.1", "a fighter spends 2 (or its minimum) to its MP, +1 diving (exactly "
+@CODE.check("9.1", "a fighter spends 2 (or its minimum) to its MP, +1 diving (exactly "
                         "all), +1 evading", max_examples=40)
 def fighter_mp(game: Game):
     @seed(RUN_SEED)
@@ -1158,7 +1157,7 @@ def fighter_mp(game: Game):
     return Spend
 
 
-@invariant("18.0", "dives left never increase, never below 0, total 3", max_examples=40)
+@CODE.check("18.0", "dives left never increase, never below 0, total 3", max_examples=40)
 def fighter_dives(game: Game):
     @seed(RUN_SEED)
     class Dives(fighter_machine(game)):
@@ -1175,7 +1174,7 @@ def fighter_dives(game: Game):
     return Dives
 
 
-@invariant("17.3.2", "a dazzled fighter that does not evade makes no turn",
+@CODE.check("17.3.2", "a dazzled fighter that does not evade makes no turn",
            max_examples=40)
 def dazzled_straight(game: Game):
     @seed(RUN_SEED)
@@ -1192,7 +1191,7 @@ def dazzled_straight(game: Game):
     return Dazzled
 
 
-@invariant("9.2.1", "a fighter that has left the map never returns", max_examples=40)
+@CODE.check("9.2.1", "a fighter that has left the map never returns", max_examples=40)
 def fighter_never_returns(game: Game):
     @seed(RUN_SEED)
     class Gone(fighter_machine(game)):
@@ -1203,4 +1202,3 @@ def fighter_never_returns(game: Game):
                 assert f.status == "off-map" and f.hex is None, f"fighter back in {f.hex}"
 
     return Gone
-

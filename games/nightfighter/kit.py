@@ -30,10 +30,11 @@ from warpress.components.marks import dagger, proofing, rule_ref
 from warpress.components.page import FOOTER, MARGIN
 from warpress.components.pieces import fit_text
 from warpress.components.primitives import Group, Line, Polygon, Primitive, Rect, Style, Text, arrow
-from warpress.components.registry import kit_part
 from warpress.engine.errors import BadInput
 from warpress.engine.model import Feature, Game, HexMap
 from warpress.engine.query import show_value
+
+from . import CODE
 
 GAME = "nightfighter"
 INCH = 25.4
@@ -53,7 +54,6 @@ MAP_SHEETS = {
     "player": ("player-map-size-in", "Player map", "プレイヤーマップ"),
     "referee": ("umpire-map-size-in", "Referee (umpire) map", "審判用マップ"),
 }
-
 
 
 def rules(record) -> str:
@@ -487,7 +487,7 @@ def map_legend(game: Game):
     return lambda width: legend_block("Legend 凡例", entries, width)
 
 
-@kit_part("map", replaces=True)
+@CODE.kit_part("map", replaces=True)
 def map_pages(game: Game, options: Options) -> list[KitPage]:
     """The player map (17x22 in) and the referee map (11x17 in), tiled to the paper."""
     pages: list[KitPage] = []
@@ -855,7 +855,7 @@ def counter_sheet_pieces(game: Game) -> list[tuple[str, list]]:
     return out
 
 
-@kit_part("counters", replaces=True)
+@CODE.kit_part("counters", replaces=True)
 def counter_pages(game: Game, options: Options) -> list[KitPage]:
     """The 5/8-in and the 1/2-in counter sheets, fronts then mirrored backs."""
     from warpress.components.impose import impose
@@ -1235,7 +1235,7 @@ def aircraft_chart_panels(game: Game, sheet, width: float) -> list[Panel]:
     return panels
 
 
-@kit_part("sheets", replaces=True)
+@CODE.kit_part("sheets", replaces=True)
 def sheet_pages(game: Game, options: Options) -> list[KitPage]:
     """The referee screen (every table, radar arcs, radars, reminders) in landscape panels,
     the Aircraft Data Chart, and the other sheets of the data as the generic kit draws them."""

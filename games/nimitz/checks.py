@@ -27,8 +27,8 @@ from hypothesis.stateful import invariant as holds
 from warpress.engine.dice import SeededDice, faces
 from warpress.engine.errors import RuleViolation
 from warpress.engine.model import Game
-from warpress.verify.invariants import invariant
 
+from . import CODE
 from .rules import campaign as cp
 from .rules import combat as cb
 from .rules import orders as od
@@ -134,7 +134,7 @@ def _check_removal(side: str, landing: cb.Landing, planes: list[cb.Plane], room:
 # --------------------------------------------------------------------------- dice and hits
 
 
-@invariant("2.4", "every die result is 1-10 (one d10, 0 reads 10)")
+@CODE.check("2.4", "every die result is 1-10 (one d10, 0 reads 10)")
 def die_results(game: Game):
     sides = _int(game, "die-faces")
 
@@ -148,7 +148,7 @@ def die_results(game: Game):
     return check
 
 
-@invariant("2.6.4", "one attack die scores 0, 1 or 2 hits; 2 only on die <= superior")
+@CODE.check("2.6.4", "one attack die scores 0, 1 or 2 hits; 2 only on die <= superior")
 def attack_die_hits(game: Game):
     most = _int(game, "max-hits-per-die")
     top = game.table("attack").key("value").max or 20
@@ -168,7 +168,7 @@ def attack_die_hits(game: Game):
     return check
 
 
-@invariant("10.7", "kamikaze adds no hit in 1942/1943 and only to anti-ship attacks")
+@CODE.check("10.7", "kamikaze adds no hit in 1942/1943 and only to anti-ship attacks")
 def kamikaze_void(game: Game):
     @given(st.sampled_from(("1942", "1943", "1944", "1945")),
            st.sampled_from(("anti_ship", "anti_ground", "air", "gunnery")))
@@ -182,7 +182,7 @@ def kamikaze_void(game: Game):
     return check
 
 
-@invariant("10.10.2", "hits go to the lowest-cost unit, damaged first; no unit takes more than "
+@CODE.check("10.10.2", "hits go to the lowest-cost unit, damaged first; no unit takes more than "
                       "its steps; airfields lose capacity to 0", max_examples=40)
 def hit_allocation(game: Game):
     steps = _int(game, "unit-steps")
@@ -260,7 +260,7 @@ def hit_allocation(game: Game):
     return HitAllocation
 
 
-@invariant("10.10.2", "the US player's listing order only breaks ties: Japanese hits never "
+@CODE.check("10.10.2", "the US player's listing order only breaks ties: Japanese hits never "
                       "reach a higher-cost US unit first")
 def listing_order_only_breaks_ties(game: Game):
     @given(_pieces().flatmap(lambda ps: st.tuples(st.just(ps), st.permutations(range(len(ps))))),
@@ -281,7 +281,7 @@ def listing_order_only_breaks_ties(game: Game):
     return check
 
 
-@invariant("2.6.3", "hit cost: carriers 1, airfields 1, battalions 0; carriers buy/repair at "
+@CODE.check("2.6.3", "hit cost: carriers 1, airfields 1, battalions 0; carriers buy/repair at "
                     "the right value")
 def hit_costs(game: Game):
     @given(st.sampled_from([u.id for u in game.units]))
@@ -299,10 +299,10 @@ def hit_costs(game: Game):
     return check
 
 
-@invariant("10.10.2", "a transport never takes hits: the allocate-hits table refuses it")
+@CODE.check("10.10.2", "a transport never takes hits: the allocate-hits table refuses it")
 def transports_never_hit(game: Game):
+    from warpress.engine.catalogue import ref_table
     from warpress.engine.query import run_lookup
-    from warpress.engine.registry import ref_table
 
     table = ref_table(game, "allocate-hits")
 
@@ -326,7 +326,7 @@ def _aa(item) -> tuple[int, int]:
     return (int(stat(item, "aa") or 0), int(stat(item, "aa_sup") or 0))
 
 
-@invariant("10.12.1", "AA: per row at most one ship per enemy aircraft, the highest AA fire; no "
+@CODE.check("10.12.1", "AA: per row at most one ship per enemy aircraft, the highest AA fire; no "
                       "submarine fires")
 def aa_rows(game: Game):
     per = _int(game, "aa-shots-per-aircraft-per-row")
@@ -351,7 +351,7 @@ def aa_rows(game: Game):
     return check
 
 
-@invariant("10.15", "ASW: at most one ship per enemy submarine, the highest ASW attack")
+@CODE.check("10.15", "ASW: at most one ship per enemy submarine, the highest ASW attack")
 def asw_attackers(game: Game):
     per = _int(game, "asw-attacks-per-submarine")
     ships = _units(game, is_ship)
@@ -370,7 +370,7 @@ def asw_attackers(game: Game):
     return check
 
 
-@invariant("10.11", "air combat: both sides' hits are rolled before any is applied, and land on "
+@CODE.check("10.11", "air combat: both sides' hits are rolled before any is applied, and land on "
                     "aircraft of that area only")
 def air_combat_simultaneous(game: Game):
     flyers = st.lists(st.tuples(st.integers(0, 4), st.sampled_from(STATES),
@@ -401,7 +401,7 @@ def air_combat_simultaneous(game: Game):
 # --------------------------------------------------------------------------- aircraft return
 
 
-@invariant("10.20.2", "a carrier takes back at most what it carried, a damaged one none; Japan "
+@CODE.check("10.20.2", "a carrier takes back at most what it carried, a damaged one none; Japan "
                       "drops damaged, then cheapest first")
 def carrier_return(game: Game):
     @given(st.sampled_from(("us", "japan")), st.integers(0, 6), st.booleans(), _planes())
@@ -416,7 +416,7 @@ def carrier_return(game: Game):
     return check
 
 
-@invariant("10.21", "airfield capacity starts at the land aircraft, only falls, never below 0; "
+@CODE.check("10.21", "airfield capacity starts at the land aircraft, only falls, never below 0; "
                     "land aircraft after return <= capacity", max_examples=40)
 def airfield_capacity(game: Game):
     field_cost = _int(game, "airfield-hit-cost")
@@ -464,7 +464,7 @@ def airfield_capacity(game: Game):
 # --------------------------------------------------------------------------- battle set-up
 
 
-@invariant("10.2.1", "Japanese set-up: each ship in one area; landing with carriers alternates "
+@CODE.check("10.2.1", "Japanese set-up: each ship in one area; landing with carriers alternates "
                      "escorts, min(carriers, ceil(escorts/2)) to the Japanese sea area (E30)")
 def japanese_setup(game: Game):
     per = _int(game, "escorts-per-carrier-in-japanese-sea")
@@ -495,7 +495,7 @@ def japanese_setup(game: Game):
     return check
 
 
-@invariant("10.5", "US BPP = 3 + 3 per SP; a purchase is refused only over budget or for a "
+@CODE.check("10.5", "US BPP = 3 + 3 per SP; a purchase is refused only over budget or for a "
                    "repeated marker")
 def battle_points(game: Game):
     free = _int(game, "free-battle-plan-points")
@@ -522,7 +522,7 @@ def battle_points(game: Game):
     return check
 
 
-@invariant("10.3", "every battle lasts at least one round; the battle-plan count is "
+@CODE.check("10.3", "every battle lasts at least one round; the battle-plan count is "
            "at least 1")
 def battle_rounds(game: Game):
     @given(st.sampled_from(faces(DIE)), st.integers(1, 30))
@@ -533,7 +533,7 @@ def battle_rounds(game: Game):
     return check
 
 
-@invariant("10.18.1", "enemy ground units on the island are hit only if the attacker has ground "
+@CODE.check("10.18.1", "enemy ground units on the island are hit only if the attacker has ground "
                       "units there")
 def island_targets(game: Game):
     @given(st.booleans())
@@ -547,7 +547,7 @@ def island_targets(game: Game):
 # --------------------------------------------------------------------------- US phases
 
 
-@invariant("6.3", "repair cost = max(1, cost // 2) SP")
+@CODE.check("6.3", "repair cost = max(1, cost // 2) SP")
 def repair_cost(game: Game):
     divisor = _int(game, "repair-cost-divisor")
     minimum = _int(game, "repair-cost-minimum")
@@ -561,7 +561,7 @@ def repair_cost(game: Game):
     return check
 
 
-@invariant("6.1", "supply points never go negative; a US move costs exactly 1 SP per unit",
+@CODE.check("6.1", "supply points never go negative; a US move costs exactly 1 SP per unit",
            max_examples=40)
 def supply_points(game: Game):
     buyable = [u.id for u in game.units if u.side == "us"]
@@ -622,7 +622,7 @@ def _capacity(game: Game, point: str) -> int | None:
     return None if capacity in (None, "unlimited") else int(capacity)
 
 
-@invariant("8.2", "US movement: never into Japan/East Asia, Australians on flagged points, land "
+@CODE.check("8.2", "US movement: never into Japan/East Asia, Australians on flagged points, land "
                   "aircraft within capacity, pinned ground units stay", max_examples=30)
 def us_movement(game: Game):
     movers = _us_movers(game)
@@ -732,7 +732,7 @@ def _order_limits(game: Game) -> dict[str, tuple[int, int, int]]:
     return out
 
 
-@invariant("9.1", "Japanese movement: each unit determined once, order maxima, never into West "
+@CODE.check("9.1", "Japanese movement: each unit determined once, order maxima, never into West "
                   "Coast/Australia, the last unit stays, Standby gives supply",
            max_examples=50)
 def japanese_movement(game: Game):
@@ -788,7 +788,7 @@ def japanese_movement(game: Game):
 # --------------------------------------------------------------------------- post-battle
 
 
-@invariant("11.1", "reinforcement roll = die + supply - damaged - 2 per raider; damaged "
+@CODE.check("11.1", "reinforcement roll = die + supply - damaged - 2 per raider; damaged "
                    "infantry with US units not counted")
 def reinforcement_modifier(game: Game):
     kinds = st.sampled_from(("ship", "infantry", "battalion", "land_air"))
@@ -807,7 +807,7 @@ def reinforcement_modifier(game: Game):
     return check
 
 
-@invariant("11.2", "repair: every damaged Japanese unit is repaired except ground units with US "
+@CODE.check("11.2", "repair: every damaged Japanese unit is repaired except ground units with US "
                    "units and a point's last ground/air unit")
 def japanese_repair(game: Game):
     @given(st.sampled_from(("ship", "infantry", "battalion", "land_air")), st.booleans(),
@@ -821,7 +821,7 @@ def japanese_repair(game: Game):
     return check
 
 
-@invariant("11.3", "return to port: only ships at Hawaii/West Coast without enemies stay")
+@CODE.check("11.3", "return to port: only ships at Hawaii/West Coast without enemies stay")
 def ships_return(game: Game):
     exempt = set(game.constant("port-exempt-points"))
 
@@ -835,7 +835,7 @@ def ships_return(game: Game):
     return check
 
 
-@invariant("11.3", "port boxes: ships move one box a phase and are back after the campaign's "
+@CODE.check("11.3", "port boxes: ships move one box a phase and are back after the campaign's "
                    "turns away; none lost", max_examples=30)
 def port_boxes(game: Game):
     class PortReturn(RuleBasedStateMachine):
@@ -898,7 +898,7 @@ def _supplied(game: Game, point: str, held: frozenset[str]) -> bool:
     return False
 
 
-@invariant("11.4", "supply: out of supply iff no route from the West Coast through held points; "
+@CODE.check("11.4", "supply: out of supply iff no route from the West Coast through held points; "
                    "one hit each when out")
 def supply_check(game: Game):
     points = _points(game)
@@ -918,7 +918,7 @@ def supply_check(game: Game):
     return check
 
 
-@invariant("4.1", "held <=> US ground/air there, no Japanese ground/air, in supply; more US "
+@CODE.check("4.1", "held <=> US ground/air there, no Japanese ground/air, in supply; more US "
                   "presence never loses a point")
 def held_objectives(game: Game):
     points = _points(game)
@@ -941,7 +941,7 @@ def held_objectives(game: Game):
 # --------------------------------------------------------------------------- victory
 
 
-@invariant("12.6", "the linked-campaign result never gets worse with a higher total")
+@CODE.check("12.6", "the linked-campaign result never gets worse with a higher total")
 def linked_monotone(game: Game):
     key = game.table("linked-result").key("total")
     totals = st.integers(key.min or 0, key.max or 51)
@@ -957,7 +957,7 @@ def linked_monotone(game: Game):
     return check
 
 
-@invariant("4.0", "a campaign's level never gets worse with more objectives; dismissal "
+@CODE.check("4.0", "a campaign's level never gets worse with more objectives; dismissal "
            "only at the bottom")
 def level_monotone(game: Game):
     key = game.table("campaign-level").key("objectives")
@@ -975,7 +975,7 @@ def level_monotone(game: Game):
     return check
 
 
-@invariant("12.3", "Japan invasion: at most 7 units a phase, only from Hawaii or the West Coast")
+@CODE.check("12.3", "Japan invasion: at most 7 units a phase, only from Hawaii or the West Coast")
 def invasion_moves(game: Game):
     sources = set(game.constant("japan-invasion-from"))
     limit = _int(game, "japan-invasion-max-units")

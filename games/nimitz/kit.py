@@ -38,10 +38,11 @@ from warpress.components.primitives import (
     Style,
     Text,
 )
-from warpress.components.registry import kit_part
 from warpress.components.style import declared_layout
 from warpress.engine.errors import BadInput
 from warpress.engine.model import Box, Display, Game, Marker, Point, PointMap, Unit
+
+from . import CODE
 
 MAP_ID = "campaign"
 INK = "#222222"
@@ -66,7 +67,6 @@ BATTLE_SHEET = "battle-sheet"
 
 
 # --- small helpers -----------------------------------------------------------------------
-
 
 
 def side_fill(game: Game, side_id: str | None, tags: tuple[str, ...] = ()) -> str:
@@ -617,7 +617,6 @@ def air_table(game: Game, width: float) -> tuple[Group, float]:
     return Group((title, body, *note), id="table-japanese-air", cls="map-table"), 5 + h + nh
 
 
-
 # --- battle sheet --------------------------------------------------------------------------
 
 
@@ -1075,7 +1074,7 @@ def player_log_pages(game: Game, options: Options) -> list[KitPage]:
 # --- registered parts ----------------------------------------------------------------------
 
 
-@kit_part("map", replaces=True)
+@CODE.kit_part("map", replaces=True)
 def nimitz_map(game: Game, options: Options) -> list[KitPage]:
     """The campaign map with its boxes, turn track and tables (tiled), the battle sheet."""
     drawing, width, height = campaign_map_drawing(game)
@@ -1084,13 +1083,13 @@ def nimitz_map(game: Game, options: Options) -> list[KitPage]:
             battle_sheet_page(game, options)]
 
 
-@kit_part("counters", replaces=True)
+@CODE.kit_part("counters", replaces=True)
 def nimitz_counters(game: Game, options: Options) -> list[KitPage]:
     """Every unit (front full strength, back damaged), every marker."""
     return counter_pages(game, options)
 
 
-@kit_part("sheets", replaces=True)
+@CODE.kit_part("sheets", replaces=True)
 def nimitz_sheets(game: Game, options: Options) -> list[KitPage]:
     """A setup sheet per campaign year, the player log, then the generic pages of the other
     sheets and the play aid of every table."""

@@ -15,13 +15,19 @@ from warpress.engine.trust import trust_folder
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "games"
 
+INIT = '''\
+from warpress.engine.registry import GameCode
+
+CODE = GameCode()
+'''
+
 RULES = '''\
-from warpress.engine.registry import Answer, Input, register
+from warpress.engine.registry import Answer, Input
 
-ENGINE = register("{id}")
+from . import CODE
 
 
-@ENGINE.table("boxes", rules=["2.1"], inputs=[Input("n", "int", "units", min=0, max=99)],
+@CODE.table("boxes", rules=["2.1"], inputs=[Input("n", "int", "units", min=0, max=99)],
               results=["boxes"], summary="boxes needed for n units")
 def boxes(game, args, dice):
     capacity = game.constant("capacity")
@@ -32,10 +38,11 @@ CHECKS = '''\
 from hypothesis import given
 from hypothesis import strategies as st
 from warpress.engine.tables import lookup
-from warpress.verify.invariants import invariant
+
+from . import CODE
 
 
-@invariant("4.1", "a hit roll scores at most 2 hits")
+@CODE.check("4.1", "a hit roll scores at most 2 hits")
 def at_most_two_hits(game):
     @given(st.integers(1, 6), st.sampled_from(["yes", "no"]))
     def hits(roll, armored):
@@ -47,10 +54,11 @@ def at_most_two_hits(game):
 KIT = '''\
 from warpress.components.kit import KitPage
 from warpress.components.primitives import Page, Text
-from warpress.components.registry import kit_part
+
+from . import CODE
 
 
-@kit_part("sheets")
+@CODE.kit_part("sheets")
 def designer_note(game, options):
     paper = options.paper
     text = Text(20, 30, "A page of the designer's own", size=4)
@@ -76,8 +84,8 @@ def tiny_folder(root: Path, game_id: str = "tiny", trusted: bool = True,
 
 
 def own_python(root: Path, game_id: str = "tiny", extra: int = 0) -> Path:
-    return tiny_folder(root, game_id, **{"rules.py": RULES.format(id=game_id, extra=extra),
-                                         "checks.py": CHECKS, "kit.py": KIT})
+    return tiny_folder(root, game_id, **{"__init__.py": INIT, "checks.py": CHECKS, "kit.py": KIT,
+                                         "rules.py": RULES.format(extra=extra)})
 
 
 # --- a folder's own rules, checks and kit part ---------------------------------------------
@@ -134,17 +142,17 @@ def test_the_rules_are_found_when_the_cached_game_was_loaded_from_another_folder
 
 def test_a_folder_with_id_midway_runs_none_of_midways_code(tmp_path, cli, cli_json):
     from warpress.components.registry import extensions
+    from warpress.engine.catalogue import own_tables
     from warpress.engine.loader import builtin, load_game
-    from warpress.engine.registry import engine_for
     from warpress.verify.invariants import invariants_for
 
     shipped = builtin("midway")  # the shipped Midway's code is loaded in this process
-    assert "landing" in engine_for(shipped).tables
+    assert "landing" in own_tables(shipped)
     assert any(i.rule == "8.3(3)" for i in invariants_for(shipped))
     assert extensions(shipped, "sheets")
     folder = tiny_folder(tmp_path, "midway")
     mine = load_game(str(folder))
-    assert engine_for(mine).tables == {}
+    assert own_tables(mine) == {}
     assert {i.game for i in invariants_for(mine)} == {"*"}
     assert extensions(mine, "sheets") == [] and extensions(mine, "map") == []
     tables = cli_json("tables", str(folder))
@@ -185,18 +193,69 @@ def test_a_check_that_raises_on_import_is_a_data_problem_where_it_raises(tmp_pat
     assert result.output.splitlines()[0] == f"{folder}/checks.py:2: KeyError: 'missing'"
 
 
-def test_rules_without_an_engine_are_refused(tmp_path, cli_refused):
+def test_rules_without_the_folders_code_are_refused_naming_where_it_is_declared(
+        tmp_path, cli_refused):
     folder = tiny_folder(tmp_path, **{"rules.py": "TABLES = {}\n"})
     line = cli_refused("tables", str(folder))
-    assert line.startswith(f"warpress: {folder}/rules.py: rules defines no ENGINE"), line
+    assert line == (f"warpress: {folder}/rules.py: rules registers on the folder's CODE: declare "
+                    "CODE = GameCode() (from warpress.engine.registry) in the folder's "
+                    "__init__.py (docs/designing.md)"), line
+
+
+def test_an_init_that_declares_no_code_is_refused(tmp_path, cli_refused):
+    folder = tiny_folder(tmp_path, **{"__init__.py": "TABLES = {}\n",
+                                      "rules.py": RULES.format(extra=0)})
+    line = cli_refused("tables", str(folder))
+    assert line.startswith(f"warpress: {folder}/__init__.py: __init__ defines no CODE "
+                           "(CODE = GameCode(), from warpress.engine.registry)"), line
+
+
+#: a folder written the way the contract replaced: the module, what it imports, the new way
+OLD_WAYS = {
+    "rules.py": ("from warpress.engine.registry import Answer, register\n\n"
+                 "ENGINE = register('tiny')\n", "'register' of warpress.engine.registry",
+                 "@CODE.table"),
+    "checks.py": ("from warpress.verify.invariants import invariant\n",
+                  "'invariant' of warpress.verify.invariants", '@CODE.check("<rule>", '),
+    "kit.py": ("from warpress.components.registry import kit_part\n",
+               "'kit_part' of warpress.components.registry", '@CODE.kit_part("<part>")'),
+}
+
+
+@pytest.mark.parametrize("module", sorted(OLD_WAYS))
+def test_a_folder_registering_the_old_way_is_told_the_new_way_in_one_line(
+        tmp_path, cli, module):
+    text, old, new = OLD_WAYS[module]
+    folder = tiny_folder(tmp_path, **{module: "import math\n" + text})
+    result = cli("verify", str(folder), "--data")
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    line = f"{folder}/{module}:2: {old} is the old way to register a game's Python: declare "
+    assert line in result.output, result.output
+    assert "CODE = GameCode() (from warpress.engine.registry) in the folder's __init__.py " \
+        f"and use {new}" in result.output and "(docs/designing.md)" in result.output
+
+
+def test_a_module_level_referee_is_told_the_new_way(tmp_path, cli, cli_refused):
+    session = "class Rules:\n    pass\n\n\nREFEREE = Rules\n"
+    folder = tiny_folder(tmp_path, **{"__init__.py": INIT})
+    (folder / "rules").mkdir()
+    (folder / "rules" / "__init__.py").write_text("", encoding="utf-8")
+    (folder / "rules" / "session.py").write_text(session, encoding="utf-8")
+    trust_folder(folder)
+    line = cli_refused("play", "new", str(folder), "--session", str(tmp_path / "session"))
+    assert line == (f"warpress: {folder}/rules/session.py: REFEREE is the old way to register "
+                    "a game's Python: use @CODE.session on the class, on the CODE the folder's "
+                    "__init__.py declares (docs/designing.md)"), line
+    data = cli("verify", str(folder), "--data")
+    assert data.exit_code == 2 and line.removeprefix("warpress: ") in data.output, data.output
 
 
 def test_a_folders_procedure_that_raises_is_one_line_naming_its_file_and_line(
         tmp_path, cli_refused):
     """A designer's table that fails while it runs (here a typo in a game method) is their
     folder's problem: one line with the file and line, exit 2, not a traceback."""
-    rules = RULES.format(id="tiny", extra=0).replace("game.constant(", "game.konstant(")
-    folder = tiny_folder(tmp_path, **{"rules.py": rules})
+    rules = RULES.format(extra=0).replace("game.constant(", "game.konstant(")
+    folder = tiny_folder(tmp_path, **{"__init__.py": INIT, "rules.py": rules})
     line = cli_refused("lookup", str(folder), "boxes", "n=11")
     assert line.startswith(f"warpress: {folder.resolve()}/rules.py:9: AttributeError: "), line
     assert "konstant" in line and "in the game folder's Python" in line
@@ -244,7 +303,6 @@ def skirmish(tmp_path, monkeypatch):
     site = tmp_path / "site"
     installed(site, "wp_skirmish_pkg", {"skirmish": "wp_skirmish_pkg.skirmish"})
     folder = own_python(site / "wp_skirmish_pkg", "skirmish", extra=10)
-    (folder / "__init__.py").write_text("", encoding="utf-8")
     monkeypatch.syspath_prepend(str(site))
     yield folder
     for name in [m for m in sys.modules if m.startswith("wp_skirmish_pkg")]:

@@ -8,10 +8,10 @@ from fractions import Fraction
 import pytest
 from click.testing import CliRunner
 from warpress.cli import main
+from warpress.engine.catalogue import ref_table, ref_tables
 from warpress.engine.errors import BadInput
 from warpress.engine.loader import load_game
 from warpress.engine.query import parse_pairs, run_lookup, run_odds, run_roll
-from warpress.engine.registry import ref_table, ref_tables
 
 
 @pytest.fixture

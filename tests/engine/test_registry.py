@@ -5,13 +5,14 @@ tables), while a bounded end stays a bound."""
 from __future__ import annotations
 
 import pytest
-import warpress.games.nimitz.rules.tables as nimitz_tables
 from click.testing import CliRunner
 from warpress.cli import main
+from warpress.engine.catalogue import ref_tables
 from warpress.engine.errors import BadInput, RuleViolation
 from warpress.engine.loader import builtin, builtin_games
 from warpress.engine.query import run_lookup
-from warpress.engine.registry import Input, RefTable, ref_tables
+from warpress.engine.registry import Input, RefTable
+from warpress.games.nimitz import CODE as NIMITZ
 
 ASSAULT = """  - id: assault
     name: Assault table
@@ -136,7 +137,7 @@ def test_a_range_stated_open_but_refused_is_found(monkeypatch):
             raise BadInput(f"input supply={args['supply']} is not allowed (integer 0..40)")
         return table.resolve(game, args, dice)
 
-    monkeypatch.setitem(nimitz_tables.ENGINE.tables, "battle-points",
+    monkeypatch.setitem(NIMITZ.tables, "battle-points",
                         RefTable(name=table.name, summary=table.summary, rules=table.rules,
                                  inputs=(opened,), results=table.results, resolve=refuse))
     assert any("battle-points supply=1000000" in f for f in _range_refusals("nimitz"))

@@ -12,8 +12,8 @@ The referee works on a private :class:`HideState` and takes and returns the engi
 is ``data``; the verdict is set when the game ends.
 
 :func:`make_game` writes that game's folder (with two scenarios) where a test wants it,
-with a ``rules/session.py`` naming :class:`HideSeekReferee` its ``REFEREE`` (the referee
-belongs to that folder alone, as a game's own Python does). The module also holds the
+with a ``rules/session.py`` registering :class:`HideSeekReferee` on the folder's ``CODE``
+(the referee belongs to that folder alone, as a game's own Python does). The module also holds the
 fake's own tests.
 """
 
@@ -63,8 +63,10 @@ def make_game(root: Path, trusted: bool = True) -> Path:
     (folder / "game.yaml").write_text(GAME_YAML, encoding="utf-8")
     (folder / "rules" / "__init__.py").write_text("", encoding="utf-8")
     (folder / "rules" / "session.py").write_text(
-        f"import sys\n\nREFEREE = sys.modules[{__name__!r}].HideSeekReferee\n",
-        encoding="utf-8")
+        f"import sys\n\nfrom .. import CODE\n\n"
+        f"CODE.session(sys.modules[{__name__!r}].HideSeekReferee)\n", encoding="utf-8")
+    (folder / "__init__.py").write_text(
+        "from warpress.engine.registry import GameCode\n\nCODE = GameCode()\n", encoding="utf-8")
     for name, text in SCENARIOS.items():
         (folder / "scenarios" / f"{name}.yaml").write_text(text, encoding="utf-8")
     if trusted:

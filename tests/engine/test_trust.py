@@ -23,13 +23,18 @@ FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "games"
 
 #: each part writes the marker (the path of the folder's ``ran`` file) when imported
 MARK = "from pathlib import Path\n(Path(__file__).resolve().parent / 'ran').write_text('{part}')\n"
+INIT = MARK.format(part="init") + '''
+from warpress.engine.registry import GameCode
+
+CODE = GameCode()
+'''
 RULES = MARK.format(part="rules") + '''
-from warpress.engine.registry import Answer, register
+from warpress.engine.registry import Answer
 
-ENGINE = register("tiny")
+from . import CODE
 
 
-@ENGINE.table("double", rules=["9.1"], results=["value"], summary="always 2")
+@CODE.table("double", rules=["9.1"], results=["value"], summary="always 2")
 def double(game, args, dice):
     return Answer({"value": 2}, rules=("9.1",))
 '''
@@ -39,9 +44,11 @@ KIT = MARK.format(part="kit")
 
 @pytest.fixture
 def folder(tmp_path: Path) -> Path:
-    """The tiny game with rules.py, checks.py and kit.py that each leave a marker."""
+    """The tiny game with __init__.py, rules.py, checks.py and kit.py that each leave a
+    marker."""
     target = tmp_path / "received" / "tiny"
     shutil.copytree(FIXTURES / "tiny", target)
+    (target / "__init__.py").write_text(INIT, encoding="utf-8")
     (target / "rules.py").write_text(RULES, encoding="utf-8")
     (target / "checks.py").write_text(CHECKS, encoding="utf-8")
     (target / "kit.py").write_text(KIT, encoding="utf-8")
@@ -73,7 +80,8 @@ def test_verify_data_compiles_and_says_what_it_did_not_run(folder):
     assert out.exit_code == 0 and not ran(folder)
     notes = out.stderr.splitlines()
     assert len(notes) == 1, out.stderr
-    assert notes[0].startswith(f"warpress: note: {folder}/rules.py, {folder}/checks.py, "
+    assert notes[0].startswith(f"warpress: note: {folder}/__init__.py, {folder}/rules.py, "
+                               f"{folder}/checks.py, "
                                f"{folder}/kit.py: not run (the folder is not trusted); "
                                f"compiled only, to check its syntax (trust it with "
                                f"`warpress trust {folder}`, or --trust for one run)")
@@ -110,7 +118,7 @@ def test_a_command_that_needs_the_code_is_one_line_exit_2(folder, args):
 
 def test_trusting_a_folder_lets_its_code_run_until_it_changes(folder):
     out = run("trust", folder)
-    assert out.exit_code == 0 and out.output.startswith(f"{folder.resolve()}: trusted (3 "
+    assert out.exit_code == 0 and out.output.startswith(f"{folder.resolve()}: trusted (4 "
                                                         f"Python file(s), sha256 ")
     assert run("lookup", folder, "double", "--json").exit_code == 0
     assert (folder / "ran").read_text() == "rules"
@@ -122,7 +130,7 @@ def test_trusting_a_folder_lets_its_code_run_until_it_changes(folder):
         "trusted it (" in out.output
     assert not ran(folder)
     listed = run("trust", "--list").output
-    assert f"{folder.resolve()}  3 Python file(s)" in listed and "not trusted: its Python " \
+    assert f"{folder.resolve()}  4 Python file(s)" in listed and "not trusted: its Python " \
         "changed" in listed
     assert run("trust", folder, "--forget").output == f"{folder.resolve()}: no longer trusted\n"
     assert str(folder.resolve()) not in run("trust", "--list").output
@@ -228,7 +236,7 @@ def test_python_past_its_size_is_refused_before_it_is_compiled(folder, monkeypat
     and time in proportion to its statements)."""
     from warpress.verify import data
 
-    for name in ("rules.py", "checks.py", "kit.py"):
+    for name in ("__init__.py", "rules.py", "checks.py", "kit.py"):
         (folder / name).unlink()
     for i in range(files):
         (folder / f"helpers{i}.py").write_text("x\n" * (size // 2), encoding="utf-8")

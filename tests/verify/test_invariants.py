@@ -80,14 +80,16 @@ def test_a_capacity_of_six_fails_with_a_replayable_program(tiny_game):
     assert "box holds 6 units" in outcome.counterexample
 
 
+INIT = "from warpress.engine.registry import GameCode\n\nCODE = GameCode()\n"
 CHECKS = """\
 from hypothesis import given
 from hypothesis import strategies as st
 from warpress.engine.tables import lookup
-from warpress.verify.invariants import invariant
+
+from . import CODE
 
 
-@invariant("4.1", "hits 0-2")
+@CODE.check("4.1", "hits 0-2")
 def hits_never_exceed_two(game):
     @given(st.integers(1, 6), st.booleans())
     def check(roll, armored):
@@ -99,7 +101,8 @@ def hits_never_exceed_two(game):
 
 
 def test_cli_verify_reports_fail_and_exits_1(tiny_game):
-    (tiny_game / "checks.py").write_text(CHECKS, encoding="utf-8")  # the folder's own check
+    (tiny_game / "__init__.py").write_text(INIT, encoding="utf-8")  # the folder's CODE
+    (tiny_game / "checks.py").write_text(CHECKS, encoding="utf-8")  # its own check
     ok = CliRunner().invoke(main, ["verify", str(tiny_game), "--trust"])
     assert ok.exit_code == 0, ok.output
     assert "PASS  4.1 hits 0-2" in ok.output

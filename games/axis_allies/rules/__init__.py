@@ -12,6 +12,3 @@ income (⑥), victory, placement (⑤), movement (②, ④) and submarine withdr
 from __future__ import annotations
 
 from . import tables  # noqa: F401  (registers the referee tables)
-from .common import ENGINE
-
-__all__ = ["ENGINE"]

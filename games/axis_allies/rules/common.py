@@ -17,10 +17,7 @@ from warpress.engine.errors import BadInput, RuleViolation
 from warpress.engine.inputs import parse_int
 from warpress.engine.model import Game, Unit
 from warpress.engine.records import Frozen, frozen_record
-from warpress.engine.registry import register
 from warpress.engine.tables import lookup
-
-ENGINE = register("axis-allies")
 
 DIE = "d6"
 ROLES = ("attack", "defense")

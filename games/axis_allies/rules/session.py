@@ -45,6 +45,7 @@ from warpress.engine.model import FrozenDict, Game
 from warpress.engine.position import Position, Verdict, freeze, thaw
 from warpress.engine.referee import OneScenario, ScenarioInfo, Step
 
+from .. import CODE
 from . import battles as bt
 from . import invariants, research
 from .board import board_victory, income, next_turn
@@ -478,6 +479,7 @@ def parse(game: Game, command: str, args: Mapping[str, Any]) -> dict[str, Any]:
 # --- the rules a session calls -------------------------------------------------------------
 
 
+@CODE.session
 class AxisAlliesRules(OneScenario):
     """The session rules of Axis & Allies (see the module docstring)."""
 
@@ -543,7 +545,6 @@ class AxisAlliesRules(OneScenario):
     render_referee_map = render_player_map
 
 
-
 def _step(run: Run) -> Step:
     """The new position with this command's events kept for the views (this power turn's
     and the last's), and the events as the step's announcements."""
@@ -555,6 +556,4 @@ def _step(run: Run) -> Step:
     return Step(run.pos, tuple(run.said))
 
 
-REFEREE = AxisAlliesRules
-
-__all__ = ["REFEREE", "AxisAlliesRules"]
+__all__ = ["AxisAlliesRules"]

@@ -15,8 +15,9 @@ from warpress.engine.inputs import quote
 from warpress.engine.model import Game
 from warpress.engine.registry import Answer, Input, OddsAnswer
 
+from .. import CODE
 from .battle import MOST_UNITS
-from .common import DIE, ENGINE, unit_row
+from .common import DIE, unit_row
 from .opening import SURVIVOR_KINDS
 
 
@@ -33,7 +34,7 @@ def _key(table_id: str, key_id: str):
 # --------------------------------------------------------------------------- unit
 
 
-@ENGINE.table(
+@CODE.table(
     "unit",
     rules=["unit table", "① purchase", "L35-51"],
     inputs=[Input("type", "enum", "unit type",
@@ -55,7 +56,7 @@ def unit(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
 MOST_DICE = 1000
 
 
-@ENGINE.table(
+@CODE.table(
     "research",
     rules=["① weapons development", "L29-30"],
     inputs=[Input("dice", "int", "weapons-development dice bought", min=1, max=MOST_DICE)],
@@ -81,7 +82,7 @@ def _development_odds(game: Game, args: dict[str, Any]) -> OddsAnswer:
                       rules=("① weapons development",))
 
 
-@ENGINE.table(
+@CODE.table(
     "development",
     rules=["① weapons development", "L28-33"],
     errata=["E12"],
@@ -106,7 +107,7 @@ def development(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
 # --------------------------------------------------------------------------- placement
 
 
-@ENGINE.table(
+@CODE.table(
     "placement-limit",
     rules=["⑤", "L108-110"],
     inputs=[
@@ -147,7 +148,7 @@ def _victory_inputs() -> list[Input]:
     return sorted(items, key=lambda i: order.index(i.name) if i.name in order else 99)
 
 
-@ENGINE.table(
+@CODE.table(
     "victory",
     rules=["victory conditions", "L9-13"],
     errata=["E10"],
@@ -164,7 +165,7 @@ def victory(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
     return Answer(out, rules=rules, errata=errata)
 
 
-@ENGINE.table(
+@CODE.table(
     "board-victory",
     rules=["victory conditions", "⑥ income", "L9-13", "L116-117"],
     errata=["E10"],
@@ -184,7 +185,7 @@ def board_victory(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
     return Answer(out, rules=rules, errata=errata)
 
 
-@ENGINE.table(
+@CODE.table(
     "income",
     rules=["⑥ income", "L115-117"],
     errata=["E11"],
@@ -207,7 +208,7 @@ def income(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
                   rules=("⑥ income",), errata=("E11",))
 
 
-@ENGINE.table(
+@CODE.table(
     "distance",
     rules=["② combat movement", "④ non-combat movement", "unit table"],
     inputs=[
@@ -262,7 +263,7 @@ ROLL_INPUTS = [
 ]
 
 
-@ENGINE.table(
+@CODE.table(
     "battle",
     rules=["③ combat", "land 1)-7)", "sea 1)-8)"],
     errata=["E1", "E3", "E4"],
@@ -299,4 +300,3 @@ def battle(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
     state = B.resolve(game, spec, dice)
     return Answer(B.result(game, spec, state), rules=B.rules_of(spec),
                   errata=_battle_errata(spec))
-

@@ -16,6 +16,3 @@
 from __future__ import annotations
 
 from . import tables  # noqa: F401  (registers the referee tables)
-from .common import ENGINE
-
-__all__ = ["ENGINE"]

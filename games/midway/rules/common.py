@@ -11,12 +11,10 @@ from typing import TYPE_CHECKING, Any
 from warpress.engine.dice import faces
 from warpress.engine.errors import BadInput, RuleViolation
 from warpress.engine.model import Display, Game, Record, Unit
-from warpress.engine.registry import register
 
 if TYPE_CHECKING:
     from warpress.engine.hexgrid import HexGrid
 
-ENGINE = register("midway")
 
 SIDES = ("japan", "us")
 DIE = "d6"

@@ -55,6 +55,7 @@ from warpress.engine.model import FrozenDict, Game
 from warpress.engine.position import Position, freeze
 from warpress.engine.referee import PositionRules, ScenarioInfo, Step
 
+from .. import CODE
 from . import flow, policy, strikes
 from . import search as S
 from .choices import OPTIONS, PLAYABLE, prompt
@@ -469,6 +470,7 @@ def _check_due(position: Position, command: str) -> None:
 # --- the rules a session calls ------------------------------------------------------------
 
 
+@CODE.session
 class MidwayRules(PositionRules):
     """The session rules of MIDWAY (see the module docstring)."""
 
@@ -553,7 +555,6 @@ class MidwayRules(PositionRules):
     render_referee_map = render_player_map
 
 
-
 #: how many turns of events the position keeps (this turn's and the last's)
 EVENT_TURNS = 2
 
@@ -568,6 +569,4 @@ def _step(run: Run) -> Step:
     return Step(run.pos, tuple(run.said))
 
 
-REFEREE = MidwayRules
-
-__all__ = ["REFEREE", "MidwayRules"]
+__all__ = ["MidwayRules"]

@@ -16,9 +16,9 @@ from warpress.engine.model import Game
 from warpress.engine.registry import Answer, Input, OddsAnswer
 from warpress.engine.tables import lookup
 
+from .. import CODE
 from .common import (
     DIE,
-    ENGINE,
     base_damage,
     carriers,
     const,
@@ -80,7 +80,7 @@ def _event_cards(game: Game) -> tuple[int, int, str]:
     return key.min, key.max, "the event cards"
 
 
-@ENGINE.table(
+@CODE.table(
     "search",
     rules=["7.1", "7.2", "7.3", "7.4"],
     inputs=[
@@ -120,7 +120,7 @@ def _search_text(game: Game, side: str, aop: int) -> str:
             f"{aop} AOP")
 
 
-@ENGINE.table(
+@CODE.table(
     "base-attack",
     rules=["6.4"],
     inputs=[Input("distance", "int", "hexes from the 1st Air Fleet to Midway",
@@ -138,7 +138,7 @@ def base_attack_table(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
     return Answer({"operations": ops}, rules=("6.4(2)", "6.4(3)"), text=text)
 
 
-@ENGINE.table(
+@CODE.table(
     "initiative",
     rules=["8.1"],
     inputs=[
@@ -185,7 +185,7 @@ def initiative_table(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
 # --------------------------------------------------------------------------- air combat (9.x)
 
 
-@ENGINE.table(
+@CODE.table(
     "cap",
     rules=["9.2(1)"],
     inputs=[
@@ -204,7 +204,7 @@ def cap_table(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
     return Answer({"hit_on": hit_on}, rules=("9.2(1)",), text=text)
 
 
-@ENGINE.table(
+@CODE.table(
     "anti-aircraft",
     rules=["9.3"],
     inputs=[
@@ -259,7 +259,7 @@ def _most_carriers_per_division(game: Game) -> int:
     return max(counts.values())
 
 
-@ENGINE.table(
+@CODE.table(
     "hit-number",
     rules=["9.4(1)", "9.4(3)", "9.6(2)(4)"],
     inputs=[
@@ -288,7 +288,7 @@ def hit_number_table(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
                   errata=errata[args["target"]], text=text)
 
 
-@ENGINE.table(
+@CODE.table(
     "carrier-damage",
     rules=["9.4(2)"],
     inputs=[
@@ -310,7 +310,7 @@ def carrier_damage_table(game: Game, args: dict[str, Any], dice: Dice) -> Answer
     return Answer({"box": row["box"], "sunk": bool(row["sunk"])}, rules=("9.4(2)",), text=text)
 
 
-@ENGINE.table(
+@CODE.table(
     "base-damage",
     rules=["9.6(2)", "9.6(3)"],
     inputs=[
@@ -337,7 +337,7 @@ def base_damage_table(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
 # --------------------------------------------------------------------------- night (10.x)
 
 
-@ENGINE.table(
+@CODE.table(
     "surface-battle",
     rules=["10.1(2)"],
     inputs=[Input("japan_roll", "roll", "Japanese die", die=DIE),
@@ -371,7 +371,7 @@ def _surface_odds(game: Game) -> OddsAnswer:
     return OddsAnswer(result={}, exact=exact, rules=("10.1(2)",), errata=("E18", "E19"))
 
 
-@ENGINE.table(
+@CODE.table(
     "night-landing",
     rules=["10.2(2)a"],
     inputs=[Input("side", "enum", "side of the landing step", choices=SIDE),
@@ -395,7 +395,7 @@ def _boxes(game: Game, track: str) -> tuple[int, int, str]:
     return min(values), max(values), f"a box of the {track} track"
 
 
-@ENGINE.table(
+@CODE.table(
     "landing",
     rules=["10.3"],
     inputs=[
@@ -439,7 +439,7 @@ def _afloat(game: Game, side: str) -> tuple[int, int, str]:
     return 0, fleet_size(game, side), f"the {side} carriers"
 
 
-@ENGINE.table(
+@CODE.table(
     "victory",
     rules=["4.1", "4.2", "4.3"],
     inputs=[
@@ -468,7 +468,7 @@ def victory_table(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
     return Answer(result, rules=rules, errata=("E12",) if "4.3" == rules[0] else (), text=text)
 
 
-@ENGINE.table(
+@CODE.table(
     "solitaire-move",
     rules=["12.3(2)"],
     inputs=[Input("card", "int", "event card number drawn",
@@ -487,4 +487,3 @@ def solitaire_move_table(game: Game, args: dict[str, Any], dice: Dice) -> Answer
     return Answer({"move": row["move"], "hexes": row["hexes"], "prefer": row["prefer"]},
                   rules=("12.3(2)",), errata=tuple(game.table("solitaire-move").errata),
                   text=text)
-

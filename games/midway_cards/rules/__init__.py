@@ -11,6 +11,3 @@ registered on import).
 from __future__ import annotations
 
 from . import referee as _referee  # noqa: F401  (registers the referee tables)
-from .common import ENGINE
-
-__all__ = ["ENGINE"]

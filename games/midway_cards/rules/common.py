@@ -13,10 +13,7 @@ from typing import Any
 
 from warpress.engine.errors import BadInput, RuleViolation
 from warpress.engine.model import Card, Game
-from warpress.engine.registry import register
 from warpress.engine.tables import lookup
-
-ENGINE = register("midway-cards")
 
 JAPAN = "japan"
 US = "us"

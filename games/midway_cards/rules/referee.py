@@ -18,9 +18,9 @@ from warpress.engine.inputs import quote, read_int
 from warpress.engine.model import Game
 from warpress.engine.registry import Answer, Input, OddsAnswer
 
+from .. import CODE
 from .common import (
     BASE_ID,
-    ENGINE,
     SECONDARY_DECK,
     base_status,
     card,
@@ -49,7 +49,7 @@ SECONDARY_DIE = "d16"
 # --- air-combat and defense (7-1-2, 7-3) -----------------------------------------------------
 
 
-@ENGINE.table(
+@CODE.table(
     "air-combat",
     rules=["7-1-2"],
     inputs=[Input("attacker", "enum", "attacker's air-combat level for his mission",
@@ -68,7 +68,7 @@ def air_combat_table(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
                   text=f"removed: {removed}" + (f" ({text})" if text else ""))
 
 
-@ENGINE.table(
+@CODE.table(
     "defense",
     rules=["7-3", "3-3"],
     errata=["C-E2"],
@@ -116,7 +116,7 @@ def _durabilities(game: Game, args: dict[str, Any]) -> tuple[int, int, str | Non
     return args["deck"], args["side"], None
 
 
-@ENGINE.table(
+@CODE.table(
     "ship-status",
     rules=["3-1", "7-4"],
     errata=["C-E1", "C-E19"],
@@ -143,7 +143,7 @@ def ship_status_table(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
     return Answer(result, rules=("3-1", "7-4"), errata=("C-E1", "C-E19"))
 
 
-@ENGINE.table(
+@CODE.table(
     "base-status",
     rules=["12-4", "11"],
     errata=["C-E1", "C-E21"],
@@ -165,7 +165,7 @@ def _hand(game: Game) -> tuple[int, int, str]:
     return 0, max(deck_count(game, d.id) for d in game.decks), "cards of the largest deck"
 
 
-@ENGINE.table(
+@CODE.table(
     "hand",
     rules=["9", "5-1"],
     errata=["C-E14"],
@@ -215,7 +215,7 @@ def _attack_card(game: Game, text: str, target: str) -> str:
     return text
 
 
-@ENGINE.table(
+@CODE.table(
     "attack-damage",
     rules=["7-4", "12-1", "12-2"],
     inputs=[Input("card", "text", "attacking card id (j-b5n, us-sbd, ac-d3a ...)"),
@@ -351,7 +351,7 @@ def strike_odds(game: Game, args: dict[str, Any]) -> OddsAnswer:
     return OddsAnswer(result={"field": "status"}, exact=exact, rules=("7-4",))
 
 
-@ENGINE.table(
+@CODE.table(
     "strike",
     rules=["7-4", "3-1", "12-1"],
     errata=["C-E1", "C-E19"],
@@ -383,7 +383,7 @@ def strike_table(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
 # --- victory (11) -----------------------------------------------------------------------------
 
 
-@ENGINE.table(
+@CODE.table(
     "victory",
     rules=["11", "12-4"],
     errata=["C-E21"],

@@ -59,6 +59,7 @@ from warpress.engine.model import FrozenDict, Game
 from warpress.engine.position import Position, Verdict, freeze, thaw
 from warpress.engine.referee import OneScenario, ScenarioInfo, Step
 
+from .. import CODE
 from . import attack as atk
 from . import combat, information, moves
 from . import state as st
@@ -136,7 +137,6 @@ def awaiting_for(game: Game, position: Position, viewer: str | None) -> list[str
         return names
     legal = {a.name for a in MidwayCardsRules().decision(game, position).actions()}
     return [n for n in names if n in legal]
-
 
 
 # --- the flow ---------------------------------------------------------------------------
@@ -570,6 +570,7 @@ HANDLERS: dict[str, Callable[[Run, Mapping[str, Any]], None]] = {
 # --- the rules a session calls ------------------------------------------------------------
 
 
+@CODE.session
 class MidwayCardsRules(OneScenario):
     """The session rules of the Fateful Midway Card Game (see the module docstring)."""
 
@@ -651,7 +652,6 @@ class MidwayCardsRules(OneScenario):
     render_referee_map = render_player_map
 
 
-
 def _step(run: Run) -> Step:
     """The new position with this command's events kept for the views (this turn's and the
     last's), and the events as the step's announcements."""
@@ -662,6 +662,4 @@ def _step(run: Run) -> Step:
     return Step(run.pos, tuple(run.said))
 
 
-REFEREE = MidwayCardsRules
-
-__all__ = ["REFEREE", "MidwayCardsRules"]
+__all__ = ["MidwayCardsRules"]

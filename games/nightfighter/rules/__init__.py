@@ -13,6 +13,3 @@ tables, registered on import). ``session`` (the automatic referee, found by
 from __future__ import annotations
 
 from . import referee as _referee  # noqa: F401  (registers the referee tables)
-from .common import ENGINE
-
-__all__ = ["ENGINE"]

@@ -20,9 +20,6 @@ from warpress.engine.errors import BadInput
 from warpress.engine.hexgrid import HexGrid
 from warpress.engine.inputs import quote, read_int
 from warpress.engine.model import Game, HexMap, Table
-from warpress.engine.registry import register
-
-ENGINE = register("nightfighter")
 
 #: Directions relative to a facing, as ``HexGrid.relative_direction`` numbers them.
 FRONT, FRONT_RIGHT, REAR_RIGHT, REAR, REAR_LEFT, FRONT_LEFT = range(6)

@@ -14,9 +14,9 @@ from warpress.engine.model import Game
 from warpress.engine.registry import Answer, Input, OddsAnswer
 from warpress.engine.tables import lookup
 
+from .. import CODE
 from . import combat, detection, movement, radars, searchlights
 from .common import (
-    ENGINE,
     check_hex,
     check_sighting,
     matching_odds,
@@ -38,7 +38,7 @@ def _errata(game: Game, table_id: str, row_errata: tuple[str, ...] = ()) -> tupl
 # --- environment [3.3] --------------------------------------------------------------------
 
 
-@ENGINE.table(
+@CODE.table(
     "moon",
     rules=["3.3.1"],
     inputs=[Input("roll", "roll", "2d6 moon roll", die="2d6"),
@@ -56,7 +56,7 @@ def moon(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
     return Answer({"moon": lookup(table, roll=total)["moon"]}, rules=("3.3.1",))
 
 
-@ENGINE.table(
+@CODE.table(
     "visibility",
     rules=["3.3.2"],
     inputs=[Input("roll", "roll", "2d6 visibility roll", die="2d6"),
@@ -74,7 +74,7 @@ def visibility(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
     return Answer({k: row[k] for k in ("visibility", "range", "lit_range")}, rules=("3.3.2",))
 
 
-@ENGINE.table(
+@CODE.table(
     "clouds",
     rules=["3.3.3"],
     inputs=[Input("roll", "roll", "d6 cloud roll", die="d6")],
@@ -97,7 +97,7 @@ def _good_visibility_fighters(game: Game) -> tuple[int, int, str]:
     return 0, count, "night fighters with good visibility (not novices)"
 
 
-@ENGINE.table(
+@CODE.table(
     "sighting-dice",
     rules=["10.1", "10.1.1"],
     inputs=[Input("visibility", "enum", "visibility", choices=VISIBILITIES),
@@ -132,7 +132,7 @@ def sighting_dice(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
                   rules=rules, text=text)
 
 
-@ENGINE.table(
+@CODE.table(
     "jammed-ai-dice",
     rules=["24.5.2"],
     inputs=[Input("jamming", "enum", "jamming of the radar's band", choices=("heavy", "light")),
@@ -150,7 +150,7 @@ def jammed_ai_dice(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
     return Answer({"dice": count}, rules=rules, errata=_errata(game, "jammed-ai-dice"))
 
 
-@ENGINE.table(
+@CODE.table(
     "corkscrew-follow-dice",
     rules=["28.1"],
     inputs=[Input("contact", "enum", "the AI radar band in contact with the bomber, or none",
@@ -168,7 +168,7 @@ def corkscrew_follow_dice(game: Game, args: dict[str, Any], dice: Dice) -> Answe
     return Answer({"dice": count}, rules=rules, errata=_errata(game, "corkscrew-follow-dice"))
 
 
-@ENGINE.table(
+@CODE.table(
     "captured-sighting-dice",
     rules=["15.1.1", "19.1.3"],
     inputs=[Input("moon", "enum", "moon", choices=MOONS),
@@ -198,7 +198,7 @@ def captured_sighting_dice(game: Game, args: dict[str, Any], dice: Dice) -> Answ
 # --- reactions [17.4] ---------------------------------------------------------------------
 
 
-@ENGINE.table(
+@CODE.table(
     "reaction",
     rules=["17.4", "17.4.1"],
     inputs=[Input("roll", "roll", "d6 first reaction roll", die="d6"),
@@ -216,7 +216,7 @@ def reaction(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
     return Answer({"reacts": result}, rules=("17.4", "17.4.1"), errata=("E40",))
 
 
-@ENGINE.table(
+@CODE.table(
     "reaction-effect",
     rules=["17.4"],
     inputs=[Input("roll", "roll", "d6 second reaction roll", die="d6"),
@@ -237,7 +237,7 @@ def reaction_effect(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
     return Answer({"effect": effect}, rules=("17.4",))
 
 
-@ENGINE.table(
+@CODE.table(
     "corkscrew",
     rules=["17.4.3"],
     inputs=[Input("roll", "roll", "d6 corkscrew roll (secret)", die="d6")],
@@ -253,7 +253,7 @@ def corkscrew(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
 # --- combat [11, 17.3] --------------------------------------------------------------------
 
 
-@ENGINE.table(
+@CODE.table(
     "combat",
     rules=["11.0"],
     inputs=[Input("roll", "roll", "2d6 total", die="2d6"),
@@ -266,7 +266,7 @@ def combat_table(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
     return Answer({"hits": combat.attack_roll(game, dice, args["fp"], "roll")}, rules=("11.0",))
 
 
-@ENGINE.table(
+@CODE.table(
     "shootdown",
     rules=["17.3"],
     inputs=[Input("roll", "roll", "d6 shoot-down roll", die="d6")],
@@ -281,7 +281,7 @@ def shootdown(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
 # --- bomber movement [7] ------------------------------------------------------------------
 
 
-@ENGINE.table(
+@CODE.table(
     "bomber-move",
     rules=["7.1", "7.2", "7.2.2"],
     inputs=[Input("hex", "text", "bomber's hex, CCRR (e.g. 0712)"),
@@ -320,7 +320,7 @@ def _flak_odds(game: Game, args: dict[str, Any]) -> OddsAnswer:
                       rules=("22.0", "26.1"), errata=("E21",))
 
 
-@ENGINE.table(
+@CODE.table(
     "flak",
     rules=["22.0", "26.1"],
     inputs=[Input("rolls", "rolls", "the 4 announced dice after a 6-6 (8 over a task force: "
@@ -345,7 +345,7 @@ def flak(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
 # --- play-aid tables beyond the catalogue -------------------------------------------------
 
 
-@ENGINE.table(
+@CODE.table(
     "flak-check",
     rules=["22.0", "26.1"],
     inputs=[Input("roll", "roll", "2d6 flak check (once per Flak phase)", die="2d6"),
@@ -363,7 +363,7 @@ def flak_check(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
                   errata=("E21",))
 
 
-@ENGINE.table(
+@CODE.table(
     "searchlight-dice",
     rules=["14.2.1", "14.2.4", "14.3"],
     inputs=[Input("mode", "enum", "searchlight, radar-guided, hand-off or flare (flare-only zone)",
@@ -388,7 +388,7 @@ def searchlight_dice(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
     return Answer({"dice": count}, rules=tuple(rules))
 
 
-@ENGINE.table(
+@CODE.table(
     "min-range-modifier",
     rules=["19.1.3", "21.1"],
     inputs=[Input("radar_modifier", "int", "the bracketed value of the AI radar", min=-9, max=3),
@@ -414,7 +414,7 @@ def min_range(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
     return Answer({"modifier": value}, rules=("19.1.3", "21.1"))
 
 
-@ENGINE.table(
+@CODE.table(
     "firepower",
     rules=["17.1", "17.4.2"],
     inputs=[Input("fp", "int", "the chart FP (fighter, oblique, or bomber for defensive fire)",
@@ -450,7 +450,7 @@ def firepower(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
     return Answer({"fp": value}, rules=rules, errata=("E20",) if args["corkscrewed"] else ())
 
 
-@ENGINE.table(
+@CODE.table(
     "aircraft",
     rules=["6.0", "19.1"],
     inputs=[Input("unit", "text", "unit type id (e.g. bf110g-4, lancaster)")],
@@ -483,7 +483,7 @@ def _sighting_roll_odds(game: Game, args: dict[str, Any]) -> OddsAnswer:
                       rules=("10.1", "15.1.1"))
 
 
-@ENGINE.table(
+@CODE.table(
     "sighting-roll",
     rules=["10.1", "15.1.1", "28.4"],
     inputs=[Input("dice", "int", "how many dice are rolled", min=1, max=12),

@@ -102,6 +102,7 @@ from warpress.engine.model import Game
 from warpress.engine.position import Position
 from warpress.engine.referee import Announcement, ScenarioInfo, Step
 
+from .. import CODE
 from . import combat, detection, intruders, movement, phases, radars, searchlights
 from .choices import (
     ACTIONS,
@@ -1008,6 +1009,7 @@ HANDLERS: dict[str, Callable[[_Run, Mapping[str, Any]], None]] = {
 # --- the referee --------------------------------------------------------------------------
 
 
+@CODE.session
 class NightfighterReferee:
     """The Nightfighter umpire for one player (see the module docstring for the policy)."""
 
@@ -1203,8 +1205,5 @@ def _score(s: NightSession) -> dict[str, Any]:
     return {"shot_down": counts["shot_down"] + counts["intruders_shot_down"]}
 
 
-#: the referee of this folder's game (engine.rulesets.rules_for)
-REFEREE = NightfighterReferee
-
-__all__ = ["NightSession", "NightfighterReferee", "REFEREE", "Streams", "as_position",
+__all__ = ["NightSession", "NightfighterReferee", "Streams", "as_position",
            "night_session"]

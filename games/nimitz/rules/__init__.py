@@ -8,6 +8,3 @@ the Japanese movement determination (9.x) and ``tables`` the referee tables.
 from __future__ import annotations
 
 from . import tables  # noqa: F401  (registers the referee tables)
-from .common import ENGINE
-
-__all__ = ["ENGINE"]

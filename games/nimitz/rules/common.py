@@ -15,10 +15,7 @@ from warpress.engine.errors import BadInput
 from warpress.engine.graph import Graph
 from warpress.engine.inputs import choices, likely_first, quote, read_int
 from warpress.engine.model import Game, PointMap, Record, Unit
-from warpress.engine.registry import register
 from warpress.engine.tables import lookup
-
-ENGINE = register("nimitz")
 
 DIE = "d10"
 SIDES = ("us", "japan")

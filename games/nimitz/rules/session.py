@@ -47,6 +47,7 @@ from warpress.engine.model import FrozenDict, Game
 from warpress.engine.position import Position, freeze
 from warpress.engine.referee import PositionRules, ScenarioInfo, Step
 
+from .. import CODE
 from . import battle as bt
 from . import fire
 from . import japan as jp
@@ -475,6 +476,7 @@ HANDLERS: dict[str, Callable[[Run, Mapping[str, Any], Dice], None]] = {
 # --- the rules a session calls -----------------------------------------------------------------
 
 
+@CODE.session
 class NimitzRules(PositionRules):
     """The session rules of Nimitz, solitaire (see the module docstring)."""
 
@@ -571,7 +573,6 @@ class NimitzRules(PositionRules):
     render_referee_map = render_player_map
 
 
-
 def _all_assumed(game: Game, camp_id: str) -> bool:
     records = [r for r in game.setup if str(r.scenario) == camp_id]
     return bool(records) and all(r.is_assumed for r in records)
@@ -600,6 +601,4 @@ def _step(run: Run) -> Step:
     return Step(pos, tuple(run.said))
 
 
-REFEREE = NimitzRules
-
-__all__ = ["REFEREE", "NimitzRules"]
+__all__ = ["NimitzRules"]

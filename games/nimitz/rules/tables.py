@@ -10,6 +10,7 @@ from warpress.engine.errors import BadInput, RuleViolation
 from warpress.engine.model import Game
 from warpress.engine.registry import Answer, Input, OddsAnswer, key_bounds
 
+from .. import CODE
 from . import combat
 from .campaign import (
     MapView,
@@ -25,7 +26,6 @@ from .campaign import (
 )
 from .common import (
     DIE,
-    ENGINE,
     SIDES,
     STATS,
     check_point,
@@ -61,7 +61,7 @@ def _attack_extra(game: Game, args: dict[str, Any]) -> int:
     return combat.kamikaze_hits(game, args["stat"], args["markers"] or [], args["campaign"])
 
 
-@ENGINE.table(
+@CODE.table(
     "attack",
     rules=["2.6.4", "2.7.4", "10.11", "10.12"],
     inputs=[
@@ -88,7 +88,7 @@ def attack_table(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
 # --------------------------------------------------------------------------- aircraft
 
 
-@ENGINE.table(
+@CODE.table(
     "japanese-air",
     rules=["10.9.1"],
     inputs=[
@@ -142,7 +142,7 @@ def _air_valid(game: Game, args: dict[str, Any]):
 # --------------------------------------------------------------------------- costs
 
 
-@ENGINE.table(
+@CODE.table(
     "repair-cost",
     rules=["6.3"],
     inputs=[
@@ -163,7 +163,7 @@ def repair_cost(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
     return Answer({"supply": repair_supply(game, cost), "cost": cost}, rules=("6.3",))
 
 
-@ENGINE.table(
+@CODE.table(
     "battle-points",
     rules=["10.5"],
     inputs=[Input("supply", "int", "supply points spent on the battle",
@@ -187,7 +187,7 @@ def _piece_result(piece) -> dict[str, Any]:
     return out
 
 
-@ENGINE.table(
+@CODE.table(
     "allocate-hits",
     rules=["10.10.2"],
     inputs=[
@@ -214,7 +214,7 @@ def allocate_hits(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
 # --------------------------------------------------------------------------- results
 
 
-@ENGINE.table(
+@CODE.table(
     "linked-result",
     rules=["12.6"],
     inputs=[Input("total", "int", "objectives held at the end of the four campaigns",
@@ -232,7 +232,7 @@ def _marker_names(game: Game) -> tuple[str, ...]:
     return tuple(game.table("bonus-marker").key("bonus").values)
 
 
-@ENGINE.table(
+@CODE.table(
     "bonus-marker",
     rules=["10.5", "10.7"],
     inputs=[
@@ -290,7 +290,7 @@ def _aa_odds(game: Game, args: dict[str, Any]) -> OddsAnswer:
     return OddsAnswer({"field": "hits", "firing": [s.id for s in firing]}, exact_text(dist))
 
 
-@ENGINE.table(
+@CODE.table(
     "aa-fire",
     rules=["10.12", "10.12.1"],
     inputs=[
@@ -325,7 +325,7 @@ def _landing(done: combat.Landing) -> dict[str, Any]:
             "player_choice": done.player_choice}
 
 
-@ENGINE.table(
+@CODE.table(
     "carrier-return",
     rules=["10.20.2", "10.20.3", "10.20.4"],
     inputs=[
@@ -344,7 +344,7 @@ def carrier_return(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
     return Answer(_landing(done), rules=("10.20.2", rule))
 
 
-@ENGINE.table(
+@CODE.table(
     "airfield-capacity",
     rules=["10.21"],
     inputs=[
@@ -362,7 +362,7 @@ def airfield_capacity(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
     return Answer(_landing(done), rules=("10.21", rule))
 
 
-@ENGINE.table(
+@CODE.table(
     "supply",
     rules=["11.4", "4.1"],
     inputs=[
@@ -383,7 +383,7 @@ def supply(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
                    "hits_each": hits}, rules=("11.4", "4.1"))
 
 
-@ENGINE.table(
+@CODE.table(
     "japanese-reinforcement",
     rules=["11.1"],
     inputs=[
@@ -417,7 +417,7 @@ def _order_odds(game: Game, args: dict[str, Any]) -> OddsAnswer:
     return OddsAnswer({"field": "outcome"}, dict(sorted(dist.items())), rules=("9.1", "9.2"))
 
 
-@ENGINE.table(
+@CODE.table(
     "japanese-order",
     rules=["9.1", "9.2"],
     inputs=[
@@ -467,7 +467,7 @@ def _order_situation(game: Game, args: dict[str, Any]):
     return stack, board
 
 
-@ENGINE.table(
+@CODE.table(
     "campaign-result",
     rules=["4.0", "11.5.1", "12.3"],
     inputs=[

@@ -16,7 +16,7 @@ from warpress.games.axis_allies.rules import session as ses
 from warpress.games.axis_allies.rules.positions import board_carriers, piece_id, start
 from warpress.verify.whole import broken as whole_broken
 
-RULES = ses.REFEREE()
+RULES = ses.AxisAlliesRules()
 #: the most actions a watched game may take (the longest of the tests' seeds takes fewer)
 MAX_STEPS = 50_000
 PHASES = {"purchase": "weapons-development-purchase", "combat-move": "combat-movement",

@@ -6,10 +6,10 @@ The table runners (``lookup``, ``roll``, ``odds``) are in ``tests/conftest.py``.
 from __future__ import annotations
 
 import pytest
+from warpress.engine.catalogue import ref_table
 from warpress.engine.dice import SeededDice
 from warpress.engine.loader import builtin
 from warpress.engine.query import parse_pairs
-from warpress.engine.registry import ref_table
 
 
 @pytest.fixture(scope="session")

@@ -35,7 +35,7 @@ from warpress.games.midway.rules.positions import (
 )
 from warpress.verify.whole import broken
 
-RULES = ses.REFEREE()
+RULES = ses.MidwayRules()
 SIDES = ("japan", "us")
 
 

@@ -329,7 +329,7 @@ def test_every_stated_range_is_the_range_lookup_takes(game, lookup):
     """`warpress tables` states each number's range from the same source lookup checks:
     a closed range's ends are answered and the numbers past them refused naming the input;
     an open range takes any number past its low end (the procedure clamps it)."""
-    from warpress.engine.registry import ref_tables
+    from warpress.engine.catalogue import ref_tables
 
     tables = ref_tables(game)
     checked = 0
@@ -361,7 +361,7 @@ def test_every_stated_range_is_the_range_lookup_takes(game, lookup):
     ("base-attack", "distance", "integer 1..5"), ("anti-aircraft", "intact", "integer 0..2"),
 ])
 def test_the_audited_ranges_are_stated(game, table, name, shown):
-    from warpress.engine.registry import ref_tables
+    from warpress.engine.catalogue import ref_tables
 
     assert ref_tables(game)[table].input(name).allowed(game).startswith(shown)
 

@@ -15,7 +15,7 @@ from warpress.games.midway_cards.rules import state as st
 from warpress.games.midway_cards.rules.positions import start, to_state
 from warpress.verify.whole import broken
 
-RULES = ses.REFEREE()
+RULES = ses.MidwayCardsRules()
 
 
 def at_attack(game, japan_hand=(), us_hand=(), secondary_top=(), **changes):

@@ -6,9 +6,9 @@ from dataclasses import replace
 
 import pytest
 from mc_helpers import state_with
+from warpress.engine.catalogue import ref_table
 from warpress.engine.errors import RuleViolation
 from warpress.engine.query import run_lookup
-from warpress.engine.registry import ref_table
 from warpress.games.midway_cards.rules import attack as atk
 from warpress.games.midway_cards.rules import combat
 from warpress.games.midway_cards.rules import state as st

@@ -6,9 +6,9 @@ import math
 from fractions import Fraction
 
 import pytest
+from warpress.engine.catalogue import ref_table
 from warpress.engine.dice import distribution, monte_carlo
 from warpress.engine.query import parse_pairs, run_odds
-from warpress.engine.registry import ref_table
 
 RUNS = 6000
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import math
 
 import pytest
+from warpress.engine.catalogue import ref_table, ref_tables
 from warpress.engine.dice import BadInput, monte_carlo
-from warpress.engine.registry import ref_table, ref_tables
 
 CATALOGUE = {
     "combat": ["hits"],

@@ -26,7 +26,7 @@ from warpress.games.nimitz.rules.positions import (
 )
 from warpress.verify.whole import broken
 
-RULES = ses.REFEREE()
+RULES = ses.NimitzRules()
 
 
 def new(game, scenario="1942", seed=1) -> Position:

@@ -7,9 +7,9 @@ from fractions import Fraction
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from warpress.engine.catalogue import ref_table
 from warpress.engine.dice import distribution, monte_carlo
 from warpress.engine.query import run_odds
-from warpress.engine.registry import ref_table
 from warpress.games.nimitz.rules import combat
 from warpress.games.nimitz.rules.common import AttackValue
 

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
+from warpress.engine.catalogue import ref_table
 from warpress.engine.errors import BadInput, RuleViolation
 from warpress.engine.query import run_lookup
-from warpress.engine.registry import ref_table
 
 CATALOGUE = ("attack", "japanese-air", "repair-cost", "battle-points", "allocate-hits",
              "linked-result", "bonus-marker")

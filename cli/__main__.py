@@ -1,0 +1,5 @@
+"""``python -m warpress.cli ...``: the ``warpress`` command line."""
+
+from . import main
+
+main()
