@@ -23,6 +23,8 @@ from .labels import Box, union
 from .primitives import Circle, Group, Line, Primitive, Rect, Style, Text
 from .style import look_of, stat_label
 
+#: The key's id on the page (not ``counter-...``: it is no counter to cut out).
+KEY_ID = "how-to-read-a-counter"
 #: The sample's side on the page, in mm (twice a 15 mm counter, more for a smaller one),
 #: and its back's as a share of it.
 KEY_SIDE = 30.0
@@ -217,7 +219,7 @@ def key_block(game: Game, pages, width: float) -> Block | None:
     height = bottom + FRAME
     panel = Rect(0, 0, width, height, PANEL, cls="key-panel")  # the key, boxed as on a play aid
     inside = Group(tuple(items), dx=FRAME, dy=FRAME)
-    return Block((panel, inside), height + FRAME, id="counter-key", cls="counter-key")
+    return Block((panel, inside), height + FRAME, id=KEY_ID, cls="counter-key")
 
 
 def _title_and_back(found: Sample, x: float, top: float, scale: float, width: float

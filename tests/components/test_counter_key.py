@@ -11,7 +11,7 @@ from warpress.engine.loader import builtin
 
 def _key(pages) -> Group | None:
     return next((g for p in pages for g in walk(p.items)
-                 if isinstance(g, Group) and g.id == "counter-key"), None)
+                 if isinstance(g, Group) and g.id == counter_key.KEY_ID), None)
 
 
 def _labels(key: Group) -> list[str]:
@@ -28,7 +28,7 @@ def test_every_kit_with_counters_has_a_counter_key(player_kits):
 def _top(item, dy: float = 0.0) -> float | None:
     """The y of the counter key's panel on the page, if ``item`` holds it."""
     if isinstance(item, Group):
-        if item.id == "counter-key":
+        if item.id == counter_key.KEY_ID:
             return dy + item.dy
         found = [_top(i, dy + item.dy) for i in item.items]
         return next((f for f in found if f is not None), None)
