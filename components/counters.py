@@ -30,8 +30,16 @@ from .symbols import SHIPS, symbol
 CORNERS = ("top_left", "top_right", "bottom_left", "bottom_right")
 #: What a factor the unit lacks prints as among the others.
 ABSENT = "0"
-#: Share of the counter side kept clear at each edge.
+#: Share of the counter side kept clear at each edge ...
 PAD = 0.055
+#: ... and never less than this, in mm: a value a player reads survives a cut a little off
+#: the line (``clearance.CUT_DIGITS_MM``).
+LEAST_PAD = 1.0
+
+
+def pad_of(size: float) -> float:
+    """The room kept clear at each edge of a counter ``size`` mm wide."""
+    return max(size * PAD, LEAST_PAD)
 
 
 @dataclass(frozen=True)
@@ -75,7 +83,7 @@ def draw(face: Face) -> tuple[Primitive, ...]:
                       Style(fill=None, stroke=_darker(ground), width=0.2), cls="counter-edge"))
     mark = dagger(face.assumed)
     if mark:  # one mark per counter: a factor line has no room for one per value
-        items.append(Text(face.size - face.size * PAD, MIN_MM * 1.6, mark, size=MIN_MM * 1.6,
+        items.append(Text(face.size - pad_of(face.size), MIN_MM * 1.6, mark, size=MIN_MM * 1.6,
                           anchor="end", bold=True, fill="#c00000", cls="proof-mark"))
     return tuple(items)
 
@@ -105,7 +113,7 @@ def _line(face: Face, text: str, y: float, size_pt: float, width: float, *, bold
 
 def _corner_items(face: Face, keys: tuple[str, ...], baseline: float, size_pt: float,
                   width: float, bold: bool = False) -> list[Primitive]:
-    s, pad = face.size, face.size * PAD
+    s, pad = face.size, pad_of(face.size)
     out: list[Primitive] = []
     for key in keys:
         text = face.corners.get(key)
@@ -169,7 +177,7 @@ def _subtitle_lines(face: Face, width: float) -> tuple[list[str], float]:
 
 
 def nato(face: Face) -> list[Primitive]:
-    s, pad = face.size, face.size * PAD
+    s, pad = face.size, pad_of(face.size)
     corner = mm(face.fonts.corner)
     items = _corner_items(face, ("top_left", "top_right"), pad + corner * 0.8,
                           face.fonts.corner, s * 0.3)
@@ -201,7 +209,7 @@ def nato(face: Face) -> list[Primitive]:
 
 
 def _factor_width(face: Face) -> float:
-    s, pad = face.size, face.size * PAD
+    s, pad = face.size, pad_of(face.size)
     if face.corners.get("bottom_left") or face.corners.get("bottom_right"):
         return s * 0.5
     return s - 2 * pad
@@ -212,11 +220,11 @@ def _moved(item: Primitive, dy: float) -> Primitive:
 
 
 def silhouette(face: Face) -> list[Primitive]:
-    s, pad = face.size, face.size * PAD
+    s, pad = face.size, pad_of(face.size)
     corner = mm(face.fonts.corner)
     has_top = bool(face.corners.get("top_left") or face.corners.get("top_right"))
     name_width = s - 2 * pad
-    items, below = (_name_block(face, pad * 0.6, name_width) if face.look.show_name
+    items, below = (_name_block(face, pad * 0.95, name_width) if face.look.show_name
                     else ([], pad))
     if has_top:  # over the stern of a ship (its low end), beside an aircraft's wings
         items.extend(_corner_items(face, ("top_left", "top_right"), below + corner,
@@ -231,7 +239,7 @@ def silhouette(face: Face) -> list[Primitive]:
     side = s * 0.26 if has_top and name not in SHIPS else pad
     items.append(symbol("silhouette", name, side, art_top,
                         s * face.art_width - 2 * side, max(art_bottom - art_top, s * 0.15),
-                        face.ink))
+                        face.ink, _paler(face.ground) if face.reduced else face.ground))
     items.extend(_corner_items(face, ("bottom_left", "bottom_right"), bottom_row,
                                max(face.fonts.factors, value / mm(1)), s * 0.4, bold=True))
     items.extend(_factors(face, bottom_row, _factor_width(face)))
@@ -241,7 +249,7 @@ def silhouette(face: Face) -> list[Primitive]:
 def marker(face: Face) -> list[Primitive]:
     """The icon (if any), the word as large as fits, the subtitle under it, all between
     the corner rows; a block that does not fit even at the minimum stops the build."""
-    s, pad = face.size, face.size * PAD
+    s, pad = face.size, pad_of(face.size)
     width = s - 2 * pad
     corner = mm(face.fonts.corner) * 1.1
     items: list[Primitive] = []
@@ -290,7 +298,7 @@ def _word_lines(face: Face, width: float, height: float) -> tuple[list[str], flo
 
 def _marker_corners(face: Face) -> list[Primitive]:
     """A marker's corners: a corner alone in its row may take the whole row."""
-    s, pad = face.size, face.size * PAD
+    s, pad = face.size, pad_of(face.size)
     corner = mm(face.fonts.corner)
     out: list[Primitive] = []
     for row, baseline in ((("top_left", "top_right"), pad + corner * 0.8),

@@ -19,7 +19,7 @@ from ..engine.errors import BadInput
 from ..engine.inputs import did_you_mean, quote
 from ..engine.limits import KIT_PAGES
 from ..engine.model import Game
-from . import aids, holds, setup_chart
+from . import aids, clearance, counter_key, holds, setup_chart
 from .atomic import check_place, replace_folder, write_files
 from .fonts import missing_glyphs
 from .hexmap import hex_map_parts, terrain_looks
@@ -353,6 +353,103 @@ def _packed_pages(blocks: list[aids.Block], backs: dict, options: Options) -> li
     return out
 
 
+def with_counter_key(game: Game, pages: list[KitPage], options: Options) -> list[KitPage]:
+    """The pages with the counter key (``counter_key``): first of the play aid (else of the
+    first flowed part) when that costs no sheet and leaves no flowed page near empty once
+    the kit is packed; else under the counters of a counter sheet with room for it, or at
+    the top of another page of the aid, whichever packs best (``_key_choice``); on a page
+    of its own after the counters when nothing flows and no counter sheet has room. As
+    they are without counters."""
+    key = counter_key.key_block(game, pages, options.paper.content()[2])
+    if key is None:
+        return pages
+    under = _key_under_counters(key, pages, options)
+    flowed = [i for i, p in enumerate(pages) if p.blocks is not None]
+    at = next((i for i in flowed if pages[i].part == AIDS), flowed[0] if flowed else None)
+    if at is None:
+        return under or _key_page(key, pages, options)
+    part, end = pages[at].part, at
+    while end < len(pages) and pages[end].part == part and pages[end].blocks is not None:
+        end += 1
+    blocks = [b for p in pages[at:end] for b in p.blocks or ()]
+    starts = [sum(len(p.blocks or ()) for p in pages[at:i]) for i in range(at, end)]
+    inner = range(1, len(blocks) + 1) if len(blocks) <= KEY_TRIALS else starts[1:]
+
+    def placed(place: int) -> list[KitPage]:
+        return pages[:at] + flowed_pages([*blocks[:place], key, *blocks[place:]],
+                                         options.paper, part) + pages[end:]
+
+    own = flowed_pages([key], options.paper, AIDS)
+    trials = [lambda: placed(0)]
+    trials += [lambda i=i: pages[:i] + own + pages[i:] for i in flowed if i < at]
+    trials += [lambda: under] if under is not None else []
+    trials += [lambda place=place: placed(place) for place in inner]
+    return _key_choice(trials, _sheets(pack(pages, options)), options)
+
+
+#: The share of its page every flowed page keeps where the key goes.
+KEY_TAIL = 0.3
+#: Up to this many flowed blocks the key may go between any two of them; past it, only at
+#: the top of a page (each place tried is a packing of the kit).
+KEY_TRIALS = 16
+
+
+def _key_choice(trials: list[Callable[[], list[KitPage]]], sheets: int, options: Options
+                ) -> list[KitPage]:
+    """Of the kits with the key placed (in order of preference), the first that packs on
+    ``sheets`` sheets (the kit's without the key) with every flowed page at least
+    ``KEY_TAIL`` used; else, of those on the fewest sheets, the one whose emptiest flowed
+    page is fullest (the earlier of equals)."""
+    content = options.paper.content()
+    scored = []
+    for order, trial in enumerate(trials):
+        kit = trial()
+        packed = pack(kit, options)
+        least = min((aids._used([(b, 0, 0) for b in p.blocks], content) for p in packed
+                     if p.blocks), default=1.0)
+        if _sheets(packed) <= sheets and least >= KEY_TAIL:
+            return kit
+        scored.append((_sheets(packed), -round(least, 3), order, kit))
+    return min(scored, key=lambda s: s[:3])[3]
+
+
+def _sheets(pages: list[KitPage]) -> int:
+    return sum(1 for p in pages if not p.page.id.endswith("-back"))
+
+
+def _key_page(key: aids.Block, pages: list[KitPage], options: Options) -> list[KitPage]:
+    """The key on a page of its own after the counters."""
+    counters = [i for i, p in enumerate(pages) if p.part.startswith("counters")]
+    at = counters[-1] + 1 if counters else len(pages)
+    return pages[:at] + flowed_pages([key], options.paper, AIDS) + pages[at:]
+
+
+def _key_under_counters(key: aids.Block, pages: list[KitPage], options: Options
+                        ) -> list[KitPage] | None:
+    """The key under the counters of the counter sheet front with the most room for it
+    (its back stays blank there); None when no sheet has room."""
+    best: tuple[float, int, float] | None = None
+    for i, kit_page in enumerate(pages):
+        page = kit_page.page
+        if not (kit_page.part.startswith("counters") and page.id.endswith("-front")
+                and _is(page, options.paper.portrait)):
+            continue
+        _x, y, _w, h = options.paper.content(page.footer)
+        index = SpatialIndex(page.items)
+        bottom = max((b[3] for b in map(index.box, page.items) if b is not None), default=y)
+        room = y + h - bottom - aids.GAP
+        if room >= key.height and (best is None or room > best[0]):
+            best = (room, i, bottom + aids.GAP)
+    if best is None:
+        return None
+    _room, i, top = best
+    page = pages[i].page
+    moved = Group(key.items, dx=options.paper.content(page.footer)[0], dy=top, id=key.id,
+                  cls=key.cls)
+    return [*pages[:i], replace(pages[i], page=replace(page, items=(*page.items, moved))),
+            *pages[i + 1:]]
+
+
 PART_BUILDERS: dict[str, Callable[[Game, Options], list[KitPage]]] = {
     "map": map_pages,
     "counters": counter_pages,
@@ -381,7 +478,7 @@ def _kit_pages(game: Game, options: Options, progress: Callable[[str], None] | N
             pages.extend(PART_BUILDERS[part](game, options))
         for extension in extra:
             pages.extend(extension.build(game, options))
-    pages = pack(pages, options)
+    pages = pack(with_counter_key(game, pages, options), options)
     two_sided = any(p.page.id.endswith("-back") for p in pages)
     if two_sided:  # printed first: the offset it reads is for every sheet after it
         portrait = options.paper.portrait
@@ -393,6 +490,7 @@ def _kit_pages(game: Game, options: Options, progress: Callable[[str], None] | N
         assumed = list(aids.assumed_blocks(game, width))
         pages.extend(flowed_pages(assumed, options.paper, "assumed values"))
     check_pages(pages)
+    clearance.check_pages(pages)
     if len(pages) > KIT_PAGES:  # laid out, not yet drawn
         raise BadInput(f"{game.id}: the kit lays out as {len(pages):,} pages: at most "
                        f"{KIT_PAGES:,} (limits in docs/data-format.md); nothing was drawn")

@@ -173,6 +173,23 @@ def terrain_style(game: Game, terrain: str) -> TerrainStyle | None:
     return game.style.terrain.get(terrain)
 
 
+#: What the counter key calls the words a layout prints when ``style.stats`` names them not.
+WORD_LABELS = {"name": "unit name", "name_ja": "Japanese name", "size": "unit size",
+               "setup": "set-up hex", "id": "counter id", "year": "year",
+               "symbol": "unit type", "word": "what it marks", "subtitle": "name"}
+
+
+def stat_label(game: Game, key: str) -> str | None:
+    """The player's name of a value a counter prints: ``style.stats``, else the word's
+    default (``WORD_LABELS``), else None; stats joined by ``|`` read ``a / b``."""
+    parts = [game.style.stats[k].name if k in game.style.stats else WORD_LABELS.get(k)
+             for k in key.split("|")]
+    named = [part for part in parts if part]
+    if len(named) < len(parts):
+        return None
+    return " / ".join(dict.fromkeys(named))
+
+
 def check_style(game: Game) -> None:
     """Stop the build on the first style value the game cannot use (file:line: key: why)."""
     for item, path, message in style_problems(game):

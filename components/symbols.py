@@ -222,6 +222,23 @@ def _both_at(x: float, y0: float, y1: float, half: float) -> Points:
             (x - half, y1), (x - half, y0 + 4), (x - half * 0.8, y0 + 1.5))
 
 
+def _antlers(length: float) -> list[Points]:
+    """The four prongs of a night fighter's nose radar (Lichtenstein), ahead of the nose."""
+    nose = (100 - length) / 2
+    return [_rect(x - 0.8, nose - 9, x + 0.8, nose + 1) for x in (45.5, 48.5, 51.5, 54.5)] + [
+        _rect(44.5, nose - 2.2, 55.5, nose - 0.8)]
+
+
+def _twin_boom() -> list[Points]:
+    """A twin-boom night fighter seen from above (the P-61): a short nacelle for the crew,
+    two booms running from the engines to a tailplane joining them."""
+    wing = ((50, 36), *_both(_wing(36, 15, 98, 0.5, 2)[1:-1] + ((50, 51),)))
+    nacelle = _both(((50, 18), (53, 20), (55, 28), (55, 62), (51, 66), (50, 66)))
+    booms = [_rect(x - 2.4, 26, x + 2.4, 88) for x in (33, 67)]
+    tail = _rect(30, 84, 70, 91)
+    return [wing, nacelle, *booms, tail]
+
+
 AIRCRAFT: dict[str, list[Points]] = {
     "fighter": aircraft(length=80, body=9, wing_y=30, chord=17, span=90, taper=0.55,
                         tail_span=32),
@@ -235,6 +252,30 @@ AIRCRAFT: dict[str, list[Points]] = {
                             tail_span=34, gull=True),
     "torpedo-bomber": aircraft(length=92, body=10, wing_y=30, chord=16, span=94, taper=0.5,
                                tail_span=36) + [_rect(48.6, 22, 51.4, 56)],
+    # German night fighters (Bf 110, He 219): twin fins and the nose radar's antlers
+    "night-fighter-german": aircraft(length=80, body=8, wing_y=34, chord=14, span=96,
+                                     taper=0.5, engines=(18,), tail_span=34, twin_tail=True)
+    + _antlers(80),
+    # Allied night fighters and intruders (Beaufighter, Mosquito): a short nose, the engines
+    # reaching ahead of it, one fin
+    "night-fighter-allied": aircraft(length=74, body=9, wing_y=30, chord=15, span=94,
+                                     taper=0.55, tail_span=34)
+    + [_both_at(x, 14, 47, 3.6) for x in (32, 68)],
+    "twin-boom": _twin_boom(),
+}
+#: National markings laid in the ground's colour over a silhouette (``MARKED``): a cross
+#: (German), a ring (Allied roundel), a disc (Japanese hinomaru), one on each wing.
+MARKINGS = ("cross", "ring", "disc")
+#: Silhouettes with national markings: name -> (the silhouette, the marking).
+MARKED: dict[str, tuple[str, str]] = {
+    "night-fighter-german": ("night-fighter-german", "cross"),
+    "night-fighter-allied": ("night-fighter-allied", "ring"),
+    "bomber-german": ("bomber", "cross"),
+    "bomber-allied": ("bomber", "ring"),
+    "bomber-japanese": ("bomber", "disc"),
+    "heavy-bomber-allied": ("heavy-bomber", "ring"),
+    "fighter-allied": ("fighter", "ring"),
+    "twin-boom-allied": ("twin-boom", "ring"),
 }
 AIRCRAFT_BOX = (100.0, 100.0)
 
@@ -245,17 +286,46 @@ def _extent(shapes: list[Points]) -> tuple[float, float, float, float]:
     return min(xs), min(ys), max(xs), max(ys)
 
 
-def silhouette(name: str, x: float, y: float, w: float, h: float, ink: str) -> Group:
-    """A ship or aircraft silhouette, as large as fits the box, centred in it."""
-    shapes = SHIPS.get(name) or AIRCRAFT[name]
+def silhouette(name: str, x: float, y: float, w: float, h: float, ink: str,
+               ground: str = "#ffffff") -> Group:
+    """A ship or aircraft silhouette, as large as fits the box, centred in it; a marked
+    one (``MARKED``) with its national markings on the wings in ``ground``."""
+    base, marking = MARKED.get(name, (name, ""))
+    shapes = SHIPS.get(base) or AIRCRAFT[base]
     x0, y0, x1, y1 = _extent(shapes)
     scale = min(w / (x1 - x0), h / (y1 - y0))
     dx = x + (w - (x1 - x0) * scale) / 2 - x0 * scale
     dy = y + (h - (y1 - y0) * scale) / 2 - y0 * scale
     paint = Style(fill=ink, stroke=None)
+    painted = [(s, paint) for s in shapes]
+    if marking:
+        painted += _markings(shapes[0], marking, ink, ground)
     items = tuple(Polygon(tuple((round(px * scale, 4), round(py * scale, 4)) for px, py in s),
-                          paint) for s in shapes)
+                          style) for s, style in painted)
     return Group(items, dx=round(dx, 4), dy=round(dy, 4), cls=f"unit-symbol {name}")
+
+
+def _markings(wing: Points, marking: str, ink: str, ground: str
+              ) -> list[tuple[Points, Style]]:
+    """A marking on each wing (the first shape of an aircraft), a third of the way out."""
+    xs = [px for px, _ in wing]
+    ys = [py for _, py in wing]
+    span, top = max(xs) - min(xs), min(ys)
+    chord = max(py for px, py in wing if abs(px - 50) < 1) - top
+    r = min(chord * 0.42, span * 0.07)
+    light, dark = Style(fill=ground, stroke=None), Style(fill=ink, stroke=None)
+    out: list[tuple[Points, Style]] = []
+    for cx in (50 - span * 0.33, 50 + span * 0.33):
+        cy = top + chord * 0.55 + 1.5
+        if marking == "cross":
+            arm = r * 0.36
+            out += [(_rect(cx - r, cy - arm, cx + r, cy + arm), light),
+                    (_rect(cx - arm, cy - r, cx + arm, cy + r), light)]
+        else:
+            out.append((_ellipse(cx, cy, r, r, 20), light))
+            if marking == "ring":
+                out.append((_ellipse(cx, cy, r * 0.45, r * 0.45, 16), dark))
+    return out
 
 
 # --- marker icons --------------------------------------------------------------------------
@@ -286,7 +356,7 @@ ICONS: dict[str, Callable[[float, float], list[Points]]] = {"factory": _factory,
 
 def marker_icon(name: str, x: float, y: float, w: float, h: float, ink: str) -> Group:
     """A marker's icon: a silhouette, a factory, a star or a roundel."""
-    if name in SHIPS or name in AIRCRAFT:
+    if name in SHIPS or name in AIRCRAFT or name in MARKED:
         return silhouette(name, x, y, w, h, ink)
     side = min(w, h)
     ox, oy = x + (w - side) / 2, y + (h - side) / 2
@@ -299,11 +369,20 @@ def marker_icon(name: str, x: float, y: float, w: float, h: float, ink: str) -> 
     return Group(items, dx=ox, dy=oy, cls=f"unit-symbol {name}")
 
 
+def known_symbols(layout: str) -> tuple[str, ...]:
+    """The symbol names a layout can draw."""
+    if layout == "nato":
+        return tuple(NATO_DOMAIN)
+    if layout == "silhouette":
+        return (*SHIPS, *AIRCRAFT, *MARKED)
+    return (*SHIPS, *AIRCRAFT, *MARKED, *ICONS, "roundel")
+
+
 def symbol(layout: str, name: str, x: float, y: float, w: float, h: float, ink: str,
            ground: str | None = "#ffffff") -> Group:
     """The symbol of ``layout`` named ``name`` fitted into the box (x, y, w, h)."""
     if layout == "nato":
         return nato_symbol(name, x, y, w, h, ink, ground)
     if layout == "silhouette":
-        return silhouette(name, x, y, w, h, ink)
+        return silhouette(name, x, y, w, h, ink, ground or "#ffffff")
     return marker_icon(name, x, y, w, h, ink)

@@ -44,8 +44,14 @@ SHIP_SYMBOLS = ("carrier", "battleship", "cruiser", "destroyer", "submarine", "t
 AIRCRAFT_SYMBOLS = ("fighter", "twin-engine", "bomber", "heavy-bomber", "dive-bomber",
                     "torpedo-bomber")
 ICON_SYMBOLS = ("factory", "star")
-SYMBOLS = {"nato": NATO_SYMBOLS, "silhouette": (*SHIP_SYMBOLS, *AIRCRAFT_SYMBOLS),
-           "marker": (*SHIP_SYMBOLS, *AIRCRAFT_SYMBOLS, *ICON_SYMBOLS, "roundel")}
+#: Silhouettes drawn with their national markings (components/symbols.py ``MARKED``).
+MARKED_SYMBOLS = ("night-fighter-german", "night-fighter-allied", "bomber-german",
+                  "bomber-allied", "bomber-japanese", "heavy-bomber-allied", "fighter-allied",
+                  "twin-boom-allied")
+SYMBOLS = {"nato": NATO_SYMBOLS,
+           "silhouette": (*SHIP_SYMBOLS, *AIRCRAFT_SYMBOLS, *MARKED_SYMBOLS),
+           "marker": (*SHIP_SYMBOLS, *AIRCRAFT_SYMBOLS, *MARKED_SYMBOLS, *ICON_SYMBOLS,
+                      "roundel")}
 
 #: The terrain textures a map draws (``style.terrain.*.texture``); ``none``: a plain fill.
 TEXTURE_NAMES = ("trees", "peaks", "dots", "reeds", "blocks", "waves")
@@ -70,6 +76,7 @@ def style_problems(game: Game) -> Iterator[tuple[object, str, str]]:
                 yield look, f"style.sides.{side}.{key}", _colour_message(value)
     yield from _font_problems(style.fonts)
     yield from _counter_problems(game)
+    yield from _label_problems(game)
     for name, terrain in style.terrain.items():
         if terrain.fill and colour(terrain.fill) is None:
             yield terrain, f"style.terrain.{name}.fill", _colour_message(terrain.fill)
@@ -127,3 +134,37 @@ def _spec_ok(game: Game, key: str, spec: str) -> bool:
         return True
     units = [u for u in game.units if key in (u.id, u.type)]
     return not units or all(any(part in u.stats for u in units) for part in spec.split("|"))
+
+
+def printed_stats(game: Game) -> Iterator[tuple[str, str]]:
+    """(key path, stat) of every stat a style's layout prints (factors and corners)."""
+    for key, layout in game.style.counters.items():
+        specs = [(f"style.counters.{key}.factors[{i}]", spec)
+                 for i, spec in enumerate(layout.factors or ())]
+        if layout.corners is not None:
+            specs += [(f"style.counters.{key}.corners.{c}", getattr(layout.corners, c))
+                      for c in CORNER_KEYS if getattr(layout.corners, c)]
+        for where, spec in specs:
+            for part in spec.split("|"):
+                if part not in CORNER_WORDS:
+                    yield where, part
+
+
+def _label_problems(game: Game) -> Iterator[tuple[object, str, str]]:
+    """Every stat a layout prints has a label (the counter key names it); every label has
+    its provenance."""
+    missing: set[str] = set()
+    for where, stat in printed_stats(game):
+        if stat not in game.style.stats and stat not in missing:
+            missing.add(stat)
+            yield game.style, where, (f"{stat!r} has no name in style.stats (the counter key "
+                                      f"names every value a counter prints: "
+                                      f"style.stats.{stat}: {{name: ..., rule: ...}})")
+    for key, label in game.style.stats.items():
+        path = f"style.stats.{key}"
+        if not (label.name or "").strip():
+            yield label, f"{path}.name", "missing: the name a player calls the value"
+        if not label.rule and not label.is_assumed:
+            yield label, path, 'no provenance: give rule: "N.N" or source: assumed with a note'
+        elif label.is_assumed and not label.note:
+            yield label, path, "source: assumed needs a one-line note saying why"

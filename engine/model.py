@@ -605,12 +605,21 @@ class TerrainStyle(Item):
 
 
 @frozen_record
+class StatName(Item):
+    """What a player calls a value a counter prints: its ``name`` (``attack``) and
+    ``name_ja``, for the counter key; like every datum it gives its rule or ``source:
+    assumed``."""
+
+
+@frozen_record
 class GameStyle(Item):
-    """The ``style`` mapping: side colours, font sizes, counter layouts, terrain."""
+    """The ``style`` mapping: side colours, font sizes, counter layouts, the names of the
+    values counters print, terrain."""
 
     sides: Mapping[str, SideStyle] = _no_map()
     fonts: FontStyle = field(default_factory=FontStyle)
     counters: Mapping[str, CounterLayout] = _no_map()
+    stats: Mapping[str, StatName] = _no_map()
     terrain: Mapping[str, TerrainStyle] = _no_map()
 
 

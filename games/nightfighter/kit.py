@@ -19,8 +19,7 @@ import math
 from dataclasses import dataclass, replace
 
 from warpress.components import aids, holds, labels, setup_chart, symbols
-from warpress.components.counters import PAD as COUNTER_PAD
-from warpress.components.counters import counter_name, draw, face_of
+from warpress.components.counters import counter_name, draw, face_of, pad_of
 from warpress.components.fonts import text_width, wrap
 from warpress.components.hexmap import HexGeometry, hex_id_note
 from warpress.components.impose import CROP
@@ -555,10 +554,10 @@ def aircraft_face(game: Game, unit, counter_id: str, s: float, back: bool = Fals
     name."""
     what = f"counter-{unit.id}-{counter_id}" + (" (back)" if back else "")
     face = face_of(game, unit, size=s, what=what, factors="", corners={}, art_width=0.7,
-                   cls="counter-face aircraft")
+                   cls="counter-face aircraft", bottom_row=_has_equipment(unit, "schrage-musik"))
     items: list[Primitive] = list(draw(face))
     head, last = counter_id[:-1], counter_id[-1:]
-    pad = s * COUNTER_PAD
+    pad = pad_of(s)
     big = fit(last, s * 0.4, s * 0.3, what)
     small = fit(head, s * 0.15, s * 0.4, what)
     right = s - pad
@@ -598,15 +597,23 @@ def aircraft_pieces(game: Game, unit) -> list:
     return pieces
 
 
-def label_face(s: float, colour: str, lines, cls: str, width: float = 0.88
-               ) -> tuple[Primitive, ...]:
-    """A counter with centred lines ``(text, size as a share of s, bold)``, stacked, each
-    fitted to ``width`` (a share of s) without going under the kit's minimum."""
+def label_face(s: float, colour: str, lines, cls: str, width: float = 0.88,
+               room: tuple[float, float] = (0.0, 1.0)) -> tuple[Primitive, ...]:
+    """A counter with centred lines ``(text, size as a share of s, bold)``, stacked between
+    the shares ``room`` of its height (the cut's clearance kept), each fitted to ``width``
+    (a share of s); all shrink together until they fit, never under the kit's minimum."""
     items: list[Primitive] = [Rect(0, 0, s, s, Style(fill=colour, stroke=None), cls=cls)]
-    fitted = [fit_lines(text, s * share, s * width, 2, cls) if text else ([""], s * share)
-              for text, share, _bold in lines]
-    total = sum(size * 1.15 * len(broken) for broken, size in fitted)
-    y = (s - total) / 2
+    top, bottom = max(room[0] * s, pad_of(s)), min(room[1] * s, s - pad_of(s))
+    width = min(width, 1 - 2 * pad_of(s) / s)
+    scale = 1.0
+    while True:
+        fitted = [fit_lines(text, s * share * scale, s * width, 2, cls) if text
+                  else ([""], s * share * scale) for text, share, _bold in lines]
+        total = sum(size * 1.15 * len(broken) for broken, size in fitted)
+        if total <= bottom - top or scale < 0.3:
+            break
+        scale *= 0.95
+    y = top + (bottom - top - total) / 2
     for (_text, _share, bold), (broken, size) in zip(lines, fitted, strict=True):
         for text in broken:
             y += size * 1.15
@@ -660,7 +667,8 @@ def radar_face(radar, role: str, copy: str | None, s: float, contact: bool = Fal
         lines = [(name, 0.2, True), (name_ja, 0.14, False), ("sweep", 0.14, False),
                  ("スイープ", 0.12, False)]
         band = Style(fill=colour, stroke=None)
-        return label_face(s, "#ffffff", lines, "counter-face sweep", width=0.9) + (
+        return label_face(s, "#ffffff", lines, "counter-face sweep", width=0.9,
+                          room=(0.09, 0.91)) + (
             Rect(0, 0, s, s * 0.09, band, cls="sweep-band"),
             Rect(0, s * 0.91, s, s * 0.09, band, cls="sweep-band"))
     value = f"{radar.get('search_value')}{dagger(radar.field_assumed('search_value'))}"
@@ -696,7 +704,7 @@ def plot_pieces(game: Game, marker, s: float) -> list:
         ground = PLOT_COLOURS.get(name, "#dddddd")
         front = (*label_face(s, ground, [("Plot 記録", 0.15, True), ("", 0.3, False),
                                          ("search 捜索", 0.12, False)], "counter-face plot"),
-                 arrow([(s / 2, s * 0.62), (s / 2, s * 0.3)], Style(stroke=INK, width=s * 0.05),
+                 arrow([(s / 2, s * 0.67), (s / 2, s * 0.37)], Style(stroke=INK, width=s * 0.05),
                        head=s * 0.14))
         back = label_face(s, ground, [("Plot 記録", 0.15, True), ("contact", 0.15, False),
                                       ("探知", 0.15, False)], "counter-back plot")

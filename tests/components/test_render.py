@@ -42,6 +42,9 @@ def test_a_glyph_the_font_lacks_stops_the_build_naming_the_text():
         check_glyphs([page])
 
 
+#: What the counter key calls the tank's values.
+NAMES = ('  stats:\n    attack: {name: attack, rule: "1"}\n'
+         '    move: {name: movement, rule: "1"}\n')
 #: One counter of each layout: the tiny game's tank drawn as the style says (front, back).
 GOLDEN_STYLES = {
     "nato": "{layout: nato, symbol: armour, factors: [attack, move], corners: {top_left: id}}",
@@ -55,7 +58,7 @@ def test_golden_counter_svgs(tiny_game, layout):
     """The SVG of one counter (front and reduced back) per layout, byte for byte; refresh
     with WARPRESS_UPDATE_GOLDEN=1 after a change made on purpose (and look at the files)."""
     (tiny_game / "style.yaml").write_text(
-        f"style:\n  counters:\n    armor: {GOLDEN_STYLES[layout]}\n", encoding="utf-8")
+        f"style:\n  counters:\n    armor: {GOLDEN_STYLES[layout]}\n{NAMES}", encoding="utf-8")
     game = load_game(str(tiny_game))
     tank = game.get("units", "tank")
     piece = unit_pieces(game, tank)[0]

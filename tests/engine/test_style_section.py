@@ -18,6 +18,9 @@ style:
   counters:
     armor: {layout: nato, symbol: armour, factors: [attack, move],
             corners: {top_left: id, bottom_right: move}}
+  stats:
+    attack: {name: attack, rule: "1"}
+    move: {name: movement, rule: "1"}
   terrain:
     forest: {fill: "#00aa00", texture: trees, label: Forest}
 """
@@ -51,7 +54,7 @@ def test_an_unknown_style_key_is_refused_with_file_and_line(tiny_game):
     with pytest.raises(DataError) as info:
         _with(tiny_game, STYLE.replace("texture: trees", "texture: trees, colour: red"))
     text = str(info.value)
-    assert "style.yaml:10: style.terrain.forest.colour: unknown key 'colour'" in text
+    assert "style.yaml:13: style.terrain.forest.colour: unknown key 'colour'" in text
 
 
 def test_a_bad_layout_word_names_the_allowed_ones(tiny_game):
@@ -106,7 +109,8 @@ def test_a_nato_counter_prints_echelon_setup_code_and_factors(tiny_game):
         "side: red, type: armor,", "side: red, type: armor, size: XX, setup_code: C-2,"),
         encoding="utf-8")
     _with(tiny_game, "style: {counters: {armor: {layout: nato, factors: [attack, move], "
-                     "corners: {top_left: setup, top_right: id}}}}")
+                     "corners: {top_left: setup, top_right: id}}}, stats: {attack: {name: "
+                     "attack, rule: '1'}, move: {name: movement, rule: '1'}}}")
     game = load_game(str(tiny_game))
     piece = unit_pieces(game, game.get("units", "tank"))[0]
     texts = {t.cls: t.text for t in walk(piece.front) if isinstance(t, Text)}

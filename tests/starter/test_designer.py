@@ -88,7 +88,18 @@ def _counter_page(kit: Path, back: bool) -> Path:
 
 
 def _classes(path: Path) -> list[str]:
-    return [e.get("class", "") for e in ET.parse(path).iter()]
+    """The classes on a page, the counter key's sample aside (a picture of a counter)."""
+    out: list[str] = []
+
+    def visit(element) -> None:
+        if "counter-key" in element.get("class", "").split():
+            return
+        out.append(element.get("class", ""))
+        for child in element:
+            visit(child)
+
+    visit(ET.parse(path).getroot())
+    return out
 
 
 def test_the_counters_are_nato_with_echelon_and_set_up_code(kit, game):
@@ -102,7 +113,8 @@ def test_the_counters_are_nato_with_echelon_and_set_up_code(kit, game):
         assert code in texts
     assert {"XXX", "XX", "X"} <= set(texts) and "4-4-3" in texts and "6-4-5" in texts
     ids = {unit.id for unit in load_game(game).units}
-    assert len(ids) == 9 and ids <= set(texts)  # the id in a corner, as the nato layout asks
+    assert len(ids) == 9 and not ids & set(texts)  # names, not ids, as a player reads them
+    assert {"1st Corps", "2nd Division", "Artillery Brigade"} <= set(texts)
     back = _counter_page(kit, back=True)
     assert "2-2-3" in [e.text for e in ET.parse(back).iter(f"{SVG}text")]
 

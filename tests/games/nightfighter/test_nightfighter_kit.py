@@ -123,7 +123,7 @@ def test_aircraft_counters(game):
     front = pieces[0].front
     assert [t.text for t in walk(front) if t.cls == "sighting-number"] == ["1"]
     assert [t.text for t in walk(front) if t.cls == "aircraft-id"] == ["20"]
-    assert by_cls(front, "unit-symbol") and by_cls(front, "twin-engine")  # nose up: facing
+    assert by_cls(front, "unit-symbol") and by_cls(front, "night-fighter-german")  # nose up
     assert by_cls(pieces[0].back, "schrage-musik-note")
     lancasters = nf.aircraft_pieces(game, game.get("units", "lancaster"))
     h2s = [p.id for p in lancasters if by_cls(p.front, "h2s")]
