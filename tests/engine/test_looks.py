@@ -8,6 +8,7 @@ from warpress.components.primitives import walk
 from warpress.engine.looks import (
     AIRCRAFT_SYMBOLS,
     ICON_SYMBOLS,
+    MARKED_SYMBOLS,
     NATO_SYMBOLS,
     SHIP_SYMBOLS,
     SYMBOLS,
@@ -21,6 +22,9 @@ def test_every_symbol_a_style_may_name_is_drawn_and_none_other():
     assert SHIP_SYMBOLS == tuple(symbols.SHIPS)
     assert AIRCRAFT_SYMBOLS == tuple(symbols.AIRCRAFT)
     assert ICON_SYMBOLS == tuple(symbols.ICONS)
+    assert MARKED_SYMBOLS == tuple(symbols.MARKED)
+    for layout, names in SYMBOLS.items():
+        assert set(names) == set(symbols.known_symbols(layout)), layout
     for layout, names in SYMBOLS.items():
         for name in names:  # an unknown name raises KeyError
             drawn = symbols.symbol(layout, name, 0, 0, 10, 10, "#000000")
