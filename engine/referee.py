@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any, Protocol
 
 from .decisions import ActionSpec, Decision
@@ -145,9 +146,18 @@ class PositionRules:
     """What the rules of every game whose state is a :class:`Position` share: the position
     dumped and loaded as its JSON, and the checks every command meets first
     (:meth:`checked`, :meth:`refuse_when_over`). A game's rules class takes it as a base
-    beside its own methods."""
+    beside its own methods: its ``actions`` name its ``commands``; fields and arguments read
+    plainly in text unless it gives ``field_text`` or ``arg_text``."""
 
+    actions: tuple[ActionSpec, ...] = ()
     commands: tuple[str, ...] = ()
+    field_text: Mapping[str, Callable[[Any], str]] = MappingProxyType({})
+    arg_text: Mapping[str, Callable[[Any], str]] = MappingProxyType({})
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "actions" in cls.__dict__ and "commands" not in cls.__dict__:
+            cls.commands = tuple(action.name for action in cls.actions)
 
     def checked(self, command: str, args: Any) -> Mapping[str, Any]:
         """``args`` once ``command`` is one of the rules' commands and ``args`` an object

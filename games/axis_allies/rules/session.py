@@ -484,7 +484,6 @@ class AxisAlliesRules(OneScenario):
     """The session rules of Axis & Allies (see the module docstring)."""
 
     actions = ACTIONS
-    commands = tuple(a.name for a in ACTIONS)
     scenario = SCENARIO
     hidden = False
     #: a unit destroyed leaves the position (restricted play takes one out so: balance)
@@ -494,8 +493,6 @@ class AxisAlliesRules(OneScenario):
     #: weighs 16 answers over at most 16 dice sequences (else 2 drawn), MCTS 24 steps 4 deep
     lookahead = {"greedy": {"limit": 16, "rolls": 16},
                  "mcts": {"budget": 24, "depth": 4, "width": 8}}
-    field_text: Mapping[str, Callable[[Any], str]] = {}
-    arg_text: Mapping[str, Callable[[Any], str]] = {}
 
     def scenarios(self, game: Game) -> tuple[ScenarioInfo, ...]:
         return (ScenarioInfo(SCENARIO, "Spring 1942: the Classic board", "",

@@ -475,9 +475,7 @@ class MidwayRules(PositionRules):
     """The session rules of MIDWAY (see the module docstring)."""
 
     actions = ACTIONS
-    commands = tuple(a.name for a in ACTIONS)
     hidden = True
-    field_text: Mapping[str, Callable[[Any], str]] = {}
     arg_text = ARG_TEXT
     sealed_args = SEALED_ARGS
 

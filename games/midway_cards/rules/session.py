@@ -575,11 +575,8 @@ class MidwayCardsRules(OneScenario):
     """The session rules of the Fateful Midway Card Game (see the module docstring)."""
 
     actions = ACTIONS
-    commands = tuple(a.name for a in ACTIONS)
     scenario = SCENARIO
     hidden = True
-    field_text: Mapping[str, Callable[[Any], str]] = {}
-    arg_text: Mapping[str, Callable[[Any], str]] = {}
 
     def scenarios(self, game: Game) -> tuple[ScenarioInfo, ...]:
         return (ScenarioInfo(SCENARIO, "The strike phase after both fleets launched", "",

@@ -483,10 +483,7 @@ class NimitzRules(PositionRules):
     """The session rules of Nimitz, solitaire (see the module docstring)."""
 
     actions = ACTIONS
-    commands = tuple(a.name for a in ACTIONS)
     hidden = False
-    field_text: Mapping[str, Callable[[Any], str]] = {}
-    arg_text: Mapping[str, Callable[[Any], str]] = {}
 
     def scenarios(self, game: Game) -> tuple[ScenarioInfo, ...]:
         out = []
