@@ -103,8 +103,10 @@ def prepare(options: Options) -> Plan:
     if not isinstance(start, Position):
         raise BadInput(f"game {game.id!r}: its session rules do not hold a position "
                        f"(engine/position.py) that agents can play")
-    if units:
-        for kind, piece in restricted_variants(game, start):
+    if units:  # a piece the set-up places the same way in every game it is taken out of
+        starts = [start, *(rules.new(game, scenario, SeededDice(derived_seed(s, 0))).state
+                           for s in seeds[1:units])]
+        for kind, piece in restricted_variants(game, starts):
             variant = f"{kind} {piece}"
             restricted[variant] = party(game, start.piece(piece).side)
             jobs.append((Job(ref, scenario_name, agent_pairs, variant, (), (kind, piece),

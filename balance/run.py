@@ -80,8 +80,8 @@ def play_one(job: Job, seed: int) -> dict[str, Any]:
     rules = rules_for(game)
     agents = {side: make_agent(name) for side, name in job.agents}
     trail = _Trail(game, getattr(rules, "broken", None))
-    start = (restrict(*job.restriction, leaves=bool(getattr(rules, "pieces_leave", False)))
-             if job.restriction else None)
+    start = (restrict(*job.restriction, leaves=bool(getattr(rules, "pieces_leave", False)),
+                      set_aside=_set_aside(game, rules)) if job.restriction else None)
     try:
         played = playout(game, rules, seed, agents, scenario=job.scenario,
                          max_steps=job.max_steps, each=trail.step, start=start)
@@ -97,6 +97,14 @@ def play_one(job: Job, seed: int) -> dict[str, Any]:
                       condition=final.verdict.condition, lead=round(float(lead(game, final)),
                                                                     3))
     return record
+
+
+def _set_aside(game: Game, rules: Any) -> Callable[[Position, str], Position] | None:
+    """The rules' own way of taking a piece out of the set-up (``set_aside``), if any."""
+    own = getattr(rules, "set_aside", None)
+    if own is None:
+        return None
+    return lambda position, piece_id: own(game, position, piece_id)
 
 
 class _Trail:

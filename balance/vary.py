@@ -21,13 +21,13 @@ checked against the data before a game is played (BadInput quoting the key or va
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
 from ..engine.errors import BadInput
 from ..engine.model import SECTIONS, Constant, FrozenDict, Game, Unit
-from ..engine.position import Position, thaw
+from ..engine.position import Piece, Position, thaw
 
 #: at most this many values in one sweep
 MAX_VALUES = 50
@@ -228,14 +228,19 @@ def _swap(game: Game, section: str, old: Any, new: Any) -> Game:
 # --- restricted play ----------------------------------------------------------------------
 
 
-def restrict(kind: str, piece_id: str, leaves: bool = False) -> Callable[[Position], Position]:
+def restrict(kind: str, piece_id: str, leaves: bool = False,
+             set_aside: Callable[[Position, str], Position] | None = None,
+             ) -> Callable[[Position], Position]:
     """The set-up changed for restricted play: ``remove`` takes the piece out of the game
-    (to kind ``removed``, or out of the position where the game's pieces ``leaves`` it when
-    they are lost: the rules' ``pieces_leave``; then the pieces it carries, a prop naming
-    it, go with it), ``weaken`` takes one step from it."""
+    (by the rules' own ``set_aside`` when they have one, such as a scenario's force one
+    piece fewer; else out of the position where the game's pieces ``leaves`` it when they
+    are lost: the rules' ``pieces_leave``, and the pieces it carries, a prop naming it, go
+    with it; else to kind ``removed``), ``weaken`` takes one step from it."""
 
     def change(position: Position) -> Position:
         piece = position.piece(piece_id)
+        if kind == "remove" and set_aside is not None:
+            return set_aside(position, piece_id)
         if kind == "remove" and leaves:  # what it carries (a prop naming it) goes too
             return replace(position, pieces=tuple(
                 p for p in position.pieces
@@ -247,19 +252,34 @@ def restrict(kind: str, piece_id: str, leaves: bool = False) -> Callable[[Positi
     return change
 
 
-def restricted_variants(game: Game, position: Position) -> list[tuple[str, str]]:
+def restricted_variants(game: Game, starts: Sequence[Position]) -> list[tuple[str, str]]:
     """``(kind, piece)`` for every piece on the board at the start (a hex, an area, a point
-    or a box: ``ON_BOARD``): removed, and weakened when it has a step to lose. Pieces alike
-    (the same unit, side, place and steps: Axis & Allies' three infantry in one territory)
-    give one variant, the first's."""
+    or a box: ``ON_BOARD``) of every game in ``starts`` (the set-ups the variants are played
+    from: a piece a game draws at random, such as Nightfighter's bombers, is no variant):
+    removed, and weakened when it has a step to lose. Pieces alike (the same unit, side,
+    place and steps: Axis & Allies' three infantry in one territory) give one variant, the
+    first's."""
+    first, *others = starts
     out, alike = [], set()
-    for piece in position.pieces:
-        key = (piece.unit, piece.side, piece.kind, piece.place, piece.step, piece.flags,
-               repr(piece.props))
+    for piece in first.pieces:
+        key = _variant_key(piece)
         if not piece.on_board or piece.side is None or key in alike:
+            continue
+        if any(_variant_key(p) != key for p in (_piece_or_none(s, piece.id) for s in others)):
             continue
         alike.add(key)
         out.append(("remove", piece.id))
         if piece.step > 1:
             out.append(("weaken", piece.id))
     return out
+
+
+def _variant_key(piece: Piece | None) -> tuple[Any, ...] | None:
+    if piece is None:
+        return None
+    return (piece.unit, piece.side, piece.kind, piece.place, piece.step, piece.flags,
+            repr(piece.props))
+
+
+def _piece_or_none(position: Position, piece_id: str) -> Piece | None:
+    return next((p for p in position.pieces if p.id == piece_id), None)
