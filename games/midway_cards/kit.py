@@ -292,7 +292,9 @@ def secondary_front(game: Game, card: Card, deck: Deck) -> tuple[Primitive, ...]
     player reads (named by the ``secondary-damage`` table, in the colour of the marker they
     place), what each does under it; the card's number small in its head line."""
     table = game.table("secondary-damage")
-    items: list[Primitive] = [*_card_ground(game, card, deck), _card_head(card, deck)]
+    head = _card_head(card, deck)  # a wholly assumed card: one dagger (a proof), on its head
+    head = replace(head, text=head.text + dagger(card.is_assumed))
+    items: list[Primitive] = [*_card_ground(game, card, deck), head]
     w, what = CARD_W, f"card {card.id}"
     for i, (key, label) in enumerate(RESULT_SIDES):
         top, ink = 11.0 + i * RESULT_BAND, DAMAGE_INK[key]
