@@ -389,7 +389,7 @@ def drawer_of(game: Game) -> Callable[[Entry], tuple[Primitive, ...]]:
             drawn = own(game, entry.record, entry.side, entry.reduced)
             if drawn is not None:
                 return scaled(drawn)
-        return scaled(counter_image(game, entry.record, side=entry.side, reduced=entry.reduced))
+        return counter_image(game, entry.record, side=entry.side, reduced=entry.reduced)
     return draw_entry
 
 
