@@ -259,7 +259,8 @@ def hex_map_parts(hex_map: HexMap, across_flats: float | None = None, game_id: s
     index = geo.index()
     ground = _terrain_by_hex(hex_map)
     taken: list[Box] = []
-    hexes, ids = _hex_layer(hex_map, geo, ground, looks, game_id, taken)
+    hexes, ids = _hex_layer(hex_map, geo, ground, looks, game_id, taken,
+                            _path_segments(hex_map, geo, index))
     textures = _textures(geo, ground, looks, index)
     overlays = _overlays(hex_map, geo, index, taken)
     sides = _hexsides(hex_map, geo, index)
@@ -313,8 +314,32 @@ def _look(looks: Mapping[str, TerrainStyle], name: str) -> TerrainStyle:
     return looks[name]
 
 
+#: How far (mm) a road's or a railway's ink reaches either side of its centre line (a
+#: railway's ties the widest) and the gap from it within which a hex id gets a solid
+#: backing that the line stops at.
+PATH_REACH, ID_GAP = 0.9, 0.4
+
+
+def _path_segments(hex_map: HexMap, geo: HexGeometry, index: Index
+                   ) -> list[tuple[Point, Point]]:
+    """The straight pieces of every line feature (road, railway) between hex centres."""
+    out: list[tuple[Point, Point]] = []
+    for feature in hex_map.features:
+        points = [geo.centre(*index[h]) for h in path_hexes(feature) if h in index]
+        out.extend(itertools.pairwise(points))
+    return out
+
+
+def _clear_of(box: Box, segments: Sequence[tuple[Point, Point]]) -> bool:
+    """Whether no line feature's ink comes within ``ID_GAP`` of ``box``."""
+    grown = Box(box.x0 - PATH_REACH - ID_GAP, box.y0 - ID_GAP,
+                box.x1 + PATH_REACH + ID_GAP, box.y1 + ID_GAP)
+    return not any(segment_hits(grown, a, b) for a, b in segments)
+
+
 def _hex_layer(hex_map: HexMap, geo: HexGeometry, ground: dict[str, str],
-               looks: Mapping[str, TerrainStyle], game_id: str, taken: list[Box]
+               looks: Mapping[str, TerrainStyle], game_id: str, taken: list[Box],
+               segments: Sequence[tuple[Point, Point]] = ()
                ) -> tuple[list[Primitive], list[Primitive]]:
     features_of: dict[str, list[Feature]] = {}
     for feature in hex_map.features:
@@ -336,8 +361,12 @@ def _hex_layer(hex_map: HexMap, geo: HexGeometry, ground: dict[str, str],
                      fill=ID_INK, cls="hex-id")
         box = text_box(label)
         taken.append(box)
-        ids += [Rect(box.x0 - 0.3, box.y0, box.w + 0.6, box.h, Style(fill=look.fill, stroke=None,
-                                                                     opacity=0.85)), label]
+        # a road or railway under it: the line stops at a solid backing (a knockout)
+        crossed = not _clear_of(box, segments)
+        pad = 0.3 if crossed else 0.0
+        ids += [Rect(box.x0 - 0.3 - pad, box.y0 - pad, box.w + 0.6 + 2 * pad, box.h + 2 * pad,
+                     Style(fill=look.fill, stroke=None, opacity=1.0 if crossed else 0.85)),
+                label]
     return hexes, ids
 
 

@@ -10,10 +10,13 @@ the paper into overlapping tiles with registration marks and labels.
 from __future__ import annotations
 
 import math
+from bisect import bisect_left, bisect_right
+from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
+from itertools import accumulate
 
 from ..engine.errors import BadInput
 from ..engine.looks import MIN_PT
@@ -658,41 +661,103 @@ def cut_axis(length: float, room: float, overlap: float,
 SEAM_CLEAR = 1.0
 #: The least share of what a tile may show that it does show (no sliver of a tile).
 LEAST_SHOWN = 0.4
-#: How far (mm) from its even share a seam moves rather than cut a label.
-LABEL_MM = 20.0
 
 
 def seams(count: int, length: float, room: float, overlap: float,
           spans: list[tuple[float, float, int]], clean: bool = True) -> list[float] | None:
     """Where ``count`` tiles ``room`` mm long are trimmed along a map ``length`` mm long, each
-    tile showing at most ``room - overlap`` (the rest is the strip glued under the next),
-    the last reaching the end: each seam as near as it may be to an even share of the map,
-    clear of every span (start, end, cost), else across the cheapest; None when ``clean``
-    and a seam must cut a span of cost ``KEEP``."""
-    out: list[float] = []
+    tile showing at most ``room - overlap`` (the rest is the strip glued under the next) and
+    at least ``LEAST_SHOWN`` of that, the last reaching the end: the seams, taken together,
+    clear of every span (start, end, cost) they can be, spans of cost ``KEEP`` first, then
+    texts (anywhere the tiles may end rather than through a glyph), then as near as they
+    may be to even shares of the map; None when no such seams exist, or when ``clean`` and
+    a seam must cut a span of cost ``KEEP``."""
+    if count < 2:
+        return []
     shown = room - overlap
-    previous = 0.0
-    for k in range(1, count):
-        lo = max(previous + shown * LEAST_SHOWN, length - room - (count - 1 - k) * shown)
-        hi = min(previous + shown, length - overlap)
-        if lo > hi + 1e-9:
-            return None
-        target = min(max(k * length / count, lo), hi)
-        candidates = {lo, hi, target}
-        for a, b, _w in spans:
-            candidates.update(v for v in (a - SEAM_CLEAR, b + SEAM_CLEAR) if lo <= v <= hi)
+    targets = [k * length / count for k in range(1, count)]
+    marks = {round(v, 3) for a, b, _w in spans for v in (a - SEAM_CLEAR, b + SEAM_CLEAR)}
+    marks.update(round(v, 3) for v in targets)
+    marks.update(round(k * shown, 3) for k in range(1, count))  # each tile showing its most
+    marks.update(round(length - room - j * shown, 3) for j in range(count - 1))  # ... the rest
+    xs = sorted(v for v in marks if shown * LEAST_SHOWN - 1e-9 <= v <= length - overlap + 1e-9)
+    cut = _span_costs(spans)
+    costs = [cut(x) for x in xs]
+    # best[i]: the cheapest seams up to this one with this one at xs[i] (cost, previous index)
+    best: list[tuple[tuple[int, int, float], int] | None] = [
+        ((kept, text, abs(x - targets[0])), -1) if x <= shown + 1e-9 else None
+        for x, (kept, text) in zip(xs, costs, strict=True)]
+    chain = [best]
+    for k in range(2, count):
+        best = _next_seams(xs, costs, best, shown, targets[k - 1])
+        chain.append(best)
+    last = length - room
+    ends = [(entry[0], i) for i, entry in enumerate(best)
+            if entry is not None and xs[i] >= last - 1e-9]
+    if not ends:
+        return None
+    total, i = min(ends)
+    if clean and total[0]:
+        return None
+    out: list[float] = []
+    for level in reversed(chain):
+        out.append(xs[i])
+        entry = level[i]
+        assert entry is not None  # a chain's links are set
+        i = entry[1]
+    return out[::-1]
 
-        def cost(x: float, target: float = target) -> tuple[int, float]:
-            cut = [w for a, b, w in spans if a - SEAM_CLEAR < x < b + SEAM_CLEAR]
-            kept = sum(w for w in cut if w >= KEEP)
-            return kept, LABEL_MM * sum(w for w in cut if w < KEEP) + abs(x - target)
 
-        best = min(sorted(candidates), key=cost)
-        if clean and cost(best)[0]:
-            return None
-        previous = round(best, 3)
-        out.append(previous)
+def _next_seams(xs: list[float], costs: list[tuple[int, int]],
+                before: list[tuple[tuple[int, int, float], int] | None], shown: float,
+                target: float) -> list[tuple[tuple[int, int, float], int] | None]:
+    """The cheapest seams up to the next one at each of ``xs``: the previous seam from
+    ``shown * LEAST_SHOWN`` to ``shown`` before it (a window that slides along ``xs``)."""
+    out: list[tuple[tuple[int, int, float], int] | None] = []
+    window: deque[int] = deque()  # indices of ``before``, their costs rising
+    entered = 0
+    for i, x in enumerate(xs):
+        while entered < len(xs) and xs[entered] <= x - shown * LEAST_SHOWN + 1e-9:
+            entry = before[entered]
+            if entry is not None:
+                while window and before[window[-1]][0] >= entry[0]:  # type: ignore[index]
+                    window.pop()
+                window.append(entered)
+            entered += 1
+        while window and xs[window[0]] < x - shown - 1e-9:
+            window.popleft()
+        if not window:
+            out.append(None)
+            continue
+        j = window[0]
+        prior = before[j]
+        assert prior is not None  # only set entries enter the window
+        kept, text = costs[i]
+        out.append(((prior[0][0] + kept, prior[0][1] + text,
+                     prior[0][2] + abs(x - target)), j))
     return out
+
+
+def _span_costs(spans: list[tuple[float, float, int]]) -> Callable[[float], tuple[int, int]]:
+    """What a seam at x cuts: (the cost of the spans of cost ``KEEP`` or more, of the
+    others) over the spans it passes nearer than ``SEAM_CLEAR``."""
+    tables = []
+    for heavy in (True, False):
+        chosen = [(a - SEAM_CLEAR, b + SEAM_CLEAR, w) for a, b, w in spans
+                  if (w >= KEEP) == heavy]
+        starts = sorted((a, w) for a, _b, w in chosen)
+        ends = sorted((b, w) for _a, b, w in chosen)
+        tables.append(([a for a, _w in starts], list(accumulate(w for _a, w in starts)),
+                       [b for b, _w in ends], list(accumulate(w for _b, w in ends))))
+
+    def cost(x: float) -> tuple[int, int]:
+        out = []
+        for sa, sw, eb, ew in tables:
+            began = bisect_left(sa, x)  # starts before x (strictly)
+            over = bisect_right(eb, x)  # ends at or before x
+            out.append((sw[began - 1] if began else 0) - (ew[over - 1] if over else 0))
+        return out[0], out[1]
+    return cost
 
 
 def _at(values: list[float], index: int) -> float | None:
@@ -710,11 +775,16 @@ WHOLE = {"table": NEVER, "map-table": NEVER, "map-legend": NEVER, "legend": NEVE
          "map-title": NEVER, "title": NEVER, "caption": NEVER,
          "holds": 10, "track": 10, "whole": 10,
          "map-label": 1, "point-label": 1, "callout": 1}
+#: What a seam cutting any other line of text costs (a label, a heading, a hex id): less
+#: than a box (a map covered with boxes keeps its seams in the lanes between them), but a
+#: seam moves anywhere its tile may end rather than cut a glyph at a tile's trim.
+TEXT = 1
 
 
 def whole_boxes(drawing: Sequence[Primitive], index: SpatialIndex) -> list[tuple[Box, int]]:
     """The boxes (map mm) of the elements a seam should not cut (``WHOLE``), with what a
-    cut costs: an element with one of the classes is kept whole with all it holds."""
+    cut costs: an element with one of the classes is kept whole with all it holds; any
+    other text costs ``TEXT``."""
     found: list[tuple[Box, int]] = []
 
     def visit(items: Sequence[Primitive], transform: Callable[[Box], Box]) -> None:
@@ -724,6 +794,24 @@ def whole_boxes(drawing: Sequence[Primitive], index: SpatialIndex) -> list[tuple
             box = index.box(item)
             if weight and box is not None:
                 found.append((transform(box), weight))
+            elif isinstance(item, Text) and box is not None:
+                found.append((transform(box), TEXT))
+            elif isinstance(item, Group) and not item.rotate:
+                visit(item.items, _inside(item, transform))
+
+    visit(drawing, lambda b: b)
+    return found
+
+
+def text_boxes(drawing: Sequence[Primitive]) -> list[tuple[Box, Text]]:
+    """Every line of text of a drawing with its box in the drawing's mm (groups moved,
+    scaled and clipped as ``whole_boxes`` reads them; texts in turned groups aside)."""
+    found: list[tuple[Box, Text]] = []
+
+    def visit(items: Sequence[Primitive], transform: Callable[[Box], Box]) -> None:
+        for item in items:
+            if isinstance(item, Text):
+                found.append((transform(text_box(item)), item))
             elif isinstance(item, Group) and not item.rotate:
                 visit(item.items, _inside(item, transform))
 
@@ -1038,11 +1126,16 @@ def _pad(style: Style) -> float:
 def text_box(item: Text) -> Box:
     """The box a line of text covers: ascent and descent of the em, width by the font."""
     width = text_width(item.text, item.size) * (1.06 if item.bold else 1.0)
-    if item.rotate:
-        reach = width + item.size
-        return item.x - reach, item.y - reach, item.x + reach, item.y + reach
     left = item.x - {"start": 0.0, "middle": width / 2, "end": width}[item.anchor]
-    return left, item.y - item.size, left + width, item.y + item.size * 0.3
+    box = left, item.y - item.size, left + width, item.y + item.size * 0.3
+    if not item.rotate:
+        return box
+    a = math.radians(item.rotate)  # turned about its anchor point, as the renderers turn it
+    cos, sin = math.cos(a), math.sin(a)
+    corners = [(px - item.x, py - item.y) for px in (box[0], box[2]) for py in (box[1], box[3])]
+    xs = [item.x + px * cos - py * sin for px, py in corners]
+    ys = [item.y + px * sin + py * cos for px, py in corners]
+    return min(xs), min(ys), max(xs), max(ys)
 
 
 #: The calibration vernier: front lines ``PITCH`` mm apart, back lines ``PITCH - STEP``, so

@@ -168,6 +168,9 @@ def _title(game: Game, which: str, width: float) -> list[Primitive]:
                  cls="map-title")]
 
 
+ID_DROP = 0.55  # a hex id's baseline above its hex's centre, in hex sizes
+
+
 def _hexes(hex_map: HexMap, geo: HexGeometry, which: str) -> list[Primitive]:
     kinds: dict[str, str] = {}
     for feature in hex_map.features:
@@ -183,7 +186,7 @@ def _hexes(hex_map: HexMap, geo: HexGeometry, which: str) -> list[Primitive]:
         cls = " ".join(["hex", GAME, which, *([kind] if kind else [])])
         polygons.append(Polygon(geo.corners(c, r), style, id=f"{which}-hex-{hex_id}", cls=cls))
         cx, cy = geo.centre(c, r)
-        labels.append(Text(cx, cy - geo.size * 0.55, hex_id, size=size, anchor="middle",
+        labels.append(Text(cx, cy - geo.size * ID_DROP, hex_id, size=size, anchor="middle",
                            fill="#555555", cls="hex-id"))
     return [Group(tuple(polygons), cls="hexes"), Group(tuple(labels), cls="hex-ids")]
 
@@ -252,7 +255,9 @@ def _flare_paths(hex_map: HexMap, geo: HexGeometry, index) -> list[Primitive]:
         cx, cy = points[0]
         ux, uy = (b - a for a, b in zip(points[0], _towards(points[0], points[1], 1.0),
                                         strict=True))
-        tag = Text(cx - ux * s * 0.42, cy - uy * s * 0.42 + s * 0.12,
+        # the tag sits beside the path on the line of the next columns' hex ids, so that
+        # the lanes between rows of ids stay clear for a tile seam
+        tag = Text(cx - ux * s * 0.42, cy + s * (math.sqrt(3) / 2 - ID_DROP),
                    f"F{number}{dagger(feature.is_assumed)}", size=s * 0.34,
                    anchor="middle", bold=True, fill=FLARE_INK, cls="flare-entry-label")
         items.append(Group((path, bold, tag), id=f"flare-path-{number}",
@@ -443,17 +448,21 @@ def environment_boxes(display, width: float) -> tuple[Group, float]:
     y = 7.0
     for name, boxes in groups.items():
         rule = ", ".join(boxes[0].rule)
-        items.append(Text(0, y + 3.0, f"{name.capitalize()} [{rule}]", size=3.0, bold=True))
+        row: list[Primitive] = [Text(0, y + 3.0, f"{name.capitalize()} [{rule}]", size=3.0,
+                                     bold=True)]
         y += 4.5
         box_w = min(BOX + 8, (width - 2 * (len(boxes) - 1)) / len(boxes))
         for i, box in enumerate(boxes):
             x = i * (box_w + 2)
-            items.append(Rect(x, y, box_w, BOX, Style(fill="#ffffff", stroke=INK, width=0.35),
-                              r=1.0, id=f"box-{display.id}-{box.id}",
-                              cls=holds.cls("environment-box")))
+            row.append(Rect(x, y, box_w, BOX, Style(fill="#ffffff", stroke=INK, width=0.35),
+                            r=1.0, id=f"box-{display.id}-{box.id}",
+                            cls=holds.cls("environment-box")))
             for j, text in enumerate((box.name or box.id, box.name_ja or "")):
-                items.append(Text(x + box_w / 2, y + 4.0 + j * 3.6, text, anchor="middle",
-                                  size=fit_text(text, 3.0, box_w - 2), fill=GREY))
+                row.append(Text(x + box_w / 2, y + 4.0 + j * 3.6, text, anchor="middle",
+                                size=fit_text(text, 3.0, box_w - 2), fill=GREY))
+        # the heading and its boxes are one block: no tile seam between them
+        items.append(Group(tuple(row), id=f"display-{display.id}-{name}",
+                           cls="environment-group whole"))
         y += BOX + 3.0
     return Group(tuple(items), id=f"display-{display.id}", cls="environment"), y
 

@@ -14,6 +14,7 @@ from warpress.components.hexmap import (
     TerrainStyle,
     hex_map_drawing,
 )
+from warpress.components.labels import text_box
 from warpress.components.primitives import Circle, Group, Line, Polygon, Text, walk
 from warpress.engine.errors import BadInput
 from warpress.engine.loader import builtin
@@ -236,6 +237,23 @@ def test_a_road_runs_through_the_centres_of_its_path_in_order():
     assert all(not s.closed and s.style.fill is None for s in strokes)
     assert {s.style.stroke for s in strokes} == {"#6e4a1e", "#d9a53f"}  # ochre on brown
     assert "Pike" in legend_text(items)
+
+
+def test_a_hex_id_a_road_runs_through_stays_readable_on_a_solid_backing_above_it():
+    hex_map = field(line_feature(id="pike", kind="road", name="Pike",
+                                 path=["C-1", "C-2", "C-3"]))  # down the column: the ids
+    items = drawn(hex_map)
+    order = [g.cls for g in items if isinstance(g, Group)]
+    assert order.index("hex-ids") > order.index("line-features")  # ids above the lines
+    ids = next(g for g in items if isinstance(g, Group) and g.cls == "hex-ids").items
+    backing = {label.text: back for back, label in zip(ids[::2], ids[1::2], strict=True)}
+    boxes = {label.text: text_box(label) for label in ids[1::2]}
+    for hex_id in ("C-2", "C-3"):  # entered from the hex above: the road crosses the id
+        back, box = backing[hex_id], boxes[hex_id]
+        assert back.style.opacity == 1.0
+        assert back.x < box.x0 and back.y < box.y0
+        assert back.x + back.w > box.x1 and back.y + back.h > box.y1
+    assert backing["C-1"].style.opacity < 1.0 and backing["A-3"].style.opacity < 1.0
 
 
 def test_a_railway_is_a_black_line_with_cross_ties_along_it():

@@ -9,8 +9,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from warpress.components.impose import (
     FOLD_GAP,
+    LEAST_SHOWN,
     MIN_TEXT,
     OVERLAP,
+    SEAM_CLEAR,
     STEP,
     Piece,
     SpatialIndex,
@@ -24,9 +26,11 @@ from warpress.components.impose import (
     impose_sizes,
     leaf_box,
     plan_tiles,
+    seams,
     text_box,
     tile,
     tile_area,
+    whole_boxes,
 )
 from warpress.components.page import paper
 from warpress.components.primitives import Circle, Group, Line, Polygon, Rect, Text, texts, walk
@@ -144,6 +148,72 @@ def test_tiles_cover_the_whole_map_with_the_overlap(width, height, name):
         assert a + first.h - b >= 10.0 - 1e-6
     labels = [t.label for t in tiles]
     assert len(set(labels)) == len(labels) and labels[0] == "A1"
+
+
+def _cuts(at: float, spans) -> list:
+    return [(a, b) for a, b, _w in spans if a - SEAM_CLEAR < at < b + SEAM_CLEAR]
+
+
+@settings(max_examples=60, deadline=None)
+@given(length=st.floats(200, 900), starts=st.lists(st.floats(0, 880), max_size=40),
+       count_more=st.integers(0, 1))
+def test_seams_cut_no_text_where_the_tiles_leave_them_a_lane(length, starts, count_more):
+    """Texts 3 mm tall scattered along the map: wherever the tiles' bounds let the seams
+    pass between them they do, together (a seam moved for one text leaves the next its
+    room), and each tile shows between LEAST_SHOWN of a page and a page."""
+    room, overlap = 180.0, 8.0
+    shown = room - overlap
+    spans = [(a, a + 3.0, 1) for a in starts if a + 3.0 < length]
+    count = math.ceil((length - overlap) / shown) + count_more
+    cuts = seams(count, length, room, overlap, spans, clean=True)
+    assert cuts is not None and len(cuts) == count - 1
+    edges = [0.0, *cuts]
+    for a, b in zip(edges, edges[1:], strict=False):
+        assert shown * LEAST_SHOWN - 1e-6 <= b - a <= shown + 1e-6
+    assert length - cuts[-1] <= room + 1e-6
+    if count == 2:  # a clear place for the one seam, found by walking its range, is taken
+        lo, hi = max(shown * LEAST_SHOWN, length - room), shown
+        clear = [x for x in (lo + k * 0.05 for k in range(int((hi - lo) / 0.05) + 1))
+                 if not _cuts(x, spans)]
+        assert bool(_cuts(cuts[0], spans)) == (not clear)
+
+
+def test_a_seam_moved_off_a_text_leaves_the_next_seam_its_lane():
+    """Three tiles along 500 mm, each showing at most 172: the first seam at its even share
+    (166.7) is clear, but leaves the second (at most 338.7) no lane past the text ending at
+    339.5; the seams taken together put the first at 172 and the second in 340.5-344."""
+    spans = [(168.0, 171.0, 1), (300.0, 339.5, 1)]
+    cuts = seams(3, 500.0, 180.0, 8.0, spans)
+    assert cuts is not None
+    assert not [c for c in cuts if _cuts(c, spans)]
+    assert cuts[0] == pytest.approx(172.0) and 340.5 <= cuts[1] <= 344.0
+
+
+def test_a_seam_never_cuts_a_box_to_spare_a_text():
+    boxes = [(100.0, 140.0, 10)]
+    texts_ = [(141.5, 160.0, 1)]
+    cuts = seams(2, 300.0, 180.0, 8.0, boxes + texts_)
+    assert cuts is not None and not _cuts(cuts[0], boxes)
+
+
+def test_every_text_is_kept_whole_and_a_kept_group_with_all_it_holds():
+    heading = Text(0, 4, "Moon [3.3.1]", size=3.0)
+    block = Group((heading, Rect(0, 6, 20, 19)), dy=100, cls="whole")
+    loose = Text(50, 20, "Hawaiian Islands", size=3.0)
+    found = whole_boxes((block, loose), SpatialIndex((block, loose)))
+    assert len(found) == 2
+    (kept, weight), (text, text_weight) = sorted(found, key=lambda f: -f[1])
+    assert weight >= 10 and kept[1] == pytest.approx(101.0) and kept[3] >= 125.0
+    assert text_weight == 1 and text == pytest.approx(text_box(loose))
+
+
+def test_a_turned_text_covers_its_turned_box():
+    flat = Text(10, 20, "Radio beacon box", size=3.0)
+    turned = Text(10, 20, "Radio beacon box", size=3.0, rotate=90)
+    x0, y0, x1, y1 = text_box(flat)
+    tx0, ty0, tx1, ty1 = text_box(turned)
+    assert ty1 - ty0 == pytest.approx(x1 - x0) and tx1 - tx0 == pytest.approx(y1 - y0)
+    assert tx0 < 10 < tx1 and ty0 == pytest.approx(20 + (x0 - 10))
 
 
 def test_a_large_enough_paper_prints_the_map_on_one_sheet():
