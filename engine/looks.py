@@ -159,8 +159,10 @@ def _label_problems(game: Game) -> Iterator[tuple[object, str, str]]:
             yield game.style, where, (f"{stat!r} has no name in style.stats (the counter key "
                                       f"names every value a counter prints: "
                                       f"style.stats.{stat}: {{name: ..., rule: ...}})")
-    for key, label in game.style.stats.items():
-        path = f"style.stats.{key}"
+    named = [(f"style.stats.{key}", label) for key, label in game.style.stats.items()]
+    if game.style.back is not None:
+        named.append(("style.back", game.style.back))
+    for path, label in named:
         if not (label.name or "").strip():
             yield label, f"{path}.name", "missing: the name a player calls the value"
         if not label.rule and not label.is_assumed:
