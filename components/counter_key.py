@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from ..engine.model import Game, Marker, Unit
 from .aids import Block
@@ -23,8 +24,11 @@ from .clearance import _ink, _walk, ink_box
 from .fonts import text_width, wrap
 from .labels import Box, union
 from .marks import dagger
-from .primitives import Circle, Group, Line, Primitive, Rect, Style, Text
-from .style import WORD_LABELS, look_of, stat_label
+from .primitives import Circle, Group, Line, Page, Primitive, Rect, Style, Text
+from .style import WORD_LABELS, Look, look_of, stat_label
+
+if TYPE_CHECKING:  # kit imports this module
+    from .kit import KitPage
 
 #: Where a label's Japanese name starts (after a space).
 _JAPANESE = re.compile(r" (?=[\u3000-\u30ff\u4e00-\u9fff\uff00-\uffef])")
@@ -92,16 +96,16 @@ def printed_counters(items: Iterable[Primitive]) -> Iterator[Group]:
             yield from printed_counters(item.items)
 
 
-def printed_samples(game: Game, pages) -> list[Sample]:
+def printed_samples(game: Game, pages: Iterable[Page | KitPage]) -> list[Sample]:
     """Every piece the pages print, once, in print order: its record, size and sides."""
     units = {u.id: u for u in game.units}
     markers = {m.id: m for m in game.markers}
     fronts: dict[str, Group] = {}
     backs: dict[str, Group] = {}
     for page in pages:
-        for group in printed_counters(getattr(page, "page", page).items):
+        for group in printed_counters(page.items if isinstance(page, Page) else page.page.items):
             words = (group.cls or "").split()
-            base = group.id.removesuffix("-back")  # type: ignore[union-attr]
+            base = (group.id or "").removesuffix("-back")  # an id counter-...: never empty
             (backs if "back" in words else fronts).setdefault(base, group)
     out = []
     for piece, group in fronts.items():
@@ -111,9 +115,11 @@ def printed_samples(game: Game, pages) -> list[Sample]:
             else None)
         record = record or next((markers[w] for w in words if w in markers), None)
         if record is not None:
+            trim = group.items[0]
+            assert isinstance(trim, Rect)  # a counter side's group opens with its trim
             back = backs.get(piece)
-            out.append(Sample(record, group.items[0].w,  # type: ignore[union-attr]
-                              group.items, back.items if back is not None else None))
+            out.append(Sample(record, trim.w, group.items,
+                              back.items if back is not None else None))
     return out
 
 
@@ -123,7 +129,7 @@ def layout(game: Game, found: Sample) -> frozenset[str]:
     return frozenset(f.label.split(":")[0] for f in fields(game, found))
 
 
-def samples(game: Game, pages) -> list[Sample]:
+def samples(game: Game, pages: Sequence[Page | KitPage]) -> list[Sample]:
     """The counters the key shows, in print order: one per layout the unit counters print
     (the markers' when there are no unit counters), a layout whose fields another shown
     counter names all (a fleet's name and symbol beside a fighter's) left to that one."""
@@ -140,7 +146,8 @@ def samples(game: Game, pages) -> list[Sample]:
     return [pool[first[c]] for c in sorted(chosen, key=first.__getitem__)]
 
 
-def shown_back(game: Game, pages, found: list[Sample]) -> Sample | None:
+def shown_back(game: Game, pages: Sequence[Page | KitPage], found: list[Sample]
+               ) -> Sample | None:
     """The counter whose back the key shows: the first shown counter's, unless a printed
     back shows more values (a night fighter's Schräge Musik note)."""
     backs = [s for s in printed_samples(game, pages) if s.back is not None]
@@ -157,7 +164,7 @@ def _back_fields(game: Game, found: Sample) -> list[Field]:
             if f.value]
 
 
-def sample(game: Game, pages) -> Sample | None:
+def sample(game: Game, pages: Sequence[Page | KitPage]) -> Sample | None:
     """The key's first counter; None without counters."""
     found = samples(game, pages)
     return found[0] if found else None
@@ -167,7 +174,7 @@ def fields(game: Game, found: Sample) -> list[Field]:
     """The labelled fields of the sample's front, top to bottom."""
     look = look_of(game, found.record)
     out: list[Field] = []
-    symbol_boxes: list = []
+    symbol_boxes: list[Box] = []
     for item, dx, dy, owner in _walk(found.front[1:]):
         if isinstance(item, Text) and owner < 0 and item.text.strip():
             out.extend(_text_fields(game, look, item, dx, dy, isinstance(found.record, Marker)))
@@ -187,7 +194,7 @@ def fields(game: Game, found: Sample) -> list[Field]:
     return sorted((f for f in merged.values() if f.label), key=lambda f: (f.y, f.x))
 
 
-def _text_fields(game: Game, look, text: Text, dx: float, dy: float, marker: bool
+def _text_fields(game: Game, look: Look, text: Text, dx: float, dy: float, marker: bool
                  ) -> list[Field]:
     box = ink_box(text).moved(dx, dy)
     words = (text.cls or "").split()
@@ -232,7 +239,7 @@ def bilingual(game: Game) -> bool:
     return any(named.name_ja for named in game.style.stats.values())
 
 
-def key_block(game: Game, pages, width: float) -> Block | None:
+def key_block(game: Game, pages: Sequence[Page | KitPage], width: float) -> Block | None:
     """The counter key as a block of ``width`` mm: its title, then one counter per layout
     (``samples``) scaled up with its fields labelled (left and right of it, the factor
     line's values in a row under it; a field named already at the same place in an earlier
@@ -244,7 +251,7 @@ def key_block(game: Game, pages, width: float) -> Block | None:
     width -= 2 * FRAME
     title = "How to read a counter" + ("   カウンターの見方" if bilingual(game) else "")
     items: list[Primitive] = [Text(0, TITLE, title, size=TITLE, bold=True, cls="key-title")]
-    shown: set[tuple] = set()
+    shown: set[tuple[str, bool, int, int]] = set()
     cells = [_cell(game, s, shown) for s in found]
     back = shown_back(game, pages, found)
     if back is not None and game.style.back is not None:
@@ -270,7 +277,7 @@ def key_block(game: Game, pages, width: float) -> Block | None:
     return Block((panel, inside), height + 2 * FRAME, id=KEY_ID, cls="counter-key")
 
 
-def _cell(game: Game, found: Sample, shown: set[tuple]
+def _cell(game: Game, found: Sample, shown: set[tuple[str, bool, int, int]]
           ) -> tuple[list[Primitive], float, float]:
     """One counter scaled up with its new fields labelled: (items, width, height)."""
     scale = KEY_SIDE / found.size
