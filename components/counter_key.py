@@ -14,6 +14,7 @@ key with what a back means (``style.back``).
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -47,12 +48,17 @@ LINE = LABEL * 1.15  # from one line of a label to the next
 CELL_GAP = 5.0  # between two counters' labels
 ROW_GAP = 3.0  # between two rows of counters
 BACK_TEXT = 32.0  # the width of what a back means
+MORE = 1000  # the back's place in a row: after every counter
 SAME = 0.2  # fields this share of the side apart are at the same place
 LEADER = Style(stroke="#444444", width=0.2)
 PANEL = Style(fill="#f7f7f4", stroke="#999999", width=0.25)
 FRAME = 2.5  # mm inside the key's panel
 DOT = Style(fill="#444444", stroke=None)
 GAP = 3.5  # between the sample and the labels' leader ends
+
+
+#: A piece of the key: its items, width and height (mm).
+Cell = tuple[list[Primitive], float, float]
 
 
 @dataclass(frozen=True)
@@ -133,17 +139,34 @@ def samples(game: Game, pages: Sequence[Page | KitPage]) -> list[Sample]:
     """The counters the key shows, in print order: one per layout the unit counters print
     (the markers' when there are no unit counters), a layout whose fields another shown
     counter names all (a fleet's name and symbol beside a fighter's) left to that one."""
-    printed = printed_samples(game, pages)
-    units = [s for s in printed if isinstance(s.record, Unit)]
-    pool = units or printed
-    first: dict[frozenset[str], int] = {}
-    for n, found in enumerate(pool):
-        first.setdefault(layout(game, found), n)
+    pool, first = _layouts(game, pages)
     chosen: list[frozenset[str]] = []
     for named in sorted(first, key=lambda k: (-len(k), first[k])):
         if named and not any(named <= c for c in chosen):
             chosen.append(named)
     return [pool[first[c]] for c in sorted(chosen, key=first.__getitem__)]
+
+
+def more_samples(game: Game, pages: Sequence[Page | KitPage]) -> list[Sample]:
+    """The other layouts, one counter each, the most printed first: the key shows them
+    where a row has room left (a Nimitz carrier aircraft's "5/2" beside a land-based
+    group's "1 2 4")."""
+    pool, first = _layouts(game, pages)
+    shown = {layout(game, s) for s in samples(game, pages)}
+    count = Counter(layout(game, s) for s in pool)
+    rest = [k for k in first if k and k not in shown]
+    return [pool[first[k]] for k in sorted(rest, key=lambda k: (-count[k], first[k]))]
+
+
+def _layouts(game: Game, pages: Sequence[Page | KitPage]
+             ) -> tuple[list[Sample], dict[frozenset[str], int]]:
+    """The printed unit counters (else markers) and where each layout is first printed."""
+    printed = printed_samples(game, pages)
+    pool = [s for s in printed if isinstance(s.record, Unit)] or printed
+    first: dict[frozenset[str], int] = {}
+    for n, found in enumerate(pool):
+        first.setdefault(layout(game, found), n)
+    return pool, first
 
 
 def shown_back(game: Game, pages: Sequence[Page | KitPage], found: list[Sample]
@@ -252,33 +275,45 @@ def key_block(game: Game, pages: Sequence[Page | KitPage], width: float) -> Bloc
     title = "How to read a counter" + ("   カウンターの見方" if bilingual(game) else "")
     items: list[Primitive] = [Text(0, TITLE, title, size=TITLE, bold=True, cls="key-title")]
     shown: set[tuple[str, bool, int, int]] = set()
-    cells = [_cell(game, s, shown) for s in found]
+    cells = [(n, _cell(game, s, shown)) for n, s in enumerate(found)]
     back = shown_back(game, pages, found)
     if back is not None and game.style.back is not None:
-        cells.append(_back_cell(game, back))
-    rows: list[list[tuple[list[Primitive], float, float]]] = []
-    for cell in cells:  # each in the first row with room for it
-        row = next((r for r in rows
-                    if sum(c[1] + CELL_GAP for c in r) + cell[1] <= width - 2 * FRAME), None)
+        cells.append((len(found) + MORE, _back_cell(game, back)))
+    room = width - 2 * FRAME
+    rows: list[list[tuple[int, Cell]]] = []
+    for order, cell in cells:  # each in the first row with room for it
+        row = _row_with_room(rows, cell[1], room)
         if row is None:
             rows.append(row := [])
-        row.append(cell)
+        row.append((order, cell))
+    for n, extra in enumerate(more_samples(game, pages)):  # where a row has room left
+        trial = set(shown)
+        cell = _cell(game, extra, trial)
+        row = _row_with_room(rows, cell[1], room)
+        if row is not None:
+            row.append((len(found) + n, cell))
+            shown = trial
     y, row_h = TITLE + 2.0, 0.0
     for n, row in enumerate(rows):
         y += row_h + (ROW_GAP if n else 0.0)
         x = 0.0
-        for cell_items, w, _h in row:
+        for _order, (cell_items, w, _h) in sorted(row, key=lambda c: c[0]):
             items.append(Group(tuple(cell_items), dx=x, dy=y, cls="key-cell"))
             x += w + CELL_GAP
-        row_h = max(h for _i, _w, h in row)
+        row_h = max(cell[2] for _order, cell in row)
     height = y + row_h + FRAME
     panel = Rect(0, 0, width, height + FRAME, PANEL, cls="key-panel")
     inside = Group(tuple(items), dx=FRAME, dy=FRAME)
     return Block((panel, inside), height + 2 * FRAME, id=KEY_ID, cls="counter-key")
 
 
-def _cell(game: Game, found: Sample, shown: set[tuple[str, bool, int, int]]
-          ) -> tuple[list[Primitive], float, float]:
+def _row_with_room(rows: list[list[tuple[int, Cell]]], width: float, room: float
+                   ) -> list[tuple[int, Cell]] | None:
+    return next((r for r in rows
+                 if sum(c[1] + CELL_GAP for _o, c in r) + width <= room), None)
+
+
+def _cell(game: Game, found: Sample, shown: set[tuple[str, bool, int, int]]) -> Cell:
     """One counter scaled up with its new fields labelled: (items, width, height)."""
     scale = KEY_SIDE / found.size
     every = fields(game, found)
@@ -361,7 +396,7 @@ def _sides(marked: list[Field], every: list[Field], size: float
     return left, right
 
 
-def _back_cell(game: Game, found: Sample) -> tuple[list[Primitive], float, float]:
+def _back_cell(game: Game, found: Sample) -> Cell:
     """A counter's back, as printed, with what a back means (``style.back``)."""
     meaning = game.style.back
     assert meaning is not None and found.back is not None

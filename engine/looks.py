@@ -150,8 +150,8 @@ def printed_stats(game: Game) -> Iterator[tuple[str, str]]:
 
 
 def _label_problems(game: Game) -> Iterator[tuple[Item, str, str]]:
-    """Every stat a layout prints has a label (the counter key names it); every label has
-    its provenance."""
+    """Every stat a layout prints has a label (the counter key names it); every label, and
+    what a back means (``style.back``), has its provenance."""
     missing: set[str] = set()
     for where, stat in printed_stats(game):
         if stat not in game.style.stats and stat not in missing:
