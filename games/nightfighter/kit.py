@@ -522,7 +522,7 @@ def silhouette(cx: float, cy: float, length: float, engines: int, ink: str = INK
                jet: bool = False) -> Group:
     """A top view of an aircraft pointing up (its nose is the counter's facing), from the
     package's vector set (components/symbols.py), centred on (cx, cy)."""
-    name = {1: "fighter", 4: "heavy-bomber"}.get(engines, "twin-engine")
+    name = "jet" if jet else {1: "fighter", 4: "heavy-bomber"}.get(engines, "twin-engine")
     return symbols.silhouette(name, cx - length / 2, cy - length / 2, length, length, ink)
 
 
