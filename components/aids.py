@@ -1080,11 +1080,16 @@ def sheet_blocks(game: Game, sheet: Sheet, width: float,
 
 
 def constant_line(game: Game, constant_id: str) -> str:
-    """A constant as a player uses it: its name and its value (``Fighters per carrier: 2``),
-    the value the engine reads; a dagger in a proof when it is assumed."""
+    """A constant as a player uses it: its sentence (``says``) with the value in it, else its
+    name and its value (``Fighters per carrier: 2``), the value the engine reads; a dagger in
+    a proof when it is assumed."""
     constant = game.get("constants", constant_id)  # an unknown id: BadInput, ids allowed
     value = _constant_value(constant.value, record_names(game))
     unit = f" {constant.unit}" if constant.unit else ""
+    if constant.says:  # the rule as a sentence with the value in it, a word in lower case
+        word = isinstance(constant.value, str) and constant.value.isalpha()
+        return (constant.says.replace("{value}", f"{value.lower() if word else value}{unit}")
+                + dagger(constant.is_assumed))
     return f"{constant.label}: {value}{unit}{dagger(constant.is_assumed)}"
 
 
