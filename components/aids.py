@@ -70,16 +70,22 @@ def bullets(lines, width: float, size: float = 2.6) -> Block:
     """Lines as a bulleted list in one block, each wrapped under its own text."""
     items: list[Primitive] = []
     y = 0.0
-    indent = text_width("• ", size)
     for line in lines:
-        wrapped = wrap(dashes(str(line)), size, width - indent)
+        text = dashes(str(line))
+        numbered = NUMBERED.match(text)  # "1. ...", "(2) ...", "2)-3) ...": its own mark
+        indent = text_width(numbered.group(0) if numbered else "• ", size)
+        wrapped = wrap(text, size, width - indent)
         for i, part in enumerate(wrapped):
             y += size * LEADING
-            if i == 0:
+            if i == 0 and not numbered:
                 items.append(Text(0, y, "•", size=size))
-            items.append(Text(indent, y, part, size=size))
+            items.append(Text(0 if i == 0 and numbered else indent, y, part, size=size))
         y += size * 0.25
     return Block(tuple(items), y + size * 0.4, cls="bullets")
+
+
+#: a line that numbers itself (a step of a procedure) and takes no bullet
+NUMBERED = re.compile(r"^(?:\d+[.)](?:[-–]\d+[.)])?|\(\d+\)|[①-⑳]|[a-z][.)])\s+")
 
 
 def legible(text: str, size: float, width: float, what: str) -> float:
