@@ -63,7 +63,8 @@ class OneLineGroup(click.Group):
     (extra) (see 'warpress tables --help')``, exit 2."""
 
     def make_context(self, info_name, args, parent=None, **extra):
-        if parent is None:
+        if parent is None:  # a new command line: what was told before is not its to print
+            drain()
             words = list(args)
             _ASKED["json"] = "--json" in words[:words.index("--") if "--" in words else None]
             check_text(args)
