@@ -34,7 +34,7 @@ from ..engine.dice import faces
 from ..engine.errors import Problem
 from ..engine.model import Check, Game, Table, TableKey, TableRow
 from ..engine.tables import matching_rows, norm
-from .invariants import Invariant
+from .invariant import Invariant
 
 #: A domain of at most this many cases is also run case by case (explicit examples).
 EXHAUSTIVE = 2000

@@ -15,7 +15,7 @@ from contextlib import nullcontext
 
 from warpress.components import aids, kit
 from warpress.components.aids import Block, text_lines
-from warpress.components.counters import counter_name, draw, face_of
+from warpress.components.counters import counter_name, counter_size, draw, face_of
 from warpress.components.fonts import text_width, wrap
 from warpress.components.impose import Piece
 from warpress.components.kit import KitPage, Options
@@ -26,7 +26,6 @@ from warpress.components.pieces import (
     CARD_W,
     card_back,
     card_titles,
-    counter_size,
     fit_text,
     side_colour,
 )

@@ -17,7 +17,8 @@ import pytest
 from every_game import every_game, game_named, starter_game
 from PIL import Image
 from warpress.components import vassal
-from warpress.components.export import collect, drawing_title, export_game
+from warpress.components.collect import drawing_title
+from warpress.components.export import collect, export_game
 from warpress.components.primitives import Group, Polygon
 from warpress.engine.loader import builtin, load_game
 from warpress.starter.new import new_game

@@ -15,7 +15,8 @@ from warpress.components.registry import COUNTER_FACE
 from warpress.engine.agents import RandomAgent, playout
 from warpress.engine.catalogue import ref_tables
 from warpress.engine.errors import BadInput
-from warpress.engine.gamecode import INIT, PARTS, game_code, has_part
+from warpress.engine.gamecode import game_code
+from warpress.engine.gameparts import INIT, PARTS, has_part
 from warpress.engine.loader import builtin, builtin_games, load_game
 from warpress.engine.play.game import HexRules
 from warpress.engine.registry import GameCode

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from warpress.components.export import rasterise
+from warpress.components.collect import rasterise
 from warpress.components.fonts import text_width
 from warpress.components.kit import check_glyphs, typeset
 from warpress.components.primitives import Group, Page, Primitive, Rect, Style, Text
