@@ -148,7 +148,7 @@ def face_pages(pieces: Iterable[ExportPiece]) -> list[tuple[str, Page]]:
     return out
 
 
-def _face(piece: Piece, items: tuple[Primitive, ...]) -> Page:
+def _face(piece: Piece, items: Iterable[Primitive]) -> Page:
     return Page(piece.w, piece.h, (Group(tuple(items), clip=(0, 0, piece.w, piece.h)),),
                 id=piece.id, title=piece.id)
 
