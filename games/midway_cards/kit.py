@@ -34,6 +34,7 @@ from warpress.components.pieces import (
 )
 from warpress.components.primitives import Group, Primitive, Rect, Style, Text
 from warpress.components.registry import COUNTER_FACE
+from warpress.components.sheets import sheet_blocks
 from warpress.engine.errors import BadInput
 from warpress.engine.model import Card, Deck, Game, Marker
 from warpress.games.midway.kit import SIDE_INK, counter_sheets, page_of
@@ -548,7 +549,7 @@ def sheets(game: Game, options: Options) -> list[KitPage]:
         if sheet.id in own or not set(sheet.tables) & charted:
             continue
         own.add(sheet.id)  # its charted tables drawn here, the others as every sheet draws them
-        blocks = list(aids.sheet_blocks(game, replace(sheet, tables=()), width))
+        blocks = list(sheet_blocks(game, replace(sheet, tables=()), width))
         blocks += [b for t in sheet.tables for b in (
             status_chart(game, t, width) if t in charted
             else aids.table_blocks(game.table(t), width, game))]
