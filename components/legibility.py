@@ -14,10 +14,14 @@ Two halves:
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from typing import TYPE_CHECKING
 
 from ..engine.errors import BadInput
 from ..engine.looks import MIN_FACTORS_PT, MIN_PT
 from .fonts import text_width, wrap
+
+if TYPE_CHECKING:  # kit imports this module
+    from .kit import KitPage
 from .primitives import Group, Primitive, Text
 from .style import PT
 
@@ -112,10 +116,10 @@ def check_page(items: Iterable[Primitive], where: str) -> None:
 
 
 def _is_factors(text: Text) -> bool:
-    return bool(text.cls) and FACTORS_CLASS in text.cls.split()
+    return text.cls is not None and FACTORS_CLASS in text.cls.split()
 
 
-def check_pages(pages) -> None:
+def check_pages(pages: Iterable[KitPage]) -> None:
     """``check_page`` on every page (``KitPage``) of an enforced part."""
     for kit_page in pages:
         if enforced(kit_page.part):
