@@ -238,7 +238,7 @@ def layout(game: Game, point_map: PointMap, clear: tuple[Box4, ...] = ()
         taken.append(_tuple(area.boxes()[0]))
     for area in rest:  # then, in the area, its name and its box apart, else its name alone
         area.w = _name_w(area)
-        if not area.neutral and _inside_pair(area, taken):
+        if not area.neutral and _inside_pair(area, taken, clear):
             continue
         named = None
         for room in ((mark_room(area.point), 0.0) if not area.neutral else ()):
@@ -673,10 +673,10 @@ def fixed_blocks(areas: dict[str, Area]) -> dict[str, list[Box4]]:
     return out
 
 
-def _inside_pair(area: Area, taken: list[Box4]) -> bool:
+def _inside_pair(area: Area, taken: list[Box4], lanes: tuple[Box4, ...]) -> bool:
     """Set the area's stack box and its name apart in the area (its box as near its inner
-    point as it fits, its name as near over the box as it fits) where both fit; True when
-    they do."""
+    point as it fits, its name as near over the box as it fits, no lane where the tiles
+    meet between them) where both fit; True when they do."""
     hx, hy = box_half(area)
     box = areamap.place_in(area.region, area.anchor, 2 * hx, 2 * hy, margin=0.4, avoid=taken)
     if box is None:
@@ -687,6 +687,8 @@ def _inside_pair(area: Area, taken: list[Box4]) -> bool:
     name = areamap.place_in(area.region, near, area.w, area.name_h, margin=0.4,
                             avoid=[*taken, mine])
     if name is None or math.dist(name, near) > NAME_APART:
+        return False
+    if any(labels.segment_hits(labels.Box(*lane), name, box) for lane in lanes):
         return False
     area.x, area.y = name
     area.detached, area.apart = box, True
