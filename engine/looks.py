@@ -15,6 +15,13 @@ from .model import FontStyle, Game, Item, TerrainStyle
 MIN_PT = 4.5
 #: The smallest size of the factors on a counter, in points.
 MIN_FACTORS_PT = 7.0
+#: The counters' type scale, in points: every text on a counter or marker of every kit
+#: prints at one of these sizes (a layout fits a text, the scale takes the step at or under
+#: that size), in three roles: notes (names under a word, corners), values (factors and
+#: figures), titles (a marker's word). The style's ``fonts`` sizes are steps of it.
+TYPE_SCALE_PT = {"note": (MIN_PT, 5.0, 6.0), "value": (MIN_FACTORS_PT, 8.0, 9.0),
+                 "title": (11.0, 14.0, 18.0, 24.0)}
+TYPE_STEPS_PT = tuple(sorted(size for sizes in TYPE_SCALE_PT.values() for size in sizes))
 
 #: print colours for the colour words game data uses (pale enough to print text on)
 COLOUR_WORDS = {
@@ -99,9 +106,11 @@ def _font_problems(font: FontStyle) -> Iterator[tuple[Item, str, str]]:
               "word": font.minimum, "factors": max(MIN_FACTORS_PT, font.minimum)}
     for key, floor in floors.items():
         value = getattr(font, key)
-        if value < floor or value > 72:
+        steps = [step for step in TYPE_STEPS_PT if step >= floor]
+        if value not in steps:
             yield font, f"style.fonts.{key}", (
-                f"{value:g} pt is not allowed (allowed: {floor:g} to 72 pt)")
+                f"{value:g} pt is not allowed (allowed: the counters' type scale from "
+                f"{floor:g} pt: {', '.join(f'{step:g}' for step in steps)})")
 
 
 def _counter_problems(game: Game) -> Iterator[tuple[Item, str, str]]:
