@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import shlex
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from .stats import difference, rate, spread
@@ -97,12 +97,16 @@ def notable(run: Mapping[str, Any], records: Sequence[dict[str, Any]]) -> dict[s
     return {"one_sided": [shown(r) for r in one_sided], "longest": [shown(r) for r in longest]}
 
 
+#: how a game stops when it found a rule hole that leaves it without a result
+FAILED = ("error", "broken")
+
+
 def problems(by_variant: Mapping[str, list[dict[str, Any]]]) -> list[dict[str, Any]]:
     """Games that stalled, raised or broke an invariant: seed, what, the rule in force."""
     out = []
     for variant, records in sorted(by_variant.items()):
         for r in records:
-            if r["stopped"] in ("stall", "error", "broken"):
+            if r["stopped"] in ("stall", *FAILED):
                 out.append({"variant": variant, "seed": r["seed"], "stopped": r["stopped"],
                             "problem": r.get("problem"), "rule": r.get("rule"),
                             "phase": r.get("phase"), "turn": r["turn"], "steps": r["steps"]})
@@ -113,17 +117,20 @@ def units(run: Mapping[str, Any], by_variant: Mapping[str, list[dict[str, Any]]]
           base: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     """Restricted play: the owner's win rate with each unit removed or weakened, against
     the same seeds played in full, ranked by the size of the change."""
-    base_by_seed = {r["seed"]: r for r in base}
+    base_by_seed = {r["seed"]: r for r in base if r["stopped"] not in FAILED}
     out = []
     for variant, owner in run.get("restricted", {}).items():
-        games = by_variant.get(variant, [])
-        paired = [base_by_seed[r["seed"]] for r in games if r["seed"] in base_by_seed]
-        if not games or not paired:
+        played = by_variant.get(variant, [])
+        # a game that raised or broke an invariant has no winner to count: it is a rule
+        # hole (listed with its seed), left out of both rates with the seed it was played on
+        games = [r for r in played if r["stopped"] not in FAILED and r["seed"] in base_by_seed]
+        paired = [base_by_seed[r["seed"]] for r in games]
+        if not games:
             continue
         k1 = sum(1 for r in games if r["winner"] == owner)
         k2 = sum(1 for r in paired if r["winner"] == owner)
         out.append({"variant": variant, "side": owner, "with": rate(k1, len(games)),
-                    "full": rate(k2, len(paired)),
+                    "full": rate(k2, len(paired)), "failed": len(played) - len(games),
                     **difference(k1, len(games), k2, len(paired))})
     return sorted(out, key=lambda u: (-abs(u["effect"]), u["variant"]))
 
@@ -137,7 +144,7 @@ def hexes(records: Sequence[dict[str, Any]], sides: Sequence[str]) -> list[dict[
         for turn, control in r["control"].items():
             for hex_id in control:
                 seen[(int(turn), hex_id)].append(r)
-    out = []
+    out: list[dict[str, Any]] = []
     for (turn, hex_id), games in sorted(seen.items()):
         split: set[frozenset[int]] = set()  # a side's split that mirrors another's is told once
         for side in sides:
@@ -246,7 +253,9 @@ def _problem_lines(report: Mapping[str, Any]) -> list[str]:
 def _unit_lines(report: Mapping[str, Any]) -> list[str]:
     return _compared("units that matter (restricted play: the owner's win rate, change "
                      "against the same games in full):", [], report["units"],
-                     lambda u: f"{u['variant']} ({u['side']})", "with", "full")
+                     lambda u: f"{u['variant']} ({u['side']})" + (
+                         f" [{u['failed']} failed, left out]" if u.get("failed") else ""),
+                     "with", "full")
 
 
 def _hex_lines(report: Mapping[str, Any]) -> list[str]:
@@ -257,7 +266,8 @@ def _hex_lines(report: Mapping[str, Any]) -> list[str]:
                      "held", "not_held")
 
 
-def _compared(title: str, empty: list[str], rows: Sequence[Mapping[str, Any]], label,
+def _compared(title: str, empty: list[str], rows: Sequence[Mapping[str, Any]],
+              label: Callable[[Mapping[str, Any]], str],
               first: str, second: str) -> list[str]:
     """Rows of two rates and their difference, under ``title`` (``empty`` when none)."""
     if not rows:

@@ -21,13 +21,13 @@ checked against the data before a game is played (BadInput quoting the key or va
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
 from ..engine.errors import BadInput
-from ..engine.model import SECTIONS, FrozenDict, Game
-from ..engine.position import Position, thaw
+from ..engine.model import SECTIONS, Constant, FrozenDict, Game, Unit
+from ..engine.position import Piece, Position, thaw
 
 #: at most this many values in one sweep
 MAX_VALUES = 50
@@ -74,11 +74,10 @@ def _values(text: str, spec: str, numeric: bool) -> tuple[Any, ...]:
             raise BadInput(f"--vary {text!r}: a range A..B is of whole numbers; list the "
                            f"values (a,b,c)")
         return _int_range(text, spec)
-    values = tuple(v.strip() for v in spec.split(","))
-    if any(not v for v in values):
+    words = tuple(v.strip() for v in spec.split(","))
+    if any(not v for v in words):
         raise BadInput(f"--vary {text!r}: an empty value between commas")
-    if numeric:
-        values = tuple(_number(text, v) for v in values)
+    values: tuple[Any, ...] = tuple(_number(text, v) for v in words) if numeric else words
     if len(values) > MAX_VALUES:
         raise BadInput(f"--vary {text!r}: {len(values)} values; at most {MAX_VALUES}")
     return values
@@ -132,6 +131,7 @@ def _constant(game: Game, key: str, parts: list[str], value: Any, check_only: bo
     if len(parts) != 2:
         raise BadInput(f"--vary {key!r}: expected constant.ID")
     record = game.get("constants", parts[1])
+    assert isinstance(record, Constant)  # the constants section holds Constant records
     if check_only:
         return game
     return _swap(game, "constants", record, replace(record, value=value))
@@ -141,6 +141,7 @@ def _unit(game: Game, key: str, parts: list[str], value: Any, check_only: bool) 
     if len(parts) not in (3, 4) or len(parts) == 4 and parts[2] != "back":
         raise BadInput(f"--vary {key!r}: expected unit.ID.STAT or unit.ID.back.STAT")
     unit = game.get("units", parts[1])
+    assert isinstance(unit, Unit)  # the units section holds Unit records
     stat = parts[-1]
     face = unit.back if len(parts) == 4 else unit.stats
     if not isinstance(face, dict | FrozenDict) or stat not in face:
@@ -157,7 +158,7 @@ def _unit(game: Game, key: str, parts: list[str], value: Any, check_only: bool) 
 def _table(game: Game, key: str, parts: list[str], value: Any, check_only: bool) -> Game:
     if len(parts) != 4:
         raise BadInput(f"--vary {key!r}: expected table.ID.ROW.COLUMN (a CRT cell)")
-    table = game.get("tables", parts[1])
+    table = game.table(parts[1])
     crt = table.crt
     if crt is None:
         raise BadInput(f"--vary {key!r}: table {table.id} is not a combat results table")
@@ -212,26 +213,34 @@ def _field(game: Game, key: str, parts: list[str], value: Any, check_only: bool)
     return _swap(game, parts[0], record, replace(record, **{parts[2]: value}))
 
 
-_EDITS: dict[str, Callable[..., Game]] = {"constant": _constant, "unit": _unit,
+#: an edit: (game, key, its parts, the value, check only) -> the game edited
+Edit = Callable[[Game, str, list[str], Any, bool], Game]
+_EDITS: dict[str, Edit] = {"constant": _constant, "unit": _unit,
                                           "table": _table, "setup": _setup}
 
 
 def _swap(game: Game, section: str, old: Any, new: Any) -> Game:
     records = tuple(new if r is old else r for r in getattr(game, section))
-    return replace(game, **{section: records})
+    changed: dict[str, Any] = {section: records}
+    return replace(game, **changed)
 
 
 # --- restricted play ----------------------------------------------------------------------
 
 
-def restrict(kind: str, piece_id: str, leaves: bool = False) -> Callable[[Position], Position]:
+def restrict(kind: str, piece_id: str, leaves: bool = False,
+             set_aside: Callable[[Position, str], Position] | None = None,
+             ) -> Callable[[Position], Position]:
     """The set-up changed for restricted play: ``remove`` takes the piece out of the game
-    (to kind ``removed``, or out of the position where the game's pieces ``leaves`` it when
-    they are lost: the rules' ``pieces_leave``; then the pieces it carries, a prop naming
-    it, go with it), ``weaken`` takes one step from it."""
+    (by the rules' own ``set_aside`` when they have one, such as a scenario's force one
+    piece fewer; else out of the position where the game's pieces ``leaves`` it when they
+    are lost: the rules' ``pieces_leave``, and the pieces it carries, a prop naming it, go
+    with it; else to kind ``removed``), ``weaken`` takes one step from it."""
 
     def change(position: Position) -> Position:
         piece = position.piece(piece_id)
+        if kind == "remove" and set_aside is not None:
+            return set_aside(position, piece_id)
         if kind == "remove" and leaves:  # what it carries (a prop naming it) goes too
             return replace(position, pieces=tuple(
                 p for p in position.pieces
@@ -243,19 +252,34 @@ def restrict(kind: str, piece_id: str, leaves: bool = False) -> Callable[[Positi
     return change
 
 
-def restricted_variants(game: Game, position: Position) -> list[tuple[str, str]]:
+def restricted_variants(game: Game, starts: Sequence[Position]) -> list[tuple[str, str]]:
     """``(kind, piece)`` for every piece on the board at the start (a hex, an area, a point
-    or a box: ``ON_BOARD``): removed, and weakened when it has a step to lose. Pieces alike
-    (the same unit, side, place and steps: Axis & Allies' three infantry in one territory)
-    give one variant, the first's."""
+    or a box: ``ON_BOARD``) of every game in ``starts`` (the set-ups the variants are played
+    from: a piece a game draws at random, such as Nightfighter's bombers, is no variant):
+    removed, and weakened when it has a step to lose. Pieces alike (the same unit, side,
+    place and steps: Axis & Allies' three infantry in one territory) give one variant, the
+    first's."""
+    first, *others = starts
     out, alike = [], set()
-    for piece in position.pieces:
-        key = (piece.unit, piece.side, piece.kind, piece.place, piece.step, piece.flags,
-               repr(piece.props))
+    for piece in first.pieces:
+        key = _variant_key(piece)
         if not piece.on_board or piece.side is None or key in alike:
+            continue
+        if any(_variant_key(p) != key for p in (_piece_or_none(s, piece.id) for s in others)):
             continue
         alike.add(key)
         out.append(("remove", piece.id))
         if piece.step > 1:
             out.append(("weaken", piece.id))
     return out
+
+
+def _variant_key(piece: Piece | None) -> tuple[Any, ...] | None:
+    if piece is None:
+        return None
+    return (piece.unit, piece.side, piece.kind, piece.place, piece.step, piece.flags,
+            repr(piece.props))
+
+
+def _piece_or_none(position: Position, piece_id: str) -> Piece | None:
+    return next((p for p in position.pieces if p.id == piece_id), None)

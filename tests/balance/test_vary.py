@@ -61,7 +61,7 @@ def test_an_edit_changes_the_game_a_session_plays(starter):
 
 def test_restricted_play_removes_or_weakens_a_unit(starter):
     start = RULES.new(starter, None, GivenDice([1])).state
-    variants = restricted_variants(starter, start)
+    variants = restricted_variants(starter, [start])
     assert ("remove", "n4") in variants and ("weaken", "n4") in variants
     assert ("weaken", "s5") not in variants, "a one-step unit has no step to lose"
     assert restrict("remove", "n4")(start).piece("n4").kind == "removed"
@@ -75,7 +75,7 @@ def test_restricted_play_of_a_game_on_areas_whose_lost_units_leave():
     game = builtin("axis-allies")
     rules = rules_for(game)
     start = rules.new(game, rules.load_scenario(game, None), SeededDice(1)).state
-    variants = restricted_variants(game, start)
+    variants = restricted_variants(game, [start])
     removed = {piece for kind, piece in variants if kind == "remove"}
     alike = [p.id for p in start.pieces if (p.unit, p.side, p.place) == ("infantry", "russia",
                                                                          "russia")]
@@ -88,3 +88,17 @@ def test_restricted_play_of_a_game_on_areas_whose_lost_units_leave():
     assert not any(q.props.get("aboard") == carrier.id for q in after.pieces)
     assert rules.broken(game, None, None, after) == []
     assert rules.broken(game, None, None, restrict("remove", carrier.id)(start)) != []
+
+
+def test_a_piece_the_set_up_draws_at_random_is_no_restricted_variant():
+    """Nightfighter draws the bomber stream for each night: a bomber of one game's set-up
+    is missing from the next, so only the pieces every set-up places alike are varied."""
+    game = builtin("nightfighter")
+    rules = rules_for(game)
+    scenario = rules.load_scenario(game, None)
+    starts = [rules.new(game, scenario, SeededDice(seed)).state for seed in (1, 2, 3)]
+    drawn = {p.id for p in starts[0].pieces} ^ {p.id for s in starts[1:] for p in s.pieces}
+    assert drawn, "the nights draw different bombers"
+    varied = {piece for _kind, piece in restricted_variants(game, starts)}
+    assert varied and not varied & drawn
+    assert varied <= {p.id for p in starts[0].pieces if p.side == "defender"}

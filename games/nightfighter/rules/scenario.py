@@ -404,7 +404,8 @@ class _Checker:
         for i, raw in enumerate(self.items(s, "defending_force", p)):
             path = f"{p}.defending_force[{i}]"
             if not isinstance(raw, Mapping):
-                self.add(s, "defending_force", "each entry is {unit, count, deploy, facing}", p)
+                self.add(s, "defending_force", "each entry is {unit, count, deploy, facing; "
+                                               "optionally counters}", p)
                 continue
             unit = self._unit(raw, "unit", path, ("night-fighter",))
             count = self.count(raw, "count", path)
@@ -426,11 +427,33 @@ class _Checker:
                 self.add(raw, "count", f"{count} is more than the {unit.id} counters "
                                        f"({len(ids)})", path)
                 continue
+            ids = self._counters(raw, path, unit.id, ids, count)
+            if ids is None:
+                continue
             if len(deploy) != count:
                 self.add(raw, "deploy", f"{len(deploy)} places for {count} fighters", path)
                 continue
             out.append(Flight(unit.id, ids[:count], tuple(str(d) for d in deploy), facing))
         return tuple(out)
+
+    def _counters(self, raw: Mapping, path: str, unit: str, ids: tuple[str, ...],
+                  count: int) -> tuple[str, ...] | None:
+        """The counters a flight uses: ``counters`` (one per fighter, each one of the unit's
+        counter ids), by default the unit's first ``count``."""
+        chosen = raw.get("counters")
+        if chosen is None:
+            return ids
+        if (not isinstance(chosen, list) or len(chosen) != count
+                or len(set(map(str, chosen))) != count):
+            self.add(raw, "counters", f"expected {count} different counter ids, one per "
+                                      f"fighter (of {', '.join(ids)})", path)
+            return None
+        odd = [str(c) for c in chosen if str(c) not in ids]
+        if odd:
+            self.add(raw, "counters", f"{odd[0]!r} is no {unit} counter ({', '.join(ids)})",
+                     path)
+            return None
+        return tuple(str(c) for c in chosen)
 
     def _radars(self, s: Mapping, p: str) -> tuple[tuple[str, int], ...]:
         ids = tuple(r.id for r in self.game.section("radars") if r.get("kind") in ("search",

@@ -100,7 +100,7 @@ from warpress.engine.decisions import Decision
 from warpress.engine.dice import Dice, SeededDice
 from warpress.engine.errors import BadInput, InputProblems, RuleViolation
 from warpress.engine.model import Game
-from warpress.engine.position import Position
+from warpress.engine.position import Position, freeze, thaw
 from warpress.engine.referee import Announcement, ScenarioInfo, Step
 
 from .. import CODE
@@ -1038,6 +1038,36 @@ class NightfighterReferee:
         if problems:
             raise InputProblems(problems)
         return tuple(out)
+
+    def set_aside(self, game: Game, position: Position, piece_id: str) -> Position:
+        """The night's set-up without night fighter ``piece_id`` (restricted play: balance):
+        the scenario's defending force one fighter fewer, the counters it names kept
+        [3.2, 23.0]. Bombers are drawn each night, so none is set aside."""
+        piece = position.piece(piece_id)
+        if piece.side != DEFENDER:
+            raise BadInput(f"restricted play: {piece_id!r} is a bomber; the stream is drawn "
+                           "each night, only night fighters are set aside")
+        data = thaw(position.data)
+        force = data["scenario"]["scenario"]["defending_force"]
+        for flight in force:
+            ids = [str(c) for c in flight.get("counters") or
+                   game.get("units", flight["unit"]).stats.get("counter_ids", ())[:flight["count"]]]
+            if piece_id in ids:
+                k = ids.index(piece_id)
+                flight.update(count=flight["count"] - 1, counters=ids[:k] + ids[k + 1:],
+                              deploy=flight["deploy"][:k] + flight["deploy"][k + 1:])
+        scenario = data["scenario"]["scenario"]
+        scenario["defending_force"] = [f for f in force if f["count"]]
+        for key, named in (scenario.get("switches") or {}).items():  # experten and the like
+            if isinstance(named, list):
+                scenario["switches"][key] = [str(n) for n in named if str(n) != piece_id]
+        data["announcements"].append({
+            "turn": position.turn, "phase": "setup", "data": {}, "rules": ["3.2"],
+            "text": f"Restricted play: night fighter {piece_id} set aside"})
+        aside = replace(position, data=freeze(data),
+                        pieces=tuple(p for p in position.pieces if p.id != piece_id))
+        night_session(game, aside)  # the set-up still reads as a night
+        return aside
 
     def scenario_file(self, game: Game, name_or_path: str | None) -> Path:
         return resolve_scenario(name_or_path)[0]

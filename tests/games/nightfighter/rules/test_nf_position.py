@@ -130,3 +130,20 @@ def test_nf_position_refuses_what_is_not_a_nightfighter_position(game, ref):
                                                                     "hex": "0101"})))
     with pytest.raises(BadInput, match="'moved' is not a flag of this piece"):
         night_session(game, state.with_piece(state.of_side("attacker")[0].flagged("moved")))
+
+
+@pytest.mark.parametrize("name", SHIPPED)
+def test_nf_a_night_fighter_set_aside_leaves_a_night_one_fighter_fewer(game, ref, name):
+    """Restricted play (balance): the scenario's force one fighter fewer, the others keep
+    their counters and hexes, and the night reads and plays on."""
+    state = start_state(game, ref, name, 3)
+    fighters = night_of(game, state).fighters
+    first, *rest = fighters
+    aside = ref.set_aside(game, state, first.id)
+    assert [(f.id, f.hex, f.status) for f in night_of(game, aside).fighters] == [
+        (f.id, f.hex, f.status) for f in rest]
+    assert not aside.has(first.id)
+    assert ref.decision(game, aside) is not None
+    bomber = next(p.id for p in state.pieces if p.side == "attacker")
+    with pytest.raises(BadInput, match="only night fighters are set aside"):
+        ref.set_aside(game, state, bomber)

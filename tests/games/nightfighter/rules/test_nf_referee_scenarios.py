@@ -55,6 +55,10 @@ def problems(game, path):
     ("experten: [\"201\"]", "experten: [\"299\"]", "switches.experten[0]", "'299'"),
     ("{turn: 1, entrants: 3}", "{turn: 1, entrants: 4}", "arrival[0].entrants", "8.1.3"),
     ("moon: random", "moon: blue", "environment.moon", "'blue'"),
+    ("count: 3, deploy", "count: 3, counters: [\"201\", \"209\", \"203\"], deploy",
+     "defending_force[0].counters", "'209' is no bf110g-4 counter"),
+    ("count: 3, deploy", "count: 3, counters: [\"201\", \"201\", \"203\"], deploy",
+     "defending_force[0].counters", "3 different counter ids"),
     ("unit: wellington", "unit: g4m", "attacking_force[0].unit", "naval operations (26)"),
 ])
 def test_nf_referee_scenario_problem_reported_with_line(game, tmp_path, old, new, key,
@@ -83,3 +87,9 @@ def test_nf_referee_unsourced_scenario_refused(game, tmp_path):
     text = GOOD.replace("  source: assumed\n", "")
     lines = problems(game, write(tmp_path, text))
     assert any("scenario.rule" in ln and "assumed" in ln for ln in lines)
+
+
+def test_nf_referee_a_flight_names_its_counters(game, tmp_path):
+    text = GOOD.replace("count: 3, deploy", 'count: 3, counters: ["204", "202", "201"], deploy')
+    sc = load_scenario(game, write(tmp_path, text))
+    assert sc.fighter_ids == ("204", "202", "201")
