@@ -97,8 +97,8 @@ def prepare(options: Options) -> Plan:
     scenario_name = (scenario if isinstance(scenario, str)
                      else getattr(scenario, "name", None) or options.scenario)
     seeds = list(range(options.seed, options.seed + options.games))
-    caps = {"max_steps": options.max_steps, "max_turns": options.max_turns}
-    base = Job(ref, scenario_name, agent_pairs, **caps)
+    steps, turns = options.max_steps, options.max_turns
+    base = Job(ref, scenario_name, agent_pairs, max_steps=steps, max_turns=turns)
     jobs: list[tuple[Job, list[int]]] = [(base, seeds)]
     restricted: dict[str, str | None] = {}
     units = min(options.units, options.games)
@@ -113,11 +113,11 @@ def prepare(options: Options) -> Plan:
             variant = f"{kind} {piece}"
             restricted[variant] = party(game, start.piece(piece).side)
             jobs.append((Job(ref, scenario_name, agent_pairs, variant, (), (kind, piece),
-                             **caps), seeds[:units]))
+                             steps, turns), seeds[:units]))
     for sweep in sweeps:
         for key, value in sweep.edits():
             jobs.append((Job(ref, scenario_name, agent_pairs, reports.variant_of(key, value),
-                             ((key, value),), None, **caps), seeds))
+                             ((key, value),), None, steps, turns), seeds))
     run = {"game": game.id, "ref": options.game, "scenario": scenario_name, "seed": options.seed,
            "sides": list(parties(game)), "agents": agents, "restricted": restricted,
            "sweeps": [{"key": s.key, "values": list(s.values)} for s in sweeps]}
