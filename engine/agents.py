@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Protocol
 
-from .decisions import Action, Decision
+from .decisions import Action, Decision, Option
 from .dice import Dice, DiceError, SeededDice, derived_seed, distribution, expected
 from .errors import BadInput, RuleViolation
 from .evaluate import score
@@ -119,20 +119,29 @@ def candidates(decision: Decision, rng: random.Random, limit: int, options: int 
     (every option keeps one answer, so that ``end`` or ``pass`` is always weighed). With
     ``options`` (0: every option), at most that many options have their answers listed:
     the last (where a game lists ``end`` or ``pass``) and the rest drawn at random, so
-    that a decision of many units pays for a few units' moves."""
+    that a decision of many units pays for a few units' moves; where the options drawn
+    have no answer, every option is listed."""
     listed = decision.options
     if 0 < options < len(listed):
         drawn = sorted(rng.sample(range(len(listed) - 1), options - 1))
-        listed = tuple(listed[i] for i in drawn) + (listed[-1],)
-    by_option = [list(option.actions) for option in listed]
-    every = [a for actions in by_option for a in actions]
-    if not every:
+        found = _weighed(tuple(listed[i] for i in drawn) + (listed[-1],), rng, limit)
+        if found:
+            return found
+    found = _weighed(listed, rng, limit)
+    if not found:
         raise Stalled(f"no legal answer to {decision.prompt!r}")
+    return found
+
+
+def _weighed(options: Sequence[Option], rng: random.Random, limit: int) -> list[Action]:
+    """The answers of ``options``: all of them, or ``limit`` with one of every option."""
+    by_option = [list(option.actions) for option in options]
+    every = [a for actions in by_option for a in actions]
     if len(every) <= limit:
         return every
     kept = [actions[rng.randrange(len(actions))] for actions in by_option if actions]
-    rest = [a for a in every if a not in kept]
-    kept += rng.sample(rest, max(0, limit - len(kept)))
+    rest = [a for a in every if a not in kept]  # an answer two options list is kept once
+    kept += rng.sample(rest, min(len(rest), max(0, limit - len(kept))))
     return kept
 
 

@@ -372,3 +372,21 @@ def test_a_turn_cap_stops_a_game_undecided(starter):
     played = playout(starter, RULES, 1, RandomAgent(), max_turns=1)
     assert played.stopped == "turn-cap" and played.position.turn == 2
     assert played.position.verdict is None
+
+
+def test_candidates_list_every_option_when_those_drawn_have_no_answer():
+    asked: list[str] = []
+    empty = tuple(_listed(f"stuck {i}", asked, 0) for i in range(9))
+    decision = Decision("north", "move", "move", (), empty[:4] + (_listed("free", asked, 2),)
+                        + empty[4:])
+    weighed = candidates(decision, random.Random(0), 16, options=2)
+    assert [a.args["unit"] for a in weighed] == ["free", "free"]
+
+
+def test_answers_several_options_list_alike_are_weighed_once_past_the_limit():
+    same = tuple(Option(f"group {i}", lambda: tuple(Action.of("move", to=str(k))
+                                                     for k in range(3))) for i in range(4))
+    for seed in range(20):  # never more drawn than are left
+        weighed = candidates(Decision("north", "move", "move", (), same), random.Random(seed),
+                             8)
+        assert 3 <= len(weighed) <= 8 and all(a.name == "move" for a in weighed)
