@@ -30,20 +30,25 @@ from __future__ import annotations
 import itertools
 import math
 from collections import Counter
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from ..engine.errors import BadInput
 from ..engine.looks import NO_TEXTURE
+from ..engine.looks import colour as style_colour
 from ..engine.model import Feature, Game, HexMap
 from ..engine.terrain import path_hexes
-from .labels import Box, LabelPlacer, around, segment_hits, text_box
+from .fonts import text_width
+from .labels import Box, LabelPlacer, around, segment_hits, text_box, union
 from .legend import legend_block
 from .marks import dagger
 from .primitives import Circle, Group, Line, Polygon, Primitive, Rect, Style, Text
-from .style import colour as style_colour
 
 Point = tuple[float, float]
+#: a map's legend laid out for a width: (its primitives, its height)
+Legend = Callable[[float], tuple[tuple[Primitive, ...], float]]
+#: hex id -> (column, row) index of the grid (``HexGeometry.index``)
+Index = Mapping[str, tuple[int, int]]
 
 
 @dataclass(frozen=True)
@@ -243,7 +248,8 @@ def hex_map_drawing(hex_map: HexMap, across_flats: float | None = None, game_id:
 
 
 def hex_map_parts(hex_map: HexMap, across_flats: float | None = None, game_id: str = "",
-                  terrain: Mapping[str, TerrainStyle] | None = None, title: str = ""):
+                  terrain: Mapping[str, TerrainStyle] | None = None, title: str = ""
+                  ) -> tuple[tuple[Primitive, ...], float, float, Legend]:
     """(primitives, width, height, legend) of the map without its legend, and the legend as
     a layout for a given width (``impose.tile`` places it whole on one tile); the legend's
     title block names the map (``title``: the game's name and the map's, by default the
@@ -261,8 +267,9 @@ def hex_map_parts(hex_map: HexMap, across_flats: float | None = None, game_id: s
     paths = _paths(hex_map, geo, index)
     symbols = _symbols(hex_map, geo, index, taken)
     frame = Box(0, 0, width, grid_h)
-    outlines = [(a, b) for f in hex_map.features if is_overlay(f) and f.kind != "entry"
-                for _h, a, b in boundary(f.hexes, geo, index)]
+    outlines = [(a, b) for group in overlays if isinstance(group, Group)
+                for p in group.items if isinstance(p, Polygon) and p.style.stroke
+                for a, b in itertools.pairwise((*p.points, p.points[0]))]  # as drawn
     marks = _feature_labels(hex_map, geo, index, LabelPlacer(frame, taken), outlines)
     items = (Group(tuple(hexes), id=f"{hex_map.id}-hexes", cls=f"hexes {game_id}".strip()),
              Group(tuple(textures), cls="terrain-textures"),
@@ -309,7 +316,8 @@ def _look(looks: Mapping[str, TerrainStyle], name: str) -> TerrainStyle:
 
 
 def _hex_layer(hex_map: HexMap, geo: HexGeometry, ground: dict[str, str],
-               looks: Mapping[str, TerrainStyle], game_id: str, taken: list[Box]):
+               looks: Mapping[str, TerrainStyle], game_id: str, taken: list[Box]
+               ) -> tuple[list[Primitive], list[Primitive]]:
     features_of: dict[str, list[Feature]] = {}
     for feature in hex_map.features:
         for h in feature.hexes:
@@ -345,7 +353,8 @@ TEXTURE_SPOTS = ((-0.5, -0.08), (0.5, -0.08), (-0.22, 0.26), (0.22, 0.26), (-0.5
                  (0.55, 0.4), (0.0, 0.6))
 
 
-def _textures(geo: HexGeometry, ground: dict[str, str], looks, index) -> list[Primitive]:
+def _textures(geo: HexGeometry, ground: dict[str, str], looks: Mapping[str, TerrainStyle],
+              index: Index) -> list[Primitive]:
     out: list[Primitive] = []
     for hex_id, name in ground.items():
         look = looks[name]
@@ -370,7 +379,9 @@ def texture_mark(look: TerrainStyle, x: float, y: float, m: float) -> list[Primi
     return shape(x, y, m, ink, filled)
 
 
-TEXTURES = {
+#: a texture's mark: (x, y, size, line style, fill style) -> its primitives
+Texture = Callable[[float, float, float, Style, Style], list[Primitive]]
+TEXTURES: dict[str, Texture] = {
     "trees": lambda x, y, m, ink, f: [Circle(x, y - m * 0.2, m * 0.42, f),
                                       Line(x, y + m * 0.2, x, y + m * 0.55, ink)],
     "peaks": lambda x, y, m, ink, f: [Polygon(((x - m * 0.6, y + m * 0.35), (x, y - m * 0.4),
@@ -387,7 +398,8 @@ TEXTURES = {
 }
 
 
-def _overlays(hex_map: HexMap, geo: HexGeometry, index, taken: list[Box]) -> list[Primitive]:
+def _overlays(hex_map: HexMap, geo: HexGeometry, index: Index, taken: list[Box]
+              ) -> list[Primitive]:
     colours = overlay_colours(hex_map)
     out: list[Primitive] = []
     lines = 0
@@ -403,7 +415,7 @@ def _overlays(hex_map: HexMap, geo: HexGeometry, index, taken: list[Box]) -> lis
     return out
 
 
-def _entry_rings(feature: Feature, geo: HexGeometry, index, ink: str,
+def _entry_rings(feature: Feature, geo: HexGeometry, index: Index, ink: str,
                  taken: list[Box]) -> Group:
     """A ring in each entry hex in the feature's colour (a white ring gets a dark edge)."""
     r = geo.size * 0.36
@@ -418,7 +430,8 @@ def _entry_rings(feature: Feature, geo: HexGeometry, index, ink: str,
     return Group(tuple(items), id=f"feature-{feature.id}", cls=f"feature entry {feature.id}")
 
 
-def boundary(hexes, geo: HexGeometry, index) -> list[tuple[str, Point, Point]]:
+def boundary(hexes: Iterable[str], geo: HexGeometry, index: Index
+             ) -> list[tuple[str, Point, Point]]:
     """The edges of a set of hexes that no other hex of the set shares: (hex, a, b), each
     running the same way round its hex."""
     seen: dict[tuple[float, float], int] = {}
@@ -433,7 +446,7 @@ def boundary(hexes, geo: HexGeometry, index) -> list[tuple[str, Point, Point]]:
     return [(h, a, b) for key, h, a, b in edges if seen[key] == 1]
 
 
-def inset_loops(hexes, geo: HexGeometry, index, inset: float,
+def inset_loops(hexes: Iterable[str], geo: HexGeometry, index: Index, inset: float,
                 clear_ids: bool = False) -> list[tuple[Point, ...]]:
     """The outline of a set of hexes as closed loops moved ``inset`` mm inwards (each
     corner where the two moved edges meet, so the loops stay joined); with ``clear_ids``,
@@ -443,7 +456,7 @@ def inset_loops(hexes, geo: HexGeometry, index, inset: float,
         return round(p[0], 3), round(p[1], 3)
 
     band = id_band(geo) if clear_ids else 0.0
-    following: dict[tuple[float, float], tuple[Point, Point, Point, float]] = {}
+    following: dict[tuple[float, float], Edge] = {}
     for h, a, b in boundary(hexes, geo, index):
         normal = _inward(a, b, geo.centre(*index[h]))
         upper = normal[1] > 0.9  # the top edge of its hex: the id is under it
@@ -451,7 +464,7 @@ def inset_loops(hexes, geo: HexGeometry, index, inset: float,
     loops = []
     while following:
         k = min(following)
-        loop = []
+        loop: list[Edge] = []
         while k in following:
             loop.append(following.pop(k))
             k = key(loop[-1][1])
@@ -475,7 +488,11 @@ def _inward(a: Point, b: Point, centre: Point) -> Point:
     return nx, ny
 
 
-def _mitre(before, after) -> Point:
+#: an edge moved inwards: (start, end, inward normal, distance)
+Edge = tuple[Point, Point, Point, float]
+
+
+def _mitre(before: Edge, after: Edge) -> Point:
     """The corner where edge ``before`` ends and ``after`` begins, each moved inwards by
     its own distance: where the two moved edges meet."""
     (a1, b1, (n1x, n1y), d1), (a2, b2, (n2x, n2y), d2) = before, after
@@ -490,7 +507,8 @@ def _mitre(before, after) -> Point:
     return p1[0] + t1[0] * s, p1[1] + t1[1] * s
 
 
-def _outline(feature: Feature, geo: HexGeometry, index, ink: str, inset: float) -> Group:
+def _outline(feature: Feature, geo: HexGeometry, index: Index, ink: str, inset: float
+             ) -> Group:
     """The feature's outline, drawn ``inset`` mm inside its hexes, in its colour and line;
     zones, starts and exits are tinted too."""
     line = str(feature.get("line") or "solid")
@@ -508,7 +526,7 @@ def _outline(feature: Feature, geo: HexGeometry, index, ink: str, inset: float) 
                  cls=f"feature {feature.kind} {line} {feature.id}")
 
 
-def shared_edge(geo: HexGeometry, index, a: str, b: str) -> tuple[Point, Point]:
+def shared_edge(geo: HexGeometry, index: Index, a: str, b: str) -> tuple[Point, Point]:
     """The two corners hexes ``a`` and ``b`` share; BadInput if they are not neighbours."""
     ca = [(round(x, 3), round(y, 3)) for x, y in geo.corners(*index[a])]
     cb = {(round(x, 3), round(y, 3)) for x, y in geo.corners(*index[b])}
@@ -518,7 +536,7 @@ def shared_edge(geo: HexGeometry, index, a: str, b: str) -> tuple[Point, Point]:
     return common[0], common[1]
 
 
-def _hexsides(hex_map: HexMap, geo: HexGeometry, index) -> list[Primitive]:
+def _hexsides(hex_map: HexMap, geo: HexGeometry, index: Index) -> list[Primitive]:
     out: list[Primitive] = []
     for feature in hex_map.features:
         pairs = hexsides_of(feature)
@@ -533,7 +551,7 @@ def _hexsides(hex_map: HexMap, geo: HexGeometry, index) -> list[Primitive]:
     return out
 
 
-def _paths(hex_map: HexMap, geo: HexGeometry, index) -> list[Primitive]:
+def _paths(hex_map: HexMap, geo: HexGeometry, index: Index) -> list[Primitive]:
     """Each line feature (a road, a railway) through the centres of its path's hexes."""
     out: list[Primitive] = []
     for feature in hex_map.features:
@@ -604,7 +622,8 @@ def path_swatch(kind: str, feature: Feature | None = None) -> list[Primitive]:
     return path_line(kind, [(0.5, 3.0), (9.5, 3.0)], feature)
 
 
-def _symbols(hex_map: HexMap, geo: HexGeometry, index, taken: list[Box]) -> list[Primitive]:
+def _symbols(hex_map: HexMap, geo: HexGeometry, index: Index, taken: list[Box]
+             ) -> list[Primitive]:
     out: list[Primitive] = []
     m = geo.size * 0.42
     for feature in hex_map.features:
@@ -656,8 +675,8 @@ def _bar(x: float, y: float, length: float, thick: float, degrees: float) -> tup
             (x - hx + tx, y - hy + ty))
 
 
-def _feature_labels(hex_map: HexMap, geo: HexGeometry, index,
-                    placer: LabelPlacer, outlines=()) -> list[Primitive]:
+def _feature_labels(hex_map: HexMap, geo: HexGeometry, index: Index, placer: LabelPlacer,
+                    outlines: Sequence[tuple[Point, Point]] = ()) -> list[Primitive]:
     """A label for each feature that declares one (``label``), or a small point/island
     feature's name, placed clear of hex ids, symbols and each other, and off the zones'
     outlines (``outlines``: segments) where any spot is (a terrain feature is named by the
@@ -680,15 +699,73 @@ def _feature_labels(hex_map: HexMap, geo: HexGeometry, index,
         label = Text(0, 0, text, size=size, bold=True, fill=INK,
                      cls=f"feature-label map-label {feature.kind}")
         clear = [spot for spot in spots if not _on_outline(label, spot, outlines)]
-        placed = placer.place(label, clear + [s for s in spots if s not in clear],
-                              f"map {hex_map.id}, feature {feature.id}")
-        box = text_box(placed)
-        out += [Rect(box.x0 - 0.5, box.y0 - 0.2, box.w + 1.0, box.h + 0.4,
-                     Style(fill="#ffffff", stroke=None, opacity=0.8), r=0.6), placed]
+        what = f"map {hex_map.id}, feature {feature.id}"
+        lines: list[Primitive] = []
+        if not any(placer.free(text_box(replace(label, x=x, y=y, anchor=a)))
+                   for x, y, a in clear):  # no line clear of the outlines: two lines
+            lines = _two_lines(label, around(mx, my, size, geo.size * 4.0, steps=32), placer,
+                               outlines, (mx, my), geo.size)
+        if not lines:
+            lines = [placer.place(label, clear + [s for s in spots if s not in clear], what)]
+        for placed in lines:
+            if isinstance(placed, Text):
+                box = text_box(placed)
+                out.append(Rect(box.x0 - 0.5, box.y0 - 0.2, box.w + 1.0, box.h + 0.4,
+                                Style(fill="#ffffff", stroke=None, opacity=0.8), r=0.6))
+        out += lines
     return out
 
 
-def _on_outline(label: Text, spot, outlines) -> bool:
+LEADER = Style(stroke=INK, width=0.25)
+
+
+def _two_lines(label: Text, spots: Sequence[tuple[float, float, str]], placer: LabelPlacer,
+               outlines: Sequence[tuple[Point, Point]], at: Point, size: float
+               ) -> list[Primitive]:
+    """``label`` broken in two at the space that best balances it, the lines aligned on the
+    first spot where both are clear of the taken boxes and of the outlines (taken there),
+    with a leader to ``at`` when they lie off its hex (hexes of radius ``size``) and the
+    leader crosses no taken box; [] when it has no space or no spot is clear."""
+    words = label.text.split(" ")
+    if len(words) < 2:
+        return []
+    cut = min(range(1, len(words)), key=lambda i: abs(
+        text_width(" ".join(words[:i]), label.size) - text_width(" ".join(words[i:]),
+                                                                   label.size)))
+    step = label.size * 1.15
+    for x, y, anchor in spots:
+        lines = [replace(label, text=" ".join(part), x=x, y=y + dy, anchor=anchor)
+                 for part, dy in ((words[:cut], -step / 2), (words[cut:], step / 2))]
+        boxes = [text_box(t) for t in lines]
+        if not all(placer.free(b) and not _on_outline(t, (t.x, t.y, t.anchor), outlines)
+                   for t, b in zip(lines, boxes, strict=True)):
+            continue
+        leader = _leader(union(boxes), at, size, placer)
+        if leader is None:
+            continue
+        for b in boxes:
+            placer.take(b)
+        return [*leader, *lines]
+    return []
+
+
+def _leader(box: Box, at: Point, size: float, placer: LabelPlacer) -> list[Primitive] | None:
+    """[] when ``box`` lies within ``size`` of ``at``; else [a line from the box's nearest
+    point to ``at``, stopping short of its symbol], or None when that line would cross a
+    taken box (a hex id, a symbol, another label)."""
+    nx, ny = min(max(at[0], box.x0), box.x1), min(max(at[1], box.y0), box.y1)
+    far = math.hypot(nx - at[0], ny - at[1])
+    if far <= size:
+        return []
+    end = (at[0] + (nx - at[0]) * size * 0.45 / far, at[1] + (ny - at[1]) * size * 0.45 / far)
+    start = (nx + (at[0] - nx) * 0.6 / far, ny + (at[1] - ny) * 0.6 / far)
+    if any(segment_hits(t, start, end) for t in placer.taken):
+        return None
+    return [Line(start[0], start[1], end[0], end[1], LEADER, cls="leader")]
+
+
+def _on_outline(label: Text, spot: tuple[float, float, str],
+                outlines: Sequence[tuple[Point, Point]]) -> bool:
     """True when ``label`` at ``spot`` (x, y, anchor) would lie on a zone's outline."""
     x, y, anchor = spot
     box = text_box(replace(label, x=x, y=y, anchor=anchor))
@@ -705,9 +782,10 @@ STAND_IN_MAP = ("This map stands in for the game's printed map, which the rules 
                 "the rest of the map is this kit's.")
 
 
-def legend_entries(hex_map: HexMap, ground: dict[str, str], looks) -> list[tuple[list, str]]:
+def legend_entries(hex_map: HexMap, ground: dict[str, str], looks: Mapping[str, TerrainStyle]
+                   ) -> list[tuple[list[Primitive], str]]:
     """(swatch primitives in a 10x6 mm box at the origin, text) for everything drawn."""
-    entries: list[tuple[list, str]] = []
+    entries: list[tuple[list[Primitive], str]] = []
     for name in dict.fromkeys(sorted(set(ground.values()))):
         look = looks[name]
         entries.append((terrain_swatch(look), look.label or name))
@@ -723,8 +801,8 @@ def legend_entries(hex_map: HexMap, ground: dict[str, str], looks) -> list[tuple
         if alike[kind] > 1 and feature.kind:
             if kind not in shown:
                 shown.add(kind)
-                look = looks.get(feature.kind)
-                entries.append((swatch, look.label if look and look.label else
+                kind_look = looks.get(feature.kind)
+                entries.append((swatch, kind_look.label if kind_look and kind_look.label else
                                 feature.kind.replace("-", " ").capitalize()))
             continue
         text = feature.name or feature.label or feature.id or feature.kind
@@ -781,7 +859,7 @@ def _feature_swatch(feature: Feature, ink: str | None) -> list[Primitive]:
     if terrain_of(feature) or not ink:
         return []
     if feature.kind == "entry":
-        ring = [Circle(5, 3, 2.6, Style(stroke=ink, width=1.0))]
+        ring: list[Primitive] = [Circle(5, 3, 2.6, Style(stroke=ink, width=1.0))]
         return ([Circle(5, 3, 2.6, Style(stroke="#333333", width=1.5))] + ring
                 if ink == "#ffffff" else ring)
     line = str(feature.get("line") or "solid")

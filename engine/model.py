@@ -167,6 +167,9 @@ class Constant(Record):
 
     value: Value
     unit: str | None = None
+    #: how a play aid says it, ``{value}`` standing for the value ("A transport carries
+    #: {value} slots"); without it the aid prints the name and the value
+    says: str | None = None
 
 
 # --- tables ---------------------------------------------------------------
@@ -620,6 +623,7 @@ class GameStyle(Item):
     fonts: FontStyle = field(default_factory=FontStyle)
     counters: Mapping[str, CounterLayout] = _no_map()
     stats: Mapping[str, StatName] = _no_map()
+    back: StatName | None = None  # what a counter's back means (the counter key says it)
     terrain: Mapping[str, TerrainStyle] = _no_map()
 
 
