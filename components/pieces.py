@@ -17,10 +17,16 @@ from ..engine.model import Card, Deck, Game, Marker, Unit
 from .counters import counter_name, draw, face_of
 from .fonts import text_width, wrap
 from .impose import Piece
-from .legibility import fit, fit_lines
+from .legibility import MIN_MM, fit, fit_lines
 from .marks import dagger, field_dagger, rule_ref
 from .primitives import Primitive, Rect, Style, Text
-from .style import SIDE_COLOURS, colour, declared_layout, side_colour  # noqa: F401 (re-exported)
+from .style import (  # noqa: F401 (re-exported)
+    SIDE_COLOURS,
+    colour,
+    declared_layout,
+    ink_on,
+    side_colour,
+)
 
 CARD_W, CARD_H, CARD_BLEED = 63.0, 88.0, 3.0
 DEFAULT_COUNTER = 15.875  # 5/8 inch
@@ -76,8 +82,27 @@ def unit_pieces(game: Game, unit: Unit) -> list[Piece]:
     front = draw(face_of(game, unit, what=f"counter-{unit.id}"))
     back = unit_back(game, unit)
     count = unit.count or 1
+    plain = plain_back(counter_name(unit.name or unit.id), side_colour(game, unit.side),
+                       front[0].w)
     return [Piece(f"counter-{unit.id}-{i + 1}", front[0].w, front[0].w, front, back,
-                  cls=f"counter unit {unit.id}") for i in range(count)]
+                  cls=f"counter unit {unit.id}", plain_back=plain) for i in range(count)]
+
+
+#: The name on a one-sided counter's plain back (mm), shrunk to fit down to the kit's least.
+PLAIN_NAME = 2.4
+
+
+def plain_back(name: str, ground: str, size: float) -> tuple[Primitive, ...]:
+    """A one-sided counter's back where its sheet prints backs: its colour edge to edge and
+    its name across the middle (the name left out when it cannot fit legibly)."""
+    items: list[Primitive] = [Rect(0, 0, size, size, Style(fill=ground, stroke=None),
+                                   cls="counter-ground plain-back")]
+    room = size - 2.0
+    text = fit_text(name, PLAIN_NAME, room)
+    if text_width(name, text) <= room and text >= MIN_MM:
+        items.append(Text(size / 2, size / 2 + text * 0.35, name, size=text, anchor="middle",
+                          fill=ink_on(ground), cls="plain-back-name"))
+    return tuple(items)
 
 
 def unit_back(game: Game, unit: Unit, stats=None, **face) -> tuple[Primitive, ...] | None:
@@ -125,8 +150,10 @@ def marker_pieces(game: Game, marker: Marker) -> list[Piece]:
                             what=f"counter-marker-{marker.id} (back)", word=short_word(text),
                             **({"subtitle": under} if under else {})))
     count = marker.count or 1
+    plain = plain_back(marker_word(game, marker), ground,
+                       front[0].w)
     return [Piece(f"counter-marker-{marker.id}-{i + 1}", front[0].w, front[0].w, front, back,
-                  cls=f"counter marker {marker.id}") for i in range(count)]
+                  cls=f"counter marker {marker.id}", plain_back=plain) for i in range(count)]
 
 
 def marker_word(game: Game, marker: Marker) -> str:
