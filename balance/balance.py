@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -17,10 +17,10 @@ from ..engine.agents import AGENTS, make_agent, parse_agents, playout
 from ..engine.dice import SeededDice, derived_seed
 from ..engine.errors import BadInput, RuleViolation
 from ..engine.loader import load_cached
+from ..engine.places import write_atomically
 from ..engine.play.pieces import parties, party
 from ..engine.position import Position
 from ..engine.rulesets import rules_for
-from ..engine.session import write_atomically
 from . import report as reports
 from .cluster import run_cluster
 from .run import (
@@ -97,7 +97,7 @@ def prepare(options: Options) -> Plan:
     seeds = list(range(options.seed, options.seed + options.games))
     base = Job(ref, scenario_name, agent_pairs, max_steps=options.max_steps)
     jobs: list[tuple[Job, list[int]]] = [(base, seeds)]
-    restricted: dict[str, str] = {}
+    restricted: dict[str, str | None] = {}
     units = min(options.units, options.games)
     start = rules.new(game, scenario, SeededDice(derived_seed(options.seed, 0))).state
     if not isinstance(start, Position):
@@ -172,7 +172,8 @@ def _sweep_json(sweep: Sweep) -> dict[str, Any]:
     return {"key": sweep.key, "values": list(sweep.values)}
 
 
-def _client(address: str | None):
+def _client(address: str | None) -> Any:
+    """A Dask client (the optional extra, so typed Any here), or None."""
     if address is None:
         return None
     from .cluster import connect  # the optional extra: only when asked for
@@ -180,7 +181,8 @@ def _client(address: str | None):
     return connect(address)
 
 
-def execute(plan: Plan, progress: Callable[[int, int, int], None] | None = None) -> list[dict]:
+def execute(plan: Plan, progress: Callable[[int, int, int], None] | None = None
+            ) -> list[dict[str, Any]]:
     """Play the games the results file does not hold yet; every record (old and new).
     ``progress(done, total, fresh)`` after each finished task."""
     done = {(r["variant"], r["seed"]) for r in plan.done}
@@ -189,7 +191,7 @@ def execute(plan: Plan, progress: Callable[[int, int, int], None] | None = None)
     results = plan.out / RESULTS
     count = [len(records), 0]
 
-    def each(batch: list[dict]) -> None:
+    def each(batch: list[dict[str, Any]]) -> None:
         append_results(results, batch)
         records.extend(batch)
         count[0] += len(batch)
@@ -235,9 +237,10 @@ def problem_session(plan: Plan, problem: dict[str, Any]) -> Path:
     game = game_of(job)
     rules = rules_for(game)
     agents = {side: make_agent(name) for side, name in job.agents}
-    made: list[tuple[str, dict]] = []
+    made: list[tuple[str, Mapping[str, Any]]] = []
 
-    def each(before, action, after) -> None:
+    def each(before: Position | None, action: tuple[str, Mapping[str, Any]] | None,
+             after: Position) -> None:
         if action is not None:
             made.append(action)
         if len(made) >= problem["steps"]:

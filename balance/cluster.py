@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import socket
 from collections.abc import Callable
+from typing import Any
 
 from ..engine.errors import BadInput
 from .run import Tasks, _take, play_chunk
@@ -15,18 +16,20 @@ from .run import Tasks, _take, play_chunk
 try:
     from distributed import Client, as_completed
     from distributed.comm.addressing import parse_address, parse_host_port
-except ImportError:  # the extra is not installed
-    Client = as_completed = parse_address = parse_host_port = None
+except ImportError:  # the extra is not installed (connect says so)
+    DASK = False
+else:
+    DASK = True
 
 #: seconds to wait for the scheduler before giving up
 CONNECT_TIMEOUT = 10
 
 
-def connect(address: str):
+def connect(address: str) -> Client:
     """A client of the scheduler at ``address``; BadInput in one line when the extra is
     missing, the address is not ``tcp://HOST:PORT`` or the scheduler does not answer
     (before any game is played)."""
-    if Client is None:
+    if not DASK:
         raise BadInput(f"--scheduler {address!r}: Dask is not installed (pip install "
                        f"'warpress[cluster]')")
     _answers(address)
@@ -57,7 +60,8 @@ def _answers(address: str) -> None:
         raise BadInput(f"--scheduler {address!r} cannot be reached: {reason}") from None
 
 
-def run_cluster(client, work: Tasks, each: Callable[[list[dict]], None]) -> None:
+def run_cluster(client: Client, work: Tasks,
+                each: Callable[[list[dict[str, Any]]], None]) -> None:
     """Play ``work`` on the cluster's workers, handing each task's records to ``each`` as it
     finishes (at most four tasks a worker in flight)."""
     workers = max(1, len(client.scheduler_info().get("workers", {})))

@@ -15,13 +15,13 @@ import matplotlib
 matplotlib.use("Agg")
 
 import matplotlib.pyplot as plt  # noqa: E402 - after the back end is chosen
+from matplotlib.axes import Axes  # noqa: E402
+from matplotlib.figure import Figure  # noqa: E402
 
-from ..engine.session import write_atomically  # noqa: E402
+from ..engine.places import write_atomically  # noqa: E402
 
 #: pixels an inch of the PNGs (modest files for docs)
 DPI = 80
-STYLE = {"svg.hashsalt": "warpress", "font.size": 9, "axes.spines.top": False,
-         "axes.spines.right": False}
 _META = {"png": {"Software": None}, "svg": {"Date": None, "Creator": None}}
 COLOURS = ("#3b6fb6", "#c0392b", "#2e8b57", "#8e44ad", "#d68910", "#7f8c8d")
 
@@ -30,7 +30,10 @@ def draw(report: Mapping[str, Any], folder: Path) -> list[Path]:
     """Write the report's plots into ``folder`` (made if needed); the files written."""
     folder.mkdir(parents=True, exist_ok=True)
     written = []
-    with plt.rc_context(STYLE):
+    # the style (the SVG ids' fixed salt among it), written here where matplotlib checks
+    # its keys
+    with plt.rc_context({"svg.hashsalt": "warpress", "font.size": 9, "axes.spines.top": False,
+                         "axes.spines.right": False}):
         written += _save(_win_rates(report), folder / "win-rates")
         written += _save(_lengths(report["length"]["histogram"], report["game"]),
                          folder / "lengths")
@@ -41,7 +44,7 @@ def draw(report: Mapping[str, Any], folder: Path) -> list[Path]:
     return written
 
 
-def _save(figure, stem: Path) -> list[Path]:
+def _save(figure: Figure, stem: Path) -> list[Path]:
     out = []
     for fmt in ("png", "svg"):
         path = stem.with_suffix(f".{fmt}")
@@ -55,7 +58,7 @@ def _save(figure, stem: Path) -> list[Path]:
     return out
 
 
-def _bars(axes, labels: Sequence[str], rates: Sequence[Mapping[str, Any]]) -> None:
+def _bars(axes: Axes, labels: Sequence[str], rates: Sequence[Mapping[str, Any]]) -> None:
     values = [100 * r["rate"] for r in rates]
     below = [100 * (r["rate"] - r["low"]) for r in rates]
     above = [100 * (r["high"] - r["rate"]) for r in rates]
@@ -68,7 +71,7 @@ def _bars(axes, labels: Sequence[str], rates: Sequence[Mapping[str, Any]]) -> No
     axes.set_ylabel("share of games (%)")
 
 
-def _win_rates(report: Mapping[str, Any]):
+def _win_rates(report: Mapping[str, Any]) -> Figure:
     out = report["outcome"]
     labels = [f"{s} wins" for s in out["wins"]] + ["draws"]
     rates = [*out["wins"].values(), out["draws"]]
@@ -80,7 +83,7 @@ def _win_rates(report: Mapping[str, Any]):
     return figure
 
 
-def _lengths(histogram: Sequence[Sequence[int]], game: str):
+def _lengths(histogram: Sequence[Sequence[int]], game: str) -> Figure:
     """``histogram``: [steps, games] pairs."""
     figure, axes = plt.subplots(figsize=(5, 3.2))
     if histogram:
@@ -95,7 +98,7 @@ def _lengths(histogram: Sequence[Sequence[int]], game: str):
     return figure
 
 
-def _sweep(sweep: Mapping[str, Any], sides: Sequence[str]):
+def _sweep(sweep: Mapping[str, Any], sides: Sequence[str]) -> Figure:
     figure, axes = plt.subplots(figsize=(5, 3.2))
     points = sweep["points"]
     xs = list(range(len(points)))

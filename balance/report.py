@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import shlex
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from .stats import difference, rate, spread
@@ -142,7 +142,7 @@ def hexes(records: Sequence[dict[str, Any]], sides: Sequence[str]) -> list[dict[
         for turn, control in r["control"].items():
             for hex_id in control:
                 seen[(int(turn), hex_id)].append(r)
-    out = []
+    out: list[dict[str, Any]] = []
     for (turn, hex_id), games in sorted(seen.items()):
         split: set[frozenset[int]] = set()  # a side's split that mirrors another's is told once
         for side in sides:
@@ -262,7 +262,8 @@ def _hex_lines(report: Mapping[str, Any]) -> list[str]:
                      "held", "not_held")
 
 
-def _compared(title: str, empty: list[str], rows: Sequence[Mapping[str, Any]], label,
+def _compared(title: str, empty: list[str], rows: Sequence[Mapping[str, Any]],
+              label: Callable[[Mapping[str, Any]], str],
               first: str, second: str) -> list[str]:
     """Rows of two rates and their difference, under ``title`` (``empty`` when none)."""
     if not rows:

@@ -20,7 +20,7 @@ import json
 import os
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -63,7 +63,7 @@ class _Failed(Exception):
     """A whole-game invariant broken by a step."""
 
 
-_GAMES: dict[tuple[str, tuple], Game] = {}
+_GAMES: dict[tuple[str, tuple[tuple[str, Any], ...]], Game] = {}
 
 
 def game_of(job: Job) -> Game:
@@ -114,12 +114,14 @@ class _Trail:
     def __init__(self, game: Game, own: Callable[..., list[str]] | None = None):
         self.game = game
         self.own = own
-        self.party = {s.id: party(game, s.id) for s in game.info.sides}
+        # a side's party is never None (the side is the game's)
+        self.party = {s.id: p for s in game.info.sides if (p := party(game, s.id)) is not None}
         self.steps = 0
         self.last: Position | None = None
         self.control: dict[str, dict[str, str]] = {}
 
-    def step(self, before: Position | None, action, after: Position) -> None:
+    def step(self, before: Position | None, action: tuple[str, Mapping[str, Any]] | None,
+             after: Position) -> None:
         problems = broken(self.game, before, action, after)
         if self.own is not None:
             problems += self.own(self.game, before, action, after)
@@ -195,7 +197,7 @@ def tasks(jobs: Iterable[tuple[Job, list[int]]], done: set[tuple[str, int]],
     return out
 
 
-def run_local(work: Tasks, jobs: int, each: Callable[[list[dict]], None]) -> None:
+def run_local(work: Tasks, jobs: int, each: Callable[[list[dict[str, Any]]], None]) -> None:
     """Play ``work`` on ``jobs`` local processes (1: in this process), handing each task's
     records to ``each`` as it finishes."""
     if jobs <= 1 or len(work) <= 1:
@@ -206,7 +208,8 @@ def run_local(work: Tasks, jobs: int, each: Callable[[list[dict]], None]) -> Non
         _drain(pool.submit, work, each, jobs * 4)
 
 
-def _drain(submit: Callable, work: Tasks, each: Callable[[list[dict]], None],
+def _drain(submit: Callable[..., Future[list[dict[str, Any]]]], work: Tasks,
+           each: Callable[[list[dict[str, Any]]], None],
            window: int) -> None:
     """Submit ``work`` keeping at most ``window`` tasks in flight (bounded memory)."""
     queue = iter(work)
@@ -221,8 +224,8 @@ def _drain(submit: Callable, work: Tasks, each: Callable[[list[dict]], None],
             pending.add(submit(play_chunk, job, seeds))
 
 
-def _take(queue: Iterator, n: int) -> list:
-    out = []
+def _take(queue: Iterator[tuple[Job, list[int]]], n: int) -> Tasks:
+    out: Tasks = []
     for item in queue:
         out.append(item)
         if len(out) >= n:

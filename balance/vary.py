@@ -26,7 +26,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ..engine.errors import BadInput
-from ..engine.model import SECTIONS, FrozenDict, Game
+from ..engine.model import SECTIONS, Constant, FrozenDict, Game, Unit
 from ..engine.position import Piece, Position, thaw
 
 #: at most this many values in one sweep
@@ -74,11 +74,10 @@ def _values(text: str, spec: str, numeric: bool) -> tuple[Any, ...]:
             raise BadInput(f"--vary {text!r}: a range A..B is of whole numbers; list the "
                            f"values (a,b,c)")
         return _int_range(text, spec)
-    values = tuple(v.strip() for v in spec.split(","))
-    if any(not v for v in values):
+    words = tuple(v.strip() for v in spec.split(","))
+    if any(not v for v in words):
         raise BadInput(f"--vary {text!r}: an empty value between commas")
-    if numeric:
-        values = tuple(_number(text, v) for v in values)
+    values: tuple[Any, ...] = tuple(_number(text, v) for v in words) if numeric else words
     if len(values) > MAX_VALUES:
         raise BadInput(f"--vary {text!r}: {len(values)} values; at most {MAX_VALUES}")
     return values
@@ -132,6 +131,7 @@ def _constant(game: Game, key: str, parts: list[str], value: Any, check_only: bo
     if len(parts) != 2:
         raise BadInput(f"--vary {key!r}: expected constant.ID")
     record = game.get("constants", parts[1])
+    assert isinstance(record, Constant)  # the constants section holds Constant records
     if check_only:
         return game
     return _swap(game, "constants", record, replace(record, value=value))
@@ -141,6 +141,7 @@ def _unit(game: Game, key: str, parts: list[str], value: Any, check_only: bool) 
     if len(parts) not in (3, 4) or len(parts) == 4 and parts[2] != "back":
         raise BadInput(f"--vary {key!r}: expected unit.ID.STAT or unit.ID.back.STAT")
     unit = game.get("units", parts[1])
+    assert isinstance(unit, Unit)  # the units section holds Unit records
     stat = parts[-1]
     face = unit.back if len(parts) == 4 else unit.stats
     if not isinstance(face, dict | FrozenDict) or stat not in face:
@@ -157,7 +158,7 @@ def _unit(game: Game, key: str, parts: list[str], value: Any, check_only: bool) 
 def _table(game: Game, key: str, parts: list[str], value: Any, check_only: bool) -> Game:
     if len(parts) != 4:
         raise BadInput(f"--vary {key!r}: expected table.ID.ROW.COLUMN (a CRT cell)")
-    table = game.get("tables", parts[1])
+    table = game.table(parts[1])
     crt = table.crt
     if crt is None:
         raise BadInput(f"--vary {key!r}: table {table.id} is not a combat results table")
@@ -212,13 +213,16 @@ def _field(game: Game, key: str, parts: list[str], value: Any, check_only: bool)
     return _swap(game, parts[0], record, replace(record, **{parts[2]: value}))
 
 
-_EDITS: dict[str, Callable[..., Game]] = {"constant": _constant, "unit": _unit,
+#: an edit: (game, key, its parts, the value, check only) -> the game edited
+Edit = Callable[[Game, str, list[str], Any, bool], Game]
+_EDITS: dict[str, Edit] = {"constant": _constant, "unit": _unit,
                                           "table": _table, "setup": _setup}
 
 
 def _swap(game: Game, section: str, old: Any, new: Any) -> Game:
     records = tuple(new if r is old else r for r in getattr(game, section))
-    return replace(game, **{section: records})
+    changed: dict[str, Any] = {section: records}
+    return replace(game, **changed)
 
 
 # --- restricted play ----------------------------------------------------------------------

@@ -18,7 +18,7 @@ from itertools import product
 
 from ..engine.combat import crt_notes
 from ..engine.errors import BadInput
-from ..engine.model import Display, Game, PointMap, Sheet, Table, TableKey, Track
+from ..engine.model import Display, FrozenDict, Game, PointMap, Sheet, Table, TableKey, Track
 from ..engine.query import show_value
 from ..engine.structure import records, walk_values
 from ..engine.tables import compiled, cover
@@ -330,6 +330,9 @@ def table_blocks(table: Table, width: float, game: Game | None = None,
         return []
     names = record_names(game)
     formula = table_formula(table, game)
+    said: list[str] = []
+    if formula is None:  # a rule says it all; else the rows no roll decides as sentences
+        said, table = rollless_lines(table, names)
     crt = crt_grid(table, names) if formula is None else None
     panels = panel_grids(table, names) if crt is None and formula is None else None
     room = None if max_h is None else max_h - 24.0
@@ -344,8 +347,16 @@ def table_blocks(table: Table, width: float, game: Game | None = None,
     for n, body in enumerate(bodies):
         title = table_title(table) if n == 0 else f"{table.label} (continued)"
         top = heading(title, head_w, 3.2)
-        items = [*top.items, Group(body.items, dy=top.height)]
-        y = top.height + body.height + 1.0
+        lead: list[Primitive] = []
+        below = top.height
+        if n == 0 and said:  # the rows no roll decides, as sentences above the grid
+            for line in said:
+                more, used = text_lines(line, 0, below, SMALL * 1.15, head_w, dash=True)
+                lead.extend(more)
+                below += used
+            below += 1.5
+        items = [*top.items, *lead, Group(body.items, dy=below)]
+        y = below + body.height + 1.0
         if n == len(bodies) - 1:
             more, y = _modifier_lines(table, y, max(body.width or width, min(width, NARROW * 1.6)))
             items.extend(more)
@@ -354,6 +365,69 @@ def table_blocks(table: Table, width: float, game: Game | None = None,
                                                                            else ""),
                          cls="table", width=block_w if block_w < width else None))
     return out
+
+
+def rollless_lines(table: Table, names: dict[str, str]) -> tuple[list[str], Table]:
+    """A table with a die roll whose some rows need no roll (Midway's carrier damage: a
+    carrier already damaged sinks): those rows as sentences, then the rest of the table
+    with the keys and results that no longer change said once ("…: no; roll d6") and left
+    out of its grid. The table itself when every row or none needs the roll."""
+    roll = next((k for k in table.keys if k.kind == "roll"), None)
+    if roll is None or len(table.keys) < 2:
+        return [], table
+    free = [r for r in table.rows if roll.id not in table.conditions(r)]
+    rest = [r for r in table.rows if roll.id in table.conditions(r)]
+    if not free or not rest:
+        return [], table
+    lines = [f"{_conditions_text(table, r, names)}: {_results_text(table, r, names)} "
+             f"(no roll)" for r in free]
+    fixed = [k for k in table.keys if k is not roll
+             and len({repr(table.conditions(r).get(k.id)) for r in rest}) == 1]
+    steady = [k for k in table.results
+              if len({repr(table.result(r).get(k)) for r in rest}) == 1]
+    if fixed:  # "Otherwise" when the sentences above took every other value of those keys
+        dice = f"roll {table.dice}" if table.dice else "roll"
+        others = all(k.values and {_plain(table.conditions(r).get(k.id)) for r in (*free, rest[0])}
+                     >= {_plain(v) for v in k.values} for k in fixed)
+        lines.append(f"Otherwise, {dice}:" if others else
+                     f"{_conditions_text(table, rest[0], names, fixed)}; {dice}:")
+    dropped = {k.id for k in fixed} | set(steady)
+    if len(steady) == len(table.results):
+        return [], table  # nothing would be left to look up
+    rows = tuple(replace(r, extra=FrozenDict({k: v for k, v in r.extra.items()
+                                              if k not in dropped})) for r in rest)
+    return lines, replace(table, keys=tuple(k for k in table.keys if k.id not in dropped),
+                          results=tuple(k for k in table.results if k not in dropped),
+                          rows=rows)
+
+
+def _plain(value) -> str:
+    return repr(getattr(value, "id", value))
+
+
+def _conditions_text(table: Table, row, names: dict[str, str],
+                     keys: list[TableKey] | None = None) -> str:
+    conditions = table.conditions(row)
+    return ", ".join(_condition(table, k, conditions[k.id], names)
+                     for k in keys or table.keys if k.id in conditions)
+
+
+def _condition(table: Table, key: TableKey, value, names: dict[str, str]) -> str:
+    """A key's condition as words: a yes of a yes/no key is the key's name alone."""
+    text = value_text(table, value, names, key)
+    return key_name(table, key) if text in ("yes", "Yes") else f"{key_name(table, key)}: {text}"
+
+
+def _results_text(table: Table, row, names: dict[str, str]) -> str:
+    """A row's results as words: a yes result by its name, no and none left out."""
+    words = []
+    for result in table.results:
+        text = result_text(table, table.result(row).get(result), names, result)
+        if text in ("–", "no", "No"):
+            continue
+        words.append(result_name(table, result) if text in ("yes", "Yes")
+                     else f"{result_name(table, result)}: {text}")
+    return ", ".join(words) or "–"
 
 
 def restated_by_modifiers(table: Table) -> bool:

@@ -120,7 +120,7 @@ def _read_only(folder: Path) -> Path | None:
 # --- leftovers --------------------------------------------------------------------------
 
 
-def _patterns(name: str) -> tuple[re.Pattern, re.Pattern]:
+def _patterns(name: str) -> tuple[re.Pattern[str], re.Pattern[str]]:
     """(staging and aside folders of this version, with their PID; of warpress < 0.2)."""
     quoted = re.escape(name)
     return (re.compile(rf"\.{quoted}\.(new|old)-(\d+)-[0-9a-f]+"),

@@ -19,12 +19,16 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from ..engine.errors import BadInput
 from .fonts import font, text_width
 from .labels import Box, segment_hits
 from .marks import DAGGER
-from .primitives import Circle, Group, Line, Polygon, Primitive, Rect, Text
+from .primitives import Circle, Group, Line, Page, Polygon, Primitive, Rect, Text
+
+if TYPE_CHECKING:  # kit imports this module
+    from .kit import KitPage
 
 #: The least room between a counter's text and its cut line, in mm.
 CUT_MM = 0.4
@@ -179,7 +183,8 @@ def _overlap(a: Box, b: Box) -> bool:
             and a.y0 < b.y1 - SLACK and b.y0 < a.y1 - SLACK)
 
 
-def counters(items: Iterable[Primitive]) -> Iterator[tuple[str, float, float, tuple]]:
+def counters(items: Iterable[Primitive]
+             ) -> Iterator[tuple[str, float, float, tuple[Primitive, ...]]]:
     """(piece id, width, height, items) of every counter side on a page: a group whose
     id names a counter and whose first item is the counter's trim, drawn at (0, 0)."""
     for item in items:
@@ -193,12 +198,12 @@ def counters(items: Iterable[Primitive]) -> Iterator[tuple[str, float, float, tu
             yield from counters(item.items)
 
 
-def problems(pages) -> list[Problem]:
+def problems(pages: Iterable[Page | KitPage]) -> list[Problem]:
     """Every problem of every counter on the pages (``Page`` or ``KitPage``)."""
     out: list[Problem] = []
-    seen: set[tuple[str, float, float, tuple]] = set()
+    seen: set[tuple[str, float, float, tuple[Primitive, ...]]] = set()
     for page in pages:
-        items = getattr(page, "page", page).items
+        items = page.items if isinstance(page, Page) else page.page.items
         for piece, w, h, drawn in counters(items):
             key = (_kind(piece), w, h, drawn)
             if key in seen:  # the copies of a counter are drawn alike
@@ -212,7 +217,7 @@ def _kind(piece: str) -> str:
     return piece.rstrip("0123456789-")
 
 
-def check_pages(pages) -> None:
+def check_pages(pages: Iterable[Page | KitPage]) -> None:
     """Stop the build on the first counter whose text is clipped or overlaps, in one line
     naming the piece."""
     found = problems(pages)

@@ -14,14 +14,18 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from ..engine.model import Game, Marker, Unit
 from .aids import Block
 from .clearance import _ink, _walk, ink_box
 from .fonts import text_width
 from .labels import Box, union
-from .primitives import Circle, Group, Line, Primitive, Rect, Style, Text
-from .style import look_of, stat_label
+from .primitives import Circle, Group, Line, Page, Primitive, Rect, Style, Text
+from .style import Look, look_of, stat_label
+
+if TYPE_CHECKING:  # kit imports this module
+    from .kit import KitPage
 
 #: The key's id on the page (not ``counter-...``: it is no counter to cut out).
 KEY_ID = "how-to-read-a-counter"
@@ -81,7 +85,7 @@ def printed_counters(items: Iterable[Primitive]) -> Iterator[Group]:
             yield from printed_counters(item.items)
 
 
-def sample(game: Game, pages) -> Sample | None:
+def sample(game: Game, pages: Iterable[Page | KitPage]) -> Sample | None:
     """The counter the key shows: of the printed unit counters the one with the most
     labelled fields (the first of equals), else of the markers; None without counters."""
     units = {u.id: u for u in game.units}
@@ -89,11 +93,11 @@ def sample(game: Game, pages) -> Sample | None:
     fronts: dict[str, Group] = {}
     backs: dict[str, Group] = {}
     for page in pages:
-        for group in printed_counters(getattr(page, "page", page).items):
+        for group in printed_counters(page.items if isinstance(page, Page) else page.page.items):
             words = (group.cls or "").split()
-            base = group.id.removesuffix("-back")  # type: ignore[union-attr]
+            base = (group.id or "").removesuffix("-back")  # an id counter-...: never empty
             (backs if "back" in words else fronts).setdefault(base, group)
-    best: tuple[int, int, Sample] | None = None
+    best: tuple[tuple[bool, int, int], Sample] | None = None
     for order, (piece, group) in enumerate(fronts.items()):
         words = (group.cls or "").split()
         record: Unit | Marker | None = (
@@ -102,20 +106,22 @@ def sample(game: Game, pages) -> Sample | None:
         record = record or next((markers[w] for w in words if w in markers), None)
         if record is None:
             continue
-        size = group.items[0].w  # type: ignore[union-attr]
+        trim = group.items[0]
+        assert isinstance(trim, Rect)  # a counter side's group opens with its trim
+        size = trim.w
         back = backs.get(piece)
         found = Sample(record, size, group.items, back.items if back is not None else None)
         score = (isinstance(record, Unit), len(fields(game, found)), -order)
-        if best is None or score > best[:3]:  # type: ignore[operator]
-            best = (*score, found)  # type: ignore[assignment]
-    return best[-1] if best is not None else None  # type: ignore[return-value]
+        if best is None or score > best[0]:
+            best = (score, found)
+    return best[1] if best is not None else None
 
 
 def fields(game: Game, found: Sample) -> list[Field]:
     """The labelled fields of the sample's front, top to bottom."""
     look = look_of(game, found.record)
     out: list[Field] = []
-    symbol_boxes: list = []
+    symbol_boxes: list[Box] = []
     for item, dx, dy, owner in _walk(found.front[1:]):
         if isinstance(item, Text) and owner < 0 and item.text.strip():
             out.extend(_text_fields(game, look, item, dx, dy, isinstance(found.record, Marker)))
@@ -135,7 +141,7 @@ def fields(game: Game, found: Sample) -> list[Field]:
     return sorted((f for f in merged.values() if f.label), key=lambda f: (f.y, f.x))
 
 
-def _text_fields(game: Game, look, text: Text, dx: float, dy: float, marker: bool
+def _text_fields(game: Game, look: Look, text: Text, dx: float, dy: float, marker: bool
                  ) -> list[Field]:
     box = ink_box(text).moved(dx, dy)
     words = (text.cls or "").split()
@@ -175,7 +181,7 @@ def _named(game: Game, key: str) -> str | None:
     return label
 
 
-def key_block(game: Game, pages, width: float) -> Block | None:
+def key_block(game: Game, pages: Iterable[Page | KitPage], width: float) -> Block | None:
     """The counter key as a block of ``width`` mm: the sample scaled up with its fields
     labelled (left and right of it, the factor line's values in a row under it), its back
     and the key's title beside it; None when the kit prints no counter."""

@@ -25,7 +25,7 @@ from .atomic import check_place, replace_folder, write_files
 from .impose import Drawing, Piece, recording
 from .kit import Options, check_glyphs, kit_pages, safe_id, typeset
 from .page import paper
-from .primitives import Group, Page
+from .primitives import Group, Page, Primitive
 from .render_pdf import check_dpi, pdf_bytes, png_pages
 
 #: The default resolution of each format (dots per inch): piece images for print-quality
@@ -172,7 +172,7 @@ def face_pages(pieces: Iterable[ExportPiece]) -> list[tuple[str, Page]]:
     return out
 
 
-def _face(piece: Piece, items) -> Page:
+def _face(piece: Piece, items: Iterable[Primitive]) -> Page:
     return Page(piece.w, piece.h, (Group(tuple(items), clip=(0, 0, piece.w, piece.h)),),
                 id=piece.id, title=piece.id)
 

@@ -8,9 +8,13 @@ from __future__ import annotations
 
 from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from reportlab.lib.textsplit import ALL_CANNOT_END, ALL_CANNOT_START
 from reportlab.pdfbase import pdfmetrics
+
+if TYPE_CHECKING:  # reportlab's TTFont is imported when a font is first needed (start-up)
+    from reportlab.pdfbase.ttfonts import TTFont
 
 from .marks import plain
 
@@ -21,7 +25,7 @@ PT_PER_MM = 72 / 25.4
 
 
 @cache
-def font():
+def font() -> TTFont:
     """The reportlab TTFont, registered once."""
     # start-up: 4 more modules (reportlab), only when this runs
     from reportlab.pdfbase.ttfonts import TTFont
@@ -50,7 +54,9 @@ def text_width(text: str, size: float) -> float:
     accelerator (rl_accel sums in another order), and so is every layout built on it.
     """
     face = font().face
-    widths, default = face.charWidths, face.defaultWidth
+    # reportlab's stubs leave these untyped: advance widths in 1/1000 em, by code point
+    widths: dict[int, float] = face.charWidths
+    default: float = face.defaultWidth
     return 0.001 * size * sum(widths.get(ord(ch), default) for ch in text)
 
 

@@ -20,11 +20,12 @@ again.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from itertools import product
+from typing import Any
 
-from ..engine.model import Table, TableKey
-from ..engine.tables import Cover, compiled, cover
+from ..engine.model import Table, TableKey, Value
+from ..engine.tables import Cover, Interval, compiled, cover
 
 #: The minus sign and the range dash of printed lines (``aids.MINUS``, ``aids.DASH``).
 MINUS, DASH = "\u2212", "\u2013"
@@ -33,8 +34,15 @@ SPAN = 60
 #: The most lookups one table may cost.
 LOOKUPS = 6000
 
+#: how a key, a result and a key's value are named on the printed line
+KeyName = Callable[[TableKey], str]
+ResultName = Callable[[str], str]
+ValueName = Callable[[TableKey, object], str]
+#: a result by its keys' values (in the table's key order)
+Grid = dict[tuple[Any, ...], Value]
 
-def _values(key: TableKey) -> list | None:
+
+def _values(key: TableKey) -> list[Value] | None:
     if key.kind == "enum":
         return list(key.values)
     if key.min is None or key.max is None or key.max - key.min > SPAN:
@@ -42,7 +50,14 @@ def _values(key: TableKey) -> list | None:
     return list(range(key.min, key.max + 1))
 
 
-def _number(value) -> int | None:
+def _domain(key: TableKey) -> list[Value]:
+    """``_values`` of a key ``formula_lines`` found bounded."""
+    values = _values(key)
+    assert values is not None, f"key {key.id} has no bounded values"
+    return values
+
+
+def _number(value: object) -> int | None:
     if isinstance(value, bool):
         return None
     if isinstance(value, int):
@@ -54,12 +69,12 @@ def _number(value) -> int | None:
     return None
 
 
-def _result(table: Table, inputs: dict, result: str):
+def _result(table: Table, inputs: dict[str, Value], result: str) -> Value:
     """The one row's ``result`` for ``inputs`` (every key); KeyError when no single row
     matches."""
     found = _indexed(table)
     flat = found.flat(inputs) if found is not None else None
-    if flat is None or found.count[flat] != 1:
+    if found is None or flat is None or found.count[flat] != 1:
         raise KeyError(inputs)
     return table.result(compiled(table)[found.first[flat]][0]).get(result)
 
@@ -73,7 +88,7 @@ def _indexed(table: Table) -> Cover | None:
     hit = _INDEXED.get(id(table))
     if hit is not None and hit[0] is table:
         return hit[1]
-    found = cover(table, {k.id: _values(k) for k in table.keys}, most=2 * LOOKUPS)
+    found = cover(table, {k.id: _domain(k) for k in table.keys}, most=2 * LOOKUPS)
     _INDEXED[id(table)] = (table, found)
     return found
 
@@ -90,7 +105,7 @@ def formula_lines(table: Table, key_name: Callable[[TableKey], str],
         return None
     total = 1
     for v in values:
-        total *= len(v)
+        total *= len(v or ())
     if total > LOOKUPS:
         return None
     try:
@@ -101,11 +116,12 @@ def formula_lines(table: Table, key_name: Callable[[TableKey], str],
         return None
 
 
-def _separate_lines(table: Table, key_name, result_name) -> list[str] | None:
+def _separate_lines(table: Table, key_name: KeyName, result_name: ResultName
+                    ) -> list[str] | None:
     """A table of several results each of which depends on one key only (Midway's surface
     battle: each side's die gives the hits on the other): one line per result."""
     keys = list(table.keys)
-    combos = list(product(*(_values(k) for k in keys)))
+    combos = list(product(*(_domain(k) for k in keys)))
     lines = []
     for result in table.results:
         grid = {c: _result(table, dict(zip((k.id for k in keys), c, strict=True)), result)
@@ -125,9 +141,9 @@ def _separate_lines(table: Table, key_name, result_name) -> list[str] | None:
     return lines
 
 
-def _depends(grid: dict, i: int) -> bool:
+def _depends(grid: Grid, i: int) -> bool:
     """True when the results change with the ``i``-th key's value, the others fixed."""
-    seen: dict[tuple, object] = {}
+    seen: dict[tuple[Any, ...], object] = {}
     for combo, value in grid.items():
         rest = combo[:i] + combo[i + 1:]
         if seen.setdefault(rest, value) != value:
@@ -135,7 +151,8 @@ def _depends(grid: dict, i: int) -> bool:
     return False
 
 
-def _lines(table, result, key_name, result_name, value_name) -> list[str] | None:
+def _lines(table: Table, result: str, key_name: KeyName, result_name: ResultName,
+           value_name: ValueName) -> list[str] | None:
     keys = list(table.keys)
     enums = [k for k in keys if k.kind == "enum"]
     numeric = [k for k in keys if k.kind != "enum"]
@@ -158,11 +175,11 @@ def _lines(table, result, key_name, result_name, value_name) -> list[str] | None
     return None if line is None else [line]
 
 
-def _numeric_line(table, result, keys: list[TableKey], fixed: dict, key_name,
-                  result_name) -> str | None:
+def _numeric_line(table: Table, result: str, keys: list[TableKey], fixed: dict[str, Value],
+                  key_name: KeyName, result_name: ResultName) -> str | None:
     grid = {combo: _result(table, {**fixed, **dict(zip((k.id for k in keys), combo,
                                                        strict=True))}, result)
-            for combo in product(*(_values(k) for k in keys))}
+            for combo in product(*(_domain(k) for k in keys))}
     name = result_name(result)
     shown = {_show(v) for v in grid.values()}
     if len(shown) == 1:
@@ -174,7 +191,7 @@ def _numeric_line(table, result, keys: list[TableKey], fixed: dict, key_name,
     return _roll_line(keys, grid, name, key_name, table)
 
 
-def _threshold(key: TableKey, grid: dict, name: str, table: Table) -> str | None:
+def _threshold(key: TableKey, grid: Grid, name: str, table: Table) -> str | None:
     """A roll that gives yes on one run of values, no on the rest: ``Aircraft destroyed: on
     a roll of 1 (d6)``."""
     if key.kind != "roll" or set(grid.values()) != {True, False}:
@@ -187,7 +204,7 @@ def _threshold(key: TableKey, grid: dict, name: str, table: Table) -> str | None
     return f"{name}: on a roll of {span}{dice}"
 
 
-def _show(value) -> str:
+def _show(value: object) -> str:
     if value is True:
         return "yes"
     if value is False:
@@ -200,17 +217,18 @@ def _open_top(table: Table, key: TableKey, result: str) -> tuple[int, int] | Non
     (``13+``), if there is one: a formula holds there only with that result as its top."""
     for row, conds in compiled(table):
         cond = conds.get(key.id)
-        if getattr(cond, "hi", 0) is None and getattr(cond, "lo", None) is not None:
+        if isinstance(cond, Interval) and cond.hi is None and cond.lo is not None:
             value = _number(table.result(row).get(result))
             return (cond.lo, value) if value is not None else None
     return None
 
 
-def _one_key_line(key: TableKey, grid: dict, name: str, key_name,
+def _one_key_line(key: TableKey, grid: Grid, name: str, key_name: KeyName,
                   top: tuple[int, int] | None = None) -> str | None:
     xs = [combo[0] for combo in grid]
-    ys = [_number(v) for v in grid.values()]
-    if len(xs) < 3 or any(y is None for y in ys):
+    numbers = [_number(v) for v in grid.values()]
+    ys = [y for y in numbers if y is not None]
+    if len(xs) < 3 or len(ys) != len(numbers):
         return None
     ceiling = ""
     if top is not None and top[0] > xs[-1]:  # ``13+`` past the key's listed values
@@ -223,7 +241,7 @@ def _one_key_line(key: TableKey, grid: dict, name: str, key_name,
     return line + ceiling if line else None
 
 
-def _linear(xs, ys, name: str, key: str) -> str | None:
+def _linear(xs: Sequence[int], ys: Sequence[int], name: str, key: str) -> str | None:
     """``y = a + b x``, or ``max(least, a + b x)`` (``Hits = the die - 2, at least 0``)."""
     least = min(ys)
     above = [(x, y) for x, y in zip(xs, ys, strict=True) if y > least]
@@ -245,7 +263,7 @@ def _linear(xs, ys, name: str, key: str) -> str | None:
     return f"{name} = {a} {MINUS} {abs(b)} × {key}{floor}"
 
 
-def _step(xs, ys, name: str, key: str) -> str | None:
+def _step(xs: Sequence[int], ys: Sequence[int], name: str, key: str) -> str | None:
     """``y = max(least, (x + c) // d)``: a share of the key, rounded, with a floor."""
     for d in range(2, 7):
         for c in (0, d - 1):
@@ -262,7 +280,7 @@ def _step(xs, ys, name: str, key: str) -> str | None:
 _ORDINAL = {3: "third", 4: "quarter", 5: "fifth", 6: "sixth"}
 
 
-def _roll_line(keys: list[TableKey], grid: dict, name: str, key_name, table: Table
+def _roll_line(keys: list[TableKey], grid: Grid, name: str, key_name: KeyName, table: Table
                ) -> str | None:
     """A roll against the other keys' values: how many of them the roll is at or under."""
     rolls = [i for i, k in enumerate(keys) if k.kind == "roll"]
@@ -283,12 +301,12 @@ def _roll_line(keys: list[TableKey], grid: dict, name: str, key_name, table: Tab
     return _ranked(keys, grid, r, others, name, die, key_name)
 
 
-def _ranked(keys, grid: dict, r: int, others: list[int], name: str, die: str, key_name
-            ) -> str | None:
+def _ranked(keys: list[TableKey], grid: Grid, r: int, others: list[int], name: str, die: str,
+            key_name: KeyName) -> str | None:
     """``n`` when the roll is at or under the ``n``-th key's value (the highest such ``n``),
     else 0: ``Hits: 2 when the die is at or under the superior value, else 1 when ...``."""
     for order in (others, others[::-1]):
-        def ranked(combo, order=order):
+        def ranked(combo: tuple[Any, ...], order: list[int] = order) -> int:
             return max([n for n, i in enumerate(order, 1) if combo[r] <= combo[i]] or [0])
         if all(_number(v) == ranked(c) for c, v in grid.items()):
             parts = [f"{n} when {die if n == len(order) else 'it'} is at or under the "

@@ -30,7 +30,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
 
 from ..engine.errors import BadInput
@@ -156,7 +156,7 @@ class HexGeometry:
             return s * (1.5 * cols + 0.5), root3 * s * (rows + 0.5)
         return root3 * s * (cols + 0.5), s * (1.5 * rows + 0.5)
 
-    def cells(self):
+    def cells(self) -> Iterator[tuple[str, int, int]]:
         """(hex id, col, row) for every hex, column by column."""
         cols = self.hex_map.columns.all_labels()
         rows = self.hex_map.rows.all_labels()

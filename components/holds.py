@@ -8,7 +8,7 @@ edge, and carries the SVG class ``holds`` so tests can find it.
 from __future__ import annotations
 
 from ..engine.errors import BadInput
-from ..engine.model import Game
+from ..engine.model import Game, Marker, Unit
 from .pieces import DEFAULT_COUNTER, counter_size
 
 MARGIN = 2.0  # mm of room round a counter in a box that holds it
@@ -17,7 +17,8 @@ CLASS = "holds"
 
 def counter_mm(game: Game) -> float:
     """The largest counter of the game (units and markers), in mm."""
-    sizes = [counter_size(game, r) for r in (*game.units, *game.markers)]
+    pieces: list[Unit | Marker] = [*game.units, *game.markers]
+    sizes = [counter_size(game, r) for r in pieces]
     return max(sizes) if sizes else game.info.counter_mm or DEFAULT_COUNTER
 
 

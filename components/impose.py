@@ -18,6 +18,7 @@ from dataclasses import dataclass, field, replace
 from ..engine.errors import BadInput
 from ..engine.looks import MIN_PT
 from .fonts import text_width
+from .legibility import scaled
 from .page import MARGIN, Paper
 from .primitives import (
     HAIRLINE,
@@ -55,6 +56,16 @@ class Piece:
     #: What a one-sided piece shows on its back when its sheet prints backs (its side's
     #: colour and its name), so that no cut piece has a white face.
     plain_back: tuple[Primitive, ...] | None = None
+
+    def __post_init__(self) -> None:
+        if COUNTER in self.cls.split():  # a counter's texts on the type scale, whoever drew it
+            object.__setattr__(self, "front", scaled(self.front))
+            if self.back is not None:
+                object.__setattr__(self, "back", scaled(self.back))
+
+
+#: The class word of a counter piece (its texts are set on the counters' type scale).
+COUNTER = "counter"
 
 
 @dataclass(frozen=True)

@@ -14,10 +14,15 @@ Two halves:
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from ..engine.errors import BadInput
-from ..engine.looks import MIN_FACTORS_PT, MIN_PT
+from ..engine.looks import MIN_FACTORS_PT, MIN_PT, TYPE_STEPS_PT
 from .fonts import text_width, wrap
+
+if TYPE_CHECKING:  # kit imports this module
+    from .kit import KitPage
 from .primitives import Group, Primitive, Text
 from .style import PT
 
@@ -112,11 +117,31 @@ def check_page(items: Iterable[Primitive], where: str) -> None:
 
 
 def _is_factors(text: Text) -> bool:
-    return bool(text.cls) and FACTORS_CLASS in text.cls.split()
+    return text.cls is not None and FACTORS_CLASS in text.cls.split()
 
 
-def check_pages(pages) -> None:
+def check_pages(pages: Iterable[KitPage]) -> None:
     """``check_page`` on every page (``KitPage``) of an enforced part."""
     for kit_page in pages:
         if enforced(kit_page.part):
             check_page(kit_page.page.items, f"{kit_page.part} (page {kit_page.page.id})")
+
+
+def on_scale(size: float) -> float:
+    """The step of the counters' type scale (``engine.looks.TYPE_STEPS_PT``) at or under
+    ``size`` mm, in mm (never under the smallest step)."""
+    steps = [step * PT for step in TYPE_STEPS_PT]
+    return round(max((step for step in steps if step <= size + SLACK), default=steps[0]), 4)
+
+
+def scaled(items: Iterable[Primitive]) -> tuple[Primitive, ...]:
+    """A counter side's items with every text set at a step of the type scale (``on_scale``):
+    a text only shrinks about its anchor and baseline, so what was clear stays clear."""
+    out: list[Primitive] = []
+    for item in items:
+        if isinstance(item, Text):
+            item = replace(item, size=on_scale(item.size))
+        elif isinstance(item, Group):
+            item = replace(item, items=scaled(item.items))
+        out.append(item)
+    return tuple(out)

@@ -33,7 +33,7 @@ def dagger(assumed: bool) -> str:
     return DAGGER if assumed and _PROOF.get() else ""
 
 
-def field_dagger(record, *keys: str) -> str:
+def field_dagger(record: object, *keys: str) -> str:
     """The dagger when ``record`` or any of its fields ``keys`` (``stats.air``) is assumed."""
     if not _PROOF.get() or record is None:
         return ""
@@ -92,7 +92,7 @@ def plain(text: str) -> str:
     return _GROUP.sub(_plain_group, ruling)
 
 
-def _plain_group(match: re.Match) -> str:
+def _plain_group(match: re.Match[str]) -> str:
     whole, inner = match.group(0), match.group(1)
     parts = _SEPARATORS.split(inner)
     items, seps = parts[0::2], parts[1::2]

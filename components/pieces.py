@@ -17,7 +17,7 @@ from ..engine.model import Card, Deck, Game, Marker, Unit
 from .counters import counter_name, draw, face_of
 from .fonts import text_width, wrap
 from .impose import Piece
-from .legibility import MIN_MM, fit, fit_lines
+from .legibility import MIN_MM, fit, fit_lines, scaled
 from .marks import dagger, field_dagger, rule_ref
 from .primitives import Primitive, Rect, Style, Text
 from .style import (  # noqa: F401 (re-exported)
@@ -130,11 +130,11 @@ def counter_image(game: Game, record: Unit | Marker, *, side: str | None = None,
     if reduced:
         back = unit_back(game, record, **ground)
         if back is not None:
-            return back
+            return scaled(back)
     face = face_of(game, record, what=f"counter-{record.id}", **ground)
     if face.look.layout == "marker" and not face.word:
         face = replace(face, word=marker_word(game, record))  # type: ignore[arg-type]
-    return draw(face)
+    return scaled(draw(face))
 
 
 def marker_pieces(game: Game, marker: Marker) -> list[Piece]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -115,7 +116,7 @@ class Page:
     footer: str = "bottom"  # or "right": where the page furniture goes
 
 
-def group(items: Sequence[Primitive], **kwargs) -> Group:
+def group(items: Sequence[Primitive], **kwargs: Any) -> Group:
     return Group(items=tuple(items), **kwargs)
 
 

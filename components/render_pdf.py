@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 import math
+from typing import Any
 
 from PIL import Image
 from reportlab.lib.colors import HexColor
@@ -24,7 +25,9 @@ def pdf_bytes(pages: list[Page], title: str, subject: str = "") -> bytes:
     font()
     buffer = io.BytesIO()
     canvas = Canvas(buffer, pagesize=(pages[0].width * mm, pages[0].height * mm),
-                    invariant=1, pageCompression=1, initialFontName=FAMILY,
+                    invariant=1, pageCompression=1,
+                    # types-reportlab types the font's name as a number
+                    initialFontName=FAMILY,  # type: ignore[arg-type]
                     initialFontSize=3)
     canvas.setTitle(title)
     canvas.setSubject(subject)
@@ -173,7 +176,7 @@ def png_pages(pdf: bytes, dpi: int) -> list[bytes]:
         document.close()
 
 
-def _png(page, dpi: int) -> bytes:
+def _png(page: Any, dpi: int) -> bytes:  # a pypdfium2 page (the library has no types)
     width, height = page.get_size()
     bitmap = page.render(scale=dpi / 72, may_draw_forms=False,
                          crop=(0, 0, 0, 0), fill_color=(255, 255, 255, 255))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import svgwrite
 
 from .fonts import SVG_FAMILY
@@ -29,7 +31,8 @@ class _SvgWriter:
         self.dwg.defs.add(self.dwg.style(f"text {{ font-family: {SVG_FAMILY}; }}"))
         self.clips = 0
 
-    def add(self, parent, item: Primitive) -> None:
+    # svgwrite has no types: its elements are Any here
+    def add(self, parent: Any, item: Primitive) -> None:
         element = self.element(item)
         if item.id:
             element["id"] = item.id
@@ -37,7 +40,7 @@ class _SvgWriter:
             element["class"] = item.cls
         parent.add(element)
 
-    def element(self, item: Primitive):
+    def element(self, item: Primitive) -> Any:
         if isinstance(item, Rect):
             extra = {"rx": num(item.r)} if item.r else {}
             return self.dwg.rect((num(item.x), num(item.y)), (num(item.w), num(item.h)),
@@ -56,7 +59,7 @@ class _SvgWriter:
             return self.text(item)
         return self.group(item)
 
-    def text(self, item: Text):
+    def text(self, item: Text) -> Any:
         attrs = {"font_size": num(item.size), "fill": item.fill}
         if item.anchor != "start":
             attrs["text_anchor"] = item.anchor
@@ -67,7 +70,7 @@ class _SvgWriter:
             element["transform"] = f"rotate({num(item.rotate)} {num(item.x)} {num(item.y)})"
         return element
 
-    def group(self, item: Group):
+    def group(self, item: Group) -> Any:
         element = self.dwg.g()
         transform = []
         if item.dx or item.dy:
@@ -112,4 +115,5 @@ def svg_text(page: Page, title: str = "") -> str:
     writer = _SvgWriter(page, title or page.title)
     for item in page.items:
         writer.add(writer.dwg, item)
-    return writer.dwg.tostring()
+    svg: str = writer.dwg.tostring()
+    return svg

@@ -4,22 +4,23 @@ in its hex by the kit's own counter code (its reduced side when it has lost a st
 
 from __future__ import annotations
 
-from ..engine.model import Game
+from ..engine.model import Game, Phase
 from ..engine.play.pieces import reduced, units_of
 from ..engine.play.sequence import phases
 from ..engine.position import Position
+from .impose import Piece
 from .position_map import draw_map_with_pieces, piece_for
 
 
-def phases_by_id(game: Game) -> dict:
+def phases_by_id(game: Game) -> dict[str, Phase]:
     return {p.id: p for p in phases(game)}
 
 
-def stacks_of(game: Game, position: Position, map_id: str) -> list[tuple[str, list]]:
+def stacks_of(game: Game, position: Position, map_id: str) -> list[tuple[str, list[Piece]]]:
     """Each occupied hex of the map and its counters, in piece order."""
     hexes = next(m for m in game.hex_maps if m.id == map_id).hex_set
     units = units_of(game)
-    stacks: dict[str, list] = {}
+    stacks: dict[str, list[Piece]] = {}
     for piece in position.pieces:
         if piece.kind != "hex" or piece.place not in hexes:
             continue

@@ -36,7 +36,7 @@ from ..engine.model import (
 from ..engine.play.setup import scenario_names
 from .aids import Block, bullets, heading, readable
 from .fonts import text_width
-from .legibility import MIN_MM, fit_lines
+from .legibility import MIN_MM, fit_lines, scaled
 from .marks import dagger
 from .pieces import counter_image, counter_size
 from .primitives import Group, Polygon, Primitive, Rect, Style, Text
@@ -388,7 +388,7 @@ def drawer_of(game: Game) -> Callable[[Entry], tuple[Primitive, ...]]:
         if own is not None:
             drawn = own(game, entry.record, entry.side, entry.reduced)
             if drawn is not None:
-                return drawn
+                return scaled(drawn)
         return counter_image(game, entry.record, side=entry.side, reduced=entry.reduced)
     return draw_entry
 

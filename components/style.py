@@ -82,13 +82,13 @@ class Look:
     show_name: bool = True
 
 
-def _numeric_stats(stats: Mapping) -> tuple[str, ...]:
+def _numeric_stats(stats: Mapping[str, object]) -> tuple[str, ...]:
     return tuple(k for k, v in stats.items()
                  if isinstance(v, int | float | str) and not isinstance(v, bool)
                  and _is_factor(v))
 
 
-def _is_factor(value) -> bool:
+def _is_factor(value: object) -> bool:
     return isinstance(value, int | float) or (isinstance(value, str) and len(value) <= 3)
 
 

@@ -21,6 +21,7 @@ import hashlib
 import io
 import json
 import math
+from typing import Any
 from urllib.parse import quote
 
 from PIL import Image
@@ -41,7 +42,7 @@ def tts_object(collected: Collected, dpi: int, base_url: str) -> tuple[dict[str,
     """``{GAME.json, images/...}`` and a one-line summary."""
     game = collected.game
     images: dict[str, bytes] = {}
-    objects: list[dict] = []
+    objects: list[dict[str, Any]] = []
     cards = [p for p in collected.pieces if p.deck]
     counters = [p for p in collected.pieces if not p.deck]
     sheets = 0
@@ -62,10 +63,11 @@ def tts_object(collected: Collected, dpi: int, base_url: str) -> tuple[dict[str,
         tiles = [_tile(e, counter_images, base_url) for e in entries]
         objects.append(_bag(f"{side}: {kind}", tiles, x=-4.0 - 3.0 * index))
     objects.extend(_maps(collected, dpi, base_url, images))
-    save = {"SaveName": game.info.name, "GameMode": game.info.name, "Date": "", "Table": "",
-            "Sky": "", "Note": "Made by warpress from the game's data.", "Rules": "",
-            "XmlUI": "", "LuaScript": "", "LuaScriptState": "", "ObjectStates": objects,
-            "TabStates": {}, "VersionNumber": ""}
+    save: dict[str, Any] = {
+        "SaveName": game.info.name, "GameMode": game.info.name, "Date": "", "Table": "",
+        "Sky": "", "Note": "Made by warpress from the game's data.", "Rules": "",
+        "XmlUI": "", "LuaScript": "", "LuaScriptState": "", "ObjectStates": objects,
+        "TabStates": {}, "VersionNumber": ""}
     text = json.dumps(save, indent=2, ensure_ascii=False) + "\n"
     files = {f"{game.id}.json": text.encode()}
     files.update({f"images/{name}": images[name] for name in sorted(images)})
@@ -81,13 +83,13 @@ def guid(key: str) -> str:
 
 
 def _transform(x: float = 0.0, z: float = 0.0, scale_x: float = 1.0, scale_z: float = 1.0,
-               flipped: bool = False) -> dict:
+               flipped: bool = False) -> dict[str, Any]:
     return {"posX": x, "posY": 1.0, "posZ": z, "rotX": 0.0, "rotY": 180.0,
             "rotZ": 180.0 if flipped else 0.0, "scaleX": round(scale_x, 4), "scaleY": 1.0,
             "scaleZ": round(scale_z, 4)}
 
 
-def _common(name: str, key: str, transform: dict) -> dict:
+def _common(name: str, key: str, transform: dict[str, Any]) -> dict[str, Any]:
     return {"GUID": guid(key), "Name": name, "Transform": transform, "Nickname": "",
             "Description": "", "ColorDiffuse": GREY, "Locked": False, "Grid": True,
             "Snap": True, "Autoraise": True, "Sticky": True, "Tooltip": True,
@@ -107,11 +109,11 @@ def sheet_dpi(w_mm: float, h_mm: float, cols: int, rows: int, dpi: int) -> int:
 
 
 def _deck(label: str, entries: list[ExportPiece], dpi: int, base_url: str, first_key: int,
-          x: float) -> tuple[dict, dict[str, bytes]]:
+          x: float) -> tuple[dict[str, Any], dict[str, bytes]]:
     """A DeckCustom (a Card when there is one) with its sheets' images."""
     per_sheet = SHEET_COLS * SHEET_ROWS
     images: dict[str, bytes] = {}
-    custom: dict[str, dict] = {}
+    custom: dict[str, dict[str, Any]] = {}
     contained = []
     stem = safe_id(entries[0].deck or label)
     for sheet_index, start in enumerate(range(0, len(entries), per_sheet)):
@@ -188,7 +190,8 @@ def _counter_images(counters: list[ExportPiece], dpi: int) -> dict[str, tuple[st
     return out
 
 
-def _tile(entry: ExportPiece, images: dict[str, tuple[str, bytes]], base_url: str) -> dict:
+def _tile(entry: ExportPiece, images: dict[str, tuple[str, bytes]], base_url: str
+          ) -> dict[str, Any]:
     piece = entry.piece
     front = images[f"{piece.id}-front"][0]
     back = images[f"{piece.id}-back"][0] if piece.back is not None else front
@@ -202,14 +205,14 @@ def _tile(entry: ExportPiece, images: dict[str, tuple[str, bytes]], base_url: st
     return tile
 
 
-def _bag(label: str, tiles: list[dict], x: float) -> dict:
+def _bag(label: str, tiles: list[dict[str, Any]], x: float) -> dict[str, Any]:
     bag = _common("Bag", f"bag-{label}", _transform(x, 6.0))
     bag.update({"Nickname": label, "MaterialIndex": -1, "ContainedObjects": tiles})
     return bag
 
 
 def _maps(collected: Collected, dpi: int, base_url: str, images: dict[str, bytes]
-          ) -> list[dict]:
+          ) -> list[dict[str, Any]]:
     """A locked tile per map, its image at ``dpi`` or at the dpi that keeps it within
     ``SHEET_PX`` pixels a side."""
     out = []

@@ -43,7 +43,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from ..engine.dice import parse_die
-from ..engine.model import Game, HexMap
+from ..engine.model import Game, HexMap, Placement
 from .atomic import entry_name
 from .export import Collected, ExportPiece, drawing_page, drawing_title, face_pages, rasterise
 from .hexmap import HexGeometry
@@ -213,10 +213,12 @@ def vassal_centre(nx: int, ny: int, x0: int, y0: int, dx: float, dy: float
     return x, y
 
 
-def _best_origin(origin, along, across, raw, centres, flat) -> tuple[int, int]:
+def _best_origin(origin: tuple[float, float], along: float, across: float,
+                 raw: dict[str, tuple[int, int]], centres: dict[str, tuple[float, float]],
+                 flat: bool) -> tuple[int, int]:
     """The whole-pixel origin whose hex centres (VASSAL truncates them to pixels) lie
     nearest the drawing's."""
-    best = None
+    best: tuple[float, int, int] | None = None
     for x0 in range(math.floor(origin[0]) - 1, math.floor(origin[0]) + 3):
         for y0 in range(math.floor(origin[1]) - 1, math.floor(origin[1]) + 3):
             worst = 0.0
@@ -226,6 +228,7 @@ def _best_origin(origin, along, across, raw, centres, flat) -> tuple[int, int]:
                 worst = max(worst, abs(vx - px), abs(vy - py))
             if best is None or worst < best[0]:
                 best = (worst, x0, y0)
+    assert best is not None  # the loops above try 16 origins
     return best[1], best[2]
 
 
@@ -275,7 +278,7 @@ def bounds(item: Primitive) -> tuple[float, float, float, float] | None:
             max(b[3] for b in boxes))
 
 
-def _shape_box(shape: Primitive):
+def _shape_box(shape: Primitive) -> tuple[float, float, float, float] | None:
     if isinstance(shape, Rect):
         return shape.x, shape.y, shape.x + shape.w, shape.y + shape.h
     if isinstance(shape, Circle):
@@ -511,7 +514,7 @@ def _places(game: Game, boards: list[Board]) -> dict[str, tuple[str, str]]:
     return out
 
 
-def _place_of(game: Game, placement, places: dict[str, tuple[str, str]]
+def _place_of(game: Game, placement: Placement, places: dict[str, tuple[str, str]]
               ) -> tuple[str, str] | None:
     """The (board, location) of a placement: its ``hex``, its ``where`` (a hex, a point, a
     space of the ``track`` or a box of the ``display`` it names), or the ``start`` of the
@@ -576,14 +579,16 @@ def dice_button(die: str) -> dict[str, str]:
             "reportFormat": "** $name$ = $result$ *** <$PlayerName$>", "sortDice": "false"}
 
 
-def _build_file(game: Game, collected: Collected, boards: list[Board], charts, k: float,
+def _build_file(game: Game, collected: Collected, boards: list[Board],
+                charts: list[tuple[str, Page]], k: float,
                 faces: dict[str, str], stacks: list[tuple[str, str, list[ExportPiece]]]
                 ) -> ET.Element:
     slots = len(collected.pieces) + sum(1 for p in collected.pieces if p.deck)
     root = _el(None, "VASSAL.build.GameModule", {
         "ModuleOther1": "", "ModuleOther2": "", "VassalVersion": VASSAL_VERSION,
         "description": f"{game.info.name}: made by warpress from its game data",
-        "name": game.info.name, "nextPieceSlotId": str(slots + 1), "version": "1.0"})
+        "name": game.info.name or game.info.id, "nextPieceSlotId": str(slots + 1),
+        "version": "1.0"})
     for cls in ("BasicCommandEncoder", "Documentation"):
         _el(root, f"{PKG}.{cls}")
     roster = _el(root, f"{PKG}.PlayerRoster", {"buttonKeyStroke": "", "buttonText": "Retire",
@@ -764,4 +769,5 @@ def _moduledata(game: Game) -> bytes:
     ET.SubElement(root, "dateSaved").text = "0"
     ET.SubElement(root, "description").text = f"{game.info.name}: made by warpress"
     ET.SubElement(root, "name").text = game.info.name
-    return ET.tostring(root, encoding="UTF-8", xml_declaration=True)
+    data: bytes = ET.tostring(root, encoding="UTF-8", xml_declaration=True)
+    return data

@@ -5,12 +5,22 @@ located by file, line and key path like every data check (``verify --data``)."""
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Mapping
 
 from .combat import column_value
 from .dice import faces
 from .errors import BadInput, Problem
-from .model import ROLL_KEY, Game, HexMap, Item, Placement, Table, grid_origin
+from .model import (
+    ROLL_KEY,
+    Game,
+    HexMap,
+    Item,
+    Placement,
+    Table,
+    TerrainEffect,
+    Unit,
+    grid_origin,
+)
 from .terrain import game_names, hex_terrains, stacking_limit
 
 
@@ -18,7 +28,7 @@ def _problem(item: Item, path: str, message: str) -> Problem:
     return Problem(item.origin.file, item.origin.line, path, message)
 
 
-def _listed(names) -> str:
+def _listed(names: Iterable[str]) -> str:
     return ", ".join(sorted(names)) or "none"
 
 
@@ -117,8 +127,8 @@ def check_terrain(game: Game) -> Iterator[Problem]:
                            f"{entry.id!r} is no hexside kind ({_listed(names.hexsides)})")
 
 
-def _check_map_terrain(game: Game, hex_map: HexMap, chart, has_default: bool
-                       ) -> Iterator[Problem]:
+def _check_map_terrain(game: Game, hex_map: HexMap, chart: Mapping[str, TerrainEffect],
+                       has_default: bool) -> Iterator[Problem]:
     path = f"hex_maps[{hex_map.id}]"
     if not has_default:
         missing = sorted(set(hex_terrains(hex_map).values()) - set(chart))
@@ -200,7 +210,7 @@ def _check_setup_stacks(game: Game) -> Iterator[Problem]:
                                f"(stacking[{limit.id}], rule {rules})")
 
 
-def _weight(place: Placement, unit, of: str) -> int:
+def _weight(place: Placement, unit: Unit, of: str) -> int:
     count = place.count or 1
     if of == "steps":
         return count * (place.steps or unit.steps or 1)

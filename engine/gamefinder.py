@@ -16,9 +16,13 @@ code the hash does not cover) in it is not imported.
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
+from importlib._abc import Loader  # importlib.abc.Loader itself (see below)
 from importlib.machinery import ModuleSpec, SourceFileLoader
 from importlib.util import spec_from_file_location
 from pathlib import Path
+from types import ModuleType
+from typing import NoReturn
 
 #: package name -> game folder, for folders outside this package (see ``bind``)
 _BOUND: dict[str, Path] = {}
@@ -34,19 +38,20 @@ def bound() -> dict[str, Path]:
     return dict(_BOUND)
 
 
-# The finder and loader are plain classes: the import system asks only for their methods,
-# and ``importlib.abc`` would import ``importlib.resources`` (tempfile, shutil, random: about
-# 8 ms of every command's start-up).
+# The finder is a plain class and the loader's base is ``importlib._abc.Loader`` (which
+# ``importlib.abc`` re-exports, and ``importlib.util`` imports anyway): the import system
+# asks only for their methods, and ``importlib.abc`` would import ``importlib.resources``
+# (tempfile, shutil, random: about 8 ms of every command's start-up).
 
 
-class _FolderPackage:
+class _FolderPackage(Loader):
     """A game folder as a package (an import loader): an empty module whose ``__path__`` is
     the folder."""
 
-    def create_module(self, spec):
+    def create_module(self, spec: ModuleSpec) -> None:
         return None
 
-    def exec_module(self, module) -> None:
+    def exec_module(self, module: ModuleType) -> None:
         pass
 
 
@@ -54,7 +59,7 @@ class _SourceOnly(SourceFileLoader):
     """A module of a bound folder, compiled from its source every time: with no stats of
     its source, the loader neither reads nor writes cached bytecode."""
 
-    def path_stats(self, path):
+    def path_stats(self, path: str) -> NoReturn:
         raise OSError("bytecode of a game folder is not used")
 
 
@@ -62,7 +67,8 @@ class GameFolderFinder:
     """An import finder on ``sys.meta_path``: finds every bound name and the modules inside
     a bound folder (from their source only)."""
 
-    def find_spec(self, fullname, path=None, target=None):
+    def find_spec(self, fullname: str, path: Sequence[str] | None = None,
+                  target: ModuleType | None = None) -> ModuleSpec | None:
         folder = _BOUND.get(fullname)
         if folder is None:
             if fullname.partition(".")[0] in _BOUND:
@@ -80,7 +86,7 @@ class GameFolderFinder:
         return spec
 
     @staticmethod
-    def _source(fullname, path):
+    def _source(fullname: str, path: Sequence[str]) -> ModuleSpec | None:
         """The spec of ``fullname`` from a ``.py`` file (or package) in ``path``; a module
         the folder has no source for is not found (no other finder is asked)."""
         name = fullname.rpartition(".")[2]

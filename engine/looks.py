@@ -9,12 +9,19 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from .model import FontStyle, Game
+from .model import FontStyle, Game, Item, TerrainStyle
 
 #: The smallest text any page may print, in points (the build refuses less).
 MIN_PT = 4.5
 #: The smallest size of the factors on a counter, in points.
 MIN_FACTORS_PT = 7.0
+#: The counters' type scale, in points: every text on a counter or marker of every kit
+#: prints at one of these sizes (a layout fits a text, the scale takes the step at or under
+#: that size), in three roles: notes (names under a word, corners), values (factors and
+#: figures), titles (a marker's word). The style's ``fonts`` sizes are steps of it.
+TYPE_SCALE_PT = {"note": (MIN_PT, 5.0, 6.0), "value": (MIN_FACTORS_PT, 8.0, 9.0),
+                 "title": (11.0, 14.0, 18.0, 24.0)}
+TYPE_STEPS_PT = tuple(sorted(size for sizes in TYPE_SCALE_PT.values() for size in sizes))
 
 #: print colours for the colour words game data uses (pale enough to print text on)
 COLOUR_WORDS = {
@@ -61,7 +68,7 @@ CORNER_KEYS = ("top_left", "top_right", "bottom_left", "bottom_right")
 CORNER_WORDS = ("id", "setup", "name_ja", "name", "size", "year")
 
 
-def style_problems(game: Game) -> Iterator[tuple[object, str, str]]:
+def style_problems(game: Game) -> Iterator[tuple[Item, str, str]]:
     """(item, key path, message) for every style value the game cannot use."""
     style = game.style
     sides = {s.id for s in game.info.sides}
@@ -82,7 +89,7 @@ def style_problems(game: Game) -> Iterator[tuple[object, str, str]]:
         yield from _texture_problems(name, terrain)
 
 
-def _texture_problems(name: str, terrain) -> Iterator[tuple[object, str, str]]:
+def _texture_problems(name: str, terrain: TerrainStyle) -> Iterator[tuple[Item, str, str]]:
     if terrain.texture is not None and terrain.texture not in (*TEXTURE_NAMES, NO_TEXTURE):
         yield terrain, f"style.terrain.{name}.texture", (
             f"texture {terrain.texture!r} is unknown (known: "
@@ -94,17 +101,19 @@ def _colour_message(value: str) -> str:
             f"{', '.join(sorted(COLOUR_WORDS))})")
 
 
-def _font_problems(font: FontStyle) -> Iterator[tuple[object, str, str]]:
+def _font_problems(font: FontStyle) -> Iterator[tuple[Item, str, str]]:
     floors = {"minimum": MIN_PT, "name": font.minimum, "corner": font.minimum,
               "word": font.minimum, "factors": max(MIN_FACTORS_PT, font.minimum)}
     for key, floor in floors.items():
         value = getattr(font, key)
-        if value < floor or value > 72:
+        steps = [step for step in TYPE_STEPS_PT if step >= floor]
+        if value not in steps:
             yield font, f"style.fonts.{key}", (
-                f"{value:g} pt is not allowed (allowed: {floor:g} to 72 pt)")
+                f"{value:g} pt is not allowed (allowed: the counters' type scale from "
+                f"{floor:g} pt: {', '.join(f'{step:g}' for step in steps)})")
 
 
-def _counter_problems(game: Game) -> Iterator[tuple[object, str, str]]:
+def _counter_problems(game: Game) -> Iterator[tuple[Item, str, str]]:
     types = {u.type for u in game.units}
     ids = {u.id for u in game.units} | {m.id for m in game.markers}
     for key, layout in game.style.counters.items():
@@ -116,8 +125,8 @@ def _counter_problems(game: Game) -> Iterator[tuple[object, str, str]]:
         if layout.symbol and layout.symbol not in allowed:
             yield layout, f"{path}.symbol", (f"unknown {layout.layout} symbol "
                                              f"{layout.symbol!r} (allowed: {', '.join(allowed)})")
-        specs = [(f"{path}.factors[{i}]", spec, layout)
-                 for i, spec in enumerate(layout.factors or ())]
+        specs: list[tuple[str, str | None, Item]] = [
+            (f"{path}.factors[{i}]", spec, layout) for i, spec in enumerate(layout.factors or ())]
         if layout.corners is not None:
             specs += [(f"{path}.corners.{corner}", getattr(layout.corners, corner),
                        layout.corners) for corner in CORNER_KEYS]
@@ -149,7 +158,7 @@ def printed_stats(game: Game) -> Iterator[tuple[str, str]]:
                     yield where, part
 
 
-def _label_problems(game: Game) -> Iterator[tuple[object, str, str]]:
+def _label_problems(game: Game) -> Iterator[tuple[Item, str, str]]:
     """Every stat a layout prints has a label (the counter key names it); every label has
     its provenance."""
     missing: set[str] = set()

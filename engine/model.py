@@ -137,7 +137,7 @@ class Side(Record):
 class GameInfo(Record):
     """The ``game`` mapping. Here ``source`` names the rule text the rule numbers refer to."""
 
-    source: str | None = None  # type: ignore[assignment]
+    source: str | None = None  # type: ignore[assignment]  # YAML key: the rule text, not "assumed"
     kind: Literal["hex", "point-to-point", "cards", "strategic"]
     players: str
     solitaire: bool = False

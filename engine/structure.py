@@ -12,7 +12,8 @@ import dataclasses
 import itertools
 import typing
 from collections import Counter
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from typing import Any
 
 from .convert import fields_of, hints, yaml_key
 from .errors import Problem
@@ -30,10 +31,12 @@ from .model import (
     PointMap,
     Record,
     Table,
+    TableKey,
     TableRow,
+    Value,
 )
 from .play.checks import check_play
-from .tables import cover, matches, norm, parse_condition
+from .tables import Condition, cover, matches, norm, parse_condition
 from .terrain import grid_of, path_hexes
 
 MAX_COVERAGE_POINTS = 500_000
@@ -54,7 +57,8 @@ def located(item: Item, path: str, message: str) -> Problem:
 
 def walk_values(item: Item, path: str) -> Iterator[tuple[Item, str, str, object]]:
     """(owner item, path, key, value) for every data field of ``item``, nested items too."""
-    for f in fields_of(type(item)):
+    cls: type = type(item)  # a class (hashable), not an Item: fields_of caches by it
+    for f in fields_of(cls):
         key = yaml_key(f)
         value = getattr(item, f.name)
         if (is_default(f, value) and key != "count") or key == "assumed" or (
@@ -66,7 +70,8 @@ def walk_values(item: Item, path: str) -> Iterator[tuple[Item, str, str, object]
         yield from _walk(item, f"{path}.{key}", key, value)
 
 
-def _walk(owner: Item, path: str, key: str, value: object) -> Iterator:
+def _walk(owner: Item, path: str, key: str, value: object
+          ) -> Iterator[tuple[Item, str, str, object]]:
     if isinstance(value, Item):
         yield from walk_values(value, path)
     elif isinstance(value, tuple) and value and all(isinstance(v, Item) for v in value):
@@ -79,12 +84,12 @@ def _walk(owner: Item, path: str, key: str, value: object) -> Iterator:
         yield owner, path, key, value
 
 
-def is_default(f: dataclasses.Field, value: object) -> bool:
+def is_default(f: dataclasses.Field[Any], value: object) -> bool:
     """True when a field holds its default (so it was not written in the YAML)."""
     if f.default is not dataclasses.MISSING:
-        return value == f.default
+        return bool(value == f.default)
     if f.default_factory is not dataclasses.MISSING:
-        return value == f.default_factory()
+        return bool(value == f.default_factory())
     return False
 
 
@@ -106,7 +111,7 @@ def check_ids(game: Game) -> Iterator[Problem]:
         yield from _unique(table.keys, f"tables[{table.id}].keys")
 
 
-def _unique(items, path: str) -> Iterator[Problem]:
+def _unique(items: Iterable[Item], path: str) -> Iterator[Problem]:
     seen: dict[str, Item] = {}
     for item in items:
         if item.id is None:
@@ -119,7 +124,7 @@ def _unique(items, path: str) -> Iterator[Problem]:
             seen[item.id] = item
 
 
-def _ref_targets(game: Game) -> dict[str, tuple[str, frozenset]]:
+def _ref_targets(game: Game) -> dict[str, tuple[str, frozenset[object]]]:
     hexes = frozenset().union(*(m.hex_set for m in game.hex_maps)) if game.hex_maps else frozenset()
     points = frozenset().union(*(m.point_ids for m in game.point_maps)) if game.point_maps \
         else frozenset()
@@ -172,12 +177,13 @@ def check_references(game: Game) -> Iterator[Problem]:
 
 def _counts(owner: Item, key: str) -> bool:
     """Whether ``owner``'s field ``key`` is typed as a number (a count, not an id)."""
-    hint = hints(type(owner)).get(key)
+    cls: type = type(owner)  # a class (hashable), not an Item: hints caches by it
+    hint = hints(cls).get(key)
     return hint is not None and str not in typing.get_args(hint) and hint is not str and (
         hint is int or int in typing.get_args(hint))
 
 
-def _dangling(what: str, ref: object, allowed: frozenset) -> str:
+def _dangling(what: str, ref: object, allowed: frozenset[object]) -> str:
     if isinstance(ref, int) and not isinstance(ref, bool):
         return f"{what} {ref!r} is a number: write ids as quoted strings"
     shown = sorted(map(str, allowed))
@@ -196,7 +202,7 @@ def check_table(table: Table) -> Iterator[Problem]:
     yield from bad_keys
     if bad_keys:
         return
-    parsed = []
+    parsed: list[tuple[int, TableRow, dict[str, Condition]]] = []
     for i, row in enumerate(table.rows):
         row_path = f"{path}.rows[{i}]"
         fields = set(row.extra)
@@ -208,7 +214,7 @@ def check_table(table: Table) -> Iterator[Problem]:
             yield located(row, f"{row_path}.{f}",
                            f"{f!r} is neither a key ({', '.join(table.key_ids)}) "
                            f"nor a result ({', '.join(table.results)})")
-        conds = {}
+        conds: dict[str, Condition] = {}
         for key_id, raw in table.conditions(row).items():
             try:
                 conds[key_id] = parse_condition(table.key(key_id), raw)
@@ -227,19 +233,22 @@ def _check_keys(table: Table, path: str) -> Iterator[Problem]:
             yield located(key, kpath, "an enum key needs values: [...]")
         if key.kind != "enum" and (key.min is None or key.max is None):
             yield located(key, kpath, f"a {key.kind} key needs min and max (the domain to cover)")
-        elif key.kind != "enum" and key.min > key.max:
+        elif key.kind != "enum" and key.min is not None and key.max is not None \
+                and key.min > key.max:
             yield located(key, kpath, f"min {key.min} is above max {key.max}")
         if key.id in table.results:
             yield located(key, kpath, f"{key.id!r} is both a key and a result")
 
 
-def _domain(key) -> list:
+def _domain(key: TableKey) -> list[Value]:
     if key.kind == "enum":
         return [norm(v) for v in key.values]
+    assert key.min is not None and key.max is not None  # _check_keys passed: both given
     return list(range(key.min, key.max + 1))
 
 
-def _coverage(table: Table, parsed, path: str) -> Iterator[Problem]:
+def _coverage(table: Table, parsed: list[tuple[int, TableRow, dict[str, Condition]]],
+              path: str) -> Iterator[Problem]:
     """Every point of the keys' domains is matched by exactly one row: gaps and overlaps.
     The rows are indexed by the points they cover (``engine.tables.cover``), so the work is
     bounded by the points and the rows' own size, never points times rows."""
@@ -272,13 +281,13 @@ def _coverage(table: Table, parsed, path: str) -> Iterator[Problem]:
                        f"overlap: {rows} all match {_fmt(inputs)}{more}")
 
 
-def _fmt(inputs: dict) -> str:
+def _fmt(inputs: Mapping[str, Value]) -> str:
     return ", ".join(f"{k}={'yes' if v is True else 'no' if v is False else v}"
                      for k, v in inputs.items())
 
 
 def check_decks(game: Game) -> Iterator[Problem]:
-    per_deck: Counter = Counter()
+    per_deck: Counter[str | None] = Counter()
     for card in game.cards:
         per_deck[card.deck] += card.count
     for deck in game.decks:
@@ -337,7 +346,7 @@ def _check_hex_map(hex_map: HexMap) -> Iterator[Problem]:
         yield from _check_path(hex_map, feature, f"{path}.features[{feature.id}].path")
 
 
-def _check_hexsides(hex_map: HexMap, feature, path: str) -> Iterator[Problem]:
+def _check_hexsides(hex_map: HexMap, feature: Feature, path: str) -> Iterator[Problem]:
     """Each hexside is "A/B", two hexes of the map that are neighbours."""
     sides = feature.get("hexsides") or ()
     if not sides:
@@ -355,7 +364,7 @@ def _check_hexsides(hex_map: HexMap, feature, path: str) -> Iterator[Problem]:
                                           f"not neighbours")
 
 
-def _check_path(hex_map: HexMap, feature, path: str) -> Iterator[Problem]:
+def _check_path(hex_map: HexMap, feature: Feature, path: str) -> Iterator[Problem]:
     """A line feature's ``path`` is a list of at least two hexes of the map, each the
     neighbour of the one before it."""
     declared = feature.get("path")
@@ -451,13 +460,13 @@ def check_steps(game: Game) -> Iterator[Problem]:
                            f"steps {unit.steps} (allowed: 1 or 2, the two faces of a counter)")
     for setup in game.setup:
         for number, place in enumerate(setup.place):
-            unit = units.get(place.unit)
-            if unit is None or place.steps is None:
+            placed = units.get(place.unit) if place.unit is not None else None
+            if placed is None or place.steps is None:
                 continue  # a dangling unit is check_references' problem
-            most = unit.steps or 1
+            most = placed.steps or 1
             if not 1 <= place.steps <= most:
                 yield located(place, f"setup[{setup.id}].place[{number}].steps",
-                               f"steps {place.steps}: unit {unit.id!r} has {most} "
+                               f"steps {place.steps}: unit {placed.id!r} has {most} "
                                f"step{'s' if most > 1 else ''} (allowed: 1-{most})")
 
 

@@ -9,15 +9,15 @@ after every action."""
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .model import Game
-from .play.board import board_of
+from .model import Game, Phase, PlayRules
+from .play.board import Board, board_of
 from .play.movement import allowance, check_path, reach
 from .play.pieces import full_steps, overstacked, unit_of
 from .play.sequence import phase, turns
-from .position import ON_BOARD, Position
+from .position import ON_BOARD, Piece, Position
 
 
 def broken(game: Game, before: Position | None, action: tuple[str, Mapping[str, Any]] | None,
@@ -25,7 +25,7 @@ def broken(game: Game, before: Position | None, action: tuple[str, Mapping[str, 
     """What the step ``before`` -> ``after`` by ``action`` broke (empty: nothing)."""
     out = _pieces(game, before, after)
     if game.play is not None and game.hex_maps:
-        out += _stacking(game, before, action, after)
+        out += _stacking(game, game.play, before, action, after)
         if before is not None and action is not None and action[0] == "move":
             out += _move(game, before, action[1], after)
     out += _turn(game, after)
@@ -61,7 +61,7 @@ def _pieces(game: Game, before: Position | None, position: Position) -> list[str
     set-up, after a step the pieces it changed (a position shares the pieces a step leaves
     alone with the one before)."""
     out = []
-    pieces = position.pieces
+    pieces: Sequence[Piece] = position.pieces
     if before is not None and len(before.pieces) == len(pieces) and all(
             a.id == b.id for a, b in zip(before.pieces, pieces, strict=True)):
         pieces = [b for a, b in zip(before.pieces, pieces, strict=True) if a is not b]
@@ -97,13 +97,13 @@ def _known(game: Game) -> tuple[frozenset[str], frozenset[str]]:
     return hit[1], hit[2]
 
 
-def _stacking(game: Game, before: Position | None, action: tuple[str, Mapping[str, Any]] | None,
-              after: Position) -> list[str]:
+def _stacking(game: Game, play: PlayRules, before: Position | None,
+              action: tuple[str, Mapping[str, Any]] | None, after: Position) -> list[str]:
     """Stacking where the rules check it: after every move (``end-of-move``, ``move``), and
     once the phase is over (``end-of-phase``). Where a retreat may end over the limit
     (``retreat.overstack: allowed``) it holds in the hex a unit's move, placement or
     advance ends in."""
-    when = game.play.stacking.when
+    when = play.stacking.when
     board = board_of(game)
     sides = [s.id for s in game.info.sides]
     if when == "end-of-phase":
@@ -116,7 +116,7 @@ def _stacking(game: Game, before: Position | None, action: tuple[str, Mapping[st
         return [f"after {ended.id}: {what}" for _h, what in overstacked(board, after, side)]
     if after.pending:
         return []
-    if before is None or action is None or game.play.retreat.overstack != "allowed":
+    if before is None or action is None or play.retreat.overstack != "allowed":
         return [what for side in sides for _h, what in overstacked(board, after, side)]
     # a retreat may end over the limit (``retreat.overstack: allowed``): the limit holds
     # where a unit's own move, placement or advance ends
@@ -139,6 +139,8 @@ def _move(game: Game, before: Position, args: Mapping[str, Any], after: Position
     rail = p is not None and p.do == "rail"
     if moved.kind != "hex":
         return [f"{piece.id} left the map on a move"]
+    if moved.place is None:
+        return []  # on the board but nowhere: _pieces says so
     path = _path_of(board, before, piece, moved.place, args)
     if path is None:
         return []
@@ -152,7 +154,8 @@ def _move(game: Game, before: Position, args: Mapping[str, Any], after: Position
     return []
 
 
-def _path_of(board, before: Position, piece, target: str, args) -> tuple[int, ...] | None:
+def _path_of(board: Board, before: Position, piece: Piece, target: str,
+             args: Mapping[str, Any]) -> tuple[int, ...] | None:
     if args.get("path"):
         return tuple(board.index[h.strip()] for h in str(args["path"]).split(","))
     game = board.game
@@ -162,7 +165,7 @@ def _path_of(board, before: Position, piece, target: str, args) -> tuple[int, ..
     return found.path(index) if index in found.costs else ()
 
 
-def current_phase(game: Game, position: Position):
+def current_phase(game: Game, position: Position) -> Phase | None:
     return phase(game, position.phase) if position.phase else None
 
 

@@ -84,7 +84,8 @@ def _check_item_provenance(item: Item, path: str) -> Iterator[Problem]:
                            f"marks {key!r} assumed but the record has no such field")
         if not str(note).strip():
             yield located(item, f"{path}.assumed.{key}", "needs a one-line note")
-    for f in fields_of(type(item)):
+    cls: type = type(item)  # a class (hashable), not an Item: fields_of caches by it
+    for f in fields_of(cls):
         value = getattr(item, f.name)
         nested = value if isinstance(value, tuple) else (value,)
         for i, sub in enumerate(nested):
@@ -106,11 +107,16 @@ def provenance_counts(game: Game) -> tuple[int, int]:
     return sourced, assumed
 
 
-def _leaves(item: Item, prefix: str, inherited: bool) -> Iterator:
+#: (owner, path, key, value, assumed) of one data value
+Leaf = tuple[Item, str, str, object, bool]
+
+
+def _leaves(item: Item, prefix: str, inherited: bool) -> Iterator[Leaf]:
     assumed_here = inherited or item.is_assumed
     if item.rule and not item.is_assumed:
         assumed_here = False
-    for f in fields_of(type(item)):
+    cls: type = type(item)  # a class (hashable), not an Item: fields_of caches by it
+    for f in fields_of(cls):
         key = yaml_key(f)
         value = getattr(item, f.name)
         if is_default(f, value):
@@ -120,7 +126,8 @@ def _leaves(item: Item, prefix: str, inherited: bool) -> Iterator:
         yield from _leaf(item, key, key, value, assumed_here)
 
 
-def _leaf(owner: Item, path: str, key: str, value, assumed_here: bool) -> Iterator:
+def _leaf(owner: Item, path: str, key: str, value: object, assumed_here: bool
+          ) -> Iterator[Leaf]:
     if isinstance(value, Item):
         yield from _leaves(value, path, assumed_here or owner.field_assumed(path))
     elif isinstance(value, tuple) and value and all(isinstance(v, Item) for v in value):

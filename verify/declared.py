@@ -27,14 +27,19 @@ others.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from fractions import Fraction
+from typing import TypeVar
 
 from ..engine.dice import faces
 from ..engine.errors import Problem
-from ..engine.model import Check, Game, Table, TableKey, TableRow
+from ..engine.model import Check, Game, Table, TableKey, TableRow, Value
 from ..engine.tables import matching_rows, norm
 from .invariants import Invariant
+
+T = TypeVar("T")
+#: a check's property: a hypothesis test, run with no arguments
+Test = Callable[..., None]
 
 #: A domain of at most this many cases is also run case by case (explicit examples).
 EXHAUSTIVE = 2000
@@ -142,7 +147,7 @@ def _result_field(table: Table, check: Check) -> str | None:
 # --- domains -------------------------------------------------------------------------------
 
 
-def _values(key: TableKey) -> list:
+def _values(key: TableKey) -> list[Value]:
     """Every value a key takes: an enum's values, the integers of a bounded key."""
     if key.kind == "enum":
         return list(key.values)
@@ -150,7 +155,7 @@ def _values(key: TableKey) -> list:
         else []
 
 
-def _given(cases: list, label: str, check_case: Callable[[object], None]):
+def _given(cases: Sequence[T], label: str, check_case: Callable[[T], None]) -> Test:
     """A hypothesis test drawing one case of ``cases``; every case is an explicit example
     when there are at most ``EXHAUSTIVE`` of them."""
     # start-up: 161 more modules (hypothesis, importlib.metadata), only when this runs
@@ -158,7 +163,7 @@ def _given(cases: list, label: str, check_case: Callable[[object], None]):
     from hypothesis import strategies as st
 
     @given(st.sampled_from(cases))
-    def test(case):
+    def test(case: T) -> None:
         check_case(case)
 
     test.__name__ = label
@@ -168,7 +173,7 @@ def _given(cases: list, label: str, check_case: Callable[[object], None]):
     return test
 
 
-def _nothing():
+def _nothing() -> Test:
     return lambda: None
 
 
@@ -179,20 +184,30 @@ def _other_keys(table: Table, skip: str) -> list[TableKey]:
     return [k for k in table.keys if k.id != skip]
 
 
-def _combinations(keys: list[TableKey]) -> list[dict]:
+def _combinations(keys: list[TableKey]) -> list[dict[str, Value]]:
     return [dict(zip([k.id for k in keys], values, strict=True))
             for values in itertools.product(*(_values(k) for k in keys))]
 
 
-def covers_dice(game: Game, check: Check):
+def _ready(game: Game, check: Check) -> Table:
+    """The table of a check that can run (``declared_invariants`` makes an invariant only
+    of a check ``_problems_of`` finds no problem in)."""
     table = _table(game, check)
+    assert table is not None, f"check {check.id}: no table {check.table!r}"
+    return table
+
+
+def covers_dice(game: Game, check: Check) -> Test:
+    table = _ready(game, check)
     roll = _roll_key(table)
+    assert roll is not None and table.dice is not None  # _dice_problems: none
     die_faces = faces(table.dice)
     cases = _combinations(_other_keys(table, roll.id))
 
-    def case(inputs):
+    def case(inputs: dict[str, Value]) -> None:
         shown = " ".join(f"{k}={v}" for k, v in inputs.items()) or "every input"
-        missing, doubled = [], []
+        missing: list[str] = []
+        doubled: list[str] = []
         for face in die_faces:
             rows = matching_rows(table, {**inputs, roll.id: face})
             if not rows:
@@ -213,26 +228,28 @@ def covers_dice(game: Game, check: Check):
 # --- monotone ------------------------------------------------------------------------------
 
 
-def _cell(table: Table, inputs: dict) -> TableRow | None:
+def _cell(table: Table, inputs: dict[str, Value]) -> TableRow | None:
     rows = matching_rows(table, inputs)
     return rows[0] if len(rows) == 1 else None  # a gap or overlap is the coverage check's
 
 
-def monotone(game: Game, check: Check):
-    table = _table(game, check)
+def monotone(game: Game, check: Check) -> Test:
+    table = _ready(game, check)
     field = _result_field(table, check)
+    assert field is not None and check.key is not None  # _monotone_problems: none
+    key = check.key
     rank = {norm(v): i for i, v in enumerate(check.order)}
-    along = _values(table.key(check.key))
+    along = _values(table.key(key))
     steps = list(zip(along, along[1:], strict=False))
     cases = [(held, weaker, stronger)
-             for held in _combinations(_other_keys(table, check.key))
+             for held in _combinations(_other_keys(table, key))
              for weaker, stronger in steps]
     order = ", ".join(map(str, check.order))
 
-    def case(drawn):
+    def case(drawn: tuple[dict[str, Value], Value, Value]) -> None:
         held, weaker, stronger = drawn
-        low = _cell(table, {**held, check.key: weaker})
-        high = _cell(table, {**held, check.key: stronger})
+        low = _cell(table, {**held, key: weaker})
+        high = _cell(table, {**held, key: stronger})
         if low is None or high is None:
             return
         a, b = table.result(low)[field], table.result(high)[field]
@@ -268,7 +285,7 @@ def _sums(stats: list[tuple[Fraction, int]], most: int | None) -> set[Fraction]:
 
 
 def _strengths(game: Game, side: str, stat: str) -> list[tuple[Fraction, int]]:
-    out = []
+    out: list[tuple[Fraction, int]] = []
     for unit in game.units:
         value = unit.stats.get(stat)
         if unit.side == side and isinstance(value, int | float) and not isinstance(value, bool):
@@ -288,6 +305,7 @@ def reachable_columns(game: Game, table: Table) -> dict[str, tuple[str, str]]:
     from ..engine.combat import find_column
 
     form = table.crt
+    assert form is not None, f"table {table.id} has no crt: form"
     sides = [s.id for s in game.info.sides]
     found: dict[str, tuple[str, str]] = {}
     for attacker in sides:
@@ -305,17 +323,19 @@ def reachable_columns(game: Game, table: Table) -> dict[str, tuple[str, str]]:
     return found
 
 
-def columns_reachable(game: Game, check: Check):
-    table = _table(game, check)
+def columns_reachable(game: Game, check: Check) -> Test:
+    table = _ready(game, check)
+    crt = table.crt
+    assert crt is not None  # _crt_problems: none
     reached = reachable_columns(game, table)
-    columns = [str(c) for c in table.crt.columns]
+    columns = [str(c) for c in crt.columns]
     shown = ", ".join(f"{c} ({a} against {d})" for c, (a, d) in reached.items()) or "none"
 
-    def case(column):
+    def case(column: str) -> None:
         assert column in reached, (
-            f"check {check.id} ({check.origin}): table {table.id} ({table.crt.origin}): "
-            f"column {column} is reached by no attack of the game's units ({table.crt.attack} "
-            f"against {table.crt.defence}, before shifts); reached: {shown}")
+            f"check {check.id} ({check.origin}): table {table.id} ({crt.origin}): "
+            f"column {column} is reached by no attack of the game's units ({crt.attack} "
+            f"against {crt.defence}, before shifts); reached: {shown}")
 
     return _given(columns, f"{check.id}_columns_reachable", case)
 

@@ -28,7 +28,7 @@ import traceback
 from collections.abc import Callable
 from contextlib import redirect_stdout
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..engine.dice import SeededDice, faces
 from ..engine.errors import RuleViolation
@@ -37,6 +37,9 @@ from ..engine.model import Game
 from ..engine.places import hypothesis_home
 from ..engine.registry import Check, GameCode, old_way
 from .generic import GENERIC
+
+if TYPE_CHECKING:  # hypothesis is imported only when a check runs (start-up)
+    from hypothesis.strategies import DataObject
 
 Factory = Callable[[Game], object]
 
@@ -85,14 +88,14 @@ class DrawnDice:
     ``replay()`` is SeededDice's: GivenDice serving exactly those rolls again.
     """
 
-    def __init__(self, data):
+    def __init__(self, data: DataObject) -> None:
         self.data = data
         self.rolls: list[tuple[str, str, int]] = []
 
     def roll(self, die: str, name: str = "roll") -> int:
         from hypothesis import strategies as st
 
-        value = self.data.draw(st.sampled_from(faces(die)), label=name)
+        value: int = self.data.draw(st.sampled_from(faces(die)), label=name)
         self.rolls.append((name, die, value))
         return value
 
@@ -100,7 +103,7 @@ class DrawnDice:
     replay = SeededDice.replay
 
 
-def refusal(call: Callable[..., object], *args, **kwargs) -> str | None:
+def refusal(call: Callable[..., object], *args: Any, **kwargs: Any) -> str | None:
     """None when the engine accepts ``call(*args, **kwargs)``; the RuleViolation's text (the
     rule it cites) when it refuses."""
     try:
@@ -161,6 +164,7 @@ def run(inv: Invariant, game: Game, examples: int = QUICK, seed: int = SEED) -> 
                 machine_config = settings(config, derandomize=True)
                 run_state_machine_as_test(target, settings=machine_config)
             else:
+                assert callable(target)  # a hypothesis test: it has .hypothesis
                 test = config(target)
                 fixed_seed(seed)(test)()
     except AssertionError as exc:

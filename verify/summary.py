@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..engine.loader import builtin
 from .data import provenance_counts
 
 
-def game_summary(name: str) -> dict:
+def game_summary(name: str) -> dict[str, Any]:
     """Kind, component counts and the share of sourced vs assumed values."""
     game = builtin(name)
     sourced, assumed = provenance_counts(game)

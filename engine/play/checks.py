@@ -4,10 +4,10 @@ and typed victory records, each problem located by file, line and key path."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 from ..errors import BadInput, Problem
-from ..model import Game, Item, Place, Selector
+from ..model import Game, Item, Place, PlayRules, Selector
 from .sequence import turns
 from .setup import initial_position, scenario_names
 
@@ -20,9 +20,9 @@ def _problem(item: Item, path: str, message: str) -> Problem:
     return Problem(item.origin.file, item.origin.line, path, message)
 
 
-def _listed(names) -> str:
-    names = sorted(str(n) for n in names)
-    shown = ", ".join(names[:12]) + (", ..." if len(names) > 12 else "")
+def _listed(names: Iterable[object]) -> str:
+    ordered = sorted(str(n) for n in names)
+    shown = ", ".join(ordered[:12]) + (", ..." if len(ordered) > 12 else "")
     return shown or "none"
 
 
@@ -109,7 +109,7 @@ def _check_selector(selector: Selector, path: str, names: _Names) -> Iterator[Pr
 def _check_rules(game: Game, names: _Names) -> Iterator[Problem]:
     play = game.play
     assert play is not None
-    yield from _check_turns(game)
+    yield from _check_turns(play, game)
     stat = play.movement.allowance
     for unit in game.units:
         if stat not in unit.stats:
@@ -131,7 +131,7 @@ def _check_rules(game: Game, names: _Names) -> Iterator[Problem]:
         if terrain not in names.terrains:
             yield _problem(zoc, "play.zoc.terrain", f"{terrain!r} is no terrain "
                            f"({_listed(names.terrains)})")
-    yield from _check_combat(game, names)
+    yield from _check_combat(play, names)
     if play.supply is not None:
         for side, places in play.supply.sources.items():
             if side not in names.sides:
@@ -152,8 +152,8 @@ def _check_rules(game: Game, names: _Names) -> Iterator[Problem]:
                            f"({_listed(names.sides)})")
 
 
-def _check_turns(game: Game) -> Iterator[Problem]:
-    rules = game.play.turns
+def _check_turns(play: PlayRules, game: Game) -> Iterator[Problem]:
+    rules = play.turns
     if (rules.track is None) == (rules.count is None):
         yield _problem(rules, "play.turns", "give the turn track (track: turn) or the number "
                        "of turns (count: 7), one of them")
@@ -171,8 +171,8 @@ def _check_turns(game: Game) -> Iterator[Problem]:
                            "be whole numbers (the turns)")
 
 
-def _check_combat(game: Game, names: _Names) -> Iterator[Problem]:
-    combat = game.play.combat
+def _check_combat(play: PlayRules, names: _Names) -> Iterator[Problem]:
+    combat = play.combat
     if combat is None:
         return
     table = names.tables.get(combat.table)
@@ -272,18 +272,18 @@ def _check_arrivals(game: Game, names: _Names) -> Iterator[Problem]:
             if r.at and not any(p.do == "reinforcements" and p.who == side
                                 for p in game.sequence):
                 yield _problem(r, path, f"no do: reinforcements phase of {side} places them")
-    for r in game.replacements:
-        path = f"replacements[{r.id}]"
-        if r.side not in names.sides:
-            yield _problem(r, f"{path}.side", f"{r.side!r} is not a side "
+    for rep in game.replacements:
+        path = f"replacements[{rep.id}]"
+        if rep.side not in names.sides:
+            yield _problem(rep, f"{path}.side", f"{rep.side!r} is not a side "
                            f"({_listed(names.sides)})")
-        if r.units is not None:
-            yield from _check_selector(r.units, f"{path}.units", names)
+        if rep.units is not None:
+            yield from _check_selector(rep.units, f"{path}.units", names)
         for key in ("at", "restore_at"):
-            for k, place in enumerate(getattr(r, key)):
+            for k, place in enumerate(getattr(rep, key)):
                 yield from _check_place(place, f"{path}.{key}[{k}]", names)
-        if not any(p.do == "replacements" and p.who == r.side for p in game.sequence):
-            yield _problem(r, path, f"no do: replacements phase of {r.side} spends them")
+        if not any(p.do == "replacements" and p.who == rep.side for p in game.sequence):
+            yield _problem(rep, path, f"no do: replacements phase of {rep.side} spends them")
 
 
 # --- victory and set-up ---------------------------------------------------------------------

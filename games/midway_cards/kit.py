@@ -12,25 +12,29 @@ from __future__ import annotations
 
 import re
 from contextlib import nullcontext
+from dataclasses import replace
 
 from warpress.components import aids, kit
 from warpress.components.aids import Block, text_lines
-from warpress.components.counters import counter_name, draw, face_of
+from warpress.components.counters import counter_name, draw, face_of, pad_of
 from warpress.components.fonts import text_width, wrap
 from warpress.components.impose import Piece
 from warpress.components.kit import KitPage, Options
+from warpress.components.legibility import MIN_MM, fit, fit_lines
 from warpress.components.marks import dagger, proofing, rule_ref
 from warpress.components.pieces import (
     CARD_BLEED,
     CARD_H,
     CARD_W,
+    TITLE_JA,
     card_back,
     card_titles,
     counter_size,
     fit_text,
     side_colour,
 )
-from warpress.components.primitives import Primitive, Rect, Style, Text
+from warpress.components.primitives import Group, Primitive, Rect, Style, Text
+from warpress.components.registry import COUNTER_FACE
 from warpress.engine.errors import BadInput
 from warpress.engine.model import Card, Deck, Game, Marker
 from warpress.games.midway.kit import SIDE_INK, counter_sheets, page_of
@@ -83,13 +87,56 @@ def marker_face(game: Game, marker: Marker) -> tuple[Primitive, ...]:
     the Japanese name under it (fitted to the chip, never over its neighbours)."""
     ground, ink = marker_colours(marker)
     big, small = _big_and_small(marker)
-    # the Japanese name under the word, unless the word is the Japanese already (発着艦不能)
-    ja = "" if any(ord(ch) > 0x2E80 for ch in big) else _ja_short(marker)
+    if _japanese(big) and small:  # a word, not a value: its English and Japanese as titles
+        return bilingual_marker(game, marker, ground, ink, small[:1].upper() + small[1:], big)
+    # the Japanese name under the value
+    ja = _ja_short(marker)
     under = "\n".join(t for t in (small, ja) if t)
     face = face_of(game, marker, ground=ground, ink=ink, word=big + dagger(
         marker.field_assumed("text")), subtitle=under, what=f"counter-{marker.id}",
                    cls=f"counter-face marker {marker.color}")
     return draw(face)
+
+
+def _japanese(text: str) -> bool:
+    return any(ord(ch) > 0x2E80 for ch in text)
+
+
+def bilingual_marker(game: Game, marker: Marker, ground: str, ink: str, english: str,
+                     japanese: str) -> tuple[Primitive, ...]:
+    """A marker whose word is a term in two languages (``Cannot launch or recover``,
+    ``発着艦不能``): the English in bold on up to ``ENGLISH_LINES`` lines over the Japanese at
+    ``pieces.TITLE_JA`` of its size, the two as large as fit between the pads, centred."""
+    s = counter_size(game, marker)
+    pad, what = pad_of(s), f"counter {marker.id}"
+    width, height = s - 2 * pad, s - 2 * pad
+    size = height / 2
+    while True:
+        lines, size = fit_lines(english, size, width, ENGLISH_LINES, what)
+        ja = fit(japanese, size * TITLE_JA, width, what)
+        size = min(size, ja / TITLE_JA)
+        block = len(lines) * size * LEADING + ja * LEADING
+        if block <= height or size <= MIN_MM:
+            break
+        size *= 0.95
+    face = face_of(game, marker, ground=ground, ink=ink, word="", subtitle="", name="",
+                   what=f"counter-{marker.id}", cls=f"counter-face marker {marker.color}")
+    items = list(draw(face))
+    y = pad + (height - block) / 2
+    for line in lines:
+        y += size * LEADING
+        items.insert(-1, Text(s / 2, y - size * 0.22, line, size=size, anchor="middle",
+                              bold=True, fill=ink, cls="word"))
+    y += ja * LEADING
+    items.insert(-1, Text(s / 2, y - ja * 0.22, japanese + dagger(marker.field_assumed("text")),
+                          size=ja, anchor="middle", fill=ink, cls="word-ja"))
+    return tuple(items)
+
+
+#: Line height of a marker's titles, as a share of their size.
+LEADING = 1.1
+#: The most lines a marker's English title takes.
+ENGLISH_LINES = 3
 
 
 def _ja_short(marker: Marker) -> str:
@@ -109,6 +156,20 @@ def marker_pieces(game: Game) -> list[Piece]:
         pieces += [Piece(f"counter-{marker.id}-{i + 1}", s, s, front, back,
                          cls=f"counter marker {marker.id}") for i in range(marker.count or 1)]
     return pieces
+
+
+@CODE.kit_part(COUNTER_FACE)
+def counter_face(game: Game, record, _side: str | None, reduced: bool
+                 ) -> tuple[Primitive, ...] | None:
+    """A damage marker as the counter sheet prints it (its back: its colour), for the charts
+    that show counters (the set-up chart)."""
+    if not isinstance(record, Marker):
+        return None
+    s = counter_size(game, record)
+    if reduced:
+        return (Rect(0, 0, s, s, Style(fill=marker_colours(record)[0], stroke=None),
+                     cls="counter-back blank"),)
+    return marker_face(game, record)
 
 
 @CODE.kit_part("counters", replaces=True)
@@ -204,17 +265,91 @@ def secondary_rows(game: Game, card: Card) -> list[tuple[str, str, str]]:
     return rows
 
 
-def card_front(game: Game, card: Card, deck: Deck) -> tuple[Primitive, ...]:
-    """A card: deck and number, name (English and Japanese), the stat panel, its text."""
+#: A secondary-damage card's two results (bombing, then torpedo): the label over each, the
+#: result as the card's headline (English at ``RESULT_MM`` at most, its Japanese name under
+#: it at ``pieces.TITLE_JA`` of that), and what it does, each half ``RESULT_BAND`` mm tall.
+RESULT_MM, RESULT_BAND = 5.0, 36.0
+RESULT_SIDES = (("bombing", "Bombing 爆撃 · red marker, deck"),
+                ("torpedo", "Torpedo 雷撃 · blue marker, side"))
+
+
+def _card_ground(game: Game, card: Card, deck: Deck) -> tuple[Primitive, ...]:
     w, h, b = CARD_W, CARD_H, CARD_BLEED
     colour = side_colour(game, card.side or deck.side)
-    items: list[Primitive] = [
-        Rect(-b, -b, w + 2 * b, h + 2 * b, Style(fill=colour, stroke=None), cls="card-bleed"),
-        Rect(3, 3, w - 6, h - 6, Style(fill="#ffffff", stroke="#555555", width=0.3), r=2,
-             cls="card-frame")]
+    return (Rect(-b, -b, w + 2 * b, h + 2 * b, Style(fill=colour, stroke=None), cls="card-bleed"),
+            Rect(3, 3, w - 6, h - 6, Style(fill="#ffffff", stroke="#555555", width=0.3), r=2,
+                 cls="card-frame"))
+
+
+def _card_head(card: Card, deck: Deck) -> Text:
     number = "" if card.number is None else f"#{card.number}  "
     head = f"{number}{deck.label}"
-    items.append(Text(6, 8.5, head, size=fit_text(head, 2.4, w - 12), fill="#444444"))
+    return Text(6, 8.5, head, size=fit_text(head, 2.4, CARD_W - 12), fill="#444444")
+
+
+def secondary_front(game: Game, card: Card, deck: Deck) -> tuple[Primitive, ...]:
+    """A secondary-damage card: its bombing and its torpedo result as the headlines a
+    player reads (named by the ``secondary-damage`` table, in the colour of the marker they
+    place), what each does under it; the card's number small in its head line."""
+    table = game.table("secondary-damage")
+    head = _card_head(card, deck)  # a wholly assumed card: one dagger (a proof), on its head
+    head = replace(head, text=head.text + dagger(card.is_assumed))
+    items: list[Primitive] = [*_card_ground(game, card, deck), head]
+    w, what = CARD_W, f"card {card.id}"
+    for i, (key, label) in enumerate(RESULT_SIDES):
+        top, ink = 11.0 + i * RESULT_BAND, DAMAGE_INK[key]
+        row = _result_row(table, card.stats[key])
+        name = (row.name if row and row.name else str(card.stats[key])) + dagger(
+            not card.is_assumed and card.field_assumed(f"stats.{key}"))
+        items.append(Rect(5, top, w - 10, RESULT_BAND - 2, Style(fill=None, stroke=ink,
+                                                                  width=0.5), r=1.5,
+                          cls="card-result"))
+        items.append(Text(w / 2, top + 4.6, label, size=fit_text(label, 2.6, w - 14),
+                          anchor="middle", fill=ink, cls="card-result-label"))
+        titles = card_titles(name, row.name_ja if row else None, w / 2, top + 14.0,
+                             top + 21.0, RESULT_MM, w - 14, what)
+        items += [replace(t, fill=ink) for t in titles]
+        for n, line in enumerate(_effect(table, row)):
+            items.append(Text(w / 2, top + 27.5 + n * 3.6, line, size=fit(line, 2.8, w - 14,
+                                                                          what),
+                              anchor="middle", cls="card-text"))
+    rules = ", ".join(card.rule)
+    if rules:
+        items.append(Text(w - 6, CARD_H - 5.5, f"rule {rules}", size=2.0, anchor="end",
+                          fill="#666666"))
+    return tuple(items)
+
+
+def _result_row(table, result):
+    """The table's row of ``result`` against a ship (a base reads the bombing result only)."""
+    rows = [r for r in table.rows if table.conditions(r).get("result") == result]
+    return next((r for r in rows if table.conditions(r).get("target") in (None, "ship")),
+                rows[0] if rows else None)
+
+
+def _effect(table, row) -> list[str]:
+    """What a secondary-damage result does, from its row, a line each: ``+2 damage``,
+    ``The attack does 0 damage``, ``Yellow marker: cannot launch or recover``."""
+    if row is None:
+        return []
+    result = table.result(row)
+    lines = []
+    if result.get("zero_damage") in (True, "yes"):
+        lines.append("The attack does 0 damage")
+    elif result.get("extra_damage"):
+        lines.append(f"+{result['extra_damage']} damage")
+    if result.get("yellow_marker") in (True, "yes"):
+        lines.append("Yellow marker: cannot launch or recover")
+    return lines
+
+
+def card_front(game: Game, card: Card, deck: Deck) -> tuple[Primitive, ...]:
+    """A card: deck and number, name (English and Japanese), the stat panel, its text; a
+    secondary-damage card its two results (``secondary_front``)."""
+    if not _field_group(card) and {"bombing", "torpedo"} <= set(card.stats):
+        return secondary_front(game, card, deck)
+    w, h = CARD_W, CARD_H
+    items: list[Primitive] = [*_card_ground(game, card, deck), _card_head(card, deck)]
     name = (card.name or card.id) + dagger(card.is_assumed)
     items.extend(card_titles(name, card.name_ja, w / 2, 15.5, 22.5, 4.6, w - 12,
                              f"card {card.id}"))
@@ -342,6 +477,48 @@ def section_block(title: str, lines, width: float, size: float = 2.5) -> Block:
     return Block(tuple(items), y, cls="sheet-section")
 
 
+#: The extra section that prints a table as a chart a player reads: one row per value of
+#: the table's first result, saying when it holds, with the other results beside it.
+STATUS_CHART = "status-chart"
+
+
+def status_chart(game: Game, table_id: str, width: float) -> list[Block]:
+    """``table_id`` as one row per status (its first result: Sunk, Heavy, Medium, Intact):
+    the status, when it holds (the ``status-chart`` record of that id), and the other
+    results, which every row of that status must share; nothing when the kit has printed
+    the table already."""
+    table = game.table(table_id)
+    if not aids.first_print(table.id):
+        return []
+    by, *others = table.results
+    shared: dict[str, dict] = {}
+    for row in table.rows:
+        result = table.result(row)
+        rest = {k: result.get(k) for k in others}
+        if shared.setdefault(str(result[by]), rest) != rest:
+            raise BadInput(f"table {table.id!r}: rows of {by} {result[by]!r} differ in "
+                           f"{sorted(k for k in rest if rest[k] != shared[str(result[by])][k])}"
+                           "; the chart prints one row per status")
+    when = {record.id: record for record in game.extra.get(STATUS_CHART, ())
+            if record.get("table") == table.id}
+    names = aids.record_names(game)
+    rows = []
+    for status, rest in shared.items():
+        record = when.get(status)
+        if record is None:
+            raise BadInput(f"{STATUS_CHART}: no record {status!r} says when {table.id!r} "
+                           f"gives {by} {status!r}")
+        label = " ".join(t for t in (aids.result_text(table, status, names, by),
+                                     record.name_ja) if t)
+        rows.append([label, str(record.get("text")), *(aids.result_text(table, rest[k], names, k)
+                                                for k in others)])
+    header = [aids.result_name(table, by), "When", *(aids.result_name(table, k) for k in others)]
+    grid = aids.grid_block([header], rows, width, f"table {table.id!r}")
+    top = aids.heading(aids.table_title(table), width, 3.2)
+    return [Block((*top.items, Group(grid.items, dy=top.height)), top.height + grid.height + 3.0,
+                  id=f"table-{table.id}", cls="table", width=grid.width)]
+
+
 def _sheet_side(game: Game, sheet) -> str | None:
     sides = [s.id for s in game.info.sides]
     return next((s for s in sides if sheet.id.endswith(f"-{s}")), None)
@@ -366,4 +543,15 @@ def sheets(game: Game, options: Options) -> list[KitPage]:
             pages += [page_of(f"sheet {sheet.id}", options, items, f"{sheet.id}-{i}")
                       for i, items in enumerate(flowed, 1)]
     own = {s.id for s in game.sheets if is_procedure_sheet(s)}
-    return pages + kit.sheet_pages(game, options, own=own)
+    charted = {str(r.get("table")) for r in game.extra.get(STATUS_CHART, ())}
+    lead: list[Block] = []
+    for sheet in game.sheets:
+        if sheet.id in own or not set(sheet.tables) & charted:
+            continue
+        own.add(sheet.id)  # its charted tables drawn here, the others as every sheet draws them
+        blocks = list(aids.sheet_blocks(game, replace(sheet, tables=()), width))
+        blocks += [b for t in sheet.tables for b in (
+            status_chart(game, t, width) if t in charted
+            else aids.table_blocks(game.table(t), width, game))]
+        lead += blocks
+    return pages + kit.sheet_pages(game, options, lead=lead, own=own)

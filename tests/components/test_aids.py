@@ -65,18 +65,18 @@ def test_every_cell_of_a_grid_is_what_the_engine_looks_up():
 
 
 def test_the_grid_block_draws_the_crt_with_a_spanning_column_heading():
-    table = builtin("midway").table("carrier-damage")
+    table = builtin("midway").table("initiative-tie")
     block = aids.table_block(table, 190)
     words = [t.text for t in texts(block.items)]
     joined = "".join(words)
     assert aids.key_name(table, table.keys[1]).replace(" ", "") in joined.replace(" ", "")
     assert not any("_" in w for w in words)  # names, not ids
-    # two results: a column for each under every column value, no cell packs "– / yes"
+    # two results: a column for each under every column value, no cell packs "a / b"
     names = [aids.result_name(table, r) for r in table.results]
     assert all(" ".join(words).count(n) == 2 for n in names)
     assert not any(" / " in w for w in words)
     rects = [r for r in walk(block.items) if isinstance(r, Rect)]
-    assert len(rects) == 2 + (1 + 2) + (1 + 4) + 2 * (1 + 4)
+    assert len(rects) == 2 + (1 + 2) + (1 + 4) + 3 * (1 + 4)  # three rows of comparisons
 
 
 def test_tables_that_are_not_two_key_grids_print_as_lists():
@@ -410,3 +410,26 @@ def test_a_table_its_modifiers_restate_prints_as_the_modifiers_alone():
     assert any(w.startswith("• −1 against Midway base") for w in words)
     assert not any(aids.restated_by_modifiers(t) for g in GAMES for t in builtin(g).tables
                    if t.id != "attack-modifier")
+
+
+def test_rows_no_roll_decides_print_as_sentences_above_the_rest_of_the_grid():
+    """Midway's carrier damage: a carrier already damaged sinks whatever the die; the grid
+    keeps the rolls of a first hit, the results that no longer change said once."""
+    from warpress.engine.tables import lookup
+
+    table = builtin("midway").table("carrier-damage")
+    said, rest = aids.rollless_lines(table, {})
+    assert said[0].endswith("Sunk 撃沈 (no roll)") and said[-1] == "Otherwise, roll d6:"
+    assert [k.id for k in rest.keys] == ["roll"] and rest.results == ("box",)
+    for roll in range(1, 7):
+        shown = aids.crt_grid(rest) or rest
+        assert lookup(rest, roll=roll)["box"] == lookup(table, damaged="no", roll=roll)["box"]
+        assert lookup(table, damaged="yes", roll=roll)["sunk"] in (True, "yes")
+        assert shown is not None
+    for game_id in GAMES:  # a table whose every row needs the roll is left as it is
+        for other in builtin(game_id).tables:
+            if all("roll" in other.conditions(r) for r in other.rows):
+                assert aids.rollless_lines(other, {}) == ([], other)
+    hit = builtin("axis-allies").table("combat-hit")  # rows without a roll, but a rule
+    block = aids.table_block(hit, 190, builtin("axis-allies"))
+    assert "(no roll)" not in " ".join(t.text for t in texts(block.items))

@@ -15,7 +15,7 @@ from warpress.components.legibility import ENFORCED, MIN_FACTORS_MM, MIN_MM, che
 from warpress.components.marks import DAGGER, dagger, proof
 from warpress.components.pieces import unit_pieces
 from warpress.components.primitives import Group, Page, Text, walk
-from warpress.components.style import look_of
+from warpress.components.style import PT, look_of
 from warpress.engine.errors import BadInput
 from warpress.engine.loader import builtin, builtin_games, load_game
 
@@ -144,3 +144,34 @@ def test_the_rule_covers_maps_tracks_and_displays():
                                         r"3\.6 pt"):
         legibility.check_pages([KitPage("player map", Page(100, 100, (
             Text(1, 1, "Searchlight beacon", size=3.6 * 25.4 / 72),), id="p"))])
+
+
+# --- the counters' type scale -----------------------------------------------------------------
+
+
+def test_every_counter_text_of_every_kit_is_a_step_of_the_type_scale(player_kits):
+    """Every text on every counter and marker of the five kits and the starting game, A4 and
+    Letter, prints at a size of the one type scale (engine.looks.TYPE_SCALE_PT)."""
+    from warpress.components import clearance
+    from warpress.engine.looks import TYPE_STEPS_PT
+
+    steps = {round(step * PT, 4) for step in TYPE_STEPS_PT}
+    used: dict[str, set[float]] = {}
+    for (game_id, _paper), (_game, pages) in player_kits.items():
+        for page in pages:
+            for piece, _w, _h, items in clearance.counters(page.items):
+                for item, *_ in clearance._walk(items[1:]):
+                    if isinstance(item, Text) and item.text.strip():
+                        assert round(item.size, 4) in steps, (game_id, piece, item.text,
+                                                              item.size / PT)
+                        used.setdefault(game_id, set()).add(round(item.size, 4))
+    assert set(used) == {g for g, _paper in player_kits}  # every kit's counters were seen
+    assert all(len(sizes) <= len(steps) for sizes in used.values())
+
+
+def test_a_size_takes_the_step_at_or_under_it():
+    assert legibility.on_scale(10.0 * PT) == round(9.0 * PT, 4)
+    assert legibility.on_scale(9.0 * PT) == round(9.0 * PT, 4)
+    assert legibility.on_scale(3.0 * PT) == round(MIN_MM, 4)  # never under the smallest
+    scaled = legibility.scaled((Group((Text(0, 0, "7", size=13.0 * PT),)),))
+    assert scaled[0].items[0].size == round(11.0 * PT, 4)

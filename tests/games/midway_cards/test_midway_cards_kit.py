@@ -77,14 +77,68 @@ def test_aircraft_and_defence_cards_show_their_levels(cards):
                 assert str(card.stats[key]) in values, (card.id, key)
 
 
-def test_secondary_damage_cards_name_the_table_results(cards):
+def test_secondary_damage_cards_make_the_results_their_headline(cards):
+    """Each card's two results, named by the table, are its largest texts; the card's
+    number is small, in its head line."""
     fronts = _pieces(cards, "card-secondary-damage-")
     table = GAME.table("secondary-damage")
     names = {r.name for r in table.rows}
     assert len(fronts) == 16
     for face in fronts.values():
-        values = [t.text for t in walk(face.items) if isinstance(t, Text) and t.cls == "card-stat"]
-        assert len(values) == 2 and all(any(v.startswith(n) for n in names) for v in values)
+        texts = [t for t in walk(face.items) if isinstance(t, Text)]
+        titles = [t for t in texts if t.cls == "card-title"]
+        assert len(titles) == 2 and all(t.text in names for t in titles)
+        rest = [t.size for t in texts if t.cls not in ("card-title", "card-title-ja")]
+        assert min(t.size for t in titles) > 1.3 * max(rest)
+        head = next(t for t in texts if t.text.startswith("#"))
+        assert head.size in rest
+
+
+def test_a_result_says_what_it_does():
+    from warpress.games.midway_cards.kit import _effect, _result_row
+
+    table = GAME.table("secondary-damage")
+    assert _effect(table, _result_row(table, "extra-2")) == ["+2 damage"]
+    assert _effect(table, _result_row(table, "dud")) == ["The attack does 0 damage"]
+    assert _effect(table, _result_row(table, "propulsion")) == [
+        "+1 damage", "Yellow marker: cannot launch or recover"]
+    assert _effect(table, _result_row(table, "none")) == []
+
+
+def test_the_cannot_launch_marker_prints_english_and_japanese_at_the_title_ratio():
+    from warpress.components.pieces import TITLE_JA
+    from warpress.games.midway_cards.kit import marker_face
+
+    marker = next(m for m in GAME.markers if m.id == "disabled-yellow")
+    texts = [t for t in marker_face(GAME, marker) if isinstance(t, Text)]
+    english = [t for t in texts if t.cls == "word"]
+    japanese = [t for t in texts if t.cls == "word-ja"]
+    assert " ".join(t.text for t in english) == "Cannot launch or recover"
+    assert [t.text for t in japanese] == ["発着艦不能"]
+    assert japanese[0].size == pytest.approx(english[0].size * TITLE_JA, abs=0.01)
+    assert english[0].size > 2.5  # not a footnote under the Japanese
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_ship_damage_status_prints_once_as_one_row_per_status(paper):
+    """The status table prints once in the kit, a row per status (Sunk, Heavy, Medium,
+    Intact) with when it holds, its flight ops and VP: the values the engine reads."""
+    from warpress.engine.tables import lookup
+
+    pages = _pages(None, paper)
+    charts = [g for p in pages for g in walk(p.items)
+              if isinstance(g, Group) and g.id == "table-ship-damage-status"]
+    assert len(charts) == 1
+    cells = [t.text for t in walk(charts[0].items) if isinstance(t, Text)]
+    assert sum(1 for c in cells if c in ("Sunk 撃沈", "Heavy 大破", "Medium 中破", "Intact")) == 4
+    assert len([r for r in walk(charts[0].items) if isinstance(r, Rect)]) == 5 * 4
+    table = GAME.table("ship-damage-status")
+    for status, deck, side, disabled in (("Heavy 大破", "half", "half", "no"),
+                                         ("Medium 中破", "half", "below-half", "no"),
+                                         ("Intact", "below-half", "below-half", "no")):
+        found = lookup(table, deck_state=deck, side_state=side, disabled=disabled)
+        row = cells[cells.index(status) + 2]  # status, when, flight ops
+        assert row == {True: "yes", False: "no"}.get(found["flight_ops"], found["flight_ops"])
 
 
 def test_every_deck_has_one_back(cards):
