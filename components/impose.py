@@ -301,7 +301,8 @@ def _sheet(batch, grid: Grid, duplex, back_offset) -> Sheet:
         clip = _clip(col, row, used_cols, used_rows, w, h, grid.bleed_x, grid.bleed_y)
         x, y = grid.x0 + col * w, grid.y0 + row * h
         fronts.append(Group(piece.front, dx=x, dy=y, clip=clip, id=piece.id, cls=piece.cls))
-        back = piece.back if piece.back is not None or not has_back else piece.plain_back
+        back = piece.back if piece.back is not None or not has_back else (
+            piece.plain_back or ground_back(piece))
         if back is not None:
             bx, by = _back_position(page, x, y, w, h, mirror_cols)
             if duplex != "fold":  # a folded sheet needs no printer's registration
@@ -320,6 +321,18 @@ def _sheet(batch, grid: Grid, duplex, back_offset) -> Sheet:
         return Sheet(page, tuple(fronts), None, len(batch), grid.footer, bottom)
     return Sheet(page, tuple(fronts), tuple(backs) if has_back else None, len(batch),
                  grid.footer, bottom)
+
+
+def ground_back(piece: Piece) -> tuple[Primitive, ...] | None:
+    """A one-sided piece's back where its sheet prints backs and it has no ``plain_back``:
+    its front's ground (the fill of a rectangle that covers the whole piece) edge to edge;
+    None when the front has no such ground."""
+    for item in piece.front:
+        if (isinstance(item, Rect) and item.style.fill and item.x <= 0 and item.y <= 0
+                and item.x + item.w >= piece.w and item.y + item.h >= piece.h):
+            return (Rect(0, 0, piece.w, piece.h, Style(fill=item.style.fill, stroke=None),
+                         cls="plain-back"),)
+    return None
 
 
 def fold_line(page: Paper, top: float, bottom: float) -> list[Primitive]:
