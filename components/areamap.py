@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
+import numpy.typing as npt
 
 Point = tuple[float, float]
 
@@ -207,7 +208,8 @@ def ring_area(ring: Sequence[Point]) -> float:
                for i in range(len(ring))) / 2
 
 
-def grid_inside(ring: Sequence[Point], xs, ys):
+def grid_inside(ring: Sequence[Point], xs: npt.ArrayLike, ys: npt.ArrayLike
+                ) -> npt.NDArray[np.bool_]:
     """A boolean array (len(ys) x len(xs)): which grid points lie in ``ring`` (even-odd,
     vectorised over the grid)."""
     gx, gy = np.meshgrid(np.asarray(xs, float), np.asarray(ys, float))
@@ -270,7 +272,11 @@ def inner_point(region: Region, step: float = 1.0) -> Point:
     return float(px[k]), float(py[k])
 
 
-def _edge_key(p: Point, q: Point) -> tuple[tuple[float, float], tuple[float, float]]:
+#: an outline edge, its two ends in order (``_edge_key``)
+Edge = tuple[Point, Point]
+
+
+def _edge_key(p: Point, q: Point) -> Edge:
     a = (round(p[0], 1), round(p[1], 1))
     b = (round(q[0], 1), round(q[1], 1))
     return (a, b) if a <= b else (b, a)
@@ -280,12 +286,12 @@ def borders(regions: dict[str, Region]) -> dict[frozenset[str], list[list[Point]
     """Every pair of regions that share outline edges, with the borders they share as
     polylines (the regions' outlines must meet corner to corner, as a simplified coverage
     does)."""
-    owners: dict[tuple, set[str]] = {}
+    owners: dict[Edge, set[str]] = {}
     for rid, region in regions.items():
         for ring in (*region.rings, *region.holes):
             for i in range(len(ring)):
                 owners.setdefault(_edge_key(ring[i - 1], ring[i]), set()).add(rid)
-    pairs: dict[frozenset[str], list] = {}
+    pairs: dict[frozenset[str], list[Edge]] = {}
     for edge, ids in owners.items():
         if len(ids) == 2:
             pairs.setdefault(frozenset(ids), []).append(edge)
@@ -293,9 +299,9 @@ def borders(regions: dict[str, Region]) -> dict[frozenset[str], list[list[Point]
                                                           sorted(kv[0]))}
 
 
-def chains(edges: list) -> list[list[Point]]:
+def chains(edges: list[Edge]) -> list[list[Point]]:
     """Edges (pairs of points) joined end to end into polylines, longest first."""
-    at: dict[Point, list] = {}
+    at: dict[Point, list[Edge]] = {}
     for e in edges:
         for p in e:
             at.setdefault(p, []).append(e)

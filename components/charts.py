@@ -8,10 +8,10 @@ cost and its combat effects, each with its rule: the values the combat query rea
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from fractions import Fraction
 
-from ..engine.model import Game, TerrainEffect
+from ..engine.model import Feature, Game, TerrainEffect, Value, VictoryCondition
 from ..engine.terrain import game_names
 from ..engine.text import rules_text
 from .aids import BODY, CELL, HEAD, LEADING, SMALL, Block, heading, number_text, text_lines
@@ -86,7 +86,7 @@ def _in_hex_swatch(game: Game, kind: str) -> list[Primitive]:
     return []
 
 
-def _drawn_feature(game: Game, kind: str, key: str):
+def _drawn_feature(game: Game, kind: str, key: str) -> Feature | None:
     """The first map feature of ``kind`` that has ``key`` (hexsides, path): the chart shows
     its colour and line, as the map does."""
     for hex_map in game.hex_maps:
@@ -119,7 +119,8 @@ def terrain_chart(game: Game, width: float) -> Iterator[Block]:
             look = looks.get(entry.id)
             swatch = terrain_swatch(look) if look is not None else []
             kind = "any terrain without a line" if entry.default else ""
-        name = entry.name or (look.label if not hexside and looks.get(entry.id) else entry.id)
+        shown_look = None if hexside else looks.get(entry.id)
+        name = entry.name or (shown_look.label if shown_look else entry.id)
         label = f"{name} ({kind})" if kind else str(name)
         moves = (f"{entry.movement} MP a hex along it"
                  if kind == "line" and isinstance(entry.movement, int) else
@@ -145,8 +146,8 @@ def _table(header: list[str], rows: list[tuple[list[Primitive], list[str]]],
                  width=SWATCH_W + sum(widths))
 
 
-def _row(items: list[Primitive], swatch, cells: list[str], widths: list[float], y: float,
-         head: bool = False) -> float:
+def _row(items: list[Primitive], swatch: list[Primitive] | None, cells: list[str],
+         widths: list[float], y: float, head: bool = False) -> float:
     wrapped = [wrap(text, BODY, w - 2 * PAD) for text, w in zip(cells, widths, strict=True)]
     lines = max(len(w) for w in wrapped)
     h = max(ROW_MIN if not head else 0.0, lines * BODY * LEADING + BODY * 0.6)
@@ -209,7 +210,7 @@ OVERSTACK = {"extend": "past a full hex it goes on", "allowed": "it may end over
              "eliminate": "a unit that would end overstacked is eliminated"}
 
 
-def _line(text: str, rule) -> str:
+def _line(text: str, rule: Iterable[str]) -> str:
     return f"{text}  [{rules_text(rule) or '–'}]"
 
 
@@ -279,7 +280,7 @@ def _victory_lines(game: Game) -> list[str]:
     return lines
 
 
-def _checked(game: Game, condition) -> str:
+def _checked(game: Game, condition: VictoryCondition) -> str:
     """When a condition is checked, from the turns the session plays (the turn track)."""
     last = _last_turn(game)
     if condition.turns:
@@ -289,7 +290,7 @@ def _checked(game: Game, condition) -> str:
     return "at the end of every turn" if condition.at == "turn-end" else "after every phase"
 
 
-def _last_turn(game: Game):
+def _last_turn(game: Game) -> Value:
     turns = game.play.turns if game.play is not None else None
     if turns is None:
         return None

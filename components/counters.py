@@ -17,9 +17,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from ..engine.errors import BadInput
-from ..engine.model import FontStyle, Game, Marker, Unit
+from ..engine.model import FontStyle, Game, Marker, Unit, Value
 from .fonts import text_width
 from .legibility import MIN_FACTORS_MM, MIN_MM, fit, fit_lines
 from .marks import dagger, field_dagger
@@ -101,7 +102,7 @@ def _paler(colour: str, amount: float = 0.45) -> str:
 # --- pieces of a face ---------------------------------------------------------------------
 
 
-def _line(face: Face, text: str, y: float, size_pt: float, width: float, *, bold=False,
+def _line(face: Face, text: str, y: float, size_pt: float, width: float, *, bold: bool = False,
           cls: str | None = None, floor: float | None = None, x: float | None = None,
           anchor: str = "middle") -> tuple[Text, float]:
     """One fitted line with its baseline at ``y``; (text, size in mm)."""
@@ -169,8 +170,8 @@ def _subtitle_lines(face: Face, width: float) -> tuple[list[str], float]:
             lines = [head + slash, tail.strip()]
             size = min(fit(line, mm(face.fonts.corner), width, what, floor) for line in lines)
             return lines, size
-    lines = 2 + text.count("\n")  # a marker's subtitle may give its own lines
-    return fit_lines(text, mm(face.fonts.corner), width, lines, what, floor)
+    most = 2 + text.count("\n")  # a marker's subtitle may give its own lines
+    return fit_lines(text, mm(face.fonts.corner), width, most, what, floor)
 
 
 # --- the three layouts --------------------------------------------------------------------
@@ -216,7 +217,8 @@ def _factor_width(face: Face) -> float:
 
 
 def _moved(item: Primitive, dy: float) -> Primitive:
-    return replace(item, y=item.y + dy)  # type: ignore[call-arg]
+    assert isinstance(item, Text | Rect), f"a name block holds texts and boxes, not {item!r}"
+    return replace(item, y=item.y + dy)
 
 
 def silhouette(face: Face) -> list[Primitive]:
@@ -320,7 +322,7 @@ LAYOUTS = {"nato": nato, "silhouette": silhouette, "marker": marker}
 ALTERNATE = "/"
 
 
-def value_text(record: Unit | Marker, spec: str, stats: Mapping) -> str:
+def value_text(record: Unit | Marker, spec: str, stats: Mapping[str, Value]) -> str:
     """What a factor or corner ``spec`` prints: ``aa|aa_sup`` -> ``4/2`` (absent parts and a
     part equal to the one before it left out: ``cost_hit|cost_buy`` -> ``3``), or a word:
     ``id``, ``setup``, ``name``, ``name_ja``, ``size``, ``year``."""
@@ -341,7 +343,7 @@ def value_text(record: Unit | Marker, spec: str, stats: Mapping) -> str:
     return ALTERNATE.join(shown)
 
 
-def _show(value) -> str:
+def _show(value: object) -> str:
     if isinstance(value, float) and value.is_integer():
         return str(int(value))
     return str(value)
@@ -361,7 +363,7 @@ def counter_name(name: str, marker: bool = False) -> str:
     return name
 
 
-def factors_text(record: Unit | Marker, look: Look, stats: Mapping) -> str:
+def factors_text(record: Unit | Marker, look: Look, stats: Mapping[str, Value]) -> str:
     """The factors on one line, ``1-2-1``; an absent value among present ones is a dash
     (``0-1-1``: the anti-aircraft gun has no attack, printed as wargames print it, not as a
     dash that reads as a minus), all absent is no line."""
@@ -371,9 +373,9 @@ def factors_text(record: Unit | Marker, look: Look, stats: Mapping) -> str:
     return "-".join(v or ABSENT for v in values)
 
 
-def face_of(game: Game, record: Unit | Marker, *, stats: Mapping | None = None,
+def face_of(game: Game, record: Unit | Marker, *, stats: Mapping[str, Value] | None = None,
             reduced: bool = False, what: str | None = None, size: float | None = None,
-            look: Look | None = None, ground: str | None = None, **texts) -> Face:
+            look: Look | None = None, ground: str | None = None, **texts: Any) -> Face:
     """The face of a unit or marker counter from its data and the game's style; ``stats``
     replaces the record's values (a reduced side), ``texts`` any other field of ``Face``."""
     # here: components.pieces imports this module (a circle)
@@ -384,7 +386,7 @@ def face_of(game: Game, record: Unit | Marker, *, stats: Mapping | None = None,
     corners = {k: value_text(record, spec, values) for k, spec in look.corners.items()}
     printed = [key for spec in (*look.factors, *look.corners.values())
                for key in spec.split("|") if key in values]
-    fields = {
+    fields: dict[str, Any] = {
         "name": counter_name(record.name or record.id, isinstance(record, Marker)),
         "subtitle": counter_name(record.name_ja or "", isinstance(record, Marker)),
         "factors": factors_text(record, look, values),

@@ -30,20 +30,24 @@ from __future__ import annotations
 import itertools
 import math
 from collections import Counter
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from ..engine.errors import BadInput
 from ..engine.looks import NO_TEXTURE
+from ..engine.looks import colour as style_colour
 from ..engine.model import Feature, Game, HexMap
 from ..engine.terrain import path_hexes
 from .labels import Box, LabelPlacer, around, segment_hits, text_box
 from .legend import legend_block
 from .marks import dagger
 from .primitives import Circle, Group, Line, Polygon, Primitive, Rect, Style, Text
-from .style import colour as style_colour
 
 Point = tuple[float, float]
+#: a map's legend laid out for a width: (its primitives, its height)
+Legend = Callable[[float], tuple[tuple[Primitive, ...], float]]
+#: hex id -> (column, row) index of the grid (``HexGeometry.index``)
+Index = Mapping[str, tuple[int, int]]
 
 
 @dataclass(frozen=True)
@@ -243,7 +247,8 @@ def hex_map_drawing(hex_map: HexMap, across_flats: float | None = None, game_id:
 
 
 def hex_map_parts(hex_map: HexMap, across_flats: float | None = None, game_id: str = "",
-                  terrain: Mapping[str, TerrainStyle] | None = None, title: str = ""):
+                  terrain: Mapping[str, TerrainStyle] | None = None, title: str = ""
+                  ) -> tuple[tuple[Primitive, ...], float, float, Legend]:
     """(primitives, width, height, legend) of the map without its legend, and the legend as
     a layout for a given width (``impose.tile`` places it whole on one tile); the legend's
     title block names the map (``title``: the game's name and the map's, by default the
@@ -309,7 +314,8 @@ def _look(looks: Mapping[str, TerrainStyle], name: str) -> TerrainStyle:
 
 
 def _hex_layer(hex_map: HexMap, geo: HexGeometry, ground: dict[str, str],
-               looks: Mapping[str, TerrainStyle], game_id: str, taken: list[Box]):
+               looks: Mapping[str, TerrainStyle], game_id: str, taken: list[Box]
+               ) -> tuple[list[Primitive], list[Primitive]]:
     features_of: dict[str, list[Feature]] = {}
     for feature in hex_map.features:
         for h in feature.hexes:
@@ -345,7 +351,8 @@ TEXTURE_SPOTS = ((-0.5, -0.08), (0.5, -0.08), (-0.22, 0.26), (0.22, 0.26), (-0.5
                  (0.55, 0.4), (0.0, 0.6))
 
 
-def _textures(geo: HexGeometry, ground: dict[str, str], looks, index) -> list[Primitive]:
+def _textures(geo: HexGeometry, ground: dict[str, str], looks: Mapping[str, TerrainStyle],
+              index: Index) -> list[Primitive]:
     out: list[Primitive] = []
     for hex_id, name in ground.items():
         look = looks[name]
@@ -370,7 +377,9 @@ def texture_mark(look: TerrainStyle, x: float, y: float, m: float) -> list[Primi
     return shape(x, y, m, ink, filled)
 
 
-TEXTURES = {
+#: a texture's mark: (x, y, size, line style, fill style) -> its primitives
+Texture = Callable[[float, float, float, Style, Style], list[Primitive]]
+TEXTURES: dict[str, Texture] = {
     "trees": lambda x, y, m, ink, f: [Circle(x, y - m * 0.2, m * 0.42, f),
                                       Line(x, y + m * 0.2, x, y + m * 0.55, ink)],
     "peaks": lambda x, y, m, ink, f: [Polygon(((x - m * 0.6, y + m * 0.35), (x, y - m * 0.4),
@@ -387,7 +396,8 @@ TEXTURES = {
 }
 
 
-def _overlays(hex_map: HexMap, geo: HexGeometry, index, taken: list[Box]) -> list[Primitive]:
+def _overlays(hex_map: HexMap, geo: HexGeometry, index: Index, taken: list[Box]
+              ) -> list[Primitive]:
     colours = overlay_colours(hex_map)
     out: list[Primitive] = []
     lines = 0
@@ -403,7 +413,7 @@ def _overlays(hex_map: HexMap, geo: HexGeometry, index, taken: list[Box]) -> lis
     return out
 
 
-def _entry_rings(feature: Feature, geo: HexGeometry, index, ink: str,
+def _entry_rings(feature: Feature, geo: HexGeometry, index: Index, ink: str,
                  taken: list[Box]) -> Group:
     """A ring in each entry hex in the feature's colour (a white ring gets a dark edge)."""
     r = geo.size * 0.36
@@ -418,7 +428,8 @@ def _entry_rings(feature: Feature, geo: HexGeometry, index, ink: str,
     return Group(tuple(items), id=f"feature-{feature.id}", cls=f"feature entry {feature.id}")
 
 
-def boundary(hexes, geo: HexGeometry, index) -> list[tuple[str, Point, Point]]:
+def boundary(hexes: Iterable[str], geo: HexGeometry, index: Index
+             ) -> list[tuple[str, Point, Point]]:
     """The edges of a set of hexes that no other hex of the set shares: (hex, a, b), each
     running the same way round its hex."""
     seen: dict[tuple[float, float], int] = {}
@@ -433,7 +444,7 @@ def boundary(hexes, geo: HexGeometry, index) -> list[tuple[str, Point, Point]]:
     return [(h, a, b) for key, h, a, b in edges if seen[key] == 1]
 
 
-def inset_loops(hexes, geo: HexGeometry, index, inset: float,
+def inset_loops(hexes: Iterable[str], geo: HexGeometry, index: Index, inset: float,
                 clear_ids: bool = False) -> list[tuple[Point, ...]]:
     """The outline of a set of hexes as closed loops moved ``inset`` mm inwards (each
     corner where the two moved edges meet, so the loops stay joined); with ``clear_ids``,
@@ -443,7 +454,7 @@ def inset_loops(hexes, geo: HexGeometry, index, inset: float,
         return round(p[0], 3), round(p[1], 3)
 
     band = id_band(geo) if clear_ids else 0.0
-    following: dict[tuple[float, float], tuple[Point, Point, Point, float]] = {}
+    following: dict[tuple[float, float], Edge] = {}
     for h, a, b in boundary(hexes, geo, index):
         normal = _inward(a, b, geo.centre(*index[h]))
         upper = normal[1] > 0.9  # the top edge of its hex: the id is under it
@@ -451,7 +462,7 @@ def inset_loops(hexes, geo: HexGeometry, index, inset: float,
     loops = []
     while following:
         k = min(following)
-        loop = []
+        loop: list[Edge] = []
         while k in following:
             loop.append(following.pop(k))
             k = key(loop[-1][1])
@@ -475,7 +486,11 @@ def _inward(a: Point, b: Point, centre: Point) -> Point:
     return nx, ny
 
 
-def _mitre(before, after) -> Point:
+#: an edge moved inwards: (start, end, inward normal, distance)
+Edge = tuple[Point, Point, Point, float]
+
+
+def _mitre(before: Edge, after: Edge) -> Point:
     """The corner where edge ``before`` ends and ``after`` begins, each moved inwards by
     its own distance: where the two moved edges meet."""
     (a1, b1, (n1x, n1y), d1), (a2, b2, (n2x, n2y), d2) = before, after
@@ -490,7 +505,8 @@ def _mitre(before, after) -> Point:
     return p1[0] + t1[0] * s, p1[1] + t1[1] * s
 
 
-def _outline(feature: Feature, geo: HexGeometry, index, ink: str, inset: float) -> Group:
+def _outline(feature: Feature, geo: HexGeometry, index: Index, ink: str, inset: float
+             ) -> Group:
     """The feature's outline, drawn ``inset`` mm inside its hexes, in its colour and line;
     zones, starts and exits are tinted too."""
     line = str(feature.get("line") or "solid")
@@ -508,7 +524,7 @@ def _outline(feature: Feature, geo: HexGeometry, index, ink: str, inset: float) 
                  cls=f"feature {feature.kind} {line} {feature.id}")
 
 
-def shared_edge(geo: HexGeometry, index, a: str, b: str) -> tuple[Point, Point]:
+def shared_edge(geo: HexGeometry, index: Index, a: str, b: str) -> tuple[Point, Point]:
     """The two corners hexes ``a`` and ``b`` share; BadInput if they are not neighbours."""
     ca = [(round(x, 3), round(y, 3)) for x, y in geo.corners(*index[a])]
     cb = {(round(x, 3), round(y, 3)) for x, y in geo.corners(*index[b])}
@@ -518,7 +534,7 @@ def shared_edge(geo: HexGeometry, index, a: str, b: str) -> tuple[Point, Point]:
     return common[0], common[1]
 
 
-def _hexsides(hex_map: HexMap, geo: HexGeometry, index) -> list[Primitive]:
+def _hexsides(hex_map: HexMap, geo: HexGeometry, index: Index) -> list[Primitive]:
     out: list[Primitive] = []
     for feature in hex_map.features:
         pairs = hexsides_of(feature)
@@ -533,7 +549,7 @@ def _hexsides(hex_map: HexMap, geo: HexGeometry, index) -> list[Primitive]:
     return out
 
 
-def _paths(hex_map: HexMap, geo: HexGeometry, index) -> list[Primitive]:
+def _paths(hex_map: HexMap, geo: HexGeometry, index: Index) -> list[Primitive]:
     """Each line feature (a road, a railway) through the centres of its path's hexes."""
     out: list[Primitive] = []
     for feature in hex_map.features:
@@ -604,7 +620,8 @@ def path_swatch(kind: str, feature: Feature | None = None) -> list[Primitive]:
     return path_line(kind, [(0.5, 3.0), (9.5, 3.0)], feature)
 
 
-def _symbols(hex_map: HexMap, geo: HexGeometry, index, taken: list[Box]) -> list[Primitive]:
+def _symbols(hex_map: HexMap, geo: HexGeometry, index: Index, taken: list[Box]
+             ) -> list[Primitive]:
     out: list[Primitive] = []
     m = geo.size * 0.42
     for feature in hex_map.features:
@@ -656,8 +673,8 @@ def _bar(x: float, y: float, length: float, thick: float, degrees: float) -> tup
             (x - hx + tx, y - hy + ty))
 
 
-def _feature_labels(hex_map: HexMap, geo: HexGeometry, index,
-                    placer: LabelPlacer, outlines=()) -> list[Primitive]:
+def _feature_labels(hex_map: HexMap, geo: HexGeometry, index: Index, placer: LabelPlacer,
+                    outlines: Sequence[tuple[Point, Point]] = ()) -> list[Primitive]:
     """A label for each feature that declares one (``label``), or a small point/island
     feature's name, placed clear of hex ids, symbols and each other, and off the zones'
     outlines (``outlines``: segments) where any spot is (a terrain feature is named by the
@@ -688,7 +705,8 @@ def _feature_labels(hex_map: HexMap, geo: HexGeometry, index,
     return out
 
 
-def _on_outline(label: Text, spot, outlines) -> bool:
+def _on_outline(label: Text, spot: tuple[float, float, str],
+                outlines: Sequence[tuple[Point, Point]]) -> bool:
     """True when ``label`` at ``spot`` (x, y, anchor) would lie on a zone's outline."""
     x, y, anchor = spot
     box = text_box(replace(label, x=x, y=y, anchor=anchor))
@@ -705,9 +723,10 @@ STAND_IN_MAP = ("This map stands in for the game's printed map, which the rules 
                 "the rest of the map is this kit's.")
 
 
-def legend_entries(hex_map: HexMap, ground: dict[str, str], looks) -> list[tuple[list, str]]:
+def legend_entries(hex_map: HexMap, ground: dict[str, str], looks: Mapping[str, TerrainStyle]
+                   ) -> list[tuple[list[Primitive], str]]:
     """(swatch primitives in a 10x6 mm box at the origin, text) for everything drawn."""
-    entries: list[tuple[list, str]] = []
+    entries: list[tuple[list[Primitive], str]] = []
     for name in dict.fromkeys(sorted(set(ground.values()))):
         look = looks[name]
         entries.append((terrain_swatch(look), look.label or name))
@@ -723,8 +742,8 @@ def legend_entries(hex_map: HexMap, ground: dict[str, str], looks) -> list[tuple
         if alike[kind] > 1 and feature.kind:
             if kind not in shown:
                 shown.add(kind)
-                look = looks.get(feature.kind)
-                entries.append((swatch, look.label if look and look.label else
+                kind_look = looks.get(feature.kind)
+                entries.append((swatch, kind_look.label if kind_look and kind_look.label else
                                 feature.kind.replace("-", " ").capitalize()))
             continue
         text = feature.name or feature.label or feature.id or feature.kind
@@ -781,7 +800,7 @@ def _feature_swatch(feature: Feature, ink: str | None) -> list[Primitive]:
     if terrain_of(feature) or not ink:
         return []
     if feature.kind == "entry":
-        ring = [Circle(5, 3, 2.6, Style(stroke=ink, width=1.0))]
+        ring: list[Primitive] = [Circle(5, 3, 2.6, Style(stroke=ink, width=1.0))]
         return ([Circle(5, 3, 2.6, Style(stroke="#333333", width=1.5))] + ring
                 if ink == "#ffffff" else ring)
     line = str(feature.get("line") or "solid")

@@ -10,7 +10,7 @@ the paper into overlapping tiles with registration marks and labels.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
@@ -172,13 +172,14 @@ def best_grid(paper: Paper, w: float, h: float, bleed: float,
     """The orientation and footer side that hold the most pieces (portrait, bottom on ties);
     with ``fold``, the footer at the bottom (the backs take the right half)."""
     pages = (paper.portrait, paper.landscape) if orientations else (paper,)
-    best = None
+    best: tuple[tuple[int, float], Grid] | None = None
     for page in pages:
         for side in ("bottom",) if fold else ("bottom", "right"):
             grid = _grid(page, side, w, h, bleed, fold)
             key = (grid.cols * grid.rows, min(grid.bleed_x, grid.bleed_y))
             if best is None or key > best[0]:
                 best = (key, grid)
+    assert best is not None  # one page and one footer side at least were tried
     return best[1]
 
 
@@ -287,7 +288,8 @@ def _share(host: Sheet, tail: list[Piece], bleed: float, duplex: str,
                  host.footer, extra.bottom)
 
 
-def _sheet(batch, grid: Grid, duplex, back_offset) -> Sheet:
+def _sheet(batch: list[Piece], grid: Grid, duplex: str, back_offset: tuple[float, float]
+           ) -> Sheet:
     w, h = batch[0].w, batch[0].h
     page, cols = grid.page, grid.cols
     fronts: list[Primitive] = []
@@ -355,13 +357,15 @@ def mirrors_columns(page: Paper, duplex: str) -> bool:
     return (duplex == "long") == portrait
 
 
-def _back_position(page: Paper, x, y, w, h, mirror_cols: bool) -> tuple[float, float]:
+def _back_position(page: Paper, x: float, y: float, w: float, h: float, mirror_cols: bool
+                   ) -> tuple[float, float]:
     if mirror_cols:
         return page.width - x - w, y
     return x, page.height - y - h
 
 
-def _clip(col, row, cols, rows, w, h, bleed_x, bleed_y) -> tuple[float, float, float, float]:
+def _clip(col: int, row: int, cols: int, rows: int, w: float, h: float, bleed_x: float,
+          bleed_y: float) -> tuple[float, float, float, float]:
     left = bleed_x if col == 0 else 0.0
     top = bleed_y if row == 0 else 0.0
     right = bleed_x if col == cols - 1 else 0.0
@@ -496,11 +500,12 @@ def _plan_on(page: Paper, width: float, height: float, overlap: float) -> TilePl
 def plan_tiles(width: float, height: float, paper: Paper, overlap: float = OVERLAP) -> TilePlan:
     """The orientation of ``paper`` that needs the fewest tiles (on ties, the map's own:
     landscape for a wide map)."""
-    best = None
+    best: TilePlan | None = None
     for page in _pages(width, height, paper):
         plan = _plan_on(page, width, height, overlap)
         if best is None or plan.count < best.count:
             best = plan
+    assert best is not None  # _pages gives one page at least
     return best
 
 
@@ -528,9 +533,9 @@ def with_legend(drawing: tuple[Primitive, ...], width: float, height: float, pap
                key=lambda laid: laid[2].count)
 
 
-def _legend_layouts(drawing, width: float, height: float, paper: Paper, legend: LegendLayout,
-                    overlap: float, name: str) -> list[tuple[tuple[Primitive, ...], float,
-                                                             TilePlan]]:
+def _legend_layouts(drawing: tuple[Primitive, ...], width: float, height: float, paper: Paper,
+                    legend: LegendLayout, overlap: float, name: str
+                    ) -> list[tuple[tuple[Primitive, ...], float, TilePlan]]:
     """``with_legend``'s layout for each orientation whose tiles show the legend whole."""
     found = []
     for page in _pages(width, height, paper):
@@ -610,7 +615,8 @@ def tile_count(drawing: tuple[Primitive, ...], width: float, height: float, pape
     return len(x0s) * len(y0s)
 
 
-def _cut(drawing, height: float, plan: TilePlan, width: float, overlap: float):
+def _cut(drawing: tuple[Primitive, ...], height: float, plan: TilePlan, width: float,
+         overlap: float) -> Cut:
     """(drawing, height, plan, its index, (starts, seams) across, (starts, seams) down)."""
     index = SpatialIndex(drawing)
     whole = whole_boxes(drawing, index)
@@ -622,7 +628,7 @@ def _cut(drawing, height: float, plan: TilePlan, width: float, overlap: float):
     return drawing, height, plan, index, across, down, whole
 
 
-def _cut_cost(cut) -> tuple[int, int]:
+def _cut_cost(cut: Cut) -> tuple[int, int]:
     """How bad a cut is: the titles, captions, tables and legends its seams cross, then its
     tile count (on ties the first: the map's own orientation)."""
     _drawing, _height, _plan, _index, across, down, whole = cut
@@ -661,6 +667,7 @@ def cut_axis(length: float, room: float, overlap: float,
             break
     else:
         n, cuts = fewest, seams(fewest, length, room, overlap, spans, clean=False)
+    assert cuts is not None  # seams that may cut always are
     return [0.0, *cuts], cuts  # each window from its trim: no blank above or left of it
 
 
@@ -692,7 +699,7 @@ def seams(count: int, length: float, room: float, overlap: float,
         for a, b, _w in spans:
             candidates.update(v for v in (a - SEAM_CLEAR, b + SEAM_CLEAR) if lo <= v <= hi)
 
-        def cost(x: float, target=target) -> tuple[int, float]:
+        def cost(x: float, target: float = target) -> tuple[int, float]:
             cut = [w for a, b, w in spans if a - SEAM_CLEAR < x < b + SEAM_CLEAR]
             kept = sum(w for w in cut if w >= KEEP)
             return kept, LABEL_MM * sum(w for w in cut if w < KEEP) + abs(x - target)
@@ -722,12 +729,12 @@ WHOLE = {"table": NEVER, "map-table": NEVER, "map-legend": NEVER, "legend": NEVE
          "map-label": 1, "point-label": 1, "callout": 1}
 
 
-def whole_boxes(drawing, index: SpatialIndex) -> list[tuple[Box, int]]:
+def whole_boxes(drawing: Sequence[Primitive], index: SpatialIndex) -> list[tuple[Box, int]]:
     """The boxes (map mm) of the elements a seam should not cut (``WHOLE``), with what a
     cut costs: an element with one of the classes is kept whole with all it holds."""
     found: list[tuple[Box, int]] = []
 
-    def visit(items, transform) -> None:
+    def visit(items: Sequence[Primitive], transform: Callable[[Box], Box]) -> None:
         for item in items:
             words = set((getattr(item, "cls", None) or "").split())
             weight = max((WHOLE[w] for w in words & WHOLE.keys()), default=0)
@@ -735,18 +742,23 @@ def whole_boxes(drawing, index: SpatialIndex) -> list[tuple[Box, int]]:
             if weight and box is not None:
                 found.append((transform(box), weight))
             elif isinstance(item, Group) and not item.rotate:
-                visit(item.items, lambda b, g=item, t=transform: t(_transformed(
-                    replace(g, clip=None), b)))
+                visit(item.items, _inside(item, transform))
 
     visit(drawing, lambda b: b)
     return found
+
+
+def _inside(group: Group, outer: Callable[[Box], Box]) -> Callable[[Box], Box]:
+    """``outer`` of a box in ``group``'s coordinates (its clip aside)."""
+    unclipped = replace(group, clip=None)
+    return lambda b: outer(_transformed(unclipped, b))
 
 
 def _row_letter(index: int) -> str:
     return chr(ord("A") + index) if index < 26 else f"R{index + 1}"
 
 
-def _tile_items(drawing, tile: Tile, plan: TilePlan, name: str,
+def _tile_items(drawing: tuple[Primitive, ...], tile: Tile, plan: TilePlan, name: str,
                 title: str) -> tuple[Primitive, ...]:
     """A tile's page: the map from its trim lines (what is left of or above them is cut
     off, so it is not printed) to the window's far edges, its lines and its title."""
@@ -913,7 +925,7 @@ class SpatialIndex:
         x, y, w, h = window
         return tuple(self._select(self.drawing, (x, y, x + w, y + h)))
 
-    def _near(self, items, area: Box):
+    def _near(self, items: Sequence[Primitive], area: Box) -> Sequence[Primitive]:
         """The items that may meet ``area``, in their order (all of a short list)."""
         if len(items) < self.MANY:
             return items
@@ -925,7 +937,8 @@ class SpatialIndex:
                 found.update(cells.get((cx, cy), ()))
         return [items[i] for i in sorted(found)]
 
-    def _bucket(self, items):
+    def _bucket(self, items: Sequence[Primitive]
+                ) -> tuple[dict[tuple[int, int], list[int]], list[int]]:
         key = id(items)
         if key not in self._buckets:
             cells: dict[tuple[int, int], list[int]] = {}
@@ -942,8 +955,8 @@ class SpatialIndex:
             self._buckets[key] = (cells, unknown)
         return self._buckets[key]
 
-    def _select(self, items, area: Box) -> list[Primitive]:
-        out = []
+    def _select(self, items: Sequence[Primitive], area: Box) -> list[Primitive]:
+        out: list[Primitive] = []
         near = self._near(items, area)
         for item in near:
             box = self.box(item)
@@ -965,14 +978,15 @@ class SpatialIndex:
             self._boxes[key] = self._measure(item)
         return self._boxes[key]
 
-    def _measure(self, item) -> Box | None:
+    def _measure(self, item: Primitive) -> Box | None:
         if isinstance(item, Group):
             return self._group_box(item)
         return leaf_box(item)
 
     def _group_box(self, group: Group) -> Box | None:
-        boxes = [self.box(child) for child in group.items]
-        if not boxes or any(b is None for b in boxes):
+        found = [self.box(child) for child in group.items]
+        boxes = [b for b in found if b is not None]
+        if not found or len(boxes) != len(found):
             return None
         box = (min(b[0] for b in boxes), min(b[1] for b in boxes),
                max(b[2] for b in boxes), max(b[3] for b in boxes))
@@ -980,6 +994,12 @@ class SpatialIndex:
             cx, cy, cw, ch = group.clip
             box = (max(box[0], cx), max(box[1], cy), min(box[2], cx + cw), min(box[3], cy + ch))
         return _transformed(group, box)
+
+
+#: a drawing cut into tiles: (the drawing, its height, the plan, its index, (window starts,
+#: seams) across, (window starts, seams) down, the boxes its seams keep whole)
+Cut = tuple[tuple[Primitive, ...], float, TilePlan, SpatialIndex, tuple[list[float], list[float]],
+            tuple[list[float], list[float]], list[tuple[Box, int]]]
 
 
 def _meets(a: Box, b: Box) -> bool:
@@ -1006,7 +1026,7 @@ def _transformed(group: Group, box: Box) -> Box:
     return min(xs), min(ys), max(xs), max(ys)
 
 
-def leaf_box(item) -> Box | None:
+def leaf_box(item: Primitive) -> Box | None:
     """The box a shape or text covers (strokes included), or None for an unknown kind."""
     if isinstance(item, Rect):
         pad = _pad(item.style)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Container, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -19,6 +19,7 @@ from ..engine.errors import BadInput
 from ..engine.inputs import did_you_mean, quote
 from ..engine.limits import KIT_PAGES
 from ..engine.model import Game
+from ..engine.model import Sheet as GameSheet
 from . import aids, clearance, counter_key, holds, setup_chart
 from .atomic import check_place, replace_folder, write_files
 from .fonts import missing_glyphs
@@ -29,6 +30,7 @@ from .impose import (
     Piece,
     Sheet,
     SpatialIndex,
+    Tile,
     assembly_items,
     calibration_items,
     impose_sizes,
@@ -144,7 +146,8 @@ def map_pages(game: Game, options: Options) -> list[KitPage]:
     return pages
 
 
-def tiled_pages(drawing, width, height, options: Options, name: str,
+def tiled_pages(drawing: tuple[Primitive, ...], width: float, height: float, options: Options,
+                name: str,
                 title: str | None = None, legend: LegendLayout | None = None) -> list[KitPage]:
     """A drawing on as few tiles as the paper allows, and their assembly page; ``title`` (the
     map's name) is printed, ``name`` makes the page ids; a ``legend`` goes under the drawing,
@@ -163,7 +166,7 @@ def tiled_pages(drawing, width, height, options: Options, name: str,
     return pages
 
 
-def full_height(tiles) -> float:
+def full_height(tiles: Sequence[Tile]) -> float:
     """The height the tiles cover (the drawing's and its legend's)."""
     return max(t.y + t.h for t in tiles)
 
@@ -218,8 +221,8 @@ def imposed_pages(sheets: list[Sheet], part: str) -> list[KitPage]:
     return pages
 
 
-def sheet_pages(game: Game, options: Options, lead=(), own=(), setup: bool = True
-                ) -> list[KitPage]:
+def sheet_pages(game: Game, options: Options, lead: Iterable[aids.Block] = (),
+                own: Container[str] = (), setup: bool = True) -> list[KitPage]:
     """The set-up chart of every scenario (unless the game prints its own: ``setup``
     False), the game's ``lead`` blocks, every sheet but those a game draws itself
     (``own``), then the play aid (the tables no sheet prints), flowed together: a short aid
@@ -246,7 +249,8 @@ def sheet_pages(game: Game, options: Options, lead=(), own=(), setup: bool = Tru
     return flowed_pages(blocks, options.paper, "sheets and play aids") + forms
 
 
-def flowed_pages(blocks, paper_: Paper, part: str, own_sheet: bool = False) -> list[KitPage]:
+def flowed_pages(blocks: list[aids.Block], paper_: Paper, part: str, own_sheet: bool = False
+                 ) -> list[KitPage]:
     """``blocks`` flowed down pages of ``part``; each page keeps its blocks, so that the kit
     may flow them again with other parts' (``pack``), unless the part is a sheet of its own
     (``own_sheet``: a form the players write on)."""
@@ -258,7 +262,7 @@ def flowed_pages(blocks, paper_: Paper, part: str, own_sheet: bool = False) -> l
     return pages
 
 
-def is_form(sheet) -> bool:
+def is_form(sheet: GameSheet) -> bool:
     """True for a sheet the players write on (a section with ``write_in`` space): it is a
     sheet of its own, never flowed with the aids."""
     return any(section.write_in for section in sheet.sections)
@@ -281,7 +285,7 @@ def pack(pages: list[KitPage], options: Options) -> list[KitPage]:
     saves no sheet."""
     portrait = options.paper.portrait
     blocks: list[aids.Block] = []
-    backs: dict[str, tuple] = {}
+    backs: dict[str | None, PieceBack] = {}
     out: list[KitPage] = []
     at = None
     sheets = 0  # the sheets the flowed pages and small sheets took
@@ -294,7 +298,7 @@ def pack(pages: list[KitPage], options: Options) -> list[KitPage]:
         elif (small := _small_sheet(pages, i, options)) is not None:
             block, back, taken = small
             blocks.append(block)
-            backs[block.id] = back  # type: ignore[index]
+            backs[block.id] = back
         else:
             out.append(page)
             i += 1
@@ -314,7 +318,12 @@ def _is(page: Page, paper_: Paper) -> bool:
     return abs(page.width - paper_.width) < 0.01 and abs(page.height - paper_.height) < 0.01
 
 
-def _small_sheet(pages: list[KitPage], i: int, options: Options):
+#: the back of a sheet of pieces flowed with the aids: (its items, if any; its top)
+PieceBack = tuple[tuple[Primitive, ...] | None, float]
+
+
+def _small_sheet(pages: list[KitPage], i: int, options: Options
+                 ) -> tuple[aids.Block, PieceBack, int] | None:
     """(block, its back, pages it takes) when page ``i`` is a portrait sheet of pieces (and
     its back) whose pieces take at most ``SMALL_SHEET`` of the page's height; else None."""
     page = pages[i].page
@@ -333,7 +342,8 @@ def _small_sheet(pages: list[KitPage], i: int, options: Options):
     return block, (back.items if back is not None else None, top), 2 if back else 1
 
 
-def _packed_pages(blocks: list[aids.Block], backs: dict, options: Options) -> list[KitPage]:
+def _packed_pages(blocks: list[aids.Block], backs: dict[str | None, PieceBack],
+                  options: Options) -> list[KitPage]:
     """The flowed pages, each with a back page after it when it holds pieces with backs:
     the backs moved as their fronts were (mirrored for the duplex flip)."""
     paper_ = options.paper.portrait
@@ -346,7 +356,7 @@ def _packed_pages(blocks: list[aids.Block], backs: dict, options: Options) -> li
         moved = [(backs[b.id], y) for b, _x, y in placed if b.id in backs and backs[b.id][0]]
         if moved:
             flip = 1 if mirrors_columns(paper_, options.duplex) else -1
-            back_items = tuple(Group(items, dy=flip * (y - top), cls="pieces back")
+            back_items = tuple(Group(items or (), dy=flip * (y - top), cls="pieces back")
                                for (items, top), y in moved)
             out.append(KitPage(AIDS, Page(paper_.width, paper_.height, back_items,
                                           id=f"sheets-and-play-aids-{n}-back")))
@@ -380,10 +390,16 @@ def with_counter_key(game: Game, pages: list[KitPage], options: Options) -> list
                                          options.paper, part) + pages[end:]
 
     own = flowed_pages([key], options.paper, AIDS)
-    trials = [lambda: placed(0)]
-    trials += [lambda i=i: pages[:i] + own + pages[i:] for i in flowed if i < at]
+    def own_at(i: int) -> Callable[[], list[KitPage]]:
+        return lambda: pages[:i] + own + pages[i:]
+
+    def placed_at(place: int) -> Callable[[], list[KitPage]]:
+        return lambda: placed(place)
+
+    trials = [placed_at(0)]
+    trials += [own_at(i) for i in flowed if i < at]
     trials += [lambda: under] if under is not None else []
-    trials += [lambda place=place: placed(place) for place in inner]
+    trials += [placed_at(place) for place in inner]
     return _key_choice(trials, _sheets(pack(pages, options)), options)
 
 
@@ -574,7 +590,7 @@ def _finish(game: Game, pages: list[KitPage], options: Options) -> list[Page]:
         page = kit_page.page
         sized = Paper(options.paper.name, page.width, page.height)
         part = _part_title(game, kit_page.part)
-        items = (*typeset(page.items), *footer(sized, game.info.name, part,
+        items = (*typeset(page.items), *footer(sized, game.info.name or game.id, part,
                                                  number, total, page.footer))
         out.append(Page(page.width, page.height, items, id=safe_id(page.id),
                         title=f"{game.info.name}: {kit_page.part}", footer=page.footer))
@@ -608,7 +624,7 @@ def map_title(game: Game, map_id: str) -> str:
 def typeset(items: Iterable[Primitive]) -> tuple[Primitive, ...]:
     """The kit's typographic replacements (``TYPOGRAPHY``) in every text, and on a player's
     page every text without its designer notes (``marks.plain``)."""
-    out = []
+    out: list[Primitive] = []
     for item in items:
         if isinstance(item, Text):
             text = MINUS_SIGN.sub(aids.MINUS, "".join(
@@ -691,7 +707,8 @@ def is_proof(game: Game, name: str) -> bool:
     return name == f"{game.id}-proof.pdf" or name.startswith(f"{PROOF_FOLDER}/")
 
 
-def _pdf(game: Game, pages: list[Page], options: Options, _done: dict) -> dict[str, bytes]:
+def _pdf(game: Game, pages: list[Page], options: Options, _done: dict[str, bytes]
+         ) -> dict[str, bytes]:
     return {f"{game.id}.pdf": pdf_bytes(pages, f"{game.info.name} — print-and-play kit",
                                         subject=f"warpress kit, {options.paper.label}")}
 
@@ -701,7 +718,8 @@ def page_stem(game: Game, number: int, page: Page) -> str:
     return f"{game.id}-{number:03d}-{page.id}"
 
 
-def _svg(game: Game, pages: list[Page], _options: Options, _done: dict) -> dict[str, bytes]:
+def _svg(game: Game, pages: list[Page], _options: Options, _done: dict[str, bytes]
+         ) -> dict[str, bytes]:
     # start-up: 68 more modules (svgwrite), only when this runs
     from .render_svg import svg_text
 
@@ -709,10 +727,11 @@ def _svg(game: Game, pages: list[Page], _options: Options, _done: dict) -> dict[
             for n, page in enumerate(pages, 1)}
 
 
-def _png(game: Game, pages: list[Page], options: Options, done: dict) -> dict[str, bytes]:
+def _png(game: Game, pages: list[Page], options: Options, done: dict[str, bytes]
+         ) -> dict[str, bytes]:
     """A PNG of every page at ``options.dpi``, rasterised from the kit's PDF (the one
     written, or one made for the purpose), named like the SVGs."""
-    pdf = done.get(f"{game.id}.pdf") or pdf_bytes(pages, game.info.name)
+    pdf = done.get(f"{game.id}.pdf") or pdf_bytes(pages, game.info.name or game.id)
     pngs = png_pages(pdf, options.dpi)
     return {f"png/{page_stem(game, n, page)}.png": png
             for n, (page, png) in enumerate(zip(pages, pngs, strict=True), 1)}

@@ -9,24 +9,20 @@ Assumed values are marked only in a designer proof (``components/marks.py``).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
+from typing import Any
 
 from ..engine.errors import BadInput
-from ..engine.looks import COLOUR_WORDS  # noqa: F401 (re-exported)
-from ..engine.model import Card, Deck, Game, Marker, Unit
+from ..engine.looks import COLOUR_WORDS, colour  # noqa: F401 (re-exported)
+from ..engine.model import Card, Deck, Game, Item, Marker, Unit, Value
 from .counters import counter_name, draw, face_of
 from .fonts import text_width, wrap
 from .impose import Piece
 from .legibility import MIN_MM, fit, fit_lines, scaled
 from .marks import dagger, field_dagger, rule_ref
 from .primitives import Primitive, Rect, Style, Text
-from .style import (  # noqa: F401 (re-exported)
-    SIDE_COLOURS,
-    colour,
-    declared_layout,
-    ink_on,
-    side_colour,
-)
+from .style import SIDE_COLOURS, declared_layout, ink_on, side_colour  # noqa: F401 (re-exported)
 
 CARD_W, CARD_H, CARD_BLEED = 63.0, 88.0, 3.0
 DEFAULT_COUNTER = 15.875  # 5/8 inch
@@ -47,12 +43,12 @@ def fit_text(text: str, size: float, width: float) -> float:
     return current
 
 
-def centred(text: str, x: float, y: float, size: float, width: float, **kw) -> Text:
+def centred(text: str, x: float, y: float, size: float, width: float, **kw: Any) -> Text:
     """One line centred on ``x``, shrunk to fit ``width`` (``fit_text``)."""
     return Text(x, y, text, size=fit_text(text, size, width), anchor="middle", **kw)
 
 
-def _stats_line(record, stats, prefix: str = "stats") -> str:
+def _stats_line(record: Item, stats: Mapping[str, object], prefix: str = "stats") -> str:
     parts = []
     for key, value in stats.items():
         if isinstance(value, dict | tuple | list):
@@ -62,7 +58,7 @@ def _stats_line(record, stats, prefix: str = "stats") -> str:
     return " ".join(parts)
 
 
-def _show(value) -> str:
+def _show(value: object) -> str:
     if value is True:
         return "yes"
     if value is False:
@@ -82,9 +78,9 @@ def unit_pieces(game: Game, unit: Unit) -> list[Piece]:
     front = draw(face_of(game, unit, what=f"counter-{unit.id}"))
     back = unit_back(game, unit)
     count = unit.count or 1
-    plain = plain_back(counter_name(unit.name or unit.id), side_colour(game, unit.side),
-                       front[0].w)
-    return [Piece(f"counter-{unit.id}-{i + 1}", front[0].w, front[0].w, front, back,
+    side = trim_side(front)
+    plain = plain_back(counter_name(unit.name or unit.id), side_colour(game, unit.side), side)
+    return [Piece(f"counter-{unit.id}-{i + 1}", side, side, front, back,
                   cls=f"counter unit {unit.id}", plain_back=plain) for i in range(count)]
 
 
@@ -105,7 +101,15 @@ def plain_back(name: str, ground: str, size: float) -> tuple[Primitive, ...]:
     return tuple(items)
 
 
-def unit_back(game: Game, unit: Unit, stats=None, **face) -> tuple[Primitive, ...] | None:
+def trim_side(drawn: tuple[Primitive, ...]) -> float:
+    """The side of a drawn counter: its first primitive is its trim (``counters.draw``)."""
+    trim = drawn[0]
+    assert isinstance(trim, Rect), f"a counter opens with its trim, not {trim!r}"
+    return trim.w
+
+
+def unit_back(game: Game, unit: Unit, stats: Mapping[str, Value] | None = None, **face: Any
+              ) -> tuple[Primitive, ...] | None:
     """The reduced side: the back's own values (a mapping), else the front's values for a
     2-step unit whose back is described in words; a one-sided counter has none. ``face``:
     other fields of the face (``ground``)."""
@@ -126,14 +130,15 @@ def counter_image(game: Game, record: Unit | Marker, *, side: str | None = None,
     if isinstance(record, Marker):
         piece = marker_pieces(game, record)[0]
         return piece.back if reduced and piece.back else piece.front
-    ground = {} if record.side or side is None else {"ground": side_colour(game, side)}
+    # a unit of no side in ``side``'s colours (None: its own)
+    ground = None if record.side or side is None else side_colour(game, side)
     if reduced:
-        back = unit_back(game, record, **ground)
+        back = unit_back(game, record, ground=ground)
         if back is not None:
             return scaled(back)
-    face = face_of(game, record, what=f"counter-{record.id}", **ground)
+    face = face_of(game, record, what=f"counter-{record.id}", ground=ground)
     if face.look.layout == "marker" and not face.word:
-        face = replace(face, word=marker_word(game, record))  # type: ignore[arg-type]
+        face = replace(face, word=marker_word(game, record))
     return scaled(draw(face))
 
 
@@ -146,18 +151,20 @@ def marker_pieces(game: Game, marker: Marker) -> list[Piece]:
     if marker.back:
         text = str(marker.back)  # 'Sunk (撃沈)': the word, and the bracket under it
         under = text.partition(" (")[2].rstrip(")") if text.endswith(")") else ""
+        subtitle: dict[str, Any] = {"subtitle": under} if under else {}
         back = draw(face_of(game, marker, ground=ground, reduced=True, cls="counter-back marker",
                             what=f"counter-marker-{marker.id} (back)", word=short_word(text),
-                            **({"subtitle": under} if under else {})))
+                            **subtitle))
     count = marker.count or 1
-    plain = plain_back(marker_word(game, marker), ground,
-                       front[0].w)
-    return [Piece(f"counter-marker-{marker.id}-{i + 1}", front[0].w, front[0].w, front, back,
+    side = trim_side(front)
+    plain = plain_back(marker_word(game, marker), ground, side)
+    return [Piece(f"counter-marker-{marker.id}-{i + 1}", side, side, front, back,
                   cls=f"counter marker {marker.id}", plain_back=plain) for i in range(count)]
 
 
-def marker_word(game: Game, marker: Marker) -> str:
-    """The big word of a marker: the style's ``word``, else the marker's name."""
+def marker_word(game: Game, marker: Unit | Marker) -> str:
+    """The big word of a marker (or of a unit drawn as one): the style's ``word``, else the
+    marker's name."""
     declared = declared_layout(game, marker)
     return (declared.word if declared is not None and declared.word else None) or (
         counter_name(marker.name or marker.id, marker=True))
@@ -265,7 +272,7 @@ def _paragraph(text: str, x: float, y: float, width: float, height: float,
 
 
 def _centred_fit(text: str, x: float, y: float, size: float, width: float, what: str,
-                 **kw) -> Text:
+                 **kw: Any) -> Text:
     """One line centred on ``x``, fitted to ``width`` without going under the minimum."""
     return Text(x, y, text, size=fit(text, size, width, what), anchor="middle", **kw)
 

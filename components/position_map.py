@@ -36,9 +36,12 @@ def piece_for(game: Game, record_id: str, reduced: bool = False) -> Piece:
     with ``reduced``); BadInput naming the id when the game has no such piece."""
     unit = next((u for u in game.units if u.id == record_id), None)
     marker = next((m for m in game.markers if m.id == record_id), None)
-    if unit is None and marker is None:
+    if unit is not None:
+        piece = unit_pieces(game, unit)[0]
+    elif marker is not None:
+        piece = marker_pieces(game, marker)[0]
+    else:
         raise BadInput(f"counter {record_id!r} is no unit or marker of {game.id}")
-    piece = unit_pieces(game, unit)[0] if unit else marker_pieces(game, marker)[0]  # type: ignore[arg-type]
     if reduced:
         if piece.back is None:
             raise BadInput(f"counter {record_id!r} has no reduced side")

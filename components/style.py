@@ -136,8 +136,9 @@ def look_of(game: Game, record: Unit | Marker) -> Look:
 def side_colour(game: Game, side: str | None) -> str:
     """A side's counter ground: the style's, else the side's colour, else a default."""
     declared = game.style.sides.get(side) if side else None
-    if declared is not None and colour(declared.fill):
-        return colour(declared.fill)  # type: ignore[return-value]
+    fill = colour(declared.fill) if declared is not None else None
+    if fill:
+        return fill
     sides = [s.id for s in game.info.sides]
     if side in sides:
         explicit = colour(game.info.sides[sides.index(side)].color)

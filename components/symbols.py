@@ -51,7 +51,7 @@ def _ellipse(cx: float, cy: float, rx: float, ry: float, steps: int = 28,
 
 def _land_branch(name: str, w: float, h: float, pen: Style, fill: Style) -> list[Primitive]:
     """The branch symbol inside a w x h land frame whose top-left corner is (0, 0)."""
-    cross = [Line(0, 0, w, h, pen), Line(0, h, w, 0, pen)]
+    cross: list[Primitive] = [Line(0, 0, w, h, pen), Line(0, h, w, 0, pen)]
     track = Polygon(_ellipse(w / 2, h / 2, w * 0.3, h * 0.24), pen)
     drawn: dict[str, Callable[[], list[Primitive]]] = {
         "infantry": lambda: cross,
@@ -192,7 +192,7 @@ def _both(half: Points) -> Points:
 
 
 def aircraft(*, length: float = 94, body: float = 9, wing_y: float = 30, chord: float = 15,
-             span: float = 96, taper: float = 0.55, sweep: float = 3, engines: Sequence = (),
+             span: float = 96, taper: float = 0.55, sweep: float = 3, engines: Sequence[float] = (),
              tail_span: float = 36, twin_tail: bool = False, gull: bool = False) -> list[Points]:
     """A top-view aircraft from a few proportions (all in the 100-unit grid)."""
     nose, end = (100 - length) / 2, (100 + length) / 2
