@@ -9,19 +9,33 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from itertools import product
+from typing import Any, TypeVar, cast
 
 from ..engine.combat import crt_notes
 from ..engine.errors import BadInput
-from ..engine.model import Display, FrozenDict, Game, PointMap, Sheet, Table, TableKey, Track
+from ..engine.model import (
+    Constant,
+    Display,
+    FrozenDict,
+    Game,
+    Point,
+    PointMap,
+    Sheet,
+    Table,
+    TableKey,
+    TableRow,
+    Track,
+    Value,
+)
 from ..engine.query import show_value
 from ..engine.structure import records, walk_values
-from ..engine.tables import compiled, cover
+from ..engine.tables import Condition, Interval, compiled, cover
 from ..engine.text import rules_text
 from .fonts import text_width, wrap
 from .formulas import formula_lines
@@ -69,7 +83,7 @@ def paragraph(text: str, width: float, size: float = 2.8) -> Block:
                        for i, line in enumerate(lines)), len(lines) * size * LEADING + size * 0.5)
 
 
-def bullets(lines, width: float, size: float = 2.6) -> Block:
+def bullets(lines: Iterable[object], width: float, size: float = 2.6) -> Block:
     """Lines as a bulleted list in one block, each wrapped under its own text."""
     items: list[Primitive] = []
     y = 0.0
@@ -92,7 +106,7 @@ def legible(text: str, size: float, width: float, what: str) -> float:
 
 
 def text_lines(text: str, x: float, y: float, size: float, width: float, leading: float = 1.3,
-               dash: bool = False, **kw) -> tuple[list[Primitive], float]:
+               dash: bool = False, **kw: Any) -> tuple[list[Primitive], float]:
     """Lines of ``text`` wrapped to ``width`` from the top ``y``, ``leading`` sizes apart;
     the Text items (``kw`` passed on) and the height used; ``dash``: minus signs and range
     dashes as a player reads them (``dashes``)."""
@@ -103,7 +117,7 @@ def text_lines(text: str, x: float, y: float, size: float, width: float, leading
     return items, len(lines) * step + size * 0.3
 
 
-def _cell_text(value) -> str:
+def _cell_text(value: Value) -> str:
     """A table cell; an empty key condition matches anything."""
     return show_value(value, none="any")
 
@@ -122,7 +136,7 @@ def readable(word: str, capital: bool = True) -> str:
     return text[:1].upper() + text[1:] if capital else text
 
 
-def key_name(table: Table, key) -> str:
+def key_name(table: Table, key: TableKey) -> str:
     """A key's printed name: its ``name`` (and ``name_ja``), the table's ``labels``, or
     its id made readable."""
     if key.name:
@@ -139,12 +153,17 @@ def result_name(table: Table, result: str) -> str:
 _ONCE: dict[tuple[str, int], tuple[object, object]] = {}
 
 
-def once(kind: str, obj, compute):
+Obj = TypeVar("Obj")
+Result = TypeVar("Result")
+
+
+def once(kind: str, obj: Obj, compute: Callable[[Obj], Result]) -> Result:
     """``compute(obj)``, computed once per object (games and tables are immutable)."""
     hit = _ONCE.get((kind, id(obj)))
     if hit is None or hit[0] is not obj:
         hit = _ONCE[kind, id(obj)] = (obj, compute(obj))
-    return hit[1]
+    # one cache for every kind: what it holds for ``kind`` is what ``compute`` gave
+    return cast(Result, hit[1])
 
 
 def record_names(game: Game | None) -> dict[str, str]:
@@ -163,7 +182,7 @@ def _record_names(game: Game) -> dict[str, str]:
     return names
 
 
-def value_text(table: Table, value, names: dict[str, str] | None = None,
+def value_text(table: Table, value: Value, names: dict[str, str] | None = None,
                key: TableKey | None = None) -> str:
     """A condition or result value as printed: the ``key``'s named value, the table's
     ``labels``, or the game's record or side of that id, else the value itself (yes/no,
@@ -176,8 +195,8 @@ def value_text(table: Table, value, names: dict[str, str] | None = None,
         return named
     if text in table.labels:
         return table.labels[text]
-    if isinstance(value, str) and text in (names or {}):
-        return names[text]  # type: ignore[index]
+    if isinstance(value, str) and names is not None and text in names:
+        return names[text]
     if isinstance(value, str) and ("_" in value or _is_id(value)):
         return readable(value, capital=False)
     if key is not None and key.kind == "enum":
@@ -233,7 +252,8 @@ def dashes(text: str) -> str:
     return _TEXT_OPEN.sub(lambda m: f"≤ {m.group(1)}", text)
 
 
-def result_text(table: Table, value, names: dict[str, str], result: str | None = None) -> str:
+def result_text(table: Table, value: Value, names: dict[str, str] | None,
+                result: str | None = None) -> str:
     """A result cell: its value by name, a dash where the row gives none; in a column of
     exact chances with long fractions (``1932641711/2176782336``) every chance as a
     percentage a player reads at a glance (``88.8 %``)."""
@@ -251,7 +271,7 @@ def result_text(table: Table, value, names: dict[str, str], result: str | None =
 LONG_FRACTION = 100
 
 
-def _fraction(value) -> Fraction | None:
+def _fraction(value: object) -> Fraction | None:
     text = str(value)
     numerator, slash, denominator = text.partition("/")
     if not slash or not numerator.isdigit() or not denominator.isdigit() or denominator == "0":
@@ -289,9 +309,10 @@ _PRINTED: ContextVar[set[str] | None] = ContextVar("warpress_printed_tables", de
 @contextmanager
 def printing() -> Iterator[set[str]]:
     """While a kit is laid out: every table is printed once (``first_print``)."""
-    token = _PRINTED.set(set())
+    printed: set[str] = set()
+    token = _PRINTED.set(printed)
     try:
-        yield _PRINTED.get()  # type: ignore[misc]
+        yield printed
     finally:
         _PRINTED.reset(token)
 
@@ -401,24 +422,24 @@ def rollless_lines(table: Table, names: dict[str, str]) -> tuple[list[str], Tabl
                           rows=rows)
 
 
-def _plain(value) -> str:
+def _plain(value: object) -> str:
     return repr(getattr(value, "id", value))
 
 
-def _conditions_text(table: Table, row, names: dict[str, str],
+def _conditions_text(table: Table, row: TableRow, names: dict[str, str],
                      keys: list[TableKey] | None = None) -> str:
     conditions = table.conditions(row)
     return ", ".join(_condition(table, k, conditions[k.id], names)
                      for k in keys or table.keys if k.id in conditions)
 
 
-def _condition(table: Table, key: TableKey, value, names: dict[str, str]) -> str:
+def _condition(table: Table, key: TableKey, value: Value, names: dict[str, str]) -> str:
     """A key's condition as words: a yes of a yes/no key is the key's name alone."""
     text = value_text(table, value, names, key)
     return key_name(table, key) if text in ("yes", "Yes") else f"{key_name(table, key)}: {text}"
 
 
-def _results_text(table: Table, row, names: dict[str, str]) -> str:
+def _results_text(table: Table, row: TableRow, names: dict[str, str]) -> str:
     """A row's results as words: a yes result by its name, no and none left out."""
     words = []
     for result in table.results:
@@ -451,9 +472,9 @@ def table_formula(table: Table, game: Game | None = None) -> list[str] | None:
                          lambda k, v: value_text(table, v, names, k))
 
 
-def id_ranges(ids) -> str:
+def id_ranges(ids: Iterable[object]) -> str:
     """Ids as a player reads a list of them: runs of numbers as ranges (``101–176``)."""
-    parts: list[list] = []
+    parts: list[list[int | str]] = []
     for value in ids:
         text = str(value)
         number = int(text) if text.isdigit() else None
@@ -466,7 +487,9 @@ def id_ranges(ids) -> str:
                      for p in parts)
 
 
-def _grid_bodies(table: Table, formula, crt, panels, width: float, names) -> list[Block]:
+def _grid_bodies(table: Table, formula: list[str] | None, crt: Crt | None,
+                 panels: list[Panel] | None, width: float, names: dict[str, str]
+                 ) -> list[Block]:
     """The table as its rule, its grid or its grids; none when it is none of them or its
     grids (a column per result) do not fit ``width``: then it prints one line per row."""
     try:
@@ -512,7 +535,7 @@ def _formula_block(lines: list[str], width: float) -> Block:
     return Block((frame, *texts), y + CELL_PAD * 0.6, width=wide, cls="formula")
 
 
-def _widest(items) -> float:
+def _widest(items: Iterable[Primitive]) -> float:
     return max((text_width(t.text, t.size) for t in items if isinstance(t, Text)), default=0.0)
 
 
@@ -537,7 +560,7 @@ def _span(text: str) -> tuple[float, float] | None:
     m = _SPAN.fullmatch(text.strip())
     if m is None:
         return None
-    def num(t):
+    def num(t: str) -> int:
         return int(t.replace(MINUS, "-"))
     if m.group("below"):
         return float("-inf"), num(m.group("below"))
@@ -548,7 +571,7 @@ def _span(text: str) -> tuple[float, float] | None:
 
 
 def _span_text(lo: float, hi: float) -> str:
-    def show(n):
+    def show(n: float) -> str:
         return str(int(n)).replace("-", MINUS)
     if lo == float("-inf"):
         return f"≤ {show(hi)}"
@@ -567,8 +590,9 @@ def merged_runs(rows: list[list[str]], column: int) -> list[list[str]]:
         last = spans[-1] if spans else None
         if (span is not None and last is not None and span[0] == last[1] + 1
                 and out[-1][:column] + out[-1][column + 1:] == row[:column] + row[column + 1:]):
-            spans[-1] = (last[0], span[1])
-            out[-1] = [*row[:column], _span_text(*spans[-1]), *row[column + 1:]]
+            merged = (last[0], span[1])
+            spans[-1] = merged
+            out[-1] = [*row[:column], _span_text(*merged), *row[column + 1:]]
             continue
         out.append(list(row))
         spans.append(span)
@@ -593,8 +617,8 @@ CRT_COLUMNS = 36
 class Crt:
     """A two-key table laid out as a grid: row key by column key, each cell one row."""
 
-    row_key: object
-    col_key: object
+    row_key: TableKey
+    col_key: TableKey
     row_labels: tuple[str, ...]
     col_labels: tuple[str, ...]
     cells: tuple[tuple[str, ...], ...]
@@ -602,8 +626,9 @@ class Crt:
     parts: tuple[tuple[tuple[str, ...], ...], ...] = ()
 
 
-def crt_grid(table: Table, names: dict[str, str] | None = None, fixed: dict | None = None,
-             axes: tuple | None = None) -> Crt | None:
+def crt_grid(table: Table, names: dict[str, str] | None = None,
+             fixed: dict[str, Value] | None = None,
+             axes: tuple[TableKey, TableKey] | None = None) -> Crt | None:
     """The grid of a table with two keys (the roll key gives the rows), or None when the
     table is not one: other key counts, a key without a bounded domain, a cell that two
     rows match, or results too long for a cell. ``axes`` and ``fixed`` (the other keys'
@@ -640,7 +665,7 @@ def crt_grid(table: Table, names: dict[str, str] | None = None, fixed: dict | No
                tuple(label for _, label in col_groups), cells, parts)
 
 
-def _axes(keys) -> tuple:
+def _axes(keys: Sequence[TableKey]) -> tuple[TableKey, TableKey]:
     """The grid's row and column keys: the roll key down, else the key with more values."""
     rk, ck = sorted(keys, key=lambda k: k.kind != "roll")[:2]
     if rk.kind != "roll" and ck.kind != "roll" and len(_atoms(ck) or ()) > len(
@@ -676,6 +701,8 @@ def panel_grids(table: Table, names: dict[str, str] | None = None) -> list[Panel
         return None
     for key in list(others):
         rest = [k for k in others if k is not key]
+        if grids is None:  # a grid left out could not be drawn
+            break
         if _same_without(grids, others, key):
             grids = _panel_crts(table, names, axes, rest)
             others = rest
@@ -686,11 +713,12 @@ def panel_grids(table: Table, names: dict[str, str] | None = None) -> list[Panel
             for combo, crt in grids.items()]
 
 
-def _panel_crts(table, names, axes, others) -> dict[tuple, Crt] | None:
-    combos = list(product(*(_atoms(k) for k in others)))
+def _panel_crts(table: Table, names: dict[str, str] | None, axes: tuple[TableKey, TableKey],
+                others: list[TableKey]) -> dict[tuple[Value, ...], Crt] | None:
+    combos = list(product(*(_atoms(k) or () for k in others)))  # every key has values
     if len(combos) > PANELS * 4:
         return None
-    out = {}
+    out: dict[tuple[Value, ...], Crt] = {}
     for combo in combos:
         crt = crt_grid(table, names, dict(zip((k.id for k in others), combo, strict=True)),
                        axes)
@@ -700,10 +728,11 @@ def _panel_crts(table, names, axes, others) -> dict[tuple, Crt] | None:
     return out
 
 
-def _same_without(grids: dict[tuple, Crt], others: list, key) -> bool:
+def _same_without(grids: dict[tuple[Value, ...], Crt], others: list[TableKey], key: TableKey
+                  ) -> bool:
     """True when ``key``'s values all give the same grid whatever the other keys' values."""
     i = others.index(key)
-    seen: dict[tuple, Crt] = {}
+    seen: dict[tuple[Value, ...], Crt] = {}
     for combo, crt in grids.items():
         rest = combo[:i] + combo[i + 1:]
         if seen.setdefault(rest, crt) != crt:
@@ -711,7 +740,7 @@ def _same_without(grids: dict[tuple, Crt], others: list, key) -> bool:
     return True
 
 
-def _atoms(key) -> list | None:
+def _atoms(key: TableKey) -> list[Value] | None:
     """Every value a key takes, in order: an enum's values, or the integers of a roll or
     count key's bounded domain."""
     if key.kind == "enum":
@@ -721,7 +750,9 @@ def _atoms(key) -> list | None:
     return list(range(key.min, key.max + 1))
 
 
-def _merge(key, values, vectors, table, found, names) -> list[tuple[tuple, str]]:
+def _merge(key: TableKey, values: list[Value], vectors: list[list[int]], table: Table,
+           found: list[list[TableRow | None]], names: dict[str, str] | None
+           ) -> list[tuple[tuple[Value, ...], str]]:
     """Neighbouring integers whose cells are the same rows (``vectors``: the rows' ids;
     rows compare equal by value) merge into one range (``1-3``, and ``7+`` where the
     rows' ranges are open)."""
@@ -748,20 +779,22 @@ def _merge(key, values, vectors, table, found, names) -> list[tuple[tuple, str]]
     return out
 
 
-def _open_hi(conditions: dict[int, dict], row, key_id: str) -> bool:
+def _open_hi(conditions: dict[int, dict[str, Condition]], row: TableRow, key_id: str) -> bool:
     """Whether ``row``'s range of ``key_id`` is open upwards (``conditions``: each compiled
     row's parsed conditions by the row's identity)."""
     conds = conditions.get(id(row), {})
-    return key_id in conds and conds[key_id].hi is None
+    cond = conds.get(key_id)
+    return isinstance(cond, Interval) and cond.hi is None
 
 
-def _crt_cell(table: Table, row, names) -> str:
+def _crt_cell(table: Table, row: TableRow | None, names: dict[str, str] | None) -> str:
     """A cell's results in one text (``Heavy / no / Heavy``), for a grid of one column
     per key value (the Nightfighter referee screen's); ``_crt_parts`` gives them apart."""
     return " / ".join(_crt_parts(table, row, names))
 
 
-def _crt_parts(table: Table, row, names) -> tuple[str, ...]:
+def _crt_parts(table: Table, row: TableRow | None, names: dict[str, str] | None
+               ) -> tuple[str, ...]:
     """A cell's results, one text per result (the dagger on the last in a proof)."""
     if row is None:
         return ("–",) * len(table.results)
@@ -805,13 +838,15 @@ def _captioned(table: Table, block: Block, width: float) -> Block:
     lines: list[Primitive] = []
     y = block.height + 0.5
     for text in captions:
-        more, used = text_lines(text, 0, y, SMALL, max(block.width, min(width, NARROW * 1.6)))
+        more, used = text_lines(text, 0, y, SMALL,
+                                max(block.width or 0.0, min(width, NARROW * 1.6)))
         lines.extend(more)
         y += used
     return Block((*block.items, *lines), y, width=block.width)
 
 
-def _panel_grids_in(table: Table, panels: list[Panel], width: float, names) -> list[Block]:
+def _panel_grids_in(table: Table, panels: list[Panel], width: float, names: dict[str, str]
+                    ) -> list[Block]:
     """The panels' grids: two side by side (their columns wrapped to half the width) when
     they are wider than that and fit it, else each as wide as it needs."""
     grids = [_crt_block(table, panel.crt, width, names, caption=False) for panel in panels]
@@ -948,7 +983,7 @@ def _cjk(word: str) -> bool:
     return any(ord(ch) > 0x2E80 for ch in word)
 
 
-def _cells(items: list[Primitive], cells, widths, y: float, style: Style,
+def _cells(items: list[Primitive], cells: list[str], widths: list[float], y: float, style: Style,
            bold: bool = False) -> float:
     """One row of cells at ``y``; the row is as tall as its most wrapped cell."""
     wrapped = [wrap(str(t), BODY, w - 2 * CELL_PAD) if t else [] for t, w in
@@ -1038,7 +1073,7 @@ def display_block(display: Display, width: float, least: float = HOLDS_LEAST) ->
     return Block(tuple(items), y + 3, id=f"display-{display.id}", cls="display")
 
 
-def _arrow(a, b) -> list[Primitive]:
+def _arrow(a: tuple[float, float], b: tuple[float, float]) -> list[Primitive]:
     (x1, y1), (x2, y2) = a, b
     dx, dy = x2 - x1, y2 - y1
     length = (dx * dx + dy * dy) ** 0.5 or 1
@@ -1086,12 +1121,13 @@ def constant_line(game: Game, constant_id: str) -> str:
     """A constant as a player uses it: its name and its value (``Fighters per carrier: 2``),
     the value the engine reads; a dagger in a proof when it is assumed."""
     constant = game.get("constants", constant_id)  # an unknown id: BadInput, ids allowed
+    assert isinstance(constant, Constant)  # the constants section holds Constant records
     value = _constant_value(constant.value, record_names(game))
     unit = f" {constant.unit}" if constant.unit else ""
     return f"{constant.label}: {value}{unit}{dagger(constant.is_assumed)}"
 
 
-def _constant_value(value, names: dict[str, str]) -> str:
+def _constant_value(value: Value, names: dict[str, str]) -> str:
     """A constant's value by the data's names (a unit id prints as the unit's name)."""
     if isinstance(value, dict):
         return ", ".join(f"{_constant_value(k, names)} {_constant_value(v, names)}"
@@ -1112,7 +1148,8 @@ WRITE_PITCH = 7.0  # mm between the ruled lines of a write-in space (handwriting
 def write_in_block(label: str, width: float, space: float) -> Block:
     """A form field: its label, then ``space`` mm of ruled lines to write on."""
     label_block = paragraph(label, width, BODY)
-    items: list[Primitive] = [*(replace(t, bold=True) for t in label_block.items)]
+    items: list[Primitive] = [*(replace(t, bold=True) for t in label_block.items
+                                if isinstance(t, Text))]  # a paragraph: texts
     rules = max(1, int(space // WRITE_PITCH))
     top = label_block.height
     for i in range(1, rules + 1):
@@ -1171,7 +1208,7 @@ def point_map_drawing(point_map: PointMap, least: float = HOLDS_LEAST
     return tuple(items), w, h
 
 
-def _point_extra(point) -> str:
+def _point_extra(point: Point) -> str:
     parts = []
     if point.capacity is not None:
         parts.append(f"cap {point.capacity}")
@@ -1204,7 +1241,7 @@ GAP = 2.0  # between blocks down the page
 BESIDE = 5.0  # between blocks side by side
 
 
-def _kept_height(blocks, i: int) -> float:
+def _kept_height(blocks: Sequence[Block], i: int) -> float:
     """The height that must go on one page with block ``i``: a heading keeps the headings
     under it and the first block after them."""
     need, first = blocks[i].height, i
@@ -1216,7 +1253,7 @@ def _kept_height(blocks, i: int) -> float:
     return need
 
 
-def section_end(blocks, i: int) -> int:
+def section_end(blocks: Sequence[Block], i: int) -> int:
     """The index after the last block of the section heading ``blocks[i]`` opens: the
     headings right under it and the blocks up to the next heading."""
     j = i + 1
@@ -1227,13 +1264,14 @@ def section_end(blocks, i: int) -> int:
     return j
 
 
-def section_height(blocks, i: int) -> float:
+def section_height(blocks: Sequence[Block], i: int) -> float:
     """The height of the section heading ``blocks[i]`` opens, its blocks one under another."""
     section = blocks[i:section_end(blocks, i)]
     return sum(b.height for b in section) + GAP * (len(section) - 1)
 
 
-def flow(blocks, content: tuple[float, float, float, float]) -> list[tuple[Primitive, ...]]:
+def flow(blocks: Sequence[Block], content: tuple[float, float, float, float]
+         ) -> list[tuple[Primitive, ...]]:
     """Stack blocks down pages, narrow blocks side by side on a shelf while they fit the
     width; a heading moves to the next page with the block after it; a block taller than
     a page gets a page to itself."""
@@ -1241,7 +1279,7 @@ def flow(blocks, content: tuple[float, float, float, float]) -> list[tuple[Primi
             for page in flow_placed(blocks, content)]
 
 
-def flow_placed(blocks, content: tuple[float, float, float, float]
+def flow_placed(blocks: Sequence[Block], content: tuple[float, float, float, float]
                 ) -> list[list[tuple[Block, float, float]]]:
     """``flow``, as (block, x, y) on each page: where each block went."""
     x, y0, w, h = content
@@ -1273,7 +1311,8 @@ def flow_placed(blocks, content: tuple[float, float, float, float]
 TAIL = 0.4
 
 
-def _used(page: list[tuple[Block, float, float]], content) -> float:
+def _used(page: list[tuple[Block, float, float]], content: tuple[float, float, float, float]
+          ) -> float:
     """The share of the content area a flowed page's blocks cover (each as wide as it is
     drawn: a list of short lines covers less of the page than a full-width table)."""
     w = content[2]
@@ -1287,7 +1326,8 @@ def _drawn_width(block: Block) -> float:
     return max(rights, default=block.width or 0.0)
 
 
-def _balanced(pages: list[list[tuple[Block, float, float]]], content
+def _balanced(pages: list[list[tuple[Block, float, float]]],
+              content: tuple[float, float, float, float]
               ) -> list[list[tuple[Block, float, float]]]:
     """The flow with blocks moved from the end of the page before the last to the last
     while the last uses under ``TAIL`` of its page, each move leaving the emptier of the
@@ -1330,7 +1370,9 @@ def _tail_take(blocks: list[Block]) -> int:
     return take
 
 
-def _tail_in_gaps(pages, content):
+def _tail_in_gaps(pages: list[list[tuple[Block, float, float]]],
+                  content: tuple[float, float, float, float]
+                  ) -> list[list[tuple[Block, float, float]]]:
     """The last page's blocks (a heading with the block after it) put under the blocks of
     earlier pages where they fit, when all of them fit: the last page goes."""
     x, y0, _w, h = content
@@ -1354,7 +1396,8 @@ def _tail_in_gaps(pages, content):
     return moved
 
 
-def flow_placed_once(blocks, content) -> list[tuple[Block, float, float]] | None:
+def flow_placed_once(blocks: Sequence[Block], content: tuple[float, float, float, float]
+                     ) -> list[tuple[Block, float, float]] | None:
     """``blocks`` flowed on one page, or None when they need more than one."""
     x, y0, w, h = content
     placed: list[tuple[Block, float, float]] = []
