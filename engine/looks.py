@@ -159,8 +159,8 @@ def printed_stats(game: Game) -> Iterator[tuple[str, str]]:
 
 
 def _label_problems(game: Game) -> Iterator[tuple[Item, str, str]]:
-    """Every stat a layout prints has a label (the counter key names it); every label has
-    its provenance."""
+    """Every stat a layout prints has a label (the counter key names it); every label, and
+    what a back means (``style.back``), has its provenance."""
     missing: set[str] = set()
     for where, stat in printed_stats(game):
         if stat not in game.style.stats and stat not in missing:
@@ -168,8 +168,10 @@ def _label_problems(game: Game) -> Iterator[tuple[Item, str, str]]:
             yield game.style, where, (f"{stat!r} has no name in style.stats (the counter key "
                                       f"names every value a counter prints: "
                                       f"style.stats.{stat}: {{name: ..., rule: ...}})")
-    for key, label in game.style.stats.items():
-        path = f"style.stats.{key}"
+    named = [(f"style.stats.{key}", label) for key, label in game.style.stats.items()]
+    if game.style.back is not None:
+        named.append(("style.back", game.style.back))
+    for path, label in named:
         if not (label.name or "").strip():
             yield label, f"{path}.name", "missing: the name a player calls the value"
         if not label.rule and not label.is_assumed:

@@ -620,6 +620,7 @@ class GameStyle(Item):
     fonts: FontStyle = field(default_factory=FontStyle)
     counters: Mapping[str, CounterLayout] = _no_map()
     stats: Mapping[str, StatName] = _no_map()
+    back: StatName | None = None  # what a counter's back means (the counter key says it)
     terrain: Mapping[str, TerrainStyle] = _no_map()
 
 

@@ -4,9 +4,10 @@ counter, drawn by the counters' own code, each field named from the data."""
 from __future__ import annotations
 
 from warpress.components import counter_key
-from warpress.components.clearance import counters
-from warpress.components.primitives import Group, walk
+from warpress.components.clearance import _walk, counters, ink_box
+from warpress.components.primitives import Group, Text, walk
 from warpress.engine.loader import builtin
+from warpress.engine.model import Unit
 
 
 def _key(pages) -> Group | None:
@@ -62,13 +63,81 @@ def _of_the_set_up(item: Group, after: list[Group]) -> bool:
     return item.cls == "heading" and bool(after) and after[0].cls == "setup-chart"
 
 
-def test_the_sample_is_a_printed_counter_scaled_up(player_kits):
+def _samples(key: Group) -> list[Group]:
+    return [g for g in walk(key.items) if isinstance(g, Group)
+            and (g.cls or "").split()[:1] == ["key-sample"]]
+
+
+def test_the_samples_are_printed_counters_scaled_up(player_kits):
     game, pages = player_kits[("axis-allies", "a4")]
-    key = _key(pages)
-    sample = next(g for g in walk(key.items) if isinstance(g, Group) and g.cls == "key-sample")
     printed = {tuple(g.items) for p in pages for g in counter_key.printed_counters(p.items)}
-    assert tuple(sample.items) in printed
-    assert sample.scale * sample.items[0].w == counter_key.KEY_SIDE
+    samples = _samples(_key(pages))
+    assert len(samples) >= 2
+    for sample in samples:
+        assert tuple(sample.items) in printed
+        assert sample.scale * sample.items[0].w == counter_key.KEY_SIDE
+
+
+def _shown(game, key: Group) -> list[counter_key.Sample]:
+    """The key's counters (fronts), as samples."""
+    records = {r.id: r for r in (*game.units, *game.markers)}
+    return [counter_key.Sample(records[g.cls.split()[-1]], g.items[0].w, g.items, None)
+            for g in _samples(key) if "back" not in g.cls.split()]
+
+
+def _lines(key: Group) -> set[str]:
+    return set(_labels(key))
+
+
+def test_every_layout_the_sheets_print_is_read_in_the_key(player_kits):
+    """For every kit: each unit counter the sheets print (each marker when there are no
+    units) shows no field that one of the key's counters does not show and name, and every
+    number a key's counter prints is a named field."""
+    for (game_id, paper), (game, pages) in player_kits.items():
+        key = _key(pages)
+        shown = _shown(game, key)
+        named = [{f.label.split(":")[0] for f in counter_key.fields(game, s)} for s in shown]
+        printed = counter_key.printed_samples(game, pages)
+        pool = [s for s in printed if isinstance(s.record, Unit)] or printed
+        for found in pool:
+            mine = {f.label.split(":")[0] for f in counter_key.fields(game, found)}
+            assert any(mine <= n for n in named), (game_id, paper, found.record.id, mine)
+        lines = _lines(key)
+        for sample in shown:
+            fields = counter_key.fields(game, sample)
+            for f in fields:
+                assert set(counter_key._lines(f.label)) <= lines or not f.value, (
+                    game_id, paper, f.label)
+            for text, dx, dy, owner in _walk(sample.front[1:]):
+                if isinstance(text, Text) and owner < 0 and any(c.isdigit() for c in text.text):
+                    box = ink_box(text).moved(dx, dy)
+                    over = [f.box for f in fields if f.box.y0 < box.y1 and box.y0 < f.box.y1
+                            and f.box.x0 < box.x1 and box.x0 < f.box.x1]
+                    assert over and min(b.x0 for b in over) <= box.x0 + 0.5 and max(
+                        b.x1 for b in over) >= box.x1 - 0.5, (
+                        game_id, paper, sample.record.id, text.text)
+
+
+def test_the_key_says_what_a_back_means(player_kits):
+    for (game_id, paper), (game, pages) in player_kits.items():
+        lines = " ".join(_labels(_key(pages)))
+        meaning = game.style.back
+        if meaning is not None and any(s.back for s in counter_key.printed_samples(game, pages)):
+            assert meaning.name.split()[0] in lines, (game_id, paper)
+            if meaning.name_ja:
+                assert meaning.name_ja[:4] in lines, (game_id, paper)
+    _game, pages = player_kits[("nimitz", "a4")]
+    assert "damaged (one more hit destroys it)" in " ".join(_labels(_key(pages)))
+    _game, pages = player_kits[("starter", "a4")]
+    assert any("reduced" in line for line in _labels(_key(pages)))
+
+
+def test_the_title_heads_the_panel(player_kits):
+    for (game_id, paper), (_game, pages) in player_kits.items():
+        key = _key(pages)
+        title = next(t for t in walk(key.items) if getattr(t, "cls", None) == "key-title")
+        tops = [g.dy for g in walk(key.items) if isinstance(g, Group) and g.cls == "key-cell"]
+        assert title.x == 0 and all(title.y < top for top in tops), (game_id, paper)
 
 
 def test_the_fields_are_named_from_the_data(player_kits):
@@ -76,9 +145,17 @@ def test_the_fields_are_named_from_the_data(player_kits):
     labels = _labels(_key(pages))
     for stat in ("attack", "defense", "move"):
         named = game.style.stats[stat]
-        assert f"{named.name} {named.name_ja}" in labels
+        assert {named.name, named.name_ja} <= set(labels)
     _game, pages = player_kits[("starter", "letter")]
     assert {"attack", "defence", "movement", "unit name"} <= set(_labels(_key(pages)))
+
+
+def test_a_bomber_s_attack_and_every_aircraft_s_cost_are_named(player_kits):
+    _game, pages = player_kits[("midway", "a4")]
+    assert {"attack", "air combat"} <= set(_labels(_key(pages)))
+    game, pages = player_kits[("nimitz", "a4")]
+    shown = {s.record.type for s in _shown(game, _key(pages))}
+    assert {"CV", "SS", "bomber", "battalion"} <= shown or len(shown) >= 4
 
 
 def test_the_factor_line_is_split_at_its_dashes():
