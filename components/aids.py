@@ -87,16 +87,22 @@ def bullets(lines: Iterable[object], width: float, size: float = 2.6) -> Block:
     """Lines as a bulleted list in one block, each wrapped under its own text."""
     items: list[Primitive] = []
     y = 0.0
-    indent = text_width("• ", size)
     for line in lines:
-        wrapped = wrap(dashes(str(line)), size, width - indent)
+        text = dashes(str(line))
+        numbered = NUMBERED.match(text)  # "1. ...", "(2) ...", "2)-3) ...": its own mark
+        indent = text_width(numbered.group(0) if numbered else "• ", size)
+        wrapped = wrap(text, size, width - indent)
         for i, part in enumerate(wrapped):
             y += size * LEADING
-            if i == 0:
+            if i == 0 and not numbered:
                 items.append(Text(0, y, "•", size=size))
-            items.append(Text(indent, y, part, size=size))
+            items.append(Text(0 if i == 0 and numbered else indent, y, part, size=size))
         y += size * 0.25
     return Block(tuple(items), y + size * 0.4, cls="bullets")
+
+
+#: a line that numbers itself (a step of a procedure) and takes no bullet
+NUMBERED = re.compile(r"^(?:\d+[.)](?:[-–]\d+[.)])?|\(\d+\)|[①-⑳]|[a-z][.)])\s+")
 
 
 def legible(text: str, size: float, width: float, what: str) -> float:
@@ -1118,12 +1124,17 @@ def sheet_blocks(game: Game, sheet: Sheet, width: float,
 
 
 def constant_line(game: Game, constant_id: str) -> str:
-    """A constant as a player uses it: its name and its value (``Fighters per carrier: 2``),
-    the value the engine reads; a dagger in a proof when it is assumed."""
+    """A constant as a player uses it: its sentence (``says``) with the value in it, else its
+    name and its value (``Fighters per carrier: 2``), the value the engine reads; a dagger in
+    a proof when it is assumed."""
     constant = game.get("constants", constant_id)  # an unknown id: BadInput, ids allowed
     assert isinstance(constant, Constant)  # the constants section holds Constant records
     value = _constant_value(constant.value, record_names(game))
     unit = f" {constant.unit}" if constant.unit else ""
+    if constant.says:  # the rule as a sentence with the value in it, a word in lower case
+        word = isinstance(constant.value, str) and constant.value.isalpha()
+        return (constant.says.replace("{value}", f"{value.lower() if word else value}{unit}")
+                + dagger(constant.is_assumed))
     return f"{constant.label}: {value}{unit}{dagger(constant.is_assumed)}"
 
 

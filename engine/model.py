@@ -167,6 +167,9 @@ class Constant(Record):
 
     value: Value
     unit: str | None = None
+    #: how a play aid says it, ``{value}`` standing for the value ("A transport carries
+    #: {value} slots"); without it the aid prints the name and the value
+    says: str | None = None
 
 
 # --- tables ---------------------------------------------------------------

@@ -1115,9 +1115,9 @@ def weapons_page(game: Game, options: Options) -> KitPage:
     mark = math.ceil(holds.least(game)) + 4.0  # a column holding one power's marker
     widths = [12.0, 42.0, w - 54 - mark * len(sides), *[mark] * len(sides)]
     y = y0 + 9
-    heads = ["d6", "Weapon 兵器", "Effect 効果", *[s.name_ja or s.id for s in sides]]
-    items.extend(_row(x0, y, widths, heads, 6.0, head=True, sides=sides, game=game))
-    y += 6
+    heads = ["d6", "Weapon 兵器", "Effect 効果", *[s.name for s in sides]]
+    items.extend(_row(x0, y, widths, heads, HEAD_H, head=True, sides=sides, game=game))
+    y += HEAD_H
     weapons = {r.id: r for r in game.section("weapons")}
     for row in table.rows:
         weapon = weapons[table.result(row)["weapon"]]  # type: ignore[index]
@@ -1131,6 +1131,9 @@ def weapons_page(game: Game, options: Options) -> KitPage:
                                                id="weapons-development"))
 
 
+HEAD_H = 8.5  # mm: the chart's heading row, a power's English and Japanese names
+
+
 def _row(x, y, widths, texts, h, head=False, sides=(), game=None) -> list[Primitive]:
     items: list[Primitive] = []
     for i, (text, cw) in enumerate(zip(texts, widths, strict=True)):
@@ -1139,7 +1142,14 @@ def _row(x, y, widths, texts, h, head=False, sides=(), game=None) -> list[Primit
             fill = power_colour(game, sides[i - 3].id)
         style = Style(fill=fill, stroke="#555555", width=0.2)
         ink = ink_on(fill) if fill.startswith("#") else INK
-        items.extend(cell(x, y, cw, h, text, 2.8, style, bold=True, fill=ink))
+        side = sides[i - 3] if head and i >= 3 and sides else None
+        if side is not None and side.name_ja:  # a power by its names, English over Japanese
+            items.append(Rect(x, y, cw, h, style))
+            for dy, line in ((h * 0.42, text), (h * 0.82, side.name_ja)):
+                items.append(Text(x + cw / 2, y + dy, line, size=fit_text(line, 2.6, cw - 2.0),
+                                  anchor="middle", bold=True, fill=ink))
+        else:
+            items.extend(cell(x, y, cw, h, text, 2.8, style, bold=True, fill=ink))
         x += cw
     return items
 

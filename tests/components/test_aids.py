@@ -433,3 +433,14 @@ def test_rows_no_roll_decides_print_as_sentences_above_the_rest_of_the_grid():
     hit = builtin("axis-allies").table("combat-hit")  # rows without a roll, but a rule
     block = aids.table_block(hit, 190, builtin("axis-allies"))
     assert "(no roll)" not in " ".join(t.text for t in texts(block.items))
+
+
+def test_a_numbered_step_takes_no_bullet_and_wraps_under_its_text():
+    block = aids.bullets(["1. Lay out the cards " + "and more words " * 12, "Later: steps 2-6",
+                          "(5) Damage", "2)-3) Submarines fire"], 60)
+    words = [t for t in texts(block.items)]
+    assert [t.text for t in words if t.text == "•"] == ["•"]  # the one line without a number
+    first, second = words[0], words[1]
+    assert first.text.startswith("1. Lay") and first.x == 0
+    assert second.x == pytest.approx(aids.text_width("1. ", 2.6))
+    assert any(t.text.startswith("(5) Damage") and t.x == 0 for t in words)
