@@ -38,7 +38,8 @@ from ..engine.looks import NO_TEXTURE
 from ..engine.looks import colour as style_colour
 from ..engine.model import Feature, Game, HexMap
 from ..engine.terrain import path_hexes
-from .labels import Box, LabelPlacer, around, segment_hits, text_box
+from .fonts import text_width
+from .labels import Box, LabelPlacer, around, segment_hits, text_box, union
 from .legend import legend_block
 from .marks import dagger
 from .primitives import Circle, Group, Line, Polygon, Primitive, Rect, Style, Text
@@ -266,8 +267,9 @@ def hex_map_parts(hex_map: HexMap, across_flats: float | None = None, game_id: s
     paths = _paths(hex_map, geo, index)
     symbols = _symbols(hex_map, geo, index, taken)
     frame = Box(0, 0, width, grid_h)
-    outlines = [(a, b) for f in hex_map.features if is_overlay(f) and f.kind != "entry"
-                for _h, a, b in boundary(f.hexes, geo, index)]
+    outlines = [(a, b) for group in overlays if isinstance(group, Group)
+                for p in group.items if isinstance(p, Polygon) and p.style.stroke
+                for a, b in itertools.pairwise((*p.points, p.points[0]))]  # as drawn
     marks = _feature_labels(hex_map, geo, index, LabelPlacer(frame, taken), outlines)
     items = (Group(tuple(hexes), id=f"{hex_map.id}-hexes", cls=f"hexes {game_id}".strip()),
              Group(tuple(textures), cls="terrain-textures"),
@@ -697,12 +699,69 @@ def _feature_labels(hex_map: HexMap, geo: HexGeometry, index: Index, placer: Lab
         label = Text(0, 0, text, size=size, bold=True, fill=INK,
                      cls=f"feature-label map-label {feature.kind}")
         clear = [spot for spot in spots if not _on_outline(label, spot, outlines)]
-        placed = placer.place(label, clear + [s for s in spots if s not in clear],
-                              f"map {hex_map.id}, feature {feature.id}")
-        box = text_box(placed)
-        out += [Rect(box.x0 - 0.5, box.y0 - 0.2, box.w + 1.0, box.h + 0.4,
-                     Style(fill="#ffffff", stroke=None, opacity=0.8), r=0.6), placed]
+        what = f"map {hex_map.id}, feature {feature.id}"
+        lines: list[Primitive] = []
+        if not any(placer.free(text_box(replace(label, x=x, y=y, anchor=a)))
+                   for x, y, a in clear):  # no line clear of the outlines: two lines
+            lines = _two_lines(label, around(mx, my, size, geo.size * 4.0, steps=32), placer,
+                               outlines, (mx, my), geo.size)
+        if not lines:
+            lines = [placer.place(label, clear + [s for s in spots if s not in clear], what)]
+        for placed in lines:
+            if isinstance(placed, Text):
+                box = text_box(placed)
+                out.append(Rect(box.x0 - 0.5, box.y0 - 0.2, box.w + 1.0, box.h + 0.4,
+                                Style(fill="#ffffff", stroke=None, opacity=0.8), r=0.6))
+        out += lines
     return out
+
+
+LEADER = Style(stroke=INK, width=0.25)
+
+
+def _two_lines(label: Text, spots: Sequence[tuple[float, float, str]], placer: LabelPlacer,
+               outlines: Sequence[tuple[Point, Point]], at: Point, size: float
+               ) -> list[Primitive]:
+    """``label`` broken in two at the space that best balances it, the lines aligned on the
+    first spot where both are clear of the taken boxes and of the outlines (taken there),
+    with a leader to ``at`` when they lie off its hex (hexes of radius ``size``) and the
+    leader crosses no taken box; [] when it has no space or no spot is clear."""
+    words = label.text.split(" ")
+    if len(words) < 2:
+        return []
+    cut = min(range(1, len(words)), key=lambda i: abs(
+        text_width(" ".join(words[:i]), label.size) - text_width(" ".join(words[i:]),
+                                                                   label.size)))
+    step = label.size * 1.15
+    for x, y, anchor in spots:
+        lines = [replace(label, text=" ".join(part), x=x, y=y + dy, anchor=anchor)
+                 for part, dy in ((words[:cut], -step / 2), (words[cut:], step / 2))]
+        boxes = [text_box(t) for t in lines]
+        if not all(placer.free(b) and not _on_outline(t, (t.x, t.y, t.anchor), outlines)
+                   for t, b in zip(lines, boxes, strict=True)):
+            continue
+        leader = _leader(union(boxes), at, size, placer)
+        if leader is None:
+            continue
+        for b in boxes:
+            placer.take(b)
+        return [*leader, *lines]
+    return []
+
+
+def _leader(box: Box, at: Point, size: float, placer: LabelPlacer) -> list[Primitive] | None:
+    """[] when ``box`` lies within ``size`` of ``at``; else [a line from the box's nearest
+    point to ``at``, stopping short of its symbol], or None when that line would cross a
+    taken box (a hex id, a symbol, another label)."""
+    nx, ny = min(max(at[0], box.x0), box.x1), min(max(at[1], box.y0), box.y1)
+    far = math.hypot(nx - at[0], ny - at[1])
+    if far <= size:
+        return []
+    end = (at[0] + (nx - at[0]) * size * 0.45 / far, at[1] + (ny - at[1]) * size * 0.45 / far)
+    start = (nx + (at[0] - nx) * 0.6 / far, ny + (at[1] - ny) * 0.6 / far)
+    if any(segment_hits(t, start, end) for t in placer.taken):
+        return None
+    return [Line(start[0], start[1], end[0], end[1], LEADER, cls="leader")]
 
 
 def _on_outline(label: Text, spot: tuple[float, float, str],

@@ -414,19 +414,38 @@ def _key_choice(trials: list[Callable[[], list[KitPage]]], sheets: int, options:
                 ) -> list[KitPage]:
     """Of the kits with the key placed (in order of preference), the first that packs on
     ``sheets`` sheets (the kit's without the key) with every flowed page at least
-    ``KEY_TAIL`` used; else, of those on the fewest sheets, the one whose emptiest flowed
-    page is fullest (the earlier of equals)."""
+    ``KEY_TAIL`` used and the key opening its page (``_key_opens``); else the first of them
+    that packs so whatever the key follows; else, of those on the fewest sheets, the one
+    whose emptiest flowed page is fullest (the earlier of equals)."""
     content = options.paper.content()
     scored = []
+    fits = None
     for order, trial in enumerate(trials):
         kit = trial()
         packed = pack(kit, options)
         least = min((aids._used([(b, 0, 0) for b in p.blocks], content) for p in packed
                      if p.blocks), default=1.0)
         if _sheets(packed) <= sheets and least >= KEY_TAIL:
-            return kit
+            if _key_opens(packed):
+                return kit
+            fits = kit if fits is None else fits
         scored.append((_sheets(packed), -round(least, 3), order, kit))
-    return min(scored, key=lambda s: s[:3])[3]
+    return fits if fits is not None else min(scored, key=lambda s: s[:3])[3]
+
+
+#: What may come before the key on its page: pieces, tracks and displays sharing the sheet.
+KEY_AFTER = ("pieces", "track", "display")
+
+
+def _key_opens(pages: list[KitPage]) -> bool:
+    """True when nothing of the aids comes before the counter key on its page (only pieces,
+    tracks and displays sharing the sheet), or the key is on no flowed page."""
+    for page in pages:
+        ids = [b.id for b in page.blocks or ()]
+        if counter_key.KEY_ID in ids:
+            before = (page.blocks or ())[:ids.index(counter_key.KEY_ID)]
+            return all((b.cls or "").split()[:1] in ([c] for c in KEY_AFTER) for b in before)
+    return True
 
 
 def _sheets(pages: list[KitPage]) -> int:

@@ -1,7 +1,9 @@
 """A map's legend as a block: a title block (the map's title, a line under it, a north
 arrow at its right), then every entry (a swatch and its words) in as many columns as the
 width allows. The tiler (``impose.tile``) chooses the width, so that the legend lies whole
-on one tile; each entry is one group (class ``legend-item``).
+on one tile; each entry is one group (class ``legend-item``). A legend narrower than
+``NARROW`` (a column beside a map) stacks instead: the north arrow under the title, each
+entry's words under its swatch.
 """
 
 from __future__ import annotations
@@ -21,6 +23,8 @@ PAD = 3.0
 ROW = 8.0
 SUBTITLE = 2.6
 NORTH_W = 12.0  # the room the north arrow takes at the title block's right
+NARROW = 60.0  # mm inside the frame: under this, the north arrow and words go underneath
+NARROW_TYPE = 0.88  # a narrow legend's type sizes, as a share of a wide one's (TEXT: 5.5 pt)
 
 
 def legend_block(title: str, entries: Sequence[Entry], width: float, notes: Sequence[str] = (),
@@ -31,27 +35,36 @@ def legend_block(title: str, entries: Sequence[Entry], width: float, notes: Sequ
     under them), then the entries; ``notes`` are paragraphs across its whole width after
     the entries."""
     inner = width - 2 * PAD
+    narrow = inner < NARROW
+    k = NARROW_TYPE if narrow else 1.0
     items: list[Primitive] = []
     y = PAD
-    room = inner - (NORTH_W if north else 0.0)
-    for line in wrap(title, TITLE, room):
-        y += TITLE
-        items.append(Text(PAD, y, line, size=TITLE, bold=True, cls="legend-title"))
-        y += TITLE * 0.25
-    for line in wrap(subtitle, SUBTITLE, room) if subtitle else ():
-        y += SUBTITLE * 1.2
-        items.append(Text(PAD, y, line, size=SUBTITLE, fill="#444444", cls="legend-subtitle"))
-    if north:
-        arrow = north_arrow(width - PAD - NORTH_W / 2, PAD)
-        items.append(arrow)
+    room = inner - (NORTH_W if north and not narrow else 0.0)
+    for line in wrap(title, TITLE * k, room):
+        y += TITLE * k
+        items.append(Text(PAD, y, line, size=TITLE * k, bold=True, cls="legend-title"))
+        y += TITLE * k * 0.25
+    for line in wrap(subtitle, SUBTITLE * k, room) if subtitle else ():
+        y += SUBTITLE * k * 1.2
+        items.append(Text(PAD, y, line, size=SUBTITLE * k, fill="#444444",
+                          cls="legend-subtitle"))
+    if north and narrow:
+        items.append(north_arrow(width / 2, y + 1.0))
+        y += 1.0 + NORTH_H
+    elif north:
+        items.append(north_arrow(width - PAD - NORTH_W / 2, PAD))
         y = max(y, PAD + NORTH_H)
     y += 1.2
     items.append(Rect(PAD, y, inner, 0.3, Style(fill="#333333", stroke=None),
                       cls="title-rule"))
     y += 2.5
+    for swatch, text in entries if narrow else ():
+        lines = wrap(text, TEXT * k, inner)
+        items.append(_stacked(swatch, lines, PAD, y, TEXT * k))
+        y += SWATCH_H + 0.8 + len(lines) * TEXT * k * 1.22 + 1.2
     columns = max(1, min(3, int(inner // COLUMN)))
     col_w = inner / columns
-    for start in range(0, len(entries), columns):
+    for start in range(0, 0 if narrow else len(entries), columns):
         row = entries[start:start + columns]
         texts = [wrap(text, TEXT, col_w - SWATCH_W - 5.0) for _swatch, text in row]
         for c, ((swatch, _text), lines) in enumerate(zip(row, texts, strict=True)):
@@ -83,6 +96,15 @@ def north_arrow(cx: float, top: float) -> Group:
                   Polygon(((cx, tip), (cx - half, base), (cx, mid)), ink),
                   Polygon(((cx, tip), (cx + half, base), (cx, mid)), paper)),
                  cls="north-arrow")
+
+
+def _stacked(swatch: Sequence[Primitive], lines: list[str], x: float, y: float,
+             size: float) -> Group:
+    """An entry of a narrow legend: its swatch, its words (``size`` mm) under it."""
+    words = [Text(0, SWATCH_H + 0.8 + size * 0.9 + j * size * 1.22, line, size=size,
+                  cls="legend-text") for j, line in enumerate(lines)]
+    return Group((Group(tuple(swatch), cls="legend-swatch"), *words), dx=x, dy=y,
+                 cls="legend-item")
 
 
 def _entry(swatch: Sequence[Primitive], lines: list[str], x: float, y: float) -> Group:

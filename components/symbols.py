@@ -239,6 +239,19 @@ def _twin_boom() -> list[Points]:
     return [wing, nacelle, *booms, tail]
 
 
+def _jet() -> list[Points]:
+    """A twin-jet seen from above (the Me 262): no propellers, the wings swept back, an engine
+    pod slung under each wing reaching well ahead of and behind it (a flat intake in front,
+    tapering to the exhaust), a pointed nose and a swept tailplane."""
+    wing = ((50, 36), *_both(_wing(36, 20, 96, 0.45, 14)[1:-1] + ((50, 56),)))
+    fuselage = _both(((50, 7), (51.8, 10), (54, 20), (54.8, 36), (54.5, 56), (52, 84),
+                      (51, 92), (50, 92)))
+    pods = [((x - 3.4, 28), (x + 3.4, 28), (x + 4.4, 33), (x + 4.4, 58), (x + 2.2, 66),
+             (x - 2.2, 66), (x - 4.4, 58), (x - 4.4, 33)) for x in (33, 67)]
+    tail = ((50, 79), *_both(_wing(79, 9, 34, 0.55, 6)[1:-1] + ((50, 88),)))
+    return [wing, fuselage, *pods, tail]
+
+
 AIRCRAFT: dict[str, list[Points]] = {
     "fighter": aircraft(length=80, body=9, wing_y=30, chord=17, span=90, taper=0.55,
                         tail_span=32),
@@ -262,6 +275,7 @@ AIRCRAFT: dict[str, list[Points]] = {
                                      taper=0.55, tail_span=34)
     + [_both_at(x, 14, 47, 3.6) for x in (32, 68)],
     "twin-boom": _twin_boom(),
+    "jet": _jet(),
 }
 #: National markings laid in the ground's colour over a silhouette (``MARKED``): a cross
 #: (German), a ring (Allied roundel), a disc (Japanese hinomaru), one on each wing.
@@ -276,6 +290,7 @@ MARKED: dict[str, tuple[str, str]] = {
     "heavy-bomber-allied": ("heavy-bomber", "ring"),
     "fighter-allied": ("fighter", "ring"),
     "twin-boom-allied": ("twin-boom", "ring"),
+    "jet-german": ("jet", "cross"),
 }
 AIRCRAFT_BOX = (100.0, 100.0)
 
@@ -307,16 +322,16 @@ def silhouette(name: str, x: float, y: float, w: float, h: float, ink: str,
 
 def _markings(wing: Points, marking: str, ink: str, ground: str
               ) -> list[tuple[Points, Style]]:
-    """A marking on each wing (the first shape of an aircraft), a third of the way out."""
+    """A marking on each wing (the first shape of an aircraft), a third of the way out,
+    centred on the wing's chord there (a swept wing's lies further back than its root's)."""
     xs = [px for px, _ in wing]
-    ys = [py for _, py in wing]
-    span, top = max(xs) - min(xs), min(ys)
-    chord = max(py for px, py in wing if abs(px - 50) < 1) - top
-    r = min(chord * 0.42, span * 0.07)
+    span = max(xs) - min(xs)
     light, dark = Style(fill=ground, stroke=None), Style(fill=ink, stroke=None)
     out: list[tuple[Points, Style]] = []
     for cx in (50 - span * 0.33, 50 + span * 0.33):
-        cy = top + chord * 0.55 + 1.5
+        front, back = chord_at(wing, cx)
+        cy = (front + back) / 2
+        r = min((back - front) * 0.42, span * 0.07)
         if marking == "cross":
             arm = r * 0.36
             out += [(_rect(cx - r, cy - arm, cx + r, cy + arm), light),
@@ -326,6 +341,14 @@ def _markings(wing: Points, marking: str, ink: str, ground: str
             if marking == "ring":
                 out.append((_ellipse(cx, cy, r * 0.45, r * 0.45, 16), dark))
     return out
+
+
+def chord_at(wing: Points, x: float) -> tuple[float, float]:
+    """Where the vertical line at ``x`` meets the wing outline: (leading, trailing) y."""
+    ys = [y1 + (y2 - y1) * (x - x1) / (x2 - x1)
+          for (x1, y1), (x2, y2) in zip(wing, (*wing[1:], wing[0]), strict=True)
+          if x1 != x2 and min(x1, x2) <= x <= max(x1, x2)]
+    return min(ys), max(ys)
 
 
 # --- marker icons --------------------------------------------------------------------------

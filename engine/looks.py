@@ -49,12 +49,13 @@ NATO_SYMBOLS = ("infantry", "armour", "mechanised", "motorised", "artillery", "a
                 "transport", "submarine")
 SHIP_SYMBOLS = ("carrier", "battleship", "cruiser", "destroyer", "submarine", "transport")
 AIRCRAFT_SYMBOLS = ("fighter", "twin-engine", "bomber", "heavy-bomber", "dive-bomber",
-                    "torpedo-bomber", "night-fighter-german", "night-fighter-allied", "twin-boom")
+                    "torpedo-bomber", "night-fighter-german", "night-fighter-allied", "twin-boom",
+                    "jet")
 ICON_SYMBOLS = ("factory", "star")
 #: Silhouettes drawn with their national markings (components/symbols.py ``MARKED``).
 MARKED_SYMBOLS = ("night-fighter-german", "night-fighter-allied", "bomber-german",
                   "bomber-allied", "bomber-japanese", "heavy-bomber-allied", "fighter-allied",
-                  "twin-boom-allied")
+                  "twin-boom-allied", "jet-german")
 SILHOUETTE_SYMBOLS = tuple(dict.fromkeys((*SHIP_SYMBOLS, *AIRCRAFT_SYMBOLS, *MARKED_SYMBOLS)))
 SYMBOLS = {"nato": NATO_SYMBOLS, "silhouette": SILHOUETTE_SYMBOLS,
            "marker": (*SILHOUETTE_SYMBOLS, *ICON_SYMBOLS, "roundel")}

@@ -128,9 +128,10 @@ def map_drawing(game: Game, which: str) -> tuple[tuple[Primitive, ...], float, f
     gw, gh = geo.extent()
     x0, y0 = PAD, PAD + TITLE_H
     grid = map_grid(game, which, geo)
+    column = x0 + gw + LEGEND_GAP  # the referee map's legend: east of the grid, at the top
     items: list[Primitive] = [Rect(0, 0, w, h, Style(fill="#ffffff", stroke=None),
                                    cls="map-sheet"),
-                              *_title(game, which, w),
+                              *_title(game, which, w if which == "player" else column),
                               Group(tuple(grid), dx=x0, dy=y0, id=f"{which}-map-grid",
                                     cls=f"map-grid {which}")]
     items.extend(_exit_caption(hex_map, geo, x0, y0 + gh))
@@ -138,7 +139,26 @@ def map_drawing(game: Game, which: str) -> tuple[tuple[Primitive, ...], float, f
         px = x0 + gw + beacon_column(game, geo.size) + 4.0
         items.append(Group(tuple(player_panel(game, w - px - PAD)), dx=px, dy=y0,
                            id="player-map-panel", cls="map-panel"))
+    else:  # the legend in the column the hexes leave east of the map, above the beacon box
+        items.append(side_legend(game, geo, column, w - PAD, y0))
     return tuple(items), w, h
+
+
+LEGEND_GAP = 3.0  # mm between the grid and a legend beside it
+
+
+def side_legend(game: Game, geo: HexGeometry, x: float, right: float, grid_top: float
+                ) -> Group:
+    """The referee map's title block and legend (``map_legend``) in the column from ``x`` to
+    ``right`` beside the grid (drawn from ``grid_top``), from the sheet's top to above the
+    radio-beacon box: the sheet keeps its size and its hexes theirs."""
+    shown, height = map_legend(game, "referee")(right - x)
+    box = radio_beacon_box(geo, holds.least(game))
+    room = grid_top + (box.top if box is not None else geo.extent()[1]) - LEGEND_GAP - PAD
+    if height > room:
+        raise BadInput(f"{game.id}: the referee map's legend is {height:.0f} mm tall; the "
+                       f"column beside the map holds {room:.0f} mm: give it fewer entries")
+    return Group(shown, dx=x, dy=PAD, id="referee-map-legend", cls="map-legend")
 
 
 def map_grid(game: Game, which: str, geo: HexGeometry) -> list[Primitive]:
@@ -276,9 +296,7 @@ def _beacons(hex_map: HexMap, geo: HexGeometry, index,
             continue
         cx, cy = geo.centre(*index[feature.hexes[0]])
         s = geo.size
-        star = tuple((cx + (s * 0.32 if i % 2 == 0 else s * 0.13) * math.sin(math.pi * i / 5),
-                      cy - s * 0.05 - (s * 0.32 if i % 2 == 0 else s * 0.13)
-                      * math.cos(math.pi * i / 5)) for i in range(10))
+        points = star(cx, cy - s * 0.05, s * 0.32, s * 0.13)
         name = (feature.name or "Searchlight beacon") + dagger(bool(feature.assumed))
         width = s * 1.9
         what = f"map feature {feature.id}"
@@ -288,7 +306,7 @@ def _beacons(hex_map: HexMap, geo: HexGeometry, index,
             ja, ja_size = fit_lines(feature.name_ja, size, width, 2, what)
             words += [(line, ja_size, False) for line in ja]
         texts = _placed_block(words, cx, cy, s, placer, what)
-        items.append(Group((Polygon(star, Style(fill="#f2c200", stroke=ZONE_INK, width=0.3)),
+        items.append(Group((Polygon(points, Style(fill="#f2c200", stroke=ZONE_INK, width=0.3)),
                             *texts), id="searchlight-beacon", cls="searchlight-beacon"))
     return items
 
@@ -479,15 +497,48 @@ def map_legend(game: Game, which: str = "player"):
         feature = present.get(kind)
         if feature is None:
             continue
-        swatch = ([arrow([(1, 5.25), (9, 0.75)], style, head=2.0, cls=f"legend-{kind}")]
-                  if kind == "flare-dropper-path" else
-                  [Rect(1, 0.75, 8, 4.5, style, cls=f"legend-{kind}")])
+        swatch = SWATCHES.get(kind, _box_swatch)(style, f"legend-{kind}")
         entries.append((swatch, f"{text} {feature.name_ja or ''} {rules(feature)}"))
     if proofing():
         entries.append(([Text(5, 4, dagger(True), size=3.0, anchor="middle")],
                         "position not in the rules: an assumed layout (Assumed values page)"))
-    title = f"{game.info.name}: player map 凡例"
+    name = game.info.name if which == "player" else game.info.name.split(":")[0]
+    title = f"{name}: {which} map 凡例"
     return lambda width: legend_block(title, entries, width, subtitle=hex_id_note(hex_map))
+
+
+def _box_swatch(style: Style, cls: str) -> list[Primitive]:
+    return [Rect(1, 0.75, 8, 4.5, style, cls=cls)]
+
+
+def _entry_swatch(style: Style, cls: str) -> list[Primitive]:
+    """An entry hex's tint with its column number and facing arrow, as the map prints them."""
+    return [Rect(1, 0.75, 8, 4.5, style, cls=cls),
+            Text(4.2, 4.3, "01", size=3.0, anchor="middle", bold=True, fill=ENTRY_INK),
+            arrow([(7.4, 1.6), (7.4, 4.9)], Style(stroke=ENTRY_INK, width=0.4), head=1.2)]
+
+
+def _flare_swatch(style: Style, cls: str) -> list[Primitive]:
+    """The bold arrow out of the entry hex, then the faint dashed path, as on the map."""
+    faint = Style(stroke=FLARE_INK, width=0.35, dash=(2.0, 1.2), opacity=0.55)
+    return [arrow([(1, 5.25), (4.6, 3.2)], style, head=1.6, cls=cls),
+            arrow([(4.6, 3.2), (9, 0.75)], faint, head=1.3)]
+
+
+def _beacon_swatch(style: Style, cls: str) -> list[Primitive]:
+    return [Polygon(star(5.0, 3.0, 2.9, 1.18), style, cls=cls)]
+
+
+#: How the legend draws a kind of map feature that is no tinted box.
+SWATCHES = {"entry": _entry_swatch, "flare-dropper-path": _flare_swatch,
+            "searchlight-beacon": _beacon_swatch}
+
+
+def star(cx: float, cy: float, outer: float, inner: float) -> tuple[tuple[float, float], ...]:
+    """A five-pointed star's corners round (cx, cy), a point up."""
+    return tuple((cx + (outer if i % 2 == 0 else inner) * math.sin(math.pi * i / 5),
+                  cy - (outer if i % 2 == 0 else inner) * math.cos(math.pi * i / 5))
+                 for i in range(10))
 
 
 @CODE.kit_part("map", replaces=True)
@@ -522,7 +573,7 @@ def silhouette(cx: float, cy: float, length: float, engines: int, ink: str = INK
                jet: bool = False) -> Group:
     """A top view of an aircraft pointing up (its nose is the counter's facing), from the
     package's vector set (components/symbols.py), centred on (cx, cy)."""
-    name = {1: "fighter", 4: "heavy-bomber"}.get(engines, "twin-engine")
+    name = "jet" if jet else {1: "fighter", 4: "heavy-bomber"}.get(engines, "twin-engine")
     return symbols.silhouette(name, cx - length / 2, cy - length / 2, length, length, ink)
 
 

@@ -41,26 +41,17 @@ SHARING = ("pieces", "counter", "track", "display", "footer", "scale")
 
 
 def test_the_key_opens_the_play_aid(player_kits):
-    """On the key's page nothing of the play aid comes before it: only the pieces, tracks,
-    displays and set-up chart that share the sheet (the key goes under the counters when
+    """On the key's page nothing of the play aid or the set-up comes before it: only the
+    pieces, tracks and displays that share the sheet (the key goes under the counters when
     that packs the kit best)."""
     for (game_id, paper), (_game, pages) in player_kits.items():
         page = next(p for p in pages if _key([p]) is not None)
         top = next(t for t in map(_top, page.items) if t is not None)
         groups = [item for item in page.items if isinstance(item, Group)]
-        above = [item.cls for n, item in enumerate(groups)
+        above = [item.cls for item in groups
                  if _top(item) is None and item.dy < top and (item.cls or "").split()[:1]
-                 and not any(w in (item.cls or "") for w in SHARING)
-                 and not _of_the_set_up(item, groups[n + 1:n + 2])]
+                 and not any(w in (item.cls or "") for w in SHARING)]
         assert not above, (game_id, paper, above)
-
-
-def _of_the_set_up(item: Group, after: list[Group]) -> bool:
-    """A block of the set-up chart (the counters by place, its heading and its notes), which
-    shows the pieces as they stand at the start and may come before the key."""
-    if item.cls == "setup-chart" or (item.id or "").startswith("setup-"):
-        return True
-    return item.cls == "heading" and bool(after) and after[0].cls == "setup-chart"
 
 
 def _samples(key: Group) -> list[Group]:

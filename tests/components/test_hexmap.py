@@ -187,6 +187,24 @@ def test_midway_no_outline_runs_through_a_hex_id(midway):
     assert not crossed
 
 
+def test_midway_no_label_lies_on_an_outline(midway):
+    """Feature labels keep off the areas' outlines as drawn: one that fits nowhere on one line
+    breaks in two, beside the feature with a leader to it when it must."""
+    from warpress.components.labels import segment_hits, text_box
+
+    _hex_map, items = midway
+    labels = [t for t in items if isinstance(t, Text) and "feature-label" in (t.cls or "")]
+    outlines = [p for f in by_id(items, "feature-").values() for p in walk([f])
+                if isinstance(p, Polygon) and p.style.stroke and p.style.fill is None]
+    assert labels and outlines
+    on = {t.text for t in labels for poly in outlines
+          for a, b in itertools.pairwise((*poly.points, poly.points[0]))
+          if segment_hits(text_box(t), a, b)}
+    assert not on
+    assert {"Midway", "ミッドウェイ"} <= {t.text for t in labels}  # the name, in two lines
+    assert any(getattr(i, "cls", None) == "leader" for i in items)
+
+
 def test_midway_has_a_legend_naming_every_feature(midway):
     hex_map, items = midway
     legend = legend_text(items)

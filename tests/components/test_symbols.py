@@ -8,7 +8,13 @@ from warpress.components.pieces import unit_pieces
 from warpress.components.primitives import Group, Page, Polygon, walk
 from warpress.components.render_pdf import pdf_bytes
 from warpress.components.render_svg import svg_text
-from warpress.components.symbols import AIRCRAFT, MARKED, known_symbols, silhouette
+from warpress.components.symbols import (
+    AIRCRAFT,
+    MARKED,
+    chord_at,
+    known_symbols,
+    silhouette,
+)
 from warpress.engine.loader import builtin
 
 
@@ -28,7 +34,7 @@ def test_every_aircraft_fits_its_box(name):
 def test_classes_that_differ_in_play_have_different_shapes():
     shapes = {name: _points(silhouette(name, 0, 0, 10, 10, "#000000"))
               for name in ("fighter", "dive-bomber", "torpedo-bomber",
-                           "night-fighter-german", "night-fighter-allied", "twin-boom")}
+                           "night-fighter-german", "night-fighter-allied", "twin-boom", "jet")}
     assert len({frozenset(s) for s in shapes.values()}) == len(shapes)
 
 
@@ -50,6 +56,29 @@ def test_nightfighter_german_and_allied_night_fighters_look_apart():
                                 if isinstance(i, Group) and "unit-symbol" in (i.cls or ""))
     assert symbols["bf110g-4"] != symbols["beaufighter-if"]
     assert symbols["he111"] != symbols["wellington"]
+
+
+def test_nightfighter_jets_are_drawn_as_jets_and_only_they():
+    """A unit the data tags ``jet`` (the Me 262) gets the jet silhouette (swept wings, engine
+    pods, no propellers), a propeller aircraft never does."""
+    game = builtin("nightfighter")
+    for unit in game.units:
+        piece = unit_pieces(game, unit)[0]
+        drawn = next(i.cls.split()[1] for i in walk(piece.front)
+                     if isinstance(i, Group) and "unit-symbol" in (i.cls or ""))
+        assert (MARKED.get(drawn, (drawn, ""))[0] == "jet") == ("jet" in unit.tags), unit.id
+    assert any("jet" in unit.tags for unit in game.units)
+
+
+def test_a_swept_wings_markings_lie_on_the_wing():
+    """The crosses follow the chord of the wing where they are laid, swept back or not."""
+    for name in ("jet-german", "night-fighter-german"):
+        group = silhouette(name, 0, 0, 100, 100, "#000000", "#ffffff")
+        wing = group.items[0].points
+        for mark in (i for i in group.items if i.style.fill == "#ffffff"):
+            for x, y in mark.points:
+                front, back = chord_at(wing, x)
+                assert front <= y <= back, (name, x, y)
 
 
 def test_one_description_draws_to_svg_and_pdf():

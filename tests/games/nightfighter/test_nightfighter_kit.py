@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import pytest
 from kit_walk import texts_of
-from warpress.components import aids
+from warpress.components import aids, impose
 from warpress.components.kit import kit_pages, parse_options
+from warpress.components.marks import proof
+from warpress.components.page import PAPERS, paper
 from warpress.components.primitives import Group, Polygon, Rect, Text, walk
 from warpress.engine.hexgrid import HexGrid
 from warpress.engine.loader import builtin
@@ -102,6 +104,33 @@ def test_map_pages_tiled_and_on_one_sheet(game):
     referee = [p for p in tabloid if p.title.endswith("referee map")]
     assert [p.id for p in referee] == ["referee-map-A1"]
     assert by_cls(referee[0].items, "map-border")
+
+
+@pytest.mark.parametrize("proofing", [False, True])
+def test_referee_map_has_a_title_block_and_legend_in_room_the_hexes_leave(game, proofing):
+    """The referee map's title block (with its north arrow) and legend lie in the column
+    east of the grid, above the radio-beacon box, naming every kind of mark the map draws;
+    whole on one tile on every paper, which cuts the map into as many tiles as without it."""
+    with proof(proofing):
+        items, width, height = nf.map_drawing(game, "referee")
+    legend = next(g for g in by_id(items, "referee-map-legend"))
+    frame = legend.items[0]
+    x0, y0, x1, y1 = legend.dx, legend.dy, legend.dx + frame.w, legend.dy + frame.h
+    geo, _w, _h = nf.map_geometry(game, "referee")
+    grid_w, _grid_h = geo.extent()
+    box = nf.radio_beacon_box(geo)
+    grid_top = nf.PAD + nf.TITLE_H
+    assert nf.PAD + grid_w < x0 and x1 <= width and y1 < grid_top + box.top
+    assert by_cls(legend.items, "north-arrow") and by_cls(legend.items, "legend-title")
+    swatches = {p.cls for p in walk(legend.items) if (p.cls or "").startswith("legend-")}
+    drawn = {f.kind for f in game.hex_map().features}
+    assert {f"legend-{k}" for k in drawn if k != "flare-dropper-entry"} <= swatches
+    bare = tuple(i for i in items if i is not legend)
+    for name in PAPERS:
+        tiles = impose.tile(items, width, height, paper(name), name="referee map")
+        assert len(tiles) == impose.tile_count(bare, width, height, paper(name)), name
+        assert any(t.shown()[0] <= x0 and t.shown()[1] <= y0 and x1 <= t.shown()[2]
+                   and y1 <= t.shown()[3] for t in tiles), name
 
 
 # --- counters ------------------------------------------------------------------------------
