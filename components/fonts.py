@@ -98,7 +98,26 @@ def _wrap_paragraph(paragraph: str, size: float, width: float) -> list[str]:
         current.append(token)
     if "".join(current).strip() or not lines:
         lines.append("".join(current).rstrip())
-    return lines
+    return _no_orphan(lines)
+
+
+def _cjk(ch: str) -> bool:
+    return ord(ch) > 0x2E80
+
+
+def _no_orphan(lines: list[str]) -> list[str]:
+    """No Japanese line of one character under a longer one ("ヴェルツブル / ク"): characters
+    move down from the line above, legally (kinsoku), until the last line holds two
+    ("ヴェルツブ / ルク")."""
+    if len(lines) < 2 or not lines[-1] or not all(map(_cjk, lines[-1])):
+        return lines
+    head, tail = lines[-2], lines[-1]
+    while len(tail) < 2 and len(head) > 2 and _cjk(head[-1]):
+        moved = head[-1]
+        if moved in CANNOT_START or head[-2] in CANNOT_END:
+            break
+        head, tail = head[:-1], moved + tail
+    return [*lines[:-2], head, tail]
 
 
 def _legal_break(current: list[str], token: str) -> int:

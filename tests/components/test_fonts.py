@@ -72,3 +72,11 @@ def test_text_width_is_reportlabs_sum_of_advances():
     font()
     for text in ("Akagi 赤城", JAPANESE[:30], "4-4-6"):
         assert text_width(text, 3.0) == pytest.approx(stringWidth(text, FAMILY, 3.0), rel=1e-12)
+
+
+def test_no_japanese_line_of_one_character_under_a_longer_one():
+    for name in ("ヴェルツブルク", "フレンスブルク", "汎用カウンター"):
+        lines = wrap(name, 3.0, text_width(name[:-1], 3.0))
+        assert len(lines) == 2 and len(lines[-1]) >= 2, lines
+        assert "".join(lines) == name
+    assert wrap("ヴェルツブルク", 3.0, 100) == ["ヴェルツブルク"]
