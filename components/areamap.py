@@ -11,6 +11,7 @@ A map drawn from real outlines has areas of any shape (``Region``: outer rings a
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from collections.abc import Sequence
@@ -239,16 +240,72 @@ def place_in(region: Region, near: Point, w: float, h: float, margin: float = 1.
         return None
     xs = np.arange(math.floor(x0), x1 + 1e-9, step)
     ys = np.arange(math.floor(y0), y1 + 1e-9, step)
-    ok = grid_inside(ring, xs, ys)
-    candidates = sorted((math.dist((xs[i], ys[j]), near), float(xs[i]), float(ys[j]))
-                        for j, i in zip(*np.nonzero(ok), strict=True))
-    for _d, x, y in candidates:
-        if any(x - hw < b[2] and b[0] < x + hw and y - hh < b[3] and b[1] < y + hh
-               for b in avoid):
-            continue
-        if region.box_inside(x - hw, y - hh, x + hw, y + hh):
-            return x, y
+    js, is_ = np.nonzero(grid_inside(ring, xs, ys))
+    cx, cy = xs[is_], ys[js]
+    if len(avoid):
+        b = np.asarray(avoid, float)
+        hit = ((cx[:, None] - hw < b[:, 2]) & (b[:, 0] < cx[:, None] + hw)
+               & (cy[:, None] - hh < b[:, 3]) & (b[:, 1] < cy[:, None] + hh))
+        keep = ~hit.any(axis=1)
+        cx, cy = cx[keep], cy[keep]
+    order = np.lexsort((cy, cx, np.hypot(cx - near[0], cy - near[1])))
+    cx, cy = cx[order], cy[order]
+    for start in range(0, len(cx), CHUNK):  # nearest first, a chunk at a time
+        x, y = cx[start:start + CHUNK], cy[start:start + CHUNK]
+        fits = np.nonzero(boxes_inside(region, x - hw, y - hh, x + hw, y + hh))[0]
+        if len(fits):
+            return float(x[fits[0]]), float(y[fits[0]])
     return None
+
+
+CHUNK = 64  # candidate spots tested at once
+Floats = npt.NDArray[np.float64]
+Bools = npt.NDArray[np.bool_]
+
+
+def rings_inside(region: Region, px: Floats, py: Floats) -> Bools:
+    """``Region.inside`` of every point (px[k], py[k]) at once."""
+    hit = np.zeros(len(px), dtype=bool)
+    for ring in region.rings:
+        hit |= _in_ring_many(ring, px, py)
+    for hole in region.holes:
+        hit &= ~_in_ring_many(hole, px, py)
+    return hit
+
+
+@functools.lru_cache(maxsize=4096)
+def _edges(ring: tuple[Point, ...]
+           ) -> tuple[Floats, Floats, Floats, Floats, tuple[float, float, float, float]]:
+    """A ring's corners and the corners before them, as arrays, and its bounds."""
+    pts = np.asarray(ring, float)
+    ax, ay = pts[:, 0], pts[:, 1]
+    return (ax, ay, np.roll(ax, 1), np.roll(ay, 1),
+            (float(ax.min()), float(ay.min()), float(ax.max()), float(ay.max())))
+
+
+def _in_ring_many(ring: Sequence[Point], px: Floats, py: Floats) -> Bools:
+    """``in_ring`` of every point (px[k], py[k]) at once (the same arithmetic)."""
+    ax, ay, bx, by, (x0, y0, x1, y1) = _edges(tuple(ring))
+    if not np.any((px >= x0) & (px <= x1) & (py >= y0) & (py <= y1)):
+        return np.zeros(len(px), dtype=bool)
+    y = py[:, None]
+    crosses = (ay > y) != (by > y)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        hit = crosses & (px[:, None] < ax + (bx - ax) * (y - ay) / (by - ay))
+    inside: Bools = (np.count_nonzero(hit, axis=1) % 2) == 1
+    return inside
+
+
+def boxes_inside(region: Region, x0: Floats, y0: Floats, x1: Floats, y1: Floats) -> Bools:
+    """``Region.box_inside`` of every box (x0[k], y0[k], x1[k], y1[k]) at once."""
+    ok = np.ones(len(x0), dtype=bool)
+    for cx, cy in ((x0, y0), (x1, y0), (x1, y1), (x0, y1)):
+        ok &= rings_inside(region, cx, cy)
+    corners = np.asarray([p for ring in (*region.rings, *region.holes) for p in ring], float)
+    vx, vy = corners[:, 0], corners[:, 1]
+    within = ((x0[:, None] < vx) & (vx < x1[:, None]) & (y0[:, None] < vy) & (vy < y1[:, None]))
+    fits: Bools = ok & ~within.any(axis=1)
+    return fits
 
 
 def inner_point(region: Region, step: float = 1.0) -> Point:

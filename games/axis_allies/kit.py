@@ -14,8 +14,9 @@ from the ``counter-mix`` section (starting forces plus a reserve per power).
 
 from __future__ import annotations
 
+import functools
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 from warpress.components import aids, areamap, holds, kit, labels
@@ -134,6 +135,7 @@ class Area:
     callout: bool = False  # the whole block beside the area
     detached: tuple[float, float] | None = None  # the stack box's centre, beside the area
     boxless: bool = False  # no room for a stack box near: the pieces stand on the area
+    apart: bool = False  # its stack box lies in the area apart from its name: no leader
     tight: bool = False  # its name fits with no room for marks beside it: it needs its box
 
     @property
@@ -150,10 +152,10 @@ class Area:
             return [labels.Box(self.x - self.w / 2, self.y - self.h / 2, self.x + self.w / 2,
                                self.y + self.h / 2)]
         bx, by = self.detached
-        half = self.stack / 2 + 3.2  # the production circle and capital star stick out
+        hx, hy = box_half(self)  # the production circle and capital star stick out
         return [labels.Box(self.x - self.w / 2, self.y - self.name_h / 2,
                            self.x + self.w / 2, self.y + self.name_h / 2),
-                labels.Box(bx - half, by - half, bx + half, by + half)]
+                labels.Box(bx - hx, by - hy, bx + hx, by + hy)]
 
     @property
     def cell(self) -> tuple[tuple[float, float], ...]:
@@ -234,8 +236,10 @@ def layout(game: Game, point_map: PointMap, clear: tuple[Box4, ...] = ()
             continue
         area.x, area.y = spot
         taken.append(_tuple(area.boxes()[0]))
-    for area in rest:  # then the names of the others, where they fit
+    for area in rest:  # then, in the area, its name and its box apart, else its name alone
         area.w = _name_w(area)
+        if not area.neutral and _inside_pair(area, taken, clear):
+            continue
         named = None
         for room in ((mark_room(area.point), 0.0) if not area.neutral else ()):
             named = areamap.place_in(area.region, area.anchor, area.w + 2 * room, area.name_h,
@@ -246,17 +250,16 @@ def layout(game: Game, point_map: PointMap, clear: tuple[Box4, ...] = ()
         area.callout = named is None
         if named is not None:
             area.x, area.y = named
-            area.detached = named  # its box goes beside it (``_set_beside``)
+            area.detached = named  # its box goes beside it (``place_beside``)
             room = 0.0 if area.tight else mark_room(area.point)  # its marks may go beside it
             name = area.boxes()[0]
             taken.append((name.x0 - room, name.y0, name.x1 + room, name.y1))
         else:
             area.w = block_size(area.point, stack)[1]
-    placed = [labels.Box(*b) for b in taken]
-    land = LandMask([a.region for a in areas.values() if a.land], w, h)
-    beside = [a for a in areas.values() if a.callout or a.detached is not None]
-    for area in sorted(beside, key=lambda a: a.land):  # the sea zones' boxes need the sea
-        _set_beside(area, placed, w, h, land)
+    ground = Ground(areas, w, h)
+    beside = [a for a in areas.values() if (a.callout or a.detached is not None)
+              and not a.apart]
+    place_beside(beside, Board(list(clear), fixed_blocks(areas), w, h, ground))
     return areas
 
 
@@ -297,81 +300,403 @@ def _name_w(area: Area) -> float:
     return max(text_width(line, NAME_SIZE) for line in area.lines) + 1.0
 
 
-class LandMask:
-    """Which points of the map are land, on a 2 mm grid: what is set beside its area goes
-    on the sea where it can, so it hides no territory."""
-
-    STEP = 2.0
-
-    def __init__(self, regions, w: float, h: float):
-        self.xs = np.arange(0.0, w + self.STEP, self.STEP)
-        self.ys = np.arange(0.0, h + self.STEP, self.STEP)
-        self.mask = np.zeros((len(self.ys), len(self.xs)), dtype=bool)
-        for region in regions:
-            for ring in region.rings:
-                x0, y0 = min(x for x, _ in ring), min(y for _, y in ring)
-                x1, y1 = max(x for x, _ in ring), max(y for _, y in ring)
-                i0, i1 = int(x0 // self.STEP), int(x1 // self.STEP) + 1
-                j0, j1 = int(y0 // self.STEP), int(y1 // self.STEP) + 1
-                if i1 <= i0 or j1 <= j0:
-                    continue
-                sub = areamap.grid_inside(ring, self.xs[i0:i1], self.ys[j0:j1])
-                self.mask[j0:j1, i0:i1] |= sub
-
-    def over(self, box: labels.Box) -> bool:
-        """True when any grid point in the box is land."""
-        i0, i1 = int(math.ceil(box.x0 / self.STEP)), int(box.x1 // self.STEP) + 1
-        j0, j1 = int(math.ceil(box.y0 / self.STEP)), int(box.y1 // self.STEP) + 1
-        return bool(self.mask[max(j0, 0):j1, max(i0, 0):i1].any())
+Point2 = tuple[float, float]
+FRAME = 0.8  # mm: a frame set beside its area stands this far round what it holds
+GAP = 1.5  # mm: the least room between a frame and any other block or frame
+BOX_REACH = (40.0, 64.0)  # mm: how far from its name a stack box looks, then at most
+CALLOUT_REACH = 90.0  # mm: how far from its area a whole block may go
+OVER_LAND = 30.0  # mm of leader a box is worth less when it lies whole on another territory
+CROSSING = 60.0  # mm of leader a leader is worth less for each block of another area it crosses
+GRID = 2.0  # mm: the step of the positions tried
 
 
-def _set_beside(area: Area, taken: list[labels.Box], w: float, h: float,
-                land: LandMask) -> None:
-    """Place what does not fit in its area (the whole block, or the stack box) beside it:
-    on the sea where there is room, else anywhere clear of the other blocks."""
-    if not area.callout:  # a stack box on the sea near its territory, or none
-        size = (area.stack + 6.4, area.stack + 6.4)
-        spot = _callout_spot(area, size, taken, w, h, land, reach=BOX_REACH)
-        if spot is None and area.tight:
-            spot = _callout_spot(area, size, taken, w, h)
-        area.detached, area.boxless = spot, spot is None
-        taken.extend(area.boxes()[-1:])
-        return
-    size = (area.w, area.h)
-    spot = (_callout_spot(area, size, taken, w, h, land)
-            or _callout_spot(area, size, taken, w, h))
-    if spot is None:
-        raise BadInput(f"{area.point.origin}: map area {area.point.id!r}: its name and a box "
-                       f"for a stack ({area.w:.0f}x{area.h:.0f} mm) find no room near it")
+class Ground:
+    """Which area each point of the map lies in, on a 2 mm grid (-1: land out of play):
+    what is set beside its area goes on its own ground or the sea where it can, so it hides
+    no other territory."""
+
+    def __init__(self, areas: dict[str, Area], w: float, h: float):
+        self.xs = np.arange(0.0, w + GRID, GRID)
+        self.ys = np.arange(0.0, h + GRID, GRID)
+        self.index = {k: i for i, k in enumerate(areas)}
+        self.kind = np.array([LAND if a.land and not a.neutral else NEUTRAL if a.land else SEA
+                              for a in areas.values()] + [SEA], dtype=np.int32)
+        self.grid = np.full((len(self.ys), len(self.xs)), -1, dtype=np.int32)
+        for area in sorted(areas.values(), key=lambda a: (a.land, -sum(
+                abs(areamap.ring_area(r)) for r in a.region.rings))):
+            for ring in area.region.rings:  # the sea, then the land, the larger first
+                i0, j0, i1, j1 = self._span(*_ring_box(ring))
+                if i1 > i0 and j1 > j0:
+                    sub = areamap.grid_inside(ring, self.xs[i0:i1], self.ys[j0:j1])
+                    self.grid[j0:j1, i0:i1][sub] = self.index[area.point.id]
+
+        played = self.grid >= 0
+        kinds = self.kind[self.grid]  # the index -1 (out of play) reads the last: the sea
+        self.sums = {k: _sums(played & (kinds == k)) for k in (SEA, LAND, NEUTRAL)}
+        self.own: dict[str, np.ndarray] = {}
+
+    def _span(self, x0: float, y0: float, x1: float, y1: float) -> tuple[int, int, int, int]:
+        return (max(int(math.ceil(x0 / GRID)), 0), max(int(math.ceil(y0 / GRID)), 0),
+                int(x1 // GRID) + 1, int(y1 // GRID) + 1)
+
+    def foreign(self, boxes: np.ndarray, area: Area) -> np.ndarray:
+        """How much each of ``boxes`` (rows x0, y0, x1, y1) hides other areas: the share of
+        its grid points on another territory, less for a neutral one (no piece stands
+        there), and for a sea zone's box a little for another sea zone."""
+        ny, nx = self.grid.shape
+        i0 = np.clip(np.ceil(boxes[:, 0] / GRID), 0, nx).astype(int)
+        j0 = np.clip(np.ceil(boxes[:, 1] / GRID), 0, ny).astype(int)
+        i1 = np.clip(np.floor(boxes[:, 2] / GRID) + 1, 0, nx).astype(int)
+        j1 = np.clip(np.floor(boxes[:, 3] / GRID) + 1, 0, ny).astype(int)
+        i1, j1 = np.maximum(i1, i0), np.maximum(j1, j0)
+
+        def count(sums: np.ndarray) -> np.ndarray:
+            return sums[j1, i1] - sums[j0, i1] - sums[j1, i0] + sums[j0, i0]
+
+        key = area.point.id
+        if key not in self.own:
+            self.own[key] = _sums(self.grid == self.index.get(key, -2))
+        own = count(self.own[key])
+        mine = LAND if area.land and not area.neutral else NEUTRAL if area.land else SEA
+        cells = {k: count(sums) - (own if k == mine else 0) for k, sums in self.sums.items()}
+        weight = HIDES[LAND] * cells[LAND] + HIDES[NEUTRAL] * cells[NEUTRAL]
+        if not area.land:
+            weight = weight + HIDES[SEA] * cells[SEA]
+        return weight / np.maximum((i1 - i0) * (j1 - j0), 1)
+
+
+def _sums(mask: np.ndarray) -> np.ndarray:
+    """The summed-area table of ``mask``: [j, i] counts the cells above and left of it."""
+    out = np.zeros((mask.shape[0] + 1, mask.shape[1] + 1), dtype=np.int64)
+    out[1:, 1:] = mask.astype(np.int64).cumsum(0).cumsum(1)
+    return out
+
+
+SEA, LAND, NEUTRAL = 0, 1, 2
+HIDES = {LAND: 1.0, NEUTRAL: 0.4, SEA: 0.25}  # how much a box on each kind of area hides
+
+
+def _ring_box(ring) -> Box4:
+    return (min(x for x, _ in ring), min(y for _, y in ring), max(x for x, _ in ring),
+            max(y for _, y in ring))
+
+
+def box_half(area: Area) -> tuple[float, float]:
+    """Half the width and height a stack box takes with its marks (the production circle
+    on its left edge, the capital star on its right)."""
+    marks = 3.2 if area.land else 0.7
+    return area.stack / 2 + marks, area.stack / 2 + 0.7
+
+
+def _clamp(v: float, lo: float, hi: float) -> float:
+    return min(max(v, lo), hi)
+
+
+def leader_ends(area: Area, box: labels.Box) -> tuple[Point2, Point2]:
+    """A leader from the area to ``box`` (what is set beside it): from the area's inner
+    point (a whole block beside), or from just outside its name on the side facing the
+    box, to the nearest point of the box."""
     if area.callout:
+        start = area.anchor
+    else:
+        name = area.boxes()[0]
+        cx, cy = (box.x0 + box.x1) / 2, (box.y0 + box.y1) / 2
+        start = (_clamp(cx, name.x0 - 1.0, name.x1 + 1.0), _clamp(cy, name.y0 - 1.0,
+                                                                   name.y1 + 1.0))
+    end = (_clamp(start[0], box.x0, box.x1), _clamp(start[1], box.y0, box.y1))
+    return start, end
+
+
+def leader(area: Area) -> tuple[Point2, Point2]:
+    """The leader of an area whose box or block is set beside it, as drawn."""
+    return leader_ends(area, area.boxes()[-1])
+
+
+def segments_cross(p: Point2, q: Point2, r: Point2, s: Point2) -> bool:
+    """True when the segments p-q and r-s cross (touching ends do not count)."""
+    def turn(a: Point2, b: Point2, c: Point2) -> float:
+        return (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0])
+    return (turn(r, s, p) * turn(r, s, q) < 0) and (turn(p, q, r) * turn(p, q, s) < 0)
+
+
+def _hits_any(p: Point2, q: Point2, boxes: np.ndarray) -> np.ndarray:
+    """Which of ``boxes`` (rows x0, y0, x1, y1) the segment p-q passes through."""
+    (x1, y1), (x2, y2) = p, q
+    dx, dy = x2 - x1, y2 - y1
+    lo = np.zeros(len(boxes))
+    hi = np.ones(len(boxes))
+    ok = np.ones(len(boxes), dtype=bool)
+    for d, near, far in ((dx, x1 - boxes[:, 0], boxes[:, 2] - x1),
+                         (dy, y1 - boxes[:, 1], boxes[:, 3] - y1)):
+        if abs(d) < 1e-12:
+            ok &= (near > 0) & (far > 0)
+            continue
+        t0, t1 = -near / d, far / d
+        lo = np.maximum(lo, np.minimum(t0, t1))
+        hi = np.minimum(hi, np.maximum(t0, t1))
+    return ok & (lo < hi)
+
+
+@dataclass
+class Board:
+    """What a box set beside its area must keep clear of: the lanes where the tiles meet,
+    every block in its area and every frame and leader set so far."""
+
+    lanes: list[Box4]
+    blocks: dict[str, list[Box4]]  # each area's blocks in its area (its name, its block)
+    w: float
+    h: float
+    ground: Ground
+    frames: dict[str, Box4] = field(default_factory=dict)
+    leaders: dict[str, tuple[Point2, Point2]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self._refresh()
+
+    def _refresh(self) -> None:
+        rows = [(k, b) for k, bs in self.blocks.items() for b in bs]
+        rows += list(self.frames.items())
+        self.owner = [k for k, _ in rows]
+        self.array = np.array([b for _, b in rows] or [(0.0, 0.0, 0.0, 0.0)], dtype=float)
+        self.lane_array = np.array(self.lanes or [(-9.0, -9.0, -9.0, -9.0)], dtype=float)
+
+    def set(self, area_id: str, frame: Box4, ends: tuple[Point2, Point2]) -> None:
+        self.frames[area_id], self.leaders[area_id] = frame, ends
+        self._refresh()
+
+    def lift(self, area_id: str) -> None:
+        self.frames.pop(area_id, None)
+        self.leaders.pop(area_id, None)
+        self._refresh()
+
+    def free(self, frames: np.ndarray) -> np.ndarray:
+        """Which of ``frames`` (rows x0, y0, x1, y1) lie in the map, off the lanes and GAP
+        from every block and frame."""
+        x0, y0, x1, y1 = (frames[:, k:k + 1] for k in range(4))
+        ok = (x0[:, 0] >= 0) & (y0[:, 0] >= 0) & (x1[:, 0] <= self.w) & (y1[:, 0] <= self.h)
+        a, lanes = _near(self.array, frames, GAP), _near(self.lane_array, frames, 0.0)
+        ok &= ~np.any((x0 < lanes[:, 2]) & (lanes[:, 0] < x1) & (y0 < lanes[:, 3])
+                      & (lanes[:, 1] < y1), axis=1)
+        ok &= ~np.any((x0 < a[:, 2] + GAP) & (a[:, 0] < x1 + GAP) & (y0 < a[:, 3] + GAP)
+                      & (a[:, 1] < y1 + GAP), axis=1)
+        return ok
+
+    def crossings(self, area_id: str, ends: tuple[Point2, Point2], frame: Box4) -> int | None:
+        """How many blocks or frames of other areas the leader ``ends`` runs through and
+        how many other leaders run through ``frame``; None when it crosses another
+        leader."""
+        box = labels.Box(*frame)
+        through = 0
+        for k, (r, s) in self.leaders.items():
+            if k == area_id:
+                continue
+            if segments_cross(*ends, r, s):
+                return None
+            through += labels.segment_hits(box, r, s)
+        hit = _hits_any(*ends, self.array)
+        return through + len({k for h, k in zip(hit, self.owner, strict=True)
+                              if h and k != area_id})
+
+
+def _near(boxes: np.ndarray, frames: np.ndarray, gap: float) -> np.ndarray:
+    """The rows of ``boxes`` within ``gap`` of the span of all ``frames``."""
+    x0, y0 = frames[:, 0].min() - gap, frames[:, 1].min() - gap
+    x1, y1 = frames[:, 2].max() + gap, frames[:, 3].max() + gap
+    return boxes[(boxes[:, 0] < x1) & (boxes[:, 2] > x0) & (boxes[:, 1] < y1)
+                 & (boxes[:, 3] > y0)]
+
+
+@functools.lru_cache(maxsize=4)
+def _offsets(reach: float) -> np.ndarray:
+    """Grid offsets within ``reach`` of the origin, nearest first: rows (dx, dy)."""
+    n = int(reach // GRID)
+    out = sorted((math.hypot(i * GRID, j * GRID), i * GRID, j * GRID)
+                 for i in range(-n, n + 1) for j in range(-n, n + 1))
+    return np.array([(dx, dy) for d, dx, dy in out if d <= reach], dtype=float)
+
+
+def best_spot(area: Area, board: Board, half: tuple[float, float], reach: float
+              ) -> tuple[float, Point2] | None:
+    """The centre, within ``reach`` of its area's name (or inner point), of a box of half
+    size ``half`` whose frame is free (``Board.free``) and whose leader crosses no other
+    leader, of the least cost: the leader's length, more when the box lies on other areas
+    (``Ground.foreign``) and for each block the leader runs through (``Board.crossings``);
+    with that cost. None when there is none."""
+    hx, hy = half
+    if area.callout:
+        (ox, oy), name = area.anchor, None
+    else:
+        name = area.boxes()[0]
+        ox, oy = (name.x0 + name.x1) / 2, (name.y0 + name.y1) / 2
+    off = _offsets(reach)
+    xs, ys = ox + off[:, 0], oy + off[:, 1]
+    boxes = np.stack([xs - hx, ys - hy, xs + hx, ys + hy], axis=1)
+    frames = boxes + np.array([-FRAME, -FRAME, FRAME, FRAME])
+    if name is None:
+        sx, sy = np.full(len(xs), ox), np.full(len(ys), oy)
+    else:
+        sx = np.clip(xs, name.x0 - 1.0, name.x1 + 1.0)
+        sy = np.clip(ys, name.y0 - 1.0, name.y1 + 1.0)
+    length = np.hypot(np.clip(sx, boxes[:, 0], boxes[:, 2]) - sx,
+                      np.clip(sy, boxes[:, 1], boxes[:, 3]) - sy)
+    ok = board.free(frames) & ((length >= 3.0) if area.callout else True)
+    cost = length + OVER_LAND * board.ground.foreign(boxes, area)
+    found = np.nonzero(ok)[0]
+    best: tuple[float, Point2] | None = None
+    for k in found[np.argsort(cost[found], kind="stable")]:
+        if best is not None and cost[k] >= best[0]:
+            break
+        box = labels.Box(*boxes[k])
+        crossed = board.crossings(area.point.id, leader_ends(area, box), tuple(frames[k]))
+        if crossed is not None and (best is None or cost[k] + CROSSING * crossed < best[0]):
+            best = (float(cost[k] + CROSSING * crossed), (float(xs[k]), float(ys[k])))
+    return best
+
+
+def _search(area: Area, board: Board) -> tuple[float, Point2] | None:
+    if area.callout:
+        return best_spot(area, board, (area.w / 2, area.h / 2), CALLOUT_REACH)
+    half = box_half(area)
+    for reach in BOX_REACH:
+        found = best_spot(area, board, half, reach)
+        if found is not None:
+            return found
+    return None
+
+
+def _put(area: Area, board: Board, spot: Point2 | None) -> None:
+    """Set what goes beside ``area`` at ``spot`` (None: a territory keeps no box)."""
+    if area.callout:
+        if spot is None:
+            raise BadInput(f"{area.point.origin}: map area {area.point.id!r}: its name and a "
+                           f"box for a stack ({area.w:.0f}x{area.h:.0f} mm) find no room "
+                           f"near it")
         area.x, area.y = spot
     else:
-        area.detached = spot
-    taken.extend(area.boxes()[-1:])
+        area.detached, area.boxless = spot, spot is None
+    if spot is None:
+        board.lift(area.point.id)
+        return
+    box = area.boxes()[-1]
+    board.set(area.point.id, (box.x0 - FRAME, box.y0 - FRAME, box.x1 + FRAME, box.y1 + FRAME),
+              leader(area))
 
 
-BOX_REACH = 40  # mm: how far from its name a territory's stack box may go
+PASSES = 2  # times every box set beside its area is tried again with the others in place
 
 
-def _callout_spot(area: Area, size, taken: list[labels.Box], w: float, h: float,
-                  land: LandMask | None = None, reach: int = 90):
-    """A centre for a block of ``size`` near its area's name, clear of every block taken
-    (and of the land, given its mask) and inside the map, nearest first (up to 90 mm
-    away)."""
-    ax, ay = area.x, area.y
-    bw, bh = size
-    spots = sorted(((ax + dx, ay + dy) for dx in range(-reach, reach + 1, 2)
-                    for dy in range(-reach, reach + 1, 2)),
-                   key=lambda p: (math.dist(p, (ax, ay)), p))
-    for x, y in spots:
-        box = labels.Box(x - bw / 2 - 1, y - bh / 2 - 1, x + bw / 2 + 1, y + bh / 2 + 1)
-        if box.x0 < 0 or box.y0 < 0 or box.x1 > w or box.y1 > h:
+def place_beside(beside: list[Area], board: Board) -> None:
+    """Set what does not fit in its area (its stack box, or its whole block) beside it,
+    each as near as it can with a leader that crosses no other: the whole blocks first,
+    then the sea zones' boxes, then the territories'; then each again, moved where it is
+    nearer with the others in place."""
+    order = sorted(beside, key=lambda a: (not a.callout, a.land))
+    for area in order:
+        found = _search(area, board)
+        _put(area, board, found[1] if found else None)
+    for _ in range(PASSES):
+        moved = False
+        for area in order:
+            before = _cost(area, board)
+            board.lift(area.point.id)
+            found = _search(area, board)
+            if found is not None and found[0] < before - 0.5:
+                _put(area, board, found[1])
+                moved = True
+            else:
+                _put(area, board, _spot_of(area))
+        if not moved:
+            break
+    for _ in range(PASSES):  # then the worst placed try moving a neighbour's box
+        if not any([_make_room(area, order, board) for area in order
+                    if _cost(area, board) > FAR]):
+            break
+
+
+FAR = 12.0  # mm: a box whose cost is more tries moving a neighbour's box to come nearer
+NEIGHBOURS = 8  # how many of the nearest boxes (set beside their areas) it tries
+
+
+def _make_room(area: Area, beside: list[Area], board: Board) -> bool:
+    """Bring the box of ``area`` (or a box at all, when it has none) nearer by moving the
+    box of one of its nearest neighbours, where the two together then cost less; True when
+    it does."""
+    here = (area.x, area.y)
+    others = [a for a in beside if a is not area and _spot_of(a) is not None]
+    near = sorted(others, key=lambda a: (math.dist(_spot_of(a) or here, here), a.point.id))
+    for other in near[:NEIGHBOURS]:
+        before = _cost(area, board) + _cost(other, board)
+        mine, was = _spot_of(area), _spot_of(other)
+        board.lift(other.point.id)
+        board.lift(area.point.id)
+        found = _search(area, board)
+        if found is not None:
+            _put(area, board, found[1])
+            again = _search(other, board)
+            if again is not None and found[0] + again[0] < before - 0.5:
+                _put(other, board, again[1])
+                return True
+        _put(area, board, mine)
+        _put(other, board, was)
+    return False
+
+
+def _spot_of(area: Area) -> Point2 | None:
+    if area.callout:
+        return area.x, area.y
+    return area.detached
+
+
+def _cost(area: Area, board: Board) -> float:
+    """The cost (``best_spot``) of where the box or block beside ``area`` stands now."""
+    if _spot_of(area) is None:
+        return math.inf
+    box = area.boxes()[-1]
+    cells = np.array([[box.x0, box.y0, box.x1, box.y1]])
+    frame = (box.x0 - FRAME, box.y0 - FRAME, box.x1 + FRAME, box.y1 + FRAME)
+    crossed = board.crossings(area.point.id, leader(area), frame)
+    return (math.dist(*leader(area)) + OVER_LAND * float(board.ground.foreign(cells, area)[0])
+            + (math.inf if crossed is None else CROSSING * crossed))
+
+
+def fixed_blocks(areas: dict[str, Area]) -> dict[str, list[Box4]]:
+    """What each area holds in its area before anything is set beside it: its whole block,
+    or its name, or its name and its box apart."""
+    out: dict[str, list[Box4]] = {}
+    for k, area in areas.items():
+        if area.callout:
             continue
-        if area.callout and math.dist((x, y), (ax, ay)) < max(bw, bh) / 2 + 4:
-            continue  # room for the leader line
-        if not any(box.overlaps(t) for t in taken) and not (land and land.over(box)):
-            return x, y
-    return None
+        if area.apart:
+            out[k] = [_tuple(b) for b in area.boxes()]
+            continue
+        out[k] = [_tuple(area.boxes()[0])]
+    return out
+
+
+def _inside_pair(area: Area, taken: list[Box4], lanes: tuple[Box4, ...]) -> bool:
+    """Set the area's stack box and its name apart in the area (its box as near its inner
+    point as it fits, its name as near over the box as it fits, no lane where the tiles
+    meet between them) where both fit; True when they do."""
+    hx, hy = box_half(area)
+    box = areamap.place_in(area.region, area.anchor, 2 * hx, 2 * hy, margin=0.4, avoid=taken)
+    if box is None:
+        return False
+    bx, by = box
+    mine = (bx - hx, by - hy, bx + hx, by + hy)
+    near = (bx, by - hy - area.name_h / 2 - 1.0)
+    name = areamap.place_in(area.region, near, area.w, area.name_h, margin=0.4,
+                            avoid=[*taken, mine])
+    if name is None or math.dist(name, near) > NAME_APART:
+        return False
+    if any(labels.segment_hits(labels.Box(*lane), name, box) for lane in lanes):
+        return False
+    area.x, area.y = name
+    area.detached, area.apart = box, True
+    taken.extend(_tuple(b) for b in area.boxes())
+    return True
+
+
+NAME_APART = 12.0  # mm: how far a name set apart from its box in its area may stray
 
 
 def area_fill(game: Game, area: Area) -> str:
@@ -675,7 +1000,8 @@ def area_items(game: Game, area: Area) -> Group:
         colour = SEA_INK if not area.land else power_colour(game, str(p.extra.get("owner")))
         fill = mix(area_fill(game, area), 0.45)
         # a box beside its area is no place in it (exports anchor no piece there)
-        box_id = f"stack-beside-{p.id}" if area.detached or area.callout else f"stack-{p.id}"
+        beside = (area.detached and not area.apart) or area.callout
+        box_id = f"stack-beside-{p.id}" if beside else f"stack-{p.id}"
         items.append(Rect(box_x, box_y, s, s, Style(fill=fill, stroke=colour, width=0.35,
                                                     dash=(1.5, 0.8)), r=1.5,
                           id=box_id, cls=holds.cls(STACK, "land" if area.land else "sea")))
@@ -882,15 +1208,15 @@ def out_of_play_items(game: Game) -> list[Primitive]:
 
 def callout_items(game: Game, area: Area) -> list[Primitive]:
     """What is set beside its area (the whole block, or the stack box): a frame in the
-    area's colour and a leader from the frame to a dot in the area (the area's name)."""
+    area's colour and a leader from the frame to a dot in the area (by the area's name)."""
+    if area.apart:
+        return []
     box = area.boxes()[-1]
-    ax, ay = area.anchor if area.callout else (area.x, area.y + area.name_h / 2)
-    cx = min(max(ax, box.x0), box.x1)
-    cy = min(max(ay, box.y0), box.y1)
+    (ax, ay), (cx, cy) = leader(area)
     ink = SEA_INK if not area.land else power_colour(game, str(area.point.extra.get("owner")))
     return [Line(cx, cy, ax, ay, Style(stroke=INK, width=0.35), cls="callout-leader"),
             Circle(ax, ay, 0.9, Style(fill=INK, stroke=None), cls="callout-dot"),
-            Rect(box.x0 - 0.8, box.y0 - 0.8, box.w + 1.6, box.h + 1.6,
+            Rect(box.x0 - FRAME, box.y0 - FRAME, box.w + 2 * FRAME, box.h + 2 * FRAME,
                  Style(fill=mix(area_fill(game, area), 0.8), stroke=ink, width=0.5), r=1.2,
                  id=f"callout-{area.point.id}", cls="callout")]
 
@@ -1316,17 +1642,25 @@ def counter_pages(game: Game, options: Options) -> list[KitPage]:
 # --- registered parts ----------------------------------------------------------------------
 
 
-@CODE.kit_part("map", replaces=True)
-def axis_allies_map(game: Game, options: Options) -> list[KitPage]:
-    """The world map (tiled), the battle board, the national production chart, the
-    weapons development chart, then the generic round track."""
+def tiled_world(game: Game, paper: Paper):
+    """``world_map`` as the kit tiles it on ``paper``: its blocks kept out of the lanes
+    where the tiles meet (``seam_lanes``); with the lanes, last."""
     drawing, width, height, lettered = world_map(game)
+    clear: tuple[Box4, ...] = ()
     for _ in range(3):  # the lanes depend on the legend's height, the legend on the layout
-        clear = seam_lanes(game, options.paper, world_legend(game, lettered))
+        clear = seam_lanes(game, paper, world_legend(game, lettered))
         drawing, width, height, again = world_map(game, clear=clear)
         if again == lettered:
             break
         lettered = again
+    return drawing, width, height, lettered, clear
+
+
+@CODE.kit_part("map", replaces=True)
+def axis_allies_map(game: Game, options: Options) -> list[KitPage]:
+    """The world map (tiled), the battle board, the national production chart, the
+    weapons development chart, then the generic round track."""
+    drawing, width, height, lettered, _clear = tiled_world(game, options.paper)
     pages = kit.tiled_pages(drawing, width, height, options, f"map {MAP_ID}",
                             legend=world_legend(game, lettered))
     pages += [battle_board_page(game, options), *production_pages(game, options),
