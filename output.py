@@ -19,10 +19,17 @@ import json
 import re
 import sys
 import unicodedata
+from collections.abc import Callable, Mapping, Sequence
+from contextlib import AbstractContextManager
+from typing import Any, Protocol
 
 import click
 
-from .engine.text import rules_text, terminal_width
+from .engine.decisions import Action, ActionSpec, command_line
+from .engine.model import Game
+from .engine.referee import Referee, ScenarioInfo
+from .engine.registry import RefTable
+from .engine.text import plain_steps, rules_text, terminal_width
 
 #: Continuation lines start this many columns right of the line's own indent.
 HANG = 4
@@ -34,6 +41,11 @@ NO_LINE_START = frozenset("、。，．・：；？！）」』】〕〉》ー�
 NO_LINE_END = frozenset("（「『【〔〈《([{")
 #: Inside a word too long for a line, a cut goes after one of these where it can.
 BREAK_AFTER = ("/", ",", "-", "_")
+
+#: A JSON object (a game's summary, a session's view, a log record, a decision).
+Json = Mapping[str, Any]
+#: What an agent did in a session: (side, agent name, action, the step it made).
+Made = tuple[str, str, Action, Any]
 
 _WORDS = re.compile(r"(\s*)(\S+)")
 #: What a terminal would act on rather than show: the C0 controls but the newline, DEL and
@@ -61,7 +73,7 @@ def single_line(text: str) -> str:
     return printable(text).replace("\n", "\\n")
 
 
-def _escape(match: re.Match) -> str:
+def _escape(match: re.Match[str]) -> str:
     return repr(match.group())[1:-1]
 
 
@@ -87,7 +99,7 @@ def wrap_line(line: str, width: int, hang: int | None = None) -> list[str]:
     indent = len(line) - len(line.lstrip(" "))
     pad = " " * min(indent + HANG if hang is None else hang, width // 2)
     lines: list[str] = []
-    head, row = line[:indent], []
+    head, row = line[:indent], list[tuple[str, str]]()
     for sep, token in _tokens(line[indent:]):
         if text_width(token) > width - len(pad):         # longer than any line: cut it
             head, row = _cut_into(lines, head, row, sep, token, width, pad)
@@ -198,14 +210,75 @@ def say(text: str = "", err: bool = False, hang: int | None = None) -> None:
     click.echo(fit(text, hang=hang), err=err)
 
 
-def say_json(value, indent: int | None = None, default=None) -> None:
+def say_json(value: Any, indent: int | None = None,
+             default: Callable[[Any], Any] | None = None) -> None:
     """Print ``value`` as JSON (not wrapped; non-ASCII text as it is), the characters
     :func:`printable` escapes written as ``\\uXXXX`` escapes: the same JSON value."""
     text = json.dumps(value, ensure_ascii=False, indent=indent, default=default)
     click.echo(_JSON_CONTROLS.sub(lambda m: f"\\u{ord(m.group()):04x}", text))
 
 
+# --- the referee's tables ---------------------------------------------------------------------
+
+
+def table_lines(game: Game, name: str, table: RefTable) -> list[str]:
+    """A table of ``warpress tables``: its name, rules and summary, each input with the values
+    it takes, and its result fields."""
+    lines = [f"{name}  [{rules_text(table.rules)}]  {table.summary}"]
+    for item in table.inputs:
+        optional = "" if item.required or item.is_roll else " (optional)"
+        lines.append(f"    {item.name}={item.allowed(game)}{optional}")
+    if table.results:
+        lines.append(f"    -> {', '.join(table.results)}")
+    return lines
+
+
+# --- the designer's commands: games, verify, errata, trust ------------------------------------
+
+
+def game_lines(row: Json) -> list[str]:
+    """A game of ``warpress games`` (``verify.summary.game_summary``): its id, kind and name,
+    its component counts, and how many of its values are sourced (printed under a hanging
+    indent of 14)."""
+    counts = ", ".join(f"{n} {k[:-1] if n == 1 and k.endswith('s') else k}"
+                       for k, n in row["components"].items() if n)
+    return [f"{row['id']:<13} {row['kind']:<15} {row['name']}", f"{'':<13} {counts}",
+            f"{'':<13} {row['values']} values: {row['sourced_pct']:.1f}% sourced, "
+            f"{row['assumed_pct']:.1f}% assumed; {row['errata']} errata"]
+
+
+def verify_summary(tally: Mapping[str, int], data_only: bool, seconds: float) -> str:
+    """``verify: 21 PASS, 0 FAIL; data OK in 1 of 1 game(s); 4.9 s``."""
+    games = tally["data OK"] + tally["data problems"]
+    data = f"data OK in {tally['data OK']} of {games} game(s)"
+    if data_only:
+        return f"verify: {data}, invariants not run (--data); {seconds:.1f} s"
+    return f"verify: {tally['PASS']} PASS, {tally['FAIL']} FAIL; {data}; {seconds:.1f} s"
+
+
+def errata_lines(game: Game) -> list[str]:
+    """Each erratum of ``game``: its rules and summary, its readings, the ruling and why."""
+    lines = []
+    for erratum in game.errata:  # step numbers cited as "land 4)" print as "land 4"
+        lines.append(f"{erratum.id} [{rules_text(erratum.rules)}] {plain_steps(erratum.summary)}")
+        lines += [f"    reading: {plain_steps(reading)}" for reading in erratum.readings]
+        lines.append(f"    ruling:  {plain_steps(erratum.ruling)}")
+        lines.append(f"    why:     {plain_steps(erratum.why)}")
+    return lines
+
+
+def trusted_line(folder: str, record: Mapping[str, Any], why_not: str | None) -> str:
+    """A folder of ``warpress trust --list``: its Python files and their hash, when it was
+    trusted, and whether it still is (``why_not``: why not)."""
+    state = "trusted" if why_not is None else f"not trusted: {why_not}"
+    return (f"{folder}  {record.get('files', '?')} Python file(s), "
+            f"sha256 {str(record.get('python_sha256'))[:16]}, {record.get('time')}: {state}")
+
+
 # --- sessions: the text views of `warpress play` -------------------------------------------
+
+#: The game's text for the values of some keys (Nightfighter's facing: ``NW (5)``).
+FieldText = Mapping[str, Callable[[Any], str]]
 
 #: the keys of a view's records that name the record (the first given heads its line)
 _HEADS = ("id", "radar", "kind", "zone")
@@ -213,12 +286,12 @@ _HEADS = ("id", "radar", "kind", "zone")
 _SECTIONS = ("fighters", "counters", "markers", "searchlights", "bombers", "pieces")
 
 
-def blank(value) -> bool:
+def blank(value: object) -> bool:
     """Nothing worth printing: None, False, an empty list or text (0 is a value: facing 0)."""
     return value is None or value is False or value == [] or value == "" or value == {}
 
 
-def shown_value(value) -> str:
+def shown_value(value: object) -> str:
     """A JSON value as a person reads it: lists and objects without brackets and quotes."""
     if isinstance(value, list):
         return ", ".join(shown_value(v) for v in value)
@@ -229,7 +302,7 @@ def shown_value(value) -> str:
     return str(value)
 
 
-def reason_text(reason) -> str:
+def reason_text(reason: object) -> str:
     """A reason of a summary: text, or ``{"text", "rules"}`` shown as ``text  [rules]``."""
     if not isinstance(reason, dict):
         return str(reason)
@@ -237,13 +310,13 @@ def reason_text(reason) -> str:
     return f"{reason.get('text', '')}{rules}"
 
 
-def announcement_line(note: dict) -> str:
+def announcement_line(note: Json) -> str:
     """An announcement's JSON as ``turn N PHASE: text  [rules]``."""
     phase = f" {note['phase']}" if note.get("phase") else ""
     return f"turn {note['turn']}{phase}: {reason_text(note)}"
 
 
-def summary_lines(summary) -> list[str]:
+def summary_lines(summary: Json | None) -> list[str]:
     if not summary:
         return []
     lines = [f"game over: {summary.get('result', '')}".rstrip()]
@@ -255,7 +328,7 @@ def summary_lines(summary) -> list[str]:
     return lines
 
 
-def item_line(record: dict, fields=None) -> str:
+def item_line(record: Json, fields: FieldText | None = None) -> str:
     """One record of a view as ``ID: key value, ...``; ``fields`` maps a key to the game's
     text for its value (Nightfighter's facing: ``NW (5)``)."""
     head = next((str(record[k]) for k in _HEADS if record.get(k) not in (None, "")), "?")
@@ -266,7 +339,7 @@ def item_line(record: dict, fields=None) -> str:
     return f"  {head}: {', '.join(shown)}" if shown else f"  {head}"
 
 
-def view_lines(view: dict, fields=None) -> list[str]:
+def view_lines(view: Json, fields: FieldText | None = None) -> list[str]:
     """The text of a session view: where the game stands, what is due, its records."""
     title = view.get("title") or view.get("scenario") or ""
     turns = f" of {view['turns']}" if view.get("turns") else ""
@@ -296,7 +369,57 @@ def view_lines(view: dict, fields=None) -> list[str]:
     return lines + summary_lines(view.get("summary"))
 
 
-def log_line(record: dict, shown: dict, typed=None) -> str:
+def scenario_lines(info: ScenarioInfo, default: bool = False) -> list[str]:
+    """A scenario of ``warpress play scenarios``: its name and title (the default marked),
+    and its summary under them."""
+    lines = [f"{info.name}  {info.title}{'  (default)' if default else ''}"]
+    return lines + ([f"    {info.summary}"] if info.summary else [])
+
+
+def action_lines(spec: ActionSpec) -> tuple[str, str]:
+    """An action of ``warpress play actions``: how it is typed (``move UNIT PATH [--dive]``,
+    printed under a hanging indent of 4) and what it does."""
+    args = " ".join(a.name.upper() if a.required else f"[{a.name.upper()}]" for a in spec.args)
+    opts = " ".join(f"[{o.decl}]" for o in spec.options)
+    return " ".join(x for x in (spec.name, args, opts) if x), f"    {spec.help}"
+
+
+def agent_lines(made: Sequence[Made], referee: Referee) -> list[str]:
+    """What the agents did: each command as typed, with its announcements when the game
+    hides nothing."""
+    specs = {spec.name: spec for spec in referee.actions}
+    lines = []
+    for side, name, action, step in made:
+        lines.append(f"{side} ({name}): {command_line(action, specs.get(action.name))}")
+        if not referee.hidden:
+            lines += [f"  {announcement_line(a.as_json())}" for a in step.announcements]
+    return lines
+
+
+def acted_lines(name: str, notes: Sequence[Json], agents: list[str], view: Json) -> list[str]:
+    """What one action of ``warpress play`` led to: its announcements (or ``NAME: done``),
+    what the agents did then (``agents``: :func:`agent_lines`), what is due, who may act,
+    and the verdict when the game is over."""
+    lines = [announcement_line(note) for note in notes] or [f"{name}: done"]
+    lines += agents
+    if not view.get("over"):
+        due = view.get("due")
+        if due:
+            lines.append(f"due: {due['kind']} by {due['side']}")
+        if view.get("awaiting"):
+            who = f"{view['acting']} " if view.get("acting") else "you "
+            lines.append(f"{who}may: {', '.join(view['awaiting'])}")
+    return lines + summary_lines(view.get("summary"))
+
+
+def head_line(lines: int, head: str) -> str:
+    """``log: 14 lines, head 1a2b3c4d5e6f7081``: the SHA-256 of the log's last line, which
+    two copies of a session share only when they hold the same history."""
+    return f"log: {lines} lines, head {head[:16]}"
+
+
+def log_line(record: Json, shown: FieldText,
+             typed: Callable[[Any, dict[str, Any]], str] | None = None) -> str:
     """One session log record as a line; ``shown``: the game's text for some arguments
     (Nightfighter's facing ``NW (5)``), the others as typed; ``typed(name, args)``: a
     command as the command line takes it (``move n4 0504``)."""
@@ -328,7 +451,7 @@ def log_line(record: dict, shown: dict, typed=None) -> str:
     return text
 
 
-def decision_lines(decision: dict, limit: int = 40) -> list[str]:
+def decision_lines(decision: Json, limit: int = 40) -> list[str]:
     """The decision due and its legal answers, each as the command that makes it (its
     ``command``), at most ``limit`` answers per option."""
     rules = f"  [{rules_text(decision['rules'])}]" if decision.get("rules") else ""
@@ -345,7 +468,7 @@ def decision_lines(decision: dict, limit: int = 40) -> list[str]:
     return lines
 
 
-def _action_text(action: dict) -> str:
+def _action_text(action: Json) -> str:
     text = action.get("command") or " ".join(
         [action["action"], *(str(v) for v in action["args"].values())])
     return f"{text}  ({action['note']})" if action.get("note") else text
@@ -354,20 +477,36 @@ def _action_text(action: dict) -> str:
 # --- progress on a terminal -------------------------------------------------------------------
 
 
+def duration_text(seconds: float) -> str:
+    """A time left as a person reads it: ``40 s``, ``12 min``, ``2.5 h``."""
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    if seconds < 5400:
+        return f"{seconds / 60:.0f} min"
+    return f"{seconds / 3600:.1f} h"
+
+
+
+class Bar(Protocol):
+    """What a progress bar is told: ``update(steps)`` as each step is done."""
+
+    def update(self, steps: int, /) -> None: ...
+
+
 class _Silent:
     """What ``progress`` gives when stderr is not a terminal: nothing is drawn or printed."""
 
     def __enter__(self) -> _Silent:
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         return None
 
-    def update(self, steps: int, current_item: object = None) -> None:
+    def update(self, steps: int, /) -> None:
         return None
 
 
-def progress(length: int, label: str):
+def progress(length: int, label: str) -> AbstractContextManager[Bar]:
     """A progress bar of ``length`` steps on stderr (``click.progressbar``), drawn only when
     stderr is a terminal: piped or logged, a command prints nothing for it."""
     stream = sys.stderr

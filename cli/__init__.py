@@ -6,6 +6,13 @@ refuse exits 1. Both are one message ``warpress: what was wrong`` on stderr (a d
 problem is ``file:line: key: message``). Text for people, error messages included, is
 wrapped to the terminal's width (``output.fit``: a long message goes on under a hanging
 indent); JSON is printed as it is.
+
+Imports: a module of the command line imports what it uses at its head, except what only
+some commands use and is slow to import: the kit (``components``, with reportlab), the
+checks (``verify``), ``balance``, the session engine (``engine.session``, ``.agents``,
+``.rulesets``: every game's session rules) and the JSON Schema. Those are imported inside
+the command that uses them, each marked ``# on use``, so that ``warpress --help`` and
+``warpress lookup`` do not load them.
 """
 
 from __future__ import annotations

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import sys
+import time
+from collections.abc import Callable
 
 import click
 
 from ..engine.inputs import check_path_name
-from ..output import say, say_json
+from ..output import duration_text, say, say_json
 from .base import SEED, WholeNumber, check_text, friendly, main
 
 
@@ -38,14 +40,15 @@ from .base import SEED, WholeNumber, check_text, friendly, main
 @click.option("--json", "as_json", is_flag=True, help="Print the report as one JSON object.")
 @friendly
 def balance(game: str, games: int, seed: int, jobs: int | None, scenario: str | None,
-            agents, vary, units: int, max_steps: int, out_dir: str | None,
-            plots_dir: str | None, scheduler: str | None, as_json: bool) -> None:
+            agents: tuple[str, ...], vary: tuple[str, ...], units: int, max_steps: int,
+            out_dir: str | None, plots_dir: str | None, scheduler: str | None,
+            as_json: bool) -> None:
     """Play GAME --games times with agents and report its balance: win rates and draws
     with 95 % intervals, why games end, how long they last, the most one-sided and longest
     games (each replayable as a session), units and hexes that matter, sweeps, rule holes
     found by play (docs/balance.md). Progress goes to stderr."""
-    from ..balance.balance import Options, execute, finish, prepare
-    from ..balance.report import text
+    from ..balance.balance import Options, execute, finish, prepare  # on use (cli/__init__.py)
+    from ..balance.report import text  # on use (cli/__init__.py)
 
     for path, what in ((out_dir, "--out"), (plots_dir, "--plots")):
         if path is not None:
@@ -67,11 +70,9 @@ def balance(game: str, games: int, seed: int, jobs: int | None, scenario: str | 
             + (f"; plots: {plots_dir}" if plots_dir else ""))
 
 
-def _progress():
+def _progress() -> Callable[[int, int, int], None]:
     """Progress on stderr: games done, rate, time left; on a terminal one line rewritten at
     most every half second, elsewhere (a log file) a line every ten seconds."""
-    import time
-
     last = [0.0, time.monotonic()]
     every = 0.5 if sys.stderr.isatty() else 10.0
 
@@ -85,15 +86,7 @@ def _progress():
         left = (total - done) / speed if speed > 0 else 0.0
         tty = sys.stderr.isatty()
         click.echo(f"{chr(13) if tty else ''}balance: {done}/{total} games, {speed:.0f} "
-                   f"games/s, about {_duration(left)} left  ", err=True,
+                   f"games/s, about {duration_text(left)} left  ", err=True,
                    nl=done >= total or not tty)
 
     return show
-
-
-def _duration(seconds: float) -> str:
-    if seconds < 90:
-        return f"{seconds:.0f} s"
-    if seconds < 5400:
-        return f"{seconds / 60:.0f} min"
-    return f"{seconds / 3600:.1f} h"

@@ -7,6 +7,9 @@ from __future__ import annotations
 import functools
 import os
 import sys
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
+from typing import IO, TYPE_CHECKING, Any, ParamSpec, TypeVar
 
 import click
 
@@ -18,16 +21,29 @@ from ..engine.errors import (
     Untrusted,
     WarpressError,
 )
-from ..engine.inputs import bounds_text, quote, read_int
+from ..engine.gamecode import runtime_problem
+from ..engine.gamelist import builtin_games, entry_point_games
+from ..engine.inputs import bounds_text, did_you_mean, quote, read_int
 from ..engine.notes import drain
+from ..engine.trust import for_this_run
 from ..output import fit, say, say_json, single_line
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+if TYPE_CHECKING:  # click's types are generic for the type check (click 8.2 on), not at run
+    _NumberType = click.ParamType[int]
+    _ChoiceType = click.Choice[str]
+else:
+    _NumberType = click.ParamType
+    _ChoiceType = click.Choice
 
 #: Whether the command being run was given ``--json`` (before any ``--``): its refusal or bad
 #: input is then also a JSON object on stdout (``json_error``). Set for each command line.
 _ASKED = {"json": False}
 
 
-def json_error(kind: str, code: int, message: str, **more) -> None:
+def json_error(kind: str, code: int, message: str, **more: object) -> None:
     """With ``--json``: ``{"error": {"kind", "exit", "message", ...}}`` on stdout (the line on
     stderr stays), so a program reading the JSON learns why there is no answer. ``kind``:
     ``bad-input`` (exit 2), ``data`` (broken game data, exit 2), ``refused`` (exit 1)."""
@@ -38,7 +54,7 @@ def json_error(kind: str, code: int, message: str, **more) -> None:
 class InputError(click.UsageError):
     """Exit 2 with one message; click's usage hint is not printed."""
 
-    def show(self, file=None) -> None:  # noqa: D401 - click API
+    def show(self, file: IO[Any] | None = None) -> None:  # noqa: D401 - click API
         json_error("bad-input", self.exit_code, self.format_message())
         click.echo(fit(f"warpress: {self.format_message()}"), err=True, file=file)
 
@@ -51,7 +67,7 @@ class Refusal(click.ClickException):
         super().__init__(message)
         self.rule = rule
 
-    def show(self, file=None) -> None:  # noqa: D401 - click API
+    def show(self, file: IO[Any] | None = None) -> None:  # noqa: D401 - click API
         more = {"rule": self.rule} if self.rule else {}
         json_error("refused", self.exit_code, self.format_message(), **more)
         click.echo(fit(f"warpress: {self.format_message()}"), err=True, file=file)
@@ -62,8 +78,10 @@ class OneLineGroup(click.Group):
     line like every other bad input: ``warpress: tables: Got unexpected extra argument
     (extra) (see 'warpress tables --help')``, exit 2."""
 
-    def make_context(self, info_name, args, parent=None, **extra):
-        if parent is None:
+    def make_context(self, info_name: str | None, args: list[str],
+                     parent: click.Context | None = None, **extra: Any) -> click.Context:
+        if parent is None:  # a new command line: what was told before is not its to print
+            drain()
             words = list(args)
             _ASKED["json"] = "--json" in words[:words.index("--") if "--" in words else None]
             check_text(args)
@@ -74,7 +92,7 @@ class OneLineGroup(click.Group):
         except click.UsageError as exc:
             raise _one_line(exc) from None
 
-    def invoke(self, ctx):
+    def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
         except _AS_CLICK_SHOWS:
@@ -97,7 +115,7 @@ def _one_line(exc: click.UsageError) -> InputError:
                                   f"(see '{path} --help')"))
 
 
-class WholeNumber(click.ParamType):
+class WholeNumber(_NumberType):
     """An integer option read by the shared parser (``engine/inputs.py``): ASCII digits,
     bounded length, within ``low``-``high``; anything else one line, exit 2."""
 
@@ -106,7 +124,8 @@ class WholeNumber(click.ParamType):
     def __init__(self, low: int | None = None, high: int | None = None):
         self.low, self.high = low, high
 
-    def convert(self, value, param, ctx):
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> int:
         number = read_int(value)
         if number is None or (self.low is not None and number < self.low) or (
                 self.high is not None and number > self.high):
@@ -118,7 +137,34 @@ class WholeNumber(click.ParamType):
 SEED = WholeNumber(0)
 
 
-def check_text(args) -> None:
+class Closed(_ChoiceType):
+    """An option whose values are a closed list: the list shown in --help (``[a4|letter]``,
+    ``[pdf|svg|png],...`` for a comma-separated ``many``), any case taken, and a value not on
+    it refused while the command line is read, before any game is loaded, in one line naming
+    the nearest value: ``unknown paper 'lettre': did you mean 'letter'? (allowed: ...)``.
+    The value is passed on as typed (the part that takes it reads it again)."""
+
+    def __init__(self, choices: Sequence[str], what: str, *, many: bool = False,
+                 after: str = "") -> None:
+        super().__init__(choices, case_sensitive=False)
+        self.what, self.many, self.after = what, many, after
+
+    def get_metavar(self, param: click.Parameter, ctx: click.Context | None = None) -> str:
+        return f"[{'|'.join(self.choices)}]{',...' if self.many else ''}"
+
+    def convert(self, value: object, param: click.Parameter | None,
+                ctx: click.Context | None) -> str:
+        text = str(value)
+        items = [item for item in text.split(",") if item.strip()] if self.many else [text]
+        for item in items or [text]:
+            if item.strip().lower() not in self.choices:
+                raise InputError(single_line(
+                    f"unknown {self.what} {quote(item)}{self.after}"
+                    f"{did_you_mean(item, self.choices)} (allowed: {', '.join(self.choices)})"))
+        return text
+
+
+def check_text(args: Iterable[str]) -> None:
     """InputError for an argument that is not text: a byte of the command line that is not
     UTF-8 reaches Python as a lone surrogate, which no file, log or JSON can hold."""
     for arg in args:
@@ -132,11 +178,11 @@ def check_text(args) -> None:
 MOST_PROBLEMS = 50
 
 
-def friendly(fn):
+def friendly(fn: Callable[P, R]) -> Callable[P, R]:
     """Map domain errors to exit codes: bad input and bad data 2, rule violations 1."""
 
     @functools.wraps(fn)
-    def wrapper(*args, **kwargs):
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
         try:
             return fn(*args, **kwargs)
         except Untrusted as exc:
@@ -164,8 +210,6 @@ def friendly(fn):
             _quiet_stdout()
             sys.exit(0)
         except Exception as exc:  # a designer's folder code raising: one line, not a traceback
-            from ..engine.gamecode import runtime_problem
-
             problem = runtime_problem(exc)
             if problem is not None:
                 raise InputError(single_line(str(problem))) from None
@@ -191,19 +235,15 @@ def _quiet_stdout() -> None:
         pass
 
 
-def trust_option(fn):
+def trust_option(fn: Callable[..., R]) -> Callable[..., R]:
     """``--trust``: run the Python of the game folder the command names (GAME, or --game of
     a session command) for this run only (engine/trust.py)."""
 
     @functools.wraps(fn)
-    def wrapper(*args, trust_run: bool = False, **kwargs):
+    def wrapper(*args: Any, trust_run: bool = False, **kwargs: Any) -> R:
         named = kwargs.get("game") or kwargs.get("game_folder")
         if not trust_run or not named:
             return fn(*args, **kwargs)
-        from pathlib import Path
-
-        from ..engine.trust import for_this_run
-
         with for_this_run(Path(named)):
             return fn(*args, **kwargs)
 
@@ -214,8 +254,6 @@ def trust_option(fn):
 
 def game_names(game: str) -> list[str]:
     """``all``: the shipped games, then those of installed packages (entry points)."""
-    from ..engine.gamelist import builtin_games, entry_point_games
-
     return [*builtin_games(), *entry_point_games()] if game == "all" else [game]
 
 

@@ -4,12 +4,29 @@ and ``trust``."""
 from __future__ import annotations
 
 import sys
+import time
+from collections import Counter
+from pathlib import Path
 
 import click
 
+from ..engine import trust
 from ..engine.errors import BadInput, Untrusted, WarpressError
-from ..engine.text import plain_steps, rules_text
-from ..output import say, say_json, single_line, working
+from ..engine.gamelist import builtin_games, entry_point_problems
+from ..engine.loader import game_dir, load_game
+from ..engine.model import Game
+from ..manual import page, topics
+from ..output import (
+    errata_lines,
+    game_lines,
+    say,
+    say_json,
+    single_line,
+    trusted_line,
+    verify_summary,
+    working,
+)
+from ..starter.new import new_game
 from .base import WRITE_CODES, WholeNumber, epilogue, friendly, game_names, main, trust_option
 
 
@@ -22,8 +39,7 @@ from .base import WRITE_CODES, WholeNumber, epilogue, friendly, game_names, main
 def games(game: str, as_json: bool) -> None:
     """List GAME (a game or a folder; without it all games, shipped and installed through
     the warpress.games entry points): kind, component counts, sourced vs assumed values."""
-    from ..engine.loader import entry_point_problems
-    from ..verify.summary import game_summary
+    from ..verify.summary import game_summary  # on use (cli/__init__.py)
 
     rows = [game_summary(name) for name in game_names(game)]
     for problem in entry_point_problems().values():
@@ -32,12 +48,8 @@ def games(game: str, as_json: bool) -> None:
         say_json({"games": rows}, indent=2)
         return
     for row in rows:
-        counts = ", ".join(f"{n} {k[:-1] if n == 1 and k.endswith('s') else k}"
-                           for k, n in row["components"].items() if n)
-        say(f"{row['id']:<13} {row['kind']:<15} {row['name']}", hang=14)
-        say(f"{'':<13} {counts}", hang=14)
-        say(f"{'':<13} {row['values']} values: {row['sourced_pct']:.1f}% sourced, "
-            f"{row['assumed_pct']:.1f}% assumed; {row['errata']} errata", hang=14)
+        for line in game_lines(row):
+            say(line, hang=14)
 
 
 @main.command(short_help="Check GAME (or all): the data, then the rule invariants.",
@@ -56,17 +68,14 @@ def verify(game: str, data_only: bool, thorough: bool) -> None:
     is reported PASS or FAIL with its rule number and, for a FAIL, the shrunk
     counterexample (exit 1).
     """
-    import time
-    from collections import Counter
+    from ..verify.data import check_folder  # on use (cli/__init__.py)
 
-    from ..verify.data import check_folder
-
-    started, tally = time.perf_counter(), Counter()
+    started, tally = time.perf_counter(), Counter[str]()
     for name in game_names(game):
         report = check_folder(name)
         for problem in report.problems:
             say(single_line(str(problem)), err=True)
-        if not report.ok:
+        if not report.ok or report.game is None:
             tally["data problems"] += 1
             say(f"{name}: {len(report.problems)} data problem(s)", err=True)
             continue
@@ -77,26 +86,17 @@ def verify(game: str, data_only: bool, thorough: bool) -> None:
             f"{report.assumed} assumed")
         if not data_only:
             _run_invariants(report.game, thorough, tally)
-    say(_verify_summary(tally, data_only, time.perf_counter() - started))
+    say(verify_summary(tally, data_only, time.perf_counter() - started))
     if tally["data problems"]:
         sys.exit(2)
     if tally["FAIL"]:
         sys.exit(1)
 
 
-def _verify_summary(tally, data_only: bool, seconds: float) -> str:
-    """``verify: 21 PASS, 0 FAIL; data OK in 1 of 1 game(s); 4.9 s``."""
-    games = tally["data OK"] + tally["data problems"]
-    data = f"data OK in {tally['data OK']} of {games} game(s)"
-    if data_only:
-        return f"verify: {data}, invariants not run (--data); {seconds:.1f} s"
-    return f"verify: {tally['PASS']} PASS, {tally['FAIL']} FAIL; {data}; {seconds:.1f} s"
-
-
-def _run_invariants(game, thorough: bool, tally) -> None:
+def _run_invariants(game: Game, thorough: bool, tally: Counter[str]) -> None:
     """Print each invariant's PASS/FAIL and count it in ``tally`` (one that cannot run
     is a FAIL)."""
-    from ..verify.invariants import QUICK, THOROUGH, invariants_for, run
+    from ..verify.invariants import QUICK, THOROUGH, invariants_for, run  # on use (cli/__init__.py)
 
     try:
         invariants = invariants_for(game)
@@ -130,7 +130,7 @@ def _run_invariants(game, thorough: bool, tally) -> None:
               help="JSON indentation (0-16).")
 def schema(indent: int) -> None:
     """Print the JSON Schema of a game data file (for editors)."""
-    from ..engine.schema import game_file_schema
+    from ..engine.schema import game_file_schema  # on use (cli/__init__.py)
 
     say_json(game_file_schema(), indent=indent)
 
@@ -144,9 +144,6 @@ def schema(indent: int) -> None:
 def new(game_dir: str, name: str | None) -> None:
     """Write a small, valid, commented starting game into GAME_DIR (a new or empty folder):
     a hex map, two sides, NATO counters, a set-up, a CRT, a turn track, a play aid."""
-    from ..engine.loader import builtin_games
-    from ..starter.new import new_game
-
     made = new_game(game_dir, name)
     shown = f"./{game_dir}" if game_dir in builtin_games() else game_dir
     say(f"{shown}: wrote the starting game {made.id!r} ({made.name}): "
@@ -163,8 +160,6 @@ def new(game_dir: str, name: str | None) -> None:
 def docs(topic: str | None) -> None:
     """Print the documentation page TOPIC as it shipped with this warpress (Markdown), or
     without TOPIC list the pages."""
-    from ..manual import page, topics
-
     if topic is None:
         for name, title in topics().items():
             say(f"{name:<13} {title}", hang=14)
@@ -180,24 +175,14 @@ def docs(topic: str | None) -> None:
 def errata(game: str) -> None:
     """The inconsistencies of GAME's (or all games') rule text, both readings and the ruling
     taken."""
-    from ..engine.loader import load_game
-
     names = game_names(game)
     for index, name in enumerate(names):
         data = load_game(name)
         if len(names) > 1:  # a heading per game, a blank line between games
             say(f"{data.id}: {len(data.errata)} errata" if index == 0 else
                 f"\n{data.id}: {len(data.errata)} errata")
-        _say_errata(data)
-
-
-def _say_errata(data) -> None:
-    for erratum in data.errata:  # step numbers cited as "land 4)" print as "land 4"
-        say(f"{erratum.id} [{rules_text(erratum.rules)}] {plain_steps(erratum.summary)}")
-        for reading in erratum.readings:
-            say(f"    reading: {plain_steps(reading)}")
-        say(f"    ruling:  {plain_steps(erratum.ruling)}")
-        say(f"    why:     {plain_steps(erratum.why)}")
+        for line in errata_lines(data):
+            say(line)
 
 
 @main.command(name="trust", short_help="Let a game folder's Python run (or list, or forget).",
@@ -215,20 +200,11 @@ def trust_command(folder: str | None, listing: bool, forget: bool) -> None:
     Python changes, the folder is not trusted until you trust it again. Shipped and installed
     games need no trust; --trust trusts a folder for one command; $WARPRESS_TRUST lists
     folders trusted in CI."""
-    from pathlib import Path
-
-    from ..engine import trust
-    from ..engine.loader import game_dir
-
     if listing or not folder:
         if folder:
             raise BadInput("--list takes no FOLDER")
-        for path, record in trust.trusted_folders().items():
-            current = trust.why_not(Path(path))
-            state = "trusted" if current is None else f"not trusted: {current}"
-            say(f"{path}  {record.get('files', '?')} Python file(s), "
-                f"sha256 {str(record.get('python_sha256'))[:16]}, {record.get('time')}: "
-                f"{state}")
+        for listed, record in trust.trusted_folders().items():
+            say(trusted_line(listed, record, trust.why_not(Path(listed))))
         if not listing:
             raise BadInput("trust: give FOLDER (or --list)")
         return

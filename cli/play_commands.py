@@ -4,31 +4,36 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 import click
 
+from ..engine.decisions import Action, command_line
 from ..engine.errors import BadInput
 from ..engine.inputs import quote
+from ..engine.loader import load_cached
 from ..output import (
+    action_lines,
+    agent_lines,
     announcement_line,
     decision_lines,
+    head_line,
     log_line,
     say,
     say_json,
+    scenario_lines,
     summary_lines,
     view_lines,
 )
 from .base import SEED, Refusal, WholeNumber, friendly, trust_option
 from .play import (
     AGENT_STEPS,
-    agent_lines,
     agent_option,
     agents_json,
     check_map,
     check_side,
     draw,
     game_folder_option,
-    head_line,
     json_option,
     map_option,
     play,
@@ -54,11 +59,11 @@ from .play import (
 @json_option
 @trust_option
 @friendly
-def play_new(game: str, scenario: str | None, seed: int | None, agent_specs,
+def play_new(game: str, scenario: str | None, seed: int | None, agent_specs: tuple[str, ...],
              session_dir: str | None, as_json: bool) -> None:
     """Start a session of GAME in --session DIR."""
-    from ..engine import session
-    from ..engine.agents import play_session
+    from ..engine import session  # on use (cli/__init__.py)
+    from ..engine.agents import play_session  # on use (cli/__init__.py)
 
     agents = session_agents(game, agent_specs)
     with session.create(session_path(session_dir), game, scenario, seed, agents) as s:
@@ -84,12 +89,12 @@ def play_new(game: str, scenario: str | None, seed: int | None, agent_specs,
 @json_option
 @game_folder_option
 @friendly
-def play_finish(agent_specs, session_dir: str | None, as_json: bool,
+def play_finish(agent_specs: tuple[str, ...], session_dir: str | None, as_json: bool,
                 game_folder: str | None) -> None:
     """Play the session to its end with agents, every side's decisions logged as its
     agent's commands."""
-    from ..engine import session
-    from ..engine.agents import parse_agents, play_session
+    from ..engine import session  # on use (cli/__init__.py)
+    from ..engine.agents import parse_agents, play_session  # on use (cli/__init__.py)
 
     with session.open(session_path(session_dir), game=game_folder) as s:
         sides = [x.id for x in s.game.info.sides]
@@ -116,15 +121,11 @@ def play_finish(agent_specs, session_dir: str | None, as_json: bool,
 @friendly
 def play_scenarios(game: str) -> None:
     """List GAME's scenarios, the default first."""
-    from ..engine.loader import load_cached
-    from ..engine.rulesets import rules_for
+    from ..engine.rulesets import rules_for  # on use (cli/__init__.py)
 
     data = load_cached(game)
     for i, info in enumerate(rules_for(data).scenarios(data)):
-        default = "  (default)" if i == 0 else ""
-        say(f"{info.name}  {info.title}{default}")
-        if info.summary:
-            say(f"    {info.summary}")
+        say("\n".join(scenario_lines(info, default=i == 0)))
 
 
 @play.command("actions")
@@ -133,16 +134,13 @@ def play_scenarios(game: str) -> None:
 @friendly
 def play_actions(game: str) -> None:
     """List the actions GAME accepts in a session, with their arguments."""
-    from ..engine.loader import load_cached
-    from ..engine.rulesets import rules_for
+    from ..engine.rulesets import rules_for  # on use (cli/__init__.py)
 
     data = load_cached(game)
     for spec in rules_for(data).actions:
-        args = " ".join(a.name.upper() if a.required else f"[{a.name.upper()}]"
-                        for a in spec.args)
-        opts = " ".join(f"[{o.decl}]" for o in spec.options)
-        say(f"{' '.join(x for x in (spec.name, args, opts) if x)}", hang=4)
-        say(f"    {spec.help}")
+        usage, what = action_lines(spec)
+        say(usage, hang=4)
+        say(what)
 
 
 @play.command("status")
@@ -158,17 +156,17 @@ def play_status(session_dir: str | None, as_json: bool, map_file: str | None,
     where the log stands (its lines and head hash, for an opponent to note).
 
     --side SIDE: as that side may know it (a game with hidden hands)."""
-    from ..engine import session
+    from ..engine import session  # on use (cli/__init__.py)
 
     fmt = check_map(map_file) if map_file else None
     with session.open(session_path(session_dir), readonly=True, game=game_folder) as s:
         check_side(s, side)
         view = view_of(s, side)
-        if fmt:
+        if fmt and map_file:
             write_map(map_file, draw(s, fmt))
     show_view(view, as_json, s.referee)
     if not as_json:
-        say(head_line(s))
+        say(head_line(*s.head))
 
 
 @play.command("moves", short_help="The decision due and every legal answer.")
@@ -184,8 +182,7 @@ def play_moves(unit: str | None, session_dir: str | None, as_json: bool,
 
     UNIT: only that piece's answers; --side SIDE: the answers only when SIDE makes the
     decision (else whose decision it is)."""
-    from ..engine import session
-    from ..engine.decisions import command_line
+    from ..engine import session  # on use (cli/__init__.py)
 
     with session.open(session_path(session_dir), readonly=True, game=game_folder) as s:
         check_side(s, side)
@@ -231,9 +228,8 @@ def play_agent(side: str | None, agent_name: str, steps: int, session_dir: str |
     """An agent answers the decisions of --side, one logged action after another, until
     another side's decision is due, the game ends or --steps actions are made: a person
     plays one side, the agent the other."""
-    from ..engine import session
-    from ..engine.agents import parse_agents, play_session
-    from ..engine.decisions import command_line
+    from ..engine import session  # on use (cli/__init__.py)
+    from ..engine.agents import parse_agents, play_session  # on use (cli/__init__.py)
 
     with session.open(session_path(session_dir), game=game_folder) as s:
         sides = [x.id for x in s.game.info.sides]
@@ -265,7 +261,7 @@ def play_agent(side: str | None, agent_name: str, steps: int, session_dir: str |
 @friendly
 def play_undo(session_dir: str | None, as_json: bool, game_folder: str | None) -> None:
     """Take back the last accepted action (logged; the dice of that step stay the same)."""
-    from ..engine import session
+    from ..engine import session  # on use (cli/__init__.py)
 
     with session.open(session_path(session_dir), game=game_folder) as s:
         s.undo()
@@ -286,13 +282,13 @@ def play_undo(session_dir: str | None, as_json: bool, game_folder: str | None) -
 def play_reveal(session_dir: str | None, as_json: bool, map_file: str | None,
                 game_folder: str | None) -> None:
     """The whole position, hidden parts included; recorded in the session log."""
-    from ..engine import session
+    from ..engine import session  # on use (cli/__init__.py)
 
     with session.open(session_path(session_dir), game=game_folder) as s:
         # refuse a bad file name before the reveal is logged
         fmt = check_map(map_file) if map_file else None
         view, drawn = s.reveal(fmt, lambda session_, f: draw(session_, f, referee=True))
-        if fmt:
+        if fmt and map_file and drawn is not None:
             write_map(map_file, drawn)
     show_view(view, as_json, s.referee)
 
@@ -304,8 +300,7 @@ def play_reveal(session_dir: str | None, as_json: bool, map_file: str | None,
 def play_log(session_dir: str | None, game_folder: str | None) -> None:
     """The session log: the set-up, every action (accepted or refused), reveals and undos;
     then the log's head hash."""
-    from ..engine import session
-    from ..engine.decisions import Action, command_line
+    from ..engine import session  # on use (cli/__init__.py)
 
     with session.open(session_path(session_dir), readonly=True, game=game_folder) as s:
         records = s.history()
@@ -314,12 +309,12 @@ def play_log(session_dir: str | None, game_folder: str | None) -> None:
             shown.update({name: _sealed_text for name in names if name not in shown})
         specs = {spec.name: spec for spec in s.referee.actions}
 
-    def typed(name, args):
+    def typed(name: str, args: dict[str, Any]) -> str:
         return command_line(Action(name, args), specs.get(name))
 
     for record in records:
         say(log_line(record, shown, typed))
-    say(head_line(s))
+    say(head_line(*s.head))
 
 
 def _sealed_text(_value: object) -> str:
@@ -337,7 +332,7 @@ def _sealed_text(_value: object) -> str:
 def play_replay(session_dir: str | None, accept_rollback: bool,
                 game_folder: str | None) -> None:
     """Rebuild the position from the log; report any step that no longer replays the same."""
-    from ..engine import session
+    from ..engine import session  # on use (cli/__init__.py)
 
     report = session.replay(session_path(session_dir), game_folder, accept_rollback)
     for note in report.notes:

@@ -26,7 +26,6 @@ from ..engine.model import (
     Game,
     Point,
     PointMap,
-    Sheet,
     Table,
     TableKey,
     TableRow,
@@ -1091,36 +1090,6 @@ def _arrow(a: tuple[float, float], b: tuple[float, float]) -> list[Primitive]:
     return [Line(x1 + ux * 6, y1 + uy * 6, base[0], base[1], style, cls="arrow"),
             Polygon((tip, (base[0] + wing[0], base[1] + wing[1]),
                      (base[0] - wing[0], base[1] - wing[1])), style, cls="arrowhead")]
-
-
-def sheet_blocks(game: Game, sheet: Sheet, width: float,
-                 max_h: float | None = None) -> Iterator[Block]:
-    """A sheet: its heading, sections, tables and charts; nothing when it has no section
-    and every table it lists is printed already (``first_print``)."""
-    body: list[Block] = []
-    for section in sheet.sections:
-        title = " ".join(t for t in (section.title, section.title_ja) if t)
-        if title:
-            body.append(heading(title, width, 3.6))
-        cols = max(1, section.columns or 1)
-        field_w = (width - (cols - 1) * BESIDE) / cols - (0.01 if cols > 1 else 0.0)
-        if section.write_in:
-            body.extend(write_in_block(line, field_w, section.write_in)
-                        for line in section.lines)
-        elif section.lines:
-            body.append(bullets(section.lines, width))
-        if section.constants:
-            body.append(bullets([constant_line(game, c) for c in section.constants], width))
-    for table_id in sheet.tables:
-        body.extend(table_blocks(game.table(table_id), width, game, max_h))
-    if sheet.charts:
-        from .charts import chart_blocks  # the terrain effects chart, stacking limits
-
-        for chart in sheet.charts:
-            body.extend(chart_blocks(game, chart, width))
-    if body:
-        yield heading(f"{sheet.label}  {rule_ref(sheet.rule)}".rstrip(), width, 5.0)
-        yield from body
 
 
 def constant_line(game: Game, constant_id: str) -> str:

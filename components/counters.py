@@ -28,6 +28,8 @@ from .primitives import Primitive, Rect, Style, Text
 from .style import Look, look_of, mm, side_colour, side_ink
 from .symbols import SHIPS, symbol
 
+#: A counter's side when neither the record nor the game gives one: 5/8 inch.
+DEFAULT_COUNTER = 15.875
 CORNERS = ("top_left", "top_right", "bottom_left", "bottom_right")
 #: What a factor the unit lacks prints as among the others.
 ABSENT = "0"
@@ -36,6 +38,11 @@ PAD = 0.055
 #: ... and never less than this, in mm: a value a player reads survives a cut a little off
 #: the line (``clearance.CUT_DIGITS_MM``).
 LEAST_PAD = 1.0
+
+
+def counter_size(game: Game, record: Unit | Marker) -> float:
+    """The side of ``record``'s counter, mm: its own size, else the game's, else the default."""
+    return record.size_mm or game.info.counter_mm or DEFAULT_COUNTER
 
 
 def pad_of(size: float) -> float:
@@ -378,9 +385,6 @@ def face_of(game: Game, record: Unit | Marker, *, stats: Mapping[str, Value] | N
             look: Look | None = None, ground: str | None = None, **texts: Any) -> Face:
     """The face of a unit or marker counter from its data and the game's style; ``stats``
     replaces the record's values (a reduced side), ``texts`` any other field of ``Face``."""
-    # here: components.pieces imports this module (a circle)
-    from .pieces import counter_size
-
     look = look or look_of(game, record)
     values = record.stats if stats is None and isinstance(record, Unit) else (stats or {})
     corners = {k: value_text(record, spec, values) for k, spec in look.corners.items()}

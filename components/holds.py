@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ..engine.errors import BadInput
 from ..engine.model import Game, Marker, Unit
-from .pieces import DEFAULT_COUNTER, counter_size
+from .counters import DEFAULT_COUNTER, counter_size
 
 MARGIN = 2.0  # mm of room round a counter in a box that holds it
 CLASS = "holds"

@@ -44,6 +44,7 @@ from .pieces import CARD_BLEED, card_pieces, marker_pieces, unit_pieces
 from .primitives import Group, Page, Primitive, Text, texts
 from .registry import extensions
 from .render_pdf import check_dpi, pdf_bytes, png_pages
+from .sheets import sheet_blocks
 from .style import check_style
 
 PARTS = ("map", "counters", "cards", "sheets")
@@ -236,10 +237,10 @@ def sheet_pages(game: Game, options: Options, lead: Iterable[aids.Block] = (),
         if sheet.id in own:
             continue
         if is_form(sheet):
-            forms += flowed_pages(list(aids.sheet_blocks(game, sheet, width, height)),
+            forms += flowed_pages(list(sheet_blocks(game, sheet, width, height)),
                                   options.paper, f"sheet {sheet.id}", own_sheet=True)
         else:
-            blocks.extend(aids.sheet_blocks(game, sheet, width, height))
+            blocks.extend(sheet_blocks(game, sheet, width, height))
     rest = [b for t in game.tables if t.id not in printed
             for b in aids.table_blocks(t, width, game, height)]
     if rest:

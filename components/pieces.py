@@ -25,11 +25,6 @@ from .primitives import Primitive, Rect, Style, Text
 from .style import SIDE_COLOURS, declared_layout, ink_on, side_colour  # noqa: F401 (re-exported)
 
 CARD_W, CARD_H, CARD_BLEED = 63.0, 88.0, 3.0
-DEFAULT_COUNTER = 15.875  # 5/8 inch
-
-
-def counter_size(game: Game, record: Unit | Marker) -> float:
-    return record.size_mm or game.info.counter_mm or DEFAULT_COUNTER
 
 
 def fit_text(text: str, size: float, width: float) -> float:

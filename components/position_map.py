@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 from ..engine.errors import BadInput
 from ..engine.model import Game, HexMap
-from .export import rasterise
+from .collect import rasterise
 from .hexmap import HexGeometry, hex_map_parts, terrain_looks
 from .impose import Piece
 from .kit import check_glyphs, typeset

@@ -35,10 +35,11 @@ from ..engine.model import (
 )
 from ..engine.play.setup import scenario_names
 from .aids import Block, bullets, heading, readable
+from .counters import counter_size
 from .fonts import text_width
 from .legibility import MIN_MM, fit_lines, scaled
 from .marks import dagger
-from .pieces import counter_image, counter_size
+from .pieces import counter_image
 from .primitives import Group, Polygon, Primitive, Rect, Style, Text
 from .registry import counter_face
 from .style import side_colour

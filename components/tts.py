@@ -26,7 +26,7 @@ from urllib.parse import quote
 
 from PIL import Image
 
-from .export import Collected, ExportPiece, drawing_page, drawing_title, face_pages, rasterise
+from .collect import Collected, ExportPiece, drawing_page, drawing_title, face_pages, rasterise
 from .kit import safe_id
 
 #: A deck sheet: at most 10 columns and 7 rows of cards, at most 4096 pixels a side.

@@ -45,7 +45,7 @@ from dataclasses import dataclass, field
 from ..engine.dice import parse_die
 from ..engine.model import Game, HexMap, Placement
 from .atomic import entry_name
-from .export import Collected, ExportPiece, drawing_page, drawing_title, face_pages, rasterise
+from .collect import Collected, ExportPiece, drawing_page, drawing_title, face_pages, rasterise
 from .hexmap import HexGeometry
 from .impose import Drawing
 from .kit import safe_id

@@ -44,15 +44,12 @@ from types import ModuleType
 from . import gamefinder, trust
 from .errors import BadInput, Problem
 from .gamelist import GAMES_DIR, entry_point_games
+from .gameparts import INIT, has_part, part_file, shown
 from .model import Game
 from .registry import GameCode
 
 #: the package of the shipped game folders (``games/``)
 SHIPPED_PACKAGE = f"{__package__.rpartition('.')[0]}.games"
-#: the folder's own package module, which declares ``CODE``
-INIT = "__init__"
-#: the parts a folder may hold, by module name below the folder's package
-PARTS = (INIT, "rules", "rules.session", "checks", "kit")
 #: where the contract is described, for the messages that point at it
 DOCS = "warpress docs engine"
 
@@ -81,19 +78,6 @@ def _package_for(folder: Path) -> str:
     name = "warpress_folder_" + hashlib.sha256(str(folder).encode()).hexdigest()[:12]
     gamefinder.bind(name, folder)
     return name
-
-
-def has_part(game: Game, part: str) -> bool:
-    """Whether ``game``'s folder holds the module ``part`` (``rules``, ``rules.session``...)."""
-    base = Path(game.path).resolve().joinpath(*part.split("."))
-    return (base / "__init__.py").is_file() or base.with_suffix(".py").is_file()
-
-
-def part_file(game: Game, part: str) -> str:
-    """The file of ``part`` as messages show it (``games/midway/rules/__init__.py``)."""
-    base = Path(game.path).resolve().joinpath(*part.split("."))
-    file = base / "__init__.py" if (base / "__init__.py").is_file() else base.with_suffix(".py")
-    return _shown(game, file)
 
 
 def missing(game: Game, part: str, name: str, what: str) -> GameCodeError:
@@ -165,7 +149,7 @@ def import_problem(game: Game, exc: BaseException) -> Problem:
     """Where in the folder the import failed, and the error:
     ``games/x/rules.py:12: SyntaxError: invalid syntax``."""
     folder = Path(game.path).resolve()
-    where: tuple[str, int] = (_shown(game, folder), 0)
+    where: tuple[str, int] = (shown(game, folder), 0)
     import traceback  # only when a game's code failed
 
     if isinstance(exc, SyntaxError) and exc.filename:
@@ -189,20 +173,7 @@ def _location(game: Game, folder: Path, file: Path,
         relative = file.resolve().relative_to(folder)
     except (ValueError, OSError):
         return None
-    return _shown(game, folder / relative), line or 0
-
-
-def _shown(game: Game, path: Path) -> str:
-    """``path`` as messages show it: below ``games/`` for a shipped game, else as given."""
-    try:
-        return str(Path("games") / path.relative_to(GAMES_DIR.resolve()))
-    except ValueError:
-        pass
-    folder = Path(game.path).resolve()
-    try:
-        return str(Path(game.path) / path.relative_to(folder))
-    except ValueError:
-        return str(path)
+    return shown(game, folder / relative), line or 0
 
 
 def runtime_problem(exc: BaseException) -> Problem | None:

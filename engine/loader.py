@@ -100,9 +100,10 @@ def load_cached(name_or_path: str | Path) -> Game:
     """Like ``load_game``, but reuse a pickled copy while no YAML file has changed.
 
     The cache lives in the cache folder (``engine/places.py``: ``$WARPRESS_CACHE``, else
-    ``~/.cache/warpress`` on Linux); its key covers every YAML file's name, size and
-    modification time and the source of the model, so an edited game or a new warpress
-    version is loaded afresh. The folder is made private (0700) and a pickle is read only
+    ``~/.cache/warpress`` on Linux); a cache file is named by the folder's resolved path and
+    keyed by the content of every YAML file and the source of the model, so two folders of
+    one name do not share a cache and an edited game or a new warpress version is loaded
+    afresh. The folder is made private (0700) and a pickle is read only
     from a private folder of the user's, as a regular file of theirs that only they may
     write, and only when it holds a game; a cache folder others may write is not used (a
     note says so). A cache that cannot be read or written is ignored.
@@ -126,7 +127,7 @@ def load_cached(name_or_path: str | Path) -> Game:
 
 
 #: The games this process has read from the cache, by (cache file, folder as named): the
-#: cache file's name covers every YAML file's size and time, so an edited game is a new key.
+#: cache file's name covers every YAML file's content, so an edited game is a new key.
 #: A command reads its game once (a game's rules may read it while they are imported).
 _LOADED: dict[tuple[Path, Path], Game] = {}
 
@@ -150,16 +151,20 @@ def _read_cache(path: Path) -> Game | None:
 
 
 def _cache_path(folder: Path) -> Path | None:
+    """The cache file of ``folder``: named by the folder's resolved path (two folders of one
+    name keep a cache each) and by the content of its YAML files and the engine's sources
+    (an edited game or a new warpress is a new file)."""
     root = cache_folder()
-    digest = _engine_digest().copy()
+    content = _engine_digest().copy()
     try:
+        where = folder.resolve()
         for file in sorted(folder.glob("*.y*ml")):
-            stat = file.stat()
-            digest.update(f"{file.name}:{stat.st_size}:{stat.st_mtime_ns};".encode())
+            content.update(f"{file.name}:".encode())
+            content.update(hashlib.sha256(file.read_bytes()).digest())
     except OSError:
         return None
-    digest.update(str(folder.resolve()).encode())
-    return root / f"{folder.name}-{digest.hexdigest()[:24]}.pickle"
+    place = hashlib.sha256(str(where).encode()).hexdigest()[:12]
+    return root / f"{folder.name}-{place}-{content.hexdigest()[:24]}.pickle"
 
 
 @cache
@@ -183,8 +188,8 @@ def _write_cache(path: Path, game: Game) -> None:
             pickle.dump(game, handle, protocol=pickle.HIGHEST_PROTOCOL)
         os.replace(handle.name, path)
         for stale in path.parent.glob(f"{path.name.rsplit('-', 1)[0]}-*.pickle"):
-            if stale != path:
-                stale.unlink(missing_ok=True)  # an older version of this game's data
+            if stale != path:  # an older version of this folder's data
+                stale.unlink(missing_ok=True)
     except (OSError, NotPrivate):
         pass
 

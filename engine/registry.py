@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
-from .dice import Dice
+from .dice import Dice, faces, range_text
 from .errors import BadInput
 from .model import Game, Table, TableKey
 from .records import Frozen, frozen_record
@@ -86,8 +86,6 @@ class Input(Frozen):
         if self.kind == "bool":
             return "yes|no"
         if self.is_roll:
-            from .dice import range_text
-
             if self.kind == "roll":
                 return f"{self.die} result {range_text(self.rolled)}"
             return f"comma-separated {self.die} results ({range_text(self.rolled)} each)"
@@ -327,8 +325,6 @@ def data_ref_table(table: Table) -> RefTable:
 
 def _key_input(table: Table, key: TableKey) -> Input:
     if key.kind == "roll" and table.dice and table.dice != "none":
-        from .dice import faces
-
         try:
             shown = faces(table.dice)
         except BadInput:

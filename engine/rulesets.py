@@ -5,8 +5,9 @@
 from __future__ import annotations
 
 from .errors import BadInput
-from .gamecode import game_code, has_part, missing
+from .gamecode import game_code, missing
 from .gamelist import builtin_folder, builtin_games
+from .gameparts import has_part
 from .loader import load_cached
 from .model import Game
 from .play.game import HexRules

@@ -38,6 +38,7 @@ from typing import TYPE_CHECKING, Any
 
 from .errors import BadInput, Untrusted
 from .gamelist import GAMES_DIR, entry_point_games
+from .gameparts import PARTS, has_part, part_file
 from .notes import tell
 from .places import NotPrivate, private_place, state_folder, write_atomically
 
@@ -190,16 +191,12 @@ def for_this_run(folder: Path | None) -> Iterator[None]:
 
 def not_run(game: Game) -> list[str]:
     """The parts of ``game``'s folder that hold Python, as messages show them."""
-    from .gamecode import PARTS, has_part, part_file  # here: gamecode imports this module
-
     return [part_file(game, part) for part in PARTS if has_part(game, part)]
 
 
 def require(game: Game, part: str) -> None:
     """Untrusted (one line) unless ``game``'s folder is trusted; ``part`` is the module the
     command needs (``rules``, ``checks``...)."""
-    from .gamecode import part_file  # here: gamecode imports this module (a circle)
-
     why = why_not(Path(game.path))
     if why is not None:
         raise Untrusted(f"{part_file(game, part)}: not run: {why} "

@@ -11,7 +11,10 @@ import jsonschema
 import pytest
 import yaml
 from click.testing import CliRunner
-from warpress.cli import main
+from warpress.cli import main, referee
+from warpress.components.export import EXPORTS
+from warpress.components.kit import FORMATS, PARTS
+from warpress.components.page import PAPERS
 from warpress.engine.gamelist import GAMES_DIR
 from warpress.engine.loader import builtin_games
 
@@ -235,11 +238,43 @@ def test_an_unknown_table_far_from_every_name_lists_some_and_where_to_see_them()
 def test_any_other_os_error_is_one_line(monkeypatch, error, shown):
     """An OSError no command expected (a failing disk, a limit of the system) is one line
     naming the file when there is one, exit 2: never a traceback."""
-    from warpress.engine import loader
-
     def failing(*args, **kwargs):
         raise error
 
-    monkeypatch.setattr(loader, "load_cached", failing)
+    monkeypatch.setattr(referee, "load_cached", failing)
     out = CliRunner().invoke(main, ["tables", "midway"], env={"COLUMNS": "200"})
     assert (out.exit_code, out.output) == (2, f"warpress: {shown}\n")
+
+
+def test_the_closed_options_list_what_the_kit_and_the_exports_take():
+    """--paper, --format and --only of build and --format of export are the lists of the
+    parts that take them, shown in --help."""
+    options = {p.name: p.type for p in main.commands["build"].params}
+    assert options["paper_name"].choices == tuple(PAPERS)
+    assert options["formats"].choices == FORMATS and options["only"].choices == PARTS
+    export = {p.name: p.type for p in main.commands["export"].params}
+    assert export["fmt"].choices == tuple(EXPORTS)
+    shown = " ".join(_run("build", "--help").output.split())
+    assert "--paper [a4|letter|a3|tabloid]" in shown
+    assert "--only [map|counters|cards|sheets],..." in shown
+    assert "--format [pieces|vassal|tts]" in " ".join(_run("export", "--help").output.split())
+
+
+@pytest.mark.parametrize("args, line", [
+    (["build", "no-such-game", "--paper", "lettre"], "unknown paper 'lettre'"),
+    (["build", "no-such-game", "--format", "pdf,gif"], "unknown format 'gif'"),
+    (["build", "no-such-game", "--only", "map,dice"], "unknown kit part 'dice' for --only"),
+    (["export", "no-such-game", "--format", "vmod"], "unknown export format 'vmod'"),
+])
+def test_a_closed_option_is_refused_before_any_game_is_read(args, line):
+    result = _run(*args)
+    assert result.exit_code == 2 and result.output.startswith(f"warpress: {line}")
+    assert "no-such-game" not in result.output and len(result.output.splitlines()) <= 2
+
+
+def test_closed_options_take_any_case():
+    options = {p.name: p for p in main.commands["build"].params}
+    context = click.Context(main.commands["build"])
+    assert options["only"].type.convert("Map,COUNTERS", options["only"], context) == \
+        "Map,COUNTERS"
+    assert options["paper_name"].type.convert("A4", options["paper_name"], context) == "A4"

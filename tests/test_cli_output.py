@@ -17,6 +17,7 @@ import pytest
 from click.testing import CliRunner
 from warpress.cli import main
 from warpress.engine.loader import builtin_games
+from warpress.engine.notes import tell
 from warpress.output import text_width
 
 #: A sample of every command, each game's tables, errata and lookup/roll/odds among them.
@@ -482,3 +483,13 @@ def test_a_reader_that_stops_early_ends_the_command_quietly():
     err = child.stderr.read()
     child.wait(timeout=120)
     assert (child.returncode, err) == (0, b"")
+
+
+def test_a_note_told_before_a_command_line_is_not_printed_by_it(tiny_game, cli):
+    """Notes belong to the command line that told them: one told before (a library call in
+    the same process) does not end up in the next command's output."""
+    tell("told before the command")
+    result = cli("lookup", str(tiny_game), "hit", "roll=1", "armored=no", "--json")
+    assert result.exit_code == 0, result.output
+    assert "told before" not in result.output
+    json.loads(result.output)

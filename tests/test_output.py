@@ -1,8 +1,10 @@
-"""output.py: terminal widths (Japanese counts 2), wrapping with a hanging indent."""
+"""output.py: terminal widths (Japanese counts 2), wrapping with a hanging indent; the text
+views of the commands."""
 
 from __future__ import annotations
 
 import io
+from collections import Counter
 
 import pytest
 from click.testing import CliRunner
@@ -10,13 +12,24 @@ from hypothesis import given
 from hypothesis import strategies as st
 from warpress import output
 from warpress.cli import main
+from warpress.engine.catalogue import ref_tables
+from warpress.engine.decisions import ActionSpec, Arg, Opt
+from warpress.engine.loader import load_game
 from warpress.output import (
+    acted_lines,
+    action_lines,
+    duration_text,
+    errata_lines,
     fit,
+    game_lines,
+    head_line,
     printable,
     say_json,
     single_line,
     summary_lines,
+    table_lines,
     text_width,
+    verify_summary,
     view_lines,
     wrap_line,
 )
@@ -166,3 +179,58 @@ def test_a_summary_names_its_figures_in_words():
     lines = summary_lines({"result": "dismissal", "winner": "japan",
                            "objectives_held_by_turn": [5, 4, 3]})
     assert lines == ["game over: dismissal for japan", "  objectives held by turn: 5, 4, 3"]
+
+
+# --- the text views of the commands ----------------------------------------------------
+
+
+def test_a_games_row_names_its_counts_in_the_singular_for_one():
+    row = {"id": "tiny", "kind": "hex", "name": "Tiny", "components": {"maps": 1, "units": 4,
+                                                                         "cards": 0},
+           "values": 20, "sourced_pct": 75.0, "assumed_pct": 25.0, "errata": 2}
+    assert game_lines(row) == ["tiny          hex             Tiny",
+                               "              1 map, 4 units",
+                               "              20 values: 75.0% sourced, 25.0% assumed; 2 errata"]
+
+
+def test_the_verify_summary_counts_pass_fail_and_the_games_with_good_data():
+    tally = Counter({"PASS": 20, "FAIL": 1, "data OK": 1, "data problems": 1})
+    assert verify_summary(tally, False, 4.94) == ("verify: 20 PASS, 1 FAIL; data OK in 1 of 2 "
+                                                  "game(s); 4.9 s")
+    assert verify_summary(tally, True, 0.25) == ("verify: data OK in 1 of 2 game(s), "
+                                                 "invariants not run (--data); 0.2 s")
+
+
+def test_each_erratum_gives_its_readings_ruling_and_why(tiny_game):
+    game = load_game(str(tiny_game))
+    lines = errata_lines(game)
+    assert len([line for line in lines if line.startswith("    ruling:  ")]) == len(game.errata)
+    assert lines[0].startswith(f"{game.errata[0].id} [")
+
+
+def test_a_table_lists_its_inputs_and_results(tiny_game):
+    game = load_game(str(tiny_game))
+    table = ref_tables(game)["hit"]
+    assert table_lines(game, "hit", table) == [
+        "hit  [4.1]  Hit table", "    roll=d6 result 1-6", "    armored=yes|no",
+        "    -> hits"]
+
+
+def test_a_duration_is_in_seconds_minutes_or_hours():
+    assert [duration_text(s) for s in (40, 720, 9000)] == ["40 s", "12 min", "2.5 h"]
+
+
+def test_a_log_head_is_its_first_sixteen_hex_digits():
+    assert head_line(14, "1a2b3c4d5e6f7081" + "f" * 48) == "log: 14 lines, head 1a2b3c4d5e6f7081"
+
+
+def test_an_action_is_typed_with_its_arguments_and_options():
+    spec = ActionSpec("move", "Move a unit.", args=(Arg("unit"), Arg("path", required=False)),
+                      options=(Opt("--dive", "dive", "Dive."),))
+    assert action_lines(spec) == ("move UNIT [PATH] [--dive]", "    Move a unit.")
+
+
+def test_an_action_that_led_nowhere_says_done_and_what_is_due():
+    view = {"due": {"kind": "move", "side": "red"}, "awaiting": ["move", "pass"]}
+    assert acted_lines("move", [], [], view) == ["move: done", "due: move by red",
+                                                 "you may: move, pass"]

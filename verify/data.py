@@ -14,7 +14,8 @@ from pathlib import Path
 
 from ..engine.convert import fields_of, yaml_key
 from ..engine.errors import BadInput, InputProblems, Problem, WarpressError
-from ..engine.gamecode import PARTS, GameCodeError, game_code, has_part, import_part, import_problem
+from ..engine.gamecode import GameCodeError, game_code, import_part, import_problem
+from ..engine.gameparts import PARTS, has_part
 from ..engine.loader import game_dir, load_game_collecting
 from ..engine.model import Erratum, Game, Item
 from ..engine.structure import STRUCTURAL, is_default, located, records, section_path, walk_values

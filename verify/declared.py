@@ -35,7 +35,7 @@ from ..engine.dice import faces
 from ..engine.errors import Problem
 from ..engine.model import Check, Game, Table, TableKey, TableRow, Value
 from ..engine.tables import matching_rows, norm
-from .invariants import Invariant
+from .invariant import Invariant
 
 T = TypeVar("T")
 #: a check's property: a hypothesis test, run with no arguments

@@ -36,35 +36,17 @@ from ..engine.gamecode import game_code
 from ..engine.model import Game
 from ..engine.places import hypothesis_home
 from ..engine.registry import Check, GameCode, old_way
+from .declared import declared_invariants
 from .generic import GENERIC
+from .invariant import Invariant
 
 if TYPE_CHECKING:  # hypothesis is imported only when a check runs (start-up)
     from hypothesis.strategies import DataObject
-
-Factory = Callable[[Game], object]
 
 #: budgets (examples per property) for the quick and the thorough run
 QUICK = 60
 THOROUGH = 1000
 SEED = 20261121
-
-
-@dataclass(frozen=True)
-class Invariant:
-    game: str  # "*" (generic); from invariants_for: the id of the game it is for
-    rule: str
-    summary: str
-    factory: Factory
-    name: str = ""
-    max_examples: int | None = None  # a cap for slow properties
-    says_its_case: bool = False  # its failure message names the case (a declared check):
-    # hypothesis's own lines about the example are left out of the counterexample
-
-    @property
-    def label(self) -> str:
-        from ..engine.text import plain_steps  # start-up: 1 more module, only when this runs
-
-        return f"{plain_steps(self.rule)} {self.summary}"
 
 
 @dataclass(frozen=True)
@@ -93,7 +75,7 @@ class DrawnDice:
         self.rolls: list[tuple[str, str, int]] = []
 
     def roll(self, die: str, name: str = "roll") -> int:
-        from hypothesis import strategies as st
+        from hypothesis import strategies as st  # start-up: only when an invariant runs
 
         value: int = self.data.draw(st.sampled_from(faces(die)), label=name)
         self.rolls.append((name, die, value))
@@ -116,8 +98,6 @@ def refusal(call: Callable[..., object], *args: Any, **kwargs: Any) -> str | Non
 def invariants_for(game: Game) -> list[Invariant]:
     """The generic invariants, those the ``checks`` of the game's own folder register and the
     game's declarative checks (its ``checks`` section, verify/declared.py)."""
-    from .declared import declared_invariants
-
     own = game_code(game, "checks")  # shown under the id of the game checked
     return [*_invariants(GENERIC, "*"), *_invariants(own, game.id),
             *declared_invariants(game)]
@@ -140,6 +120,7 @@ def __getattr__(name: str) -> Any:
 
 def run(inv: Invariant, game: Game, examples: int = QUICK, seed: int = SEED) -> Outcome:
     """Run one invariant with a fixed seed and budget; collect the counterexample."""
+    # start-up: hypothesis (about 170 modules), only when an invariant runs
     from hypothesis import HealthCheck, Phase, settings
     from hypothesis import seed as fixed_seed
     from hypothesis.configuration import set_hypothesis_home_dir

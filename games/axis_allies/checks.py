@@ -47,8 +47,10 @@ from fractions import Fraction
 
 from hypothesis import given
 from hypothesis import strategies as st
+from warpress.engine.catalogue import ref_table
 from warpress.engine.errors import RuleViolation
 from warpress.engine.model import Game
+from warpress.engine.query import run_odds
 from warpress.verify.invariants import DrawnDice, refusal
 
 from . import CODE
@@ -815,9 +817,6 @@ LAND_TYPES = ("infantry", "armor", "fighter", "bomber")
 
 
 def _battle(game: Game, attacker: dict[str, int], defender: dict[str, int]) -> dict:
-    from warpress.engine.catalogue import ref_table
-    from warpress.engine.query import run_odds
-
     pairs = [f"attacker={_force(attacker)}", f"defender={_force(defender)}"]
     exact = run_odds(game, ref_table(game, "battle"), pairs, exact=True)["result"]["exact"]
     return {k: Fraction(v) for k, v in exact.items()}

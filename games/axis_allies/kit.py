@@ -20,7 +20,7 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 from warpress.components import aids, areamap, holds, kit, labels
-from warpress.components.counters import draw, face_of
+from warpress.components.counters import counter_size, draw, face_of
 from warpress.components.fonts import text_width, wrap
 from warpress.components.impose import SEAM_CLEAR, Piece, planned_seams
 from warpress.components.kit import KitPage, Options
@@ -28,7 +28,7 @@ from warpress.components.labels import LabelPlacer
 from warpress.components.legend import legend_block
 from warpress.components.marks import dagger, rule_ref
 from warpress.components.page import Paper
-from warpress.components.pieces import centred, counter_size, fit_text, marker_pieces, marker_word
+from warpress.components.pieces import centred, fit_text, marker_pieces, marker_word
 from warpress.components.primitives import (
     Circle,
     Group,

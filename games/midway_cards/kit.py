@@ -16,7 +16,7 @@ from dataclasses import replace
 
 from warpress.components import aids, kit
 from warpress.components.aids import Block, text_lines
-from warpress.components.counters import counter_name, draw, face_of, pad_of
+from warpress.components.counters import counter_name, counter_size, draw, face_of, pad_of
 from warpress.components.fonts import text_width, wrap
 from warpress.components.impose import Piece
 from warpress.components.kit import KitPage, Options
@@ -29,12 +29,12 @@ from warpress.components.pieces import (
     TITLE_JA,
     card_back,
     card_titles,
-    counter_size,
     fit_text,
     side_colour,
 )
 from warpress.components.primitives import Group, Primitive, Rect, Style, Text
 from warpress.components.registry import COUNTER_FACE
+from warpress.components.sheets import sheet_blocks
 from warpress.engine.errors import BadInput
 from warpress.engine.model import Card, Deck, Game, Marker
 from warpress.games.midway.kit import SIDE_INK, counter_sheets, page_of
@@ -549,7 +549,7 @@ def sheets(game: Game, options: Options) -> list[KitPage]:
         if sheet.id in own or not set(sheet.tables) & charted:
             continue
         own.add(sheet.id)  # its charted tables drawn here, the others as every sheet draws them
-        blocks = list(aids.sheet_blocks(game, replace(sheet, tables=()), width))
+        blocks = list(sheet_blocks(game, replace(sheet, tables=()), width))
         blocks += [b for t in sheet.tables for b in (
             status_chart(game, t, width) if t in charted
             else aids.table_blocks(game.table(t), width, game))]

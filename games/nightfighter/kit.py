@@ -16,21 +16,41 @@ radar arcs drawn with the engine's ``HexGrid.arc_hexes``.
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, replace
 
 from warpress.components import aids, holds, labels, setup_chart, symbols
-from warpress.components.counters import counter_name, draw, face_of, pad_of
+from warpress.components.counters import counter_name, counter_size, draw, face_of, pad_of
 from warpress.components.fonts import text_width, wrap
 from warpress.components.hexmap import HexGeometry, hex_id_note
-from warpress.components.impose import CROP
-from warpress.components.kit import KitPage, Options, flowed_pages, is_form, tiled_pages
+from warpress.components.impose import CROP, Piece, impose
+from warpress.components.kit import (
+    KitPage,
+    Options,
+    flowed_pages,
+    imposed_pages,
+    is_form,
+    tiled_pages,
+)
 from warpress.components.legend import legend_block
 from warpress.components.legibility import MIN_MM, fit, fit_lines
 from warpress.components.marks import dagger, proofing, rule_ref
 from warpress.components.page import FOOTER, MARGIN
 from warpress.components.pieces import fit_text
-from warpress.components.primitives import Group, Line, Polygon, Primitive, Rect, Style, Text, arrow
+from warpress.components.primitives import (
+    Group,
+    Line,
+    Page,
+    Polygon,
+    Primitive,
+    Rect,
+    Style,
+    Text,
+    arrow,
+)
+from warpress.components.sheets import sheet_blocks
 from warpress.engine.errors import BadInput
+from warpress.engine.hexgrid import HexGrid
 from warpress.engine.model import Feature, Game, HexMap
 from warpress.engine.query import show_value
 
@@ -632,9 +652,6 @@ def _h2s_printed(unit, sighting: str) -> bool:
 
 def aircraft_pieces(game: Game, unit) -> list:
     """One counter per copy, with the copy's 3-digit id; fighters have their back too."""
-    from warpress.components.impose import Piece
-    from warpress.components.pieces import counter_size
-
     s = counter_size(game, unit)
     count = unit.count or 1
     ids = [str(i) for i in unit.stats.get("counter_ids") or ()]
@@ -695,8 +712,6 @@ def radar_of(game: Game, marker_id: str):
 
 def copy_ids(game: Game, marker) -> list[str] | None:
     """Ids printed per copy: the radar's counter ids, else a range written in the text."""
-    import re
-
     radar, _role = radar_of(game, marker.id)
     if radar is not None and radar.get("counter_ids"):
         mark = dagger(radar.field_assumed("counter_ids"))
@@ -731,8 +746,6 @@ def radar_face(radar, role: str, copy: str | None, s: float, contact: bool = Fal
 
 
 def radar_pieces(game: Game, marker, s: float) -> list:
-    from warpress.components.impose import Piece
-
     radar, role = radar_of(game, marker.id)
     ids = copy_ids(game, marker) or [None] * (marker.count or 1)
     pieces = []
@@ -746,8 +759,6 @@ def radar_pieces(game: Game, marker, s: float) -> list:
 
 def plot_pieces(game: Game, marker, s: float) -> list:
     """Plot counters, one per colour of the data: an arrow on the search side."""
-    from warpress.components.impose import Piece
-
     colours = [c.strip() for c in (marker.color or "").split(",") if c.strip()]
     pieces = []
     for i in range(marker.count or 1):
@@ -766,8 +777,6 @@ def plot_pieces(game: Game, marker, s: float) -> list:
 
 def searchlight_pieces(game: Game, marker, s: float) -> list:
     """Search side with a beam; captured side with a bomber silhouette and nose arrow."""
-    from warpress.components.impose import Piece
-
     colour = marker_colour(marker)
     beam = Polygon(((s * 0.5, s * 0.72), (s * 0.36, s * 0.44), (s * 0.64, s * 0.44)),
                    Style(fill="#ffe34d", stroke="#9a6a00", width=0.2))
@@ -784,8 +793,6 @@ def searchlight_pieces(game: Game, marker, s: float) -> list:
 
 def ai_contact_pieces(game: Game, marker, s: float) -> list:
     """AI contact: four-engine silhouette on the front, twin-engine on the back."""
-    from warpress.components.impose import Piece
-
     colour = marker_colour(marker)
     faces = []
     for engines in (4, 2):
@@ -815,8 +822,6 @@ def chit_face(numbers, colour: str, ink: str, s: float, mark: str, cls: str
 
 def entry_chit_pieces(game: Game, marker, s: float) -> list:
     """The entry chits of the ``entry-chits`` section: red front, yellow back."""
-    from warpress.components.impose import Piece
-
     pieces = []
     for chit in game.section("entry-chits"):
         mark = dagger(chit.is_assumed or bool(chit.assumed))
@@ -832,8 +837,6 @@ def entry_chit_pieces(game: Game, marker, s: float) -> list:
 def generic_marker_pieces(game: Game, marker, s: float) -> list:
     """A marker with its printed text (per-copy ids where the data numbers the copies) and
     the Japanese name; the back as the data describes it (none, the same, or a text)."""
-    from warpress.components.impose import Piece
-
     colour = marker_colour(marker)
     main = _short(marker.text) if marker.text else counter_name(_short(marker.name or marker.id),
                                                                 marker=True)
@@ -877,8 +880,6 @@ SPECIAL_MARKERS = {"plot": plot_pieces, "searchlight": searchlight_pieces,
 
 def nightfighter_marker_pieces(game: Game, marker) -> list:
     """The pieces of one marker record, drawn the way its kind needs."""
-    from warpress.components.pieces import counter_size
-
     s = counter_size(game, marker)
     if radar_of(game, marker.id)[0] is not None:
         return radar_pieces(game, marker, s)
@@ -912,9 +913,6 @@ def counter_sheet_pieces(game: Game) -> list[tuple[str, list]]:
 @CODE.kit_part("counters", replaces=True)
 def counter_pages(game: Game, options: Options) -> list[KitPage]:
     """The 5/8-in and the 1/2-in counter sheets, fronts then mirrored backs."""
-    from warpress.components.impose import impose
-    from warpress.components.kit import imposed_pages
-
     pages: list[KitPage] = []
     for name, pieces in counter_sheet_pieces(game):
         by_size: dict[float, list] = {}
@@ -1107,8 +1105,6 @@ def radar_panel(game: Game, width: float) -> Panel:
 def arc_diagram(game: Game, arc, width: float) -> tuple[Group, float]:
     """Hexes within range 2 of a fighter facing up, those in ``arc`` filled; the hexes in
     the arc come from the engine's ``HexGrid.arc_hexes``."""
-    from warpress.engine.hexgrid import HexGrid
-
     hex_map = game.hex_map()
     hexes = HexGrid.numbered(5, 5, orientation=hex_map.orientation, offset=hex_map.offset)
     origin = hexes.id_of(2, 2)
@@ -1170,8 +1166,6 @@ def off_map_panel(display, width: float) -> Panel:
 def masonry(panels: list[Panel], paper_, part: str, cols: int | None = None) -> list[KitPage]:
     """Panels in columns on landscape pages: each goes to the shortest column of the first
     page that still holds it (a new page when none does)."""
-    from warpress.components.primitives import Page
-
     page = paper_.landscape
     x0, y0, w, h = page.content()
     cols = cols or (3 if w > 250 else 2)
@@ -1335,8 +1329,6 @@ def scenario_order(game: Game, scenario: Scenario) -> setup_chart.Order:
 def chart_counter(game: Game, entry) -> tuple[Primitive, ...]:
     """An entry's counter as the counter sheets print it: an aircraft with its id (the
     first copy's when the entry names none), a search counter."""
-    from warpress.components.pieces import counter_size
-
     record = entry.record
     s = counter_size(game, record)
     if record in game.units:
@@ -1377,6 +1369,6 @@ def sheet_pages(game: Game, options: Options) -> list[KitPage]:
                                  f"sheet {sheet.id}", cols=1))
         else:
             content = options.paper.content()[2]
-            pages.extend(flowed_pages(list(aids.sheet_blocks(game, sheet, content)), options.paper,
+            pages.extend(flowed_pages(list(sheet_blocks(game, sheet, content)), options.paper,
                                       f"sheet {sheet.id}", own_sheet=is_form(sheet)))
     return pages

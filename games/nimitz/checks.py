@@ -24,9 +24,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, precondition, rule
 from hypothesis.stateful import invariant as holds
+from warpress.engine.catalogue import ref_table
 from warpress.engine.dice import SeededDice, faces
 from warpress.engine.errors import RuleViolation
 from warpress.engine.model import Game
+from warpress.engine.query import run_lookup
 
 from . import CODE
 from .rules import campaign as cp
@@ -301,9 +303,6 @@ def hit_costs(game: Game):
 
 @CODE.check("10.10.2", "a transport never takes hits: the allocate-hits table refuses it")
 def transports_never_hit(game: Game):
-    from warpress.engine.catalogue import ref_table
-    from warpress.engine.query import run_lookup
-
     table = ref_table(game, "allocate-hits")
 
     @given(_pieces(), st.integers(0, 6), st.sampled_from(("transport", "TR")))

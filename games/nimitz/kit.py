@@ -20,14 +20,14 @@ from dataclasses import replace
 
 from warpress.components import aids, areamap, holds, kit, labels, setup_chart
 from warpress.components.aids import text_lines
-from warpress.components.counters import counter_name, draw, face_of
+from warpress.components.counters import counter_name, counter_size, draw, face_of
 from warpress.components.fonts import wrap
 from warpress.components.impose import LEGEND_GAP, OVERLAP, Piece, plan_tiles, tile_area, tile_count
 from warpress.components.kit import KitPage, Options
 from warpress.components.legend import legend_block
 from warpress.components.marks import dagger, proofing, rule_ref
 from warpress.components.page import Paper
-from warpress.components.pieces import centred, counter_size, fit_text
+from warpress.components.pieces import centred, fit_text
 from warpress.components.primitives import (
     Circle,
     Group,

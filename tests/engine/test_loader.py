@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import dataclasses
+import os
 import pickle
+import shutil
 from pathlib import Path
 
 import pytest
@@ -70,6 +72,25 @@ def test_cache_returns_an_equal_game_and_notices_edits(tiny_game, tmp_path, monk
     path.write_text(path.read_text(encoding="utf-8").replace("value: 5,", "value: 6,"),
                     encoding="utf-8")
     assert load_cached(str(tiny_game)).constant("capacity") == 6
+
+
+def test_two_folders_of_one_name_keep_a_cache_each(tiny_game, tmp_path, monkeypatch):
+    """The cache is keyed by the folder's resolved path and its files' content: a copy of a
+    game under the same folder name elsewhere, edited, is neither mistaken for the first nor
+    evicts its cache; an edit that keeps each file's size and time is still noticed."""
+    monkeypatch.setenv("WARPRESS_CACHE", str(tmp_path / "cache"))
+    other = tmp_path / "elsewhere" / "tiny"
+    shutil.copytree(tiny_game, other)
+    path = other / "game.yaml"
+    text, times = path.read_text(encoding="utf-8"), path.stat()
+    path.write_text(text.replace("value: 5,", "value: 7,"), encoding="utf-8")
+    os.utime(path, ns=(times.st_atime_ns, times.st_mtime_ns))  # same size, same time
+    assert load_cached(str(tiny_game)).constant("capacity") == 5
+    assert load_cached(str(other)).constant("capacity") == 7
+    assert len(list((tmp_path / "cache").glob("tiny-*.pickle"))) == 2
+    monkeypatch.setattr("warpress.engine.loader._LOADED", {})
+    assert load_cached(str(tiny_game)).constant("capacity") == 5
+    assert load_cached(str(other)).constant("capacity") == 7
 
 
 def test_game_pickles(tiny_game):

@@ -8,24 +8,22 @@ their folder declares, each part registering what it is for."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
+from every_game import FIXTURES, every_game, game_named, starter_game
 from warpress.components.kit import PARTS as KIT_PARTS
 from warpress.components.registry import COUNTER_FACE
 from warpress.engine.agents import RandomAgent, playout
 from warpress.engine.catalogue import ref_tables
 from warpress.engine.errors import BadInput
-from warpress.engine.gamecode import INIT, PARTS, game_code, has_part
-from warpress.engine.loader import builtin, builtin_games, entry_point_games, load_game
+from warpress.engine.gamecode import game_code
+from warpress.engine.gameparts import INIT, PARTS, has_part
+from warpress.engine.loader import builtin, builtin_games, load_game
 from warpress.engine.play.game import HexRules
 from warpress.engine.registry import GameCode
 from warpress.engine.rulesets import playable_builtins, rules_for
 from warpress.engine.whole import broken
-from warpress.starter.new import new_game
 from warpress.verify.invariants import invariants_for
 
-FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "games"
 #: the seeds each game is played from
 SEEDS = (1, 2, 3)
 #: the most decisions a game may take to its verdict: random powers play Axis & Allies for
@@ -39,7 +37,7 @@ def _games() -> list[str]:
 
 @pytest.fixture(scope="module")
 def starter(tmp_path_factory):
-    return load_game(str(new_game(str(tmp_path_factory.mktemp("new") / "starter")).folder))
+    return starter_game(tmp_path_factory.mktemp("new"))
 
 
 @pytest.mark.parametrize("name", _games())
@@ -79,28 +77,13 @@ REGISTERS = {"rules": "tables", "rules.session": "session_rules", "checks": "che
              "kit": "kit_parts"}
 
 
-def _contract_games() -> list[str]:
-    """Every registered game (shipped and installed), the starting game and each fixture."""
-    fixtures = sorted(f"fixture/{p.name}" for p in FIXTURES.iterdir()
-                      if (p / "game.yaml").is_file())
-    return [*builtin_games(), *entry_point_games(), "starter", *fixtures]
-
-
-def _game(name: str, starter):
-    if name == "starter":
-        return starter
-    if name.startswith("fixture/"):
-        return load_game(str(FIXTURES / name.partition("/")[2]))
-    return builtin(name)
-
-
 def test_the_contract_covers_every_part_a_folder_may_hold():
     assert set(PARTS) == {INIT, *REGISTERS}
 
 
-@pytest.mark.parametrize("name", _contract_games())
+@pytest.mark.parametrize("name", every_game())
 def test_every_game_registers_its_python_on_the_one_code_its_folder_declares(name, starter):
-    game = _game(name, starter)
+    game = game_named(name, starter)
     code = game_code(game, *REGISTERS)
     assert isinstance(code, GameCode)
     held = {part for part in REGISTERS if has_part(game, part)}
@@ -117,9 +100,9 @@ def test_every_game_registers_its_python_on_the_one_code_its_folder_declares(nam
     assert {p.part for p in code.kit_parts} <= {*KIT_PARTS, COUNTER_FACE}, name
 
 
-@pytest.mark.parametrize("name", _contract_games())
+@pytest.mark.parametrize("name", every_game())
 def test_every_game_is_played_by_the_rules_its_code_registers_or_its_data(name, starter):
-    game = _game(name, starter)
+    game = game_named(name, starter)
     registered = game_code(game, "rules.session").session_rules
     if registered is not None:
         assert type(rules_for(game)) is registered

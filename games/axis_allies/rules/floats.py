@@ -54,6 +54,7 @@ from warpress.engine.records import Frozen, frozen_record
 
 from .battle import BattleSpec, BattleState, first_strikers, has_aa
 from .opening import Opening, openings, runs, side_polys
+from .totals import Totals, battle_totals, land_blocks
 
 #: The most memory the float tables may take (a tool limit, bytes): the state tables of a
 #: battle are (attacker states) x (defender units) floats a few times over. 100 units a
@@ -897,8 +898,6 @@ def float_battle(game: Game, spec: BattleSpec, least: float = 0.0,
     out (a battle against an AA gun has tens of thousands, most under 1e-30). The answer
     (``plain.float_battle``) takes a battle of a few chains to ``plain``, the rest here
     with the ``openings`` (``ops``) that it found, if any."""
-    from .plain import Totals, battle_totals, land_blocks  # here: plain imports this module
-
     ends = float_ends(game, spec, ops=ops)
     if ends.pruned > MOST_PRUNED:  # not met on any battle tried; the contract holds anyway
         ends = float_ends(game, spec, NO_CUTS, ops)

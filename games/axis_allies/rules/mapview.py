@@ -9,16 +9,16 @@ from __future__ import annotations
 
 from collections import Counter
 
-from warpress.components.export import rasterise
+from warpress.components.collect import rasterise
 from warpress.components.fonts import text_width
 from warpress.components.kit import check_glyphs, typeset
 from warpress.components.primitives import Group, Page, Primitive, Rect, Style, Text
 from warpress.components.render_svg import svg_text
 from warpress.engine.errors import BadInput
-from warpress.engine.gamecode import import_part
 from warpress.engine.model import Game
 from warpress.engine.position import Piece, Position
 
+from .. import kit as world
 from .board import NEUTRAL
 from .positions import at, occupied_places, powers, season
 from .views import phase_name
@@ -52,7 +52,7 @@ def line_of(pieces: list[Piece]) -> str:
     return " ".join(parts)
 
 
-def block(kit, game: Game, position: Position, place: str, x: float, y: float) -> Group:
+def block(game: Game, position: Position, place: str, x: float, y: float) -> Group:
     """The lines of a space's units, their top left at (x, y), on a white ground."""
     pieces = at(position, place)
     lines = [(side, line_of([p for p in pieces if p.side == side])) for side in powers(game)]
@@ -63,13 +63,13 @@ def block(kit, game: Game, position: Position, place: str, x: float, y: float) -
                                                              width=0.2, opacity=0.9), r=0.6)]
     for k, (side, text) in enumerate(lines):
         top = y + 0.4 + LINE * k
-        colour = kit.power_colour(game, side)
+        colour = world.power_colour(game, side)
         items += [Rect(x + 0.5, top + 0.45, SWATCH, SWATCH, Style(fill=colour, stroke=None)),
                   Text(x + SWATCH + 1.0, top + 2.0, text, size=SIZE, cls=f"units {side}")]
     return Group(tuple(items), id=f"units-{place}", cls="space-units")
 
 
-def box_corner(kit, area) -> tuple[float, float]:
+def box_corner(area) -> tuple[float, float]:
     """Where an area's stack box is on the map (its top left), as the kit draws it."""
     s = area.stack
     if area.detached:
@@ -78,7 +78,7 @@ def box_corner(kit, area) -> tuple[float, float]:
         return area.x - area.w / 2, area.y + area.name_h / 2
     else:
         x = area.x - s / 2
-        y = area.y - area.h / 2 + len(area.lines) * kit.NAME_SIZE * 1.2 + 1.5
+        y = area.y - area.h / 2 + len(area.lines) * world.NAME_SIZE * 1.2 + 1.5
     return x + BOX_INSET[0], y + BOX_INSET[1]
 
 
@@ -90,12 +90,11 @@ def title_of(game: Game, position: Position) -> str:
 
 
 def page(game: Game, position: Position) -> Page:
-    kit = import_part(game, "kit")
     owners = {t: who for t, who in position.control.items() if who != NEUTRAL}
-    items, w, h, _lettered = kit.world_map(game, owners)
-    point_map = game.get("point_maps", kit.MAP_ID)
-    areas = kit.world_layout(game, point_map, owners)
-    blocks = [block(kit, game, position, place, *box_corner(kit, areas[place]))
+    items, w, h, _lettered = world.world_map(game, owners)
+    point_map = game.get("point_maps", world.MAP_ID)
+    areas = world.world_layout(game, point_map, owners)
+    blocks = [block(game, position, place, *box_corner(areas[place]))
               for place in sorted(occupied_places(position)) if place in areas]
     title = title_of(game, position)
     head = Text(MARGIN, MARGIN + 5.0, title, size=5.0, bold=True, cls="position-title")

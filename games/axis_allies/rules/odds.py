@@ -66,57 +66,10 @@ from .opening import (  # noqa: F401  (shared with floats; re-exported for the t
     suffix_products,
     unit_poly,
 )
+from .polys import add_sources, coefficient_columns, conv_cap, tails_of
+from .rounds import capped_terminals, first_round
 
 Part = tuple[dict[str, int], int]  # every summary field's numerator over one denominator
-
-
-# --------------------------------------------------------------------------- polynomials
-
-
-def conv_cap(vec: list[int], taps: Poly, cap: int) -> list[int]:
-    """Convolve ``vec`` with ``taps``, folding indices beyond ``cap`` into ``cap``."""
-    if len(taps) == 2:
-        return _conv2(vec, taps[0], taps[1], cap)
-    out = [0] * (cap + 1)
-    tails = _tails(taps)
-    for i, v in enumerate(vec):
-        if v:
-            room = cap - i  # taps from ``room`` on all land on ``cap``
-            for t in range(min(room, len(taps))):
-                c = taps[t]
-                if c:
-                    out[i + t] += v * c
-            if room < len(taps):
-                out[cap] += v * tails[room]
-    return out
-
-
-def _conv2(vec: list[int], q: int, p: int, cap: int) -> list[int]:
-    """``conv_cap`` for one die: ``out[i] = q*vec[i] + p*vec[i-1]``, the top folded.
-
-    Ways of one normalised die are small ((2, 1), (5, 1), (1, 1)...): a factor 1 is
-    skipped and a power of two is a shift.
-    """
-    mq, mp = _scaler(q), _scaler(p)
-    out = [0] * (cap + 1)
-    prev = 0
-    for i in range(cap):
-        v = vec[i]
-        out[i] = (mq(v) if v else 0) + (mp(prev) if prev else 0)
-        prev = v
-    top = vec[cap]
-    out[cap] = (top * (q + p) if top else 0) + (mp(prev) if prev else 0)
-    return out
-
-
-def _scaler(c: int):
-    """``x -> c * x``, as cheap as ``c`` allows."""
-    if c == 1:
-        return lambda x: x
-    if c & (c - 1) == 0:
-        shift = c.bit_length() - 1
-        return lambda x: x << shift
-    return lambda x: x * c
 
 
 # --------------------------------------------------------------------------- the chain
@@ -167,7 +120,7 @@ def _settled(A, D, T, delta, start: dict[State, int], den0: int, Q: int) -> dict
     na, nd = len(A) - 1, len(D) - 1
     W = [[0] * na for _ in range(nd)]  # W[j][i]: state (i, j)'s outflow, by columns
     term: dict[State, int] = {}
-    cols = (coefficient_columns(A), coefficient_columns([_tails(p) for p in A]))
+    cols = (coefficient_columns(A), coefficient_columns([tails_of(p) for p in A]))
     setup = Setup(A, D, T, cols, defender_runs(delta, na), na, nd, start, Q // den0)
     for jp in range(nd + 1):
         settle(setup, W, head(setup, W, jp), jp, term)
@@ -325,14 +278,6 @@ def settle(setup: Setup, W, R: list[int], jp: int, term: dict) -> None:
     next(run for run in setup.runs if run.r0 <= jp < run.r1).enter(W[jp], jp)
 
 
-def _tails(p: Poly) -> Poly:
-    """``out[x]`` = ways of ``x`` or more hits."""
-    out = list(p)
-    for k in range(len(out) - 2, -1, -1):
-        out[k] += out[k + 1]
-    return tuple(out)
-
-
 def head(setup: Setup, W, jp: int) -> list[int]:
     """Flow into column ``jp`` from the columns ``j < jp``, defenders ``j < jp`` applied
     (Horner): ``sum_j Y_j * delta_j * ... * delta_(jp-1)`` with
@@ -349,37 +294,12 @@ def head(setup: Setup, W, jp: int) -> list[int]:
             run.enter(R, run.r0)
         for j in range(run.r0, end):
             x = jp - j
-            active = x < len(cols) and _add_sources(R, W[j], cols[x]) or active
+            active = x < len(cols) and add_sources(R, W[j], cols[x]) or active
             if active:
                 R = run.step(R)
         if active:
             run.leave(R, end)
     return R
-
-
-def _add_sources(R: list, w: list, col: tuple) -> bool:
-    """``R[i] += w[i] * col[i]``: the outflows ``w`` of a source column times the ways of
-    the attackers of each row to hit ``x`` defenders (``col``, ``coefficient_columns``)."""
-    added = False
-    for i, (v, c) in enumerate(zip(w, col, strict=False)):  # col: a prefix of the rows
-        if v and c:
-            R[i] += v * c
-            added = True
-    return added
-
-
-def coefficient_columns(polys: list[Poly]) -> list[tuple[int, ...]]:
-    """``out[x][i] = polys[i][x]``, rows while ``polys[i]`` reaches ``x`` (the attackers'
-    suffix distributions shrink down the rows: a column is a prefix of the rows)."""
-    out = []
-    for x in range(max(len(p) for p in polys)):
-        col = []
-        for p in polys:
-            if x >= len(p):
-                break
-            col.append(p[x])
-        out.append(tuple(col))
-    return out
 
 
 @dataclass(frozen=True)
@@ -470,7 +390,7 @@ def _column(A, Dj, T, W: list, H, start, scale, jp: int, na: int, term: dict) ->
     Indices beyond ``na`` fold into ``na`` (every attacker killed).
     """
     taps = [gmpy2.mpz(d) for d in Dj]
-    tail_d = [gmpy2.mpz(d) for d in _tails(Dj)]
+    tail_d = [gmpy2.mpz(d) for d in tails_of(Dj)]
     U = [0] * (na + 1)
     for i in range(na):
         h = H[i]
@@ -532,8 +452,7 @@ def exact_battle(game: Game, spec: BattleSpec, workers: int | None = None,
     if spec.rounds is None and spec.retreat_after is None:
         terminals = _chain_part
     else:
-        # here: games.axis_allies.rules.rounds imports this module (a circle)
-        from .rounds import capped_terminals as terminals
+        terminals = capped_terminals
     # one chain fought to the end: its forces' fractions are reduced over their own rows'
     # or columns' denominators (``force_denominators``), the other chains over the whole
     exact = survivors == "exact"
@@ -873,9 +792,6 @@ def _chain_part(game: Game, spec: BattleSpec, op: Opening):
     early = {s: n for s, n in op.start.items() if stop <= s[0] < len(op.attacker)
              and s[1] < len(spec.defender)}
     if early and not fought_round_one(game, spec, op.attacker):
-        # here: games.axis_allies.rules.rounds imports this module (a circle)
-        from .rounds import first_round
-
         rest = {s: n for s, n in op.start.items() if s not in early}
         nums, q = chain_terminals(chain, rest, op.den, stop) if rest else ({}, op.den)
         more, q2 = first_round(game, spec, op.attacker, early, op.den)

@@ -60,7 +60,7 @@ def battle_answer(game: Game, spec: BattleSpec, exact: bool, errata: tuple[str, 
         # start-up: 52 more modules (fractions, importlib.metadata), only when this runs
         from fractions import Fraction
 
-        from .odds import exact_battle
+        from .odds import exact_battle  # gmpy2 and the exact chains: only with --exact
 
         fractions, survivors = exact_battle(game, spec, survivors=survivors_asked)
         values: dict[str, Any] = {k: float(fractions[k]) for k in FIELDS}

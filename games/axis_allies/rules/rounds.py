@@ -15,18 +15,8 @@ from __future__ import annotations
 from warpress.engine.model import Game
 
 from .battle import BattleSpec, first_strikers
-from .odds import (
-    Opening,
-    Poly,
-    State,
-    _add_sources,
-    _tails,
-    coefficient_columns,
-    conv_cap,
-    side_polys,
-    suffix_products,
-)
-from .opening import retreat_row, stop_round
+from .opening import Opening, Poly, State, retreat_row, side_polys, stop_round, suffix_products
+from .polys import add_sources, coefficient_columns, conv_cap, tails_of
 
 
 def capped_terminals(game: Game, spec: BattleSpec, op: Opening):
@@ -68,7 +58,7 @@ class Round:
         self.full = sum(A[0]) * sum(D[0])
         self.scale = [[self.full // (sum(a) * sum(d)) for d in D[:-1]] for a in A[:-1]]
         self.cols = coefficient_columns(A)
-        self.tails = coefficient_columns([_tails(p) for p in A])  # the last column
+        self.tails = coefficient_columns([tails_of(p) for p in A])  # the last column
 
     def advance(self, dist: dict[State, int], stop: int | None = None) -> dict[State, int]:
         """Every live state one round on (ended battles, and rows from ``stop`` on: a
@@ -98,6 +88,6 @@ class Round:
         for j in range(first, min(target + 1, nd)):
             x = target - j
             if x < len(cols):
-                _add_sources(R, V[j], cols[x])
+                add_sources(R, V[j], cols[x])
             R = conv_cap(R, self.delta[j], na)
         return R if target == nd else conv_cap(R, self.D[target + 1], na)

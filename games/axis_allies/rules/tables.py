@@ -12,18 +12,20 @@ from typing import Any
 from warpress.engine.dice import Dice
 from warpress.engine.errors import BadInput
 from warpress.engine.inputs import quote
+from warpress.engine.loader import builtin
 from warpress.engine.model import Game
 from warpress.engine.registry import Answer, Input, OddsAnswer
 
 from .. import CODE
+from . import battle as B
+from . import board, research
 from .battle import MOST_UNITS
 from .common import DIE, unit_row
 from .opening import SURVIVOR_KINDS
+from .report import battle_answer
 
 
 def _game():
-    from warpress.engine.loader import builtin
-
     return builtin("axis-allies")
 
 
@@ -64,8 +66,6 @@ MOST_DICE = 1000
 )
 def research_table(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
     """IPC for N development dice and the chance that at least one shows a 6."""
-    from . import research
-
     n = args["dice"]
     p = research.p_success(game, n)
     cost = research.dice_cost(game, n)
@@ -75,8 +75,6 @@ def research_table(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
 
 
 def _development_odds(game: Game, args: dict[str, Any]) -> OddsAnswer:
-    from . import research
-
     p = research.p_success(game, args["dice"])
     return OddsAnswer(result={"field": "success"}, exact={"yes": p, "no": 1 - p},
                       rules=("① weapons development",))
@@ -98,8 +96,6 @@ def _development_odds(game: Game, args: dict[str, Any]) -> OddsAnswer:
 )
 def development(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
     """Roll development dice: success on any 6; one chart roll per 6 (re-roll duplicates)."""
-    from . import research
-
     out = research.develop(game, args["dice"], args.get("developed") or [], dice)
     return Answer(out, rules=("① weapons development",), errata=("E12",))
 
@@ -125,8 +121,6 @@ def development(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
 )
 def placement_limit(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
     """How many units one factory may place per turn (⑤)."""
-    from . import board
-
     if args.get("territory") is not None:
         board.check_factory_kind(game, args["territory"], args["factory"])
     limit = board.placement_limit(game, args["factory"], args.get("income"),
@@ -157,8 +151,6 @@ def _victory_inputs() -> list[Input]:
 )
 def victory(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
     """Who has won at this check: capitals, or the Axis NPL at the end of a round."""
-    from . import board
-
     out, rules, errata = board.victory_check(game, args["axis_capitals_lost"],
                                              args["allied_capitals_lost"], args["axis_npl"],
                                              args["round_end"])
@@ -178,8 +170,6 @@ def victory(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
 )
 def board_victory(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
     """Victory over the Classic board: capitals held and the Axis NPL from the map."""
-    from . import board
-
     control = board.control_after(game, args.get("control") or [], "control")
     out, rules, errata = board.board_victory(game, control, args["round_end"])
     return Answer(out, rules=rules, errata=errata)
@@ -199,8 +189,6 @@ def board_victory(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
 )
 def income(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
     """A power's NPL (its territories' income values) and the IPC it collects in ⑥."""
-    from . import board
-
     control = board.control_after(game, args.get("control") or [], "control")
     npl = board.npl(game, args["power"], control)
     held = board.territories_of(game, args["power"], control)
@@ -221,8 +209,6 @@ def income(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
 )
 def distance(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
     """Spaces between two points of the board for a unit type, and whether it reaches."""
-    from . import board
-
     steps = board.distance(game, args["start"], args["end"], args["type"])
     move = unit_row(game, args["type"])["move"]
     return Answer({"distance": steps, "move": move,
@@ -236,9 +222,6 @@ def distance(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
 def _battle_odds(game: Game, args: dict[str, Any], exact: bool = False) -> OddsAnswer:
     """Floating point by default, exact fractions with ``exact`` (``report``); the
     survivors' fractions only when asked (``survivors=exact``, with ``exact``)."""
-    from . import battle as B
-    from .report import battle_answer
-
     survivors = args.get("survivors") or "float"
     if survivors == "exact" and not exact:
         raise BadInput(f"input survivors={quote(survivors)}: the survivors' exact fractions "
@@ -294,8 +277,6 @@ ROLL_INPUTS = [
 )
 def battle(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
     """Fight a land or sea battle (③): AA fire, submarine first strike, rounds to the end."""
-    from . import battle as B
-
     spec = B.make_spec(game, args)
     state = B.resolve(game, spec, dice)
     return Answer(B.result(game, spec, state), rules=B.rules_of(spec),

@@ -19,6 +19,7 @@ from warpress.engine.model import Game
 from warpress.engine.registry import Answer, Input, OddsAnswer
 
 from .. import CODE
+from . import combat
 from .common import (
     BASE_ID,
     SECONDARY_DECK,
@@ -34,6 +35,7 @@ from .common import (
     ship_vp,
     stat,
 )
+from .state import adjustment, winner
 
 if TYPE_CHECKING:
     from . import combat
@@ -61,7 +63,6 @@ SECONDARY_DIE = "d16"
 )
 def air_combat_table(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
     """Which card of a pair (組) is removed: attacker, defender or both (任務完了)."""
-    from . import combat
     removed = combat.air_combat_result(game, args["attacker"], args["defender"])
     text = "mission complete 任務完了: both removed" if removed == "both" else None
     return Answer({"removed": removed}, rules=("7-1-2",),
@@ -85,7 +86,6 @@ def air_combat_table(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
 )
 def defense_table(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
     """Whether a defense card stops an aircraft card's attack (level >= anti-ship level)."""
-    from . import combat
     rules: tuple[str, ...] = ("7-3", "3-3")
     if args["base"]:
         allowed = tuple(str(k) for k in const(game, "base-defense-card-kinds"))
@@ -179,7 +179,6 @@ def _hand(game: Game) -> tuple[int, int, str]:
 )
 def hand_table(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
     """Hand adjustment: cards to draw or discard to reach the hand limit (手札上限)."""
-    from .state import adjustment
     limit = int(const(game, "hand-limit"))
     to_draw, discard = adjustment(args["hand"], limit, args["refill"], args["deck_left"])
     result = {"draw": to_draw, "discard": discard, "hand_after": args["hand"] + to_draw - discard}
@@ -204,8 +203,6 @@ def secondary_card(game: Game, number: int) -> str:
 
 def _attack_card(game: Game, text: str, target: str) -> str:
     """Check that a card id can attack this kind of target; return it."""
-    from . import combat
-
     card(game, text)
     what = kind(game, text)
     if what not in ("aircraft", "armament-change") or stat(game, text, "damage") is None:
@@ -230,7 +227,6 @@ def _attack_card(game: Game, text: str, target: str) -> str:
 )
 def attack_damage_table(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
     """One attacking card's damage after its secondary-damage card (7-4)."""
-    from . import combat
     card_id = _attack_card(game, args["card"], args["target"])
     drawn = secondary_card(game, dice.roll(secondary_die(game), "draw"))
     target = BASE_ID if args["target"] == "base" else "ship"
@@ -257,8 +253,6 @@ STRIKE_INPUTS = [
 def _strike_setup(game: Game, args: dict[str, Any]) -> tuple[str, list[str], frozenset[int]]:
     """(target, attacking card ids, numbers of the secondary cards left): one player's
     cards against an enemy ship card or, for the Japanese, the base (7, 5-1(2))."""
-    from . import combat
-
     target = str(args["target"])
     if target != BASE_ID:
         ship(game, target, "target")
@@ -317,7 +311,6 @@ def _draw_fresh(game: Game, dice: Dice, left: set[int]) -> int:
 def strike_odds(game: Game, args: dict[str, Any]) -> OddsAnswer:
     """Exact distribution of the target's status, by dynamic programming over the set of
     secondary-damage cards left (draws without replacement)."""
-    from . import combat
     target, cards, left = _strike_setup(game, args)
     rearming = args["rearming"]
     site = BASE_ID if target == BASE_ID else target
@@ -361,7 +354,6 @@ def strike_odds(game: Game, args: dict[str, Any]) -> OddsAnswer:
 )
 def strike_table(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
     """Every card that got through against one target: secondary damage and status."""
-    from . import combat
     target, cards, left = _strike_setup(game, args)
     site = BASE_ID if target == BASE_ID else target
     deck = set(left)
@@ -397,7 +389,6 @@ def strike_table(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
 )
 def victory_table(game: Game, args: dict[str, Any], dice: Dice) -> Answer:
     """Who wins at game end (11): carriers out, the base rule (12-4), then VP."""
-    from .state import winner
     if args["japan_out"] and args["us_out"]:
         raise BadInput("japan_out=yes and us_out=yes: only one side is attacked at a time, "
                        "so the game ends when the first side is out (11)")

@@ -7,7 +7,7 @@ back), and under the map what lies in the boxes."""
 from __future__ import annotations
 
 from warpress.components import labels
-from warpress.components.export import rasterise
+from warpress.components.collect import rasterise
 from warpress.components.kit import check_glyphs, typeset
 from warpress.components.position_map import piece_for
 from warpress.components.primitives import Group, Line, Page, Primitive, Rect, Style, Text

@@ -69,7 +69,7 @@ from .positions import (
     special,
     turn_values,
 )
-from .views import draw_map, summary_of, view
+from .views import summary_of, view
 
 CAMPAIGNS = ("1942", "1943", "1944", "1945")
 SCENARIOS = (*CAMPAIGNS, LINKED)
@@ -559,7 +559,9 @@ class NimitzRules(PositionRules):
         return summary_of(position)
 
     def render_player_map(self, game: Game, position: Position, fmt: str = "svg") -> bytes:
-        return draw_map(game, position, fmt)
+        from .mapview import draw_position  # the kit's map (reportlab): only when one is drawn
+
+        return draw_position(game, position, fmt)
 
     render_referee_map = render_player_map
 

@@ -1,7 +1,7 @@
 """What the player sees of a Nimitz session: the campaign (objectives held, the set-up that is
 assumed), the points and their units, the boxes, the battle going on, the events of this
-turn and the last, and at the end the verdict; ``draw_map`` draws the position on the kit's
-campaign map. Nimitz is solitaire and open: the player sees every unit and stack order
+turn and the last, and at the end the verdict (``mapview.py`` draws the position on the
+kit's campaign map). Nimitz is solitaire and open: the player sees every unit and stack order
 (the dice, not a hidden hand, decide what the Japanese do)."""
 
 from __future__ import annotations
@@ -143,10 +143,3 @@ def summary_of(position: Position) -> dict[str, Any] | None:
     if position.data.get("results"):
         out["campaigns"] = [dict(r) for r in thaw(position.data["results"])]
     return out
-
-
-def draw_map(game: Game, position: Position, fmt: str) -> bytes:
-    # here: games.nimitz.rules.mapview imports this module (a circle)
-    from .mapview import draw_position
-
-    return draw_position(game, position, fmt)
