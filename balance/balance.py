@@ -58,6 +58,8 @@ class Options:
     plots: str | None = None
     scheduler: str | None = None
     max_steps: int = 5_000
+    max_turns: int | None = None
+    only_units: Sequence[str] = ()
 
 
 @dataclass
@@ -95,7 +97,8 @@ def prepare(options: Options) -> Plan:
     scenario_name = (scenario if isinstance(scenario, str)
                      else getattr(scenario, "name", None) or options.scenario)
     seeds = list(range(options.seed, options.seed + options.games))
-    base = Job(ref, scenario_name, agent_pairs, max_steps=options.max_steps)
+    steps, turns = options.max_steps, options.max_turns
+    base = Job(ref, scenario_name, agent_pairs, max_steps=steps, max_turns=turns)
     jobs: list[tuple[Job, list[int]]] = [(base, seeds)]
     restricted: dict[str, str | None] = {}
     units = min(options.units, options.games)
@@ -106,22 +109,24 @@ def prepare(options: Options) -> Plan:
     if units:  # a piece the set-up places the same way in every game it is taken out of
         starts = [start, *(rules.new(game, scenario, SeededDice(derived_seed(s, 0))).state
                            for s in seeds[1:units])]
-        for kind, piece in restricted_variants(game, starts):
+        for kind, piece in _chosen(restricted_variants(game, starts), options.only_units):
             variant = f"{kind} {piece}"
             restricted[variant] = party(game, start.piece(piece).side)
             jobs.append((Job(ref, scenario_name, agent_pairs, variant, (), (kind, piece),
-                             options.max_steps), seeds[:units]))
+                             steps, turns), seeds[:units]))
     for sweep in sweeps:
         for key, value in sweep.edits():
             jobs.append((Job(ref, scenario_name, agent_pairs, reports.variant_of(key, value),
-                             ((key, value),), None, options.max_steps), seeds))
+                             ((key, value),), None, steps, turns), seeds))
     run = {"game": game.id, "ref": options.game, "scenario": scenario_name, "seed": options.seed,
            "sides": list(parties(game)), "agents": agents, "restricted": restricted,
            "sweeps": [{"key": s.key, "values": list(s.values)} for s in sweeps]}
     config = {"game": ref, "data": fingerprint(ref), "scenario": scenario_name,
               "seed": options.seed, "games": options.games, "agents": agents,
               "units": units, "vary": [_sweep_json(s) for s in sweeps],
-              "max_steps": options.max_steps}
+              "max_steps": options.max_steps,
+              **({"max_turns": options.max_turns} if options.max_turns is not None else {}),
+              **({"only_units": sorted(options.only_units)} if options.only_units else {})}
     out = Path(options.out or Path("output") / "balance" / game.id)
     client = _client(options.scheduler)
     for folder, what in ((out, "--out"), (options.plots, "--plots")):
@@ -156,11 +161,26 @@ def _bounds(options: Options) -> None:
         raise BadInput(f"--units {options.units}: 0 or more")
     if not 1 <= options.max_steps <= 1_000_000:
         raise BadInput(f"--max-steps {options.max_steps}: from 1 to 1000000")
+    if options.max_turns is not None and not 1 <= options.max_turns <= 1_000_000:
+        raise BadInput(f"--max-turns {options.max_turns}: from 1 to 1000000")
     for spec in options.agents:
         name = spec.partition("=")[2].strip().partition(":")[0]
         if name and name not in AGENTS:
             raise BadInput(f"--agents {spec!r}: unknown agent {name!r} (agents: "
                            f"{', '.join(sorted(AGENTS))})")
+
+
+def _chosen(variants: list[tuple[str, str]], only: Sequence[str]) -> list[tuple[str, str]]:
+    """The restricted-play variants whose piece id holds one of ``only`` (all without it);
+    BadInput quoting a text that names no piece."""
+    if not only:
+        return variants
+    for text in only:
+        if not any(text in piece for _kind, piece in variants):
+            some = ", ".join(sorted({piece for _k, piece in variants})[:6])
+            raise BadInput(f"--only-units {text!r}: no piece of the set-up has it in its id "
+                           f"(ids such as {some})")
+    return [(kind, piece) for kind, piece in variants if any(t in piece for t in only)]
 
 
 def _ref(game: str) -> str:
@@ -248,7 +268,7 @@ def problem_session(plan: Plan, problem: dict[str, Any]) -> Path:
 
     try:
         playout(game, rules, problem["seed"], agents, scenario=job.scenario,
-                max_steps=job.max_steps, each=each)
+                max_steps=job.max_steps, each=each, max_turns=job.max_turns)
     except _Enough:
         pass
     except Exception:  # noqa: BLE001, S110 - the problem itself: the session stops before it

@@ -67,7 +67,8 @@ def _bars(axes: Axes, labels: Sequence[str], rates: Sequence[Mapping[str, Any]])
     for i, v in enumerate(values):
         axes.annotate(f"{v:.1f} %", (i, v), textcoords="offset points", xytext=(12, 3),
                       fontsize=8)
-    axes.set_ylim(0, 100)
+    axes.set_ylim(0, 108)  # room above 100 % for the label of a full bar
+    axes.set_yticks(range(0, 101, 20))
     axes.set_ylabel("share of games (%)")
 
 
@@ -75,6 +76,9 @@ def _win_rates(report: Mapping[str, Any]) -> Figure:
     out = report["outcome"]
     labels = [f"{s} wins" for s in out["wins"]] + ["draws"]
     rates = [*out["wins"].values(), out["draws"]]
+    if out.get("undecided", {}).get("count"):  # games stopped by a cap, a stall or an error
+        labels.append("not decided")
+        rates.append(out["undecided"])
     figure, axes = plt.subplots(figsize=(5, 3.2))
     _bars(axes, labels, rates)
     agents = ", ".join(f"{s} {a}" for s, a in report["agents"].items())

@@ -17,6 +17,8 @@ HEXES = 12
 PROBLEMS = 20
 #: games needed on each side of a hex's split before its effect is ranked
 MIN_SPLIT = 10
+#: how the text report names the ways a game stops undecided
+STOPPED = {"cap": "step cap", "turn-cap": "turn cap"}
 
 
 def build(run: Mapping[str, Any], records: Iterable[dict[str, Any]]) -> dict[str, Any]:
@@ -211,8 +213,10 @@ def text(report: Mapping[str, Any]) -> str:
                   f"{steps['median']:g}, 95th percentile {steps['p95']:g}); turns: median "
                   f"{turns['median']:g}, 95th percentile {turns['p95']:g}"]
     stopped = report["stopped"]
-    lines.append("stopped early: " + (", ".join(f"{k} {v}" for k, v in stopped.items())
-                                      if stopped else "none (no step cap, stall or error)"))
+    lines.append("stopped early: " + (", ".join(f"{STOPPED.get(k, k)} {v}"
+                                                for k, v in stopped.items())
+                                      if stopped else "none (no step or turn cap, stall or "
+                                                      "error)"))
     lines += _notable_lines(report) + _problem_lines(report) + _unit_lines(report)
     lines += _hex_lines(report) + _sweep_lines(report)
     return "\n".join(lines) + "\n"

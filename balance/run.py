@@ -5,12 +5,11 @@ a results file so that an interrupted run goes on where it stopped.
 
 A run is a list of :class:`Job` s (the game as given, its edits, a restriction, the agents)
 each played over seeds. A game's record holds only what the report needs: the verdict, how
-it stopped (``over``, ``cap``, ``stall``, ``error``, ``broken``), its length, how one-sided
-it ended, the control of the places the game keeps at the end of each turn (by who wins
-with their holder: a side, or its alliance), and for a
-problem the step, the rule in force and what went wrong. A game depends only on its seed,
-so the records are the same whatever runs them and in whatever order they finish; the
-report sorts them.
+it stopped (``over``, ``cap``, ``turn-cap``, ``stall``, ``error``, ``broken``), its length,
+how one-sided it ended, the control of the places the game keeps at the end of each turn
+(by who wins with their holder: a side, or its alliance), and for a problem the step, the
+rule in force and what went wrong. A game depends only on its seed, so the records are the
+same whatever runs them and in whatever order they finish; the report sorts them.
 """
 
 from __future__ import annotations
@@ -48,7 +47,8 @@ CHUNK = 25
 class Job:
     """Games to play: the game (a built-in id or a folder), its scenario, the agent of each
     side, the data edits of a sweep, a restriction (``remove``/``weaken`` and a piece), the
-    step cap, and the ``variant`` key the report files them under."""
+    step cap, the turn cap (None: none), and the ``variant`` key the report files them
+    under."""
 
     game: str
     scenario: str | None
@@ -57,6 +57,7 @@ class Job:
     edits: tuple[tuple[str, Any], ...] = ()
     restriction: tuple[str, str] | None = None
     max_steps: int = 5_000
+    max_turns: int | None = None
 
 
 class _Failed(Exception):
@@ -84,7 +85,8 @@ def play_one(job: Job, seed: int) -> dict[str, Any]:
                       set_aside=_set_aside(game, rules)) if job.restriction else None)
     try:
         played = playout(game, rules, seed, agents, scenario=job.scenario,
-                         max_steps=job.max_steps, each=trail.step, start=start)
+                         max_steps=job.max_steps, each=trail.step, start=start,
+                         max_turns=job.max_turns)
     except _Failed as exc:
         return trail.record(job, seed, "broken", str(exc))
     except Exception as exc:  # noqa: BLE001 - a rule hole, reported with its seed

@@ -469,19 +469,24 @@ def bench_balance(runs: int) -> None:
 
 
 #: games of the shipped games played by agents that look ahead (``bench.py shipped``):
-#: (what, game, scenario, agents, games a round)
+#: (what, game, scenario, agents, games a round, turn cap)
+ALLIES = ("russia", "uk", "usa")
 SHIPPED_AGENTS = (
     ("Nightfighter (cats-eye), greedy night fighters", "nightfighter", "cats-eye",
-     (("defender", "greedy"),), 2),
+     (("defender", "greedy"),), 2, None),
     ("Nightfighter (cats-eye), MCTS night fighters", "nightfighter", "cats-eye",
-     (("defender", "mcts"),), 1),
+     (("defender", "mcts"),), 1, None),
+    ("Axis & Allies, greedy Allies against random Axis, to the end of round 20",
+     "axis-allies", None, tuple((p, "greedy") for p in ALLIES), 2, 20),
+    ("Axis & Allies, MCTS Allies against random Axis, to the end of round 20",
+     "axis-allies", None, tuple((p, "mcts") for p in ALLIES), 1, 20),
 )
 
 
 def bench_shipped(runs: int) -> None:
     """Whole games of the shipped games with agents that look ahead (their rules' own
-    ``lookahead``), invariants checked, and Axis & Allies' decisions a second (its games
-    run to thousands of decisions: a whole game is a balance run's business)."""
+    ``lookahead``), invariants checked (Axis & Allies' to the end of round 20, the turn
+    cap of its balance runs), and Axis & Allies' decisions a second in its opening."""
     import random as random_module
 
     from warpress.balance.run import Job, play_one
@@ -491,8 +496,8 @@ def bench_shipped(runs: int) -> None:
     from warpress.engine.rulesets import rules_for
 
     print("\n| shipped game, agents | rate | note |\n|---|---|---|")
-    for what, game, scenario, agents, n in SHIPPED_AGENTS:
-        job = Job(game, scenario, agents)
+    for what, game, scenario, agents, n, turns in SHIPPED_AGENTS:
+        job = Job(game, scenario, agents, max_steps=20_000, max_turns=turns)
         cpu, wall = cpu_rate(lambda i, job=job: play_one(job, i + 1), n, max(1, runs // 2))
         print(f"| {what}: whole games, one core, invariants checked (in process) | "
               f"{1 / cpu:.1f} CPU s a game ({wall:.3f} games a wall second) | load "

@@ -28,8 +28,14 @@ from .base import SEED, WholeNumber, check_text, friendly, main
                    "setup.UNIT, SECTION.ID.FIELD over A..B, A..B:STEP or a,b,c. Repeatable.")
 @click.option("--units", default=50, show_default=True, type=WholeNumber(0),
               help="Games with each unit removed and weakened (restricted play; 0: none).")
+@click.option("--only-units", "only_units", multiple=True, metavar="TEXT",
+              help="Restricted play only for the pieces whose id holds TEXT (a unit type, "
+                   "a side, germany.battleship). Repeatable.")
 @click.option("--max-steps", default=5000, show_default=True, type=WholeNumber(1),
               help="Stop a game after this many decisions (counted as stopped by the cap).")
+@click.option("--max-turns", default=None, type=WholeNumber(1),
+              help="Stop a game undecided once it passes this turn (counted as stopped by "
+                   "the turn cap; default: none).")
 @click.option("--out", "out_dir", default=None,
               help="Where the results file, report.json and report.txt go (default: "
                    "output/balance/GAME); a run stopped early goes on from its results.")
@@ -40,7 +46,8 @@ from .base import SEED, WholeNumber, check_text, friendly, main
 @click.option("--json", "as_json", is_flag=True, help="Print the report as one JSON object.")
 @friendly
 def balance(game: str, games: int, seed: int, jobs: int | None, scenario: str | None,
-            agents: tuple[str, ...], vary: tuple[str, ...], units: int, max_steps: int,
+            agents: tuple[str, ...], vary: tuple[str, ...], units: int,
+            only_units: tuple[str, ...], max_steps: int, max_turns: int | None,
             out_dir: str | None, plots_dir: str | None, scheduler: str | None,
             as_json: bool) -> None:
     """Play GAME --games times with agents and report its balance: win rates and draws
@@ -55,7 +62,7 @@ def balance(game: str, games: int, seed: int, jobs: int | None, scenario: str | 
             check_text([path])
             check_path_name(path, what)
     options = Options(game, games, seed, jobs, scenario, agents, vary, units,
-                      out_dir, plots_dir, scheduler, max_steps)
+                      out_dir, plots_dir, scheduler, max_steps, max_turns, only_units)
     plan = prepare(options)
     if plan.done:
         say(f"balance: {len(plan.done)} of {plan.total} games already in "

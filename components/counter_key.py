@@ -45,7 +45,7 @@ STEP = 3.6
 TITLE = 3.4
 ROW = 4.6  # from the sample's foot to the baseline of the factor line's names
 LINE = LABEL * 1.15  # from one line of a label to the next
-CELL_GAP = 5.0  # between two counters' labels
+CELL_GAP = 4.0  # between two counters' labels
 ROW_GAP = 3.0  # between two rows of counters
 BACK_TEXT = 32.0  # the width of what a back means
 MORE = 1000  # the back's place in a row: after every counter
@@ -54,7 +54,7 @@ LEADER = Style(stroke="#444444", width=0.2)
 PANEL = Style(fill="#f7f7f4", stroke="#999999", width=0.25)
 FRAME = 2.5  # mm inside the key's panel
 DOT = Style(fill="#444444", stroke=None)
-GAP = 3.5  # between the sample and the labels' leader ends
+GAP = 3.0  # between the sample and the labels' leader ends
 
 
 #: A piece of the key: its items, width and height (mm).
@@ -403,8 +403,8 @@ def _back_cell(game: Game, found: Sample) -> Cell:
     side = max(KEY_SIDE * BACK, found.size)  # never under the printed size
     japanese = bool(meaning.name_ja) and bilingual(game)
     lines = ["back" + ("  裏面" if japanese else ""),
-             *wrap(f"{meaning.name}{dagger(meaning.is_assumed)}", LABEL, BACK_TEXT),
-             *(wrap(meaning.name_ja or "", LABEL, BACK_TEXT) if japanese else [])]
+             *_wrapped(f"{meaning.name}{dagger(meaning.is_assumed)}"),
+             *(_wrapped(meaning.name_ja or "") if japanese else [])]
     items: list[Primitive] = [Group(found.back, scale=side / found.size,
                                     cls=f"key-sample back {found.record.id}")]
     y = side / 2 - LINE * (len(lines) - 1) / 2 + LABEL * 0.35
@@ -412,6 +412,12 @@ def _back_cell(game: Game, found: Sample) -> Cell:
         items.append(Text(side + 2.0, y + n * LINE, line, size=LABEL, bold=not n,
                           cls="key-label"))
     return items, side + 2.0 + max(text_width(line, LABEL) for line in lines), side
+
+
+def _wrapped(text: str) -> list[str]:
+    """``text`` in lines of at most ``BACK_TEXT``, a line ending at each colon."""
+    parts = re.split(r"(?<=[:：])\s*", text)
+    return [line for part in parts if part for line in wrap(part, LABEL, BACK_TEXT)]
 
 
 def _leader(start: tuple[float, float], end: tuple[float, float]) -> list[Primitive]:

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Protocol
 
-from .decisions import Action, Decision
+from .decisions import Action, Decision, Option
 from .dice import Dice, DiceError, SeededDice, derived_seed, distribution, expected
 from .errors import BadInput, RuleViolation
 from .evaluate import score
@@ -113,18 +113,35 @@ def random_answer(decision: Decision, rng: random.Random) -> Action:
     raise Stalled(f"no legal answer to {decision.prompt!r}")
 
 
-def candidates(decision: Decision, rng: random.Random, limit: int) -> list[Action]:
+def candidates(decision: Decision, rng: random.Random, limit: int, options: int = 0
+               ) -> list[Action]:
     """The answers a looking-ahead agent weighs: all of them, or ``limit`` drawn at random
-    (every option keeps one answer, so that ``end`` or ``pass`` is always weighed)."""
-    by_option = [list(option.actions) for option in decision.options]
-    every = [a for actions in by_option for a in actions]
-    if not every:
+    (every option keeps one answer, so that ``end`` or ``pass`` is always weighed). With
+    ``options`` (0: every option), at most that many options have their answers listed:
+    the last (where a game lists ``end`` or ``pass``) and the rest drawn at random, so
+    that a decision of many units pays for a few units' moves; where the options drawn
+    have no answer, every option is listed."""
+    listed = decision.options
+    if 0 < options < len(listed):
+        drawn = sorted(rng.sample(range(len(listed) - 1), options - 1))
+        found = _weighed(tuple(listed[i] for i in drawn) + (listed[-1],), rng, limit)
+        if found:
+            return found
+    found = _weighed(listed, rng, limit)
+    if not found:
         raise Stalled(f"no legal answer to {decision.prompt!r}")
+    return found
+
+
+def _weighed(options: Sequence[Option], rng: random.Random, limit: int) -> list[Action]:
+    """The answers of ``options``: all of them, or ``limit`` with one of every option."""
+    by_option = [list(option.actions) for option in options]
+    every = [a for actions in by_option for a in actions]
     if len(every) <= limit:
         return every
     kept = [actions[rng.randrange(len(actions))] for actions in by_option if actions]
-    rest = [a for a in every if a not in kept]
-    kept += rng.sample(rest, max(0, limit - len(kept)))
+    rest = [a for a in every if a not in kept]  # an answer two options list is kept once
+    kept += rng.sample(rest, min(len(rest), max(0, limit - len(kept))))
     return kept
 
 
@@ -143,14 +160,15 @@ class GreedyAgent:
     ``rolls // 8`` seeded samples). The best answer wins, ties at random. In a game that
     hides part of the position, the score is averaged over ``samples`` positions drawn from
     the side's view. A setting not given is the game's (:func:`lookahead`), else the
-    default (64 answers, 216 rolls, 4 samples)."""
+    default (64 answers, 216 rolls, 4 samples, the answers of every option: ``options``,
+    see :func:`candidates`)."""
 
     name = "greedy"
-    DEFAULTS = {"limit": 64, "rolls": 216, "samples": 4}
+    DEFAULTS = {"limit": 64, "rolls": 216, "samples": 4, "options": 0}
 
     def __init__(self, limit: int | None = None, rolls: int | None = None,
-                 samples: int | None = None):
-        given = {"limit": limit, "rolls": rolls, "samples": samples}
+                 samples: int | None = None, options: int | None = None):
+        given = {"limit": limit, "rolls": rolls, "samples": samples, "options": options}
         self.given = {k: v for k, v in given.items() if v is not None}
 
     def settings(self, rules: Referee) -> dict[str, int]:
@@ -158,7 +176,7 @@ class GreedyAgent:
 
     def choose(self, seen: Seen, rng: random.Random) -> Action:
         settings = self.settings(seen.rules)
-        actions = candidates(seen.decision, rng, settings["limit"])
+        actions = candidates(seen.decision, rng, settings["limit"], settings["options"])
         if len(actions) == 1:
             return actions[0]
         positions = [seen.sample(rng) for _ in range(settings["samples"] if seen.hidden
@@ -253,7 +271,8 @@ def agent_rng(seed: int, n: int) -> random.Random:
 class Playout:
     """A game played by agents: its seed, the actions taken (in order), the final position,
     the sides that made a decision, and why it stopped (``over``; ``cap``: the step cap;
-    ``stall``: a decision with no legal answer, ``stall`` says which)."""
+    ``turn-cap``: the turn cap; ``stall``: a decision with no legal answer, ``stall`` says
+    which)."""
 
     seed: int
     position: Position
@@ -268,11 +287,13 @@ Each = Callable[[Position | None, tuple[str, dict[str, Any]] | None, Position], 
 
 def playout(game: Game, rules: Referee, seed: int, agents: Mapping[str, Agent] | Agent,
             scenario: Any = None, max_steps: int = 20_000, each: Each | None = None,
-            start: Callable[[Position], Position] | None = None) -> Playout:
+            start: Callable[[Position], Position] | None = None,
+            max_turns: int | None = None) -> Playout:
     """Play ``game`` from ``scenario`` with ``seed`` to its end, each side by its agent;
     ``each(before, action, after)`` is called after the set-up and every action (the
     whole-game invariants); ``start`` changes the set-up's position first (restricted
-    play: a unit removed or weakened)."""
+    play: a unit removed or weakened). The game stops undecided after ``max_steps``
+    actions (``cap``) or once its turn passes ``max_turns`` (``turn-cap``)."""
     loaded = rules.load_scenario(game, scenario)
     position = rules.new(game, loaded, SeededDice(derived_seed(seed, 0))).state
     if start is not None:
@@ -281,6 +302,9 @@ def playout(game: Game, rules: Referee, seed: int, agents: Mapping[str, Agent] |
         each(None, None, position)
     played = Playout(seed, position)
     for n in range(1, max_steps + 1):
+        if max_turns is not None and position.turn > max_turns and not position.over:
+            played.stopped = "turn-cap"
+            return played
         decision = rules.decision(game, position)
         if decision is None:
             return played
@@ -340,25 +364,28 @@ class MctsAgent:
     decision, not wall time, so that a seed plays the same game on any machine; the
     answer chosen is the most visited. At most ``width`` answers a node are weighed. A
     budget, depth or width not given is the game's (:func:`lookahead`), else the default
-    (400 steps, 24 deep, 16 wide)."""
+    (400 steps, 24 deep, 16 wide, the answers of every option: ``options``, see
+    :func:`candidates`)."""
 
     name = "mcts"
-    DEFAULTS = {"budget": 400, "depth": 24, "width": 16}
+    DEFAULTS = {"budget": 400, "depth": 24, "width": 16, "options": 0}
 
     def __init__(self, budget: int | None = None, depth: int | None = None,
-                 width: int | None = None, exploration: float = 1.4, scale: float = 8.0):
-        given = {"budget": budget, "depth": depth, "width": width}
+                 width: int | None = None, exploration: float = 1.4, scale: float = 8.0,
+                 options: int | None = None):
+        given = {"budget": budget, "depth": depth, "width": width, "options": options}
         self.given = {k: v for k, v in given.items() if v is not None}
-        self.budget, self.depth, self.width = (self.given.get(k, v)
-                                               for k, v in self.DEFAULTS.items())
+        self.budget, self.depth, self.width, self.options = (self.given.get(k, v)
+                                                             for k, v in self.DEFAULTS.items())
         self.exploration, self.scale = exploration, scale
 
     def choose(self, seen: Seen, rng: random.Random) -> Action:
         settings = {**lookahead(seen.rules, self.name, self.DEFAULTS), **self.given}
-        self.budget, self.depth, self.width = (settings[k] for k in self.DEFAULTS)
+        self.budget, self.depth, self.width, self.options = (settings[k]
+                                                             for k in self.DEFAULTS)
         root = _Node()
         root.side = seen.side
-        root.actions = candidates(seen.decision, rng, self.width)
+        root.actions = candidates(seen.decision, rng, self.width, self.options)
         if len(root.actions) == 1:
             return root.actions[0]
         spent = 0
@@ -381,7 +408,7 @@ class MctsAgent:
                     break
                 node.side = decision.side
                 try:
-                    node.actions = candidates(decision, rng, self.width)
+                    node.actions = candidates(decision, rng, self.width, self.options)
                 except Stalled:
                     break
             index = self._pick(node, rng, seen.side)

@@ -52,6 +52,8 @@ def test_a_small_run_prints_the_report_and_writes_it_beside_its_results(starter,
     (["--vary", "unit.n4.attack=1...3"], "does not parse"),
     (["--vary", "nonsense"], "expected KEY=RANGE"),
     (["--games", "0"], "--games"),
+    (["--max-turns", "0"], "--max-turns"),
+    (["--units", "1", "--only-units", "zz9"], "--only-units 'zz9'"),
     (["--scheduler", "tcp://127.0.0.1:9"], "--scheduler 'tcp://127.0.0.1:9'"),
 ])
 def test_bad_input_is_one_line_and_exit_2_before_any_game(starter, tmp_path, args, message):

@@ -15,6 +15,9 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 RIDGE = ROOT / "tests" / "fixtures" / "games" / "ridge"
 
+#: Axis & Allies' games stop undecided after round 20 (docs/axis-allies.md)
+AA_CAPS = ["--max-steps", "20000", "--max-turns", "20"]
+AA_ALLIES = ("russia", "uk", "usa")
 #: name -> (game, the balance options); the starting game is written by `warpress new`
 RUNS = {
     "ridge": (str(RIDGE), ["--games", "1000", "--units", "100",
@@ -26,11 +29,16 @@ RUNS = {
     "starter-random": ("starter", ["--games", "2000", "--units", "0"]),
     "nightfighter-greedy": ("nightfighter", ["--games", "40", "--units", "0",
                                              "--agents", "defender=greedy"]),
+    "axis-allies-greedy": ("axis-allies", [*AA_CAPS, "--games", "12", "--units", "0",
+                                           *(f"--agents={p}=greedy" for p in AA_ALLIES)]),
+    "axis-allies-sweep": ("axis-allies", [*AA_CAPS, "--games", "10", "--units", "0", "--vary",
+                                          "constant.transport-capacity=1..3"]),
 }
 #: the plots kept for the page, per run
 KEPT = {"ridge": ("win-rates", "lengths", "sweep-unit-r-gds-attack"),
         "starter-greedy": ("win-rates",), "starter-both-greedy": ("win-rates",),
-        "nightfighter-greedy": ("win-rates",)}
+        "nightfighter-greedy": ("win-rates",), "axis-allies-greedy": ("win-rates",),
+        "axis-allies-sweep": ("sweep-constant-transport-capacity",)}
 
 
 def main() -> None:

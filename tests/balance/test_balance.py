@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from warpress.balance import run as runs
 from warpress.balance.balance import Options, execute, finish, prepare
+from warpress.balance.report import text
 from warpress.engine import session as sessions
 from warpress.engine.errors import BadInput
 from warpress.engine.play.game import HexRules
@@ -104,6 +105,8 @@ def test_an_exception_in_the_rules_is_a_problem_not_a_crash(starter, tmp_path, m
     ({"vary": ["unit.n4.luck=1..2"]}, "no stat 'luck'"),
     ({"games": 0}, "--games 0"),
     ({"scenario": "winter"}, "scenario 'winter'"),
+    ({"only_units": ["zz9"]}, "--only-units 'zz9': no piece"),
+    ({"max_turns": 0}, "--max-turns 0"),
 ])
 def test_bad_input_is_refused_before_any_game(starter, tmp_path, change, message):
     out = tmp_path / "out"
@@ -153,3 +156,13 @@ def test_a_replay_names_an_agent_only_for_the_sides_that_decide(tmp_path):
                                out=str(tmp_path / "nimitz")))
     replay = report["notable"]["longest"][0]["replay"]
     assert "--agent us=random" in replay and "japan=" not in replay
+
+
+def test_a_turn_cap_is_reported_and_restricted_play_may_take_a_few_units(starter, tmp_path):
+    report = report_of(Options(starter, games=3, seed=1, jobs=1, units=2, only_units=["n4"],
+                               max_turns=1, out=str(tmp_path / "out")))
+    assert report["stopped"] == {"turn-cap": 3}
+    assert report["outcome"]["undecided"]["count"] == 3
+    assert "stopped early: turn cap 3" in text(report)
+    variants = [u["variant"] for u in report["units"]]
+    assert variants and all(v.endswith(" n4") for v in variants)

@@ -30,3 +30,13 @@ def test_every_plot_is_written_as_png_and_svg_the_same_bytes_each_time(report, t
     assert "sweep of unit.n4.attack" in (tmp_path / "a" / "sweep-unit-n4-attack.svg").read_text()
     again = {p.name: p.read_bytes() for p in draw(report, tmp_path / "b")}
     assert again == {p.name: p.read_bytes() for p in written}
+
+
+def test_games_not_decided_have_their_bar_beside_the_wins(report, tmp_path):
+    capped = {**report, "outcome": {**report["outcome"],
+                                    "undecided": {"count": 3, "games": 4, "rate": 0.75,
+                                                  "low": 0.3, "high": 0.95}}}
+    assert "not decided" not in (draw(report, tmp_path / "a")[-1].parent
+                                 / "win-rates.svg").read_text()
+    draw(capped, tmp_path / "b")
+    assert "not decided" in (tmp_path / "b" / "win-rates.svg").read_text()

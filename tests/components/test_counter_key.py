@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from warpress.components import counter_key
 from warpress.components.clearance import _walk, counters, ink_box
+from warpress.components.kit import kit_pages, parse_options
 from warpress.components.primitives import Group, Text, walk
 from warpress.engine.loader import builtin
 from warpress.engine.model import Unit
@@ -144,9 +145,23 @@ def test_the_fields_are_named_from_the_data(player_kits):
 def test_a_bomber_s_attack_and_every_aircraft_s_cost_are_named(player_kits):
     _game, pages = player_kits[("midway", "a4")]
     assert {"attack", "air combat"} <= set(_labels(_key(pages)))
-    game, pages = player_kits[("nimitz", "a4")]
-    shown = {s.record.type for s in _shown(game, _key(pages))}
-    assert {"CV", "SS", "bomber", "battalion"} <= shown or len(shown) >= 4
+    for paper in ("a4", "letter"):  # a ship, a submarine, a land-based group, a ground unit
+        game, pages = player_kits[("nimitz", paper)]
+        shown = [s.record.id for s in _shown(game, _key(pages))]
+        assert shown[:4] == ["lexington", "us-subdiv", "us-11bg", "us-battalion"], shown
+        lines = _lines(_key(pages))
+        assert {"anti-ship", "air-to-air /", "anti-ground", "torpedo", "cost (hits) /"} <= lines
+
+
+def test_a_row_s_room_shows_one_more_layout():
+    """Nimitz's carrier dive bomber ("4 3"), whose fields the land-based group shows all,
+    fills the room the second row leaves."""
+    game = builtin("nimitz")
+    pages = _pages(game)
+    assert [s.record.id for s in counter_key.more_samples(game, pages)][:1] == ["sbd"]
+    key = counter_key.key_block(game, pages, _options().paper.content()[2])
+    assert key is not None
+    assert "sbd" in {g.cls.split()[-1] for g in _samples(key)}
 
 
 def test_the_factor_line_is_split_at_its_dashes():
@@ -159,10 +174,12 @@ def test_the_factor_line_is_split_at_its_dashes():
     assert [f.x for f in below] == sorted(f.x for f in below)
 
 
-def _pages(game):
-    from warpress.components.kit import kit_pages, parse_options
+def _options():
+    return parse_options("a4", "pdf", "long", "0,0", "counters")
 
-    return kit_pages(game, parse_options("a4", "pdf", "long", "0,0", "counters"))
+
+def _pages(game):
+    return kit_pages(game, _options())
 
 
 def test_no_counters_no_key():

@@ -17,6 +17,7 @@ from warpress.engine.agents import (
     RandomAgent,
     Seen,
     agent_rng,
+    candidates,
     make_agent,
     parse_agents,
     play_session,
@@ -193,7 +194,8 @@ def test_a_games_lookahead_sets_what_an_agent_was_not_told(starter):
     rules.applied = 0
     MctsAgent(budget=40).choose(Seen(starter, rules, position, decision), random.Random(5))
     assert 40 <= rules.applied <= 40 + 3           # told: its own budget, the game's depth
-    assert GreedyAgent().settings(rules) == {"limit": 2, "rolls": 216, "samples": 4}
+    assert GreedyAgent().settings(rules) == {"limit": 2, "rolls": 216, "samples": 4,
+                                             "options": 0}
     assert GreedyAgent(limit=9).settings(rules)["limit"] == 9
     assert GreedyAgent().settings(RULES) == GreedyAgent.DEFAULTS
 
@@ -340,3 +342,51 @@ def test_a_search_values_its_alliance_s_win_as_its_own():
         decision = replace(rules.decision(aa, begun), side=side)
         value = MctsAgent()._value(Seen(aa, rules, begun, decision), won)
         assert value == (1.0 if side == "germany" else 0.0)
+
+
+# --- budgets: the options listed, the turn cap -------------------------------------------
+
+
+def _listed(label: str, asked: list[str], n: int) -> Option:
+    def expand() -> tuple[Action, ...]:
+        asked.append(label)
+        return tuple(Action.of("move", unit=label, to=str(i)) for i in range(n))
+    return Option(label, expand)
+
+
+def test_candidates_list_the_answers_of_a_few_options_and_always_the_last():
+    asked: list[str] = []
+    options = tuple(_listed(f"group {i}", asked, 3) for i in range(20))
+    decision = Decision("north", "move", "move", (), options + (Option.single(Action.of("end")),))
+    weighed = candidates(decision, random.Random(3), 16, options=5)
+    assert len(asked) == 4 and Action.of("end") in weighed  # 4 groups drawn, and the end
+    assert {a.args["unit"] for a in weighed if a.name == "move"} == set(asked)
+    again: list[str] = []
+    decision = Decision("north", "move", "move", (), tuple(_listed(f"group {i}", again, 3)
+                                                           for i in range(20)))
+    candidates(decision, random.Random(3), 16)
+    assert len(again) == 20  # without the setting, every option is listed
+
+
+def test_a_turn_cap_stops_a_game_undecided(starter):
+    played = playout(starter, RULES, 1, RandomAgent(), max_turns=1)
+    assert played.stopped == "turn-cap" and played.position.turn == 2
+    assert played.position.verdict is None
+
+
+def test_candidates_list_every_option_when_those_drawn_have_no_answer():
+    asked: list[str] = []
+    empty = tuple(_listed(f"stuck {i}", asked, 0) for i in range(9))
+    decision = Decision("north", "move", "move", (), empty[:4] + (_listed("free", asked, 2),)
+                        + empty[4:])
+    weighed = candidates(decision, random.Random(0), 16, options=2)
+    assert [a.args["unit"] for a in weighed] == ["free", "free"]
+
+
+def test_answers_several_options_list_alike_are_weighed_once_past_the_limit():
+    same = tuple(Option(f"group {i}", lambda: tuple(Action.of("move", to=str(k))
+                                                     for k in range(3))) for i in range(4))
+    for seed in range(20):  # never more drawn than are left
+        weighed = candidates(Decision("north", "move", "move", (), same), random.Random(seed),
+                             8)
+        assert 3 <= len(weighed) <= 8 and all(a.name == "move" for a in weighed)

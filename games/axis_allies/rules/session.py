@@ -92,6 +92,7 @@ from .positions import (
     start,
     weapons,
 )
+from .score import score as alliance_score
 from .tables import MOST_DICE
 from .views import summary_of, view
 
@@ -490,9 +491,11 @@ class AxisAlliesRules(OneScenario):
     pieces_leave = True
     #: how far agents look ahead by default (engine.agents.lookahead): a battle step fights
     #: a whole round in milliseconds and a game runs to thousands of decisions, so greedy
-    #: weighs 16 answers over at most 16 dice sequences (else 2 drawn), MCTS 24 steps 4 deep
-    lookahead = {"greedy": {"limit": 16, "rolls": 16},
-                 "mcts": {"budget": 24, "depth": 4, "width": 8}}
+    #: weighs 16 answers over at most 16 dice sequences (else 2 drawn), MCTS 24 steps 4
+    #: deep; both list the answers of 8 options a decision (7 groups of units drawn, and
+    #: ``end``), not of every group of a power's units
+    lookahead = {"greedy": {"limit": 16, "rolls": 16, "options": 8},
+                 "mcts": {"budget": 24, "depth": 4, "width": 8, "options": 8}}
 
     def scenarios(self, game: Game) -> tuple[ScenarioInfo, ...]:
         return (ScenarioInfo(SCENARIO, "Spring 1942: the Classic board", "",
@@ -538,6 +541,10 @@ class AxisAlliesRules(OneScenario):
 
     def summary(self, game: Game, position: Position) -> dict[str, Any] | None:
         return summary_of(position)
+
+    def score(self, game: Game, position: Position, side: str | None) -> float:
+        """What agents maximise: the alliance's lead in IPC (``score.py``)."""
+        return alliance_score(game, position, side)
 
     def broken(self, game: Game, before: Position | None,
                action: tuple[str, Mapping[str, Any]] | None, after: Position) -> list[str]:
