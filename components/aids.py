@@ -57,6 +57,9 @@ class Block:
     id: str | None = None
     cls: str = "block"
     width: float | None = None
+    #: A heading whose section (the blocks up to the next heading) goes whole on one page
+    #: when it fits one: a scenario's set-up never starts on one page and ends on the next.
+    whole: bool = False
 
 
 #: Text sizes of the play aids and sheets, in mm of em height (6.8 pt in table cells).
@@ -1221,11 +1224,30 @@ BESIDE = 5.0  # between blocks side by side
 def _kept_height(blocks: Sequence[Block], i: int) -> float:
     """The height that must go on one page with block ``i``: a heading keeps the headings
     under it and the first block after them."""
-    need = blocks[i].height
+    need, first = blocks[i].height, i
     while blocks[i].cls == "heading" and i + 1 < len(blocks):
         i += 1
         need += blocks[i].height + GAP
+    if blocks[first].whole:
+        return max(need, section_height(blocks, first))
     return need
+
+
+def section_end(blocks: Sequence[Block], i: int) -> int:
+    """The index after the last block of the section heading ``blocks[i]`` opens: the
+    headings right under it and the blocks up to the next heading."""
+    j = i + 1
+    while j < len(blocks) and blocks[j].cls == "heading":
+        j += 1
+    while j < len(blocks) and blocks[j].cls != "heading":
+        j += 1
+    return j
+
+
+def section_height(blocks: Sequence[Block], i: int) -> float:
+    """The height of the section heading ``blocks[i]`` opens, its blocks one under another."""
+    section = blocks[i:section_end(blocks, i)]
+    return sum(b.height for b in section) + GAP * (len(section) - 1)
 
 
 def flow(blocks: Sequence[Block], content: tuple[float, float, float, float]
@@ -1253,6 +1275,8 @@ def flow_placed(blocks: Sequence[Block], content: tuple[float, float, float, flo
             y += shelf_h + (GAP if shelf_h else 0.0)
             shelf_h, bx = 0.0, 0.0
             need = _kept_height(blocks, i)
+            if need > h:  # a section taller than a page flows on, its heading with the first
+                need = _kept_height([replace(blocks[i], whole=False), *blocks[i + 1:]], 0)
             if y > y0 and y + min(need, h) > y0 + h:
                 pages.append([])
                 y = y0
@@ -1291,9 +1315,7 @@ def _balanced(pages: list[list[tuple[Block, float, float]]],
     block after it)."""
     while len(pages) > 1 and _used(pages[-1], content) < TAIL:
         before, last = [b for b, _x, _y in pages[-2]], [b for b, _x, _y in pages[-1]]
-        take = 1
-        while take < len(before) and before[-take - 1].cls == "heading":
-            take += 1
+        take = _tail_take(before)
         if take >= len(before):
             break
         head = flow_placed_once(before[:-take], content)
@@ -1307,6 +1329,27 @@ def _balanced(pages: list[list[tuple[Block, float, float]]],
     return pages
 
 
+def _in_whole(blocks: list[Block], i: int) -> bool:
+    """True when ``blocks[i]`` is in the whole section (``Block.whole``) of an earlier
+    heading among ``blocks``."""
+    opener = next((j for j in range(i - 1, -1, -1) if blocks[j].cls == "heading"), None)
+    return opener is not None and blocks[opener].whole and i < section_end(blocks, opener)
+
+
+def _tail_take(blocks: list[Block]) -> int:
+    """How many blocks at the end of a page move together: the last, with the headings
+    over it; all of a whole section (``Block.whole``) it ends."""
+    take = 1
+    while take < len(blocks) and blocks[-take - 1].cls == "heading":
+        take += 1
+    opener = next((i for i in range(len(blocks) - take, -1, -1)
+                   if blocks[i].cls == "heading"), None)
+    if opener is not None and blocks[opener].whole and section_end(blocks, opener) == len(
+            blocks):
+        take = len(blocks) - opener
+    return take
+
+
 def _tail_in_gaps(pages: list[list[tuple[Block, float, float]]],
                   content: tuple[float, float, float, float]
                   ) -> list[list[tuple[Block, float, float]]]:
@@ -1316,8 +1359,9 @@ def _tail_in_gaps(pages: list[list[tuple[Block, float, float]]],
     bottoms = [max(y + b.height for b, _x, y in page) for page in pages[:-1]]
     moved = [list(p) for p in pages[:-1]]
     units: list[list[Block]] = []
-    for block, _x, _y in pages[-1]:
-        if units and units[-1][-1].cls == "heading":
+    last = [b for b, _x, _y in pages[-1]]
+    for i, block in enumerate(last):
+        if units and (units[-1][-1].cls == "heading" or _in_whole(last, i)):
             units[-1].append(block)
         else:
             units.append([block])

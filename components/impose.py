@@ -56,6 +56,9 @@ class Piece:
     front: tuple[Primitive, ...]
     back: tuple[Primitive, ...] | None = None
     cls: str = "piece"
+    #: What a one-sided piece shows on its back when its sheet prints backs (its side's
+    #: colour and its name), so that no cut piece has a white face.
+    plain_back: tuple[Primitive, ...] | None = None
 
     def __post_init__(self) -> None:
         if COUNTER in self.cls.split():  # a counter's texts on the type scale, whoever drew it
@@ -297,21 +300,23 @@ def _sheet(batch: list[Piece], grid: Grid, duplex: str, back_offset: tuple[float
     used_cols = min(cols, len(batch))
     used_rows = math.ceil(len(batch) / cols)
     mirror_cols = mirrors_columns(page, duplex)
+    has_back = any(p.back is not None for p in batch)
     for index, piece in enumerate(batch):
         row, col = divmod(index, cols)
         clip = _clip(col, row, used_cols, used_rows, w, h, grid.bleed_x, grid.bleed_y)
         x, y = grid.x0 + col * w, grid.y0 + row * h
         fronts.append(Group(piece.front, dx=x, dy=y, clip=clip, id=piece.id, cls=piece.cls))
-        if piece.back is not None:
+        back = piece.back if piece.back is not None or not has_back else (
+            piece.plain_back or ground_back(piece))
+        if back is not None:
             bx, by = _back_position(page, x, y, w, h, mirror_cols)
             if duplex != "fold":  # a folded sheet needs no printer's registration
                 bx, by = bx + back_offset[0], by + back_offset[1]
             back_clip = (-grid.bleed_x, -grid.bleed_y, w + 2 * grid.bleed_x,
                          h + 2 * grid.bleed_y)
-            backs.append(Group(piece.back, dx=bx, dy=by, clip=back_clip,
+            backs.append(Group(back, dx=bx, dy=by, clip=back_clip,
                                id=f"{piece.id}-back", cls=f"{piece.cls} back"))
     fronts.extend(crop_marks(grid, used_cols, used_rows, w, h))
-    has_back = any(p.back is not None for p in batch)
     bottom = grid.y0 + used_rows * h + grid.bleed_y
     if has_back and duplex == "fold":  # the backs beside the fronts, no back page
         fronts.extend(backs)
@@ -321,6 +326,18 @@ def _sheet(batch: list[Piece], grid: Grid, duplex: str, back_offset: tuple[float
         return Sheet(page, tuple(fronts), None, len(batch), grid.footer, bottom)
     return Sheet(page, tuple(fronts), tuple(backs) if has_back else None, len(batch),
                  grid.footer, bottom)
+
+
+def ground_back(piece: Piece) -> tuple[Primitive, ...] | None:
+    """A one-sided piece's back where its sheet prints backs and it has no ``plain_back``:
+    its front's ground (the fill of a rectangle that covers the whole piece) edge to edge;
+    None when the front has no such ground."""
+    for item in piece.front:
+        if (isinstance(item, Rect) and item.style.fill and item.x <= 0 and item.y <= 0
+                and item.x + item.w >= piece.w and item.y + item.h >= piece.h):
+            return (Rect(0, 0, piece.w, piece.h, Style(fill=item.style.fill, stroke=None),
+                         cls="plain-back"),)
+    return None
 
 
 def fold_line(page: Paper, top: float, bottom: float) -> list[Primitive]:

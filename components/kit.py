@@ -450,7 +450,11 @@ def _key_opens(pages: list[KitPage]) -> bool:
 
 
 def _sheets(pages: list[KitPage]) -> int:
-    return sum(1 for p in pages if not p.page.id.endswith("-back"))
+    """The sheets of paper the pages print on: two pages a sheet once fronts are on odd
+    pages (``fronts_on_odd_pages``) when some page has backs; else a page a sheet."""
+    if any(is_back(p) for p in pages):
+        return (len(fronts_on_odd_pages(pages)) + 1) // 2
+    return len(pages)
 
 
 def _key_page(key: aids.Block, pages: list[KitPage], options: Options) -> list[KitPage]:
@@ -486,6 +490,71 @@ def _key_under_counters(key: aids.Block, pages: list[KitPage], options: Options
             *pages[i + 1:]]
 
 
+# --- duplex: every sheet of fronts on an odd page, its backs on the page after -------------
+
+
+def is_back(page: KitPage) -> bool:
+    """True for a page of backs: it prints on the other side of the page before it."""
+    return page.page.id.endswith("-back")
+
+
+def fronts_on_odd_pages(pages: list[KitPage]) -> list[KitPage]:
+    """The pages in an order a duplex printer prints right: every page with backs after
+    it starts a sheet (page 1, 3, 5... of the kit, the calibration's two pages before them).
+    Where a front would fall on the back of a sheet, a one-sided page that prints anyway
+    takes its place (``_filler``); a blank page only when none can move there."""
+    units = _units(pages)
+    out: list[KitPage] = []
+    while units:
+        unit = units.pop(0)
+        if len(unit) == 2 and len(out) % 2:
+            out, units = _filled(out, unit, units)
+            continue
+        out.extend(unit)
+    return out
+
+
+def _units(pages: list[KitPage]) -> list[list[KitPage]]:
+    """The pages as units that print together: a front and its backs, or a page alone."""
+    units: list[list[KitPage]] = []
+    for page in pages:
+        if is_back(page) and units and len(units[-1]) == 1 and not is_back(units[-1][0]):
+            units[-1].append(page)
+        else:
+            units.append([page])
+    return units
+
+
+def _filled(out: list[KitPage], pair: list[KitPage], units: list[list[KitPage]]
+            ) -> tuple[list[KitPage], list[list[KitPage]]]:
+    """(pages placed, units left) once ``pair`` (a front and its backs) is placed after
+    ``out``, which ends on a sheet's front: a one-sided page fills that sheet's back first.
+    In order of preference: the next page that is all of its part (a chart, a form, a
+    one-tile map: nothing it belongs with is parted from it); the last page placed, when
+    it is all of its part (it goes after the pair's part); the next page that starts its
+    part; else a blank page."""
+    parts = [pair[0].part, *(u[0].part for u in units), *(p.part for p in out)]
+    alone = [i for i, u in enumerate(units) if len(u) == 1 and parts.count(u[0].part) == 1]
+    if alone:
+        return [*out, units[alone[0]][0], *pair], units[:alone[0]] + units[alone[0] + 1:]
+    last = out[-1]
+    if not is_back(last) and parts.count(last.part) == 1 and last.part != pair[0].part:
+        end = next((i for i, u in enumerate(units) if u[0].part != pair[0].part), len(units))
+        return [*out[:-1], *pair], [*units[:end], [last], *units[end:]]
+    seen = {pair[0].part}
+    for i, unit in enumerate(units):
+        if len(unit) == 1 and unit[0].part not in seen:
+            return [*out, unit[0], *pair], units[:i] + units[i + 1:]
+        seen.add(unit[0].part)
+    return [*out, _blank(out[-1]), *pair], units
+
+
+def _blank(before: KitPage) -> KitPage:
+    """A page left blank: the back of ``before``, which nothing one-sided could share."""
+    page = before.page
+    return KitPage("blank", Page(page.width, page.height, (), id=f"{page.id}-blank"))
+
+
 PART_BUILDERS: dict[str, Callable[[Game, Options], list[KitPage]]] = {
     "map": map_pages,
     "counters": counter_pages,
@@ -515,8 +584,9 @@ def _kit_pages(game: Game, options: Options, progress: Callable[[str], None] | N
         for extension in extra:
             pages.extend(extension.build(game, options))
     pages = pack(with_counter_key(game, pages, options), options)
-    two_sided = any(p.page.id.endswith("-back") for p in pages)
+    two_sided = any(is_back(p) for p in pages)
     if two_sided:  # printed first: the offset it reads is for every sheet after it
+        pages = fronts_on_odd_pages(pages)
         portrait = options.paper.portrait
         pages[:0] = [KitPage("duplex calibration", Page(
             portrait.width, portrait.height, calibration_items(portrait, side, options.duplex),

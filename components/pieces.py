@@ -19,10 +19,10 @@ from ..engine.model import Card, Deck, Game, Item, Marker, Unit, Value
 from .counters import counter_name, draw, face_of
 from .fonts import text_width, wrap
 from .impose import Piece
-from .legibility import fit, fit_lines, scaled
+from .legibility import MIN_MM, fit, fit_lines, scaled
 from .marks import dagger, field_dagger, rule_ref
 from .primitives import Primitive, Rect, Style, Text
-from .style import SIDE_COLOURS, declared_layout, side_colour  # noqa: F401 (re-exported)
+from .style import SIDE_COLOURS, declared_layout, ink_on, side_colour  # noqa: F401 (re-exported)
 
 CARD_W, CARD_H, CARD_BLEED = 63.0, 88.0, 3.0
 
@@ -74,8 +74,26 @@ def unit_pieces(game: Game, unit: Unit) -> list[Piece]:
     back = unit_back(game, unit)
     count = unit.count or 1
     side = trim_side(front)
+    plain = plain_back(counter_name(unit.name or unit.id), side_colour(game, unit.side), side)
     return [Piece(f"counter-{unit.id}-{i + 1}", side, side, front, back,
-                  cls=f"counter unit {unit.id}") for i in range(count)]
+                  cls=f"counter unit {unit.id}", plain_back=plain) for i in range(count)]
+
+
+#: The name on a one-sided counter's plain back (mm), shrunk to fit down to the kit's least.
+PLAIN_NAME = 2.4
+
+
+def plain_back(name: str, ground: str, size: float) -> tuple[Primitive, ...]:
+    """A one-sided counter's back where its sheet prints backs: its colour edge to edge and
+    its name across the middle (the name left out when it cannot fit legibly)."""
+    items: list[Primitive] = [Rect(0, 0, size, size, Style(fill=ground, stroke=None),
+                                   cls="counter-ground plain-back")]
+    room = size - 2.0
+    text = fit_text(name, PLAIN_NAME, room)
+    if text_width(name, text) <= room and text >= MIN_MM:
+        items.append(Text(size / 2, size / 2 + text * 0.35, name, size=text, anchor="middle",
+                          fill=ink_on(ground), cls="plain-back-name"))
+    return tuple(items)
 
 
 def trim_side(drawn: tuple[Primitive, ...]) -> float:
@@ -134,8 +152,9 @@ def marker_pieces(game: Game, marker: Marker) -> list[Piece]:
                             **subtitle))
     count = marker.count or 1
     side = trim_side(front)
+    plain = plain_back(marker_word(game, marker), ground, side)
     return [Piece(f"counter-marker-{marker.id}-{i + 1}", side, side, front, back,
-                  cls=f"counter marker {marker.id}") for i in range(count)]
+                  cls=f"counter marker {marker.id}", plain_back=plain) for i in range(count)]
 
 
 def marker_word(game: Game, marker: Unit | Marker) -> str:

@@ -411,7 +411,7 @@ def order_blocks(game: Game, order: Order, width: float) -> list[Block]:
     colour, its heading on top, its cells in rows); a group taller than ``PANEL_MOST`` goes
     a few rows a block, so that it flows on to the next page (the heading with the first)."""
     draw_entry = order.drawer or drawer_of(game)
-    blocks = [heading(order.title, width, 4.2)]
+    blocks = [replace(heading(order.title, width, 4.2), whole=True)]
     for arrival in order.arrivals:
         cells = [_cell(game, spot, draw_entry, width - 2 * INSET) for spot in arrival.spots]
         tint = _tint(side_colour(game, arrival.side))

@@ -30,3 +30,12 @@ def player_kits(starter_game):
     return {(g, paper): (games[g], kit_pages(games[g], parse_options(paper, "pdf", "long",
                                                                       "0,0", None)))
             for g in games for paper in ("a4", "letter")}
+
+
+@pytest.fixture(scope="session")
+def short_edge_kits(starter_game):
+    """As ``player_kits``, printed duplex flipped on the short edge."""
+    games = {g: builtin(g) for g in builtin_games()} | {"starter": starter_game}
+    return {(g, paper): (games[g], kit_pages(games[g], parse_options(paper, "pdf", "short",
+                                                                      "0,0", None)))
+            for g in games for paper in ("a4", "letter")}

@@ -11,8 +11,14 @@ from click.testing import CliRunner
 from pypdf import PdfReader
 from warpress.cli import main
 from warpress.components.impose import DUPLEX_MODES
-from warpress.components.kit import build_kit, kit_pages, parse_options
-from warpress.components.primitives import Group, walk
+from warpress.components.kit import (
+    KitPage,
+    build_kit,
+    fronts_on_odd_pages,
+    kit_pages,
+    parse_options,
+)
+from warpress.components.primitives import Group, Page, walk
 from warpress.engine.errors import BadInput
 from warpress.engine.loader import builtin, builtin_games
 
@@ -297,3 +303,39 @@ def test_a_kit_past_the_page_limit_is_refused_before_a_page_is_drawn(tmp_path, m
                                            "pages: at most 5 (limits in docs/data-format.md); "
                                            "nothing was drawn")
     assert list(tmp_path.iterdir()) == []
+
+
+def _kit(*ids: str) -> list[KitPage]:
+    """Kit pages by id; a page's part is its id up to the last ``-<number>`` (or all of it)."""
+    def part(page_id: str) -> str:
+        stem = page_id.removesuffix("-back").removesuffix("-front")
+        return re.sub(r"-\d+$", "", stem)
+
+    return [KitPage(part(i), Page(210.0, 297.0, (), id=i)) for i in ids]
+
+
+def _ids(pages: list[KitPage]) -> list[str]:
+    return [p.page.id for p in pages]
+
+
+def test_a_front_that_would_print_on_a_sheets_back_takes_a_page_of_its_own_part_after_it():
+    kit = _kit("aids-1", "cards-1-front", "cards-1-back", "cards-2-front", "cards-2-back",
+               "procedure-japan", "procedure-us")
+    assert _ids(fronts_on_odd_pages(kit)) == [
+        "aids-1", "procedure-japan", "cards-1-front", "cards-1-back", "cards-2-front",
+        "cards-2-back", "procedure-us"]
+
+
+def test_a_page_alone_of_its_part_before_the_fronts_goes_after_their_part():
+    kit = _kit("map", "aids-1", "aids-1-back", "aids-2")
+    assert _ids(fronts_on_odd_pages(kit)) == ["aids-1", "aids-1-back", "aids-2", "map"]
+
+
+def test_a_part_is_never_reordered_and_a_blank_back_comes_only_when_nothing_can_move():
+    kit = _kit("aids-1", "aids-2", "aids-2-back", "aids-3")
+    out = fronts_on_odd_pages(kit)
+    assert _ids(out) == ["aids-1", "aids-1-blank", "aids-2", "aids-2-back", "aids-3"]
+    assert out[1].page.items == () and out[1].part == "blank"
+    kit = _kit("tile-1", "tile-2", "tile-3", "c-1-front", "c-1-back", "screen-1", "screen-2")
+    assert _ids(fronts_on_odd_pages(kit)) == ["tile-1", "tile-2", "tile-3", "screen-1",
+                                              "c-1-front", "c-1-back", "screen-2"]

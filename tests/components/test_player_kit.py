@@ -134,11 +134,46 @@ def test_the_duplex_calibration_prints_first(player_kits, game_id, paper):
         assert [p.id for p in pages[:2]] == ["calibration-front", "calibration-back"]
 
 
-def test_the_starting_game_prints_on_four_sheets(player_kits):
+def test_the_starting_game_prints_on_three_sheets(player_kits):
     _game, pages = player_kits["starter", "a4"]
-    fronts = [p for p in pages if not p.id.endswith("-back")]
-    # calibration, the map, the aids with the counters, the rest of the aids with the set-up
-    assert len(fronts) == 4
+    # duplex: the calibration; the aids with the counters and their backs; the rest of the
+    # aids with the set-up and, on its back, the map
+    assert (len(pages) + 1) // 2 == 3
+
+
+def backs_misplaced(pages) -> list[tuple[int, str, str]]:
+    """(page number, id, the id of the page before) of every page of backs (its id ends
+    ``-back``: the kit's own page list) that is not an even page right after its fronts."""
+    wrong = []
+    for number, page in enumerate(pages, 1):
+        if page.id.endswith("-back"):
+            before = pages[number - 2].id if number > 1 else ""
+            front = page.id.removesuffix("-back")
+            if number % 2 or before not in (front, f"{front}-front"):
+                wrong.append((number, page.id, before))
+    return wrong
+
+
+@pytest.mark.parametrize(("game_id", "paper"), KITS)
+@pytest.mark.parametrize("flip", ["long", "short"])
+def test_every_page_of_backs_is_even_and_right_after_its_fronts(player_kits, short_edge_kits,
+                                                                 game_id, paper, flip):
+    kits = player_kits if flip == "long" else short_edge_kits
+    _game, pages = kits[game_id, paper]
+    assert not backs_misplaced(pages)
+
+
+def test_the_backs_test_finds_a_back_on_an_odd_page_or_parted_from_its_front():
+    class P:
+        def __init__(self, id_):
+            self.id = id_
+
+    kit = [P(i) for i in ("calibration-front", "calibration-back", "map", "c-1-front",
+                          "c-1-back", "aids-1", "aids-1-back")]
+    assert backs_misplaced(kit) == [(5, "c-1-back", "c-1-front"), (7, "aids-1-back", "aids-1")]
+    assert not backs_misplaced(kit[:2] + kit[3:])
+    kit[5], kit[6] = kit[6], kit[5]
+    assert (6, "aids-1-back", "c-1-back") in backs_misplaced(kit)
 
 
 def _crossed(boxes, at: float, axis: int, clear: float = -0.5) -> list:
