@@ -11,7 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from fractions import Fraction
 
-from ..engine.model import Feature, Game, TerrainEffect, Value, VictoryCondition
+from ..engine.errors import BadInput
+from ..engine.model import Feature, Game, PlayRules, TerrainEffect, Track, Value, VictoryCondition
 from ..engine.terrain import game_names
 from ..engine.text import rules_text
 from .aids import BODY, CELL, HEAD, LEADING, SMALL, Block, heading, number_text, text_lines
@@ -216,7 +217,7 @@ def _line(text: str, rule: Iterable[str]) -> str:
 
 def zoc_text(game: Game) -> str:
     """The zones of control as a player reads them, from ``play.zoc`` (what a session plays)."""
-    zoc = game.play.zoc  # type: ignore[union-attr]
+    zoc = _play(game).zoc
     text = ZOC_TEXT[zoc.kind]
     if zoc.kind != "none" and zoc.leave_cost:
         text += f" Leaving one costs {zoc.leave_cost} MP more."
@@ -226,7 +227,7 @@ def zoc_text(game: Game) -> str:
 
 
 def retreat_text(game: Game) -> str:
-    retreat = game.play.retreat  # type: ignore[union-attr]
+    retreat = _play(game).retreat
     blocked = ", ".join(BLOCKED[b] for b in retreat.blocked)
     return (f"Retreat: {CHOOSER[retreat.chooser]} picks the path, each hex farther from the "
             f"battle, not into {blocked}; {OVERSTACK[retreat.overstack]}; a unit that cannot "
@@ -241,6 +242,12 @@ def play_chart(game: Game, width: float) -> Iterator[Block]:
     if lines:
         yield heading("Turn, victory, zones of control and retreat", width, 3.6)
         yield from _lines_block(lines, width, "chart-play", "chart play-chart")
+
+
+def _play(game: Game) -> PlayRules:
+    if game.play is None:
+        raise BadInput(f"game {game.id!r} has no play rules")
+    return game.play
 
 
 def _turn_lines(game: Game) -> list[str]:
@@ -295,7 +302,7 @@ def _last_turn(game: Game) -> Value:
     if turns is None:
         return None
     if turns.track:
-        return game.get("tracks", turns.track).values[-1]  # type: ignore[attr-defined]
+        return game.record("tracks", turns.track, Track).values[-1]
     return turns.count
 
 

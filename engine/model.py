@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import field
 from functools import cached_property
 from pathlib import Path
-from typing import Any, Literal, NoReturn
+from typing import Any, Literal, NoReturn, TypeVar
 
 from .dice import faces
 from .errors import BadInput
@@ -1053,6 +1053,9 @@ SECTIONS: Mapping[str, type[Record]] = FrozenDict(
 )
 
 
+R = TypeVar("R", bound=Record)
+
+
 @frozen_record
 class Game(Frozen):
     """A whole game: every section as a tuple of frozen records."""
@@ -1113,15 +1116,23 @@ class Game(Frozen):
             ids = ", ".join(r.id for r in self.section(section))
             raise BadInput(f"{self.id}: no {section} record {record_id!r} (have: {ids})") from None
 
+    def record(self, section: str, record_id: str, kind: type[R]) -> R:
+        """One record, checked to be a ``kind``; anything else raises BadInput."""
+        found = self.get(section, record_id)
+        if not isinstance(found, kind):
+            raise BadInput(f"{self.id}: {section} record {record_id!r} is a "
+                           f"{type(found).__name__}, not a {kind.__name__}")
+        return found
+
     def constant(self, constant_id: str) -> Value:
         """The value of a constant: the one place a number lives."""
-        return self.get("constants", constant_id).value  # type: ignore[attr-defined]
+        return self.record("constants", constant_id, Constant).value
 
     def table(self, table_id: str) -> Table:
-        return self.get("tables", table_id)  # type: ignore[return-value]
+        return self.record("tables", table_id, Table)
 
     def erratum(self, erratum_id: str) -> Erratum:
-        return self.get("errata", erratum_id)  # type: ignore[return-value]
+        return self.record("errata", erratum_id, Erratum)
 
     def hex_map(self, map_id: str | None = None) -> HexMap:
         """A hex map by id, or the game's first."""
@@ -1129,4 +1140,4 @@ class Game(Frozen):
             if not self.hex_maps:
                 raise BadInput(f"game {self.id!r} has no hex map")
             return self.hex_maps[0]
-        return self.get("hex_maps", map_id)  # type: ignore[return-value]
+        return self.record("hex_maps", map_id, HexMap)

@@ -42,7 +42,7 @@ from warpress.components.primitives import (
 )
 from warpress.components.registry import COUNTER_FACE
 from warpress.engine.errors import BadInput
-from warpress.engine.model import Game, Point, PointMap, Side
+from warpress.engine.model import Display, Game, Point, PointMap, Side, Track, Unit
 
 from . import CODE
 
@@ -1128,7 +1128,7 @@ def world_legend(game: Game, lettered=()):
     """The legend as a layout for the tiler: the width it gets -> (items, height); each
     lettered connection is an entry naming its two areas."""
     title = f"{game.info.name}: world map 世界地図"
-    point_map: PointMap = game.get("point_maps", MAP_ID)  # type: ignore[assignment]
+    point_map = game.record("point_maps", MAP_ID, PointMap)
     names = far_labels(point_map.points)
     entries = legend_entries(game)
     notes = []
@@ -1153,7 +1153,7 @@ def world_map_drawing(game: Game) -> tuple[tuple[Primitive, ...], float, float]:
 def seam_lanes(game: Game, paper: Paper, legend) -> tuple[Box4, ...]:
     """The lanes along the lines where the kit's tiles of the world map meet on ``paper``
     (``planned_seams``): the layout keeps its blocks out of them, so no seam cuts a box."""
-    w, h = map_size(game.get("point_maps", MAP_ID))  # type: ignore[arg-type]
+    w, h = map_size(game.record("point_maps", MAP_ID, PointMap))
     across, down = planned_seams(w, h, paper, legend)
     half = SEAM_CLEAR + LANE
     return (*((x - half, -1.0, x + half, h + 1.0) for x in across),
@@ -1168,7 +1168,7 @@ def world_map(game: Game, owners: dict[str, str] | None = None, clear: tuple[Box
     ``owners`` (territory -> power, a session's control) tints each territory in the
     colour of the power that holds it now instead of its printed owner; ``clear`` are the
     lanes no block takes (``seam_lanes``)."""
-    point_map: PointMap = game.get("point_maps", MAP_ID)  # type: ignore[assignment]
+    point_map = game.record("point_maps", MAP_ID, PointMap)
     w, h = map_size(point_map)
     areas = world_layout(game, point_map, owners, clear)
     placer = LabelPlacer(labels.Box(0, 0, w, h), [b for a in areas.values() for b in a.boxes()])
@@ -1252,7 +1252,7 @@ def units_by_value(game: Game, stat: str) -> dict[int, list[str]]:
 def board_half(game: Game, group: str, x: float, y: float, w: float, h: float
                ) -> list[Primitive]:
     """Four columns (hit values 1-4) of one side of the battle board."""
-    display = game.get("displays", "battle-board")
+    display = game.record("displays", "battle-board", Display)
     stat = "attack" if group == "attacker" else "defense"
     units = units_by_value(game, stat)
     colour = "#a33a2a" if group == "attacker" else "#2a5aa3"
@@ -1262,7 +1262,7 @@ def board_half(game: Game, group: str, x: float, y: float, w: float, h: float
                                       bold=True)]
     col_w = w / len(BOARD_VALUES)
     for i, value in enumerate(BOARD_VALUES):
-        box = display.box(f"{group}-{value}")  # type: ignore[attr-defined]
+        box = display.box(f"{group}-{value}")
         items.append(board_column(box, value, units.get(value, []), x + i * col_w, y + 8,
                                   col_w, h - 8, colour))
     return items
@@ -1288,7 +1288,7 @@ def battle_board_page(game: Game, options: Options) -> KitPage:
     the attacking transports' red frame and the casualty zone."""
     paper = options.paper.landscape
     x0, y0, w, h = paper.content()
-    display = game.get("displays", "battle-board")
+    display = game.record("displays", "battle-board", Display)
     title = f"{display.label}  {rule_ref(display.rule)}".rstrip()
     items: list[Primitive] = [Text(x0, y0 + 5, title, size=fit_text(title, 5, w), bold=True)]
     half = (w - 6) / 2
@@ -1337,9 +1337,9 @@ def production_pages(game: Game, options: Options) -> list[KitPage]:
     sheet with them)."""
     paper = options.paper.portrait
     _x0, _y0, w, h = paper.content()
-    track = game.get("tracks", "national-production")
+    track = game.record("tracks", "national-production", Track)
     title = f"{track.label}{dagger(track.field_assumed('values'))}  {rule_ref(track.rule)}".rstrip()
-    values = list(track.values)  # type: ignore[attr-defined]
+    values = list(track.values)
     size = holds.least(game)
     per_row = int(w // size)
     box_w = w / per_row
@@ -1386,7 +1386,7 @@ def _starting_levels(game: Game) -> dict[int, list[str]]:
     out: dict[int, list[str]] = {}
     for side in game.info.sides:
         value = game.constant(f"starting-ipc-{side.id}")
-        out.setdefault(int(value), []).append(side.id)  # type: ignore[arg-type]
+        out.setdefault(int(value), []).append(side.id)
     return out
 
 
@@ -1446,7 +1446,7 @@ def weapons_page(game: Game, options: Options) -> KitPage:
     y += HEAD_H
     weapons = {r.id: r for r in game.section("weapons")}
     for row in table.rows:
-        weapon = weapons[table.result(row)["weapon"]]  # type: ignore[index]
+        weapon = weapons[table.result(row)["weapon"]]
         items.append(weapon_row(game, row, table, weapon, x0, y, widths))
         y += widths[-1]
     aids.first_print(table.id)  # printed here: no play aid prints the chart again
@@ -1599,12 +1599,12 @@ def unit_card_block(game: Game, width: float) -> aids.Block:
 def unit_counter(game: Game, mix_record, size: float) -> tuple[Primitive, ...]:
     """A unit counter in its power's colour, in the layout of the style (at the end of
     games/axis_allies/game.yaml)."""
-    unit = game.get("units", str(mix_record.get("unit")))
+    unit = game.record("units", str(mix_record.get("unit")), Unit)
     colour = power_colour(game, str(mix_record.get("side")))
-    face = face_of(game, unit, ground=colour, size=size,  # type: ignore[arg-type]
+    face = face_of(game, unit, ground=colour, size=size,
                    what=f"counter-{mix_record.get('side')}-{unit.id}")
     if face.look.layout == "marker":
-        face = replace(face, word=marker_word(game, unit))  # type: ignore[arg-type]
+        face = replace(face, word=marker_word(game, unit))
     return draw(face)
 
 
@@ -1621,8 +1621,8 @@ def unit_counter_pieces(game: Game) -> list[Piece]:
     """Every power's counters of every unit type, as many as the counter mix says."""
     pieces: list[Piece] = []
     for record in game.section("counter-mix"):
-        unit = game.get("units", str(record.get("unit")))
-        s = counter_size(game, unit)  # type: ignore[arg-type]
+        unit = game.record("units", str(record.get("unit")), Unit)
+        s = counter_size(game, unit)
         face = unit_counter(game, record, s)
         side, unit_id = record.get("side"), record.get("unit")
         for i in range(int(record.get("count") or 0)):

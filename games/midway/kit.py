@@ -222,7 +222,7 @@ def _roll_row(head: str, cells: list[str], x: float, y: float, w: float) -> list
 
 def plan_sheet_page(game: Game, options: Options) -> KitPage:
     """The plan sheet on one page: reminders, then the turns 3 across with a map each."""
-    sheet: Sheet = game.get("sheets", PLAN_SHEET)  # type: ignore[assignment]
+    sheet = game.record("sheets", PLAN_SHEET, Sheet)
     x0, y0, width, height = options.paper.content()
     head = f"{sheet.label}{dagger(sheet.is_assumed)}  {rule_ref(sheet.rule)}".rstrip()
     items: list[Primitive] = [Text(x0, y0 + 5, head, size=fit_text(head, 5, width), bold=True)]
@@ -305,7 +305,7 @@ def stacked(top: Block, below: Block) -> Block:
 
 def sequence_blocks(game: Game, width: float) -> list[Block]:
     """The sequence of play: the turn's phases in order, the night turn, solitaire, tables."""
-    sheet: Sheet = game.get("sheets", AID_SHEET)  # type: ignore[assignment]
+    sheet = game.record("sheets", AID_SHEET, Sheet)
     title = f"{sheet.label}{dagger(sheet.is_assumed)}  {rule_ref(sheet.rule)}".rstrip()
     blocks = [aids.heading(title, width, 5.0)]
     day = sorted((p for p in game.sequence if not p.turns and not p.extra.get("scenario")

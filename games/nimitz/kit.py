@@ -42,7 +42,7 @@ from warpress.components.primitives import (
 from warpress.components.registry import COUNTER_FACE
 from warpress.components.style import declared_layout
 from warpress.engine.errors import BadInput
-from warpress.engine.model import Box, Display, Game, Marker, Point, PointMap, Unit
+from warpress.engine.model import Box, Display, Game, Marker, Point, PointMap, Sheet, Track, Unit
 
 from . import CODE
 
@@ -180,7 +180,7 @@ LAND_EDGE = "#9c8f6a"
 def frame_of(game: Game) -> dict[str, float]:
     """The map's frame in degrees (west, east, north, south) from the coastlines data."""
     record = game.section("coastlines")[0]
-    return {k: float(record.get(k)) for k in ("west", "east", "north", "south")}  # type: ignore[arg-type]
+    return {k: float(record.get(k)) for k in ("west", "east", "north", "south")}
 
 
 def projector(game: Game, point_map: PointMap, scale: float = 1.0):
@@ -206,7 +206,7 @@ def point_positions(game: Game, point_map: PointMap, scale: float = 1.0
     for p in point_map.points:
         lon, lat = p.extra.get("lon"), p.extra.get("lat")
         if lon is not None and lat is not None:
-            out[p.id] = project(float(lon), float(lat))  # type: ignore[arg-type]
+            out[p.id] = project(float(lon), float(lat))
         else:
             out[p.id] = ((p.x if p.x is not None else 0.5) * w,
                          (p.y if p.y is not None else 0.5) * h)
@@ -419,7 +419,7 @@ def route_items(point_map: PointMap, pos: dict[str, tuple[float, float]]) -> lis
 def port_return_items(game: Game, pos, space: MapSpace) -> list[Primitive]:
     """The return-to-port boxes near the Hawaiian Islands, the arrows between them, and
     one arrow from the first box to the islands' disc that crosses no label (11.3)."""
-    display: Display = game.get("displays", PORT_RETURN)  # type: ignore[assignment]
+    display = game.record("displays", PORT_RETURN, Display)
     hx, hy = pos["hawaiian-islands"]
     n, gap = len(display.boxes), 6.0
     w, h = BOX_W, math.ceil(holds.least(game)) + 4
@@ -482,7 +482,7 @@ def _link(box: labels.Box, x: float, y: float, r: float):
 def mission_items(game: Game, pos, space: MapSpace) -> list[Primitive]:
     """The BW strategic-bombing box beside the Marianas and the Japan-invasion box beside
     Japan, each where it covers no label, point or route."""
-    display: Display = game.get("displays", CAMPAIGN_BOXES)  # type: ignore[assignment]
+    display = game.record("displays", CAMPAIGN_BOXES, Display)
     h = math.ceil(holds.least(game)) + 4
     items: list[Primitive] = []
     for box_id, point_id, fill in (("bw-strategic-bombing", "mariana-islands", "#fff7d6"),
@@ -498,8 +498,8 @@ def mission_items(game: Game, pos, space: MapSpace) -> list[Primitive]:
 def map_legend(game: Game):
     """What the symbols mean, as a layout for the tiler (placed under the map, whole on one
     tile): the width it gets -> (items, height)."""
-    point_map = game.get("point_maps", MAP_ID)
-    all_assumed = all(r.is_assumed for r in point_map.routes)  # type: ignore[attr-defined]
+    point_map = game.record("point_maps", MAP_ID, PointMap)
+    all_assumed = all(r.is_assumed for r in point_map.routes)
     badge = Style(fill="#ffffff", stroke="#1f4e9a", width=0.4)
     route = "route ルート" + (f" ({dagger(True)} all routes and positions assumed)"
                                if all_assumed and proofing() else "")
@@ -538,7 +538,7 @@ def campaign_map_layout(game: Game, scale: float = 1.0, panel_w: float = PANEL_W
     geography only: discs, stacks, boxes and text keep their printed size; BadInput when
     a point has no room for its stack or a label or box fits nowhere. The panel is
     ``panel_w`` wide."""
-    point_map: PointMap = game.get("point_maps", MAP_ID)  # type: ignore[assignment]
+    point_map = game.record("point_maps", MAP_ID, PointMap)
     w, h = map_area(point_map, scale)
     pos = point_positions(game, point_map, scale)
     years = objective_years(game)
@@ -575,7 +575,7 @@ def kit_drawing(game: Game, scale: float, paper: Paper, panel_w: float = PANEL_W
     """The campaign map at ``scale`` with its legend under the Pacific (left of the panel),
     laid out as wide as a tile of ``paper`` shows, so it lies whole on one tile."""
     items, width, height = campaign_map_drawing(game, scale, panel_w)
-    w, h = map_area(game.get("point_maps", MAP_ID), scale)  # type: ignore[arg-type]
+    w, h = map_area(game.record("point_maps", MAP_ID, PointMap), scale)
     legend, legend_h = map_legend(game)(legend_width(w, paper))
     group = Group(tuple(legend), dx=LEGEND_GAP, dy=h + LEGEND_GAP, id=f"{MAP_ID}-legend",
                   cls="map-legend")
@@ -591,7 +591,7 @@ def kit_layout(game: Game, paper: Paper) -> tuple[float, float]:
     """(scale, panel width) the kit draws the campaign map at on ``paper``: of the layouts
     (``SCALES`` x ``PANEL_WIDTHS``) that fit, those on the fewest tiles, and of those the
     largest Pacific."""
-    point_map: PointMap = game.get("point_maps", MAP_ID)  # type: ignore[assignment]
+    point_map = game.record("point_maps", MAP_ID, PointMap)
     w, h = map_area(point_map)
     panels = {pw: map_panel(game, pw - 8)[1] for pw in PANEL_WIDTHS}
     legend = map_legend(game)
@@ -634,18 +634,18 @@ def map_panel(game: Game, width: float) -> tuple[tuple[Primitive, ...], float]:
 
 def turn_track(game: Game, width: float) -> tuple[Group, float]:
     """The campaign turn record track: one box per turn, Japanese labels."""
-    track = game.get("tracks", "campaign-turn")
-    values = list(track.values)  # type: ignore[attr-defined]
+    track = game.record("tracks", "campaign-turn", Track)
+    values = list(track.values)
     box, tall = width / len(values), math.ceil(holds.least(game)) + 2
     holds.check(game, box, tall, "campaign turn track box")
     items: list[Primitive] = [fitted(f"{track.label}{dagger(track.field_assumed('values'))}"
                                      f"{rules(track)}", 0, 3.2, 3.2, width, bold=True)]
     for i, value in enumerate(values):
-        start = str(value) == str(track.start)  # type: ignore[attr-defined]
+        start = str(value) == str(track.start)
         style = Style(fill="#fff3c4" if start else "#ffffff", stroke="#333333", width=0.35)
         items.append(Rect(i * box, 5, box, tall, style, id=f"track-campaign-turn-{value}",
                           cls=holds.cls("track-box")))
-        label = track.labels.get(str(value), str(value))  # type: ignore[attr-defined]
+        label = track.labels.get(str(value), str(value))
         first, _, rest = label.partition(" ")
         items.append(centred(first, i * box + box / 2, 12, 3.6, box - 2, bold=True))
         items.append(centred(str(value), i * box + box / 2, 16, 2.2, box - 2, fill=GREY))
@@ -656,7 +656,7 @@ def turn_track(game: Game, width: float) -> tuple[Group, float]:
 
 def storage_boxes(game: Game, width: float) -> tuple[Group, float]:
     """The campaign map's storage boxes (not the ones drawn beside their points)."""
-    display: Display = game.get("displays", CAMPAIGN_BOXES)  # type: ignore[assignment]
+    display = game.record("displays", CAMPAIGN_BOXES, Display)
     beside = {"bw-strategic-bombing", "japan-invasion", "japanese-order-table"}
     boxes = [b for b in display.boxes if b.id not in beside]
     cols, gap, bh = 2, 3.0, 30.0
@@ -794,8 +794,8 @@ def battle_side_column(game: Game, display: Display, x: float, y: float, w: floa
 
 def small_track(game: Game, track_id: str, width: float) -> tuple[Group, float]:
     """A short track as a row of numbered boxes."""
-    track = game.get("tracks", track_id)
-    values = list(track.values)  # type: ignore[attr-defined]
+    track = game.record("tracks", track_id, Track)
+    values = list(track.values)
     per_row = max(1, min(len(values), int(width // holds.least(game))))
     box = width / per_row
     holds.check(game, box, box, f"track {track_id} box")
@@ -808,7 +808,7 @@ def small_track(game: Game, track_id: str, width: float) -> tuple[Group, float]:
                           id=f"track-{track_id}-{value}", cls=holds.cls("track-box")))
         items.append(Text(x + box / 2, y + box * 0.62, str(value), size=7.0, anchor="middle",
                           bold=True))
-        label = track.labels.get(str(value))  # type: ignore[attr-defined]
+        label = track.labels.get(str(value))
         if label:
             items.append(centred(label, x + box / 2, y + box - 1.2, 2.0, box - 1))
     rows = math.ceil(len(values) / per_row)
@@ -820,7 +820,7 @@ def battle_sheet_page(game: Game, options: Options) -> KitPage:
     airfields) and US sea area, with the tracks and boxes used in a battle."""
     paper = options.paper.landscape
     x0, y0, w, h = paper.content()
-    display: Display = game.get("displays", BATTLE_SHEET)  # type: ignore[assignment]
+    display = game.record("displays", BATTLE_SHEET, Display)
     title = f"{display.label}{rules(display)}"
     items: list[Primitive] = [fitted(title, x0, y0 + 5, 5, w, bold=True)]
     side_w = 72.0
@@ -1008,7 +1008,7 @@ def text_block(title: str, lines: list[str], width: float, id: str | None = None
 def point_name(game: Game, point_id: str) -> str:
     """A point's English and Japanese name (or a display box's: ``us-reinforcements`` ->
     US reinforcement box アメリカ軍増援ボックス)."""
-    point_map: PointMap = game.get("point_maps", MAP_ID)  # type: ignore[assignment]
+    point_map = game.record("point_maps", MAP_ID, PointMap)
     for p in point_map.points:
         if p.id == point_id:
             return p.label
@@ -1021,8 +1021,8 @@ def point_name(game: Game, point_id: str) -> str:
 
 def campaign_facts(game: Game, campaign, width: float) -> aids.Block:
     """Turns, US points per turn and special rules of one campaign."""
-    track = game.get("tracks", "campaign-turn")
-    labels = track.labels  # type: ignore[attr-defined]
+    track = game.record("tracks", "campaign-turn", Track)
+    labels = track.labels
     first, last = str(campaign.get("first_turn")), str(campaign.get("last_turn"))
     lines = [f"Turns: {labels.get(first, first)} → {labels.get(last, last).split(' ')[0]} "
              f"({campaign.get('turns')} turns){dagger(campaign.field_assumed('turns'))}",
@@ -1078,7 +1078,7 @@ def levels_block(game: Game, campaign, width: float) -> aids.Block:
 def port_boxes(game: Game, campaign_id: str) -> str:
     """The return-to-port boxes used in a campaign year."""
     table = game.table("port-return")
-    display: Display = game.get("displays", PORT_RETURN)  # type: ignore[assignment]
+    display = game.record("displays", PORT_RETURN, Display)
     for row in table.rows:
         years = table.conditions(row)["campaign"]
         years = years if isinstance(years, tuple | list) else (years,)
@@ -1125,13 +1125,13 @@ def setup_pages(game: Game, options: Options) -> list[KitPage]:
     width = paper.content()[2]
     pages: list[KitPage] = []
     for campaign in game.section("campaigns"):
-        sheet = game.get("sheets", f"setup-{campaign.id}")
+        sheet = game.record("sheets", f"setup-{campaign.id}", Sheet)
         blocks = [aids.heading(f"{sheet.label}{dagger(sheet.is_assumed)}{rules(sheet)}", width,
                                5.0),
                   campaign_facts(game, campaign, width), objectives_block(game, campaign, width),
                   levels_block(game, campaign, width),
                   *placement_blocks(game, campaign.id, width)]
-        for section in sheet.sections:  # type: ignore[attr-defined]
+        for section in sheet.sections:
             if section.title in PRINTED_SECTIONS:
                 continue
             blocks.append(text_block(section.title or "", list(section.lines), width))
@@ -1205,8 +1205,8 @@ def player_log_pages(game: Game, options: Options) -> list[KitPage]:
     """The player log: objectives held per turn and campaign, the linked total."""
     paper = options.paper.landscape
     width = paper.content()[2]
-    sheet = game.get("sheets", "player-log")
-    section = sheet.sections[0]  # type: ignore[attr-defined]
+    sheet = game.record("sheets", "player-log", Sheet)
+    section = sheet.sections[0]
     blocks = [aids.heading(f"{sheet.label}{dagger(sheet.is_assumed)}{rules(sheet)}", width, 5.0),
               aids.heading(f"{section.title} {section.title_ja or ''}", width, 3.6),
               log_grid(game, width), total_block(game, width)]
@@ -1253,11 +1253,11 @@ BONUS_COLUMNS = {"us": ("bonus", "cost", "effect"), "japan": ("bonus", "effect")
 def bonus_blocks(game: Game, width: float) -> list[aids.Block]:
     """The battle-bonus sheet: per side its line and a short table of the markers it has
     (name, cost for the US, effect), from the bonus-marker table; then its other tables."""
-    sheet = game.get("sheets", BONUS_SHEET)
+    sheet = game.record("sheets", BONUS_SHEET, Sheet)
     table = game.table("bonus-marker")
     aids.first_print(table.id)  # printed here, a table per side: no sheet prints it again
     blocks = [aids.heading(f"{sheet.label}{rules(sheet)}", width, 5.0)]
-    sections = list(sheet.sections)  # type: ignore[attr-defined]
+    sections = list(sheet.sections)
     for side, section in zip(BONUS_COLUMNS, sections, strict=False):
         columns = BONUS_COLUMNS[side]
         rows = [row for row in table.rows if str(table.conditions(row)["side"]) == side
@@ -1272,7 +1272,7 @@ def bonus_blocks(game: Game, width: float) -> list[aids.Block]:
         blocks.append(aids.heading(section.title or "", width, 3.6))
         blocks.append(aids.bullets(section.lines, width))
         blocks.extend(aids.grid_blocks([header], body, width, f"table {table.id!r} ({side})"))
-    for other in sheet.tables:  # type: ignore[attr-defined]
+    for other in sheet.tables:
         blocks.extend(aids.table_blocks(game.table(other), width, game))
     return blocks
 

@@ -45,6 +45,15 @@ def test_unknown_record_lists_the_ids(tiny_game):
         game.get("units", "jeep")
 
 
+def test_a_record_of_the_kind_asked_or_bad_input(tiny_game):
+    game = load_game(str(tiny_game))
+    assert game.record("units", "tank", Unit) is game.get("units", "tank")
+    with pytest.raises(BadInput, match=r"units record 'tank' is a Unit, not a Constant"):
+        game.record("units", "tank", Constant)
+    with pytest.raises(BadInput, match=r"no units record 'jeep'"):
+        game.record("units", "jeep", Unit)
+
+
 def test_hex_ids_follow_the_declared_notation(tiny_game):
     field = load_game(str(tiny_game)).hex_map("field")
     assert field.hex_ids[:3] == ("A-1", "A-2", "A-3") and len(field.hex_ids) == 20

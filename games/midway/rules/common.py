@@ -185,7 +185,7 @@ def base_display(game: Game) -> Display:
 
 def display(game: Game, display_id: str) -> Display:
     """A display (division, task force, base, card space) by id."""
-    return game.get("displays", display_id)  # type: ignore[return-value]
+    return game.record("displays", display_id, Display)
 
 
 def air_displays(game: Game) -> tuple[Display, ...]:

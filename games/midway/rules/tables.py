@@ -12,7 +12,7 @@ from typing import Any
 
 from warpress.engine.dice import Dice, distribution
 from warpress.engine.errors import BadInput
-from warpress.engine.model import Game
+from warpress.engine.model import Deck, Game
 from warpress.engine.registry import Answer, Input, OddsAnswer
 from warpress.engine.tables import lookup
 
@@ -50,7 +50,7 @@ def _side(game: Game, side: str) -> str:
 
 def _deck_size(game: Game) -> int:
     """Cards in the event deck (2.3)."""
-    return game.get("decks", "event").count  # type: ignore[attr-defined]
+    return game.record("decks", "event", Deck).count
 
 
 # --------------------------------------------------------------------------- search (7.x)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from warpress.engine.errors import BadInput
-from warpress.engine.model import Game
+from warpress.engine.model import Game, VictoryCondition
 
 from .common import carriers, const
 
@@ -25,7 +25,7 @@ def check_afloat(game: Game, japan: int, us: int) -> None:
 
 def victory_param(game: Game, record: str, name: str) -> int:
     """A parameter of a victory record (ratio, points)."""
-    return int(game.get("victory", record).params[name])  # type: ignore[attr-defined]
+    return int(game.record("victory", record, VictoryCondition).params[name])
 
 
 def automatic(japan: int, us: int) -> str | None:

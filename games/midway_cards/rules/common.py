@@ -12,7 +12,7 @@ from fractions import Fraction
 from typing import Any
 
 from warpress.engine.errors import BadInput, RuleViolation
-from warpress.engine.model import Card, Game
+from warpress.engine.model import Card, Deck, Game
 from warpress.engine.tables import lookup
 
 JAPAN = "japan"
@@ -67,7 +67,7 @@ def card(game: Game, instance: str, name: str = "card") -> Card:
     """The card record of a card id or instance; BadInput lists the ids allowed."""
     card_id = card_type(str(instance).strip())
     try:
-        return game.get("cards", card_id)  # type: ignore[return-value]
+        return game.record("cards", card_id, Card)
     except BadInput:
         pass
     raise BadInput(f"input {name}={instance!r} is not a card of {game.id} "
@@ -105,7 +105,7 @@ def deck_cards(game: Game, deck_id: str) -> tuple[Card, ...]:
 
 def deck_count(game: Game, deck_id: str) -> int:
     """The number of cards the deck manifest says the deck holds."""
-    return int(game.get("decks", deck_id).count)  # type: ignore[attr-defined]
+    return int(game.record("decks", deck_id, Deck).count)
 
 
 def instances(game: Game, deck_id: str) -> tuple[str, ...]:

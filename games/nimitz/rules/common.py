@@ -89,7 +89,7 @@ def is_land_air(item: Unit) -> bool:
 
 def campaign_map(game: Game) -> PointMap:
     """The campaign map (2.1)."""
-    return game.get("point_maps", "campaign")  # type: ignore[return-value]
+    return game.record("point_maps", "campaign", PointMap)
 
 
 _GRAPHS: dict[int, tuple[PointMap, Graph]] = {}
