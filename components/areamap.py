@@ -55,10 +55,11 @@ def voronoi_cells(sites: Sequence[Point], frame: tuple[float, float, float, floa
             qx, qy = sites[j]
             # points nearer (px, py) than (qx, qy): (q - p) . x <= (|q|^2 - |p|^2) / 2
             cell = clip(cell, qx - px, qy - py, (qx * qx + qy * qy - px * px - py * py) / 2)
-        for k in range(24 if reach else 0):
-            a = math.radians(15 * k)
-            ux, uy = math.cos(a), math.sin(a)
-            cell = clip(cell, ux, uy, ux * px + uy * py + reach)  # type: ignore[operator]
+        if reach:
+            for k in range(24):
+                a = math.radians(15 * k)
+                ux, uy = math.cos(a), math.sin(a)
+                cell = clip(cell, ux, uy, ux * px + uy * py + reach)
         cells.append(cell)
     return cells
 

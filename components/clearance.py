@@ -191,9 +191,10 @@ def counters(items: Iterable[Primitive]
         if not isinstance(item, Group):
             continue
         first = item.items[0] if item.items else None
-        if (item.id or "").startswith("counter-") and isinstance(first, Rect) and (
+        piece_id = item.id or ""
+        if piece_id.startswith("counter-") and isinstance(first, Rect) and (
                 first.x == 0 and first.y == 0):
-            yield item.id, first.w, first.h, item.items  # type: ignore[misc]
+            yield piece_id, first.w, first.h, item.items
         else:
             yield from counters(item.items)
 

@@ -192,7 +192,14 @@ def colour(feature: Feature, fallback: str) -> str:
 
 def hexsides_of(feature: Feature) -> list[tuple[str, str]]:
     """``["F-6/F-7"]`` -> ``[("F-6", "F-7")]``."""
-    return [tuple(str(side).split("/", 1)) for side in feature.get("hexsides") or ()]  # type: ignore[misc]
+    pairs: list[tuple[str, str]] = []
+    for side in feature.get("hexsides") or ():
+        a, slash, b = str(side).partition("/")
+        if not slash:
+            raise BadInput(f"{feature.origin}: feature {feature.id!r}: hexside {side!r} is "
+                           f"not two hexes written A/B")
+        pairs.append((a, b))
+    return pairs
 
 
 def terrain_of(feature: Feature) -> str | None:

@@ -731,27 +731,25 @@ def _next_seams(xs: list[float], costs: list[tuple[int, int]],
     """The cheapest seams up to the next one at each of ``xs``: the previous seam from
     ``shown * LEAST_SHOWN`` to ``shown`` before it (a window that slides along ``xs``)."""
     out: list[tuple[tuple[int, int, float], int] | None] = []
-    window: deque[int] = deque()  # indices of ``before``, their costs rising
+    # (index of ``before``, its cost), the costs rising
+    window: deque[tuple[int, tuple[int, int, float]]] = deque()
     entered = 0
     for i, x in enumerate(xs):
         while entered < len(xs) and xs[entered] <= x - shown * LEAST_SHOWN + 1e-9:
             entry = before[entered]
             if entry is not None:
-                while window and before[window[-1]][0] >= entry[0]:  # type: ignore[index]
+                while window and window[-1][1] >= entry[0]:
                     window.pop()
-                window.append(entered)
+                window.append((entered, entry[0]))
             entered += 1
-        while window and xs[window[0]] < x - shown - 1e-9:
+        while window and xs[window[0][0]] < x - shown - 1e-9:
             window.popleft()
         if not window:
             out.append(None)
             continue
-        j = window[0]
-        prior = before[j]
-        assert prior is not None  # only set entries enter the window
+        j, prior = window[0]
         kept, text = costs[i]
-        out.append(((prior[0][0] + kept, prior[0][1] + text,
-                     prior[0][2] + abs(x - target)), j))
+        out.append(((prior[0] + kept, prior[1] + text, prior[2] + abs(x - target)), j))
     return out
 
 

@@ -26,8 +26,7 @@ def pdf_bytes(pages: list[Page], title: str, subject: str = "") -> bytes:
     buffer = io.BytesIO()
     canvas = Canvas(buffer, pagesize=(pages[0].width * mm, pages[0].height * mm),
                     invariant=1, pageCompression=1,
-                    # types-reportlab types the font's name as a number
-                    initialFontName=FAMILY,  # type: ignore[arg-type]
+                    initialFontName=FAMILY,  # type: ignore[arg-type]  # types-reportlab: a number
                     initialFontSize=3)
     canvas.setTitle(title)
     canvas.setSubject(subject)

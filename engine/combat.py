@@ -150,7 +150,8 @@ def find_column(form: CombatForm, value: Fraction | None, shown: str,
     n = len(form.columns)
     if index < 0 and form.below == "clamp" or index >= n and form.above == "clamp":
         first = _at_end(form, index, notes)
-        index, notes = first.index, list(first.notes)  # type: ignore[assignment]
+        if first.index is not None:  # always: a clamped end is a column
+            index, notes = first.index, list(first.notes)
     if shift:
         start = _col(form, index) if 0 <= index < n else "off the table"
         index += shift

@@ -41,7 +41,7 @@ class _Plan:
         self.fields: tuple[tuple[str, Any, Any], ...] = tuple(
             (f.name, f.default, f.default_factory) for f in init)
         self.positional = tuple(f.name for f in init if not f.kw_only)
-        self.post_init = hasattr(cls, "__post_init__")
+        self.post_init: Callable[[Any], None] | None = getattr(cls, "__post_init__", None)
         compared = [f.name for f in every if f.compare]
         self.key = _getter(compared)
         self.shown = tuple(f.name for f in every if f.repr)
@@ -83,8 +83,8 @@ class Frozen:
         if kwargs:
             raise TypeError(f"{plan.name}.__init__() got an unexpected keyword argument "
                             f"{next(iter(kwargs))!r}")
-        if plan.post_init:
-            self.__post_init__()  # type: ignore[attr-defined]
+        if plan.post_init is not None:
+            plan.post_init(self)
 
     @recursive_repr()
     def __repr__(self) -> str:
@@ -162,6 +162,6 @@ def evolve(record: R, **changes: Any) -> R:
         _set(new, name, changes.pop(name) if name in changes else getattr(record, name))
     if changes:
         raise TypeError(f"{plan.name} has no field {next(iter(changes))!r}")
-    if plan.post_init:
-        new.__post_init__()  # type: ignore[attr-defined]
+    if plan.post_init is not None:
+        plan.post_init(new)
     return new
