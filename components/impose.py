@@ -695,6 +695,8 @@ def seams(count: int, length: float, room: float, overlap: float,
     targets = [k * length / count for k in range(1, count)]
     marks = {round(v, 3) for a, b, _w in spans for v in (a - SEAM_CLEAR, b + SEAM_CLEAR)}
     marks.update(round(v, 3) for v in targets)
+    # ... and where a tile more than the map needs puts an even share under a tile's least
+    marks.update(round(max(v, k * shown * LEAST_SHOWN), 3) for k, v in enumerate(targets, 1))
     marks.update(round(k * shown, 3) for k in range(1, count))  # each tile showing its most
     marks.update(round(length - room - j * shown, 3) for j in range(count - 1))  # ... the rest
     xs = sorted(v for v in marks if shown * LEAST_SHOWN - 1e-9 <= v <= length - overlap + 1e-9)
