@@ -20,7 +20,7 @@ from itertools import accumulate
 
 from ..engine.errors import BadInput
 from ..engine.looks import MIN_PT
-from .fonts import text_width
+from .fonts import text_width, wrap
 from .legibility import scaled
 from .page import MARGIN, Paper
 from .primitives import (
@@ -1164,7 +1164,8 @@ PITCH, STEP, LINES = 4.2, 0.2, 10
 SCALE_FROM = 60.0  # distance of each scale from the page centre (mm)
 
 
-def calibration_items(page: Paper, back: bool, duplex: str = "long") -> tuple[Primitive, ...]:
+def calibration_items(page: Paper, back: bool, duplex: str = "long",
+                      plan: str = "") -> tuple[Primitive, ...]:
     """A duplex calibration page: two verniers (X and Y) whose front and back lines meet
     when the sheet is held to the light.
 
@@ -1180,7 +1181,7 @@ def calibration_items(page: Paper, back: bool, duplex: str = "long") -> tuple[Pr
     items: list[Primitive] = [
         Text(cx, MARGIN + 10, f"Duplex calibration — {'back' if back else 'front'} "
              f"({flip}-edge flip)", size=6, anchor="middle", bold=True),
-        *_calibration_help(cx, MARGIN + 18, page.width - 2 * MARGIN, back)]
+        *_calibration_help(cx, MARGIN + 18, page.width - 2 * MARGIN, back, plan)]
     scales: list[Primitive] = []
     for axis in ("x", "y"):
         if back:
@@ -1194,13 +1195,15 @@ def calibration_items(page: Paper, back: bool, duplex: str = "long") -> tuple[Pr
     return tuple(items)
 
 
-def _calibration_help(cx: float, y: float, width: float, back: bool) -> list[Primitive]:
+def _calibration_help(cx: float, y: float, width: float, back: bool,
+                      plan: str = "") -> list[Primitive]:
     lines = (["This side is the back of the calibration sheet."] if back else
              ["Print this page and the next on one sheet, duplex, at 100 % (no fit to page).",
               "Hold the sheet to the light. On each scale find the front line that a back line "
               "continues exactly;",
               "its number is the offset in mm for that axis: build again with "
-              "--back-offset X,Y (0.2 mm steps)."])
+              "--back-offset X,Y (0.2 mm steps).",
+              *(wrap(plan, 2.8, width) if plan and not back else [])])
     return [Text(cx, y + i * 4.0, line, size=fit_size(line, 2.8, width), anchor="middle")
             for i, line in enumerate(lines)]
 
