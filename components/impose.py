@@ -20,7 +20,7 @@ from itertools import accumulate
 
 from ..engine.errors import BadInput
 from ..engine.looks import MIN_PT
-from .fonts import text_width
+from .fonts import text_width, wrap
 from .legibility import scaled
 from .page import MARGIN, Paper
 from .primitives import (
@@ -695,6 +695,8 @@ def seams(count: int, length: float, room: float, overlap: float,
     targets = [k * length / count for k in range(1, count)]
     marks = {round(v, 3) for a, b, _w in spans for v in (a - SEAM_CLEAR, b + SEAM_CLEAR)}
     marks.update(round(v, 3) for v in targets)
+    # ... and where a tile more than the map needs puts an even share under a tile's least
+    marks.update(round(max(v, k * shown * LEAST_SHOWN), 3) for k, v in enumerate(targets, 1))
     marks.update(round(k * shown, 3) for k in range(1, count))  # each tile showing its most
     marks.update(round(length - room - j * shown, 3) for j in range(count - 1))  # ... the rest
     xs = sorted(v for v in marks if shown * LEAST_SHOWN - 1e-9 <= v <= length - overlap + 1e-9)
@@ -1160,7 +1162,8 @@ PITCH, STEP, LINES = 4.2, 0.2, 10
 SCALE_FROM = 60.0  # distance of each scale from the page centre (mm)
 
 
-def calibration_items(page: Paper, back: bool, duplex: str = "long") -> tuple[Primitive, ...]:
+def calibration_items(page: Paper, back: bool, duplex: str = "long",
+                      plan: str = "") -> tuple[Primitive, ...]:
     """A duplex calibration page: two verniers (X and Y) whose front and back lines meet
     when the sheet is held to the light.
 
@@ -1176,7 +1179,7 @@ def calibration_items(page: Paper, back: bool, duplex: str = "long") -> tuple[Pr
     items: list[Primitive] = [
         Text(cx, MARGIN + 10, f"Duplex calibration — {'back' if back else 'front'} "
              f"({flip}-edge flip)", size=6, anchor="middle", bold=True),
-        *_calibration_help(cx, MARGIN + 18, page.width - 2 * MARGIN, back)]
+        *_calibration_help(cx, MARGIN + 18, page.width - 2 * MARGIN, back, plan)]
     scales: list[Primitive] = []
     for axis in ("x", "y"):
         if back:
@@ -1190,13 +1193,15 @@ def calibration_items(page: Paper, back: bool, duplex: str = "long") -> tuple[Pr
     return tuple(items)
 
 
-def _calibration_help(cx: float, y: float, width: float, back: bool) -> list[Primitive]:
+def _calibration_help(cx: float, y: float, width: float, back: bool,
+                      plan: str = "") -> list[Primitive]:
     lines = (["This side is the back of the calibration sheet."] if back else
              ["Print this page and the next on one sheet, duplex, at 100 % (no fit to page).",
               "Hold the sheet to the light. On each scale find the front line that a back line "
               "continues exactly;",
               "its number is the offset in mm for that axis: build again with "
-              "--back-offset X,Y (0.2 mm steps)."])
+              "--back-offset X,Y (0.2 mm steps).",
+              *(wrap(plan, 2.8, width) if plan and not back else [])])
     return [Text(cx, y + i * 4.0, line, size=fit_size(line, 2.8, width), anchor="middle")
             for i, line in enumerate(lines)]
 

@@ -493,6 +493,32 @@ def _key_under_counters(key: aids.Block, pages: list[KitPage], options: Options
 # --- duplex: every sheet of fronts on an odd page, its backs on the page after -------------
 
 
+def print_plan(pages: list[KitPage]) -> str:
+    """How to print a two-sided kit (``pages`` after its calibration sheet, pages 1 and 2):
+    the sheets of fronts and backs double-sided, the rest (map tiles, which must not back
+    onto each other, and aids) one-sided."""
+    duplex = {1, 2}
+    for number, page in enumerate(pages, 3):
+        if is_back(page):
+            duplex.update((number - 1, number))
+    single = [n for n in range(3, len(pages) + 3) if n not in duplex]
+    plan = f"Double-sided: pages {_page_runs(sorted(duplex))}."
+    if single:
+        plan += f" One-sided: pages {_page_runs(single)} (map tiles and sheets without backs)."
+    return plan
+
+
+def _page_runs(numbers: list[int]) -> str:
+    """Page numbers as a print dialogue takes them: runs as ranges (``1–2, 9–10, 17``)."""
+    runs: list[list[int]] = []
+    for n in numbers:
+        if runs and n == runs[-1][-1] + 1:
+            runs[-1].append(n)
+        else:
+            runs.append([n])
+    return ", ".join(f"{r[0]}{aids.DASH}{r[-1]}" if len(r) > 1 else str(r[0]) for r in runs)
+
+
 def is_back(page: KitPage) -> bool:
     """True for a page of backs: it prints on the other side of the page before it."""
     return page.page.id.endswith("-back")
@@ -585,16 +611,19 @@ def _kit_pages(game: Game, options: Options, progress: Callable[[str], None] | N
             pages.extend(extension.build(game, options))
     pages = pack(with_counter_key(game, pages, options), options)
     two_sided = any(is_back(p) for p in pages)
-    if two_sided:  # printed first: the offset it reads is for every sheet after it
+    if two_sided:
         pages = fronts_on_odd_pages(pages)
-        portrait = options.paper.portrait
-        pages[:0] = [KitPage("duplex calibration", Page(
-            portrait.width, portrait.height, calibration_items(portrait, side, options.duplex),
-            id=f"calibration-{'back' if side else 'front'}")) for side in (False, True)]
     if options.proof:  # designer material: the proof's, never a player's page
         width = options.paper.content()[2]
         assumed = list(aids.assumed_blocks(game, width))
         pages.extend(flowed_pages(assumed, options.paper, "assumed values"))
+    if two_sided:  # printed first: the offset it reads is for every sheet after it
+        portrait = options.paper.portrait
+        plan = print_plan(pages)
+        pages[:0] = [KitPage("duplex calibration", Page(
+            portrait.width, portrait.height,
+            calibration_items(portrait, side, options.duplex, plan),
+            id=f"calibration-{'back' if side else 'front'}")) for side in (False, True)]
     check_pages(pages)
     clearance.check_pages(pages)
     if len(pages) > KIT_PAGES:  # laid out, not yet drawn

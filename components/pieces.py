@@ -19,7 +19,7 @@ from ..engine.model import Card, Deck, Game, Item, Marker, Unit, Value
 from .counters import counter_name, draw, face_of
 from .fonts import text_width, wrap
 from .impose import Piece
-from .legibility import MIN_MM, fit, fit_lines, scaled
+from .legibility import MIN_MM, fit, fit_lines, on_scale, scaled
 from .marks import dagger, field_dagger, rule_ref
 from .primitives import Primitive, Rect, Style, Text
 from .style import SIDE_COLOURS, declared_layout, ink_on, side_colour  # noqa: F401 (re-exported)
@@ -89,7 +89,7 @@ def plain_back(name: str, ground: str, size: float) -> tuple[Primitive, ...]:
     items: list[Primitive] = [Rect(0, 0, size, size, Style(fill=ground, stroke=None),
                                    cls="counter-ground plain-back")]
     room = size - 2.0
-    text = fit_text(name, PLAIN_NAME, room)
+    text = on_scale(fit_text(name, PLAIN_NAME, room))  # a step of the counters' type scale
     if text_width(name, text) <= room and text >= MIN_MM:
         items.append(Text(size / 2, size / 2 + text * 0.35, name, size=text, anchor="middle",
                           fill=ink_on(ground), cls="plain-back-name"))

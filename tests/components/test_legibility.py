@@ -14,7 +14,7 @@ from warpress.components.kit import KitPage, kit_pages, parse_options
 from warpress.components.legibility import ENFORCED, MIN_FACTORS_MM, MIN_MM, check_page, fit
 from warpress.components.marks import DAGGER, dagger, proof
 from warpress.components.pieces import unit_pieces
-from warpress.components.primitives import Group, Page, Text, walk
+from warpress.components.primitives import Group, Page, Rect, Text, walk
 from warpress.components.style import PT, look_of
 from warpress.engine.errors import BadInput
 from warpress.engine.loader import builtin, builtin_games, load_game
@@ -122,7 +122,8 @@ def test_every_nato_or_silhouette_unit_has_its_unit_symbol(kits, game):
     data = builtin(game)
     counters = [g for p in kits[game]  # a small counter sheet flows with the aids
                 for g in walk(p.items) if isinstance(g, Group) and g.cls
-                and g.cls.startswith("counter ") and "marker" not in g.cls.split()]
+                and g.cls.startswith("counter ") and "marker" not in g.cls.split()
+                and not _plain_back(g)]  # a one-sided counter's back: its colour and name
     for unit in data.units:
         look = look_of(data, unit)
         if look.layout not in ("nato", "silhouette"):
@@ -132,6 +133,11 @@ def test_every_nato_or_silhouette_unit_has_its_unit_symbol(kits, game):
         for group in mine:
             classes = [i.cls for i in walk(group.items) if isinstance(i, Group) and i.cls]
             assert f"unit-symbol {look.symbol}" in classes, (unit.id, group.id)
+
+
+def _plain_back(group: Group) -> bool:
+    return any(i.cls and "plain-back" in i.cls.split() for i in walk(group.items)
+               if isinstance(i, Rect))
 
 
 def test_the_rule_covers_maps_tracks_and_displays():

@@ -163,6 +163,33 @@ def test_every_page_of_backs_is_even_and_right_after_its_fronts(player_kits, sho
     assert not backs_misplaced(pages)
 
 
+@pytest.mark.parametrize(("game_id", "paper"), KITS)
+def test_the_calibration_page_says_which_pages_print_double_sided(player_kits, game_id, paper):
+    """Map tiles must not back onto each other: the first page names the pages of fronts
+    and backs (double-sided) and every other page (one-sided), each page once."""
+    _game, pages = player_kits[game_id, paper]
+    if not pages[0].id.startswith("calibration"):
+        return  # a one-sided kit: nothing to say
+    text = " ".join(t.text for t in texts(pages[0].items))
+    plan = re.search(r"Double-sided: pages ([^.]*)\.(?: One-sided: pages ([^(]*) \()?", text)
+    assert plan, text
+    said = {"double": _numbers(plan.group(1)), "single": _numbers(plan.group(2) or "")}
+    assert not said["double"] & said["single"]
+    assert said["double"] | said["single"] == set(range(1, len(pages) + 1))
+    for n in said["double"]:
+        page = pages[n - 1]
+        partner = pages[n] if n % 2 else pages[n - 2]
+        assert page.id.endswith("-back") or partner.id.endswith("-back"), (n, page.id)
+
+
+def _numbers(runs: str) -> set[int]:
+    out: set[int] = set()
+    for run in filter(None, (r.strip() for r in runs.split(","))):
+        a, _, b = run.partition("–")
+        out.update(range(int(a), int(b or a) + 1))
+    return out
+
+
 def test_the_backs_test_finds_a_back_on_an_odd_page_or_parted_from_its_front():
     class P:
         def __init__(self, id_):
