@@ -1096,7 +1096,7 @@ def legend_entries(game: Game) -> list[tuple[list[Primitive], str]]:
                         f"{side.name} {side.name_ja or ''}".strip()))
     neutral = [Rect(0, 0, 10, 6, Style(fill=NEUTRAL_FILL, stroke="#8a7a5a", width=0.3)),
                *(Line(i, 6, i + 6, 0, HATCH) for i in (0.0, 4.0))]
-    entries.append((neutral, "neutral 中立: no unit may enter (④)"))
+    entries.append((neutral, "neutral 中立: no unit may enter"))
     entries.append(([Rect(0, 0, 10, 6, Style(fill=OUT_OF_PLAY_FILL, stroke="#9a927f",
                                              width=0.3))],
                     "land that is no territory: out of play"))
@@ -1120,7 +1120,7 @@ def legend_entries(game: Game) -> list[tuple[list[Primitive], str]]:
         entries.append(([Line(0, 3, 10, 3, ROUTE_STYLES[kind])], label))
     entries.append(([Line(0, 3, 10, 3, BARRIER)], "no passage 通行不可"))
     entries.append(([Text(0, 4, "→", size=3.0, fill=SEA_INK)],
-                    "a connection that wraps round the board's east-west edge, to the area named"))
+                    "connected to the area named (across a strait, or round the east-west edge)"))
     return entries
 
 
