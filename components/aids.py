@@ -100,6 +100,11 @@ def bullets(lines: Iterable[object], width: float, size: float = 2.6) -> Block:
     return Block(tuple(items), y + size * 0.4, cls="bullets")
 
 
+def bulleted(line: str) -> str:
+    """A list line as printed: a bullet before it unless it numbers itself (``NUMBERED``)."""
+    return line if NUMBERED.match(line) else f"• {line}"
+
+
 #: a line that numbers itself (a step of a procedure) and takes no bullet
 NUMBERED = re.compile(r"^(?:\d+[.)](?:[-–]\d+[.)])?|\(\d+\)|[①-⑳]|[a-z][.)])\s+")
 

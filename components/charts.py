@@ -15,7 +15,18 @@ from ..engine.errors import BadInput
 from ..engine.model import Feature, Game, PlayRules, TerrainEffect, Track, Value, VictoryCondition
 from ..engine.terrain import game_names
 from ..engine.text import rules_text
-from .aids import BODY, CELL, HEAD, LEADING, SMALL, Block, heading, number_text, text_lines
+from .aids import (
+    BODY,
+    CELL,
+    HEAD,
+    LEADING,
+    SMALL,
+    Block,
+    bulleted,
+    heading,
+    number_text,
+    text_lines,
+)
 from .fonts import text_width, wrap
 from .hexmap import (
     POINT_KINDS,
@@ -310,7 +321,7 @@ def _lines_block(lines: list[str], width: float, block_id: str, cls: str) -> Ite
     items: list[Primitive] = []
     y = 0.0
     for line in lines:
-        more, used = text_lines(f"• {line}", 0, y, SMALL * 1.1, width, dash=True)
+        more, used = text_lines(bulleted(line), 0, y, SMALL * 1.1, width, dash=True)
         items.extend(more)
         y += used
     yield Block(tuple(items), y + 2.0, id=block_id, cls=cls)

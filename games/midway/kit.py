@@ -153,7 +153,7 @@ def reminder_column(sections, width: float, size: float) -> tuple[list[Primitive
                           bold=True))
         y += size * 1.6
         for line in section.lines:
-            lines, h = text_lines(f"• {line}", 0, y, size, width)
+            lines, h = text_lines(aids.bulleted(line), 0, y, size, width)
             items.extend(lines)
             y += h
         y += size * 0.6
@@ -279,7 +279,7 @@ def _phase_box(phase: Phase, width: float, size: float = 2.5) -> Block:
                                    fill="#ffffff", bold=True)]
     y = 6.2
     for step in phase.steps:
-        lines, h = text_lines(f"• {step}", 2, y, size, width - 4)
+        lines, h = text_lines(aids.bulleted(step), 2, y, size, width - 4)
         items.extend(lines)
         y += h
     solo = phase.extra.get("solitaire")

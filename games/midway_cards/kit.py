@@ -50,8 +50,8 @@ DAMAGE_INK = {"bombing": "#b03f38", "torpedo": "#3b5b92"}
 STAT_WORDS = {
     "missions": "Missions", "aircraft_type": "Aircraft type", "air_combat_f": "Air combat (F)",
     "air_combat_a": "Air combat (A)", "anti_ship": "Anti-ship level", "damage": "Damage",
-    "defense_kind": "Defense type", "level": "Level", "vp_sunk": "VP 撃沈/大破/中破",
-    "vp_destroyed": "VP 破壊/大破", "aircraft_f": "Aircraft",
+    "defense_kind": "Defense type", "level": "Level", "vp_sunk": "VP sunk/heavy/medium",
+    "vp_destroyed": "VP destroyed/heavy", "aircraft_f": "Aircraft",
     "side_durability": "Side durability", "deck_durability": "Deck durability",
     "defense_level": "Defense-card level", "defense_kinds": "Defense cards",
     "durability": "Durability", "kind": "Card kind", "damage_kind": "Damage to"}
