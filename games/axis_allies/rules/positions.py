@@ -31,7 +31,7 @@ from warpress.engine.errors import BadInput
 from warpress.engine.model import FrozenDict, Game
 from warpress.engine.position import Piece, Position, freeze, thaw
 
-from .board import NEUTRAL, alliance, capitals, is_sea, npl, points, start_control
+from .board import NEUTRAL, alliance, capitals, income_value, is_sea, npl, points, start_control
 from .common import const, domain, has_tag, unit_row, unit_types
 
 SCENARIO = "standard"
@@ -66,7 +66,8 @@ def piece_id(power: str, unit_type: str, n: int) -> str:
 
 class Facts:
     """What the session asks of the game's data again and again, read once: each power's
-    alliance, the neutral territories and the sea zones, the unit table, the routes."""
+    alliance, the neutral territories and the sea zones, the unit table, the routes, the
+    units' worth and the territories' income values."""
 
     def __init__(self, game: Game):
         self.game = game
@@ -79,6 +80,11 @@ class Facts:
         self.rows = {t: unit_row(game, t) for t in unit_types(game)}
         self.domain = {t: domain(game, t) for t in self.rows}
         self.aircraft = frozenset(t for t in self.rows if has_tag(game, t, "aircraft"))
+        # what the agents' score counts (rules/score.py): a unit's cost, attack and defence;
+        # a territory's income value
+        self.unit_worth = {t: sum(int(row[k] or 0) for k in ("cost", "attack", "defense"))
+                           for t, row in self.rows.items()}
+        self.income = {t: income_value(game, t) for t in points(game)}
 
 
 _FACTS: list[Facts] = []

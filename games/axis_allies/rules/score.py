@@ -23,8 +23,6 @@ from __future__ import annotations
 from warpress.engine.model import Game
 from warpress.engine.position import Position
 
-from .board import income_value, points
-from .common import unit_row, unit_types
 from .positions import facts, ipc, powers
 
 #: a territory held counts its income value this many times (rounds of income)
@@ -33,38 +31,16 @@ INCOME_WEIGHT = 3
 SCALE = 20.0
 
 
-class _Values:
-    """The game's units' worth (cost, attack and defence) and territories' income values,
-    read once."""
-
-    def __init__(self, game: Game):
-        self.game = game
-        self.unit = {t: sum(int(unit_row(game, t)[k] or 0) for k in ("cost", "attack", "defense"))
-                     for t in unit_types(game)}
-        self.income = {t: income_value(game, t) for t in points(game)}
-
-
-_VALUES: list[_Values] = []
-
-
-def _values(game: Game) -> _Values:
-    if _VALUES and _VALUES[0].game is game:
-        return _VALUES[0]
-    made = _Values(game)
-    _VALUES[:] = [made]
-    return made
-
-
 def worth(game: Game, position: Position) -> dict[str, int]:
     """Each power's worth in IPC: its units, IPC in hand, income held weighted."""
-    values = _values(game)
+    known = facts(game)
     out = {p: ipc(position, p) for p in powers(game)}
-    unit = values.unit
+    unit = known.unit_worth
     for piece in position.pieces:  # the pieces of a position are only area or pool units
         side = piece.side
         if side is not None and side in out:
             out[side] += unit.get(piece.unit, 0)
-    income = values.income
+    income = known.income
     for territory, who in position.control.items():
         if who in out:
             out[who] += INCOME_WEIGHT * income.get(territory, 0)
