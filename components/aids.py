@@ -482,8 +482,9 @@ def table_formula(table: Table, game: Game | None = None) -> list[str] | None:
                          lambda k, v: value_text(table, v, names, k))
 
 
-def id_ranges(ids: Iterable[object]) -> str:
-    """Ids as a player reads a list of them: runs of numbers as ranges (``101–176``)."""
+def id_ranges(ids: Iterable[object], least: int = 3) -> str:
+    """Ids as a player reads a list of them: runs of ``least`` numbers or more as ranges
+    (``101–176``; page numbers for a print dialogue take ``least=2``: ``9–10``)."""
     parts: list[list[int | str]] = []
     for value in ids:
         text = str(value)
@@ -493,7 +494,7 @@ def id_ranges(ids: Iterable[object]) -> str:
             last.append(number)
         else:
             parts.append([number if number is not None else text])
-    return ", ".join(f"{p[0]}{DASH}{p[-1]}" if len(p) > 2 else ", ".join(map(str, p))
+    return ", ".join(f"{p[0]}{DASH}{p[-1]}" if len(p) >= least else ", ".join(map(str, p))
                      for p in parts)
 
 

@@ -502,21 +502,11 @@ def print_plan(pages: list[KitPage]) -> str:
         if is_back(page):
             duplex.update((number - 1, number))
     single = [n for n in range(3, len(pages) + 3) if n not in duplex]
-    plan = f"Double-sided: pages {_page_runs(sorted(duplex))}."
+    plan = f"Double-sided: pages {aids.id_ranges(sorted(duplex), least=2)}."
     if single:
-        plan += f" One-sided: pages {_page_runs(single)} (map tiles and sheets without backs)."
+        plan += (f" One-sided: pages {aids.id_ranges(single, least=2)} (map tiles and sheets "
+                 "without backs).")
     return plan
-
-
-def _page_runs(numbers: list[int]) -> str:
-    """Page numbers as a print dialogue takes them: runs as ranges (``1–2, 9–10, 17``)."""
-    runs: list[list[int]] = []
-    for n in numbers:
-        if runs and n == runs[-1][-1] + 1:
-            runs[-1].append(n)
-        else:
-            runs.append([n])
-    return ", ".join(f"{r[0]}{aids.DASH}{r[-1]}" if len(r) > 1 else str(r[0]) for r in runs)
 
 
 def is_back(page: KitPage) -> bool:
