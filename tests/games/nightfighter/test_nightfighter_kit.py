@@ -82,17 +82,33 @@ def test_hexes_are_not_greyed_by_zones(game):
     assert fills == {nf.PLAIN_HEX.fill, nf.ENTRY_HEX.fill, nf.EXIT_HEX.fill}
 
 
-def test_player_map_turn_track_and_environment(game):
-    items, _w, _h = nf.map_drawing(game, "player")
+def test_player_display_turn_track_and_environment(game):
+    """The turn track and the environment boxes print as the player's display, with the
+    set-up: the player map is printed alone."""
+    items = nf.display_blocks(game, 190.0)[0].items
     boxes = by_cls(items, "track-box")
     assert [b.id for b in boxes] == [f"track-game-turn-{n}" for n in range(1, 21)]
     values = [t.text for t in walk(items) if isinstance(t, Text) and t.cls == "track-value"]
     assert values[:4] == ["1", "2*", "3", "4*"]
     env = by_cls(items, "environment-box")
     assert len(env) == 8 and "box-environment-moon-full" in {b.id for b in env}
-    assert min(b.w for b in env) >= 15.875  # holds a 5/8-in counter
-    referee, _w, _h = nf.map_drawing(game, "referee")
-    assert not by_cls(referee, "track-box")
+    assert min(min(b.w, b.h) for b in [*env, *boxes]) >= 15.875  # holds a 5/8-in counter
+    for which in ("player", "referee"):
+        drawn, _w, _h = nf.map_drawing(game, which)
+        assert not by_cls(drawn, "track-box") and not by_cls(drawn, "environment-box")
+
+
+@pytest.mark.parametrize("name", ["a4", "letter"])
+def test_player_map_prints_alone_on_four_tiles_with_hexes_that_hold_a_counter(game, name):
+    pages = kit_pages(game, parse_options(name, "pdf", "long", "0,0", "map"))
+    tiles = [p for p in pages if p.id.startswith("player-map-") and "assembly" not in p.id]
+    assert len(tiles) == 4
+    geo = nf.player_layout(game, paper(name)).geo
+    assert geo.size * 3 ** 0.5 >= 15.875 + 0.5  # across the flats: a 5/8-in counter and more
+    assert geo.size <= nf.map_geometry(game, "player")[0].size  # never over the map's sheet
+    setup = [p for p in kit_pages(game, parse_options(name, "pdf", "long", "0,0", "sheets"))
+             if any(g.id == "player-display" for g in walk(p.items) if isinstance(g, Group))]
+    assert len(setup) == 1
 
 
 def test_map_pages_tiled_and_on_one_sheet(game):
