@@ -1140,20 +1140,90 @@ def table_cells(table, game: Game | None = None) -> tuple[list[str], list[list[s
     return [corner, *heads], rows, ""
 
 
+def steady_results(table, game: Game | None = None) -> tuple[list[str], object]:
+    """A table's results that are the same in every row, said once ("Roll on: Combat
+    table"), and the table without them; the table itself when none is, or all are."""
+    if len(table.rows) < 2 or len(table.results) < 2:
+        return [], table
+    steady = [r for r in table.results
+              if len({repr(table.result(row).get(r)) for row in table.rows}) == 1]
+    if not steady or len(steady) == len(table.results):
+        return [], table
+    names = aids.record_names(game)
+    lines = [f"{aids.result_name(table, r)}: "
+             f"{aids.result_text(table, table.result(table.rows[0]).get(r), names, r)}"
+             for r in steady]
+    rows = tuple(replace(row, extra=type(row.extra)({k: v for k, v in row.extra.items()
+                                                     if k not in steady}))
+                 for row in table.rows)
+    return lines, replace(table, results=tuple(r for r in table.results if r not in steady),
+                          rows=rows)
+
+
+def row_sentences(table, game: Game | None = None) -> list[str] | None:
+    """A table no die decides whose grid would repeat itself (more cells than the data has
+    rows: a column that changes nothing, a cell that says "–") as the data's rows, one
+    sentence each: "Flare, Moon: New → Dice: 1"; None for any other table."""
+    names = aids.record_names(game)
+    if any(k.kind == "roll" for k in table.keys) or len(table.rows) > SENTENCE_ROWS:
+        return None
+    crt = aids.crt_grid(table, names)
+    if crt is None or len(crt.row_labels) * len(crt.col_labels) <= len(table.rows):
+        return None
+    return [_sentence(table, row, names) for row in table.rows]
+
+
+#: The most rows a table prints as sentences rather than a grid.
+SENTENCE_ROWS = 5
+
+
+def _sentence(table, row, names: dict[str, str]) -> str:
+    conditions = table.conditions(row)
+    said = []
+    for i, key in enumerate(table.keys):
+        if key.id not in conditions:
+            continue
+        value = aids.value_text(table, conditions[key.id], names, key)
+        name = aids.key_name(table, key)
+        if value in ("yes", "Yes"):
+            said.append(name)
+        elif i == 0 and key.kind == "enum" and all(key.value_label(v) for v in key.values):
+            said.append(value)  # named values say what they are
+        else:
+            said.append(f"{name}: {value}")
+    result = table.result(row)
+    shown = [(r, aids.result_text(table, result.get(r), names, r)) for r in table.results]
+    shown = [(r, text) for r, text in shown if text != "–"]
+    if len(table.results) == 1:
+        outcome = ", ".join(text for _r, text in shown)
+    else:
+        outcome = ", ".join(f"{aids.result_name(table, r)}: {text}" for r, text in shown)
+    return f"{', '.join(said) or 'Always'} → {outcome or '–'}{dagger(row.is_assumed)}"
+
+
 def table_panel(table, width: float, game: Game | None = None) -> Panel:
-    """One table of the data: title with rules and dice, the grid, modifiers and the note."""
+    """One table of the data: title with rules and dice, the grid (or its rule, or its rows
+    as sentences where a grid would repeat itself), modifiers and the note."""
     dice = f" · {table.dice}" if table.dice and table.dice != "none" else ""
     title = f"{table.label}{dagger(table.is_assumed)} {rule_ref(table.rule)}".rstrip() + dice
     items, y = title_bar(title, width)
     formula = aids.table_formula(table, game)
-    if formula:  # a rule, not rows: printed as the rule
+    sentences = None if formula else row_sentences(table, game)
+    said, shown = ([], table) if formula or sentences else steady_results(table, game)
+    if formula or sentences:  # a rule, or rows no grid needs: printed as lines
         caption = ""
-        for line in formula:
-            lines, lh = wrapped(aids.dashes(line), 0, y + 0.8, 2.6, width, cls="aid-formula")
+        for line in formula or [f"• {s}" for s in sentences or ()]:
+            lines, lh = wrapped(aids.dashes(line), 0, y + 0.8, 2.6, width,
+                                cls="aid-formula" if formula else "aid-sentence")
             items.extend(lines)
             y += lh
         y += 2.4
     else:
+        for line in said:  # what every row says, once, over the grid
+            lines, lh = wrapped(line, 0, y + 0.8, 2.6, width, cls="aid-steady")
+            items.extend(lines)
+            y += lh
+        table = shown
         headers, rows, caption = table_cells(table, game)
         cells, h = grid(headers, rows, width, id_prefix=f"table-{table.id}-row")
         items.append(Group(tuple(cells), dy=y + 0.8, cls="aid-grid"))
@@ -1266,12 +1336,28 @@ def off_map_panel(display, width: float) -> Panel:
 
 def masonry(panels: list[Panel], paper_, part: str, cols: int | None = None) -> list[KitPage]:
     """Panels in columns on landscape pages: each goes to the shortest column of the first
-    page that still holds it (a new page when none does)."""
+    page that still holds it (a new page when none does), the columns kept no taller than
+    the pages need, so that the last page is as full as the others."""
     page = paper_.landscape
     x0, y0, w, h = page.content()
     cols = cols or (3 if w > 250 else 2)
     col_w = (w - PANEL_GAP * (cols - 1)) / cols
-    pages: list[list[Primitive]] = []
+    count = len(_stacked(panels, cols, h))
+    low, high = max((p.height for p in panels), default=h), h
+    while high - low > 1.0:  # the shortest columns that still take as few pages
+        mid = (low + high) / 2
+        low, high = (low, mid) if len(_stacked(panels, cols, mid)) <= count else (mid, high)
+    pages = [[Group(panel.items, dx=x0 + c * (col_w + PANEL_GAP), dy=y0 + top, id=panel.id,
+                    cls=panel.cls) for panel, c, top in placed]
+             for placed in _stacked(panels, cols, min(high, h))]
+    return [KitPage(part, Page(page.width, page.height, tuple(items), id=f"{part}-{i}"))
+            for i, items in enumerate(pages, 1)]
+
+
+def _stacked(panels: list[Panel], cols: int, h: float) -> list[list[tuple[Panel, int, float]]]:
+    """Each page's panels with their column and top: each panel in the shortest column of
+    the first page where it ends by ``h`` (a new page when none does)."""
+    pages: list[list[tuple[Panel, int, float]]] = []
     heights: list[list[float]] = []
     for panel in panels:
         spot = next(((p, c) for p, tops in enumerate(heights)
@@ -1282,11 +1368,9 @@ def masonry(panels: list[Panel], paper_, part: str, cols: int | None = None) -> 
             heights.append([0.0] * cols)
             spot = (len(pages) - 1, 0)
         p, c = spot
-        pages[p].append(Group(panel.items, dx=x0 + c * (col_w + PANEL_GAP), dy=y0 + heights[p][c],
-                              id=panel.id, cls=panel.cls))
+        pages[p].append((panel, c, heights[p][c]))
         heights[p][c] += panel.height + PANEL_GAP
-    return [KitPage(part, Page(page.width, page.height, tuple(items), id=f"{part}-{i}"))
-            for i, items in enumerate(pages, 1)]
+    return pages
 
 
 def column_width(paper_) -> float:

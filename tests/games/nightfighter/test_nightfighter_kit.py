@@ -230,6 +230,14 @@ def test_screen_has_every_table_with_its_rows(game, pages):
         if formula:  # a rule prints as the rule, not as rows
             assert not rows and set(formula) <= set(texts_of(panel[0])), table.id
             continue
+        sentences = nf.row_sentences(table, game)
+        if sentences:  # a grid that would repeat itself: the data's rows as sentences
+            shown = "".join(texts_of(panel[0])).replace(" ", "")
+            assert not rows and all(s.replace(" ", "") in shown for s in sentences), table.id
+            continue
+        said, table = nf.steady_results(table, game)
+        if said:  # a result every row gives is said once, over the grid of the others
+            assert set(said) <= set(texts_of(panel[0])), table.id
         crt = aids.crt_grid(table, aids.record_names(game))
         if crt is None:  # rows that say the same for a run of numbers are one row
             assert len(rows) == len(nf.table_rows(table, game)[1]) <= len(table.rows), table.id
@@ -246,6 +254,9 @@ def test_screen_has_every_table_with_its_rows(game, pages):
                 assert text.replace(" ", "") in printed, (table.id, text)
     two_keys = [t.id for t in game.tables if aids.crt_grid(t, aids.record_names(game))]
     assert two_keys == [t.id for t in game.tables if len(t.keys) == 2] and "flak" in two_keys
+    assert {"searchlight-dice", "attack-position"} <= {
+        t.id for t in game.tables if nf.row_sentences(t, game)}
+    assert nf.steady_results(game.table("collision"), game)[0] == ["Roll on: Combat table"]
     assert by_id(items, "aid-display-umpire-off-map")
     reaction = by_id(items, "aid-table-reaction-effect")[0]
     assert {"≦ 2", "5+", "3–4"} <= set(texts_of(reaction))  # an open low end reads ≤ (≦) 2
