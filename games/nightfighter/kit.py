@@ -393,17 +393,23 @@ def _beacons(hex_map: HexMap, geo: HexGeometry, index,
         s = geo.size
         points = star(cx, cy - s * 0.05, s * 0.32, s * 0.13)
         name = (feature.name or "Searchlight beacon") + dagger(bool(feature.assumed))
-        width = s * 1.9
+        width = s * BEACON_LABEL_W
         what = f"map feature {feature.id}"
-        lines, size = fit_lines(name, max(s * 0.2, MIN_MM), width, 2, what)
+        # each name on one line where one holds it at the kit's least size: a kana name
+        # broken in two reads as two words
+        lines, size = fit_lines(name, max(s * 0.2, MIN_MM), width, 1, what)
         words = [(line, size, True) for line in lines]
         if feature.name_ja:
-            ja, ja_size = fit_lines(feature.name_ja, size, width, 2, what)
+            ja, ja_size = fit_lines(feature.name_ja, size, width, 1, what)
             words += [(line, ja_size, False) for line in ja]
         texts = _placed_block(words, cx, cy, s, placer, what)
         items.append(Group((Polygon(points, Style(fill="#f2c200", stroke=ZONE_INK, width=0.3)),
                             *texts), id="searchlight-beacon", cls="searchlight-beacon"))
     return items
+
+
+#: The searchlight beacon's name: at most this many hex sizes wide, a line per language.
+BEACON_LABEL_W = 2.6
 
 
 def _placed_block(words, cx: float, cy: float, s: float, placer: labels.LabelPlacer,
@@ -727,6 +733,9 @@ def aircraft_face(game: Game, unit, counter_id: str, s: float, back: bool = Fals
     what = f"counter-{unit.id}-{counter_id}" + (" (back)" if back else "")
     face = face_of(game, unit, size=s, what=what, factors="", corners={}, art_width=0.7,
                    cls="counter-face aircraft", bottom_row=_has_equipment(unit, "schrage-musik"))
+    room = s - 2 * pad_of(s)
+    if text_width(face.name, MIN_MM) > room and text_width(face.subtitle, MIN_MM) > room:
+        face = replace(face, subtitle="")  # two lines of name leave no room for two more
     items: list[Primitive] = list(draw(face))
     head, last = counter_id[:-1], counter_id[-1:]
     pad = pad_of(s)
