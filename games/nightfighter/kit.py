@@ -20,7 +20,14 @@ import re
 from dataclasses import dataclass, replace
 
 from warpress.components import aids, holds, labels, setup_chart, symbols
-from warpress.components.counters import counter_name, counter_size, draw, face_of, pad_of
+from warpress.components.counters import (
+    counter_name,
+    counter_size,
+    draw,
+    face_of,
+    pad_of,
+    proof_mark,
+)
 from warpress.components.fonts import text_width, wrap
 from warpress.components.hexmap import HexGeometry, hex_id_note
 from warpress.components.impose import CROP, Piece, impose, plan_tiles
@@ -736,7 +743,7 @@ def aircraft_face(game: Game, unit, counter_id: str, s: float, back: bool = Fals
     room = s - 2 * pad_of(s)
     if text_width(face.name, MIN_MM) > room and text_width(face.subtitle, MIN_MM) > room:
         face = replace(face, subtitle="")  # two lines of name leave no room for two more
-    items: list[Primitive] = list(draw(face))
+    items: list[Primitive] = list(draw(replace(face, assumed=False)))  # marked when all is on
     head, last = counter_id[:-1], counter_id[-1:]
     pad = pad_of(s)
     big = fit(last, s * 0.4, s * 0.3, what)
@@ -752,7 +759,8 @@ def aircraft_face(game: Game, unit, counter_id: str, s: float, back: bool = Fals
     if back and _has_equipment(unit, "schrage-musik"):
         items.append(Text(pad, s - pad, "♪", size=fit("♪", s * 0.2, s * 0.3, what),
                           fill=NOTE_BLUE, bold=True, cls="schrage-musik-note"))
-    return tuple(items)
+    mark = proof_mark(items, s, dagger(face.assumed))
+    return tuple(items) if mark is None else (*items, mark)
 
 
 def _h2s_printed(unit, sighting: str) -> bool:

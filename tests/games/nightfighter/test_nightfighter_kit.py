@@ -307,3 +307,23 @@ def test_counter_text_fits_the_counter(game):
             for face in (piece.front, piece.back or ()):
                 for text in (t for t in walk(face) if isinstance(t, Text)):
                     assert text_width(text.text, text.size) <= piece.w, (piece.id, text.text)
+
+
+def test_a_proof_mark_covers_no_text_of_its_counter(game):
+    """A designer proof marks an assumed counter where the mark covers none of its texts
+    (its name, its numbers): a free corner, else the middle of a side."""
+    from warpress.components.labels import text_box
+
+    with proof(True):
+        sheets = nf.counter_sheet_pieces(game)
+    marked = 0
+    for _name, pieces in sheets:
+        for piece in pieces:
+            for face in (piece.front, piece.back or ()):
+                texts = [t for t in walk(face) if isinstance(t, Text)]
+                marks = [t for t in texts if t.cls == "proof-mark"]
+                others = [text_box(t) for t in texts if t.cls != "proof-mark"]
+                for mark in marks:
+                    marked += 1
+                    assert not any(text_box(mark).overlaps(b) for b in others), piece.id
+    assert marked > 100
