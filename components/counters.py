@@ -66,6 +66,9 @@ class Face:
     corners: Mapping[str, str] = field(default_factory=dict)
     echelon: str = ""
     word: str = ""
+    #: the size (mm) of the word of every marker of the family this one belongs to
+    #: (``pieces.marker_word_size``); 0: the word as large as fits this counter
+    word_size: float = 0.0
     reduced: bool = False
     cls: str = "counter-face"
     bottom_row: bool = False  # keep the bottom row free for the caller's own texts
@@ -289,11 +292,19 @@ def marker(face: Face) -> list[Primitive]:
 
 
 def _word_lines(face: Face, width: float, height: float) -> tuple[list[str], float]:
-    """A marker's word on one or two lines, as large as fits ``width`` and ``height``."""
+    """A marker's word on one or two lines, at its family's size (``Face.word_size``) where
+    that fits, else as large as fits ``width`` and ``height``."""
     word = face.word or face.name
     if not word:
         return [], 0.0
     what, floor = f"counter {face.what}", mm(face.fonts.minimum)
+    if face.word_size:  # its family's size, on as many lines as that takes
+        try:
+            lines, size = fit_lines(word, face.word_size, width, 2, what, face.word_size)
+        except BadInput:
+            lines, size = [], 0.0
+        if lines and len(lines) * size * 1.05 <= height + 1e-6:
+            return lines, size
     wanted = max(mm(face.fonts.word), height * 0.5)  # a short word as large as fits
     while True:
         lines, size = fit_lines(word, wanted, width, 2, what, floor)
