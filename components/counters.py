@@ -15,14 +15,14 @@ under the kit's minimum, and what cannot fit stops the build naming the piece.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..engine.errors import BadInput
 from ..engine.model import FontStyle, Game, Marker, Unit, Value
-from .fonts import text_width
-from .legibility import MIN_FACTORS_MM, MIN_MM, fit, fit_lines
+from .fonts import text_width, wrap
+from .legibility import MIN_FACTORS_MM, MIN_MM, fit, fit_lines, on_scale
 from .marks import dagger, field_dagger
 from .primitives import Primitive, Rect, Style, Text
 from .style import Look, look_of, mm, side_colour, side_ink
@@ -71,6 +71,9 @@ class Face:
     bottom_row: bool = False  # keep the bottom row free for the caller's own texts
     art_width: float = 1.0  # share of the width (from the left) a silhouette may take
     assumed: bool = False  # a printed value is assumed: a designer proof marks the counter
+    #: A marker's word at this size (mm) at most, wrapped on up to two lines: one size for a
+    #: family of markers (``family_word_size``); 0: as large as the counter allows.
+    word_size: float = 0.0
 
 
 #: The height of a reduced side's band, as a share of the counter: a strip behind the name
@@ -294,7 +297,12 @@ def _word_lines(face: Face, width: float, height: float) -> tuple[list[str], flo
     if not word:
         return [], 0.0
     what, floor = f"counter {face.what}", mm(face.fonts.minimum)
-    wanted = max(mm(face.fonts.word), height * 0.5)  # a short word as large as fits
+    if face.word_size:  # the family's one size, on a second line rather than smaller
+        for broken in ([word], wrap(word, face.word_size, width)):
+            if (len(broken) <= 2 and len(broken) * face.word_size * 1.05 <= height + 1e-6
+                    and all(text_width(line, face.word_size) <= width for line in broken)):
+                return broken, face.word_size
+    wanted = face.word_size or max(mm(face.fonts.word), height * 0.5)  # a short word large
     while True:
         lines, size = fit_lines(word, wanted, width, 2, what, floor)
         if len(lines) * size * 1.05 <= height + 1e-6:
@@ -303,6 +311,15 @@ def _word_lines(face: Face, width: float, height: float) -> tuple[list[str], flo
             raise BadInput(f"{what}: {word!r} and what is under it do not fit the counter "
                            f"even at the smallest size; shorten them in the data")
         wanted = max(floor, size * 0.92)
+
+
+def family_word_size(faces: Iterable[Face]) -> float:
+    """The size (mm, a step of the type scale) a family of markers prints its words at, so
+    that the family reads at one size: the smallest any of them takes alone (the longest
+    word's), every other word wrapped to it rather than printed larger."""
+    sizes = [on_scale(item.size) for face in faces for item in draw(face)
+             if isinstance(item, Text) and item.cls == "word"]
+    return min(sizes, default=0.0)
 
 
 def _marker_corners(face: Face) -> list[Primitive]:
