@@ -21,7 +21,7 @@ from typing import Any
 
 from ..engine.errors import BadInput
 from ..engine.model import FontStyle, Game, Marker, Unit, Value
-from .fonts import text_width, wrap
+from .fonts import text_width
 from .legibility import MIN_FACTORS_MM, MIN_MM, fit, fit_lines, on_scale
 from .marks import dagger, field_dagger
 from .primitives import Primitive, Rect, Style, Text
@@ -66,14 +66,15 @@ class Face:
     corners: Mapping[str, str] = field(default_factory=dict)
     echelon: str = ""
     word: str = ""
+    #: the size (mm) of the word of every marker of the family this one belongs to
+    #: (``pieces.marker_word_size``, or ``family_word_size`` of faces a kit draws its own
+    #: way); 0: the word as large as fits this counter
+    word_size: float = 0.0
     reduced: bool = False
     cls: str = "counter-face"
     bottom_row: bool = False  # keep the bottom row free for the caller's own texts
     art_width: float = 1.0  # share of the width (from the left) a silhouette may take
     assumed: bool = False  # a printed value is assumed: a designer proof marks the counter
-    #: A marker's word at this size (mm) at most, wrapped on up to two lines: one size for a
-    #: family of markers (``family_word_size``); 0: as large as the counter allows.
-    word_size: float = 0.0
 
 
 #: The height of a reduced side's band, as a share of the counter: a strip behind the name
@@ -292,17 +293,20 @@ def marker(face: Face) -> list[Primitive]:
 
 
 def _word_lines(face: Face, width: float, height: float) -> tuple[list[str], float]:
-    """A marker's word on one or two lines, as large as fits ``width`` and ``height``."""
+    """A marker's word on one or two lines, at its family's size (``Face.word_size``) where
+    that fits, else as large as fits ``width`` and ``height``."""
     word = face.word or face.name
     if not word:
         return [], 0.0
     what, floor = f"counter {face.what}", mm(face.fonts.minimum)
-    if face.word_size:  # the family's one size, on a second line rather than smaller
-        for broken in ([word], wrap(word, face.word_size, width)):
-            if (len(broken) <= 2 and len(broken) * face.word_size * 1.05 <= height + 1e-6
-                    and all(text_width(line, face.word_size) <= width for line in broken)):
-                return broken, face.word_size
-    wanted = face.word_size or max(mm(face.fonts.word), height * 0.5)  # a short word large
+    if face.word_size:  # its family's size, on as many lines as that takes
+        try:
+            lines, size = fit_lines(word, face.word_size, width, 2, what, face.word_size)
+        except BadInput:
+            lines, size = [], 0.0
+        if lines and len(lines) * size * 1.05 <= height + 1e-6:
+            return lines, size
+    wanted = max(mm(face.fonts.word), height * 0.5)  # a short word as large as fits
     while True:
         lines, size = fit_lines(word, wanted, width, 2, what, floor)
         if len(lines) * size * 1.05 <= height + 1e-6:
