@@ -11,7 +11,9 @@ from warpress.engine.loader import builtin
 
 
 def _word_sizes(face) -> set[float]:
-    return {item.size for item in draw(face) if isinstance(item, Text) and item.cls == "word"}
+    """The sizes the face's word prints at, on the type scale (as every counter piece)."""
+    return {on_scale(item.size) for item in draw(face)
+            if isinstance(item, Text) and item.cls == "word"}
 
 
 def test_a_family_of_markers_prints_its_words_at_the_longest_words_size():
@@ -35,4 +37,4 @@ def test_a_family_size_wraps_a_long_name_rather_than_shrinking_it():
     words = [t for t in draw(replace(face, word_size=size))
              if isinstance(t, Text) and t.cls == "word"]
     assert [t.text for t in words] == ["Emergency", "repair"]
-    assert {t.size for t in words} == {size}
+    assert {on_scale(t.size) for t in words} == {size}
