@@ -22,6 +22,7 @@ from typing import Any
 from ..engine.errors import BadInput
 from ..engine.model import FontStyle, Game, Marker, Unit, Value
 from .fonts import text_width
+from .labels import text_box
 from .legibility import MIN_FACTORS_MM, MIN_MM, fit, fit_lines, on_scale
 from .marks import dagger, field_dagger
 from .primitives import Primitive, Rect, Style, Text
@@ -93,11 +94,35 @@ def draw(face: Face) -> tuple[Primitive, ...]:
     items.extend(LAYOUTS[face.look.layout](face))
     items.append(Rect(0.1, 0.1, face.size - 0.2, face.size - 0.2,
                       Style(fill=None, stroke=_darker(ground), width=0.2), cls="counter-edge"))
-    mark = dagger(face.assumed)
-    if mark:  # one mark per counter: a factor line has no room for one per value
-        items.append(Text(face.size - pad_of(face.size), MIN_MM * 1.6, mark, size=MIN_MM * 1.6,
-                          anchor="end", bold=True, fill="#c00000", cls="proof-mark"))
+    mark = proof_mark(items, face.size, dagger(face.assumed))
+    if mark is not None:  # one mark per counter: a factor line has no room for one per value
+        items.append(mark)
     return tuple(items)
+
+
+#: Where a designer proof's mark may go on a counter, in order: the top corners, the bottom left,
+#: the middle of its sides, the bottom right (shares of its side: the mark's end and baseline).
+MARK_SPOTS = ((1.0, 0.0), (0.0, 0.0), (0.0, 1.0), (1.0, 0.5), (0.0, 0.5), (1.0, 1.0))
+
+
+def proof_mark(items: list[Primitive] | tuple[Primitive, ...], size: float, mark: str
+               ) -> Text | None:
+    """A designer proof's mark (``mark``, a dagger; None when it is empty) on a counter of
+    ``size`` mm holding ``items``: in the first of ``MARK_SPOTS`` where it covers none of
+    their texts, else the first."""
+    if not mark:
+        return None
+    pad, em = pad_of(size), MIN_MM * 1.6
+    wide = text_width(mark, em)
+    taken = [text_box(t) for t in items if isinstance(t, Text)]
+    spots = []
+    for sx, sy in MARK_SPOTS:
+        x = pad + wide if sx == 0.0 else size - pad if sx == 1.0 else size / 2
+        y = em if sy == 0.0 else size - pad if sy == 1.0 else size / 2 + em * 0.4
+        spots.append(Text(x, y, mark, size=em, anchor="end", bold=True, fill="#c00000",
+                          cls="proof-mark"))
+    return next((t for t in spots if not any(text_box(t).overlaps(b) for b in taken)),
+                spots[0])
 
 
 def _darker(colour: str, amount: float = 0.35) -> str:
