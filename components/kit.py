@@ -41,7 +41,7 @@ from .impose import (
 from .legibility import check_pages
 from .marks import plain, proof
 from .page import Paper, footer, paper
-from .pieces import CARD_BLEED, card_pieces, family_word_size, marker_pieces, unit_pieces
+from .pieces import CARD_BLEED, card_pieces, marker_pieces, markers_word_size, unit_pieces
 from .primitives import Group, Page, Primitive, Text, texts
 from .registry import extensions
 from .render_pdf import check_dpi, pdf_bytes, png_pages
@@ -185,7 +185,7 @@ def counter_pages(game: Game, options: Options) -> list[KitPage]:
     pieces: list[Piece] = []
     for unit in game.units:
         pieces.extend(unit_pieces(game, unit))
-    word_size = family_word_size(game)  # one sheet's markers: one family
+    word_size = markers_word_size(game)  # one sheet's markers: one family
     for marker in game.markers:
         pieces.extend(marker_pieces(game, marker, word_size))
     return counter_sheet_pages(pieces, options)

@@ -189,7 +189,7 @@ def marker_pieces(game: Game, marker: Marker, word_size: float = 0.0) -> list[Pi
                   cls=f"counter marker {marker.id}", plain_back=plain) for i in range(count)]
 
 
-def family_word_size(game: Game) -> float:
+def markers_word_size(game: Game) -> float:
     """``marker_word_size`` of all of ``game``'s markers (one family), once per game."""
     return once("marker-word-size", game, lambda g: marker_word_size(g, g.markers))
 
