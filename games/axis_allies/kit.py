@@ -42,7 +42,7 @@ from warpress.components.primitives import (
 )
 from warpress.components.registry import COUNTER_FACE
 from warpress.engine.errors import BadInput
-from warpress.engine.model import Display, Game, Point, PointMap, Side, Track, Unit
+from warpress.engine.model import Display, Game, Point, PointMap, Side, Table, Track, Unit
 
 from . import CODE
 
@@ -410,6 +410,19 @@ def leader_ends(area: Area, box: labels.Box) -> tuple[Point2, Point2]:
 def leader(area: Area) -> tuple[Point2, Point2]:
     """The leader of an area whose box or block is set beside it, as drawn."""
     return leader_ends(area, area.boxes()[-1])
+
+
+def leader_boxes(area: Area) -> list[labels.Box]:
+    """What the leader of an area set beside it covers, as small boxes along it (its dot at
+    the area's end the largest): no label goes under them."""
+    (ax, ay), (bx, by) = leader(area)
+    r = 1.0
+    out = [labels.Box(ax - r, ay - r, ax + r, ay + r)]
+    steps = max(1, int(math.dist((ax, ay), (bx, by))))
+    for k in range(1, steps + 1):
+        x, y = ax + (bx - ax) * k / steps, ay + (by - ay) * k / steps
+        out.append(labels.Box(x - 0.3, y - 0.3, x + 0.3, y + 0.3))
+    return out
 
 
 def segments_cross(p: Point2, q: Point2, r: Point2, s: Point2) -> bool:
@@ -794,6 +807,8 @@ def route_items(game: Game, point_map: PointMap, areas: dict[str, Area],
         rid = f"route-{route.a}-{route.b}"
         edge = borders.get(frozenset((route.a, route.b)))
         ends = border_mark(a, b, edge, blocks) if edge else None
+        if ends is None and edge and seen_border(a, b, edge):
+            continue  # a border the player sees, and no barrier on it: nothing to name
         if ends is None:
             far.append((route.a, route.b, rid))
             continue
@@ -819,6 +834,17 @@ def route_items(game: Game, point_map: PointMap, areas: dict[str, Area],
         lettered.append((letter, a_id, b_id))
         items += [*badge(a, letter, placer, f"{rid}-a"), *badge(b, letter, placer, f"{rid}-b")]
     return items, lettered
+
+
+SEEN = 5.0  # mm: a border this long is one a player sees on the map
+
+
+def seen_border(a: Area, b: Area, edge) -> bool:
+    """True when ``a`` and ``b`` are two territories or two sea zones whose shared border
+    ``edge`` is at least SEEN long: two such areas connect unless a barrier is drawn on their
+    border (the legend says so), so a connection there needs no mark or name."""
+    length = sum(math.dist(p, q) for p, q in zip(edge, edge[1:], strict=False))
+    return a.land == b.land and length >= SEEN
 
 
 def mark_items(ends, style: Style, rid: str, cls: str) -> Group:
@@ -1118,9 +1144,12 @@ def legend_entries(game: Game) -> list[tuple[list[Primitive], str]]:
                                   "it is joined to"),
                         ("sea", "sea connection 海路")):
         entries.append(([Line(0, 3, 10, 3, ROUTE_STYLES[kind])], label))
-    entries.append(([Line(0, 3, 10, 3, BARRIER)], "no passage 通行不可"))
+    entries.append(([Line(0, 3, 10, 3, BARRIER)],
+                    "no passage 通行不可: two territories or two sea zones that share a "
+                    "border connect unless this line is on it"))
     entries.append(([Text(0, 4, "→", size=3.0, fill=SEA_INK)],
-                    "connected to the area named (across a strait, or round the east-west edge)"))
+                    "connected to the area named, where the two do not touch on this map "
+                    "(or their border has no room for a mark)"))
     return entries
 
 
@@ -1136,7 +1165,7 @@ def world_legend(game: Game, lettered=()):
         entries.append(([Circle(5, 3, 2.1, Style(fill="#ffffff", stroke=INK, width=0.35)),
                          Text(5, 3.75, "A", size=2.2, anchor="middle", bold=True)],
                         "lettered connection: the two areas with the same letter connect"))
-        notes.append("Lettered connections (cells that do not touch, no room for the name): "
+        notes.append("Lettered connections (where the far area's name has no room): "
                       + "; ".join(f"{letter} {names[a]} — {names[b]}"
                                   for letter, a, b in lettered) + ".")
     credit = ("Coastlines and borders: Natural Earth (public domain). North is at the top; "
@@ -1171,7 +1200,11 @@ def world_map(game: Game, owners: dict[str, str] | None = None, clear: tuple[Box
     point_map = game.record("point_maps", MAP_ID, PointMap)
     w, h = map_size(point_map)
     areas = world_layout(game, point_map, owners, clear)
-    placer = LabelPlacer(labels.Box(0, 0, w, h), [b for a in areas.values() for b in a.boxes()])
+    placer = LabelPlacer(labels.Box(0, 0, w, h), [
+        *(b for a in areas.values() for b in a.boxes()),
+        *(b for a in areas.values() if (a.callout or a.detached) and not a.apart
+          for b in leader_boxes(a)),
+        *(labels.Box(*lane) for lane in clear)])
     items: list[Primitive] = [Rect(0, 0, w, h, Style(fill=SEA_FILL, width=0.5),
                                    cls="map-border")]
     order = sorted(areas.values(), key=lambda a: (a.land, -sum(
@@ -1593,6 +1626,31 @@ def unit_card_block(game: Game, width: float) -> aids.Block:
     return aids.Block((card,), height + 2.0, id="unit-reference", cls="block")
 
 
+def victory_block(game: Game, width: float) -> aids.Block | None:
+    """The victory check as a player reads it: the row no round-end answers as the sentence
+    that opens it, then each other row as "<winner> win: <why>." (the rows of the table the
+    engine reads, in their order); None when the kit has printed it already."""
+    table = game.record("tables", "victory", Table)
+    if not aids.first_print(table.id):
+        return None
+    top = aids.heading(aids.table_title(table), width, 3.2)
+    items: list[Primitive] = list(top.items)
+    y = top.height
+    for row in table.rows:
+        result = table.result(row)
+        reason = str(result.get("reason"))
+        if str(table.conditions(row).get("round_end")) in ("no", "False"):
+            line = reason[0].upper() + reason[1:] + ":"
+        else:
+            winner = str(result.get("winner"))
+            verb = "wins" if winner == "none" else "win"
+            line = f"• {aids.result_name(table, winner)} {verb}: {reason}."
+        more, used = aids.text_lines(line, 0, y, aids.SMALL * 1.15, width, dash=True)
+        items += more
+        y += used
+    return aids.Block(tuple(items), y + 2.0, id=f"table-{table.id}", cls="table")
+
+
 # --- counters ------------------------------------------------------------------------------
 
 
@@ -1682,5 +1740,7 @@ def axis_allies_sheets(game: Game, options: Options) -> list[KitPage]:
     """A unit reference card per power, then the generic pages of the other sheets and
     the play aid of every table."""
     width = options.paper.content()[2]
-    return kit.sheet_pages(game, options, lead=[unit_card_block(game, width)],
+    victory = victory_block(game, width)
+    return kit.sheet_pages(game, options, lead=[unit_card_block(game, width),
+                                                *([victory] if victory else [])],
                            own={"reference-chart"})
