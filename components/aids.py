@@ -1010,7 +1010,7 @@ def _cells(items: list[Primitive], cells: list[str], widths: list[float], y: flo
     return y + h
 
 
-TRACK_LABEL = 1.8  # mm: labels under track boxes, wrapped to the box (5.1 pt)
+TRACK_LABEL = SMALL  # mm: labels under track boxes, wrapped to the box (the aids' small text)
 
 
 #: The least side of a box that holds pieces when the caller does not say: a 5/8 in
@@ -1295,6 +1295,10 @@ def flow_placed(blocks: Sequence[Block], content: tuple[float, float, float, flo
 #: The least share of a page's area the last page of a flow covers, when the page before
 #: can spare blocks for it (no sheet for one table).
 TAIL = 0.4
+#: The least share of its page a whole section (a scenario's set-up) that opens the last page
+#: covers to keep that page to itself: the aid before it keeps its tables (the terrain chart
+#: stays with the combat table), the set-up is a page of its own, laid by the map.
+OWN_PAGE = 0.25
 
 
 def _used(page: list[tuple[Block, float, float]], content: tuple[float, float, float, float]
@@ -1316,10 +1320,12 @@ def _balanced(pages: list[list[tuple[Block, float, float]]],
               content: tuple[float, float, float, float]
               ) -> list[list[tuple[Block, float, float]]]:
     """The flow with blocks moved from the end of the page before the last to the last
-    while the last uses under ``TAIL`` of its page, each move leaving the emptier of the
+    while the last uses under ``TAIL`` of its page (unless it is a set-up's own page:
+    ``_own_page``), each move leaving the emptier of the
     two pages fuller than before, and both still fit a page each (a heading moves with the
     block after it)."""
-    while len(pages) > 1 and _used(pages[-1], content) < TAIL:
+    while len(pages) > 1 and _used(pages[-1], content) < TAIL and not _own_page(pages[-1],
+                                                                                 content):
         before, last = [b for b, _x, _y in pages[-2]], [b for b, _x, _y in pages[-1]]
         take = _tail_take(before)
         if take >= len(before):
@@ -1333,6 +1339,13 @@ def _balanced(pages: list[list[tuple[Block, float, float]]],
     if len(pages) > 1 and _used(pages[-1], content) < TAIL:
         pages = _tail_in_gaps(pages, content)
     return pages
+
+
+def _own_page(page: list[tuple[Block, float, float]], content: tuple[float, float, float, float]
+              ) -> bool:
+    """True when ``page`` opens with a whole section (``Block.whole``: a set-up) and covers at
+    least ``OWN_PAGE`` of its area: it keeps its page, the blocks before it keep theirs."""
+    return bool(page) and page[0][0].whole and _used(page, content) >= OWN_PAGE
 
 
 def _in_whole(blocks: list[Block], i: int) -> bool:

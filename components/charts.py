@@ -188,11 +188,14 @@ def _when(game: Game) -> str:
 
 
 def stacking_chart(game: Game, width: float) -> Iterator[Block]:
-    """The stacking limits, one line each with its rule."""
+    """The stacking limits, one line each with its rule, led by a bold "Stacking" (a line,
+    as the terrain chart's caption is: it costs no heading's room on the aid)."""
     if not game.stacking:
         return
-    yield heading("Stacking", width, 3.6)
-    items: list[Primitive] = []
+    size = SMALL * 1.1
+    lead = "Stacking:  "
+    indent = text_width(lead, size)
+    items: list[Primitive] = [Text(0, size, lead.rstrip(), size=size, bold=True)]
     y = 0.0
     for limit in game.stacking:
         where = ("in " + ", ".join(limit.terrain) + " hexes" if limit.terrain
@@ -201,7 +204,7 @@ def stacking_chart(game: Game, width: float) -> Iterator[Block]:
         text = (f"At most {limit.limit} {limit.of if limit.limit != 1 else limit.of[:-1]}"
                 f"{whose} {where}{_when(game)}{dagger(limit.is_assumed)}  "
                 f"[{rules_text(limit.rule) or '–'}]")
-        lines, used = text_lines(text, 0, y, SMALL * 1.1, width)
+        lines, used = text_lines(text, indent, y, size, width - indent)
         items.extend(lines)
         y += used
     yield Block(tuple(items), y + 2.0, id="chart-stacking", cls="chart stacking-chart")

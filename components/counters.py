@@ -15,14 +15,15 @@ under the kit's minimum, and what cannot fit stops the build naming the piece.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..engine.errors import BadInput
 from ..engine.model import FontStyle, Game, Marker, Unit, Value
 from .fonts import text_width
-from .legibility import MIN_FACTORS_MM, MIN_MM, fit, fit_lines
+from .labels import text_box
+from .legibility import MIN_FACTORS_MM, MIN_MM, fit, fit_lines, on_scale
 from .marks import dagger, field_dagger
 from .primitives import Primitive, Rect, Style, Text
 from .style import Look, look_of, mm, side_colour, side_ink
@@ -66,6 +67,10 @@ class Face:
     corners: Mapping[str, str] = field(default_factory=dict)
     echelon: str = ""
     word: str = ""
+    #: the size (mm) of the word of every marker of the family this one belongs to
+    #: (``pieces.marker_word_size``, or ``family_word_size`` of faces a kit draws its own
+    #: way); 0: the word as large as fits this counter
+    word_size: float = 0.0
     reduced: bool = False
     cls: str = "counter-face"
     bottom_row: bool = False  # keep the bottom row free for the caller's own texts
@@ -89,11 +94,35 @@ def draw(face: Face) -> tuple[Primitive, ...]:
     items.extend(LAYOUTS[face.look.layout](face))
     items.append(Rect(0.1, 0.1, face.size - 0.2, face.size - 0.2,
                       Style(fill=None, stroke=_darker(ground), width=0.2), cls="counter-edge"))
-    mark = dagger(face.assumed)
-    if mark:  # one mark per counter: a factor line has no room for one per value
-        items.append(Text(face.size - pad_of(face.size), MIN_MM * 1.6, mark, size=MIN_MM * 1.6,
-                          anchor="end", bold=True, fill="#c00000", cls="proof-mark"))
+    mark = proof_mark(items, face.size, dagger(face.assumed))
+    if mark is not None:  # one mark per counter: a factor line has no room for one per value
+        items.append(mark)
     return tuple(items)
+
+
+#: Where a designer proof's mark may go on a counter, in order: the top corners, the bottom left,
+#: the middle of its sides, the bottom right (shares of its side: the mark's end and baseline).
+MARK_SPOTS = ((1.0, 0.0), (0.0, 0.0), (0.0, 1.0), (1.0, 0.5), (0.0, 0.5), (1.0, 1.0))
+
+
+def proof_mark(items: list[Primitive] | tuple[Primitive, ...], size: float, mark: str
+               ) -> Text | None:
+    """A designer proof's mark (``mark``, a dagger; None when it is empty) on a counter of
+    ``size`` mm holding ``items``: in the first of ``MARK_SPOTS`` where it covers none of
+    their texts, else the first."""
+    if not mark:
+        return None
+    pad, em = pad_of(size), MIN_MM * 1.6
+    wide = text_width(mark, em)
+    taken = [text_box(t) for t in items if isinstance(t, Text)]
+    spots = []
+    for sx, sy in MARK_SPOTS:
+        x = pad + wide if sx == 0.0 else size - pad if sx == 1.0 else size / 2
+        y = em if sy == 0.0 else size - pad if sy == 1.0 else size / 2 + em * 0.4
+        spots.append(Text(x, y, mark, size=em, anchor="end", bold=True, fill="#c00000",
+                          cls="proof-mark"))
+    return next((t for t in spots if not any(text_box(t).overlaps(b) for b in taken)),
+                spots[0])
 
 
 def _darker(colour: str, amount: float = 0.35) -> str:
@@ -289,11 +318,19 @@ def marker(face: Face) -> list[Primitive]:
 
 
 def _word_lines(face: Face, width: float, height: float) -> tuple[list[str], float]:
-    """A marker's word on one or two lines, as large as fits ``width`` and ``height``."""
+    """A marker's word on one or two lines, at its family's size (``Face.word_size``) where
+    that fits, else as large as fits ``width`` and ``height``."""
     word = face.word or face.name
     if not word:
         return [], 0.0
     what, floor = f"counter {face.what}", mm(face.fonts.minimum)
+    if face.word_size:  # its family's size, on as many lines as that takes
+        try:
+            lines, size = fit_lines(word, face.word_size, width, 2, what, face.word_size)
+        except BadInput:
+            lines, size = [], 0.0
+        if lines and len(lines) * size * 1.05 <= height + 1e-6:
+            return lines, size
     wanted = max(mm(face.fonts.word), height * 0.5)  # a short word as large as fits
     while True:
         lines, size = fit_lines(word, wanted, width, 2, what, floor)
@@ -303,6 +340,15 @@ def _word_lines(face: Face, width: float, height: float) -> tuple[list[str], flo
             raise BadInput(f"{what}: {word!r} and what is under it do not fit the counter "
                            f"even at the smallest size; shorten them in the data")
         wanted = max(floor, size * 0.92)
+
+
+def family_word_size(faces: Iterable[Face]) -> float:
+    """The size (mm, a step of the type scale) a family of markers prints its words at, so
+    that the family reads at one size: the smallest any of them takes alone (the longest
+    word's), every other word wrapped to it rather than printed larger."""
+    sizes = [on_scale(item.size) for face in faces for item in draw(face)
+             if isinstance(item, Text) and item.cls == "word"]
+    return min(sizes, default=0.0)
 
 
 def _marker_corners(face: Face) -> list[Primitive]:

@@ -84,9 +84,20 @@ def wrap(text: str, size: float, width: float) -> list[str]:
 
 
 def _wrap_paragraph(paragraph: str, size: float, width: float) -> list[str]:
+    """The paragraph's lines, katakana words kept whole where the kinsoku rules allow (a
+    word closed by a bracket that cannot start a line breaks as any Japanese)."""
+    tokens = _tokens(paragraph)
+    lines = _filled(_kana_words(tokens, size, width), size, width)
+    if any(line[:1] and line[:1] in CANNOT_START for line in lines[1:]) or any(
+            line[-1:] and line[-1:] in CANNOT_END for line in lines[:-1]):
+        return _filled(tokens, size, width)
+    return lines
+
+
+def _filled(tokens: list[str], size: float, width: float) -> list[str]:
     lines: list[str] = []
     current: list[str] = []
-    for token in _tokens(paragraph):
+    for token in tokens:
         if current and text_width(("".join(current) + token).rstrip(), size) > width + 1e-9:
             keep = _legal_break(current, token)
             lines.append("".join(current[:keep]).rstrip())
@@ -99,6 +110,52 @@ def _wrap_paragraph(paragraph: str, size: float, width: float) -> list[str]:
     if "".join(current).strip() or not lines:
         lines.append("".join(current).rstrip())
     return _no_orphan(lines)
+
+
+def _katakana(ch: str) -> bool:
+    return "\u30a0" <= ch <= "\u30ff" or "\u31f0" <= ch <= "\u31ff"
+
+
+#: Small kana that make a digraph with the kana before them (ファ, シュ, ヴェ): a loanword's
+#: part often starts with one.
+DIGRAPH_KANA = "ァィゥェォャュョヮ"
+
+
+def _kana_words(tokens: list[str], size: float, width: float) -> list[str]:
+    """The tokens with each run of katakana (a loanword, a name: ヴェルツブルク) made one
+    token, so that a line breaks before it rather than inside it; a run longer than a line
+    in pieces broken where the word parts (``_kana_pieces``)."""
+    out: list[str] = []
+    run = ""
+    for token in [*tokens, ""]:
+        if len(token) == 1 and _katakana(token):
+            run += token
+            continue
+        if run:
+            out.extend(_kana_pieces(run, size, width))
+            run = ""
+        if token:
+            out.append(token)
+    return out
+
+
+def _kana_pieces(word: str, size: float, width: float) -> list[str]:
+    """``word`` as pieces no wider than ``width``: whole when it fits; else, near its
+    middle, after a middle dot or before a kana written with a small one, where a loanword's
+    parts mostly meet (シュレーゲ・ / ムジーク, ボー / ファイター, メッサー / シュミット),
+    leaving two kana before the cut and three after, else in the middle (ヴェルツ / ブルク,
+    ビーコン / ボックス); never against the kinsoku rules."""
+    if text_width(word, size) <= width + 1e-9 or len(word) < 4:
+        return [word]
+    legal = [i for i in range(1, len(word)) if text_width(word[:i], size) <= width + 1e-9
+             and word[i] not in CANNOT_START and word[i - 1] not in CANNOT_END]
+    if not legal:
+        return list(word)
+    middle = (len(word) + 1) // 2
+    parts = [i for i in legal if abs(i - middle) <= 2 and i >= 2 and len(word) - i >= 3
+             and (word[i - 1] == "・" or word[i + 1] in DIGRAPH_KANA)]
+    cut = max(parts) if parts else min(legal, key=lambda i: (abs(i - middle), -i))
+    return [word[:cut], *_kana_pieces(word[cut:], size, width)]
 
 
 def _cjk(ch: str) -> bool:

@@ -9,12 +9,12 @@ Assumed values are marked only in a designer proof (``components/marks.py``).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from typing import Any
 
 from ..engine.errors import BadInput
-from ..engine.looks import COLOUR_WORDS, colour  # noqa: F401 (re-exported)
+from ..engine.looks import COLOUR_WORDS, TYPE_STEPS_PT, colour  # noqa: F401 (re-exported)
 from ..engine.model import Card, Deck, Game, Item, Marker, Unit, Value
 from .counters import counter_name, draw, face_of
 from .fonts import text_width, wrap
@@ -22,7 +22,7 @@ from .impose import Piece
 from .legibility import MIN_MM, fit, fit_lines, on_scale, scaled
 from .marks import dagger, field_dagger, rule_ref
 from .primitives import Primitive, Rect, Style, Text
-from .style import SIDE_COLOURS, declared_layout, ink_on, side_colour  # noqa: F401 (re-exported)
+from .style import PT, SIDE_COLOURS, declared_layout, ink_on, side_colour  # noqa: F401 (re-exported)
 
 CARD_W, CARD_H, CARD_BLEED = 63.0, 88.0, 3.0
 
@@ -74,26 +74,55 @@ def unit_pieces(game: Game, unit: Unit) -> list[Piece]:
     back = unit_back(game, unit)
     count = unit.count or 1
     side = trim_side(front)
-    plain = plain_back(counter_name(unit.name or unit.id), side_colour(game, unit.side), side)
+    plain = plain_back(counter_name(unit.name or unit.id), side_colour(game, unit.side), side,
+                       counter_name(unit.name_ja or ""))
     return [Piece(f"counter-{unit.id}-{i + 1}", side, side, front, back,
                   cls=f"counter unit {unit.id}", plain_back=plain) for i in range(count)]
 
 
-#: The name on a one-sided counter's plain back (mm), shrunk to fit down to the kit's least.
+#: The name on a one-sided counter's plain back (mm), a step of the counters' type scale;
+#: wrapped to lines, shrunk a step at a time (to the kit's least) only when the lines do not
+#: fit; the Japanese name under it a step smaller.
 PLAIN_NAME = 2.4
+PLAIN_LINES = 3
 
 
-def plain_back(name: str, ground: str, size: float) -> tuple[Primitive, ...]:
+def plain_back(name: str, ground: str, size: float, name_ja: str = "") -> tuple[Primitive, ...]:
     """A one-sided counter's back where its sheet prints backs: its colour edge to edge and
-    its name across the middle (the name left out when it cannot fit legibly)."""
+    its name (and Japanese name) across the middle; a name that cannot fit legibly is left
+    out."""
     items: list[Primitive] = [Rect(0, 0, size, size, Style(fill=ground, stroke=None),
                                    cls="counter-ground plain-back")]
     room = size - 2.0
-    text = on_scale(fit_text(name, PLAIN_NAME, room))  # a step of the counters' type scale
-    if text_width(name, text) <= room and text >= MIN_MM:
-        items.append(Text(size / 2, size / 2 + text * 0.35, name, size=text, anchor="middle",
+    lines, text = _plain_lines(name, room, size)
+    if not lines:
+        return tuple(items)
+    ja = on_scale(text * 0.8) if name_ja else 0.0
+    under = [name_ja] if ja and text_width(name_ja, ja) <= room else []
+    block = len(lines) * text * 1.15 + len(under) * ja * 1.2
+    y = (size - block) / 2
+    for line in lines:
+        y += text * 1.15
+        items.append(Text(size / 2, y - text * 0.25, line, size=text, anchor="middle",
                           fill=ink_on(ground), cls="plain-back-name"))
+    for line in under:
+        y += ja * 1.2
+        items.append(Text(size / 2, y - ja * 0.25, line, size=ja, anchor="middle",
+                          fill=ink_on(ground), cls="plain-back-name ja"))
     return tuple(items)
+
+
+def _plain_lines(name: str, room: float, size: float) -> tuple[list[str], float]:
+    """``name`` wrapped to ``room`` at the largest step of the type scale from ``PLAIN_NAME``
+    down at which it takes at most ``PLAIN_LINES`` lines in the counter's ``size``; none
+    when no step legible enough does."""
+    steps = sorted({on_scale(step * PT) for step in TYPE_STEPS_PT}, reverse=True)
+    for text in (step for step in steps if MIN_MM <= step <= on_scale(PLAIN_NAME)):
+        lines = wrap(name, text, room)
+        if (len(lines) <= PLAIN_LINES and len(lines) * text * 1.15 <= size - 2.0
+                and all(text_width(line, text) <= room for line in lines)):
+            return lines, text
+    return [], 0.0
 
 
 def trim_side(drawn: tuple[Primitive, ...]) -> float:
@@ -137,11 +166,12 @@ def counter_image(game: Game, record: Unit | Marker, *, side: str | None = None,
     return scaled(draw(face))
 
 
-def marker_pieces(game: Game, marker: Marker) -> list[Piece]:
-    """A marker's counters in the marker layout: its word (the style's, else its name)."""
+def marker_pieces(game: Game, marker: Marker, word_size: float = 0.0) -> list[Piece]:
+    """A marker's counters in the marker layout: its word (the style's, else its name), at
+    ``word_size`` mm when given (its family's: ``marker_word_size``), else as large as fits."""
     ground = colour(marker.color) or side_colour(game, marker.side)
     front = draw(face_of(game, marker, ground=ground, what=f"counter-marker-{marker.id}",
-                         word=marker_word(game, marker)))
+                         word=marker_word(game, marker), word_size=word_size))
     back = None  # one-sided unless the data gives a back
     if marker.back:
         text = str(marker.back)  # 'Sunk (撃沈)': the word, and the bracket under it
@@ -149,12 +179,23 @@ def marker_pieces(game: Game, marker: Marker) -> list[Piece]:
         subtitle: dict[str, Any] = {"subtitle": under} if under else {}
         back = draw(face_of(game, marker, ground=ground, reduced=True, cls="counter-back marker",
                             what=f"counter-marker-{marker.id} (back)", word=short_word(text),
-                            **subtitle))
+                            word_size=word_size, **subtitle))
     count = marker.count or 1
     side = trim_side(front)
-    plain = plain_back(marker_word(game, marker), ground, side)
+    plain = plain_back(marker_word(game, marker), ground, side,
+                       counter_name(marker.name_ja or "", marker=True))
     return [Piece(f"counter-marker-{marker.id}-{i + 1}", side, side, front, back,
                   cls=f"counter marker {marker.id}", plain_back=plain) for i in range(count)]
+
+
+def marker_word_size(game: Game, markers: Iterable[Marker]) -> float:
+    """The one size (mm) at which the words of ``markers`` (a family: markers printed on one
+    sheet side by side) print: the least of the sizes each fits its own counter at, front
+    and back, so that no marker shouts over its neighbour."""
+    sizes = [on_scale(item.size) for marker in markers for piece in marker_pieces(game, marker)
+             for side in (piece.front, piece.back or ()) for item in side
+             if isinstance(item, Text) and item.cls == "word"]
+    return min(sizes, default=0.0)
 
 
 def marker_word(game: Game, marker: Unit | Marker) -> str:
@@ -168,7 +209,33 @@ def marker_word(game: Game, marker: Unit | Marker) -> str:
 # --- cards -----------------------------------------------------------------------------
 
 
-def card_front(game: Game, card: Card, deck: Deck | None) -> tuple[Primitive, ...]:
+#: A card's title (mm), at most: a deck's titles print at one size (``deck_title_size``).
+CARD_TITLE = 5.0
+#: The size (mm) of a card's "When" and "Played by" lines and of its text: one size on every
+#: card of a deck, on more lines where a line is long (it shrinks only when the lines do not
+#: fit).
+CARD_LINE = 2.8
+
+
+def deck_title_size(game: Game, deck: Deck) -> float:
+    """The size every card title of ``deck`` prints at: the least of the sizes each title
+    fits its card at, so that a long title is not the one set smaller."""
+    sizes = [card_titles(c.name or c.id, c.name_ja, 0, 0, 0, CARD_TITLE, CARD_W - 12,
+                         f"card {c.id}")[0].size for c in game.cards if c.deck == deck.id]
+    return min(sizes, default=CARD_TITLE)
+
+
+def _card_lines(text: str, width: float, what: str) -> tuple[list[str], float]:
+    """A card's line at ``CARD_LINE`` on up to two lines, shrunk only when two do not hold it."""
+    try:
+        return fit_lines(text, CARD_LINE, width, 2, what, CARD_LINE)
+    except BadInput:
+        return fit_lines(text, CARD_LINE, width, 2, what)
+
+
+def card_front(game: Game, card: Card, deck: Deck | None, title: float = CARD_TITLE
+               ) -> tuple[Primitive, ...]:
+    """A card's front; its title at most ``title`` mm (its deck's: ``deck_title_size``)."""
     w, h, b = CARD_W, CARD_H, CARD_BLEED
     ground = (colour(deck.color) if deck else None) or side_colour(
         game, card.side or (deck.side if deck else None))
@@ -181,14 +248,13 @@ def card_front(game: Game, card: Card, deck: Deck | None) -> tuple[Primitive, ..
     what = f"card {card.id}"
     items.append(Text(6, 9, f"{number}{deck_name}", size=fit(number + deck_name, 2.6, 51, what),
                       fill="#444444"))
-    items.extend(card_titles(card.name or card.id, card.name_ja, w / 2, 19, 27, 5.0, w - 12,
+    items.extend(card_titles(card.name or card.id, card.name_ja, w / 2, 19, 27, title, w - 12,
                              what))
     y = 31.0
     for label, value, key in (("When", card.timing, "timing"),
                               ("Played by", player_words(game, card.playable_by), "playable_by")):
         if value:
-            lines, size = fit_lines(f"{label}: {value}{field_dagger(card, key)}", 2.8, w - 12, 2,
-                                    what)
+            lines, size = _card_lines(f"{label}: {value}{field_dagger(card, key)}", w - 12, what)
             for line in lines:
                 y += size * 1.25
                 items.append(Text(6, y, line, size=size))
@@ -344,11 +410,12 @@ def _word_lines(text: str, size: float, least: float, width: float, most: int
 
 def card_pieces(game: Game, deck: Deck) -> list[Piece]:
     back = card_back(game, deck)
+    title = deck_title_size(game, deck)
     pieces = []
     for card in game.cards:
         if card.deck != deck.id:
             continue
-        front = card_front(game, card, deck)
+        front = card_front(game, card, deck, title)
         for copy in range(card.count):
             pieces.append(Piece(f"card-{deck.id}-{card.id}-{copy + 1}", CARD_W, CARD_H, front,
                                 back, cls=f"card {deck.id}"))

@@ -25,6 +25,7 @@ from warpress.components.pieces import (
     CARD_W,
     fit_text,
     marker_pieces,
+    marker_word_size,
     side_colour,
     unit_pieces,
 )
@@ -678,8 +679,9 @@ def midway_counters(game: Game, options: Options) -> list[KitPage]:
     """Units (2-step aircraft with their reduced backs) and markers, imposed by size."""
     pieces = unit_counter_pieces(game)
     units = {u.id for u in game.units}
+    word_size = marker_word_size(game, game.markers)  # one family: one sheet's markers
     for marker in game.markers:
-        made = marker_pieces(game, marker)
+        made = marker_pieces(game, marker, word_size)
         if marker.id in units:  # a marker named like a unit: keep the SVG ids unique
             made = [replace(p, id=p.id.replace("counter-", "counter-marker-", 1)) for p in made]
         pieces.extend(made)

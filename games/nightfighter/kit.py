@@ -20,10 +20,17 @@ import re
 from dataclasses import dataclass, replace
 
 from warpress.components import aids, holds, labels, setup_chart, symbols
-from warpress.components.counters import counter_name, counter_size, draw, face_of, pad_of
+from warpress.components.counters import (
+    counter_name,
+    counter_size,
+    draw,
+    face_of,
+    pad_of,
+    proof_mark,
+)
 from warpress.components.fonts import text_width, wrap
 from warpress.components.hexmap import HexGeometry, hex_id_note
-from warpress.components.impose import CROP, Piece, impose
+from warpress.components.impose import CROP, Piece, impose, plan_tiles
 from warpress.components.kit import (
     KitPage,
     Options,
@@ -35,7 +42,7 @@ from warpress.components.kit import (
 from warpress.components.legend import legend_block
 from warpress.components.legibility import MIN_MM, fit, fit_lines
 from warpress.components.marks import dagger, proofing, rule_ref
-from warpress.components.page import FOOTER, MARGIN
+from warpress.components.page import FOOTER, MARGIN, Paper
 from warpress.components.pieces import fit_text
 from warpress.components.primitives import (
     Group,
@@ -111,7 +118,6 @@ PAD = 4.0  # border inside the drawing
 TITLE_H = 10.0
 BOTTOM_H = 7.0
 BEACON_W = 1.7  # radio-beacon box column, in hex sizes (circumradius)
-PANEL_W = 84.0  # player map: turn track and environment boxes
 
 
 def sheet_size(game: Game, which: str) -> tuple[float, float]:
@@ -124,61 +130,126 @@ def sheet_size(game: Game, which: str) -> tuple[float, float]:
 
 
 def map_geometry(game: Game, which: str) -> tuple[HexGeometry, float, float]:
-    """The hex geometry that fills the sheet, and the drawing's width and height."""
+    """The hex geometry that fills the sheet, and the sheet's width and height."""
     hex_map = game.hex_map()
     w, h = sheet_size(game, which)
     probe = HexGeometry.of(hex_map, 10.0)
     pw, ph = probe.extent()
-    side = PANEL_W if which == "player" else 0.0
     beacon = BEACON_W * probe.size
-    fit_w = (w - 2 * PAD - side) / (pw + beacon)
+    fit_w = (w - 2 * PAD) / (pw + beacon)
     fit_h = (h - 2 * PAD - TITLE_H - BOTTOM_H) / ph
     geo = HexGeometry.of(hex_map, 10.0 * min(fit_w, fit_h))
     wider = beacon_column(game, geo.size) - BEACON_W * geo.size  # the box's room for a counter
     if wider > 0:
-        fit_w = (w - 2 * PAD - side - wider) / (pw + beacon)
+        fit_w = (w - 2 * PAD - wider) / (pw + beacon)
         geo = HexGeometry.of(hex_map, 10.0 * min(fit_w, fit_h))
     return geo, w, h
 
 
-def map_drawing(game: Game, which: str) -> tuple[tuple[Primitive, ...], float, float]:
-    """The whole map ``which`` (player or referee) at full size: (items, width, height)."""
+#: The player map's legend column east of the grid: the widths tried, widest first (mm).
+LEGEND_WIDTHS = (72.0, 62.0, 52.0, 44.0)
+#: Room a seam keeps to move in, across and down, so that it can pass between hex ids (mm):
+#: more than a column of hexes is wide and a row of ids apart.
+SEAM_ROOM = (18.0, 12.0)
+#: The hex size steps tried below the sheet's, as shares of it.
+SHRINK = tuple(1.0 - 0.005 * i for i in range(41))
+
+
+@dataclass(frozen=True)
+class Layout:
+    """How a map is drawn: its hexes and the width of the legend column beside them."""
+
+    geo: HexGeometry
+    legend_w: float
+
+    def size(self, game: Game) -> tuple[float, float]:
+        """The drawing's width and height (mm)."""
+        gw, gh = self.geo.extent()
+        east = max(LEGEND_GAP + self.legend_w, beacon_column(game, self.geo.size))
+        return 2 * PAD + gw + east, 2 * PAD + TITLE_H + gh + BOTTOM_H
+
+
+def player_layout(game: Game, paper_: Paper | None = None) -> Layout:
+    """The player map's hexes and legend column: at the size of the map's own sheet
+    (``player-map-size-in``), or, on ``paper``, as large as that size or less as prints on
+    the fewest tiles, each seam keeping room (``SEAM_ROOM``) to pass between hex ids; never
+    so small that a hex does not hold a counter across its flats."""
     hex_map = game.hex_map()
-    geo, w, h = map_geometry(game, which)
+    largest = map_geometry(game, "player")[0].size * math.sqrt(3)  # across the flats
+    least = holds.counter_mm(game)
+    layouts = [Layout(HexGeometry.of(hex_map, largest * k), w) for k in SHRINK
+               for w in LEGEND_WIDTHS if largest * k >= least]
+    layouts = [lay for lay in layouts if _legend_fits(game, lay)]
+    if not layouts:
+        raise BadInput(f"{game.id}: the player map's legend fits beside the map at no size")
+    if paper_ is None:
+        return layouts[0]
+
+    def tiles(lay: Layout) -> int:
+        w, h = lay.size(game)
+        return plan_tiles(w + SEAM_ROOM[0], h + SEAM_ROOM[1], paper_).count
+
+    fewest = min(tiles(lay) for lay in layouts)
+    return next(lay for lay in layouts if tiles(lay) == fewest)
+
+
+def _legend_fits(game: Game, lay: Layout) -> bool:
+    try:
+        side_legend(game, lay.geo, 0.0, lay.legend_w, PAD + TITLE_H, "player")
+    except BadInput:
+        return False
+    return True
+
+
+def map_drawing(game: Game, which: str, paper_: Paper | None = None
+                ) -> tuple[tuple[Primitive, ...], float, float]:
+    """The whole map ``which`` (player or referee) at full size: (items, width, height). The
+    referee map fills its sheet; the player map is drawn at the size ``player_layout``
+    gives (its own sheet's, or the largest that prints on the fewest tiles of ``paper``),
+    its legend in the column east of the grid, the title and the exit caption over the
+    grid's west part (clear of a seam down the middle)."""
+    hex_map = game.hex_map()
+    if which == "player":
+        lay = player_layout(game, paper_)
+        geo, (w, h) = lay.geo, lay.size(game)
+    else:
+        geo, w, h = map_geometry(game, which)
     gw, gh = geo.extent()
     x0, y0 = PAD, PAD + TITLE_H
     grid = map_grid(game, which, geo)
-    column = x0 + gw + LEGEND_GAP  # the referee map's legend: east of the grid, at the top
+    column = x0 + gw + LEGEND_GAP  # the legend: east of the grid, at the top
+    lead = column if which == "referee" else LEAD * gw + 2 * PAD
     items: list[Primitive] = [Rect(0, 0, w, h, Style(fill="#ffffff", stroke=None),
                                    cls="map-sheet"),
-                              *_title(game, which, w if which == "player" else column),
+                              *_title(game, which, lead),
                               Group(tuple(grid), dx=x0, dy=y0, id=f"{which}-map-grid",
                                     cls=f"map-grid {which}")]
-    items.extend(_exit_caption(hex_map, geo, x0, y0 + gh))
-    if which == "player":
-        px = x0 + gw + beacon_column(game, geo.size) + 4.0
-        items.append(Group(tuple(player_panel(game, w - px - PAD)), dx=px, dy=y0,
-                           id="player-map-panel", cls="map-panel"))
-    else:  # the legend in the column the hexes leave east of the map, above the beacon box
-        items.append(side_legend(game, geo, column, w - PAD, y0))
+    items.extend(_exit_caption(hex_map, geo, x0, y0 + gh, None if which == "referee"
+                               else LEAD * gw))
+    items.append(side_legend(game, geo, column, w - PAD, y0, which))
     return tuple(items), w, h
+
+
+#: The share of the grid's width the player map's title and exit caption take, from its
+#: west edge: less than the first tile of two across shows.
+LEAD = 0.45
 
 
 LEGEND_GAP = 3.0  # mm between the grid and a legend beside it
 
 
-def side_legend(game: Game, geo: HexGeometry, x: float, right: float, grid_top: float
-                ) -> Group:
-    """The referee map's title block and legend (``map_legend``) in the column from ``x`` to
+def side_legend(game: Game, geo: HexGeometry, x: float, right: float, grid_top: float,
+                which: str = "referee") -> Group:
+    """The map's title block and legend (``map_legend``) in the column from ``x`` to
     ``right`` beside the grid (drawn from ``grid_top``), from the sheet's top to above the
     radio-beacon box: the sheet keeps its size and its hexes theirs."""
-    shown, height = map_legend(game, "referee")(right - x)
+    shown, height = map_legend(game, which)(right - x)
     box = radio_beacon_box(geo, holds.least(game))
     room = grid_top + (box.top if box is not None else geo.extent()[1]) - LEGEND_GAP - PAD
     if height > room:
-        raise BadInput(f"{game.id}: the referee map's legend is {height:.0f} mm tall; the "
+        raise BadInput(f"{game.id}: the {which} map's legend is {height:.0f} mm tall; the "
                        f"column beside the map holds {room:.0f} mm: give it fewer entries")
-    return Group(shown, dx=x, dy=PAD, id="referee-map-legend", cls="map-legend")
+    return Group(shown, dx=x, dy=PAD, id=f"{which}-map-legend", cls="map-legend")
 
 
 def map_grid(game: Game, which: str, geo: HexGeometry) -> list[Primitive]:
@@ -199,11 +270,17 @@ def map_grid(game: Game, which: str, geo: HexGeometry) -> list[Primitive]:
 
 
 def _title(game: Game, which: str, width: float) -> list[Primitive]:
+    """The map's title line over the grid, ``width`` mm at most: the referee map's with its
+    sheet's size; the player map's, printed at the paper's scale, without."""
     _const, english, japanese = MAP_SHEETS[which]
-    inches = "x".join(str(v) for v in game.constant(MAP_SHEETS[which][0]))
     hex_map = game.hex_map()
-    text = (f"{game.info.name.split(':')[0]} — {english} {japanese} ({inches} in) · "
-            f"{hex_map.columns.count}x{hex_map.rows.count} hexes {rules(hex_map)}")
+    name = game.info.name.split(':')[0]
+    if which == "player":
+        text = f"{name} — {english} {japanese} {rules(hex_map)}"
+    else:
+        inches = "x".join(str(v) for v in game.constant(MAP_SHEETS[which][0]))
+        text = (f"{name} — {english} {japanese} ({inches} in) · "
+                f"{hex_map.columns.count}x{hex_map.rows.count} hexes {rules(hex_map)}")
     return [Text(PAD, PAD + 6.0, text, size=fit_text(text, 6.0, width - 2 * PAD), bold=True,
                  cls="map-title")]
 
@@ -323,17 +400,23 @@ def _beacons(hex_map: HexMap, geo: HexGeometry, index,
         s = geo.size
         points = star(cx, cy - s * 0.05, s * 0.32, s * 0.13)
         name = (feature.name or "Searchlight beacon") + dagger(bool(feature.assumed))
-        width = s * 1.9
+        width = s * BEACON_LABEL_W
         what = f"map feature {feature.id}"
-        lines, size = fit_lines(name, max(s * 0.2, MIN_MM), width, 2, what)
+        # each name on one line where one holds it at the kit's least size: a kana name
+        # broken in two reads as two words
+        lines, size = fit_lines(name, max(s * 0.2, MIN_MM), width, 1, what)
         words = [(line, size, True) for line in lines]
         if feature.name_ja:
-            ja, ja_size = fit_lines(feature.name_ja, size, width, 2, what)
+            ja, ja_size = fit_lines(feature.name_ja, size, width, 1, what)
             words += [(line, ja_size, False) for line in ja]
         texts = _placed_block(words, cx, cy, s, placer, what)
         items.append(Group((Polygon(points, Style(fill="#f2c200", stroke=ZONE_INK, width=0.3)),
                             *texts), id="searchlight-beacon", cls="searchlight-beacon"))
     return items
+
+
+#: The searchlight beacon's name: at most this many hex sizes wide, a line per language.
+BEACON_LABEL_W = 2.6
 
 
 def _placed_block(words, cx: float, cy: float, s: float, placer: labels.LabelPlacer,
@@ -424,84 +507,106 @@ def _radio_beacon_box_group(game: Game, geo: HexGeometry) -> list[Primitive]:
     return [Group(tuple(items), id="radio-beacon-box", cls="radio-beacon-box")]
 
 
-def _exit_caption(hex_map: HexMap, geo: HexGeometry, x: float, y: float) -> list[Primitive]:
+def _exit_caption(hex_map: HexMap, geo: HexGeometry, x: float, y: float,
+                  width: float | None = None) -> list[Primitive]:
+    """The exit edge's rule under the grid: centred under it, or from its west end when it
+    keeps to ``width`` mm (clear of a seam down the middle)."""
     feature = next((f for f in hex_map.features if f.kind == "exit"), None)
     if feature is None:
         return []
     gw = geo.extent()[0]
     text = f"↓ {feature.name} {feature.name_ja or ''} {rules(feature)}: {feature.note or ''} ↓"
-    return [Text(x + gw / 2, y + 5.0, text, size=fit_text(text, 3.6, gw), anchor="middle",
-                 fill=EXIT_INK, bold=True, cls="exit-caption")]
+    if width is None:
+        return [Text(x + gw / 2, y + 5.0, text, size=fit_text(text, 3.6, gw), anchor="middle",
+                     fill=EXIT_INK, bold=True, cls="exit-caption")]
+    return [Text(x, y + 5.0, text, size=fit_text(text, 3.6, width), fill=EXIT_INK, bold=True,
+                 cls="exit-caption")]
 
 
-# --- player map panel: turn track, environment boxes, legend ------------------------------
+# --- the player's display: turn track and environment boxes ---------------------------------
 
 BOX = 19.0  # a box holds a 5/8-in counter
+BOX_GAP = 1.0
 
 
-def player_panel(game: Game, width: float) -> list[Primitive]:
-    """The Game Turn track and the environment boxes, top to bottom (the legend goes under
-    the map, whole on one tile: ``map_legend``)."""
-    items: list[Primitive] = []
-    y = 0.0
-    for track in game.tracks:
-        group, height = turn_track(track, width)
+def display_blocks(game: Game, width: float) -> list[aids.Block]:
+    """The Game Turn track and the environment boxes, printed as a display beside the player
+    map (the map is printed alone, on the fewest tiles), kept together on one page."""
+    least = holds.least(game)
+    parts: list[tuple[Group, float]] = [turn_track(track, width, least)
+                                        for track in game.tracks]
+    parts += [environment_boxes(display, width, least) for display in game.displays
+              if any(box.kind == "environment" for box in display.boxes)]
+    title = "Player display プレイヤー表示 (beside the player map)"
+    items: list[Primitive] = [Text(0, 4.2, title, size=fit_text(title, 4.2, width), bold=True)]
+    y = 8.0
+    for group, height in parts:
         items.append(replace(group, dy=y))
-        y += height + 6.0
-    for display in game.displays:
-        if any(box.kind == "environment" for box in display.boxes):
-            group, height = environment_boxes(display, width)
-            items.append(replace(group, dy=y))
-            y += height + 6.0
-    return items
+        y += height + 5.0
+    return [aids.Block(tuple(items), y, id="player-display", cls="display whole")]
 
 
-def turn_track(track, width: float) -> tuple[Group, float]:
-    """The track in columns of boxes; asterisked values (the data's labels) marked."""
+def _boxes_per_row(count: int, width: float, least: float) -> tuple[int, float]:
+    """(boxes per row, box side) for ``count`` boxes in as few even rows as ``width`` holds,
+    each box at most ``BOX`` and at least ``least`` mm."""
+    fit = max(1, int((width + BOX_GAP) // (least + BOX_GAP)))
+    rows = math.ceil(count / fit)
+    per_row = math.ceil(count / rows)
+    return per_row, min(BOX, (width + BOX_GAP) / per_row - BOX_GAP)
+
+
+def turn_track(track, width: float, least: float = BOX) -> tuple[Group, float]:
+    """The track in rows of boxes; asterisked values (the data's labels) marked."""
     title = f"{track.label}{dagger(bool(track.assumed))} {rules(track)}"
     items: list[Primitive] = [Text(0, 4.0, title, size=fit_text(title, 4.0, width), bold=True)]
-    cols = max(1, min(4, int(width // (BOX + 1))))
-    per_col = math.ceil(len(track.values) / cols)
+    per_row, box = _boxes_per_row(len(track.values), width, least)
     for i, value in enumerate(track.values):
-        c, r = divmod(i, per_col)
-        x, y = c * (BOX + 1), 6.0 + r * BOX
+        r, c = divmod(i, per_row)
+        x, y = c * (box + BOX_GAP), 6.0 + r * (box + BOX_GAP)
         star = track.labels.get(str(value), "")
-        items.append(Rect(x, y, BOX, BOX, Style(fill="#fbf3dc" if star else "#ffffff",
+        items.append(Rect(x, y, box, box, Style(fill="#fbf3dc" if star else "#ffffff",
                                                 stroke=INK, width=0.35),
                           id=f"track-{track.id}-{value}", cls=holds.cls("track-box")))
         items.append(Text(x + 2.0, y + 7.0, f"{value}{star}", size=6.0, bold=True,
                           cls="track-value"))
-    y = 6.0 + per_col * BOX + 1.0
+    rows = math.ceil(len(track.values) / per_row)
+    y = 6.0 + rows * (box + BOX_GAP) + 1.0
     note, h = wrapped(track.note or "", 0, y, 2.6, width)
     return Group((*items, *note), id=f"track-{track.id}", cls="turn-track"), y + h
 
 
-def environment_boxes(display, width: float) -> tuple[Group, float]:
-    """One row of boxes per group (moon, visibility, clouds), each box sized for a counter."""
+def environment_boxes(display, width: float, least: float = BOX) -> tuple[Group, float]:
+    """The groups (moon, visibility, clouds) side by side as far as ``width`` holds them,
+    each its heading over a row of boxes sized for a counter."""
     title = f"{display.label} {rules(display)}"
     items: list[Primitive] = [Text(0, 4.0, title, size=fit_text(title, 4.0, width), bold=True)]
     groups: dict[str, list] = {}
     for box in display.boxes:
         groups.setdefault(box.group or box.id, []).append(box)
-    y = 7.0
+    gap = 5.0  # between groups
+    count = sum(len(boxes) for boxes in groups.values())
+    box_w = max(least, min(BOX + 8, (width - gap * (len(groups) - 1)) / count - 2))
+    x, y = 0.0, 7.0
     for name, boxes in groups.items():
+        group_w = len(boxes) * (box_w + 2) - 2
+        if x > 0 and x + group_w > width:
+            x, y = 0.0, y + 4.5 + BOX + 3.0
         rule = ", ".join(boxes[0].rule)
-        row: list[Primitive] = [Text(0, y + 3.0, f"{name.capitalize()} [{rule}]", size=3.0,
+        row: list[Primitive] = [Text(x, y + 3.0, f"{name.capitalize()} [{rule}]", size=3.0,
                                      bold=True)]
-        y += 4.5
-        box_w = min(BOX + 8, (width - 2 * (len(boxes) - 1)) / len(boxes))
         for i, box in enumerate(boxes):
-            x = i * (box_w + 2)
-            row.append(Rect(x, y, box_w, BOX, Style(fill="#ffffff", stroke=INK, width=0.35),
+            bx = x + i * (box_w + 2)
+            row.append(Rect(bx, y + 4.5, box_w, BOX, Style(fill="#ffffff", stroke=INK,
+                                                            width=0.35),
                             r=1.0, id=f"box-{display.id}-{box.id}",
                             cls=holds.cls("environment-box")))
             for j, text in enumerate((box.name or box.id, box.name_ja or "")):
-                row.append(Text(x + box_w / 2, y + 4.0 + j * 3.6, text, anchor="middle",
+                row.append(Text(bx + box_w / 2, y + 8.5 + j * 3.6, text, anchor="middle",
                                 size=fit_text(text, 3.0, box_w - 2), fill=GREY))
-        # the heading and its boxes are one block: no tile seam between them
         items.append(Group(tuple(row), id=f"display-{display.id}-{name}",
-                           cls="environment-group whole"))
-        y += BOX + 3.0
+                           cls="environment-group"))
+        x += group_w + gap
+    y += 4.5 + BOX
     return Group(tuple(items), id=f"display-{display.id}", cls="environment"), y
 
 
@@ -572,13 +677,13 @@ def star(cx: float, cy: float, outer: float, inner: float) -> tuple[tuple[float,
 
 @CODE.kit_part("map", replaces=True)
 def map_pages(game: Game, options: Options) -> list[KitPage]:
-    """The player map (17x22 in) and the referee map (11x17 in), tiled to the paper."""
+    """The player map (17x22 in, or less so that it prints on the fewest tiles) and the
+    referee map (11x17 in), tiled to the paper; the player's display (turn track,
+    environment boxes) prints with the set-up (``display_blocks``)."""
     pages: list[KitPage] = []
     for which in MAP_SHEETS:
-        drawing, width, height = map_drawing(game, which)
-        legend = map_legend(game) if which == "player" else None  # the referee's: one sheet
-        pages.extend(tiled_pages(drawing, width, height, options, f"{which} map",
-                                 legend=legend))
+        drawing, width, height = map_drawing(game, which, options.paper)
+        pages.extend(tiled_pages(drawing, width, height, options, f"{which} map"))
     return pages
 
 
@@ -635,7 +740,10 @@ def aircraft_face(game: Game, unit, counter_id: str, s: float, back: bool = Fals
     what = f"counter-{unit.id}-{counter_id}" + (" (back)" if back else "")
     face = face_of(game, unit, size=s, what=what, factors="", corners={}, art_width=0.7,
                    cls="counter-face aircraft", bottom_row=_has_equipment(unit, "schrage-musik"))
-    items: list[Primitive] = list(draw(face))
+    room = s - 2 * pad_of(s)
+    if text_width(face.name, MIN_MM) > room and text_width(face.subtitle, MIN_MM) > room:
+        face = replace(face, subtitle="")  # two lines of name leave no room for two more
+    items: list[Primitive] = list(draw(replace(face, assumed=False)))  # marked when all is on
     head, last = counter_id[:-1], counter_id[-1:]
     pad = pad_of(s)
     big = fit(last, s * 0.4, s * 0.3, what)
@@ -651,7 +759,8 @@ def aircraft_face(game: Game, unit, counter_id: str, s: float, back: bool = Fals
     if back and _has_equipment(unit, "schrage-musik"):
         items.append(Text(pad, s - pad, "♪", size=fit("♪", s * 0.2, s * 0.3, what),
                           fill=NOTE_BLUE, bold=True, cls="schrage-musik-note"))
-    return tuple(items)
+    mark = proof_mark(items, s, dagger(face.assumed))
+    return tuple(items) if mark is None else (*items, mark)
 
 
 def _h2s_printed(unit, sighting: str) -> bool:
@@ -1048,20 +1157,90 @@ def table_cells(table, game: Game | None = None) -> tuple[list[str], list[list[s
     return [corner, *heads], rows, ""
 
 
+def steady_results(table, game: Game | None = None) -> tuple[list[str], object]:
+    """A table's results that are the same in every row, said once ("Roll on: Combat
+    table"), and the table without them; the table itself when none is, or all are."""
+    if len(table.rows) < 2 or len(table.results) < 2:
+        return [], table
+    steady = [r for r in table.results
+              if len({repr(table.result(row).get(r)) for row in table.rows}) == 1]
+    if not steady or len(steady) == len(table.results):
+        return [], table
+    names = aids.record_names(game)
+    lines = [f"{aids.result_name(table, r)}: "
+             f"{aids.result_text(table, table.result(table.rows[0]).get(r), names, r)}"
+             for r in steady]
+    rows = tuple(replace(row, extra=type(row.extra)({k: v for k, v in row.extra.items()
+                                                     if k not in steady}))
+                 for row in table.rows)
+    return lines, replace(table, results=tuple(r for r in table.results if r not in steady),
+                          rows=rows)
+
+
+def row_sentences(table, game: Game | None = None) -> list[str] | None:
+    """A table no die decides whose grid would repeat itself (more cells than the data has
+    rows: a column that changes nothing, a cell that says "–") as the data's rows, one
+    sentence each: "Flare, Moon: New → Dice: 1"; None for any other table."""
+    names = aids.record_names(game)
+    if any(k.kind == "roll" for k in table.keys) or len(table.rows) > SENTENCE_ROWS:
+        return None
+    crt = aids.crt_grid(table, names)
+    if crt is None or len(crt.row_labels) * len(crt.col_labels) <= len(table.rows):
+        return None
+    return [_sentence(table, row, names) for row in table.rows]
+
+
+#: The most rows a table prints as sentences rather than a grid.
+SENTENCE_ROWS = 5
+
+
+def _sentence(table, row, names: dict[str, str]) -> str:
+    conditions = table.conditions(row)
+    said = []
+    for i, key in enumerate(table.keys):
+        if key.id not in conditions:
+            continue
+        value = aids.value_text(table, conditions[key.id], names, key)
+        name = aids.key_name(table, key)
+        if value in ("yes", "Yes"):
+            said.append(name)
+        elif i == 0 and key.kind == "enum" and all(key.value_label(v) for v in key.values):
+            said.append(value)  # named values say what they are
+        else:
+            said.append(f"{name}: {value}")
+    result = table.result(row)
+    shown = [(r, aids.result_text(table, result.get(r), names, r)) for r in table.results]
+    shown = [(r, text) for r, text in shown if text != "–"]
+    if len(table.results) == 1:
+        outcome = ", ".join(text for _r, text in shown)
+    else:
+        outcome = ", ".join(f"{aids.result_name(table, r)}: {text}" for r, text in shown)
+    return f"{', '.join(said) or 'Always'} → {outcome or '–'}{dagger(row.is_assumed)}"
+
+
 def table_panel(table, width: float, game: Game | None = None) -> Panel:
-    """One table of the data: title with rules and dice, the grid, modifiers and the note."""
+    """One table of the data: title with rules and dice, the grid (or its rule, or its rows
+    as sentences where a grid would repeat itself), modifiers and the note."""
     dice = f" · {table.dice}" if table.dice and table.dice != "none" else ""
     title = f"{table.label}{dagger(table.is_assumed)} {rule_ref(table.rule)}".rstrip() + dice
     items, y = title_bar(title, width)
     formula = aids.table_formula(table, game)
-    if formula:  # a rule, not rows: printed as the rule
+    sentences = None if formula else row_sentences(table, game)
+    said, shown = ([], table) if formula or sentences else steady_results(table, game)
+    if formula or sentences:  # a rule, or rows no grid needs: printed as lines
         caption = ""
-        for line in formula:
-            lines, lh = wrapped(aids.dashes(line), 0, y + 0.8, 2.6, width, cls="aid-formula")
+        for line in formula or [f"• {s}" for s in sentences or ()]:
+            lines, lh = wrapped(aids.dashes(line), 0, y + 0.8, 2.6, width,
+                                cls="aid-formula" if formula else "aid-sentence")
             items.extend(lines)
             y += lh
         y += 2.4
     else:
+        for line in said:  # what every row says, once, over the grid
+            lines, lh = wrapped(line, 0, y + 0.8, 2.6, width, cls="aid-steady")
+            items.extend(lines)
+            y += lh
+        table = shown
         headers, rows, caption = table_cells(table, game)
         cells, h = grid(headers, rows, width, id_prefix=f"table-{table.id}-row")
         items.append(Group(tuple(cells), dy=y + 0.8, cls="aid-grid"))
@@ -1174,12 +1353,28 @@ def off_map_panel(display, width: float) -> Panel:
 
 def masonry(panels: list[Panel], paper_, part: str, cols: int | None = None) -> list[KitPage]:
     """Panels in columns on landscape pages: each goes to the shortest column of the first
-    page that still holds it (a new page when none does)."""
+    page that still holds it (a new page when none does), the columns kept no taller than
+    the pages need, so that the last page is as full as the others."""
     page = paper_.landscape
     x0, y0, w, h = page.content()
     cols = cols or (3 if w > 250 else 2)
     col_w = (w - PANEL_GAP * (cols - 1)) / cols
-    pages: list[list[Primitive]] = []
+    count = len(_stacked(panels, cols, h))
+    low, high = max((p.height for p in panels), default=h), h
+    while high - low > 1.0:  # the shortest columns that still take as few pages
+        mid = (low + high) / 2
+        low, high = (low, mid) if len(_stacked(panels, cols, mid)) <= count else (mid, high)
+    pages = [[Group(panel.items, dx=x0 + c * (col_w + PANEL_GAP), dy=y0 + top, id=panel.id,
+                    cls=panel.cls) for panel, c, top in placed]
+             for placed in _stacked(panels, cols, min(high, h))]
+    return [KitPage(part, Page(page.width, page.height, tuple(items), id=f"{part}-{i}"))
+            for i, items in enumerate(pages, 1)]
+
+
+def _stacked(panels: list[Panel], cols: int, h: float) -> list[list[tuple[Panel, int, float]]]:
+    """Each page's panels with their column and top: each panel in the shortest column of
+    the first page where it ends by ``h`` (a new page when none does)."""
+    pages: list[list[tuple[Panel, int, float]]] = []
     heights: list[list[float]] = []
     for panel in panels:
         spot = next(((p, c) for p, tops in enumerate(heights)
@@ -1190,11 +1385,9 @@ def masonry(panels: list[Panel], paper_, part: str, cols: int | None = None) -> 
             heights.append([0.0] * cols)
             spot = (len(pages) - 1, 0)
         p, c = spot
-        pages[p].append(Group(panel.items, dx=x0 + c * (col_w + PANEL_GAP), dy=y0 + heights[p][c],
-                              id=panel.id, cls=panel.cls))
+        pages[p].append((panel, c, heights[p][c]))
         heights[p][c] += panel.height + PANEL_GAP
-    return [KitPage(part, Page(page.width, page.height, tuple(items), id=f"{part}-{i}"))
-            for i, items in enumerate(pages, 1)]
+    return pages
 
 
 def column_width(paper_) -> float:
@@ -1294,12 +1487,14 @@ def aircraft_chart_panels(game: Game, sheet, width: float) -> list[Panel]:
 
 def setup_pages(game: Game, options: Options) -> list[KitPage]:
     """The set-up of the data (the chit cup, the environment, the turn marker), then each
-    shipped scenario's forces as an order of battle, flowed with the other aids."""
+    shipped scenario's forces as an order of battle, then the player's display (turn track
+    and environment boxes), flowed with the other aids."""
     width = options.paper.content()[2]
     blocks = setup_chart.chart_blocks(game, width)
     for name in SHIPPED:
         blocks += setup_chart.order_blocks(game, scenario_order(game, load_scenario(game, name)),
                                            width)
+    blocks += display_blocks(game, width)
     return flowed_pages(blocks, options.paper, "setup charts")
 
 

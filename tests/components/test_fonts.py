@@ -80,3 +80,20 @@ def test_no_japanese_line_of_one_character_under_a_longer_one():
         assert len(lines) == 2 and len(lines[-1]) >= 2, lines
         assert "".join(lines) == name
     assert wrap("ヴェルツブルク", 3.0, 100) == ["ヴェルツブルク"]
+
+
+@pytest.mark.parametrize(("name", "lines"), [
+    ("ヴェルツブルク", ["ヴェルツ", "ブルク"]), ("フレンスブルク", ["フレンス", "ブルク"]),
+    ("汎用カウンター", ["汎用", "カウンター"]), ("ボーファイター", ["ボー", "ファイター"]),
+    ("メッサーシュミット", ["メッサー", "シュミット"]),
+    ("無線ビーコンボックス", ["無線ビーコン", "ボックス"])])
+def test_a_katakana_word_breaks_where_its_parts_meet(name, lines):
+    """A loanword moves whole to the next line when it fits one; one longer than a line
+    breaks near its middle, before a kana written with a small one where there is one."""
+    assert wrap(name, 3.0, text_width(name[:6], 3.0)) == lines
+
+
+def test_a_katakana_word_that_fits_a_line_is_not_broken():
+    assert wrap("汎用カウンター", 3.0, text_width("汎用カウンタ", 3.0)) == ["汎用", "カウンター"]
+    assert wrap("照射するサーチライト", 3.0, text_width("照射するサーチ", 3.0)) == [
+        "照射する", "サーチライト"]

@@ -82,17 +82,33 @@ def test_hexes_are_not_greyed_by_zones(game):
     assert fills == {nf.PLAIN_HEX.fill, nf.ENTRY_HEX.fill, nf.EXIT_HEX.fill}
 
 
-def test_player_map_turn_track_and_environment(game):
-    items, _w, _h = nf.map_drawing(game, "player")
+def test_player_display_turn_track_and_environment(game):
+    """The turn track and the environment boxes print as the player's display, with the
+    set-up: the player map is printed alone."""
+    items = nf.display_blocks(game, 190.0)[0].items
     boxes = by_cls(items, "track-box")
     assert [b.id for b in boxes] == [f"track-game-turn-{n}" for n in range(1, 21)]
     values = [t.text for t in walk(items) if isinstance(t, Text) and t.cls == "track-value"]
     assert values[:4] == ["1", "2*", "3", "4*"]
     env = by_cls(items, "environment-box")
     assert len(env) == 8 and "box-environment-moon-full" in {b.id for b in env}
-    assert min(b.w for b in env) >= 15.875  # holds a 5/8-in counter
-    referee, _w, _h = nf.map_drawing(game, "referee")
-    assert not by_cls(referee, "track-box")
+    assert min(min(b.w, b.h) for b in [*env, *boxes]) >= 15.875  # holds a 5/8-in counter
+    for which in ("player", "referee"):
+        drawn, _w, _h = nf.map_drawing(game, which)
+        assert not by_cls(drawn, "track-box") and not by_cls(drawn, "environment-box")
+
+
+@pytest.mark.parametrize("name", ["a4", "letter"])
+def test_player_map_prints_alone_on_four_tiles_with_hexes_that_hold_a_counter(game, name):
+    pages = kit_pages(game, parse_options(name, "pdf", "long", "0,0", "map"))
+    tiles = [p for p in pages if p.id.startswith("player-map-") and "assembly" not in p.id]
+    assert len(tiles) == 4
+    geo = nf.player_layout(game, paper(name)).geo
+    assert geo.size * 3 ** 0.5 >= 15.875 + 0.5  # across the flats: a 5/8-in counter and more
+    assert geo.size <= nf.map_geometry(game, "player")[0].size  # never over the map's sheet
+    setup = [p for p in kit_pages(game, parse_options(name, "pdf", "long", "0,0", "sheets"))
+             if any(g.id == "player-display" for g in walk(p.items) if isinstance(g, Group))]
+    assert len(setup) == 1
 
 
 def test_map_pages_tiled_and_on_one_sheet(game):
@@ -214,6 +230,14 @@ def test_screen_has_every_table_with_its_rows(game, pages):
         if formula:  # a rule prints as the rule, not as rows
             assert not rows and set(formula) <= set(texts_of(panel[0])), table.id
             continue
+        sentences = nf.row_sentences(table, game)
+        if sentences:  # a grid that would repeat itself: the data's rows as sentences
+            shown = "".join(texts_of(panel[0])).replace(" ", "")
+            assert not rows and all(s.replace(" ", "") in shown for s in sentences), table.id
+            continue
+        said, table = nf.steady_results(table, game)
+        if said:  # a result every row gives is said once, over the grid of the others
+            assert set(said) <= set(texts_of(panel[0])), table.id
         crt = aids.crt_grid(table, aids.record_names(game))
         if crt is None:  # rows that say the same for a run of numbers are one row
             assert len(rows) == len(nf.table_rows(table, game)[1]) <= len(table.rows), table.id
@@ -230,6 +254,9 @@ def test_screen_has_every_table_with_its_rows(game, pages):
                 assert text.replace(" ", "") in printed, (table.id, text)
     two_keys = [t.id for t in game.tables if aids.crt_grid(t, aids.record_names(game))]
     assert two_keys == [t.id for t in game.tables if len(t.keys) == 2] and "flak" in two_keys
+    assert {"searchlight-dice", "attack-position"} <= {
+        t.id for t in game.tables if nf.row_sentences(t, game)}
+    assert nf.steady_results(game.table("collision"), game)[0] == ["Roll on: Combat table"]
     assert by_id(items, "aid-display-umpire-off-map")
     reaction = by_id(items, "aid-table-reaction-effect")[0]
     assert {"≦ 2", "5+", "3–4"} <= set(texts_of(reaction))  # an open low end reads ≤ (≦) 2
@@ -280,3 +307,23 @@ def test_counter_text_fits_the_counter(game):
             for face in (piece.front, piece.back or ()):
                 for text in (t for t in walk(face) if isinstance(t, Text)):
                     assert text_width(text.text, text.size) <= piece.w, (piece.id, text.text)
+
+
+def test_a_proof_mark_covers_no_text_of_its_counter(game):
+    """A designer proof marks an assumed counter where the mark covers none of its texts
+    (its name, its numbers): a free corner, else the middle of a side."""
+    from warpress.components.labels import text_box
+
+    with proof(True):
+        sheets = nf.counter_sheet_pieces(game)
+    marked = 0
+    for _name, pieces in sheets:
+        for piece in pieces:
+            for face in (piece.front, piece.back or ()):
+                texts = [t for t in walk(face) if isinstance(t, Text)]
+                marks = [t for t in texts if t.cls == "proof-mark"]
+                others = [text_box(t) for t in texts if t.cls != "proof-mark"]
+                for mark in marks:
+                    marked += 1
+                    assert not any(text_box(mark).overlaps(b) for b in others), piece.id
+    assert marked > 100
