@@ -1302,15 +1302,14 @@ def setup_pages(game: Game, options: Options) -> list[KitPage]:
     pages: list[KitPage] = []
     for campaign in game.section("campaigns"):
         sheet = game.record("sheets", f"setup-{campaign.id}", Sheet)
+        rest = [text_block(section.title or "", list(section.lines), width)
+                for section in sheet.sections if section.title not in PRINTED_SECTIONS]
+        # the special rules with the year's facts, before its placement (a page of its own)
         blocks = [aids.heading(f"{sheet.label}{dagger(sheet.is_assumed)}{rules(sheet)}", width,
                                5.0),
                   campaign_facts(game, campaign, width), objectives_block(game, campaign, width),
-                  levels_block(game, campaign, width),
+                  levels_block(game, campaign, width), *rest,
                   *placement_blocks(game, campaign.id, width)]
-        for section in sheet.sections:
-            if section.title in PRINTED_SECTIONS:
-                continue
-            blocks.append(text_block(section.title or "", list(section.lines), width))
         part = f"setup sheet {campaign.id}"
         for i, items in enumerate(aids.flow(blocks, paper.content()), 1):
             pages.append(KitPage(part, Page(paper.width, paper.height, items,
