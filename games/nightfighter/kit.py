@@ -700,6 +700,7 @@ MARKER_COLOURS = {"searchlight": "#fff2a8", "ai": "#d9e4f2", "sighting": "#fffff
                   "clouds": "#e6e0f0", "experte": "#dcecd5", "novice": "#dcecd5",
                   "dive": "#dcecd5", "task": "#cfe0ee", "victory": "#e6e0f0", "flare": "#ffe0c0"}
 MARKER_FRAMES = {"hit": "#c02020", "sighting": "#303030"}
+SWEEP_EDGE = "#9a9a9a"
 RADAR_COLOURS = {"search": "#cfe3c4", "gci": "#f1e4b0", "homing": "#f3d2b5"}
 
 
@@ -851,10 +852,12 @@ def radar_face(radar, role: str, copy: str | None, s: float, contact: bool = Fal
         lines = [(name, 0.2, True), (name_ja, 0.14, False), ("sweep", 0.14, False),
                  ("スイープ", 0.12, False)]
         band = Style(fill=colour, stroke=None)
+        edge = Style(fill=None, stroke=SWEEP_EDGE, width=0.2)  # a white counter's cut shows
         return label_face(s, "#ffffff", lines, "counter-face sweep", width=0.9,
                           room=(0.09, 0.91)) + (
             Rect(0, 0, s, s * 0.09, band, cls="sweep-band"),
-            Rect(0, s * 0.91, s, s * 0.09, band, cls="sweep-band"))
+            Rect(0, s * 0.91, s, s * 0.09, band, cls="sweep-band"),
+            Rect(0.1, 0.1, s - 0.2, s - 0.2, edge, cls="counter-edge"))
     value = f"{radar.get('search_value')}{dagger(radar.field_assumed('search_value'))}"
     side = "contact 探知" if contact else "search 捜索"
     lines = [(name, 0.15, True), (name_ja, 0.11, False), (value, 0.3, True),
