@@ -1355,23 +1355,55 @@ def off_map_panel(display, width: float) -> Panel:
 
 
 def masonry(panels: list[Panel], paper_, part: str, cols: int | None = None) -> list[KitPage]:
-    """Panels in columns on landscape pages: each goes to the shortest column of the first
-    page that still holds it (a new page when none does), the columns kept no taller than
-    the pages need, so that the last page is as full as the others."""
+    """Panels in columns on landscape pages, in their order: on as few pages as hold them
+    (each panel in the shortest column of its page), the pages' share of the panels chosen
+    so that the fullest page is as little full as can be: no last page left near empty."""
     page = paper_.landscape
     x0, y0, w, h = page.content()
     cols = cols or (3 if w > 250 else 2)
     col_w = (w - PANEL_GAP * (cols - 1)) / cols
-    count = len(_stacked(panels, cols, h))
-    low, high = max((p.height for p in panels), default=h), h
-    while high - low > 1.0:  # the shortest columns that still take as few pages
-        mid = (low + high) / 2
-        low, high = (low, mid) if len(_stacked(panels, cols, mid)) <= count else (mid, high)
     pages = [[Group(panel.items, dx=x0 + c * (col_w + PANEL_GAP), dy=y0 + top, id=panel.id,
                     cls=panel.cls) for panel, c, top in placed]
-             for placed in _stacked(panels, cols, min(high, h))]
+             for chunk in _shares(panels, cols, h) for placed in _stacked(chunk, cols, h)]
     return [KitPage(part, Page(page.width, page.height, tuple(items), id=f"{part}-{i}"))
             for i, items in enumerate(pages, 1)]
+
+
+def _shares(panels: list[Panel], cols: int, h: float) -> list[list[Panel]]:
+    """``panels`` cut in order into the pages ``_stacked`` needs for them, each share on
+    one page, the tallest column of the fullest page as short as can be; all of them as
+    one share when no such cut exists."""
+    count = len(_stacked(panels, cols, h))
+    n = len(panels)
+    if count < 2 or n > SHARE_PANELS:
+        return [panels]
+
+    def fill(i: int, j: int) -> float:  # the tallest column of panels i..j-1 on one page
+        placed = _stacked(panels[i:j], cols, h)
+        if len(placed) != 1:
+            return math.inf
+        return max(top + panel.height for panel, _c, top in placed[0])
+
+    fills = {(i, j): fill(i, j) for i in range(n) for j in range(i + 1, n + 1)}
+    best: dict[tuple[int, int], tuple[float, int]] = {(0, 0): (0.0, -1)}
+    for k in range(1, count + 1):
+        for j in range(1, n + 1):
+            options = [(max(best[k - 1, i][0], fills[i, j]), i) for i in range(j)
+                       if (k - 1, i) in best]
+            if options:
+                best[k, j] = min(options)
+    if best.get((count, n), (math.inf, 0))[0] == math.inf:
+        return [panels]
+    cuts, j = [], n
+    for k in range(count, 0, -1):
+        i = best[k, j][1]
+        cuts.append(panels[i:j])
+        j = i
+    return cuts[::-1]
+
+
+#: The most panels ``_shares`` balances over pages (it tries every cut of them).
+SHARE_PANELS = 80
 
 
 def _stacked(panels: list[Panel], cols: int, h: float) -> list[list[tuple[Panel, int, float]]]:
