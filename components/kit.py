@@ -623,15 +623,22 @@ def _kit_pages(game: Game, options: Options, progress: Callable[[str], None] | N
     return _finish(game, pages, options)
 
 
+#: The first page of a kit without backs says how to print it (a two-sided kit's plan is on
+#: its calibration page): tiles printed back to back could not be assembled.
+ONE_SIDED = "print every page one-sided, at 100 %"
+
+
 def _finish(game: Game, pages: list[KitPage], options: Options) -> list[Page]:
     total = len(pages)
+    one_sided = not any(is_back(p) for p in pages)
     out = []
     for number, kit_page in enumerate(pages, 1):
         page = kit_page.page
         sized = Paper(options.paper.name, page.width, page.height)
         part = _part_title(game, kit_page.part)
+        note = ONE_SIDED if one_sided and number == 1 else ""
         items = (*typeset(page.items), *footer(sized, game.info.name or game.id, part,
-                                                 number, total, page.footer))
+                                                 number, total, page.footer, note))
         out.append(Page(page.width, page.height, items, id=safe_id(page.id),
                         title=f"{game.info.name}: {kit_page.part}", footer=page.footer))
     check_glyphs(out)

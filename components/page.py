@@ -60,18 +60,22 @@ def paper(name: str) -> Paper:
 
 
 def footer(paper: Paper, game: str, part: str, number: int, total: int,
-           side: str = "bottom") -> list[Primitive]:
-    """Footer text and the 50 mm scale bar, inside the margin at the bottom of the page.
+           side: str = "bottom", note: str = "") -> list[Primitive]:
+    """Footer text and the 50 mm scale bar, inside the margin at the bottom of the page;
+    a ``note`` (how to print the kit, on its first page) ends the text.
 
     With ``side="right"`` the same footer runs up the right-hand edge (for sheets
     whose pieces need the full page height, such as 9 cards on Letter).
     """
     if side == "right":
         turned = Paper(paper.name, paper.height, paper.width)
-        return [Group(tuple(footer(turned, game, part, number, total)), dy=paper.height,
+        return [Group(tuple(footer(turned, game, part, number, total, note=note)),
+                      dy=paper.height,
                       rotate=-90, cls="footer-right")]
     base = paper.height - MARGIN - 1.0
     text = f"{game} · {part} · page {number}/{total} · {paper.label}"
+    if note:
+        text += f" · {note}"
     items: list[Primitive] = [Text(MARGIN, base, text, size=2.6, cls="footer")]
     x0 = paper.width - MARGIN - SCALE_BAR
     bar_y = base - 1.6

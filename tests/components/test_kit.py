@@ -18,7 +18,7 @@ from warpress.components.kit import (
     kit_pages,
     parse_options,
 )
-from warpress.components.primitives import Group, Page, walk
+from warpress.components.primitives import Group, Page, Text, walk
 from warpress.engine.errors import BadInput
 from warpress.engine.loader import builtin, builtin_games
 
@@ -339,3 +339,25 @@ def test_a_part_is_never_reordered_and_a_blank_back_comes_only_when_nothing_can_
     kit = _kit("tile-1", "tile-2", "tile-3", "c-1-front", "c-1-back", "screen-1", "screen-2")
     assert _ids(fronts_on_odd_pages(kit)) == ["tile-1", "tile-2", "tile-3", "screen-1",
                                               "c-1-front", "c-1-back", "screen-2"]
+
+
+def _footer(page: Page) -> str:
+    return next(t.text for t in walk(page.items) if isinstance(t, Text) and t.cls == "footer")
+
+
+@pytest.mark.parametrize("game_id, duplex", [("axis-allies", "long"), ("midway", "fold")])
+def test_a_kit_without_backs_says_on_its_first_page_to_print_one_sided(game_id, duplex):
+    """No calibration page tells a one-sided kit's player how to print: its first page does
+    (tiles printed back to back could not be assembled), and no other page repeats it."""
+    pages = kit_pages(builtin(game_id), parse_options("a4", "pdf", duplex, "0,0", None))
+    assert not [p.id for p in pages if p.id.endswith("-back")]
+    assert _footer(pages[0]).endswith("print every page one-sided, at 100 %")
+    assert not [p.id for p in pages[1:] if "one-sided" in _footer(p)]
+
+
+def test_a_two_sided_kit_prints_its_plan_on_the_calibration_page_not_in_a_footer():
+    pages = kit_pages(builtin("midway"), parse_options("a4", "pdf", "long", "0,0", None))
+    assert pages[0].id == "calibration-front"
+    assert not [p.id for p in pages if "one-sided" in _footer(p)]
+    assert any("One-sided: pages" in t.text for t in walk(pages[0].items)
+               if isinstance(t, Text))
