@@ -923,21 +923,32 @@ def assembly_items(tiles: list[Tile], width: float, height: float, page: Paper,
     """An assembly page: the map outline with every tile, its overlaps shaded, and how to
     trim and glue them, with the real overlap of these tiles."""
     x, y, aw, ah = page.content()
-    lines = [f"Assembly of {name}: {len(tiles)} tiles, {width:.0f} x {height:.0f} mm; "
-             f"{_overlap_words(tiles)}.",
-             "Trim each tile on its solid edge where it has a neighbour to the left or above, "
-             "and glue it over that neighbour: its edge on the neighbour's dashed glue line "
-             "(red here), the registration marks on top of each other."]
     items: list[Primitive] = []
     top = y
-    for line in lines:
+    for line in assembly_lines(tiles, width, height, name):
         items.append(Text(x, top + 4, line, size=fit_size(line, 3.2, aw), cls="assembly-text"))
         top += 5.0
     top += 2.0
     scale = min(aw / width, (y + ah - top) / height)
     ox = x + (aw - width * scale) / 2
-    items.append(Rect(ox, top, width * scale, height * scale, Style(width=0.4),
-                      cls="assembly"))
+    return (*items, *assembly_diagram(tiles, width, height, ox, top, scale))
+
+
+def assembly_lines(tiles: list[Tile], width: float, height: float, name: str) -> list[str]:
+    """What the assembly diagram says: the map's size, the overlap, how to trim and glue."""
+    return [f"Assembly of {name}: {len(tiles)} tiles, {width:.0f} x {height:.0f} mm; "
+            f"{_overlap_words(tiles)}.",
+            "Trim each tile on its solid edge where it has a neighbour to the left or above, "
+            "and glue it over that neighbour: its edge on the neighbour's dashed glue line "
+            "(red here), the registration marks on top of each other."]
+
+
+def assembly_diagram(tiles: list[Tile], width: float, height: float, ox: float, top: float,
+                     scale: float) -> list[Primitive]:
+    """The map's outline at ``scale`` from (``ox``, ``top``): every tile, its glue lines and
+    its label (at most a tile's drawn height, so a small diagram keeps its labels inside)."""
+    items: list[Primitive] = [Rect(ox, top, width * scale, height * scale, Style(width=0.4),
+                                   cls="assembly")]
     for t in tiles:
         items.append(Rect(ox + t.x * scale, top + t.y * scale, t.w * scale, t.h * scale,
                           Style(fill="#dde8f5", stroke="#204080", width=0.3, opacity=0.5),
@@ -953,9 +964,67 @@ def assembly_items(tiles: list[Tile], width: float, height: float, page: Paper,
                               top + y1 * scale, glue, cls="assembly-seam"))
     for t in tiles:  # each label in the middle of what its tile shows, clear of the lines
         x0, y0, x1, y1 = t.shown()
-        items.append(Text(ox + (x0 + x1) / 2 * scale, top + (y0 + y1) / 2 * scale + 2,
-                          t.label, size=6, anchor="middle", bold=True))
-    return tuple(items)
+        size = min(6.0, (y1 - y0) * scale * 0.4)
+        items.append(Text(ox + (x0 + x1) / 2 * scale, top + (y0 + y1) / 2 * scale + size / 3,
+                          t.label, size=size, anchor="middle", bold=True))
+    return items
+
+
+#: The least height (mm) of the free part under a map's last row of tiles that takes the
+#: assembly diagram (beside its words) instead of a page of its own; and the least width its
+#: words keep there.
+INSET_LEAST_H, INSET_WORDS_W = 30.0, 90.0
+
+
+def assembly_inset(tiles: list[Tile], width: float, height: float, name: str
+                   ) -> tuple[int, tuple[Primitive, ...]] | None:
+    """(index of the tile, the items to add to its page): the assembly diagram, scaled to the
+    free part under the drawing on the tile of the last row with the most of it, its words
+    wrapped beside it; None when no tile has ``INSET_LEAST_H`` free (the diagram takes a
+    page of its own: ``assembly_items``)."""
+    last = max(t.row for t in tiles)
+    best: tuple[float, int] | None = None
+    for i, t in enumerate(tiles):
+        if t.row == last:
+            free = _free_under(t)[3]
+            if best is None or free > best[0]:
+                best = (free, i)
+    if best is None or best[0] < INSET_LEAST_H:
+        return None
+    i = best[1]
+    x, y, aw, ah = _free_under(tiles[i])
+    inside = 0.5  # the outline's stroke stays in the free part
+    scale = (ah - 2 * inside) / height
+    words_w = aw - width * scale - 6.0
+    if words_w < INSET_WORDS_W:
+        scale = (aw - 6.0 - INSET_WORDS_W) / width
+        words_w = INSET_WORDS_W
+    if height * scale < INSET_LEAST_H:
+        return None
+    items: list[Primitive] = []
+    top = y + ASSEMBLY_TEXT
+    for line in assembly_lines(tiles, width, height, name):
+        for part in wrap(line, ASSEMBLY_TEXT, words_w):
+            items.append(Text(x, top, part, size=ASSEMBLY_TEXT, cls="assembly-text"))
+            top += ASSEMBLY_TEXT * 1.3
+        top += ASSEMBLY_TEXT * 0.5
+    if top - ASSEMBLY_TEXT > y + ah:
+        return None
+    items += assembly_diagram(tiles, width, height, x + aw - inside - width * scale, y + inside,
+                              scale)
+    return i, tuple(items)
+
+
+#: The assembly words' size (mm) where they sit beside the diagram on a tile.
+ASSEMBLY_TEXT = 2.8
+
+
+def _free_under(t: Tile) -> tuple[float, float, float, float]:
+    """(x, y, w, h) of a tile page's content area under what the tile prints (its window,
+    its cut marks) and over its footer."""
+    x, y, aw, ah = t.page.content()
+    top = MARGIN + TILE_TOP + t.h + CROP + 3.0
+    return x, top, aw, max(0.0, y + ah - top - 3.0)  # clear of the footer's scale bar
 
 
 def glue_strips(tiles: list[Tile]) -> tuple[float | None, float | None]:

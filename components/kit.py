@@ -31,6 +31,7 @@ from .impose import (
     Sheet,
     SpatialIndex,
     Tile,
+    assembly_inset,
     assembly_items,
     calibration_items,
     impose_sizes,
@@ -75,6 +76,9 @@ class KitPage:
     part: str
     page: Page
     blocks: tuple[aids.Block, ...] | None = None
+    #: one player's aid (each side's procedure sheet): in a two-sided kit a front, with a
+    #: one-sided page or nothing behind it, never the back of another page
+    player: bool = False
 
 
 @dataclass(frozen=True)
@@ -150,15 +154,20 @@ def map_pages(game: Game, options: Options) -> list[KitPage]:
 def tiled_pages(drawing: tuple[Primitive, ...], width: float, height: float, options: Options,
                 name: str,
                 title: str | None = None, legend: LegendLayout | None = None) -> list[KitPage]:
-    """A drawing on as few tiles as the paper allows, and their assembly page; ``title`` (the
+    """A drawing on as few tiles as the paper allows, and their assembly diagram (under the
+    drawing on a tile with room for it, else on a page of its own); ``title`` (the
     map's name) is printed, ``name`` makes the page ids; a ``legend`` goes under the drawing,
     whole on one tile."""
     title = title or aids.readable(name.removeprefix("map ")) + (" map" if name.startswith(
         "map ") else "")
     tiles = tile(drawing, width, height, options.paper, name=name, title=title, legend=legend)
+    inset = assembly_inset(tiles, width, full_height(tiles), title) if len(tiles) > 1 else None
+    if inset is not None:  # the diagram in the free part of a tile: no page of its own
+        at, items = inset
+        tiles[at] = replace(tiles[at], items=(*tiles[at].items, *items))
     pages = [KitPage(name, Page(t.page.width, t.page.height, t.items, id=f"{name}-{t.label}"))
              for t in tiles]
-    if len(tiles) > 1:
+    if len(tiles) > 1 and inset is None:
         land = options.paper.landscape
         pages.append(KitPage(name, Page(land.width, land.height,
                                         assembly_items(tiles, width, full_height(tiles),
@@ -497,16 +506,20 @@ def _key_under_counters(key: aids.Block, pages: list[KitPage], options: Options
 def print_plan(pages: list[KitPage]) -> str:
     """How to print a two-sided kit (``pages`` after its calibration sheet, pages 1 and 2):
     the sheets of fronts and backs double-sided, the rest (map tiles, which must not back
-    onto each other, and aids) one-sided."""
+    onto each other, and aids) one-sided; a blank page (``_blank``) named apart."""
     duplex = {1, 2}
+    blank = {n for n, page in enumerate(pages, 3) if is_blank(page)}
     for number, page in enumerate(pages, 3):
         if is_back(page):
             duplex.update((number - 1, number))
-    single = [n for n in range(3, len(pages) + 3) if n not in duplex]
+    single = [n for n in range(3, len(pages) + 3) if n not in duplex and n not in blank]
     plan = f"Double-sided: pages {aids.id_ranges(sorted(duplex), least=2)}."
     if single:
         plan += (f" One-sided: pages {aids.id_ranges(single, least=2)} (map tiles and sheets "
                  "without backs).")
+    if blank:
+        plan += (f" Blank, to skip printing one-sided: page{'s' if len(blank) > 1 else ''} "
+                 f"{aids.id_ranges(sorted(blank), least=2)}.")
     return plan
 
 
@@ -517,7 +530,9 @@ def is_back(page: KitPage) -> bool:
 
 def fronts_on_odd_pages(pages: list[KitPage]) -> list[KitPage]:
     """The pages in an order a duplex printer prints right: every page with backs after
-    it starts a sheet (page 1, 3, 5... of the kit, the calibration's two pages before them).
+    it starts a sheet (page 1, 3, 5... of the kit, the calibration's two pages before them),
+    and so does one player's aid (``KitPage.player``: a blank page before it where nothing
+    else may go).
     Where a front would fall on the back of a sheet, a one-sided page that prints anyway
     takes its place (``_filler``); a blank page only when none can move there."""
     units = _units(pages)
@@ -527,8 +542,14 @@ def fronts_on_odd_pages(pages: list[KitPage]) -> list[KitPage]:
         if len(unit) == 2 and len(out) % 2:
             out, units = _filled(out, unit, units)
             continue
+        if len(out) % 2 and unit[0].player and out[-1].part != unit[0].part:
+            out.append(_blank(out[-1]))  # one player's aid is never another page's back
         out.extend(unit)
     return out
+
+
+def is_blank(page: KitPage) -> bool:
+    return page.part == BLANK
 
 
 def _units(pages: list[KitPage]) -> list[list[KitPage]]:
@@ -546,12 +567,14 @@ def _filled(out: list[KitPage], pair: list[KitPage], units: list[list[KitPage]]
             ) -> tuple[list[KitPage], list[list[KitPage]]]:
     """(pages placed, units left) once ``pair`` (a front and its backs) is placed after
     ``out``, which ends on a sheet's front: a one-sided page fills that sheet's back first.
-    In order of preference: the next page that is all of its part (a chart, a form, a
-    one-tile map: nothing it belongs with is parted from it); the last page placed, when
+    In order of preference (never one player's aid: ``KitPage.player``): the next page
+    that is all of its part (a chart, a form, a one-tile map: nothing it belongs with is
+    parted from it); the last page placed, when
     it is all of its part (it goes after the pair's part); the next page that starts its
     part; else a blank page."""
     parts = [pair[0].part, *(u[0].part for u in units), *(p.part for p in out)]
-    alone = [i for i, u in enumerate(units) if len(u) == 1 and parts.count(u[0].part) == 1]
+    alone = [i for i, u in enumerate(units) if len(u) == 1 and parts.count(u[0].part) == 1
+             and not u[0].player]
     if alone:
         return [*out, units[alone[0]][0], *pair], units[:alone[0]] + units[alone[0] + 1:]
     last = out[-1]
@@ -560,7 +583,7 @@ def _filled(out: list[KitPage], pair: list[KitPage], units: list[list[KitPage]]
         return [*out[:-1], *pair], [*units[:end], [last], *units[end:]]
     seen = {pair[0].part}
     for i, unit in enumerate(units):
-        if len(unit) == 1 and unit[0].part not in seen:
+        if len(unit) == 1 and unit[0].part not in seen and not unit[0].player:
             return [*out, unit[0], *pair], units[:i] + units[i + 1:]
         seen.add(unit[0].part)
     return [*out, _blank(out[-1]), *pair], units
@@ -569,7 +592,11 @@ def _filled(out: list[KitPage], pair: list[KitPage], units: list[list[KitPage]]
 def _blank(before: KitPage) -> KitPage:
     """A page left blank: the back of ``before``, which nothing one-sided could share."""
     page = before.page
-    return KitPage("blank", Page(page.width, page.height, (), id=f"{page.id}-blank"))
+    return KitPage(BLANK, Page(page.width, page.height, (), id=f"{page.id}-blank"))
+
+
+#: The part of a page left blank so that the page after it starts a sheet of paper.
+BLANK = "blank"
 
 
 PART_BUILDERS: dict[str, Callable[[Game, Options], list[KitPage]]] = {

@@ -540,8 +540,8 @@ def sheets(game: Game, options: Options) -> list[KitPage]:
                 blocks = procedure_blocks(game, sheet, width)
             copies += 1
             flowed = aids.flow(blocks, options.paper.content())
-            pages += [page_of(f"sheet {sheet.id}", options, items, f"{sheet.id}-{i}")
-                      for i, items in enumerate(flowed, 1)]
+            pages += [replace(page_of(f"sheet {sheet.id}", options, items, f"{sheet.id}-{i}"),
+                              player=True) for i, items in enumerate(flowed, 1)]
     own = {s.id for s in game.sheets if is_procedure_sheet(s)}
     charted = {str(r.get("table")) for r in game.extra.get(STATUS_CHART, ())}
     lead: list[Block] = []

@@ -17,7 +17,9 @@ from warpress.components.impose import (
     Piece,
     SpatialIndex,
     Tile,
+    _free_under,
     _meets,
+    assembly_inset,
     assembly_items,
     calibration_items,
     glue_strips,
@@ -280,6 +282,21 @@ def test_the_assembly_page_prints_the_real_overlap():
     assert f"at least {math.floor(down)} mm overlap top to bottom" in text
     right = next(t for t in tiles if t.col == 1 and t.row == 0)
     assert tiles[0].overlap_x == pytest.approx(tiles[0].x + tiles[0].w - right.x)
+
+
+def test_the_assembly_diagram_goes_under_a_short_last_row_else_on_a_page_of_its_own():
+    tall = tile((), 231, 283, paper("a4"))  # two tiles, the second with a third of it free
+    at, items = assembly_inset(tall, 231, 283, "Short map")
+    assert tall[at].row == max(t.row for t in tall)
+    x, top, w, h = _free_under(tall[at])
+    boxes = [leaf_box(i) for i in walk(items)]
+    assert all(b is not None and b[1] >= top - 1e-6 and b[3] <= top + h + 1e-6
+               and x - 1e-6 <= b[0] and b[2] <= x + w + 1e-6 for b in boxes)
+    text = " ".join(t.text for t in texts(items))
+    assert "2 tiles" in text and "overlap top to bottom" in text
+    assert {t.text for t in texts(items)} >= {t.label for t in tall}
+    full = tile((), 400, 700, paper("a4"))  # every tile full: the diagram takes a page
+    assert assembly_inset(full, 400, 700, "Big map") is None
 
 
 def _lines(t: Tile, cls: str) -> list[Line]:

@@ -144,7 +144,7 @@ def test_calibration_is_in_the_kit_and_assumed_values_only_in_the_proof(midway_k
     names = [p.name for p in midway_kit.files]
     assert any("calibration-front" in n for n in names)
     assert not any("assumed-values" in n for n in names)
-    assert any("map-operations-area-assembly" in n for n in names)
+    assert not any("map-operations-area-assembly" in n for n in names)  # on tile B1
     proof = kit_pages(builtin("midway"), parse_options("a4", "pdf", "long", "0,0", None,
                                                        proof=True))
     assert any(p.id.startswith("assumed-values") for p in proof)

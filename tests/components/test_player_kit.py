@@ -121,8 +121,8 @@ def fill(page) -> float:
 @pytest.mark.parametrize(("game_id", "paper"), KITS)
 def test_no_sheet_is_under_a_quarter_full_but_a_map_tile_or_a_back(player_kits, game_id, paper):
     _game, pages = player_kits[game_id, paper]
-    sparse = [(p.id, round(fill(p), 2)) for p in pages
-              if not p.id.endswith("-back") and not p.id.startswith("map-")
+    sparse = [(p.id, round(fill(p), 2)) for p in pages  # a blank page is a sheet's back
+              if not p.id.endswith(("-back", "-blank")) and not p.id.startswith("map-")
               and "tile" not in p.id and fill(p) < QUARTER]
     assert not sparse
 
@@ -173,9 +173,14 @@ def test_the_calibration_page_says_which_pages_print_double_sided(player_kits, g
     text = " ".join(t.text for t in texts(pages[0].items))
     plan = re.search(r"Double-sided: pages ([^.]*)\.(?: One-sided: pages ([^(]*) \()?", text)
     assert plan, text
-    said = {"double": _numbers(plan.group(1)), "single": _numbers(plan.group(2) or "")}
-    assert not said["double"] & said["single"]
-    assert said["double"] | said["single"] == set(range(1, len(pages) + 1))
+    blank = re.search(r"Blank, to skip printing one-sided: pages? ([^.]*)\.", text)
+    said = {"double": _numbers(plan.group(1)), "single": _numbers(plan.group(2) or ""),
+            "blank": _numbers(blank.group(1) if blank else "")}
+    assert not said["double"] & said["single"] and not said["blank"] & said["single"]
+    assert said["double"] | said["single"] | said["blank"] == set(range(1, len(pages) + 1))
+    for n in said["blank"] - said["double"]:  # nothing on it but its footer
+        assert pages[n - 1].id.endswith("-blank")
+        assert {t.cls for t in texts(pages[n - 1].items)} <= {"footer", "scale-label"}
     for n in said["double"]:
         page = pages[n - 1]
         partner = pages[n] if n % 2 else pages[n - 2]
