@@ -15,7 +15,7 @@ under the kit's minimum, and what cannot fit stops the build naming the piece.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -23,7 +23,7 @@ from ..engine.errors import BadInput
 from ..engine.model import FontStyle, Game, Marker, Unit, Value
 from .fonts import text_width
 from .labels import text_box
-from .legibility import MIN_FACTORS_MM, MIN_MM, fit, fit_lines
+from .legibility import MIN_FACTORS_MM, MIN_MM, fit, fit_lines, on_scale
 from .marks import dagger, field_dagger
 from .primitives import Primitive, Rect, Style, Text
 from .style import Look, look_of, mm, side_colour, side_ink
@@ -68,7 +68,8 @@ class Face:
     echelon: str = ""
     word: str = ""
     #: the size (mm) of the word of every marker of the family this one belongs to
-    #: (``pieces.marker_word_size``); 0: the word as large as fits this counter
+    #: (``pieces.marker_word_size``, or ``family_word_size`` of faces a kit draws its own
+    #: way); 0: the word as large as fits this counter
     word_size: float = 0.0
     reduced: bool = False
     cls: str = "counter-face"
@@ -339,6 +340,15 @@ def _word_lines(face: Face, width: float, height: float) -> tuple[list[str], flo
             raise BadInput(f"{what}: {word!r} and what is under it do not fit the counter "
                            f"even at the smallest size; shorten them in the data")
         wanted = max(floor, size * 0.92)
+
+
+def family_word_size(faces: Iterable[Face]) -> float:
+    """The size (mm, a step of the type scale) a family of markers prints its words at, so
+    that the family reads at one size: the smallest any of them takes alone (the longest
+    word's), every other word wrapped to it rather than printed larger."""
+    sizes = [on_scale(item.size) for face in faces for item in draw(face)
+             if isinstance(item, Text) and item.cls == "word"]
+    return min(sizes, default=0.0)
 
 
 def _marker_corners(face: Face) -> list[Primitive]:

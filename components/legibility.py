@@ -130,8 +130,8 @@ def check_pages(pages: Iterable[KitPage]) -> None:
 def on_scale(size: float) -> float:
     """The step of the counters' type scale (``engine.looks.TYPE_STEPS_PT``) at or under
     ``size`` mm, in mm (never under the smallest step)."""
-    steps = [step * PT for step in TYPE_STEPS_PT]
-    return round(max((step for step in steps if step <= size + SLACK), default=steps[0]), 4)
+    steps = [round(step * PT, 4) for step in TYPE_STEPS_PT]  # as returned: a step stays put
+    return max((step for step in steps if step <= round(size, 4) + SLACK), default=steps[0])
 
 
 def scaled(items: Iterable[Primitive]) -> tuple[Primitive, ...]:

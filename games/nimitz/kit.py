@@ -1,6 +1,7 @@
-"""Nimitz's own kit pages: the campaign map with its boxes, turn track and tables, the
-battle sheet, counters (front full strength, back damaged) and markers, a setup sheet
-per campaign year, and the player log.
+"""Nimitz's own kit pages: the campaign map with the boxes beside its points, the
+campaign display (turn track, storage boxes, Japanese tables), the battle sheet, counters
+(front full strength, back damaged) and markers, a setup sheet per campaign year, and the
+player log.
 
 Everything is drawn from the game's YAML: the map from the ``campaign`` point map
 (names, Japanese names, US land-aircraft capacity, Australian flags, routes), the
@@ -20,9 +21,31 @@ from dataclasses import replace
 
 from warpress.components import aids, areamap, holds, kit, labels, setup_chart
 from warpress.components.aids import text_lines
-from warpress.components.counters import counter_name, counter_size, draw, face_of
-from warpress.components.fonts import wrap
-from warpress.components.impose import LEGEND_GAP, OVERLAP, Piece, plan_tiles, tile_area, tile_count
+from warpress.components.counters import (
+    Face,
+    counter_name,
+    counter_size,
+    draw,
+    face_of,
+    family_word_size,
+)
+from warpress.components.fonts import text_width, wrap
+from warpress.components.impose import (
+    KEEP,
+    LEGEND_GAP,
+    OVERLAP,
+    SEAM_CLEAR,
+    Piece,
+    SpatialIndex,
+    plan_tiles,
+    recording,
+    seams,
+    text_boxes,
+    tile,
+    tile_area,
+    tile_count,
+    whole_boxes,
+)
 from warpress.components.kit import KitPage, Options
 from warpress.components.legend import legend_block
 from warpress.components.marks import dagger, proofing, rule_ref
@@ -54,7 +77,6 @@ ROUTE = Style(stroke="#6fb3e0", width=0.9)
 #: The sides' colour names in the data (``color: blue`` / ``red``) as print colours.
 NAMED_COLOURS = {"blue": "#a9c4ea", "red": "#eaa9a9", "ochre": "#e3c77a"}
 DEEP = {"us": "#1f4e9a", "japan": "#b02020"}
-PANEL_W = 200.0
 #: One fill per kind of point, each its own hue (the legend tells them apart).
 POINT_FILLS = {"island": "#bfe0a8", "territory": "#d6c8e8", "mainland": "#efe2bf",
                "continent": "#dcbf8a", "home-islands": "#f3c1c1"}
@@ -130,8 +152,7 @@ def labelled_box(box: Box, x: float, y: float, w: float, h: float, fill: str = "
         info.append(", ".join(box.accepts) + " only")
     if box.capacity is not None:
         info.append(f"capacity {box.capacity}")
-    rule = box.rule if isinstance(box.rule, tuple) else (box.rule,)
-    info.append(f"[{', '.join(rule)}]" if rule else "")
+    info.append(rule_ref(box.rule))  # a player's page: the first two
     text = " · ".join(i for i in info if i)
     items.append(fitted(text, 1.5, h - 1.6, 2.0, w - 3, fill=GREY))
     return Group(tuple(items), dx=x, dy=y, id=f"{prefix}-{box.id}",
@@ -244,7 +265,7 @@ def point_group(game: Game, point: Point, x: float, y: float) -> Group:
     if "australia" in point.flags:
         items.extend(australia_flag(-r - 1.5, -r - 2.5, point.field_assumed("flags")))
     return Group(tuple(items), dx=x, dy=y, id=f"point-{point.id}",
-                 cls=f"point {point.kind or ''}".strip())
+                 cls=f"point {point.kind or ''} whole".replace("  ", " "))  # no seam through it
 
 
 def disc_radius(point: Point) -> float:
@@ -523,21 +544,22 @@ def map_legend(game: Game):
     return lambda width: legend_block(title, entries, width, subtitle=credit)
 
 
-def campaign_map_drawing(game: Game, scale: float = 1.0, panel_w: float = PANEL_W
+def campaign_map_drawing(game: Game, scale: float = 1.0
                          ) -> tuple[tuple[Primitive, ...], float, float]:
-    """The whole campaign map: the Pacific with its points and routes, the boxes beside
-    their points, and a panel with the turn track, the boxes and the map's tables."""
-    items, width, height, _space = campaign_map_layout(game, scale, panel_w)
+    """The whole campaign map: the Pacific with its points and routes and the boxes beside
+    their points (the turn track, the storage boxes and the map's tables are a display
+    sheet of their own: ``display_blocks``)."""
+    items, width, height, _space = campaign_map_layout(game, scale)
     return items, width, height
 
 
-def campaign_map_layout(game: Game, scale: float = 1.0, panel_w: float = PANEL_W
+def campaign_map_layout(game: Game, scale: float = 1.0, lanes: tuple[labels.Box, ...] = ()
                         ) -> tuple[tuple[Primitive, ...], float, float, MapSpace]:
     """``campaign_map_drawing`` and what it took of the map (discs, labels, boxes, routes),
     for whatever is drawn on it later (a session's counters). ``scale`` shrinks the
-    geography only: discs, stacks, boxes and text keep their printed size; BadInput when
-    a point has no room for its stack or a label or box fits nowhere. The panel is
-    ``panel_w`` wide."""
+    geography only: discs, stacks, boxes and text keep their printed size; no label or box
+    goes in ``lanes`` (where the tiles will meet: ``seam_lanes``); BadInput when a point has
+    no room for its stack or a label or box fits nowhere."""
     point_map = game.record("point_maps", MAP_ID, PointMap)
     w, h = map_area(point_map, scale)
     pos = point_positions(game, point_map, scale)
@@ -550,86 +572,139 @@ def campaign_map_layout(game: Game, scale: float = 1.0, panel_w: float = PANEL_W
     segments = [(pos[r.a], pos[r.b]) for r in point_map.routes]
     space = MapSpace(labels.Box(2, 2, w - 2, h - 2), segments)
     stack_boxes(game, point_map, pos, space)
+    space.taken += lanes
     items.append(Group(tuple(port_return_items(game, pos, space)), cls="port-return"))
     items.append(Group(tuple(mission_items(game, pos, space)), cls="mission-boxes"))
     items.append(Group(tuple(point_labels(point_map, pos, years, space, scale)),
                        cls="point-labels"))
-    panel, panel_h = map_panel(game, panel_w - 8)
-    items.append(Group(panel, dx=w + 4, dy=4, id="map-panel", cls="map-panel"))
-    height = max(h, panel_h + 4)
-    items.append(Rect(w, 0, panel_w, height, Style(stroke="#333333", width=0.5)))
-    return tuple(items), w + panel_w, height, space
+    return tuple(items), w, h, space
+
+
+#: How far either side of a seam's clearance the lane where tiles meet reaches (mm).
+LANE = 1.5
+
+
+def seam_lanes(game: Game, scale: float, paper: Paper) -> tuple[labels.Box, ...]:
+    """The lanes along the lines where the tiles of ``paper`` will meet on the map at
+    ``scale``: on the fewest tiles, each seam as near its even share as it may be while it
+    passes clear of every point (``impose.seams``); the layout keeps its labels and boxes
+    out of them, so no seam cuts one. BadInput when no such seams exist."""
+    point_map = game.record("point_maps", MAP_ID, PointMap)
+    width, height = map_area(point_map, scale)
+    pos = point_positions(game, point_map, scale)
+    discs = [disc_box(p, *pos[p.id]) for p in point_map.points]
+    plan = plan_tiles(width, height, paper)
+    room_w, room_h = tile_area(plan.page)
+    across = seams(plan.cols, width, room_w if plan.cols > 1 else width, OVERLAP,
+                   [(d.x0, d.x1, KEEP) for d in discs])
+    down = seams(plan.rows, height, room_h if plan.rows > 1 else height, OVERLAP,
+                 [(d.y0, d.y1, KEEP) for d in discs])
+    if across is None or down is None:
+        raise BadInput(f"nimitz campaign map: no seam passes clear of the points at scale "
+                       f"{scale}")
+    half = SEAM_CLEAR + LANE
+    return (*(labels.Box(x - half, -1.0, x + half, height + 1.0) for x in across),
+            *(labels.Box(-1.0, y - half, width + 1.0, y + half) for y in down))
 
 
 #: The scales the kit may draw the campaign map's geography at, largest first: the
 #: Pacific is sparse (about twenty points), so it is drawn as small as the sheets need
 #: while every point still holds a stack of counters and every label and box fits.
 SCALES = tuple(round(1.0 - 0.025 * k, 3) for k in range(25))
-#: The widths the panel beside the map may take (mm), widest first: a narrower, taller
-#: panel leaves the Pacific more of a sheet.
-PANEL_WIDTHS = (PANEL_W, 180.0)
 
 
-def kit_drawing(game: Game, scale: float, paper: Paper, panel_w: float = PANEL_W
+#: The widths the legend may take inside the map (mm), widest first: it goes in the
+#: emptiest corner of the Pacific, off every label, point, box and route.
+LEGEND_WIDTHS = (180.0, 160.0, 140.0, 125.0)
+#: The step of the spots the legend is tried at (mm).
+LEGEND_STEP = 4.0
+
+
+def kit_drawing(game: Game, scale: float, paper: Paper
                 ) -> tuple[tuple[Primitive, ...], float, float]:
-    """The campaign map at ``scale`` with its legend under the Pacific (left of the panel),
-    laid out as wide as a tile of ``paper`` shows, so it lies whole on one tile."""
-    items, width, height = campaign_map_drawing(game, scale, panel_w)
-    w, h = map_area(game.record("point_maps", MAP_ID, PointMap), scale)
-    legend, legend_h = map_legend(game)(legend_width(w, paper))
-    group = Group(tuple(legend), dx=LEGEND_GAP, dy=h + LEGEND_GAP, id=f"{MAP_ID}-legend",
-                  cls="map-legend")
-    return (*items, group), width, max(height, h + legend_h + 2 * LEGEND_GAP)
-
-
-def legend_width(map_w: float, paper: Paper) -> float:
-    """The legend's width: the Pacific's, at most what one tile of ``paper`` shows."""
-    return min(map_w, tile_area(paper.landscape)[0] - OVERLAP) - 2 * LEGEND_GAP
-
-
-def kit_layout(game: Game, paper: Paper) -> tuple[float, float]:
-    """(scale, panel width) the kit draws the campaign map at on ``paper``: of the layouts
-    (``SCALES`` x ``PANEL_WIDTHS``) that fit, those on the fewest tiles, and of those the
-    largest Pacific."""
-    point_map = game.record("point_maps", MAP_ID, PointMap)
-    w, h = map_area(point_map)
-    panels = {pw: map_panel(game, pw - 8)[1] for pw in PANEL_WIDTHS}
+    """The campaign map at ``scale`` as the tiles of ``paper`` print it: no label or box
+    where they meet (``seam_lanes``), its legend inside the frame, in open sea (the
+    south-east corner first) clear of every label, point, box and route, so that the map
+    alone sets how many tiles it takes; BadInput when the legend fits nowhere."""
+    items, width, height, space = campaign_map_layout(game, scale,
+                                                      seam_lanes(game, scale, paper))
     legend = map_legend(game)
 
-    def least_tiles(s: float, pw: float) -> int:  # what the sizes alone allow
-        legend_h = legend(legend_width(w * s, paper))[1]
-        return plan_tiles(w * s + pw, max(h * s + legend_h + 2 * LEGEND_GAP,
-                                          panels[pw] + 4), paper).count
+    def off_routes(box: labels.Box) -> bool:
+        return not any(labels.segment_hits(box, p, q) for p, q in space.segments)
 
-    ranked = sorted(((s, pw) for s in SCALES for pw in PANEL_WIDTHS),
-                    key=lambda sp: (least_tiles(*sp), -sp[0], -sp[1]))
-    fallback = None
-    for s, pw in ranked:
+    for lw in LEGEND_WIDTHS:
+        drawn, lh = legend(min(lw, width - 2 * LEGEND_GAP))
+        right, bottom = width - LEGEND_GAP - lw, height - LEGEND_GAP - lh
+        spots = sorted(((right - i * LEGEND_STEP, bottom - j * LEGEND_STEP)
+                        for i in range(int(right // LEGEND_STEP) + 1)
+                        for j in range(int(bottom // LEGEND_STEP) + 1)),
+                       key=lambda xy: (right - xy[0]) + (bottom - xy[1]))
         try:
-            drawing, width, height = kit_drawing(game, s, paper, pw)
+            x, y = space.first(spots, lw, lh, "the legend", off_routes, clear=0)
         except BadInput:
-            continue  # a stack, a label or a box has no room at this scale
-        if tile_count(drawing, width, height, paper) <= least_tiles(s, pw):
-            return s, pw
-        fallback = fallback or (s, pw)
+            continue
+        group = Group(tuple(drawn), dx=x, dy=y, id=f"{MAP_ID}-legend", cls="map-legend")
+        return (*items, group), width, height
+    raise BadInput("nimitz campaign map: the legend fits nowhere in open sea at scale "
+                   f"{scale}")
+
+
+def kit_scale(game: Game, paper: Paper) -> float:
+    """The scale the kit draws the campaign map at on ``paper``: of the ``SCALES`` at which
+    its stacks, labels, boxes and legend fit and no seam cuts a text, a point or a box,
+    the one on the fewest tiles, and of those the largest Pacific (else the largest that
+    fits)."""
+    w, h = map_area(game.record("point_maps", MAP_ID, PointMap))
+    best: tuple[int, float] | None = None
+    fallback = None
+    for s in SCALES:  # largest first
+        if best is not None and plan_tiles(w * s, h * s, paper).count >= best[0]:
+            continue  # the sizes alone need as many tiles as the best: no fewer here
+        try:
+            drawing, width, height = kit_drawing(game, s, paper)
+        except BadInput:
+            continue  # a stack, a label, a box or the legend has no room at this scale
+        fallback = fallback or s
+        count = tile_count(drawing, width, height, paper)
+        if (best is None or count < best[0]) and not seams_cut(drawing, width, height,
+                                                                    paper):
+            best = count, s
     if fallback is None:
         raise BadInput("nimitz campaign map: its points, labels and boxes fit at no scale")
-    return fallback
+    return best[1] if best is not None else fallback
 
 
-# --- the map panel: turn track, boxes, tables ---------------------------------------------
+def seams_cut(drawing: tuple[Primitive, ...], width: float, height: float,
+                   paper: Paper) -> bool:
+    """True when a seam of the tiles ``impose.tile`` cuts the drawing into runs through a
+    line of text (a name, a caption, the legend) or through what it keeps whole where it
+    can (a point's disc, a box)."""
+    with recording() as seen:
+        tile(drawing, width, height, paper)
+    cut = seen.drawings[-1]
+    kept = [box for box, weight in whole_boxes(drawing, SpatialIndex(drawing))
+            if weight >= KEEP]
+    return any(box[axis] < at < box[axis + 2]
+               for box in [*kept, *(box for box, _text in text_boxes(drawing))]
+               for axis, seams in ((0, cut.seams_x), (1, cut.seams_y)) for at in seams)
 
 
-def map_panel(game: Game, width: float) -> tuple[tuple[Primitive, ...], float]:
-    """The turn track, the storage boxes and the three tables printed on the map."""
-    blocks = [turn_track(game, width), storage_boxes(game, width), order_table(game, width),
-              reinforcement_table(game, width)]  # aircraft movement: on the battle sheet
-    items: list[Primitive] = []
-    y = 0.0
-    for group, height in blocks:
-        items.append(replace(group, dy=y))
-        y += height + 4
-    return tuple(items), y
+# --- the campaign display: turn track, boxes, tables ---------------------------------------
+
+#: The heading of the display sheet that lies beside the campaign map.
+DISPLAY_TITLE = "Campaign display キャンペーン表示 (beside the campaign map)"
+
+
+def display_blocks(game: Game, width: float) -> list[aids.Block]:
+    """The turn track, the storage boxes and the two Japanese tables of the campaign map,
+    as blocks a sheet of play aids flows (the map itself keeps only the Pacific and the
+    boxes beside their points, so it prints on fewer tiles)."""
+    parts = [turn_track(game, width), storage_boxes(game, width), order_table(game, width),
+             reinforcement_table(game, width)]  # aircraft movement: on the battle sheet
+    heading = replace(aids.heading(DISPLAY_TITLE, width, 5.0), whole=True)
+    return [heading, *(aids.Block((group,), height + 3, cls=group.cls or "block")
+                       for group, height in parts)]
 
 
 def turn_track(game: Game, width: float) -> tuple[Group, float]:
@@ -654,13 +729,19 @@ def turn_track(game: Game, width: float) -> tuple[Group, float]:
     return Group(tuple(items), id="campaign-turn-track", cls="track"), 6 + tall
 
 
+#: The least width of a storage box on the display sheet (mm): its name on two lines, two
+#: counters side by side.
+BOX_LEAST_W = 44.0
+
+
 def storage_boxes(game: Game, width: float) -> tuple[Group, float]:
     """The campaign map's storage boxes (not the ones drawn beside their points)."""
     display = game.record("displays", CAMPAIGN_BOXES, Display)
     beside = {"bw-strategic-bombing", "japan-invasion", "japanese-order-table"}
     boxes = [b for b in display.boxes if b.id not in beside]
-    cols, gap, bh = 2, 3.0, 30.0
-    bw = (width - gap) / cols
+    gap, bh = 3.0, 30.0
+    cols = max(2, int((width + gap) // (BOX_LEAST_W + gap)))
+    bw = (width - gap * (cols - 1)) / cols
     items: list[Primitive] = [fitted(f"{display.label}{rules(display)}", 0, 3.4, 3.4, width,
                                      bold=True)]
     for i, box in enumerate(boxes):
@@ -679,12 +760,16 @@ def order_table(game: Game, width: float) -> tuple[Group, float]:
     table = game.table("japanese-orders")
     aids.first_print(table.id)  # printed here: no sheet prints it again
     orders = {o.id: o for o in game.section("orders")}
-    rows = [["d10", "Order 命令", "ships 艦船", "inf. 歩兵", "land air 陸上機"]]
+    body = []
     for row in table.rows:
         order = orders[str(table.result(row)["order"])]
-        roll = str(table.conditions(row)["roll"]) + dagger(row.is_assumed)
-        rows.append([roll, f"{order.name} {order.name_ja or ''}", str(order.get("ships")),
-                     str(order.get("infantry")), str(order.get("land_air"))])
+        body.append([str(table.conditions(row)["roll"]),
+                     f"{order.name} {order.name_ja or ''}{dagger(row.is_assumed)}",
+                     str(order.get("ships")), str(order.get("infantry")),
+                     str(order.get("land_air"))])
+    # two faces of one order (Standby on 1 and 2) print as one row "1–2"
+    rows = [["d10", "Order 命令", "ships 艦船", "inf. 歩兵", "land air 陸上機"],
+            *aids.merged_runs(body, 0)]
     widths = [12.0, width - 12 - 3 * 22, 22.0, 22.0, 22.0]
     title = fitted(f"{table.label}{rules(table)}", 0, 3.4, 3.4, width,
                    bold=True)
@@ -726,14 +811,16 @@ def air_table(game: Game, width: float) -> tuple[Group, float]:
     rows = [["d10", "destination 移動先", "position"]]
     for row in table.rows:
         result = table.result(row)
-        rows.append([str(table.conditions(row)["roll"]) + dagger(row.is_assumed),
-                     f"{row.name} {row.name_ja or ''}", str(result["position"])])
-    widths = [14.0, width - 34, 20.0]
-    title = fitted(f"{table.label}{rules(table)}", 0, 3.4, 3.4, width,
-                   bold=True)
-    body, h = grid(0, 5, widths, rows, 5.2, 2.8)
-    note, nh = text_lines(table.text or "", 0, 5 + h, 2.3, width, fill=GREY)
-    return Group((title, body, *note), id="table-japanese-air", cls="map-table"), 5 + h + nh
+        area = str(result["area"])  # the area's name as the sheet prints it, not "move to"
+        rows.append([aids.number_text(str(table.conditions(row)["roll"])) + dagger(row.is_assumed),
+                     table.labels.get(area, f"{row.name} {row.name_ja or ''}"),
+                     str(result["position"])])
+    widths = [13.0, width - 31, 18.0]
+    title, th = text_lines(f"{table.label}{rules(table)}", 0, 0, HEAD, width, bold=True)
+    body, h = grid(0, th + 1, widths, rows, 5.2, 2.8)
+    note, nh = text_lines(table.text or "", 0, th + 1 + h, 2.3, width, fill=GREY)
+    return (Group((*title, body, *note), id="table-japanese-air", cls="map-table"),
+            th + 1 + h + nh)
 
 
 # --- battle sheet --------------------------------------------------------------------------
@@ -746,14 +833,17 @@ def area_group(box: Box, x: float, y: float, w: float, h: float, fill: str) -> G
                                    r=2),
                               Circle(7, 7, 4.6, Style(fill="#ffffff", stroke="#333333",
                                                       width=0.4)),
-                              Text(7, 8.8, number, size=5, anchor="middle", bold=True),
-                              fitted(f"{box.name} {box.name_ja or ''}", 14, 6.2, 4.0, w - 16,
-                                     bold=True)]
-    info = [f"[{', '.join(box.rule)}]"] if box.rule else []
+                              Text(7, 8.8, number, size=5, anchor="middle", bold=True)]
+    name = f"{box.name} {box.name_ja or ''}".strip()
+    lines = [name] if text_width(name, 4.0) <= w - 16 else [box.name or "", box.name_ja or ""]
+    for i, line in enumerate(lines):  # the Japanese name under the English when narrow
+        items.append(fitted(line, 14, 6.2 + i * 4.6, 4.0, w - 16, bold=True))
+    info = [rule_ref(box.rule)] if box.rule else []
     if box.accepts:
         info.insert(0, ", ".join(box.accepts) + " only")
     if info:
-        items.append(fitted(" · ".join(info), 14, 10.2, 2.2, w - 16, fill=GREY))
+        items.append(fitted(" · ".join(info), 14, 10.2 + (len(lines) - 1) * 4.6, 2.2, w - 16,
+                            fill=GREY))
     return Group(tuple(items), dx=x, dy=y, id=f"battle-{box.id}", cls=f"battle-area {box.kind}")
 
 
@@ -773,23 +863,40 @@ def island_group(display: Display, x: float, y: float, w: float, h: float) -> Gr
 
 def battle_side_column(game: Game, display: Display, x: float, y: float, w: float,
                        h: float) -> list[Primitive]:
-    """The round track, the battle-plan count box, the holding and bonus boxes, and the
-    aircraft-movement table, beside the areas."""
+    """The round track, the battle-plan count box, the holding box, the two sides' bonus
+    boxes side by side, and the aircraft-movement table, beside the areas; BadInput when
+    they do not fit ``h``."""
     items: list[Primitive] = []
+    bottom = y + h
     for track_id in ("battle-round", "battle-plan-count"):
         group, height = small_track(game, track_id, w)
         items.append(replace(group, dx=x, dy=y))
         y += height + 3
-    for box_id in ("carrier-aircraft-holding", "us-bonus-markers", "japanese-bonus-drawn"):
-        box = display.box(box_id)
-        bh = 18.0 if box_id != "carrier-aircraft-holding" else 26.0
-        fill = {"us-bonus-markers": "#e3ecfb", "japanese-bonus-drawn": "#fbe3e3"}.get(
-            box_id, "#ffffff")
-        items.append(labelled_box(box, x, y, w, bh, fill, prefix="battle"))
-        y += bh + 2
-    group, _height = air_table(game, w)
-    items.append(replace(group, dx=x, dy=y + 1))
+    bh = math.ceil(holds.least(game)) + 8  # a counter under the box's name
+    items.append(labelled_box(display.box("carrier-aircraft-holding"), x, y, w, bh,
+                              prefix="battle"))
+    y += bh + 2
+    half = (w - 2) / 2
+    for i, (box_id, fill) in enumerate((("us-bonus-markers", "#e3ecfb"),
+                                        ("japanese-bonus-drawn", "#fbe3e3"))):
+        items.append(labelled_box(display.box(box_id), x + i * (half + 2), y, half, bh, fill,
+                                  prefix="battle"))
+    y += bh + 3
+    group, height = air_table(game, w)
+    items.append(replace(group, dx=x, dy=y))
+    if y + height > bottom + 1e-6:
+        raise BadInput(f"nimitz battle sheet: its side column is {y + height - bottom:.0f} mm "
+                       f"taller than the page")
     return items
+
+
+#: The battle sheet's headings, in mm (9 pt, as the sheets' table headings): wrapped, never
+#: shrunk.
+HEAD = 3.2
+#: What a player needs to read a track of the battle sheet, under it.
+TRACK_CAPTIONS = {"battle-round": "The marker starts on the rounds rolled (10.3) and counts "
+                                  "down one box after each round; the battle ends after "
+                                  "round 1 (10.22)."}
 
 
 def small_track(game: Game, track_id: str, width: float) -> tuple[Group, float]:
@@ -800,10 +907,11 @@ def small_track(game: Game, track_id: str, width: float) -> tuple[Group, float]:
     box = width / per_row
     holds.check(game, box, box, f"track {track_id} box")
     title = f"{track.label}{dagger(track.field_assumed('values'))}{rules(track)}"
-    items: list[Primitive] = [fitted(title, 0, 3.0, 3.0, width, bold=True)]
+    head, top = text_lines(title, 0, 0, HEAD, width, bold=True)
+    items: list[Primitive] = [*head]
     for i, value in enumerate(values):
         row, col = divmod(i, per_row)
-        x, y = col * box, 4.5 + row * box
+        x, y = col * box, top + 0.5 + row * box
         items.append(Rect(x, y, box, box, Style(fill="#ffffff", stroke="#333333", width=0.35),
                           id=f"track-{track_id}-{value}", cls=holds.cls("track-box")))
         items.append(Text(x + box / 2, y + box * 0.62, str(value), size=7.0, anchor="middle",
@@ -812,7 +920,18 @@ def small_track(game: Game, track_id: str, width: float) -> tuple[Group, float]:
         if label:
             items.append(centred(label, x + box / 2, y + box - 1.2, 2.0, box - 1))
     rows = math.ceil(len(values) / per_row)
-    return Group(tuple(items), id=f"track-{track_id}", cls="track"), 5 + rows * box
+    y = top + 0.5 + rows * box
+    caption = TRACK_CAPTIONS.get(track_id)
+    if caption:
+        lines, h = text_lines(caption, 0, y, 2.4, width)
+        items.extend(lines)
+        y += h
+    return Group(tuple(items), id=f"track-{track_id}", cls="track"), y
+
+
+#: The width of the battle sheet's side column (mm): the round track's six boxes on one row,
+#: the headings and the aircraft-movement table at the sheet's text size.
+SIDE_W = 108.0
 
 
 def battle_sheet_page(game: Game, options: Options) -> KitPage:
@@ -823,7 +942,7 @@ def battle_sheet_page(game: Game, options: Options) -> KitPage:
     display = game.record("displays", BATTLE_SHEET, Display)
     title = f"{display.label}{rules(display)}"
     items: list[Primitive] = [fitted(title, x0, y0 + 5, 5, w, bold=True)]
-    side_w = 72.0
+    side_w = SIDE_W
     area_w = w - side_w - 4
     top = y0 + 8
     sea_h = (h - 8) * 0.24
@@ -854,8 +973,13 @@ def landing_note(display: Display, x: float, y: float, w: float) -> Group:
     lines = [f"{box_name(display, a.from_)} → {box_name(display, a.to)} "
              f"[{', '.join(a.rule) if isinstance(a.rule, tuple) else a.rule}]"
              for a in display.arrows]
-    for i, line in enumerate(reversed(lines)):
-        items.append(fitted(line, 0, -i * 3.0, 2.2, w, fill=GREY))
+    bottom = 0.0
+    for line in reversed(lines):  # wrapped, never shrunk, stacked up from the foot
+        wrapped = wrap(line, 2.3, w)
+        for j, part in enumerate(reversed(wrapped)):
+            items.append(Text(2.0 if j < len(wrapped) - 1 else 0.0, bottom - j * 2.9, part,
+                              size=2.3, fill=GREY))
+        bottom -= len(wrapped) * 2.9 + 0.4
     return Group(tuple(items), dx=x, dy=y, cls="landing-arrows")
 
 
@@ -918,15 +1042,56 @@ def bonus_costs(game: Game) -> dict[str, str]:
 
 def marker_face(game: Game, marker: Marker, s: float, note: str = "",
                 colour: str | None = None) -> tuple[Primitive, ...]:
-    """A marker face (marker layout): its name without the 'US bonus:' prefix as the word,
+    """A marker face (marker layout): its word at its family's one size (``word_sizes``),
     the Japanese name under it, a note (a bonus marker's cost) in the bottom right corner."""
+    face = marker_face_of(game, marker, s, note, colour)
+    return draw(replace(face, word_size=word_sizes(game)[family(marker)]))
+
+
+def marker_face_of(game: Game, marker: Marker, s: float, note: str = "",
+                   colour: str | None = None) -> Face:
+    """A marker's face with its word as large as the counter allows: the style's word, else
+    its name without the 'US bonus:' prefix."""
     declared = declared_layout(game, marker)
     word = (declared.word if declared is not None else None) or counter_name(
         (marker.name or marker.id).split(": ", 1)[-1], marker=True)
     face = face_of(game, marker, ground=colour or side_fill(game, marker.side), size=s,
                    what=f"counter-{marker.id}", word=word,
                    corners={"bottom_right": note} if note else {})
-    return draw(replace(face, cls="counter-face marker"))
+    return replace(face, cls="counter-face marker")
+
+
+#: The rule of the battle-bonus markers: one family, whose words print at one size; the
+#: other markers of the game (2.9) are the other family.
+BONUS_RULE = "2.9.6"
+
+
+def family(marker: Marker) -> str:
+    """The family a marker's word is sized with: ``battle bonus`` or ``marker``."""
+    rule = marker.rule if isinstance(marker.rule, tuple) else (marker.rule,)
+    return "battle bonus" if BONUS_RULE in rule else "marker"
+
+
+_WORD_SIZES: dict[int, tuple[Game, dict[str, float]]] = {}
+
+
+def word_sizes(game: Game) -> dict[str, float]:
+    """Each family's word size (mm): the size its longest word takes alone
+    (``counters.family_word_size``), read once per game."""
+    known = _WORD_SIZES.get(id(game))
+    if known is not None and known[0] is game:
+        return known[1]
+    costs = bonus_costs(game)
+    faces: dict[str, list[Face]] = {}
+    for marker in game.markers:
+        note = costs.get(marker.id, "US-held" if marker.id == "objective" else "")
+        faces.setdefault(family(marker), []).append(
+            marker_face_of(game, marker, counter_size(game, marker), note))
+    sizes = {name: family_word_size(members) for name, members in faces.items()}
+    if len(_WORD_SIZES) > 8:
+        _WORD_SIZES.clear()
+    _WORD_SIZES[id(game)] = (game, sizes)
+    return sizes
 
 
 def marker_back(game: Game, marker: Marker, s: float,
@@ -1219,9 +1384,9 @@ def player_log_pages(game: Game, options: Options) -> list[KitPage]:
 
 @CODE.kit_part("map", replaces=True)
 def nimitz_map(game: Game, options: Options) -> list[KitPage]:
-    """The campaign map with its boxes, turn track and tables (tiled), the battle sheet."""
-    scale, panel_w = kit_layout(game, options.paper)
-    drawing, width, height = kit_drawing(game, scale, options.paper, panel_w)
+    """The campaign map with the boxes beside its points (tiled), the battle sheet."""
+    scale = kit_scale(game, options.paper)
+    drawing, width, height = kit_drawing(game, scale, options.paper)
     return [*kit.tiled_pages(drawing, width, height, options, f"map {MAP_ID}"),
             battle_sheet_page(game, options)]
 
@@ -1234,14 +1399,15 @@ def nimitz_counters(game: Game, options: Options) -> list[KitPage]:
 
 @CODE.kit_part("sheets", replaces=True)
 def nimitz_sheets(game: Game, options: Options) -> list[KitPage]:
-    """A setup sheet per campaign year, the player log, then the generic pages of the other
-    sheets (the battle-bonus markers as a short table per side) and the play aid of every
-    table."""
+    """A setup sheet per campaign year, the player log, then the campaign display (turn
+    track, storage boxes, Japanese tables) and the generic pages of the other sheets (the
+    battle-bonus markers as a short table per side) and the play aid of every table, flowed
+    together."""
     own = {"player-log", BONUS_SHEET, *(f"setup-{c.id}" for c in game.section("campaigns"))}
     width = options.paper.content()[2]
+    lead = [*display_blocks(game, width), *bonus_blocks(game, width)]
     return [*setup_pages(game, options), *player_log_pages(game, options),
-            *kit.sheet_pages(game, options, lead=bonus_blocks(game, width), own=own,
-                             setup=False)]
+            *kit.sheet_pages(game, options, lead=lead, own=own, setup=False)]
 
 
 BONUS_SHEET = "battle-bonus-tables"

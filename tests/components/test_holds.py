@@ -11,7 +11,7 @@ from warpress.engine.errors import BadInput
 from warpress.engine.loader import builtin
 
 #: The least number of boxes that hold pieces on each game's map part (boxes drawn today).
-AT_LEAST = {"midway": 60, "nimitz": 30, "axis-allies": 100, "nightfighter": 30}
+AT_LEAST = {"midway": 60, "nimitz": 20, "axis-allies": 100, "nightfighter": 30}
 
 
 @pytest.fixture(scope="module", params=sorted(AT_LEAST))

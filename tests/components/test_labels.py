@@ -67,10 +67,12 @@ def _midway():
 
 
 def _nimitz():
+    from warpress.components.page import paper
     from warpress.engine.loader import builtin
-    from warpress.games.nimitz.kit import campaign_map_drawing
+    from warpress.games.nimitz.kit import kit_drawing, kit_scale
 
-    return campaign_map_drawing(builtin("nimitz"))
+    game = builtin("nimitz")
+    return kit_drawing(game, kit_scale(game, paper("a4")), paper("a4"))  # with its legend
 
 
 def _nightfighter(which: str):

@@ -179,5 +179,8 @@ def test_a_size_takes_the_step_at_or_under_it():
     assert legibility.on_scale(10.0 * PT) == round(9.0 * PT, 4)
     assert legibility.on_scale(9.0 * PT) == round(9.0 * PT, 4)
     assert legibility.on_scale(3.0 * PT) == round(MIN_MM, 4)  # never under the smallest
+    for step in (4.5, 7.0, 11.0):  # a step stays put (7 pt rounds under its exact size)
+        once = legibility.on_scale(step * PT)
+        assert legibility.on_scale(once) == once == round(step * PT, 4)
     scaled = legibility.scaled((Group((Text(0, 0, "7", size=13.0 * PT),)),))
     assert scaled[0].items[0].size == round(11.0 * PT, 4)

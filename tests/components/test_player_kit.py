@@ -235,9 +235,7 @@ def test_no_box_table_title_or_caption_crosses_a_tile_seam(starter_game, game_id
 #: Kits whose maps still print a text across a seam, with why (a strict xfail: the day the
 #: map is fixed the mark goes).
 TEXT_ACROSS = {"axis-allies": "the far-connection labels (→ West US) lie in the lanes the "
-                              "world map keeps for its seams",
-               "nimitz": "the panel of boxes and tables beside the Pacific leaves its seams "
-                         "one place, through the labels by the Hawaiian Islands"}
+                              "world map keeps for its seams"}
 
 
 @pytest.mark.parametrize("game_id", [

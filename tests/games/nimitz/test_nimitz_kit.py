@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import pytest
 from kit_walk import group_of, ids_on, page_of, texts_of
-from warpress.components.primitives import Group, Rect, walk
+from warpress.components import holds
+from warpress.components.impose import KEEP, SpatialIndex, recording, tile, whole_boxes
+from warpress.components.page import paper
+from warpress.components.primitives import Group, Rect, Text, walk
 from warpress.engine.loader import builtin
 from warpress.games.nimitz import kit as nz
 
@@ -18,7 +21,7 @@ def test_campaign_map_points_routes_and_capacities(game):
     point_map = game.get("point_maps", "campaign")
     items, width, height = nz.campaign_map_drawing(game)
     ids = {i.id for i in walk(items) if i.id}
-    assert (width, height) == (560 + nz.PANEL_W, 400)
+    assert (width, height) == (560, 400)  # the Pacific alone: no panel beside it
     for point in point_map.points:
         texts = texts_of(group_of(items, f"point-{point.id}"))
         names = texts_of(group_of(items, f"label-{point.id}"))
@@ -64,14 +67,25 @@ def _point(point_map, point_id):
     return point.extra["lon"], point.extra["lat"]
 
 
-def test_campaign_map_boxes_track_and_tables(game):
+def test_campaign_map_boxes_beside_their_points(game):
     items, _w, _h = nz.campaign_map_drawing(game)
     ids = {i.id for i in walk(items) if i.id}
     for box in game.get("displays", "port-return").boxes:
         assert f"map-box-{box.id}" in ids
     assert {"arrow-port-return-1944-45-port-return-1943-45",
             "arrow-port-return-1943-45-port-return-1942-45", "arrow-port-return-hawaii"} <= ids
-    boxes = {b.id for b in game.get("displays", "campaign-boxes").boxes} - {"japanese-order-table"}
+    assert {"map-box-bw-strategic-bombing", "map-box-japan-invasion"} <= ids
+    assert not {"campaign-turn-track", "storage-boxes", "table-japanese-orders"} & ids
+
+
+def test_campaign_display_track_boxes_and_tables(game):
+    """The turn track, the storage boxes and the two Japanese tables are a display of their
+    own, flowed with the play aids, not a panel that widens the map."""
+    blocks = nz.display_blocks(game, 190.0)
+    items = [Group(b.items) for b in blocks]
+    ids = {i.id for i in walk(items) if i.id}
+    beside = {"bw-strategic-bombing", "japan-invasion", "japanese-order-table"}
+    boxes = {b.id for b in game.get("displays", "campaign-boxes").boxes} - beside
     assert {f"map-box-{b}" for b in boxes} <= ids
     track = game.get("tracks", "campaign-turn")
     assert {f"track-campaign-turn-{v}" for v in track.values} <= ids
@@ -80,6 +94,41 @@ def test_campaign_map_boxes_track_and_tables(game):
         assert order.name_ja in orders
     assert "table-japanese-reinforcement" in ids
     assert "table-japanese-air" not in ids  # on the battle sheet, where its areas are
+    least = holds.least(game)
+    held = [r for r in walk(items) if isinstance(r, Rect) and "holds" in (r.cls or "").split()]
+    assert len(held) == len(boxes) + len(track.values)
+    assert all(r.w >= least - 1e-6 and r.h >= least - 1e-6 for r in held)
+
+
+def test_display_sheet_is_in_the_kit_with_the_aids(pages):
+    display = [p for p in pages if "campaign-turn-track" in ids_on(p)]
+    assert len(display) == 1 and not display[0].id.startswith("map-campaign-")
+    assert "table-japanese-orders" in ids_on(display[0])
+
+
+def test_order_table_prints_two_faces_of_one_order_as_a_range(game):
+    """Standby on 1 and 2 (9.2.1) is one row "1–2", not the same row twice."""
+    group, _h = nz.order_table(game, 190.0)
+    texts = texts_of(group)
+    assert "1–2" in texts
+    assert sum(t.startswith("Standby") for t in texts) == 1
+
+
+@pytest.mark.parametrize("paper_name", ["a4", "letter"])
+def test_map_seams_cut_no_point_box_or_legend(game, paper_name):
+    """The seams keep each point's disc whole (a stack never lies across two tiles), and the
+    boxes and the legend; the map takes four tiles on either paper."""
+    drawing, width, height = nz.kit_drawing(game, nz.kit_scale(game, paper(paper_name)),
+                                            paper(paper_name))
+    with recording() as seen:
+        tiles = tile(drawing, width, height, paper(paper_name))
+    cut = seen.drawings[-1]
+    kept = [box for box, weight in whole_boxes(drawing, SpatialIndex(drawing)) if weight >= KEEP]
+    assert len(kept) > len(game.get("point_maps", "campaign").points)
+    crossed = [box for box in kept for axis, seams in ((0, cut.seams_x), (1, cut.seams_y))
+               for at in seams if box[axis] < at < box[axis + 2]]
+    assert not crossed
+    assert len(tiles) == 4
 
 
 def test_each_table_is_printed_once_in_the_kit(pages):
@@ -215,3 +264,17 @@ def test_a_year_whose_placement_the_rules_do_not_print_says_so_once(pages):
                  for t in texts_of(Group(p.items))]
         assert (" ".join(words).count("stands in for one the rules do not print") == 1) is (
             stands_in), year
+
+
+def test_each_family_of_markers_reads_at_one_size(game):
+    """The battle-bonus markers at one size, the game's other markers at one size: "ASW"
+    no larger than "Leathernecks", "US recon" no larger than "Move complete"."""
+    markers = {m.id: m for m in game.markers}
+    sizes: dict[str, set[float]] = {}
+    for piece in nz.marker_pieces(game):
+        marker = markers[piece.id.removeprefix("counter-").rsplit("-", 1)[0]]
+        words = {t.size for t in walk(piece.front) if isinstance(t, Text) and t.cls == "word"}
+        sizes.setdefault(nz.family(marker), set()).update(words)
+    assert set(sizes) == {"battle bonus", "marker"}
+    assert all(len(s) == 1 for s in sizes.values()), sizes
+
