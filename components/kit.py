@@ -41,7 +41,7 @@ from .impose import (
 from .legibility import check_pages
 from .marks import plain, proof
 from .page import Paper, footer, paper
-from .pieces import CARD_BLEED, card_pieces, marker_pieces, marker_word_size, unit_pieces
+from .pieces import CARD_BLEED, card_pieces, marker_pieces, markers_word_size, unit_pieces
 from .primitives import Group, Page, Primitive, Text, texts
 from .registry import extensions
 from .render_pdf import check_dpi, pdf_bytes, png_pages
@@ -185,7 +185,7 @@ def counter_pages(game: Game, options: Options) -> list[KitPage]:
     pieces: list[Piece] = []
     for unit in game.units:
         pieces.extend(unit_pieces(game, unit))
-    word_size = marker_word_size(game, game.markers)  # one sheet's markers: one family
+    word_size = markers_word_size(game)  # one sheet's markers: one family
     for marker in game.markers:
         pieces.extend(marker_pieces(game, marker, word_size))
     return counter_sheet_pages(pieces, options)
@@ -359,7 +359,7 @@ def _packed_pages(blocks: list[aids.Block], backs: dict[str | None, PieceBack],
     the backs moved as their fronts were (mirrored for the duplex flip)."""
     paper_ = options.paper.portrait
     out = []
-    for n, placed in enumerate(aids.flow_placed(blocks, paper_.content()), 1):
+    for n, placed in enumerate(_off_the_offcut(blocks, backs, paper_.content()), 1):
         items = tuple(Group(b.items, dx=x, dy=y, id=b.id, cls=b.cls) for b, x, y in placed)
         out.append(KitPage(AIDS, Page(paper_.width, paper_.height, items,
                                       id=f"sheets-and-play-aids-{n}"),
@@ -372,6 +372,42 @@ def _packed_pages(blocks: list[aids.Block], backs: dict[str | None, PieceBack],
             out.append(KitPage(AIDS, Page(paper_.width, paper_.height, back_items,
                                           id=f"sheets-and-play-aids-{n}-back")))
     return out
+
+
+def _off_the_offcut(blocks: list[aids.Block], backs: dict[str | None, PieceBack],
+                    content: tuple[float, float, float, float]
+                    ) -> list[list[tuple[aids.Block, float, float]]]:
+    """``blocks`` flowed down pages, no section begun on a page of pieces with backs (a
+    sheet the players cut up) and continued on a later page: such a section starts the
+    next page instead, so that no aid is half on the offcut."""
+    pages = aids.flow_placed(blocks, content)
+    for n, page in enumerate(pages[:-1]):
+        if _cut_up(page, backs) and pages[n + 1][0][0].cls != "heading":
+            at = _section_opener(blocks, page)
+            if at:
+                return (aids.flow_placed(blocks[:at], content)
+                        + _off_the_offcut(blocks[at:], backs, content))
+    return pages
+
+
+def _cut_up(page: list[tuple[aids.Block, float, float]], backs: dict[str | None, PieceBack]
+            ) -> bool:
+    """True when ``page`` holds pieces with backs: a sheet the players cut up."""
+    return any(b.id in backs and backs[b.id][0] for b, _x, _y in page)
+
+
+def _section_opener(blocks: list[aids.Block], page: list[tuple[aids.Block, float, float]]
+                    ) -> int | None:
+    """The index in ``blocks`` of the first heading of the last run of headings on
+    ``page``: the section that runs on into the next page."""
+    ids = {id(b) for b, _x, _y in page}
+    at = [i for i, b in enumerate(blocks) if id(b) in ids and b.cls == "heading"]
+    if not at:
+        return None
+    first = at[-1]
+    while first > 0 and blocks[first - 1].cls == "heading" and id(blocks[first - 1]) in ids:
+        first -= 1
+    return first
 
 
 def with_counter_key(game: Game, pages: list[KitPage], options: Options) -> list[KitPage]:

@@ -16,6 +16,7 @@ from typing import Any
 from ..engine.errors import BadInput
 from ..engine.looks import COLOUR_WORDS, TYPE_STEPS_PT, colour  # noqa: F401 (re-exported)
 from ..engine.model import Card, Deck, Game, Item, Marker, Unit, Value
+from .aids import once
 from .counters import counter_name, draw, face_of
 from .fonts import text_width, wrap
 from .impose import Piece
@@ -188,14 +189,28 @@ def marker_pieces(game: Game, marker: Marker, word_size: float = 0.0) -> list[Pi
                   cls=f"counter marker {marker.id}", plain_back=plain) for i in range(count)]
 
 
+def markers_word_size(game: Game) -> float:
+    """``marker_word_size`` of all of ``game``'s markers (one family), once per game."""
+    return once("marker-word-size", game, lambda g: marker_word_size(g, g.markers))
+
+
 def marker_word_size(game: Game, markers: Iterable[Marker]) -> float:
     """The one size (mm) at which the words of ``markers`` (a family: markers printed on one
     sheet side by side) print: the least of the sizes each fits its own counter at, front
     and back, so that no marker shouts over its neighbour."""
-    sizes = [on_scale(item.size) for marker in markers for piece in marker_pieces(game, marker)
+    sizes = [on_scale(item.size) for marker in markers for piece in _drawn(game, marker)
              for side in (piece.front, piece.back or ()) for item in side
              if isinstance(item, Text) and item.cls == "word"]
     return min(sizes, default=0.0)
+
+
+def _drawn(game: Game, marker: Marker) -> list[Piece]:
+    """A marker's pieces in the shared marker layout; none for a marker that layout cannot
+    draw (a game that draws such a marker draws it with its own code, outside the family)."""
+    try:
+        return marker_pieces(game, marker)[:1]
+    except BadInput:
+        return []
 
 
 def marker_word(game: Game, marker: Unit | Marker) -> str:

@@ -25,7 +25,7 @@ from warpress.components.pieces import (
     CARD_W,
     fit_text,
     marker_pieces,
-    marker_word_size,
+    markers_word_size,
     side_colour,
     unit_pieces,
 )
@@ -679,7 +679,7 @@ def midway_counters(game: Game, options: Options) -> list[KitPage]:
     """Units (2-step aircraft with their reduced backs) and markers, imposed by size."""
     pieces = unit_counter_pieces(game)
     units = {u.id for u in game.units}
-    word_size = marker_word_size(game, game.markers)  # one family: one sheet's markers
+    word_size = markers_word_size(game)  # one family: one sheet's markers
     for marker in game.markers:
         made = marker_pieces(game, marker, word_size)
         if marker.id in units:  # a marker named like a unit: keep the SVG ids unique

@@ -65,7 +65,18 @@ from warpress.components.primitives import (
 from warpress.components.registry import COUNTER_FACE
 from warpress.components.style import declared_layout
 from warpress.engine.errors import BadInput
-from warpress.engine.model import Box, Display, Game, Marker, Point, PointMap, Sheet, Track, Unit
+from warpress.engine.model import (
+    Box,
+    Display,
+    Game,
+    Marker,
+    Phase,
+    Point,
+    PointMap,
+    Sheet,
+    Track,
+    Unit,
+)
 
 from . import CODE
 
@@ -1291,15 +1302,14 @@ def setup_pages(game: Game, options: Options) -> list[KitPage]:
     pages: list[KitPage] = []
     for campaign in game.section("campaigns"):
         sheet = game.record("sheets", f"setup-{campaign.id}", Sheet)
+        rest = [text_block(section.title or "", list(section.lines), width)
+                for section in sheet.sections if section.title not in PRINTED_SECTIONS]
+        # the special rules with the year's facts, before its placement (a page of its own)
         blocks = [aids.heading(f"{sheet.label}{dagger(sheet.is_assumed)}{rules(sheet)}", width,
                                5.0),
                   campaign_facts(game, campaign, width), objectives_block(game, campaign, width),
-                  levels_block(game, campaign, width),
+                  levels_block(game, campaign, width), *rest,
                   *placement_blocks(game, campaign.id, width)]
-        for section in sheet.sections:
-            if section.title in PRINTED_SECTIONS:
-                continue
-            blocks.append(text_block(section.title or "", list(section.lines), width))
         part = f"setup sheet {campaign.id}"
         for i, items in enumerate(aids.flow(blocks, paper.content()), 1):
             pages.append(KitPage(part, Page(paper.width, paper.height, items,
@@ -1400,14 +1410,63 @@ def nimitz_counters(game: Game, options: Options) -> list[KitPage]:
 @CODE.kit_part("sheets", replaces=True)
 def nimitz_sheets(game: Game, options: Options) -> list[KitPage]:
     """A setup sheet per campaign year, the player log, then the campaign display (turn
-    track, storage boxes, Japanese tables) and the generic pages of the other sheets (the
-    battle-bonus markers as a short table per side) and the play aid of every table, flowed
-    together."""
-    own = {"player-log", BONUS_SHEET, *(f"setup-{c.id}" for c in game.section("campaigns"))}
+    track, storage boxes, Japanese tables), the sequence of play with what is done in each
+    phase, and the generic pages of the other sheets (the battle-bonus markers as a short
+    table per side) and the play aid of every table, flowed together."""
+    own = {"player-log", BONUS_SHEET, SEQUENCE_SHEET,
+           *(f"setup-{c.id}" for c in game.section("campaigns"))}
     width = options.paper.content()[2]
-    lead = [*display_blocks(game, width), *bonus_blocks(game, width)]
+    lead = [*display_blocks(game, width), *sequence_blocks(game, width),
+            *bonus_blocks(game, width)]
     return [*setup_pages(game, options), *player_log_pages(game, options),
             *kit.sheet_pages(game, options, lead=lead, own=own, setup=False)]
+
+
+SEQUENCE_SHEET = "sequence-of-play"
+#: The parts of the sequence the aid prints, each under its title: the campaign turn's
+#: phases (no ``part``), then a battle's set-up and each round of it (10.1-10.22).
+SEQUENCE_PARTS = ((None, "Each turn 毎ターンの手順"),
+                  ("battle", "Each battle: set-up 戦闘の準備"),
+                  ("battle-round", "Each battle round 戦闘ラウンドの手順"))
+
+
+def sequence_blocks(game: Game, width: float) -> list[aids.Block]:
+    """The sequence of play as a player follows it: each phase numbered with its rules and
+    under it what is done in it (the ``sequence`` section's steps), the campaign turn first,
+    then a battle's set-up and its rounds."""
+    sheet = game.record("sheets", SEQUENCE_SHEET, Sheet)
+    title: aids.Block | None = aids.heading(f"{sheet.label}{rules(sheet)}", width, 5.0)
+    blocks: list[aids.Block] = []
+    phases = sorted(game.sequence, key=lambda p: p.order or 0)
+    for part, name in SEQUENCE_PARTS:
+        members = [p for p in phases if p.extra.get("part") == part]
+        if not members:
+            continue
+        blocks.append(with_title(title, aids.heading(name, width, 3.6)))  # a page's part
+        title = None
+        for number, phase in enumerate(members, 1):
+            blocks.append(phase_block(phase, number, width))
+    return [title, *blocks] if title is not None else blocks  # a sequence without phases
+
+
+def with_title(title: aids.Block | None, heading: aids.Block) -> aids.Block:
+    """``heading`` (a section's) under ``title`` (its sheet's, if any) as one heading that
+    keeps its section whole on a page where it fits: no title alone at a page's foot."""
+    if title is None:
+        return replace(heading, whole=True)
+    return aids.Block((*title.items, Group(heading.items, dy=title.height)),
+                      title.height + heading.height, cls="heading", whole=True)
+
+
+def phase_block(phase: Phase, number: int, width: float) -> aids.Block:
+    """A phase: its number, name and rules in bold, its steps bulleted under it."""
+    head, h = text_lines(f"{number}. {phase.label}{rules(phase)}", 0, 0, 2.8, width, bold=True)
+    steps = aids.bullets(phase.steps, width - 4) if phase.steps else None
+    items: list[Primitive] = [*head]
+    if steps is not None:
+        items.append(Group(steps.items, dx=4, dy=h))
+        h += steps.height
+    return aids.Block(tuple(items), h + 1.0, cls="phase")
 
 
 BONUS_SHEET = "battle-bonus-tables"
@@ -1422,7 +1481,8 @@ def bonus_blocks(game: Game, width: float) -> list[aids.Block]:
     sheet = game.record("sheets", BONUS_SHEET, Sheet)
     table = game.table("bonus-marker")
     aids.first_print(table.id)  # printed here, a table per side: no sheet prints it again
-    blocks = [aids.heading(f"{sheet.label}{rules(sheet)}", width, 5.0)]
+    title: aids.Block | None = aids.heading(f"{sheet.label}{rules(sheet)}", width, 5.0)
+    blocks: list[aids.Block] = []
     sections = list(sheet.sections)
     for side, section in zip(BONUS_COLUMNS, sections, strict=False):
         columns = BONUS_COLUMNS[side]
@@ -1435,10 +1495,11 @@ def bonus_blocks(game: Game, width: float) -> list[aids.Block]:
                 + [aids.dashes(aids.result_text(table, table.result(row).get(c), {}, c))
                    + (dagger(row.is_assumed) if c == columns[-1] else "")
                    for c in columns[1:]] for row in rows]
-        blocks.append(aids.heading(section.title or "", width, 3.6))
+        blocks.append(with_title(title, aids.heading(section.title or "", width, 3.6)))
+        title = None
         blocks.append(aids.bullets(section.lines, width))
         blocks.extend(aids.grid_blocks([header], body, width, f"table {table.id!r} ({side})"))
     for other in sheet.tables:
         blocks.extend(aids.table_blocks(game.table(other), width, game))
-    return blocks
+    return [title, *blocks] if title is not None else blocks  # a sheet without sections
 

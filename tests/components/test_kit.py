@@ -10,14 +10,17 @@ import pytest
 from click.testing import CliRunner
 from pypdf import PdfReader
 from warpress.cli import main
+from warpress.components import aids
 from warpress.components.impose import DUPLEX_MODES
 from warpress.components.kit import (
     KitPage,
+    _off_the_offcut,
     build_kit,
     fronts_on_odd_pages,
     kit_pages,
     parse_options,
 )
+from warpress.components.page import paper as paper_named
 from warpress.components.primitives import Group, Page, Text, walk
 from warpress.engine.errors import BadInput
 from warpress.engine.loader import builtin, builtin_games
@@ -361,3 +364,22 @@ def test_a_two_sided_kit_prints_its_plan_on_the_calibration_page_not_in_a_footer
     assert not [p.id for p in pages if "one-sided" in _footer(p)]
     assert any("One-sided: pages" in t.text for t in walk(pages[0].items)
                if isinstance(t, Text))
+
+
+def _rows(n: int, tag: str) -> list[aids.Block]:
+    return [aids.Block((Text(0, 4, f"{tag} {i}", size=3.0),), 20.0, id=f"{tag}-{i}")
+            for i in range(n)]
+
+
+def test_no_section_begun_on_a_sheet_of_pieces_runs_on_past_its_backs():
+    content = paper_named("a4").portrait.content()
+    pieces = aids.Block((Text(0, 4, "counters", size=3.0),), 150.0, id="pieces-sheet")
+    steps = [aids.heading("Sequence of play", content[2]), *_rows(12, "step")]
+    backs = {"pieces-sheet": ((Text(0, 4, "backs", size=3.0),), 0.0)}
+    pages = _off_the_offcut([pieces, *steps], backs, content)
+    first = [b.id for b, _x, _y in pages[0]]
+    assert first == ["pieces-sheet"]  # the sequence starts the next page, whole there
+    assert [b.id for b, _x, _y in pages[1]][1:] == [f"step-{i}" for i in range(12)]
+    without = aids.flow_placed([pieces, *steps], content)  # plain flow: it would run on
+    assert "step-0" in [b.id for b, _x, _y in without[0]] and len(without) == 2
+    assert _off_the_offcut([pieces, *steps], {}, content) == without  # no backs: no cut

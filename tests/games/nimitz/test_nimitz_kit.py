@@ -278,3 +278,16 @@ def test_each_family_of_markers_reads_at_one_size(game):
     assert set(sizes) == {"battle bonus", "marker"}
     assert all(len(s) == 1 for s in sizes.values()), sizes
 
+
+def test_sequence_of_play_prints_each_phase_with_what_is_done_in_it(game, pages):
+    """Not a bare list of phase names: each phase of the turn, numbered, with its steps, and
+    a battle's set-up and rounds after them (the ``sequence`` section)."""
+    words = " ".join(t for p in pages for t in texts_of(Group(p.items)))
+    campaign = sorted((p for p in game.sequence if not p.extra.get("part")),
+                      key=lambda p: p.order)
+    assert len(campaign) == 11
+    for number, phase in enumerate(campaign, 1):
+        assert f"{number}. {phase.name}" in words
+    assert all(step[:25] in words for phase in game.sequence for step in phase.steps[:1])
+    assert "Each battle round" in words
+
