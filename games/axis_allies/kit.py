@@ -42,7 +42,7 @@ from warpress.components.primitives import (
 )
 from warpress.components.registry import COUNTER_FACE
 from warpress.engine.errors import BadInput
-from warpress.engine.model import Display, Game, Point, PointMap, Side, Track, Unit
+from warpress.engine.model import Display, Game, Point, PointMap, Side, Table, Track, Unit
 
 from . import CODE
 
@@ -180,9 +180,22 @@ OUT_OF_PLAY = "out-of-play"
 OUT_OF_PLAY_FILL = "#e6e3da"
 
 
-def map_size(point_map: PointMap) -> tuple[float, float]:
-    """The map area in mm, from the data."""
-    return point_map.width_mm or 770.0, point_map.height_mm or 440.0
+def map_size(point_map: PointMap, scale: float = 1.0) -> tuple[float, float]:
+    """The map area in mm, from the data, drawn at ``scale`` (``board_scale``)."""
+    return (point_map.width_mm or 770.0) * scale, (point_map.height_mm or 440.0) * scale
+
+
+#: The most the kit shrinks the board to spare a column of tiles on a paper (Letter: three
+#: columns of tiles reach a little less than the board's width).
+SHRINK = 0.98
+
+
+def board_scale(game: Game, paper: Paper) -> float:
+    """1, or SHRINK where the board drawn that much smaller takes fewer columns of tiles
+    on ``paper`` (``planned_seams``)."""
+    w, h = map_size(game.record("point_maps", MAP_ID, PointMap))
+    full = len(planned_seams(w, h, paper)[0])
+    return SHRINK if len(planned_seams(w * SHRINK, h * SHRINK, paper)[0]) < full else 1.0
 
 
 def block_size(point: Point, stack: float) -> tuple[list[str], float, float]:
@@ -198,25 +211,29 @@ def block_size(point: Point, stack: float) -> tuple[list[str], float, float]:
     return lines, w, len(lines) * NAME_SIZE * 1.2 + 1.5 + below
 
 
-def outlines(game: Game) -> dict[str, areamap.Region]:
-    """Each area's outline (world-outlines.yaml: rings and holes in mm)."""
+def outlines(game: Game, scale: float = 1.0) -> dict[str, areamap.Region]:
+    """Each area's outline (world-outlines.yaml: rings and holes in mm), at ``scale``."""
+
+    def ring(text: str) -> tuple[areamap.Point, ...]:
+        return tuple((x * scale, y * scale) for x, y in areamap.parse_ring(text))
+
     out = {}
     for record in game.section("outlines"):
-        rings = tuple(tuple(areamap.parse_ring(r)) for r in record.get("rings") or ())
-        holes = tuple(tuple(areamap.parse_ring(r)) for r in record.get("holes") or ())
+        rings = tuple(ring(r) for r in record.get("rings") or ())
+        holes = tuple(ring(r) for r in record.get("holes") or ())
         out[record.id] = areamap.Region(rings, holes)
     return out
 
 
-def layout(game: Game, point_map: PointMap, clear: tuple[Box4, ...] = ()
-           ) -> dict[str, Area]:
+def layout(game: Game, point_map: PointMap, clear: tuple[Box4, ...] = (),
+           scale: float = 1.0) -> dict[str, Area]:
     """Each area's outline and its block: in the area as near its inner point as it fits;
     else its name in the area and its stack box beside it; else (a small island, Gibraltar)
     the whole block beside it; each thing beside its area clear of every other block and
     of the boxes ``clear`` (where the map's tiles meet). BadInput naming an area without an
     outline or whose block finds no room."""
-    w, h = map_size(point_map)
-    regions = outlines(game)
+    w, h = map_size(point_map, scale)
+    regions = outlines(game, scale)
     stack = holds.least(game) + 1.0
     areas: dict[str, Area] = {}
     for point in point_map.points:
@@ -263,17 +280,19 @@ def layout(game: Game, point_map: PointMap, clear: tuple[Box4, ...] = ()
     return areas
 
 
-_LAYOUT: list[tuple[Game, tuple[Box4, ...], dict[str, Area]]] = []
+_LAYOUT: list[tuple[Game, tuple[Box4, ...], float, dict[str, Area]]] = []
 
 
 def world_layout(game: Game, point_map: PointMap, owners: dict[str, str] | None = None,
-                 clear: tuple[Box4, ...] = ()) -> dict[str, Area]:
-    """``layout`` of the world map (worked out once per game and ``clear``: the layout is the
-    slow part of a drawing), each territory held by ``owners`` where given."""
-    found = next((areas for g, c, areas in _LAYOUT if g is game and c == clear), None)
+                 clear: tuple[Box4, ...] = (), scale: float = 1.0) -> dict[str, Area]:
+    """``layout`` of the world map (worked out once per game, ``clear`` and ``scale``: the
+    layout is the slow part of a drawing), each territory held by ``owners`` where given."""
+    found = next((areas for g, c, k, areas in _LAYOUT if g is game and c == clear
+                  and k == scale), None)
     if found is None:
-        found = layout(game, point_map, clear)
-        _LAYOUT[:] = [*(e for e in _LAYOUT if e[0] is game)][-2:] + [(game, clear, found)]
+        found = layout(game, point_map, clear, scale)
+        _LAYOUT[:] = [*(e for e in _LAYOUT if e[0] is game)][-2:] + [(game, clear, scale,
+                                                                      found)]
     areas = {k: replace(a) for k, a in found.items()}
     for area_id, owner in (owners or {}).items():
         area = areas.get(area_id)
@@ -410,6 +429,19 @@ def leader_ends(area: Area, box: labels.Box) -> tuple[Point2, Point2]:
 def leader(area: Area) -> tuple[Point2, Point2]:
     """The leader of an area whose box or block is set beside it, as drawn."""
     return leader_ends(area, area.boxes()[-1])
+
+
+def leader_boxes(area: Area) -> list[labels.Box]:
+    """What the leader of an area set beside it covers, as small boxes along it (its dot at
+    the area's end the largest): no label goes under them."""
+    (ax, ay), (bx, by) = leader(area)
+    r = 1.0
+    out = [labels.Box(ax - r, ay - r, ax + r, ay + r)]
+    steps = max(1, int(math.dist((ax, ay), (bx, by))))
+    for k in range(1, steps + 1):
+        x, y = ax + (bx - ax) * k / steps, ay + (by - ay) * k / steps
+        out.append(labels.Box(x - 0.3, y - 0.3, x + 0.3, y + 0.3))
+    return out
 
 
 def segments_cross(p: Point2, q: Point2, r: Point2, s: Point2) -> bool:
@@ -794,6 +826,8 @@ def route_items(game: Game, point_map: PointMap, areas: dict[str, Area],
         rid = f"route-{route.a}-{route.b}"
         edge = borders.get(frozenset((route.a, route.b)))
         ends = border_mark(a, b, edge, blocks) if edge else None
+        if ends is None and edge and seen_border(a, b, edge):
+            continue  # a border the player sees, and no barrier on it: nothing to name
         if ends is None:
             far.append((route.a, route.b, rid))
             continue
@@ -819,6 +853,17 @@ def route_items(game: Game, point_map: PointMap, areas: dict[str, Area],
         lettered.append((letter, a_id, b_id))
         items += [*badge(a, letter, placer, f"{rid}-a"), *badge(b, letter, placer, f"{rid}-b")]
     return items, lettered
+
+
+SEEN = 5.0  # mm: a border this long is one a player sees on the map
+
+
+def seen_border(a: Area, b: Area, edge) -> bool:
+    """True when ``a`` and ``b`` are two territories or two sea zones whose shared border
+    ``edge`` is at least SEEN long: two such areas connect unless a barrier is drawn on their
+    border (the legend says so), so a connection there needs no mark or name."""
+    length = sum(math.dist(p, q) for p, q in zip(edge, edge[1:], strict=False))
+    return a.land == b.land and length >= SEEN
 
 
 def mark_items(ends, style: Style, rid: str, cls: str) -> Group:
@@ -1118,9 +1163,12 @@ def legend_entries(game: Game) -> list[tuple[list[Primitive], str]]:
                                   "it is joined to"),
                         ("sea", "sea connection 海路")):
         entries.append(([Line(0, 3, 10, 3, ROUTE_STYLES[kind])], label))
-    entries.append(([Line(0, 3, 10, 3, BARRIER)], "no passage 通行不可"))
+    entries.append(([Line(0, 3, 10, 3, BARRIER)],
+                    "no passage 通行不可: two territories or two sea zones that share a "
+                    "border connect unless this line is on it"))
     entries.append(([Text(0, 4, "→", size=3.0, fill=SEA_INK)],
-                    "connected to the area named (across a strait, or round the east-west edge)"))
+                    "connected to the area named, where the two do not touch on this map "
+                    "(or their border has no room for a mark)"))
     return entries
 
 
@@ -1136,7 +1184,7 @@ def world_legend(game: Game, lettered=()):
         entries.append(([Circle(5, 3, 2.1, Style(fill="#ffffff", stroke=INK, width=0.35)),
                          Text(5, 3.75, "A", size=2.2, anchor="middle", bold=True)],
                         "lettered connection: the two areas with the same letter connect"))
-        notes.append("Lettered connections (cells that do not touch, no room for the name): "
+        notes.append("Lettered connections (where the far area's name has no room): "
                       + "; ".join(f"{letter} {names[a]} — {names[b]}"
                                   for letter, a, b in lettered) + ".")
     credit = ("Coastlines and borders: Natural Earth (public domain). North is at the top; "
@@ -1150,35 +1198,40 @@ def world_map_drawing(game: Game) -> tuple[tuple[Primitive, ...], float, float]:
     return items, w, h
 
 
-def seam_lanes(game: Game, paper: Paper, legend) -> tuple[Box4, ...]:
+def seam_lanes(game: Game, paper: Paper, legend, scale: float = 1.0) -> tuple[Box4, ...]:
     """The lanes along the lines where the kit's tiles of the world map meet on ``paper``
     (``planned_seams``): the layout keeps its blocks out of them, so no seam cuts a box."""
-    w, h = map_size(game.record("point_maps", MAP_ID, PointMap))
+    w, h = map_size(game.record("point_maps", MAP_ID, PointMap), scale)
     across, down = planned_seams(w, h, paper, legend)
     half = SEAM_CLEAR + LANE
     return (*((x - half, -1.0, x + half, h + 1.0) for x in across),
             *((-1.0, y - half, w + 1.0, y + half) for y in down if y < h))
 
 
-def world_map(game: Game, owners: dict[str, str] | None = None, clear: tuple[Box4, ...] = ()):
+def world_map(game: Game, owners: dict[str, str] | None = None, clear: tuple[Box4, ...] = (),
+              scale: float = 1.0):
     """The whole area map at full size: the sea zones, the land out of play, the
     territories (each over what surrounds it), borders no piece may cross, connections,
     callouts, the areas' blocks (the legend is ``world_legend``, placed by the tiler); and
     the connections drawn as lettered badges, (letter, area, area), for the legend.
     ``owners`` (territory -> power, a session's control) tints each territory in the
     colour of the power that holds it now instead of its printed owner; ``clear`` are the
-    lanes no block takes (``seam_lanes``)."""
+    lanes no block takes (``seam_lanes``); ``scale``, the board's (``board_scale``)."""
     point_map = game.record("point_maps", MAP_ID, PointMap)
-    w, h = map_size(point_map)
-    areas = world_layout(game, point_map, owners, clear)
-    placer = LabelPlacer(labels.Box(0, 0, w, h), [b for a in areas.values() for b in a.boxes()])
+    w, h = map_size(point_map, scale)
+    areas = world_layout(game, point_map, owners, clear, scale)
+    placer = LabelPlacer(labels.Box(0, 0, w, h), [
+        *(b for a in areas.values() for b in a.boxes()),
+        *(b for a in areas.values() if (a.callout or a.detached) and not a.apart
+          for b in leader_boxes(a)),
+        *(labels.Box(*lane) for lane in clear)])
     items: list[Primitive] = [Rect(0, 0, w, h, Style(fill=SEA_FILL, width=0.5),
                                    cls="map-border")]
     order = sorted(areas.values(), key=lambda a: (a.land, -sum(
         abs(areamap.ring_area(r)) for r in a.region.rings)))
     seas = [cell_items(game, a) for a in order if not a.land]
     lands = [cell_items(game, a) for a in order if a.land]
-    items += [Group(tuple(seas), cls="cells sea-cells"), *out_of_play_items(game),
+    items += [Group(tuple(seas), cls="cells sea-cells"), *out_of_play_items(game, scale),
               Group(tuple(lands), cls="cells land-cells")]
     items.append(Group(tuple(h for a in areas.values() if a.neutral for h in hatch_items(a)),
                        cls="neutral-hatching"))
@@ -1196,9 +1249,9 @@ def world_map(game: Game, owners: dict[str, str] | None = None, clear: tuple[Box
     return tuple(items), w, h, lettered
 
 
-def out_of_play_items(game: Game) -> list[Primitive]:
+def out_of_play_items(game: Game, scale: float = 1.0) -> list[Primitive]:
     """Land no territory names (Greenland, Iceland ...), drawn plain: no piece goes there."""
-    region = outlines(game).get(OUT_OF_PLAY)
+    region = outlines(game, scale).get(OUT_OF_PLAY)
     if region is None:
         return []
     style = Style(fill=OUT_OF_PLAY_FILL, stroke="#9a927f", width=0.3)
@@ -1343,12 +1396,18 @@ def production_pages(game: Game, options: Options) -> list[KitPage]:
     size = holds.least(game)
     per_row = int(w // size)
     box_w = w / per_row
-    notes = _production_notes(game, track, 0, 0, w)
-    notes_h = 4.0 * len(notes) + 3.0
+    rows = -(-len(values) // per_row)
+    free = rows * per_row - len(values)  # empty cells after the last box: the notes go there
+    notes, notes_h = _production_notes(game, track, free * box_w - 3.0, NOTE_SIZE)
+    beside = free > 0 and notes_h <= size - 1.0
+    if not beside:
+        notes = [Text(0, 3 + i * 4, note, size=fit_text(note, 2.8, w))
+                 for i, note in enumerate(_note_texts(game, track))]
+        notes_h = 4.0 * len(notes) + 3.0
     starts = _starting_levels(game)
     blocks = []
-    for number, (first, count) in enumerate(_npl_chunks(len(values), per_row, size, h, notes_h),
-                                            1):
+    for number, (first, count) in enumerate(_npl_chunks(len(values), per_row, size, h,
+                                                         0.0 if beside else notes_h), 1):
         part = values[first:first + count]
         head = title if number == 1 else f"{track.label} (continued)"
         items: list[Primitive] = [Text(0, 5, head, size=fit_text(head, 5, w), bold=True)]
@@ -1357,7 +1416,10 @@ def production_pages(game: Game, options: Options) -> list[KitPage]:
             items.append(npl_box(game, value, track, starts.get(int(value), []), box_w, size,
                                  c * box_w, 9 + r * size))
         height = 9 + -(-len(part) // per_row) * size
-        if first + count == len(values):  # the notes under the last rows
+        if first + count == len(values) and beside:  # the notes in the last row's room
+            items.append(Group(tuple(notes), dx=(len(part) % per_row) * box_w + 3.0,
+                               dy=height - size + (size - notes_h) / 2, cls="npl-notes"))
+        elif first + count == len(values):  # the notes under the last rows
             items.append(Group(tuple(notes), dy=height + 2.0, cls="npl-notes"))
             height += notes_h
         blocks.append(aids.Block(tuple(items), height, id=f"npl-chart-{number}", cls="track"))
@@ -1411,8 +1473,24 @@ def npl_box(game: Game, value, track, starters: list[str], w: float, h: float, x
     return Group(tuple(items), dx=x, dy=y, id=f"npl-{value}", cls=cls)
 
 
-def _production_notes(game: Game, track, x: float, y: float, w: float) -> list[Primitive]:
+NOTE_SIZE = 2.1  # mm (6 pt): the production chart's notes beside its last boxes
+
+
+def _production_notes(game: Game, track, w: float, size: float
+                      ) -> tuple[list[Primitive], float]:
+    """The chart's notes (``_note_texts``) wrapped to ``w`` at ``size``: their lines and the
+    height they take."""
     items: list[Primitive] = []
+    y = 0.0
+    for note in _note_texts(game, track):
+        more, used = aids.text_lines(note, 0, y, size, w, leading=1.25)
+        items += more
+        y += used
+    return items, y
+
+
+def _note_texts(game: Game, track) -> list[str]:
+    """The production chart's notes: the flagged levels, the starting levels, income."""
     notes = [f"★ {value}: {label}" for value, label in track.labels.items()]
     starts = ", ".join(f"{s.name} {game.constant(f'starting-ipc-{s.id}')}"
                        f"{dagger(game.get('constants', f'starting-ipc-{s.id}').is_assumed)}"
@@ -1420,9 +1498,7 @@ def _production_notes(game: Game, track, x: float, y: float, w: float) -> list[P
     notes.append(f"Starting NPL (coloured tabs) 初期国家生産力: {starts}")
     notes.append("Income = NPL (国家生産力レベル); move your NPL marker whenever a territory "
                  "changes hands.")
-    for i, note in enumerate(notes):
-        items.append(Text(x, y + 3 + i * 4, note, size=fit_text(note, 2.8, w)))
-    return items
+    return notes
 
 
 # --- weapons development chart -------------------------------------------------------------
@@ -1514,33 +1590,43 @@ CARRIES = {"transport": ("transport-capacity", "slots 枠"),
 
 
 def unit_card(game: Game, w: float) -> tuple[Group, float]:
-    """The unit reference card, one for every power (the powers' units are the same): cost,
-    move, attack, defense and what a ship carries, from the unit table and the constants;
-    each power's starting IPC in its colour."""
+    """The unit reference card, one for every power (the powers' units are the same): each
+    unit's counter (drawn as the counter sheets draw it, in no power's colour), cost, move,
+    attack, defense and what a ship carries, from the unit table and the constants; each
+    power's starting IPC in its colour."""
     table = game.table("unit")
     items: list[Primitive] = [Rect(0, 0, w, 10, Style(fill="#4a4a4a", stroke=None))]
     title = f"{table.label}{dagger(table.is_assumed)}  {rule_ref(table.rule)}".rstrip()
     items.append(Text(3, 7, title, size=fit_text(title, 4.6, w - 6), bold=True, fill="#ffffff"))
-    widths = [w - 4 * 20 - 30, 20.0, 20.0, 20.0, 20.0, 30.0]
-    heads = ["Unit 兵種", "Cost 費用", "Move 移動力", "Attack 攻撃力", "Defense 防御力",
+    units = [game.record("units", str(row.get("type")), Unit) for row in table.rows]
+    side = max(counter_size(game, u) for u in units) + 2 * PICTURE_PAD
+    widths = [side, w - side - 4 * 20 - 30, 20.0, 20.0, 20.0, 20.0, 30.0]
+    heads = ["", "Unit 兵種", "Cost 費用", "Move 移動力", "Attack 攻撃力", "Defense 防御力",
              "Carries 積載"]
     y = 12.0
     items.extend(_card_row(widths, heads, y, 6.0, Style(fill="#dddddd", stroke="#555555",
                                                         width=0.2), bold=True))
     y += 6
-    for row in table.rows:
+    for row, unit in zip(table.rows, units, strict=True):
         result = table.result(row)
         values = [_stat(result.get(k)) for k in ("cost", "move", "attack", "defense")]
         label = f"{row.name.title()} {row.name_ja or ''}".strip() + dagger(row.is_assumed)
-        items.extend(_card_row(widths, [label, *values, _carries(game, row)], y, 6.2,
+        items.extend(_card_row(widths, ["", label, *values, _carries(game, row)], y, side,
                                Style(stroke="#999999", width=0.2)))
-        y += 6.2
+        size = counter_size(game, unit)
+        items.append(Group(unit_counter(game, {"unit": unit.id, "side": None}, size),
+                           dx=(side - size) / 2, dy=y + (side - size) / 2,
+                           cls="unit-card-counter"))
+        y += side
     y = _starting_ipc(game, items, y + 2.0, w)
     note = "Attack / defense: a die roll at or under the value hits; – never rolls."
     items.append(Text(1, y + 4, note, size=fit_text(note, 2.4, w - 2), fill=GREY))
     height = y + 6
     items.insert(0, Rect(0, 0, w, height, Style(fill="#ffffff", stroke="#4a4a4a", width=0.8)))
     return Group(tuple(items), id="unit-card", cls="unit-card"), height
+
+
+PICTURE_PAD = 0.8  # mm round the counter printed in each row of the unit card
 
 
 def _carries(game: Game, row) -> str:
@@ -1580,8 +1666,9 @@ def _card_row(widths, texts, y, h, style, bold=False) -> list[Primitive]:
     items: list[Primitive] = []
     x = 0.0
     for i, (text, cw) in enumerate(zip(texts, widths, strict=True)):
-        items.extend(cell(x, y, cw, h, text, 3.0, style, bold=bold or i > 0,
-                          anchor="start" if i == 0 else "middle"))
+        name = i <= 1  # the counter's cell, then the unit's name
+        items.extend(cell(x, y, cw, h, text, 3.0, style, bold=bold or not name,
+                          anchor="start" if name else "middle"))
         x += cw
     return items
 
@@ -1591,6 +1678,31 @@ def unit_card_block(game: Game, width: float) -> aids.Block:
     card, height = unit_card(game, width)
     aids.first_print("unit")  # printed here: no play aid prints the unit table again
     return aids.Block((card,), height + 2.0, id="unit-reference", cls="block")
+
+
+def victory_block(game: Game, width: float) -> aids.Block | None:
+    """The victory check as a player reads it: the row no round-end answers as the sentence
+    that opens it, then each other row as "<winner> win: <why>." (the rows of the table the
+    engine reads, in their order); None when the kit has printed it already."""
+    table = game.record("tables", "victory", Table)
+    if not aids.first_print(table.id):
+        return None
+    top = aids.heading(aids.table_title(table), width, 3.2)
+    items: list[Primitive] = list(top.items)
+    y = top.height
+    for row in table.rows:
+        result = table.result(row)
+        reason = str(result.get("reason"))
+        if str(table.conditions(row).get("round_end")) in ("no", "False"):
+            line = reason[0].upper() + reason[1:] + ":"
+        else:
+            winner = str(result.get("winner"))
+            verb = "wins" if winner == "none" else "win"
+            line = f"• {aids.result_name(table, winner)} {verb}: {reason}."
+        more, used = aids.text_lines(line, 0, y, aids.SMALL * 1.15, width, dash=True)
+        items += more
+        y += used
+    return aids.Block(tuple(items), y + 2.0, id=f"table-{table.id}", cls="table")
 
 
 # --- counters ------------------------------------------------------------------------------
@@ -1643,13 +1755,15 @@ def counter_pages(game: Game, options: Options) -> list[KitPage]:
 
 
 def tiled_world(game: Game, paper: Paper):
-    """``world_map`` as the kit tiles it on ``paper``: its blocks kept out of the lanes
-    where the tiles meet (``seam_lanes``); with the lanes, last."""
-    drawing, width, height, lettered = world_map(game)
+    """``world_map`` as the kit tiles it on ``paper``, at the board's scale there
+    (``board_scale``): its blocks kept out of the lanes where the tiles meet
+    (``seam_lanes``); with the lanes, last."""
+    scale = board_scale(game, paper)
+    drawing, width, height, lettered = world_map(game, scale=scale)
     clear: tuple[Box4, ...] = ()
     for _ in range(3):  # the lanes depend on the legend's height, the legend on the layout
-        clear = seam_lanes(game, paper, world_legend(game, lettered))
-        drawing, width, height, again = world_map(game, clear=clear)
+        clear = seam_lanes(game, paper, world_legend(game, lettered), scale)
+        drawing, width, height, again = world_map(game, clear=clear, scale=scale)
         if again == lettered:
             break
         lettered = again
@@ -1682,5 +1796,7 @@ def axis_allies_sheets(game: Game, options: Options) -> list[KitPage]:
     """A unit reference card per power, then the generic pages of the other sheets and
     the play aid of every table."""
     width = options.paper.content()[2]
-    return kit.sheet_pages(game, options, lead=[unit_card_block(game, width)],
+    victory = victory_block(game, width)
+    return kit.sheet_pages(game, options, lead=[unit_card_block(game, width),
+                                                *([victory] if victory else [])],
                            own={"reference-chart"})

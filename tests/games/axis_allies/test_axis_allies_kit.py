@@ -49,13 +49,27 @@ def test_territories_carry_owner_capital_and_factory(game):
     assert width == 770 and height == 440  # the legend is placed by the tiler
 
 
+def _seen(areas, route) -> bool:
+    """The two areas of ``route`` are of one kind and share a border a player sees."""
+    edges = {frozenset((a, b)): line for a, b, line in aa.neighbours(areas)}
+    edge = edges.get(frozenset((route.a, route.b)))
+    return edge is not None and aa.seen_border(areas[route.a], areas[route.b], edge)
+
+
 def test_every_connection_is_drawn_and_shapes_do_not_overlap(game):
+    """A mark, the far area's name (or a lettered badge) in each, or a border the player
+    sees between two areas of one kind (no barrier on it: they connect)."""
     world = game.get("point_maps", "world")
     items, _w, _h = aa.world_map_drawing(game)
     ids = {i.id for i in walk(items) if i.id}
+    areas = aa.layout(game, world)
+    unmarked = 0
     for route in world.routes:
         rid = f"route-{route.a}-{route.b}"
-        assert rid in ids or {f"{rid}-a", f"{rid}-b"} <= ids, rid
+        drawn = rid in ids or {f"{rid}-a", f"{rid}-b"} <= ids
+        assert drawn or _seen(areas, route), rid
+        unmarked += not drawn
+    assert unmarked  # the map leaves the borders a player sees without names
     boxes = [(a.point.id, b) for a in aa.layout(game, world).values() for b in a.boxes()]
     for i, (a, box_a) in enumerate(boxes):
         for b, box_b in boxes[i + 1:]:
@@ -79,7 +93,7 @@ def test_the_drawn_regions_agree_with_the_map_graph(game):
             assert frozenset((route.a, route.b)) in touching, rid  # a mark needs a border
             marks += 1
         else:
-            assert {f"{rid}-a", f"{rid}-b"} <= ids, rid
+            assert {f"{rid}-a", f"{rid}-b"} <= ids or _seen(areas, route), rid
     assert marks >= 235  # of 309 connections (240 when measured): the rest are links
     barriers = {i.id for i in walk(items) if i.id and i.id.startswith("barrier-")}
     expected = {f"barrier-{'-'.join(sorted(p))}" for p in touching - joined
@@ -124,6 +138,9 @@ def test_no_connection_passes_through_a_third_area(game):
                 x = bar.x1 + (bar.x2 - bar.x1) * k / 50
                 y = bar.y1 + (bar.y2 - bar.y1) * k / 50
                 assert a.inside(x, y) or b.inside(x, y), rid
+            continue
+        if f"{rid}-a" not in shapes:
+            assert _seen(areas, route), rid
             continue
         for part, area in (("a", a), ("b", b)):
             x0, y0, x1, y1 = index.box(shapes[f"{rid}-{part}"])
@@ -213,7 +230,8 @@ def test_every_box_is_near_its_area_its_leader_short_and_crossing_nothing(game, 
     paper = parse_options(paper_name, "pdf", "long", "0,0", "map").paper
     *_drawing, clear = aa.tiled_world(game, paper)
     assert clear
-    areas = aa.world_layout(game, game.get("point_maps", "world"), clear=clear)
+    areas = aa.world_layout(game, game.get("point_maps", "world"), clear=clear,
+                            scale=aa.board_scale(game, paper))
     assert [a.point.id for a in areas.values() if a.boxless] == []
     crossed, through, touching = _crossings(areas)
     assert (crossed, through, touching) == ([], [], [])
@@ -272,6 +290,72 @@ def test_the_production_notes_print_under_the_last_row_of_the_chart(game, paper)
     (with_last,) = [p for p in pages if last in {g.id for g in walk(p.items)
                                                   if isinstance(g, Group)}]
     assert any(isinstance(g, Group) and "npl-notes" in (g.id, g.cls) for g in walk(with_last.items))
+    # the whole chart on that one page: every value's box with the last
+    boxes = {g.id for g in walk(with_last.items) if isinstance(g, Group) and g.id
+             and g.id.startswith("npl-") and g.id[4:].isdigit()}
+    assert len(boxes) == len(game.get("tracks", "national-production").values)
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_the_board_is_drawn_smaller_only_where_that_spares_a_column_of_tiles(game, paper):
+    from warpress.components.impose import planned_seams
+
+    paper_ = parse_options(paper, "pdf", "long", "0,0", "map").paper
+    scale = aa.board_scale(game, paper_)
+    w, h = aa.map_size(game.get("point_maps", "world"))
+    full, drawn = (len(planned_seams(w * k, h * k, paper_)[0]) for k in (1.0, scale))
+    assert scale in (1.0, aa.SHRINK)
+    assert (scale < 1.0) == (drawn < full)
+    _items, width, _h, _lettered, _clear = aa.tiled_world(game, paper_)
+    assert width == pytest.approx(w * scale)
+
+
+def test_no_name_or_badge_lies_under_a_leader_or_its_dot(game):
+    """A far area's name ("→ Madagascar") or a lettered badge is never covered by the dot or
+    line of a box set beside its area."""
+    from warpress.components.impose import SpatialIndex
+
+    areas = aa.layout(game, game.get("point_maps", "world"))
+    items, _w, _h, _lettered = aa.world_map(game)
+    index = SpatialIndex(())
+    names = [index.box(i) for i in walk(items)
+             if "far-connection" in (getattr(i, "cls", None) or "").split()]
+    assert names
+    leaders = [b for a in areas.values() if (a.callout or a.detached) and not a.apart
+               for b in aa.leader_boxes(a)]
+    for x0, y0, x1, y1 in names:
+        assert not [b for b in leaders if b.x0 < x1 and x0 < b.x1 and b.y0 < y1 and y0 < b.y1]
+
+
+def test_the_unit_card_shows_each_units_counter_in_its_row(game, pages):
+    card = next(g for p in pages for g in walk(p.items)
+                if isinstance(g, Group) and g.id == "unit-card")
+    pictures = [g for g in walk(card.items)
+                if isinstance(g, Group) and g.cls == "unit-card-counter"]
+    assert len(pictures) == len(game.table("unit").rows)
+
+
+def test_the_victory_check_prints_a_sentence_per_row(game, pages):
+    block = next(g for p in pages for g in walk(p.items)
+                 if isinstance(g, Group) and g.id == "table-victory")
+    text = " ".join(texts_of(block))
+    table = game.table("victory")
+    for row in table.rows:
+        assert str(table.result(row)["reason"]).split()[-1].rstrip(")") in text
+    assert " any " not in f" {text} "  # no grid of conditions
+
+
+def test_markers_of_one_family_print_their_word_at_one_size(game):
+    from warpress.components.pieces import marker_pieces
+    from warpress.components.primitives import Text
+
+    families: dict[str, set[float]] = {}
+    for marker in game.markers:
+        words = [t for t in walk(marker_pieces(game, marker)[0].front)
+                 if isinstance(t, Text) and t.cls == "word"]
+        families.setdefault(marker.id.rsplit("-", 1)[0], set()).update(t.size for t in words)
+    assert {"control", "npl", "ipc"} <= set(families)
+    assert all(len(sizes) == 1 for sizes in families.values()), families
 
 
 def test_weapons_chart_has_a_row_per_weapon_and_a_box_per_power(game, pages):

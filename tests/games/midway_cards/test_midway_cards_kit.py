@@ -130,12 +130,13 @@ def test_ship_damage_status_prints_once_as_one_row_per_status(paper):
               if isinstance(g, Group) and g.id == "table-ship-damage-status"]
     assert len(charts) == 1
     cells = [t.text for t in walk(charts[0].items) if isinstance(t, Text)]
-    assert sum(1 for c in cells if c in ("Sunk 撃沈", "Heavy 大破", "Medium 中破", "Intact")) == 4
+    statuses = ("Sunk 撃沈", "Heavy 大破", "Medium 中破", "Intact 無傷")
+    assert sum(1 for c in cells if c in statuses) == 4
     assert len([r for r in walk(charts[0].items) if isinstance(r, Rect)]) == 5 * 4
     table = GAME.table("ship-damage-status")
     for status, deck, side, disabled in (("Heavy 大破", "half", "half", "no"),
                                          ("Medium 中破", "half", "below-half", "no"),
-                                         ("Intact", "below-half", "below-half", "no")):
+                                         ("Intact 無傷", "below-half", "below-half", "no")):
         found = lookup(table, deck_state=deck, side_state=side, disabled=disabled)
         row = cells[cells.index(status) + 2]  # status, when, flight ops
         assert row == {True: "yes", False: "no"}.get(found["flight_ops"], found["flight_ops"])
