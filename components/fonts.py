@@ -121,21 +121,43 @@ def _katakana(ch: str) -> bool:
 DIGRAPH_KANA = "ァィゥェォャュョヮ"
 
 
+def _kanji(ch: str) -> bool:
+    return "\u4e00" <= ch <= "\u9fff" or ch == "々"
+
+
+#: The longest run of kanji after a space kept whole: a Japanese name in an English line
+#: (進入端, 脱出端), not a sentence of Japanese.
+KANJI_WORD = 4
+
+
 def _kana_words(tokens: list[str], size: float, width: float) -> list[str]:
     """The tokens with each run of katakana (a loanword, a name: ヴェルツブルク) made one
     token, so that a line breaks before it rather than inside it; a run longer than a line
-    in pieces broken where the word parts (``_kana_pieces``)."""
+    in pieces broken where the word parts (``_kana_pieces``); and a short run of kanji
+    after a space (a Japanese name in an English line: 脱出端) one token too."""
     out: list[str] = []
-    run = ""
-    for token in [*tokens, ""]:
-        if len(token) == 1 and _katakana(token):
+    run, kind, after_space = "", "", True
+
+    def flush() -> None:
+        if kind == "katakana":
+            out.extend(_kana_pieces(run, size, width))
+        elif kind == "kanji":
+            whole = (after_space and len(run) <= KANJI_WORD
+                     and text_width(run, size) <= width + 1e-9)
+            out.extend([run] if whole else list(run))
+
+    for token in tokens:
+        now = ("katakana" if len(token) == 1 and _katakana(token) else
+               "kanji" if len(token) == 1 and _kanji(token) else "")
+        if now and now == kind:
             run += token
             continue
-        if run:
-            out.extend(_kana_pieces(run, size, width))
-            run = ""
-        if token:
+        flush()
+        after_space = not out or out[-1].endswith(" ")
+        run, kind = (token, now) if now else ("", "")
+        if not now:
             out.append(token)
+    flush()
     return out
 
 

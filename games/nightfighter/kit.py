@@ -700,6 +700,7 @@ MARKER_COLOURS = {"searchlight": "#fff2a8", "ai": "#d9e4f2", "sighting": "#fffff
                   "clouds": "#e6e0f0", "experte": "#dcecd5", "novice": "#dcecd5",
                   "dive": "#dcecd5", "task": "#cfe0ee", "victory": "#e6e0f0", "flare": "#ffe0c0"}
 MARKER_FRAMES = {"hit": "#c02020", "sighting": "#303030"}
+SWEEP_EDGE = "#9a9a9a"
 RADAR_COLOURS = {"search": "#cfe3c4", "gci": "#f1e4b0", "homing": "#f3d2b5"}
 
 
@@ -851,10 +852,12 @@ def radar_face(radar, role: str, copy: str | None, s: float, contact: bool = Fal
         lines = [(name, 0.2, True), (name_ja, 0.14, False), ("sweep", 0.14, False),
                  ("スイープ", 0.12, False)]
         band = Style(fill=colour, stroke=None)
+        edge = Style(fill=None, stroke=SWEEP_EDGE, width=0.2)  # a white counter's cut shows
         return label_face(s, "#ffffff", lines, "counter-face sweep", width=0.9,
                           room=(0.09, 0.91)) + (
             Rect(0, 0, s, s * 0.09, band, cls="sweep-band"),
-            Rect(0, s * 0.91, s, s * 0.09, band, cls="sweep-band"))
+            Rect(0, s * 0.91, s, s * 0.09, band, cls="sweep-band"),
+            Rect(0.1, 0.1, s - 0.2, s - 0.2, edge, cls="counter-edge"))
     value = f"{radar.get('search_value')}{dagger(radar.field_assumed('search_value'))}"
     side = "contact 探知" if contact else "search 捜索"
     lines = [(name, 0.15, True), (name_ja, 0.11, False), (value, 0.3, True),
@@ -1352,23 +1355,55 @@ def off_map_panel(display, width: float) -> Panel:
 
 
 def masonry(panels: list[Panel], paper_, part: str, cols: int | None = None) -> list[KitPage]:
-    """Panels in columns on landscape pages: each goes to the shortest column of the first
-    page that still holds it (a new page when none does), the columns kept no taller than
-    the pages need, so that the last page is as full as the others."""
+    """Panels in columns on landscape pages, in their order: on as few pages as hold them
+    (each panel in the shortest column of its page), the pages' share of the panels chosen
+    so that the fullest page is as little full as can be: no last page left near empty."""
     page = paper_.landscape
     x0, y0, w, h = page.content()
     cols = cols or (3 if w > 250 else 2)
     col_w = (w - PANEL_GAP * (cols - 1)) / cols
-    count = len(_stacked(panels, cols, h))
-    low, high = max((p.height for p in panels), default=h), h
-    while high - low > 1.0:  # the shortest columns that still take as few pages
-        mid = (low + high) / 2
-        low, high = (low, mid) if len(_stacked(panels, cols, mid)) <= count else (mid, high)
     pages = [[Group(panel.items, dx=x0 + c * (col_w + PANEL_GAP), dy=y0 + top, id=panel.id,
                     cls=panel.cls) for panel, c, top in placed]
-             for placed in _stacked(panels, cols, min(high, h))]
+             for chunk in _shares(panels, cols, h) for placed in _stacked(chunk, cols, h)]
     return [KitPage(part, Page(page.width, page.height, tuple(items), id=f"{part}-{i}"))
             for i, items in enumerate(pages, 1)]
+
+
+def _shares(panels: list[Panel], cols: int, h: float) -> list[list[Panel]]:
+    """``panels`` cut in order into the pages ``_stacked`` needs for them, each share on
+    one page, the tallest column of the fullest page as short as can be; all of them as
+    one share when no such cut exists."""
+    count = len(_stacked(panels, cols, h))
+    n = len(panels)
+    if count < 2 or n > SHARE_PANELS:
+        return [panels]
+
+    def fill(i: int, j: int) -> float:  # the tallest column of panels i..j-1 on one page
+        placed = _stacked(panels[i:j], cols, h)
+        if len(placed) != 1:
+            return math.inf
+        return max(top + panel.height for panel, _c, top in placed[0])
+
+    fills = {(i, j): fill(i, j) for i in range(n) for j in range(i + 1, n + 1)}
+    best: dict[tuple[int, int], tuple[float, int]] = {(0, 0): (0.0, -1)}
+    for k in range(1, count + 1):
+        for j in range(1, n + 1):
+            options = [(max(best[k - 1, i][0], fills[i, j]), i) for i in range(j)
+                       if (k - 1, i) in best]
+            if options:
+                best[k, j] = min(options)
+    if best.get((count, n), (math.inf, 0))[0] == math.inf:
+        return [panels]
+    cuts, j = [], n
+    for k in range(count, 0, -1):
+        i = best[k, j][1]
+        cuts.append(panels[i:j])
+        j = i
+    return cuts[::-1]
+
+
+#: The most panels ``_shares`` balances over pages (it tries every cut of them).
+SHARE_PANELS = 80
 
 
 def _stacked(panels: list[Panel], cols: int, h: float) -> list[list[tuple[Panel, int, float]]]:

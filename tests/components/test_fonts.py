@@ -97,3 +97,12 @@ def test_a_katakana_word_that_fits_a_line_is_not_broken():
     assert wrap("汎用カウンター", 3.0, text_width("汎用カウンタ", 3.0)) == ["汎用", "カウンター"]
     assert wrap("照射するサーチライト", 3.0, text_width("照射するサーチ", 3.0)) == [
         "照射する", "サーチライト"]
+
+
+def test_a_short_japanese_name_in_an_english_line_is_not_broken():
+    """進入端 after English words moves whole to the next line; a sentence of Japanese still
+    breaks between any two characters."""
+    lines = wrap("Exit edge, row 27 脱出端 [2.1.2, 7.2.2]", 2.6, text_width(
+        "Exit edge, row 27 脱出", 2.6))
+    assert lines[:2] == ["Exit edge, row 27", "脱出端 [2.1.2, 7.2.2]"]
+    assert wrap("爆撃機進入フェイズは審判が行う", 2.6, 20)[0] == "爆撃機進入"

@@ -12,12 +12,15 @@ from warpress.engine.loader import builtin
 
 #: The least number of boxes that hold pieces on each game's map part (boxes drawn today).
 AT_LEAST = {"midway": 60, "nimitz": 20, "axis-allies": 100, "nightfighter": 30}
+#: The parts that print a game's boxes where they are not all on the map: Nightfighter's turn
+#: track and environment boxes are the player's display, printed with the set-up.
+PARTS = {"nightfighter": ("map", "sheets")}
 
 
 @pytest.fixture(scope="module", params=sorted(AT_LEAST))
 def map_part(request):
     game = builtin(request.param)
-    return game, kit_pages(game, Options(only=("map",)))
+    return game, kit_pages(game, Options(only=PARTS.get(game.id, ("map",))))
 
 
 def holding(pages) -> list[Rect]:

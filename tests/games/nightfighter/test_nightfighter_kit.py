@@ -327,3 +327,19 @@ def test_a_proof_mark_covers_no_text_of_its_counter(game):
                     marked += 1
                     assert not any(text_box(mark).overlaps(b) for b in others), piece.id
     assert marked > 100
+
+
+@pytest.mark.parametrize("name", ["a4", "letter"])
+def test_the_referee_screen_pages_are_filled_alike(game, name):
+    """The screen's panels are shared among its pages so that no last page is left near
+    empty while the others are full: the least full holds 60 % of the fullest's panels
+    (their heights added up)."""
+    pages = [p for p in kit_pages(game, parse_options(name, "pdf", "long", "0,0", "sheets"))
+             if p.title.endswith("referee screen")]
+    depths = []
+    for page in pages:
+        panels = [g for g in page.items if isinstance(g, Group) and g.id
+                  and (g.id.startswith("aid-") or g.id.startswith("chart-"))]
+        index = impose.SpatialIndex(tuple(panels))
+        depths.append(sum(index.box(g)[3] - index.box(g)[1] for g in panels))
+    assert len(pages) >= 2 and min(depths) >= 0.6 * max(depths), depths
