@@ -4,9 +4,11 @@ referee screen.
 Everything is drawn from the game's YAML. The maps are two renderings of the one 18x27 hex
 map (``map.yaml``) at the sheet sizes of the constants ``player-map-size-in`` (17x22 in) and
 ``umpire-map-size-in`` (11x17 in); the hex size is derived so that the grid fills the sheet
-(the generic tiler splits it over smaller paper). Searchlight zones are dotted outlines with
-their letters, flare-dropper paths are arrows, the player map carries the Game Turn track
-and the environment boxes (``tracks.yaml``). The counters follow ``counter-sheets``: aircraft
+(the generic tiler splits it over smaller paper), the player map's no larger and, on a
+paper, as large as prints on the fewest tiles (``player_layout``). Searchlight zones are
+dotted outlines with their letters, flare-dropper paths are arrows; the Game Turn track and
+the environment boxes (``tracks.yaml``) are the player's display, printed with the set-up
+(``display_blocks``). The counters follow ``counter-sheets``: aircraft
 with type, 3-digit id, large sighting number and a nose arrow; radar search/sweep pairs with
 the ``radars`` search values; the 40 ``entry-chits`` with a red front and a yellow back.
 The referee screen prints every table of ``tables.yaml`` as the engine reads it, plus the
