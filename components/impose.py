@@ -976,23 +976,21 @@ def assembly_diagram(tiles: list[Tile], width: float, height: float, ox: float, 
 INSET_LEAST_H, INSET_WORDS_W = 30.0, 90.0
 
 
-def assembly_inset(tiles: list[Tile], width: float, height: float, name: str
+def assembly_inset(tiles: list[Tile], width: float, height: float, name: str,
+                   band_top: float | None = None
                    ) -> tuple[int, tuple[Primitive, ...]] | None:
     """(index of the tile, the items to add to its page): the assembly diagram, scaled to the
     free part under the drawing on the tile of the last row with the most of it, its words
-    wrapped beside it; None when no tile has ``INSET_LEAST_H`` free (the diagram takes a
-    page of its own: ``assembly_items``)."""
-    last = max(t.row for t in tiles)
-    best: tuple[float, int] | None = None
-    for i, t in enumerate(tiles):
-        if t.row == last:
-            free = _free_under(t)[3]
-            if best is None or free > best[0]:
-                best = (free, i)
-    if best is None or best[0] < INSET_LEAST_H:
+    wrapped beside it. Where no tile has ``INSET_LEAST_H`` free there, the band a legend
+    adds under the drawing (from ``band_top`` down) is used on a tile of the last row the
+    legend leaves empty (every one but the first). None when neither has room (the diagram
+    takes a page of its own: ``assembly_items``)."""
+    found = _inset_room(tiles, _free_under)
+    if found is None and band_top is not None:
+        found = _inset_room(tiles, lambda t: _free_in_band(t, band_top))
+    if found is None:
         return None
-    i = best[1]
-    x, y, aw, ah = _free_under(tiles[i])
+    i, (x, y, aw, ah) = found
     inside = 0.5  # the outline's stroke stays in the free part
     scale = (ah - 2 * inside) / height
     words_w = aw - width * scale - 6.0
@@ -1017,6 +1015,32 @@ def assembly_inset(tiles: list[Tile], width: float, height: float, name: str
 
 #: The assembly words' size (mm) where they sit beside the diagram on a tile.
 ASSEMBLY_TEXT = 2.8
+
+
+def _inset_room(tiles: list[Tile], room: Callable[[Tile], tuple[float, float, float, float]]
+                ) -> tuple[int, tuple[float, float, float, float]] | None:
+    """(index, free part) of the last row's tile with the tallest ``room``, if at least
+    ``INSET_LEAST_H`` tall."""
+    last = max(t.row for t in tiles)
+    free = [(room(t), i) for i, t in enumerate(tiles) if t.row == last]
+    best = max(free, key=lambda found: found[0][3], default=None)
+    if best is None or best[0][3] < INSET_LEAST_H:
+        return None
+    return best[1], best[0]
+
+
+def _free_in_band(t: Tile, band_top: float) -> tuple[float, float, float, float]:
+    """(x, y, w, h) on a tile page of the part of the legend's band (the drawing's height
+    ``band_top`` down to the tile's end) the tile shows and the legend leaves empty: all of
+    it on a tile right of the first (the legend lies whole on the first tile of its row,
+    ``with_legend``), none on the first."""
+    x0, y0, x1, y1 = t.shown()
+    if t.col == 0 or y1 - band_top <= 0:
+        return 0.0, 0.0, 0.0, 0.0
+    gap = 3.0  # clear of the map's edge, the trim line and the glue line
+    left = MARGIN + CROP + x0 - t.x + gap
+    top = MARGIN + TILE_TOP + max(band_top, y0) - t.y + gap
+    return left, top, x1 - x0 - 2 * gap, y1 - max(band_top, y0) - 2 * gap
 
 
 def _free_under(t: Tile) -> tuple[float, float, float, float]:

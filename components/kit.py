@@ -161,7 +161,9 @@ def tiled_pages(drawing: tuple[Primitive, ...], width: float, height: float, opt
     title = title or aids.readable(name.removeprefix("map ")) + (" map" if name.startswith(
         "map ") else "")
     tiles = tile(drawing, width, height, options.paper, name=name, title=title, legend=legend)
-    inset = assembly_inset(tiles, width, full_height(tiles), title) if len(tiles) > 1 else None
+    inset = (assembly_inset(tiles, width, full_height(tiles), title,
+                            height if legend is not None else None)
+             if len(tiles) > 1 else None)
     if inset is not None:  # the diagram in the free part of a tile: no page of its own
         at, items = inset
         tiles[at] = replace(tiles[at], items=(*tiles[at].items, *items))

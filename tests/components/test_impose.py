@@ -8,12 +8,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from warpress.components.impose import (
+    CROP,
     FOLD_GAP,
     LEAST_SHOWN,
     MIN_TEXT,
     OVERLAP,
     SEAM_CLEAR,
     STEP,
+    TILE_TOP,
     Piece,
     SpatialIndex,
     Tile,
@@ -34,7 +36,7 @@ from warpress.components.impose import (
     tile_area,
     whole_boxes,
 )
-from warpress.components.page import paper
+from warpress.components.page import MARGIN, paper
 from warpress.components.primitives import Circle, Group, Line, Polygon, Rect, Text, texts, walk
 from warpress.engine.errors import BadInput
 
@@ -297,6 +299,25 @@ def test_the_assembly_diagram_goes_under_a_short_last_row_else_on_a_page_of_its_
     assert {t.text for t in texts(items)} >= {t.label for t in tall}
     full = tile((), 400, 700, paper("a4"))  # every tile full: the diagram takes a page
     assert assembly_inset(full, 400, 700, "Big map") is None
+
+
+def test_a_legend_band_takes_the_assembly_diagram_on_a_tile_the_legend_leaves_empty():
+    """A map whose last row is full to the page's foot but whose legend band (under the
+    drawing, the legend on the row's first tile) leaves the other tiles empty there: the
+    diagram goes into that band, inside what the tile shows once glued."""
+    band_top = 640.0
+    tiles = tile((), 400, 760, paper("a4"))  # the legend's 120 mm band under 640 mm of map
+    assert assembly_inset(tiles, 400, 760, "Wide map") is None  # no room under the tiles
+    at, items = assembly_inset(tiles, 400, 760, "Wide map", band_top)
+    t = tiles[at]
+    assert t.row == max(x.row for x in tiles) and t.col > 0
+    x0, y0, x1, _y1 = t.shown()
+    left, top = MARGIN + CROP + x0 - t.x, MARGIN + TILE_TOP + max(band_top, y0) - t.y
+    right = MARGIN + CROP + x1 - t.x
+    boxes = [leaf_box(i) for i in walk(items)]
+    assert all(b is not None and left <= b[0] and b[2] <= right and b[1] >= top
+               for b in boxes)
+    assert {x.text for x in texts(items)} >= {x.label for x in tiles}
 
 
 def _lines(t: Tile, cls: str) -> list[Line]:
