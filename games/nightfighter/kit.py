@@ -336,11 +336,16 @@ def _zones(hex_map: HexMap, geo: HexGeometry, index) -> list[Primitive]:
     """Searchlight zones as dotted outlines with their letter ids (no fill)."""
     items: list[Primitive] = []
     dotted = Style(stroke=ZONE_INK, width=0.7, dash=(1.4, 0.9))
+    drawn: set[tuple[float, float]] = set()  # an edge two zones share is dotted once
     for feature in hex_map.features:
         if feature.kind != "searchlight-zone":
             continue
-        edges = [Line(a[0], a[1], b[0], b[1], dotted)
-                 for a, b in outline_edges(geo, feature.hexes, index)]
+        edges = []
+        for a, b in outline_edges(geo, feature.hexes, index):
+            key = (round((a[0] + b[0]) / 2, 2), round((a[1] + b[1]) / 2, 2))
+            if key not in drawn:
+                drawn.add(key)
+                edges.append(Line(a[0], a[1], b[0], b[1], dotted))
         first = min(feature.hexes, key=lambda h: index[h])
         cx, cy = geo.centre(*index[first])
         letter = (feature.label or feature.id) + dagger(feature.is_assumed or
