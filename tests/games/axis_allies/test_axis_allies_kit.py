@@ -26,7 +26,9 @@ def test_every_territory_and_sea_zone_is_drawn_on_the_tiles(game, pages):
     world = game.get("point_maps", "world")
     tiles = [p for p in pages if p.id.startswith("map-world-") and p.id != "map-world-assembly"]
     assert len(tiles) > 1
-    assert any(p.id == "map-world-assembly" for p in pages)
+    diagrams = [p.id for p in pages for r in walk(p.items)
+                if isinstance(r, Rect) and r.cls == "assembly-tile" and r.id == "assembly-A1"]
+    assert diagrams == ["map-world-C2"]  # in the legend's band, beside the legend's tile
     drawn = set().union(*(ids_on(p) for p in tiles))
     land = {f"territory-{p.id}" for p in world.points if p.kind != "sea"}
     sea = {f"sea-{p.id}" for p in world.points if p.kind == "sea"}
