@@ -1757,7 +1757,15 @@ def counter_pages(game: Game, options: Options) -> list[KitPage]:
 def tiled_world(game: Game, paper: Paper):
     """``world_map`` as the kit tiles it on ``paper``, at the board's scale there
     (``board_scale``): its blocks kept out of the lanes where the tiles meet
-    (``seam_lanes``); with the lanes, last."""
+    (``seam_lanes``); with the lanes, last. Worked out once per game and paper (the game
+    is frozen: kept in its own ``__dict__``, as its cached properties are)."""
+    kept = game.__dict__.setdefault("_tiled_world", {})
+    if paper not in kept:
+        kept[paper] = _tiled_world(game, paper)
+    return kept[paper]
+
+
+def _tiled_world(game: Game, paper: Paper):
     scale = board_scale(game, paper)
     drawing, width, height, lettered = world_map(game, scale=scale)
     clear: tuple[Box4, ...] = ()
