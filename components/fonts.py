@@ -86,7 +86,7 @@ def wrap(text: str, size: float, width: float) -> list[str]:
 def _wrap_paragraph(paragraph: str, size: float, width: float) -> list[str]:
     """The paragraph's lines, katakana words kept whole where the kinsoku rules allow (a
     word closed by a bracket that cannot start a line breaks as any Japanese)."""
-    tokens = _tokens(paragraph)
+    tokens = _whole_refs(_tokens(paragraph), size, width)
     lines = _filled(_kana_words(tokens, size, width), size, width)
     if any(line[:1] and line[:1] in CANNOT_START for line in lines[1:]) or any(
             line[-1:] and line[-1:] in CANNOT_END for line in lines[:-1]):
@@ -197,6 +197,27 @@ def _no_orphan(lines: list[str]) -> list[str]:
             break
         head, tail = head[:-1], moved + tail
     return [*lines[:-2], head, tail]
+
+
+def _whole_refs(tokens: list[str], size: float, width: float) -> list[str]:
+    """The tokens with each bracketed list of rule numbers (``[9.3, 9.3(2)]``) made one token
+    when it fits a line, so that a line breaks before the reference, not inside it."""
+    out: list[str] = []
+    i = 0
+    while i < len(tokens):
+        end = i
+        if tokens[i].startswith("["):
+            while end < len(tokens) and "]" not in tokens[end] and not _cjk(tokens[end][:1]):
+                end += 1
+        ref = "".join(tokens[i:end + 1])
+        if (end > i and end < len(tokens) and not any(map(_cjk, ref))
+                and text_width(ref.rstrip(), size) <= width + 1e-9):
+            out.append(ref)
+            i = end + 1
+        else:
+            out.append(tokens[i])
+            i += 1
+    return out
 
 
 def _legal_break(current: list[str], token: str) -> int:

@@ -106,3 +106,13 @@ def test_a_short_japanese_name_in_an_english_line_is_not_broken():
         "Exit edge, row 27 脱出", 2.6))
     assert lines[:2] == ["Exit edge, row 27", "脱出端 [2.1.2, 7.2.2]"]
     assert wrap("爆撃機進入フェイズは審判が行う", 2.6, 20)[0] == "爆撃機進入"
+
+
+def test_a_rule_reference_moves_whole_to_the_next_line():
+    """"Anti-aircraft hit number [9.3, 9.3(2)]" breaks before the reference, not inside it;
+    a reference longer than a line still breaks between its numbers."""
+    head = "Anti-aircraft hit number 対空射撃の命中"
+    width = text_width(f"{head} [9.3, ", 3.5) + 0.5
+    assert wrap(f"{head} [9.3, 9.3(2)]", 3.5, width) == [head, "[9.3, 9.3(2)]"]
+    long_ref = "[1.1, 2.2, 3.3, 4.4, 5.5, 6.6]"
+    assert wrap(long_ref, 3.5, 15) == ["[1.1, 2.2,", "3.3, 4.4,", "5.5, 6.6]"]
