@@ -13,6 +13,7 @@ import re
 import time
 from collections.abc import Callable, Container, Iterable, Sequence
 from dataclasses import dataclass, field, replace
+from fractions import Fraction
 from pathlib import Path
 
 from ..engine.errors import BadInput
@@ -721,7 +722,25 @@ def _part_title(game: Game, part: str) -> str:
             return sheet.name
     if kind == "map":
         return map_title(game, what)
+    if kind in ("counters", "cards") and (sized := SIZED_PART.fullmatch(what)):
+        return f"{kind.capitalize()} {_size_words(sized.group(1), sized.group(2))}"
     return part[:1].upper() + part[1:]
+
+
+#: A part of pieces by size, as ``sized_sheet_pages`` names it: "15.875 mm", "63 x 88 mm".
+SIZED_PART = re.compile(r"([\d.]+)(?: x ([\d.]+))? mm")
+
+
+def _size_words(width: str, height: str | None) -> str:
+    """A piece size as a player reads it: a square counter of a whole eighth of an inch in
+    inches with its millimetres rounded ("5/8 in (15.9 mm)"), else the millimetres rounded
+    ("63 x 88 mm")."""
+    w = float(width)
+    eighths = w / 25.4 * 8
+    if height is None and abs(eighths - round(eighths)) < 1e-6:
+        inches = Fraction(round(eighths), 8)
+        return f"{inches} in ({w:.1f} mm)"
+    return f"{w:.3g} mm" if height is None else f"{w:.3g} x {float(height):.3g} mm"
 
 
 def map_title(game: Game, map_id: str) -> str:

@@ -383,3 +383,14 @@ def test_no_section_begun_on_a_sheet_of_pieces_runs_on_past_its_backs():
     without = aids.flow_placed([pieces, *steps], content)  # plain flow: it would run on
     assert "step-0" in [b.id for b, _x, _y in without[0]] and len(without) == 2
     assert _off_the_offcut([pieces, *steps], {}, content) == without  # no backs: no cut
+
+
+def test_a_sheet_of_pieces_names_their_size_as_a_player_reads_it():
+    """Counters of a whole eighth of an inch in inches and rounded millimetres, cards in
+    rounded millimetres: never the layout's "15.875 mm"."""
+    counters = kit_pages(builtin("midway-cards"), parse_options("a4", "pdf", "long", "0,0",
+                                                                "counters"))
+    assert "Counters 5/8 in (15.9 mm)" in _footer(counters[2])
+    cards = kit_pages(builtin("midway"), parse_options("a4", "pdf", "long", "0,0", "cards"))
+    assert "Cards 63 x 88 mm" in _footer(cards[2])
+    assert not [p.id for p in (*counters, *cards) if "15.875" in _footer(p)]
