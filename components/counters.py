@@ -346,7 +346,13 @@ def family_word_size(faces: Iterable[Face]) -> float:
     """The size (mm, a step of the type scale) a family of markers prints its words at, so
     that the family reads at one size: the smallest any of them takes alone (the longest
     word's), every other word wrapped to it rather than printed larger."""
-    sizes = [on_scale(item.size) for face in faces for item in draw(face)
+    return least_word_size(draw(face) for face in faces)
+
+
+def least_word_size(drawn: Iterable[Iterable[Primitive]]) -> float:
+    """The smallest step of the type scale the marker words of ``drawn`` counter sides take
+    (0 when they have none): the size their family prints its words at."""
+    sizes = [on_scale(item.size) for items in drawn for item in items
              if isinstance(item, Text) and item.cls == "word"]
     return min(sizes, default=0.0)
 

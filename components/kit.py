@@ -80,6 +80,9 @@ class KitPage:
     #: one player's aid (each side's procedure sheet): in a two-sided kit a front, with a
     #: one-sided page or nothing behind it, never the back of another page
     player: bool = False
+    #: the part as the footer names it, where that is not its id in words (a sheet of
+    #: pieces by their size as a player reads it: "Counters 5/8 in (15.9 mm)")
+    title: str = ""
 
 
 @dataclass(frozen=True)
@@ -213,7 +216,8 @@ def sized_sheet_pages(pieces: list[Piece], options: Options, what: str,
     pages: list[KitPage] = []
     for (w, h), sheets in zip(sizes, laid, strict=True):
         size = f"{w:g} mm" if w == h else f"{w:g} x {h:g} mm"
-        pages.extend(imposed_pages(sheets, f"{what}s {size}"))
+        pages.extend(imposed_pages(sheets, f"{what}s {size}",
+                                   f"{what.capitalize()}s {size_words(w, h)}"))
     return pages
 
 
@@ -223,16 +227,27 @@ def card_pages(game: Game, options: Options) -> list[KitPage]:
     return sized_sheet_pages(pieces, options, "card", bleed=CARD_BLEED)
 
 
-def imposed_pages(sheets: list[Sheet], part: str) -> list[KitPage]:
+def imposed_pages(sheets: list[Sheet], part: str, title: str = "") -> list[KitPage]:
     pages = []
     for i, sheet in enumerate(sheets, 1):
         p = sheet.paper
         pages.append(KitPage(part, Page(p.width, p.height, sheet.front, id=f"{part}-{i}-front",
-                                        footer=sheet.footer)))
+                                        footer=sheet.footer), title=title))
         if sheet.back is not None:
             pages.append(KitPage(part, Page(p.width, p.height, sheet.back,
-                                            id=f"{part}-{i}-back", footer=sheet.footer)))
+                                            id=f"{part}-{i}-back", footer=sheet.footer),
+                                 title=title))
     return pages
+
+
+def size_words(w: float, h: float) -> str:
+    """A piece size as a player reads it: a square counter of a whole eighth of an inch in
+    inches with its millimetres rounded ("5/8 in (15.9 mm)"), else the millimetres rounded
+    ("63 x 88 mm")."""
+    eighths = w / 25.4 * 8
+    if w == h and abs(eighths - round(eighths)) < 1e-6:
+        return f"{Fraction(round(eighths), 8)} in ({w:.1f} mm)"
+    return f"{w:.3g} mm" if w == h else f"{w:.3g} x {h:.3g} mm"
 
 
 def sheet_pages(game: Game, options: Options, lead: Iterable[aids.Block] = (),
@@ -701,7 +716,7 @@ def _finish(game: Game, pages: list[KitPage], options: Options) -> list[Page]:
     for number, kit_page in enumerate(pages, 1):
         page = kit_page.page
         sized = Paper(options.paper.name, page.width, page.height)
-        part = _part_title(game, kit_page.part)
+        part = kit_page.title or _part_title(game, kit_page.part)
         note = ONE_SIDED if one_sided and number == 1 else ""
         items = (*typeset(page.items), *footer(sized, game.info.name or game.id, part,
                                                  number, total, page.footer, note))
@@ -722,25 +737,7 @@ def _part_title(game: Game, part: str) -> str:
             return sheet.name
     if kind == "map":
         return map_title(game, what)
-    if kind in ("counters", "cards") and (sized := SIZED_PART.fullmatch(what)):
-        return f"{kind.capitalize()} {_size_words(sized.group(1), sized.group(2))}"
     return part[:1].upper() + part[1:]
-
-
-#: A part of pieces by size, as ``sized_sheet_pages`` names it: "15.875 mm", "63 x 88 mm".
-SIZED_PART = re.compile(r"([\d.]+)(?: x ([\d.]+))? mm")
-
-
-def _size_words(width: str, height: str | None) -> str:
-    """A piece size as a player reads it: a square counter of a whole eighth of an inch in
-    inches with its millimetres rounded ("5/8 in (15.9 mm)"), else the millimetres rounded
-    ("63 x 88 mm")."""
-    w = float(width)
-    eighths = w / 25.4 * 8
-    if height is None and abs(eighths - round(eighths)) < 1e-6:
-        inches = Fraction(round(eighths), 8)
-        return f"{inches} in ({w:.1f} mm)"
-    return f"{w:.3g} mm" if height is None else f"{w:.3g} x {float(height):.3g} mm"
 
 
 def map_title(game: Game, map_id: str) -> str:

@@ -17,7 +17,7 @@ from ..engine.errors import BadInput
 from ..engine.looks import COLOUR_WORDS, TYPE_STEPS_PT, colour  # noqa: F401 (re-exported)
 from ..engine.model import Card, Deck, Game, Item, Marker, Unit, Value
 from .aids import once
-from .counters import counter_name, draw, face_of
+from .counters import counter_name, draw, face_of, least_word_size
 from .fonts import text_width, wrap
 from .impose import Piece
 from .legibility import MIN_MM, fit, fit_lines, on_scale, scaled
@@ -198,10 +198,8 @@ def marker_word_size(game: Game, markers: Iterable[Marker]) -> float:
     """The one size (mm) at which the words of ``markers`` (a family: markers printed on one
     sheet side by side) print: the least of the sizes each fits its own counter at, front
     and back, so that no marker shouts over its neighbour."""
-    sizes = [on_scale(item.size) for marker in markers for piece in _drawn(game, marker)
-             for side in (piece.front, piece.back or ()) for item in side
-             if isinstance(item, Text) and item.cls == "word"]
-    return min(sizes, default=0.0)
+    return least_word_size(side for marker in markers for piece in _drawn(game, marker)
+                           for side in (piece.front, piece.back or ()))
 
 
 def _drawn(game: Game, marker: Marker) -> list[Piece]:
